@@ -1,0 +1,7 @@
+"""adrguard: keep Architecture Decision Records honest."""
+
+from __future__ import annotations
+
+__version__ = "0.1.0"
+
+__all__ = ["__version__"]

@@ -1,0 +1,3 @@
+from adrguard.cli import main
+
+raise SystemExit(main())

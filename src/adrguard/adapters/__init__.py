@@ -1,0 +1,1 @@
+"""Adapters: the only modules that touch the file system, git or the network."""

@@ -1,0 +1,208 @@
+"""``check``, ``list``, ``show``, ``rules`` and ``explain``."""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import sys
+from typing import Any
+
+from adrguard.cli.common import add_common, emit, info, parse_formats
+from adrguard.core.errors import UserError
+from adrguard.core.findings import Report, Severity
+
+FAIL_ON = ("none", "note", "warning", "error")
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser(
+        "check",
+        help="check every decision record (read-only)",
+        description="Check the repository's ADRs: structure, status, links, relationships, "
+        "generated files and, with --base, what a change does to them. Never writes.",
+        epilog="examples:\n  adrguard check\n  adrguard check --format json:report.json --format text\n"
+        "  adrguard check docs/adr/0007-x.md --select ADR1 --ignore ADR107\n"
+        "  adrguard check --base origin/main --fail-on warning",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("paths", nargs="*", metavar="PATH",
+                   help="report file-level findings only for these files (corpus-level findings always)")
+    add_common(p)
+    p.add_argument("--profile", choices=("legacy", "advisory", "standard", "strict"),
+                   help="rule set and severities (default: config, else standard)")
+    p.add_argument("--select", action="append", default=[], metavar="CODES",
+                   help="only these rules: codes, prefixes (ADR3) or names, comma separated; repeatable")
+    p.add_argument("--ignore", action="append", default=[], metavar="CODES",
+                   help="skip these rules (codes, prefixes or names); repeatable")
+    p.add_argument("--fail-on", choices=FAIL_ON, default=None,
+                   help="exit 1 when a finding is at least this severe (default: config, else error)")
+    p.add_argument("--exit-zero", action="store_true", help="always exit 0 unless adrguard itself fails")
+    p.add_argument("--format", action="append", metavar="NAME[:PATH]",
+                   help="text (default), json, markdown, github, sarif; repeatable, PATH writes a file")
+    p.add_argument("--base", metavar="REF", help="also run change-aware rules (ADR5xx) against REF")
+    p.add_argument("--head", metavar="REF", help="head revision for --base (default: the work tree HEAD)")
+    p.add_argument("--today", metavar="YYYY-MM-DD",
+                   help="date used to flag future dates (ADR109; default: today)")
+    p.set_defaults(func=run_check)
+
+    lp = subparsers.add_parser("list", help="list decision records",
+                               description="List every decision record with its number, status and title.")
+    add_common(lp)
+    lp.add_argument("--format", choices=("text", "json"), default="text")
+    lp.set_defaults(func=run_list)
+
+    sp = subparsers.add_parser("show", help="show one decision record",
+                               description="Show a decision's metadata and text. ID is an id "
+                               "(ADR-0007), a number (7) or a path.")
+    sp.add_argument("id", metavar="ID")
+    add_common(sp)
+    sp.add_argument("--format", choices=("text", "json"), default="text")
+    sp.set_defaults(func=run_show)
+
+    rp = subparsers.add_parser("rules", help="list every rule",
+                               description="The rule catalogue: code, name, default severity, summary.")
+    rp.add_argument("--format", choices=("text", "json", "markdown"), default="text")
+    rp.add_argument("--write-docs", metavar="DIR",
+                    help="write one Markdown page per rule (docs/rules/) and an index")
+    rp.set_defaults(func=run_rules)
+
+    ep = subparsers.add_parser("explain", help="explain one rule",
+                               description="Print a rule's documentation: why, a bad and a good example.")
+    ep.add_argument("code", metavar="CODE", help="a code (ADR303) or a name (relationship-cycle)")
+    ep.set_defaults(func=run_explain)
+
+
+def _split(values: list[str]) -> list[str]:
+    return [v.strip() for value in values for v in value.split(",") if v.strip()]
+
+
+def run_check(args: argparse.Namespace) -> int:
+    from adrguard import api
+    from adrguard.config import load_config
+    from adrguard.reporters import REPORTERS
+
+    specs = parse_formats(args.format, REPORTERS, "text")
+    root = api.resolve_root(args.root)
+    config = load_config(root, args.config)
+    if args.verbose:
+        info(f"adrguard: config {config.source or 'built-in defaults'}; repository {root}")
+    today = args.today or dt.date.today().isoformat()
+    report = api.check(
+        root,
+        config=config,
+        paths=args.paths,
+        profile=args.profile,
+        select=_split(args.select),
+        ignore=_split(args.ignore),
+        base=args.base,
+        head=args.head,
+        today=today,
+    )
+    for spec in specs:
+        emit(render(spec.name, report, to_terminal=spec.path is None and sys.stdout.isatty()), spec)
+    if args.exit_zero:
+        return 0
+    return exit_code(report, args.fail_on or config.fail_on)
+
+
+def render(name: str, report: Report, *, to_terminal: bool = False) -> str:
+    from adrguard.reporters import REPORTERS, default_context
+
+    return REPORTERS[name](report, default_context(color=to_terminal))
+
+
+def exit_code(report: Report, fail_on: str) -> int:
+    if fail_on == "none":
+        return 0
+    threshold = Severity.parse(fail_on)
+    worst = report.worst()
+    return 1 if worst is not None and worst >= threshold else 0
+
+
+def _decision_row(d: Any) -> dict[str, Any]:
+    return {
+        "id": d.id,
+        "number": d.number,
+        "title": d.title,
+        "status": d.status.value if d.status is not None else None,
+        "statusRaw": d.status_raw,
+        "date": d.date,
+        "path": d.path,
+        "format": d.format,
+        "archived": d.archived,
+    }
+
+
+def run_list(args: argparse.Namespace) -> int:
+    from adrguard import api
+
+    _config, corpus = api.load(args.root, args.config)
+    rows = [_decision_row(d) for d in corpus.decisions]
+    if args.format == "json":
+        sys.stdout.write(json.dumps({"schemaVersion": 1, "decisions": rows}, indent=2,
+                                    sort_keys=True, ensure_ascii=False) + "\n")
+        return 0
+    if not rows:
+        info("no decision records found")
+        return 0
+    width = max(len(r["id"]) for r in rows)
+    for r in rows:
+        status = r["status"] or "-"
+        flag = " (archived)" if r["archived"] else ""
+        sys.stdout.write(f"{r['id']:<{width}}  {status:<10}  {r['title'] or '(untitled)'}{flag}  {r['path']}\n")
+    return 0
+
+
+def run_show(args: argparse.Namespace) -> int:
+    from adrguard import api
+    from adrguard.cli.lookup import describe, find_decision
+
+    _config, corpus = api.load(args.root, args.config)
+    decision = find_decision(corpus, args.id)
+    data = describe(corpus, decision)
+    if args.format == "json":
+        sys.stdout.write(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
+        return 0
+    lines = [f"{decision.id}: {decision.title or '(untitled)'}", f"  path:    {decision.path}"]
+    lines.append(f"  status:  {data['status'] or '(none stated)'}"
+                 + (f"  ({decision.status_raw})" if decision.status_raw else ""))
+    if decision.date:
+        lines.append(f"  date:    {decision.date}")
+    lines.append(f"  format:  {decision.format}{'  (archived)' if decision.archived else ''}")
+    for key, label in (("supersedes", "supersedes"), ("supersededBy", "superseded by"),
+                       ("amends", "amends"), ("amendedBy", "amended by"),
+                       ("dependsOn", "depends on"), ("referencedBy", "referenced by")):
+        if data.get(key):
+            lines.append(f"  {label + ':':<14} {', '.join(data[key])}")
+    if data.get("currentSuccessor"):
+        lines.append(f"  current successor: {data['currentSuccessor']}")
+    sys.stdout.write("\n".join(lines) + "\n\n" + decision.text.rstrip("\n") + "\n")
+    return 0
+
+
+def run_rules(args: argparse.Namespace) -> int:
+    from adrguard.reporters import catalogue
+
+    if args.write_docs:
+        from pathlib import Path
+
+        from adrguard.adapters.write import write_atomic
+
+        pages = catalogue.expected_docs()
+        for name, text in pages.items():
+            write_atomic(Path(args.write_docs) / name, text)
+        info(f"wrote {len(pages)} rule pages to {args.write_docs}")
+        return 0
+    sys.stdout.write(catalogue.render(args.format))
+    return 0
+
+
+def run_explain(args: argparse.Namespace) -> int:
+    from adrguard.reporters import catalogue
+
+    page = catalogue.explain(args.code)
+    if page is None:
+        raise UserError(f"unknown rule {args.code!r}: run `adrguard rules` for the catalogue")
+    sys.stdout.write(page)
+    return 0

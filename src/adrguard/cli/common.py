@@ -1,0 +1,74 @@
+"""Options and helpers shared by every subcommand."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from adrguard.core.errors import UserError
+
+
+def add_common(parser: argparse.ArgumentParser) -> None:
+    """--root, --config and -v: where the repository is and which config to use."""
+    parser.add_argument(
+        "--root",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="repository root (default: the git work tree around the current directory)",
+    )
+    parser.add_argument(
+        "--config",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="config file (default: .adrguard.toml, else [tool.adrguard] in pyproject.toml)",
+    )
+    parser.add_argument(
+        "-v", "--verbose", action="count", default=0, help="say which config and roots were used"
+    )
+
+
+@dataclass(frozen=True)
+class FormatSpec:
+    name: str
+    path: Path | None  # None = stdout
+
+
+def parse_formats(values: Iterable[str] | None, allowed: Iterable[str], default: str) -> list[FormatSpec]:
+    """``--format NAME[:PATH]``, repeatable. At most one format may go to stdout."""
+    allowed = sorted(allowed)
+    specs: list[FormatSpec] = []
+    for value in values or [default]:
+        name, sep, path = value.partition(":")
+        name = name.strip().lower()
+        if name not in allowed:
+            raise UserError(f"unknown format {name!r}: choose one of {', '.join(allowed)}")
+        if sep and not path:
+            raise UserError(f"--format {value!r}: give a path after the colon, e.g. {name}:out.txt")
+        specs.append(FormatSpec(name, Path(path) if sep else None))
+    if sum(1 for s in specs if s.path is None) > 1:
+        raise UserError("only one --format may write to stdout; give the others a path (NAME:PATH)")
+    return specs
+
+
+def emit(text: str, spec: FormatSpec) -> None:
+    """Write ``text`` to stdout or to the spec's file (atomically)."""
+    if spec.path is None:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
+    from adrguard.adapters.write import write_atomic
+
+    try:
+        write_atomic(spec.path, text)
+    except OSError as exc:
+        raise UserError(f"cannot write {spec.path}: {exc.strerror or exc}") from None
+
+
+def info(message: str) -> None:
+    """Decoration and progress go to stderr."""
+    print(message, file=sys.stderr)

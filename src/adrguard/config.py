@@ -1,0 +1,239 @@
+"""Configuration: ``.adrguard.toml`` or ``[tool.adrguard]`` in ``pyproject.toml``.
+
+First found wins, never merged: ``--config FILE`` > ``.adrguard.toml`` > ``pyproject.toml`` >
+built-in defaults. :func:`from_mapping` is pure; :func:`load_config` reads the file.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import re
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from adrguard.core.errors import UserError
+from adrguard.core.findings import Severity
+from adrguard.core.options import (
+    DEFAULT_REQUIRED_SECTIONS,
+    DEFAULT_STATUS_HEADINGS,
+    DEFAULT_STATUS_SYNONYMS,
+    Options,
+)
+
+DEFAULT_ROOTS: tuple[str, ...] = (
+    "docs/adr",
+    "docs/adrs",
+    "docs/decisions",
+    "doc/adr",
+    "docs/architecture/decisions",
+    "adr",
+    "decisions",
+    "architecture-decision-record",
+)
+
+DEFAULT_EXCLUDE: tuple[str, ...] = (
+    "README.md",
+    "readme.md",
+    "index.md",
+    "INDEX.md",
+    "CURRENT.md",
+    "template*.md",
+    "*-template.md",
+    "*-TEMPLATE.md",
+    "0000-*template*",
+    "0000-*TEMPLATE*",
+    "*XXX*",
+    "*xxx*",
+)
+
+PROFILES = ("legacy", "advisory", "standard", "strict")
+FAIL_ON = ("none", "note", "warning", "error")
+
+SCHEMA_PATH = "config.schema.json"
+
+
+@dataclass(frozen=True)
+class Config:
+    source: str | None = None  # where it came from (for -v), None = defaults
+    roots: tuple[str, ...] = ()  # empty = auto-detect DEFAULT_ROOTS
+    exclude: tuple[str, ...] = DEFAULT_EXCLUDE
+    archive_dirs: tuple[str, ...] = ("archive",)
+    profile: str = "standard"
+    select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    severity: Mapping[str, Severity] = field(default_factory=dict)
+    per_file_ignores: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    fail_on: str = "error"
+    cache: bool = True
+    options: Options = field(default_factory=Options)
+
+    def with_overrides(self, **changes: Any) -> Config:
+        clean = {k: v for k, v in changes.items() if v is not None}
+        return replace(self, **clean)
+
+
+def _schema() -> dict[str, Any]:
+    from adrguard.core.schemas import load_schema
+
+    return load_schema(SCHEMA_PATH)
+
+
+def _closest(key: str, valid: list[str]) -> str:
+    match = difflib.get_close_matches(key, valid, n=1, cutoff=0.5)
+    return f" (did you mean {match[0]!r}?)" if match else ""
+
+
+def _check_keys(data: Mapping[str, Any], schema: Mapping[str, Any], where: str, prefix: str) -> None:
+    props = schema.get("properties", {})
+    if schema.get("additionalProperties", True) is False:
+        for key in data:
+            if key not in props:
+                raise UserError(
+                    f"{where}: unknown key {prefix + key!r}{_closest(key, sorted(props))}; "
+                    "see docs/configuration.md for every key"
+                )
+    for key, value in data.items():
+        sub = props.get(key)
+        if isinstance(value, Mapping) and isinstance(sub, Mapping) and sub.get("type") == "object":
+            _check_keys(value, sub, where, f"{prefix}{key}.")
+
+
+def validate_mapping(data: Mapping[str, Any], where: str) -> None:
+    """Reject unknown keys (naming the closest valid one) and wrong types."""
+    schema = _schema()
+    _check_keys(data, schema, where, "")
+    from adrguard.core.schemas import validator
+
+    errors = sorted(validator(SCHEMA_PATH).iter_errors(dict(data)), key=lambda e: list(e.path))
+    if errors:
+        err = errors[0]
+        path = ".".join(str(p) for p in err.path) or "(top level)"
+        raise UserError(f"{where}: invalid value at {path}: {err.message}")
+
+
+def _codes(values: Any) -> tuple[str, ...]:
+    return tuple(str(v).strip() for v in values or ())
+
+
+def from_mapping(data: Mapping[str, Any], source: str | None = None, base_dir: Path | None = None) -> Config:
+    """Build a Config from an already-parsed mapping. Pure apart from reading the
+    ``frontmatter-schema`` file named by the config (relative to ``base_dir``)."""
+    where = source or "configuration"
+    validate_mapping(data, where)
+    opts: dict[str, Any] = {}
+    if "statuses" in data:
+        syn = dict(DEFAULT_STATUS_SYNONYMS)
+        syn.update({str(k).casefold(): str(v) for k, v in data["statuses"].items()})
+        opts["status_synonyms"] = syn
+    if "status-headings" in data:
+        opts["status_headings"] = tuple(
+            dict.fromkeys([*DEFAULT_STATUS_HEADINGS, *(h.casefold() for h in data["status-headings"])])
+        )
+    if "required-sections" in data:
+        req = dict(DEFAULT_REQUIRED_SECTIONS)
+        req.update({k: tuple(s.casefold() for s in v) for k, v in data["required-sections"].items()})
+        opts["required_sections"] = req
+    for key, attr in (
+        ("filename-pattern", "filename_pattern"),
+        ("decision-id-pattern", "decision_id_pattern"),
+    ):
+        if key in data:
+            try:
+                re.compile(data[key])
+            except re.error as exc:
+                raise UserError(f"{where}: {key} is not a valid regular expression: {exc}") from None
+            opts[attr] = data[key]
+    if "max-file-size" in data:
+        opts["max_file_size"] = int(data["max-file-size"])
+    for key in ("index", "current", "impact"):
+        if key in data:
+            opts[key] = dict(data[key])
+    if "frontmatter-schema" in data:
+        opts["frontmatter_schema"] = _load_fm_schema(data["frontmatter-schema"], base_dir, where)
+
+    severity: dict[str, Severity] = {}
+    for code, sev in (data.get("severity") or {}).items():
+        try:
+            severity[code] = Severity.parse(sev)
+        except ValueError as exc:
+            raise UserError(f"{where}: severity.{code}: {exc}") from None
+    exclude = tuple(data["exclude"]) if "exclude" in data else DEFAULT_EXCLUDE
+    exclude += tuple(data.get("extend-exclude", ()))
+    return Config(
+        source=source,
+        roots=tuple(data.get("roots", ())),
+        exclude=exclude,
+        archive_dirs=tuple(data.get("archive-dirs", ("archive",))),
+        profile=data.get("profile", "standard"),
+        select=_codes(data.get("select")),
+        ignore=_codes(data.get("ignore")),
+        severity=severity,
+        per_file_ignores={k: _codes(v) for k, v in (data.get("per-file-ignores") or {}).items()},
+        fail_on=data.get("fail-on", "error"),
+        cache=bool(data.get("cache", True)),
+        options=Options(**opts),
+    )
+
+
+def _load_fm_schema(name: str, base_dir: Path | None, where: str) -> dict[str, Any]:
+    path = (base_dir or Path.cwd()) / name
+    try:
+        loaded = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise UserError(f"{where}: frontmatter-schema {name!r} cannot be read as JSON: {exc}") from None
+    if not isinstance(loaded, dict):
+        raise UserError(f"{where}: frontmatter-schema {name!r} must hold a JSON object")
+    return loaded
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        with path.open("rb") as fh:
+            return tomllib.load(fh)
+    except OSError as exc:
+        raise UserError(f"cannot read config {path}: {exc.strerror or exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise UserError(f"{path.name}: not valid TOML: {exc}") from None
+
+
+def find_config(repo_root: Path) -> tuple[Path, dict[str, Any]] | None:
+    """The first config file that exists, with its adrguard table (first found wins)."""
+    dedicated = repo_root / ".adrguard.toml"
+    if dedicated.is_file():
+        return dedicated, _read_toml(dedicated)
+    pyproject = repo_root / "pyproject.toml"
+    if pyproject.is_file():
+        data = _read_toml(pyproject)
+        table = data.get("tool", {}).get("adrguard")
+        if isinstance(table, dict):
+            return pyproject, table
+    return None
+
+
+def load_config(repo_root: Path, explicit: Path | None = None) -> Config:
+    if explicit is not None:
+        if not explicit.is_file():
+            raise UserError(f"config file {explicit} does not exist; check the --config path")
+        data = _read_toml(explicit)
+        if explicit.name == "pyproject.toml":
+            data = data.get("tool", {}).get("adrguard", {})
+        return from_mapping(data, _display(explicit, repo_root), explicit.parent)
+    found = find_config(repo_root)
+    if found is None:
+        return Config()
+    path, data = found
+    label = _display(path, repo_root)
+    if path.name == "pyproject.toml":
+        label += " [tool.adrguard]"
+    return from_mapping(data, label, path.parent)
+
+
+def _display(path: Path, repo_root: Path) -> str:
+    try:
+        return path.resolve().relative_to(repo_root.resolve()).as_posix()
+    except ValueError:
+        return str(path)

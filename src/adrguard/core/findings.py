@@ -1,0 +1,98 @@
+"""Findings and reports: the tiny immutable values every reporter renders."""
+
+from __future__ import annotations
+
+import enum
+import hashlib
+from dataclasses import dataclass, field, replace
+
+from adrguard.core.model import Location
+
+
+class Severity(enum.IntEnum):
+    NOTE = 1
+    WARNING = 2
+    ERROR = 3
+
+    @property
+    def label(self) -> str:
+        return self.name.lower()
+
+    @classmethod
+    def parse(cls, value: str) -> Severity:
+        try:
+            return cls[value.strip().upper()]
+        except KeyError:
+            raise ValueError(
+                f"unknown severity {value!r}: use one of note, warning, error"
+            ) from None
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    code: str
+    name: str
+    severity: Severity
+    message: str
+    location: Location
+    decision_id: str | None = None
+    related: tuple[str, ...] = ()
+
+    @property
+    def sort_key(self) -> tuple[str, int, int, str, str]:
+        loc = self.location
+        return (loc.path, loc.line, loc.column, self.code, self.message)
+
+    def with_severity(self, severity: Severity) -> Finding:
+        return replace(self, severity=severity)
+
+
+def fingerprint(finding: Finding) -> str:
+    """A stable identity for a finding that survives unrelated edits (line numbers excluded)."""
+    parts = [
+        finding.code,
+        finding.location.path,
+        finding.decision_id or "",
+        "\x1f".join(finding.related),
+        finding.message,
+    ]
+    return hashlib.sha256("\x1e".join(parts).encode("utf-8")).hexdigest()[:32]
+
+
+def sort_findings(findings: list[Finding] | tuple[Finding, ...]) -> tuple[Finding, ...]:
+    unique = {(f.sort_key, f.decision_id, f.related, f.severity): f for f in findings}
+    return tuple(sorted(unique.values(), key=lambda f: (f.sort_key, f.decision_id or "")))
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    decisions: int
+    files: int
+    errors: int
+    warnings: int
+    notes: int
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    findings: tuple[Finding, ...]
+    decisions: int
+    files: int
+    profile: str = "standard"
+    extra: dict[str, object] = field(default_factory=dict)  # e.g. impact data for reporters
+
+    @property
+    def summary(self) -> Summary:
+        counts = {s: 0 for s in Severity}
+        for f in self.findings:
+            counts[f.severity] += 1
+        return Summary(
+            decisions=self.decisions,
+            files=self.files,
+            errors=counts[Severity.ERROR],
+            warnings=counts[Severity.WARNING],
+            notes=counts[Severity.NOTE],
+        )
+
+    def worst(self) -> Severity | None:
+        return max((f.severity for f in self.findings), default=None)

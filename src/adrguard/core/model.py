@@ -1,0 +1,238 @@
+"""Core value types: what a decision record is once read and parsed.
+
+Everything here is immutable, pure and cheap to build. Paths are repository-relative POSIX
+strings; lines and columns are 1-based.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+
+class Status(enum.StrEnum):
+    """Normalised status of a decision. ``None`` on a Decision means "no status stated"."""
+
+    PROPOSED = "proposed"
+    ACCEPTED = "accepted"
+    REJECTED = "rejected"
+    DEPRECATED = "deprecated"
+    SUPERSEDED = "superseded"
+    DRAFT = "draft"
+    UNKNOWN = "unknown"  # stated, but not in the vocabulary
+
+
+ACTIVE_STATUSES = frozenset({Status.ACCEPTED})
+INACTIVE_STATUSES = frozenset({Status.REJECTED, Status.DEPRECATED, Status.SUPERSEDED})
+
+
+class RelKind(enum.StrEnum):
+    SUPERSEDES = "supersedes"
+    SUPERSEDED_BY = "superseded-by"
+    DEPENDS_ON = "depends-on"
+    AMENDS = "amends"
+    AMENDED_BY = "amended-by"
+    RELATES_TO = "relates-to"
+    IN_FAVOUR_OF = "in-favour-of"
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Location:
+    path: str
+    line: int = 1
+    column: int = 1
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}"
+
+
+@dataclass(frozen=True, slots=True)
+class SourceFile:
+    """A file as the files adapter read it. ``data`` is None when ``error`` says why."""
+
+    path: str  # repo-relative POSIX path
+    root: str  # repo-relative ADR root this file was found under ("." for the repo root)
+    data: bytes | None
+    error: str | None = None  # read problem (symlink out of repo, too large, unreadable, ...)
+    archived: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """A reading/parsing problem found while parsing (becomes ADR001 or ADR002)."""
+
+    code: str  # "ADR001" | "ADR002"
+    message: str
+    line: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class StatusStatement:
+    """One place where a record states its status."""
+
+    raw: str
+    status: Status
+    line: int
+    source: str  # "front-matter" | "section" | "line" | "bullet" | "heading"
+
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    title: str
+    level: int
+    line: int  # line of the heading
+    end_line: int  # last line of the section's content (before the next heading of any level)
+    text: str  # plain text of the content up to the next heading of any level
+    anchor: str = ""  # GitHub slug of the heading
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    target: str  # destination exactly as written (after reference resolution)
+    text: str  # plain link text
+    line: int
+    column: int = 1
+    kind: str = "inline"  # inline | reference | autolink | image | html
+    is_image: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Relationship:
+    kind: RelKind
+    source_id: str
+    target_raw: str  # as written: a link destination, an id, a slug
+    location: Location
+    text: str = ""  # link text, when the target came from a link
+    origin: str = "body"  # "front-matter" | "body" | "status"
+
+
+@dataclass(frozen=True, slots=True)
+class Comment:
+    """An HTML comment in the body (suppressions live in these)."""
+
+    text: str
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    id: str
+    path: str
+    root: str
+    number: int | None = None
+    title: str | None = None
+    title_raw: str | None = None
+    title_line: int = 1
+    status: Status | None = None
+    status_raw: str | None = None
+    status_line: int = 1
+    statuses: tuple[StatusStatement, ...] = ()
+    date: str | None = None  # as written
+    date_line: int = 1
+    format: str = "generic"  # nygard | madr2 | madr3 | madr4 | log4brains | generic
+    front_matter: Mapping[str, Any] = field(default_factory=dict)
+    front_matter_lines: Mapping[str, int] = field(default_factory=dict)  # key -> line
+    sections: tuple[Section, ...] = ()
+    links: tuple[Link, ...] = ()
+    relationships: tuple[Relationship, ...] = ()
+    comments: tuple[Comment, ...] = ()
+    governed_paths: tuple[str, ...] = ()
+    governed_components: tuple[str, ...] = ()
+    sha256: str = ""
+    archived: bool = False
+    text: str = ""  # decoded markdown without front matter ("" when unreadable)
+    body_line_offset: int = 0  # lines taken by front matter before ``text``
+    problems: tuple[Problem, ...] = ()
+    h1_count: int = 0
+    title_number: int | None = None  # number written in the H1 / front-matter title
+
+    @property
+    def location(self) -> Location:
+        return Location(self.path, 1, 1)
+
+    @property
+    def is_readable(self) -> bool:
+        return not any(p.code == "ADR001" for p in self.problems)
+
+    def section(self, title: str) -> Section | None:
+        folded = title.casefold()
+        for s in self.sections:
+            if s.title.casefold() == folded:
+                return s
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class FileChange:
+    status: str  # "A" added, "M" modified, "D" deleted, "R" renamed, "T" type change
+    path: str
+    old_path: str | None = None
+    similarity: int | None = None
+
+
+@dataclass(frozen=True)
+class ChangeSet:
+    """What changed between a base and a head (built by adapters/git, consumed by rules)."""
+
+    base: str
+    head: str
+    merge_base: str
+    changes: tuple[FileChange, ...]
+    base_corpus: Corpus | None = None
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Corpus:
+    """Every decision found, plus what rules need to know about the repository."""
+
+    decisions: tuple[Decision, ...]  # sorted by (id, path)
+    roots: tuple[str, ...] = ()
+    repo_files: frozenset[str] = frozenset()  # every tracked file (repo-relative)
+    other_texts: Mapping[str, bytes] = field(default_factory=dict)  # index/CURRENT files etc.
+    skipped: tuple[str, ...] = ()  # files under roots skipped by excludes (indexes, templates)
+    repo_url: str | None = None  # e.g. https://github.com/owner/repo
+
+    @cached_property
+    def by_path(self) -> Mapping[str, Decision]:
+        return {d.path: d for d in self.decisions}
+
+    @cached_property
+    def by_id(self) -> Mapping[str, tuple[Decision, ...]]:
+        out: dict[str, list[Decision]] = {}
+        for d in self.decisions:
+            out.setdefault(d.id.casefold(), []).append(d)
+        return {k: tuple(v) for k, v in out.items()}
+
+    @cached_property
+    def by_number(self) -> Mapping[tuple[str, int], tuple[Decision, ...]]:
+        """(root, number) -> decisions; several roots are separate namespaces."""
+        out: dict[tuple[str, int], list[Decision]] = {}
+        for d in self.decisions:
+            if d.number is not None:
+                out.setdefault((d.root, d.number), []).append(d)
+        return {k: tuple(v) for k, v in out.items()}
+
+    @cached_property
+    def repo_dirs(self) -> frozenset[str]:
+        dirs: set[str] = {""}
+        for f in self.repo_files:
+            parts = f.split("/")[:-1]
+            for i in range(1, len(parts) + 1):
+                dirs.add("/".join(parts[:i]))
+        return frozenset(dirs)
+
+    def find(self, key: str) -> tuple[Decision, ...]:
+        """Decisions whose id (case-insensitive) or path equals ``key``."""
+        if key in self.by_path:
+            return (self.by_path[key],)
+        return self.by_id.get(key.casefold(), ())
+
+    def __iter__(self) -> Iterator[Decision]:
+        return iter(self.decisions)
+
+    def __len__(self) -> int:
+        return len(self.decisions)

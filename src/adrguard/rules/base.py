@@ -1,0 +1,65 @@
+"""The rule protocol. A rule is a small class: ``meta`` plus ``check(ctx)``.
+
+Its docstring is its documentation page (sections **Why**, **Bad**, **Good**); rules never read
+files, git or config: everything arrives in the :class:`RuleContext`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import ClassVar, Protocol
+
+from adrguard.core.findings import Finding, Severity
+from adrguard.core.model import ChangeSet, Corpus, Decision, Location
+from adrguard.core.options import Options
+
+
+@dataclass(frozen=True, slots=True)
+class RuleMeta:
+    code: str
+    name: str
+    summary: str
+    default_severity: Severity
+    enabled_by_default: bool = True
+    needs_changes: bool = False
+
+
+@dataclass(frozen=True)
+class RuleContext:
+    corpus: Corpus
+    options: Options
+    changes: ChangeSet | None = None
+
+
+class Rule(Protocol):
+    meta: ClassVar[RuleMeta]
+
+    def check(self, ctx: RuleContext) -> Iterable[Finding]: ...
+
+
+class BaseRule:
+    """Convenience base: ``self.finding(...)`` fills code, name and default severity."""
+
+    meta: ClassVar[RuleMeta]
+
+    def finding(
+        self,
+        message: str,
+        location: Location,
+        decision: Decision | str | None = None,
+        related: Iterable[str] = (),
+    ) -> Finding:
+        decision_id = decision.id if isinstance(decision, Decision) else decision
+        return Finding(
+            code=self.meta.code,
+            name=self.meta.name,
+            severity=self.meta.default_severity,
+            message=message,
+            location=location,
+            decision_id=decision_id,
+            related=tuple(sorted(set(related))),
+        )
+
+    def check(self, ctx: RuleContext) -> Iterable[Finding]:  # pragma: no cover - protocol
+        raise NotImplementedError
