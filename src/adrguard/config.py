@@ -48,6 +48,14 @@ DEFAULT_EXCLUDE: tuple[str, ...] = (
     "0000-*TEMPLATE*",
     "*XXX*",
     "*xxx*",
+    # templates named in other languages (French modèle, German Vorlage, Spanish plantilla)
+    "0000-*modele*",
+    "0000-*modèle*",
+    "modele*.md",
+    "0000-*vorlage*",
+    "vorlage*.md",
+    "0000-*plantilla*",
+    "plantilla*.md",
 )
 
 PROFILES = ("legacy", "advisory", "standard", "strict")

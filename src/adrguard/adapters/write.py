@@ -31,3 +31,18 @@ def write_atomic(path: Path, text: str | bytes) -> None:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+
+
+def unsafe_target(repo_root: Path, rel: str) -> str | None:
+    """Why adrguard must not write ``repo_root/rel`` (None when it may): the path is a symlink,
+    a directory, or its folder resolves outside the repository. Nothing is followed."""
+    target = Path(repo_root) / rel
+    if target.is_symlink():
+        return f"{rel} is a symlink; adrguard writes only regular files (replace the link by a file)"
+    if target.is_dir():
+        return f"{rel} is a directory, not a file"
+    real_root = os.path.realpath(repo_root)
+    real_parent = os.path.realpath(target.parent)
+    if real_parent != real_root and not real_parent.startswith(real_root.rstrip(os.sep) + os.sep):
+        return f"{rel} resolves outside the repository through a symlinked folder"
+    return None

@@ -40,10 +40,75 @@ def _discover_top(start: Path) -> Path:
     return start
 
 
-def parse_sources(sources: Sequence[SourceFile], config: Config) -> list[Decision]:
+PARALLEL_MIN = 1500  # below this many files to parse, a second process costs more than it saves
+
+
+def parse_sources(
+    sources: Sequence[SourceFile], config: Config, repo_root: Path | None = None
+) -> list[Decision]:
+    """Parse every source, reusing the parse cache when it is enabled."""
+    from adrguard.adapters import cache as cache_mod
+
+    use_cache = config.cache and repo_root is not None
+    store = (
+        cache_mod.ParseCache.open(repo_root, _fingerprint(config)) if use_cache and repo_root else None
+    )
+    out: list[Decision | None] = [None] * len(sources)
+    todo: list[int] = []
+    hashes: list[str] = []
+    for i, src in enumerate(sources):
+        sha = cache_mod.content_hash(src.data) + (src.error or "")
+        hashes.append(sha)
+        hit = store.get(src.path, sha, src.root, src.archived) if store else None
+        if hit is None:
+            todo.append(i)
+        else:
+            out[i] = hit
+    fresh = _parse_many([sources[i] for i in todo], config)
+    for i, decision in zip(todo, fresh, strict=True):
+        out[i] = decision
+        if store is not None:
+            src = sources[i]
+            store.put(src.path, hashes[i], src.root, src.archived, decision)
+    if store is not None:
+        store.retain({s.path for s in sources})
+        store.save()
+    return [d for d in out if d is not None]
+
+
+def _fingerprint(config: Config) -> str:
+    from dataclasses import asdict
+
+    from adrguard.adapters.cache import config_fingerprint
+
+    return config_fingerprint(asdict(config.options))
+
+
+def _parse_chunk(args: tuple[list[SourceFile], Config]) -> list[Decision]:
     from adrguard.core.parse import parse
 
-    return [parse(src, config.options) for src in sources]
+    chunk, config = args
+    return [parse(src, config.options) for src in chunk]
+
+
+def _parse_many(sources: list[SourceFile], config: Config) -> list[Decision]:
+    from adrguard.adapters.cache import cpu_count
+
+    workers = min(cpu_count(), 4)
+    if len(sources) < PARALLEL_MIN or workers < 2:
+        return _parse_chunk((sources, config))
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    size = -(-len(sources) // workers)
+    chunks = [(sources[i : i + size], config) for i in range(0, len(sources), size)]
+    try:
+        ctx = multiprocessing.get_context("fork")
+        with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
+            results = list(pool.map(_parse_chunk, chunks))
+    except (OSError, ValueError, RuntimeError):  # no fork here: parse in this process
+        return _parse_chunk((sources, config))
+    return [d for part in results for d in part]
 
 
 def build_corpus(
@@ -70,7 +135,7 @@ def load_with(repo_root: Path, config: Config) -> Corpus:
     from adrguard.adapters.files import discover
 
     found = discover(repo_root, config)
-    decisions = parse_sources(found.sources, config)
+    decisions = parse_sources(found.sources, config, repo_root)
     return build_corpus(
         decisions,
         roots=found.roots,

@@ -8,7 +8,7 @@ import json
 import sys
 from typing import Any
 
-from adrguard.cli.common import add_common, emit, info, parse_formats
+from adrguard.cli.common import add_common, emit, info, load_config_for, parse_formats
 from adrguard.core.errors import UserError
 from adrguard.core.findings import Report, Severity
 
@@ -79,14 +79,10 @@ def _split(values: list[str]) -> list[str]:
 
 def run_check(args: argparse.Namespace) -> int:
     from adrguard import api
-    from adrguard.config import load_config
     from adrguard.reporters import REPORTERS
 
     specs = parse_formats(args.format, REPORTERS, "text")
-    root = api.resolve_root(args.root)
-    config = load_config(root, args.config)
-    if args.verbose:
-        info(f"adrguard: config {config.source or 'built-in defaults'}; repository {root}")
+    root, config = load_config_for(args)
     today = args.today or dt.date.today().isoformat()
     report = api.check(
         root,
@@ -137,7 +133,8 @@ def _decision_row(d: Any) -> dict[str, Any]:
 def run_list(args: argparse.Namespace) -> int:
     from adrguard import api
 
-    _config, corpus = api.load(args.root, args.config)
+    root, config = load_config_for(args)
+    corpus = api.load_with(root, config)
     rows = [_decision_row(d) for d in corpus.decisions]
     if args.format == "json":
         sys.stdout.write(json.dumps({"schemaVersion": 1, "decisions": rows}, indent=2,
@@ -158,7 +155,8 @@ def run_show(args: argparse.Namespace) -> int:
     from adrguard import api
     from adrguard.cli.lookup import describe, find_decision
 
-    _config, corpus = api.load(args.root, args.config)
+    root, config = load_config_for(args)
+    corpus = api.load_with(root, config)
     decision = find_decision(corpus, args.id)
     data = describe(corpus, decision)
     if args.format == "json":

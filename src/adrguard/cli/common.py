@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from adrguard.config import Config
 from adrguard.core.errors import UserError
 
 
@@ -30,6 +31,25 @@ def add_common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "-v", "--verbose", action="count", default=0, help="say which config and roots were used"
     )
+    parser.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="neither read nor write the parse cache in .adrguard_cache/",
+    )
+
+
+def load_config_for(args: argparse.Namespace) -> tuple[Path, Config]:
+    """The repository root and its config, with --no-cache applied."""
+    from adrguard.api import resolve_root
+    from adrguard.config import load_config
+
+    root = resolve_root(args.root)
+    config = load_config(root, args.config)
+    if getattr(args, "no_cache", False):
+        config = config.with_overrides(cache=False)
+    if getattr(args, "verbose", 0):
+        info(f"adrguard: config {config.source or 'built-in defaults'}; repository {root}")
+    return root, config
 
 
 @dataclass(frozen=True)

@@ -183,6 +183,8 @@ class ChangeSet:
     changes: tuple[FileChange, ...]
     base_corpus: Corpus | None = None
     notes: tuple[str, ...] = ()
+    base_commit: str = ""  # the commit ``base`` named (``merge_base`` may differ)
+    head_commit: str = ""  # the commit ``head`` named
 
 
 @dataclass(frozen=True)

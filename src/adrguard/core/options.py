@@ -140,3 +140,4 @@ class Options:
     current: Mapping[str, Any] = field(default_factory=dict)
     impact: Mapping[str, Any] = field(default_factory=dict)
     extra: Mapping[str, Any] = field(default_factory=dict)
+    archive_dirs: tuple[str, ...] = ("archive",)  # folder names below a root (config archive-dirs)

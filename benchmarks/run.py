@@ -1,0 +1,294 @@
+"""Time adrguard as whole processes over generated corpora and print a Markdown table.
+
+    /work/venv/bin/python benchmarks/run.py                       # sizes 100,1000,10000
+    python benchmarks/run.py --sizes 100,1000,10000,50000 --repeat 7 --out benchmarks/RESULTS.md
+    python benchmarks/run.py --compare OLD/bin/python NEW/bin/python --sizes 1000
+
+Each command runs as ``PYTHON -m adrguard ...`` in the corpus directory after one untimed warm-up
+run. Wall time is measured around the child; CPU time (user + sys) and peak RSS come from
+``os.wait4`` for that child alone. A command the installed adrguard does not have yet (argparse
+"invalid choice") is reported as "n/a (command not available)" instead of failing the run.
+The floor is a Python process that only reads and hashes every record of the corpus.
+
+``--compare A B`` runs the same commands with two interpreters (two venvs holding different
+adrguard versions), interleaved pairwise (A B, B A, ...), and reports the ratio B/A per pair and
+its median, so machine noise cancels. Corpora are generated once under ``--work-dir`` and reused.
+This script never imports adrguard.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from generate import GENERATOR_VERSION, MANIFEST
+from report import (
+    CHECK_COLD,
+    CHECK_WARM,
+    FLOOR,
+    IMPACT,
+    Result,
+    Sample,
+    compare_table,
+    machine_description,
+    results_table,
+    targets_section,
+)
+
+HERE = Path(__file__).resolve().parent
+
+CACHE_DIR = ".adrguard_cache"
+TIMEOUT = 900.0
+FLOOR_CODE = """\
+import hashlib, os, sys
+n = 0
+for root in sys.argv[1:]:
+    for folder, _dirs, files in os.walk(root):
+        for name in files:
+            if name.endswith(".md"):
+                with open(os.path.join(folder, name), "rb") as fh:
+                    hashlib.sha256(fh.read()).hexdigest()
+                n += 1
+print(n)
+"""
+
+
+@dataclass(frozen=True)
+class Command:
+    label: str
+    args: tuple[str, ...]  # after ``-m adrguard``; {sample_path} is filled from the corpus
+    cold_cache: bool = False  # remove .adrguard_cache before every run
+
+
+COMMANDS: tuple[Command, ...] = (
+    Command("start-up (--version)", ("--version",)),
+    Command(CHECK_COLD, ("check",), cold_cache=True),
+    Command(CHECK_WARM, ("check",)),
+    Command("index --check", ("index", "--check")),
+    Command("graph --format json", ("graph", "--format", "json")),
+    Command(IMPACT, ("impact", "--base", "HEAD~1")),
+    Command("find", ("find", "--paths", "{sample_path}", "--topic", "postgresql order storage")),
+)
+SHORT_NAMES = {"startup": 0, "check": 1, "check-warm": 2, "index": 3, "graph": 4, "impact": 5,
+               "find": 6}
+
+
+def run_once(argv: Sequence[str], cwd: Path, timeout: float = TIMEOUT) -> Sample:
+    """Run one child to completion; wall from the parent, CPU and RSS from wait4."""
+    env = {**os.environ, "NO_COLOR": "1", "PYTHONUNBUFFERED": "0"}
+    with tempfile.TemporaryFile() as err:
+        start = time.perf_counter()
+        proc = subprocess.Popen(argv, cwd=cwd, stdout=subprocess.DEVNULL, stderr=err, env=env)
+        timer = threading.Timer(timeout, proc.kill)
+        timer.start()
+        try:
+            _pid, status, usage = os.wait4(proc.pid, 0)
+        finally:
+            timer.cancel()
+        wall = time.perf_counter() - start
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        err.seek(0)
+        text = err.read().decode("utf-8", "replace")
+    return Sample(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss, proc.returncode, text)
+
+
+def unavailable(sample: Sample, command: str) -> str | None:
+    """Why a warm-up run cannot be timed, or None when it ran (exit 0 or 1)."""
+    if sample.exit_code in (0, 1):
+        return None
+    first = next((ln.strip() for ln in sample.stderr.splitlines() if "error" in ln), "")
+    if sample.exit_code == 2 and f"invalid choice: '{command}'" in sample.stderr:
+        return "n/a (command not available)"
+    if sample.exit_code == 2:
+        return f"n/a (usage or environment error: {first[:120]})"
+    return f"failed (exit {sample.exit_code}: {first[:120]})"
+
+
+def command_argv(python: str, cmd: Command, corpus: dict[str, object]) -> list[str]:
+    git = corpus.get("git") or {}
+    sample_path = str(git.get("sample_code_path", "")) if isinstance(git, dict) else ""
+    return [python, "-m", "adrguard", *(a.format(sample_path=sample_path) for a in cmd.args)]
+
+
+def floor_argv(python: str, corpus: dict[str, object]) -> list[str]:
+    roots = corpus.get("roots")
+    return [python, "-c", FLOOR_CODE, *(str(r) for r in roots)] if isinstance(roots, list) else [
+        python, "-c", FLOOR_CODE, "."]
+
+
+def clear_cache(folder: Path) -> None:
+    shutil.rmtree(folder / CACHE_DIR, ignore_errors=True)
+
+
+def ensure_corpus(work_dir: Path, size: int, seed: int,
+                  fresh: bool) -> tuple[Path, dict[str, object]]:
+    """Generate (or reuse) the git corpus of ``size`` records; returns its folder and manifest."""
+    folder = work_dir / f"{size}-seed{seed}"
+    manifest_path = folder / MANIFEST
+    if manifest_path.is_file() and not fresh:
+        data: dict[str, object] = json.loads(manifest_path.read_text(encoding="utf-8"))
+        if data.get("generator") == GENERATOR_VERSION and data.get("git"):
+            return folder, data
+    print(f"generating {size} records in {folder} ...", file=sys.stderr, flush=True)
+    subprocess.run(
+        [sys.executable, str(HERE / "generate.py"), "--size", str(size), "--seed", str(seed),
+         "--out", str(folder), "--git", "--force"],
+        check=True,
+    )
+    return folder, json.loads(manifest_path.read_text(encoding="utf-8"))
+
+
+def time_command(argv: list[str], folder: Path, repeat: int, cold: bool, name: str,
+                 label: str, size: int, budget: float | None = None) -> Result:
+    result = Result(label, size)
+    clear_cache(folder)
+    warm = run_once(argv, folder)
+    result.note = unavailable(warm, name)
+    if result.note:
+        return result
+    for _ in range(repeat):
+        if cold:
+            clear_cache(folder)
+        result.samples.append(run_once(argv, folder))
+        if budget is not None and sum(s.wall for s in result.samples) >= budget:
+            break
+    return result
+
+
+def selected(names: str | None) -> list[Command]:
+    if not names:
+        return list(COMMANDS)
+    out = []
+    for name in (n.strip() for n in names.split(",")):
+        if name == "floor":
+            continue
+        if name not in SHORT_NAMES:
+            known = ", ".join([*SHORT_NAMES, "floor"])
+            raise SystemExit(f"error: unknown command {name!r}: use {known}")
+        out.append(COMMANDS[SHORT_NAMES[name]])
+    return out
+
+
+# ---------------------------------------------------------------- main
+
+
+def run_single(python: str, sizes: Sequence[int], commands: Sequence[Command], floor: bool,
+               repeat: int, work_dir: Path, seed: int, fresh: bool,
+               budget: float | None = None) -> list[Result]:
+    results: list[Result] = []
+    for size in sizes:
+        folder, corpus = ensure_corpus(work_dir, size, seed, fresh)
+        jobs = [(FLOOR, floor_argv(python, corpus), False, "")] if floor else []
+        jobs += [(c.label, command_argv(python, c, corpus), c.cold_cache, c.args[0])
+                 for c in commands]
+        for label, argv, cold, name in jobs:
+            print(f"  {size:>6} {label} ...", file=sys.stderr, flush=True)
+            results.append(time_command(argv, folder, repeat, cold, name, label, size, budget))
+        clear_cache(folder)
+    return results
+
+
+def run_compare(pythons: Sequence[str], sizes: Sequence[int], commands: Sequence[Command],
+                repeat: int, work_dir: Path, seed: int, fresh: bool) -> str:
+    pairs: dict[tuple[str, int], list[tuple[float, float]]] = {}
+    notes: dict[tuple[str, int], str] = {}
+    for size in sizes:
+        folder, corpus = ensure_corpus(work_dir, size, seed, fresh)
+        for cmd in commands:
+            key = (cmd.label, size)
+            pairs[key] = []
+            argvs = [command_argv(p, cmd, corpus) for p in pythons]
+            print(f"  {size:>6} {cmd.label} (A/B) ...", file=sys.stderr, flush=True)
+            why = [unavailable(run_once(a, folder), cmd.args[0]) for a in argvs]
+            if any(why):
+                notes[key] = "; ".join(f"{t}: {w}" for t, w in zip("AB", why, strict=True) if w)
+                continue
+            for i in range(repeat):
+                order = (0, 1) if i % 2 == 0 else (1, 0)
+                walls = [0.0, 0.0]
+                for k in order:
+                    if cmd.cold_cache:
+                        clear_cache(folder)
+                    walls[k] = run_once(argvs[k], folder).wall
+                pairs[key].append((walls[0], walls[1]))
+        clear_cache(folder)
+    return compare_table(pairs, notes)
+
+
+def parse_sizes(text: str) -> list[int]:
+    try:
+        sizes = [int(s.replace("_", "")) for s in text.split(",") if s.strip()]
+    except ValueError:
+        raise SystemExit(f"error: --sizes wants comma-separated numbers, not {text!r}") from None
+    if not sizes or min(sizes) < 1:
+        raise SystemExit("error: --sizes needs at least one positive size")
+    return sizes
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument("--sizes", default="100,1000,10000",
+                        help="corpus sizes, comma separated (default 100,1000,10000; 50000 too)")
+    parser.add_argument("--repeat", type=int, default=5, help="timed runs per command (default 5)")
+    parser.add_argument("--out", type=Path, help="also write the Markdown report to this file")
+    parser.add_argument("--python", default=sys.executable,
+                        help="interpreter whose adrguard is timed (default: this one)")
+    parser.add_argument("--compare", nargs=2, metavar=("PYTHON_A", "PYTHON_B"),
+                        help="compare two interpreters/venvs pairwise (ratio B/A)")
+    parser.add_argument("--commands", help=f"subset: {', '.join(SHORT_NAMES)}, floor")
+    parser.add_argument("--work-dir", type=Path,
+                        default=Path(tempfile.gettempdir()) / "adrguard-bench",
+                        help="where corpora are generated and kept (default /tmp/adrguard-bench)")
+    parser.add_argument("--budget", type=float, metavar="SECONDS",
+                        help="stop repeating a cell once its timed runs took this long (min 1 run)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--fresh", action="store_true", help="regenerate the corpora")
+    args = parser.parse_args(argv)
+    if args.repeat < 1:
+        parser.error("--repeat must be at least 1")
+    sizes = parse_sizes(args.sizes)
+    commands = selected(args.commands)
+    floor = not args.commands or "floor" in args.commands.split(",")
+    invoked = "python benchmarks/run.py " + " ".join(sys.argv[1:] if argv is None else argv)
+    today = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    pythons = list(args.compare) if args.compare else [args.python]
+    load_start = " / ".join(f"{x:.2f}" for x in os.getloadavg())
+    parts = ["# adrguard benchmarks", "",
+             f"`{invoked.strip()}` — {today}, {args.repeat} timed runs per cell after one "
+             "untimed warm-up; corpora from `benchmarks/generate.py --git` (seed "
+             f"{args.seed}).", "", "## Machine", "", machine_description(pythons)]
+    if args.compare:
+        parts += ["## Comparison (B/A wall time, pairs interleaved A B, B A, ...)", "",
+                  run_compare(pythons, sizes, commands, args.repeat, args.work_dir, args.seed,
+                              args.fresh)]
+    else:
+        results = run_single(args.python, sizes, commands, floor, args.repeat, args.work_dir,
+                             args.seed, args.fresh, args.budget)
+        parts += ["## Results", "", results_table(results), "## Targets", "",
+                  targets_section(results)]
+    load = " / ".join(f"{x:.2f}" for x in os.getloadavg())
+    parts[parts.index("## Machine") + 2] += (
+        f"- load average (1/5/15 min) at start: {load_start}; at the end: {load}\n"
+        "  (other work on the machine inflates wall times; CPU times suffer less)\n")
+    text = "\n".join(parts)
+    sys.stdout.write(text)
+    if args.out:
+        args.out.write_text(text, encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

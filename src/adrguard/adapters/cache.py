@@ -1,0 +1,126 @@
+"""The parse cache in ``.adrguard_cache/``: parsed records keyed by content, tool and config.
+
+Keyed by the SHA-256 of each file's bytes, the tool version, the model layout and a hash of the
+configuration — never by mtime, which CI checkouts reset. The file is JSON (never pickle: a pull
+request could commit a cache, and loading it must not run code). A corrupt, foreign or
+mismatched cache is ignored and rebuilt, never trusted. Writes are atomic; the folder carries a
+CACHEDIR.TAG and its own ``.gitignore``. This folder is the only thing ``check`` ever writes, and
+``--no-cache`` (or ``cache = false``) turns that off.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from adrguard import __version__
+from adrguard.core.model import Decision
+
+CACHE_DIR = ".adrguard_cache"
+FORMAT = 1
+TAG = "Signature: 8a477f597d28d172789f06886806bc55\n# adrguard parse cache: safe to delete.\n"
+
+
+def content_hash(data: bytes | None) -> str:
+    return hashlib.sha256(data).hexdigest() if data is not None else ""
+
+
+def cache_key(config_fingerprint: str) -> str:
+    from adrguard.core.serialize import model_signature
+
+    raw = "\0".join([__version__, str(FORMAT), model_signature(), config_fingerprint])
+    return hashlib.sha256(raw.encode("utf-8")).hexdigest()[:24]
+
+
+@dataclass
+class ParseCache:
+    directory: Path
+    key: str
+    entries: dict[str, list[Any]]  # path -> [sha256, root, archived, encoded decision]
+    dirty: bool = False
+
+    @classmethod
+    def open(cls, repo_root: Path, config_fingerprint: str) -> ParseCache:
+        directory = repo_root / CACHE_DIR
+        key = cache_key(config_fingerprint)
+        entries: dict[str, list[Any]] = {}
+        path = directory / f"parse-{key}.json"
+        try:
+            if not path.is_symlink() and path.is_file():
+                loaded = json.loads(path.read_bytes())
+                if (
+                    isinstance(loaded, dict)
+                    and loaded.get("format") == FORMAT
+                    and loaded.get("key") == key
+                    and isinstance(loaded.get("entries"), dict)
+                ):
+                    entries = loaded["entries"]
+        except (OSError, ValueError, RecursionError):
+            entries = {}
+        return cls(directory=directory, key=key, entries=entries)
+
+    def get(self, path: str, sha: str, root: str, archived: bool) -> Decision | None:
+        from adrguard.core.serialize import decode
+
+        entry = self.entries.get(path)
+        if not isinstance(entry, list) or len(entry) != 4 or entry[:3] != [sha, root, archived]:
+            return None
+        try:
+            decision = decode(entry[3])
+        except (ValueError, TypeError, KeyError, IndexError, AttributeError):
+            return None
+        return decision if decision.path == path else None
+
+    def put(self, path: str, sha: str, root: str, archived: bool, decision: Decision) -> None:
+        from adrguard.core.serialize import encode
+
+        self.entries[path] = [sha, root, archived, encode(decision)]
+        self.dirty = True
+
+    def retain(self, paths: set[str]) -> None:
+        stale = set(self.entries) - paths
+        for p in stale:
+            del self.entries[p]
+        self.dirty = self.dirty or bool(stale)
+
+    def save(self) -> None:
+        """Write the cache if anything changed; a failure to write is never an error."""
+        if not self.dirty:
+            return
+        from adrguard.adapters.write import write_atomic
+
+        try:
+            if self.directory.is_symlink():
+                return
+            self.directory.mkdir(exist_ok=True)
+            _ensure_marker(self.directory / "CACHEDIR.TAG", TAG)
+            _ensure_marker(self.directory / ".gitignore", "# created by adrguard\n*\n")
+            for old in self.directory.glob("parse-*.json"):
+                if old.name != f"parse-{self.key}.json":
+                    old.unlink(missing_ok=True)
+            body = {"format": FORMAT, "key": self.key, "entries": self.entries}
+            write_atomic(self.directory / f"parse-{self.key}.json",
+                         json.dumps(body, separators=(",", ":"), ensure_ascii=False))
+        except OSError:
+            return
+
+
+def _ensure_marker(path: Path, text: str) -> None:
+    if not path.exists():
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(text)
+
+
+def config_fingerprint(options: Mapping[str, Any]) -> str:
+    """A stable hash of whatever settings change how a file parses."""
+    raw = json.dumps(options, sort_keys=True, default=repr)
+    return hashlib.sha256(raw.encode("utf-8")).hexdigest()
+
+
+def cpu_count() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)

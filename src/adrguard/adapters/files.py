@@ -1,0 +1,320 @@
+"""Find the decision records of a repository and read them as bytes.
+
+Inside a git work tree the files are what ``git ls-files`` lists (tracked and staged: what the
+next commit holds); elsewhere the file system is walked. Decoding and NUL checks are the
+parser's job; this module reports only what stops a file being read (a symlink out of the
+repository, a permission error, a size above ``max-file-size``) in ``SourceFile.error``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from adrguard.adapters.layout import MARKDOWN_SUFFIXES, Plan, classify, longest_first, root_of
+from adrguard.config import DEFAULT_ROOTS, Config
+from adrguard.core.errors import UserError
+from adrguard.core.model import SourceFile
+
+# Files under a root that rules read as text (indexes, CURRENT views and manifests).
+OTHER_TEXT_NAMES = frozenset(
+    {"README.md", "readme.md", "index.md", "INDEX.md", "CURRENT.md", "CURRENT.sources.json"}
+)
+# Folders never walked outside git (tool caches, dependencies, other VCS data).
+WALK_SKIP_DIRS = frozenset(
+    {
+        ".git", ".hg", ".svn", ".venv", "venv", "node_modules", "__pycache__", ".tox", ".nox",
+        ".mypy_cache", ".pytest_cache", ".ruff_cache", ".adrguard_cache",
+    }
+)
+SYMLINK_OUTSIDE = "symlink points outside the repository: not followed"
+CONFIG_HINT = (
+    'set roots = ["path/to/adrs"] in .adrguard.toml or under [tool.adrguard] in pyproject.toml'
+)
+_GLOB = re.compile(r"[*?\[]")
+# never block on a FIFO swapped in after lstat; binary mode on Windows
+_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+
+
+@dataclass(frozen=True)
+class Discovery:
+    """Everything discovery found. Paths are repo-relative POSIX strings, sorted."""
+
+    sources: list[SourceFile]  # candidate records, sorted by path
+    repo_files: frozenset[str]  # every file of the repository (tracked files inside git)
+    roots: tuple[str, ...]  # ADR roots, repo-relative ("." for the repository root)
+    skipped: tuple[str, ...]  # markdown files under roots left out (indexes, templates, parts)
+    other_texts: dict[str, bytes]  # index / CURRENT files under roots, by repo-relative path
+    repo_url: str | None  # web URL of the ``origin`` remote, when there is one
+    uses_git: bool = False  # files came from ``git ls-files``
+    untracked: tuple[str, ...] = ()  # markdown under roots on disk but not in the git index
+
+
+def discover(repo_root: Path, config: Config) -> Discovery:
+    """Find the ADR roots, enumerate the files, classify and read the records."""
+    base = Path(repo_root)
+    real_base = os.path.realpath(base)
+    roots = find_roots(base, config)
+    git_top = _git_top(base)
+    url: str | None = None
+    if git_top is None:
+        files = walk(base)
+    else:
+        from adrguard.adapters.git import remote_url
+
+        files = _tracked_below(base, git_top)
+        url = remote_url(base)
+    plan = classify(files, roots, config)
+    max_size = config.options.max_file_size
+    sources = [
+        src
+        for path, root, archived in plan.records
+        if (src := read_source(real_base, path, root, archived, max_size)) is not None
+    ]
+    file_set = frozenset(files)
+    others = _other_texts(real_base, file_set, roots, plan, config)
+    untracked = _untracked(base, roots, file_set) if git_top is not None else ()
+    return Discovery(
+        sources=sources,
+        repo_files=file_set,
+        roots=roots,
+        skipped=plan.skipped,
+        other_texts=others,
+        repo_url=url,
+        uses_git=git_top is not None,
+        untracked=untracked,
+    )
+
+
+# --- roots ------------------------------------------------------------------------------
+
+
+def find_roots(base: Path, config: Config) -> tuple[str, ...]:
+    """Configured roots (globs match directories), else every default root that exists."""
+    real_base = os.path.realpath(base)
+    if not config.roots:
+        found = [r for r in DEFAULT_ROOTS if _is_dir_inside(base / r, real_base)]
+        if not found:
+            raise UserError(
+                f"no ADR folder found in {base} (looked for {', '.join(DEFAULT_ROOTS)}); "
+                f"{CONFIG_HINT}"
+            )
+        return tuple(found)
+    where = config.source or "configuration"
+    roots: list[str] = []
+    for entry in config.roots:
+        name = _normalise_root(entry, base, where)
+        if _GLOB.search(name):
+            matches = sorted(
+                rel
+                for p in base.glob(name)
+                if ".git" not in (rel := p.relative_to(base).as_posix()).split("/")
+                and _is_dir_inside(p, real_base)
+            )
+        else:
+            matches = [name] if _is_dir_inside(base / name, real_base) else []
+        if not matches:
+            raise UserError(
+                f"{where}: roots entry {entry!r} matches no folder in {base}; "
+                "fix `roots` (paths and globs are relative to the repository root)"
+            )
+        roots.extend(m for m in matches if m not in roots)
+    return tuple(roots)
+
+
+def _normalise_root(entry: str, base: Path, where: str) -> str:
+    text = entry.strip().replace("\\", "/")
+    if os.path.isabs(text):
+        try:
+            text = Path(text).resolve().relative_to(base.resolve()).as_posix()
+        except ValueError:
+            raise UserError(f"{where}: roots entry {entry!r} is outside {base}") from None
+    parts = [p for p in text.split("/") if p not in ("", ".")]
+    if ".." in parts:
+        raise UserError(f"{where}: roots entry {entry!r} must stay inside the repository (no '..')")
+    return "/".join(parts) or "."
+
+
+def _is_dir_inside(path: Path, real_base: str) -> bool:
+    return path.is_dir() and _inside(os.path.realpath(path), real_base)
+
+
+def _inside(real_path: str, real_base: str) -> bool:
+    return real_path == real_base or real_path.startswith(real_base.rstrip(os.sep) + os.sep)
+
+
+# --- enumeration ------------------------------------------------------------------------
+
+
+def _git_top(base: Path) -> Path | None:
+    """The git work tree around ``base`` when git can be used there, else None."""
+    here = base.resolve()
+    if not any((d / ".git").exists() for d in (here, *here.parents)):
+        return None  # not a repository: no need to start git at all
+    try:
+        from adrguard.adapters.git import find_repo_root
+    except ImportError:  # gitpython without a git executable
+        return None
+    return find_repo_root(base)
+
+
+def _tracked_below(base: Path, top: Path) -> list[str]:
+    """Tracked files below ``base``, relative to ``base`` (which may be below the top)."""
+    from adrguard.adapters.git import tracked_files
+
+    files = tracked_files(base)
+    prefix = Path(os.path.realpath(base)).relative_to(os.path.realpath(top)).as_posix()
+    if prefix in ("", "."):
+        return files
+    cut = prefix + "/"
+    return [f[len(cut) :] for f in files if f.startswith(cut)]
+
+
+def walk(base: Path, start: str = "") -> list[str]:
+    """Every file (and symlink) below ``base``/``start``, sorted; symlinked folders and the
+    folders in WALK_SKIP_DIRS are not entered."""
+    out: list[str] = []
+    stack = [start]
+    while stack:
+        rel_dir = stack.pop()
+        try:
+            with os.scandir(os.path.join(base, rel_dir) if rel_dir else base) as it:
+                entries = list(it)
+        except OSError:
+            continue  # unreadable or vanished folder
+        for entry in entries:
+            rel = f"{rel_dir}/{entry.name}" if rel_dir else entry.name
+            try:
+                is_dir = entry.is_dir(follow_symlinks=False)
+            except OSError:
+                continue
+            if is_dir:
+                if entry.name not in WALK_SKIP_DIRS:
+                    stack.append(rel)
+            else:
+                out.append(rel)
+    out.sort()
+    return out
+
+
+def _untracked(base: Path, roots: Sequence[str], tracked: frozenset[str]) -> tuple[str, ...]:
+    found: set[str] = set()
+    for root in roots:
+        for rel in walk(base, "" if root == "." else root):
+            if rel not in tracked and rel.lower().endswith(MARKDOWN_SUFFIXES):
+                found.add(rel)
+    return tuple(sorted(found))
+
+
+# --- reading ----------------------------------------------------------------------------
+
+
+def read_bytes(real_base: str, path: str, max_size: int) -> tuple[bytes | None, str | None] | None:
+    """``(data, None)``, ``(None, why)`` or None when there is nothing to read (a missing file
+    or a directory). Never follows a symlink out of ``real_base``; never blocks on a FIFO."""
+    full = os.path.join(real_base, path)
+    try:
+        st = os.lstat(full)
+    except FileNotFoundError:
+        return None  # tracked but deleted from the work tree (not staged): not in the commit
+    except OSError as exc:
+        return None, f"cannot read file: {exc.strerror or exc}"
+    if stat.S_ISLNK(st.st_mode):
+        if not _inside(os.path.realpath(full), real_base):
+            return None, SYMLINK_OUTSIDE
+        try:
+            st = os.stat(full)
+        except FileNotFoundError:
+            return None, "symlink target does not exist"
+        except OSError as exc:
+            return None, f"cannot read file: {exc.strerror or exc}"
+    if stat.S_ISDIR(st.st_mode):
+        return None  # a folder named like a file (x.md) or a submodule
+    if not stat.S_ISREG(st.st_mode):
+        return None, "not a regular file"
+    if st.st_size > max_size:
+        return None, _too_large(st.st_size, max_size)
+    try:  # os.open/os.read: a third of the cost of open().read() on many small files
+        fd = os.open(full, _OPEN_FLAGS)
+    except PermissionError:
+        return None, "cannot read file: permission denied"
+    except OSError as exc:
+        return None, f"cannot read file: {exc.strerror or exc}"
+    try:
+        chunks = [os.read(fd, min(st.st_size, max_size) + 1)]
+        total = len(chunks[0])
+        while st.st_size < total <= max_size:  # the file grew after lstat: read on to EOF
+            chunk = os.read(fd, max_size + 1 - total)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+    except OSError as exc:
+        return None, f"cannot read file: {exc.strerror or exc}"
+    finally:
+        os.close(fd)
+    if total > max_size:
+        return None, _too_large(total, max_size)
+    return b"".join(chunks), None
+
+
+def _too_large(size: int, limit: int) -> str:
+    return f"file is {size:,} bytes, larger than the {limit:,}-byte limit (max-file-size); not read"
+
+
+def read_source(
+    real_base: str, path: str, root: str, archived: bool, max_size: int
+) -> SourceFile | None:
+    got = read_bytes(real_base, path, max_size)
+    if got is None:
+        return None
+    data, error = got
+    return SourceFile(path=path, root=root, data=data, error=error, archived=archived)
+
+
+def _other_texts(
+    real_base: str, files: frozenset[str], roots: Sequence[str], plan: Plan, config: Config
+) -> dict[str, bytes]:
+    """Index and CURRENT files under the roots (and the configured index/CURRENT paths)."""
+    records = {p for p, _, _ in plan.records}
+    ordered = longest_first(roots)
+    wanted = {
+        p
+        for p in files
+        if p.rsplit("/", 1)[-1] in OTHER_TEXT_NAMES and root_of(p, ordered) is not None
+    }
+    wanted.update(p for p in _configured_paths(roots, config) if p in files)
+    out: dict[str, bytes] = {}
+    for path in sorted(wanted - records):
+        got = read_bytes(real_base, path, config.options.max_file_size)
+        if got is not None and got[0] is not None:
+            out[path] = got[0]
+    return out
+
+
+def _configured_paths(roots: Sequence[str], config: Config) -> set[str]:
+    def joined(root: str, rel: str) -> str:
+        return rel if root in ("", ".") else f"{root}/{rel}"
+
+    names = [
+        config.options.index.get("path"),
+        config.options.current.get("view"),
+        config.options.current.get("manifest"),
+    ]
+    from adrguard.core.mapping import manifest_path
+
+    out: set[str] = {manifest_path(config.options)}  # the impact manifest (ADR502-ADR504)
+    for name in names:
+        if isinstance(name, str) and name:
+            out.add(name.lstrip("/"))
+            out.update(joined(r, name) for r in roots)
+    mapping = config.options.index.get("paths") or {}
+    if isinstance(mapping, dict):
+        for root, name in mapping.items():
+            if isinstance(name, str) and name:
+                out.update({name.lstrip("/"), joined(str(root).strip("/"), name)})
+    return out

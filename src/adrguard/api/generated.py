@@ -1,0 +1,176 @@
+"""Generated files, the I/O side: read the index and CURRENT files from disk, compare them with
+what core computes, and write them atomically (``index --write``, ``current stamp`` and
+``current init``). Nothing here deletes or renames a record."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from adrguard.config import Config
+from adrguard.core import current, index
+from adrguard.core.errors import UserError
+from adrguard.core.model import Corpus
+
+
+def _read(repo_root: Path, paths: Iterable[str], max_size: int) -> dict[str, bytes]:
+    """The regular files among ``paths`` (symlinks inside the repository are read, symlinks out
+    of it and folders are not)."""
+    from adrguard.adapters.files import read_bytes
+
+    real = os.path.realpath(repo_root)
+    out: dict[str, bytes] = {}
+    for path in sorted(set(paths)):
+        got = read_bytes(real, path, max_size)
+        if got is not None and got[0] is not None:
+            out[path] = got[0]
+    return out
+
+
+def _refuse_unsafe(repo_root: Path, paths: Iterable[str]) -> None:
+    from adrguard.adapters.write import unsafe_target
+
+    for path in sorted(set(paths)):
+        why = unsafe_target(repo_root, path)
+        if why is not None:
+            raise UserError(f"refusing to use {why}")
+
+
+# --- INDEX ------------------------------------------------------------------------------
+
+
+def _index_candidates(corpus: Corpus, config: Config) -> set[str]:
+    cfg = index.settings(config.options)
+    names = {*index.AUTO_NAMES, *(n for n in (cfg.path,) if n), *cfg.paths.values()}
+    folders = set(corpus.roots)
+    for d in corpus.decisions:
+        if d.archived:
+            folders.add(index.archive_folder(d, config.options.archive_dirs))
+    return {index.join_root(folder, name) for folder in folders for name in names}
+
+
+def index_states(repo_root: Path, config: Config, corpus: Corpus) -> list[index.IndexState]:
+    """Every index compared with what ``index --write`` would write. An index path that is a
+    symlink (or reached through a symlinked folder) is refused."""
+    texts = _read(repo_root, _index_candidates(corpus, config), config.options.max_file_size)
+    states = index.evaluate(corpus, config.options, texts)
+    _refuse_unsafe(repo_root, (s.target.path for s in states))
+    return states
+
+
+def index_enabled(config: Config) -> bool:
+    return index.settings(config.options).enabled is not False
+
+
+def write_indexes(repo_root: Path, config: Config, corpus: Corpus, *, init: bool = False) -> list[str]:
+    """Write every index that is missing or stale (and, with ``init``, add the markers to an
+    index written by hand). Refuses before writing anything when an index has broken markers,
+    or no markers and ``init`` is off. Returns the paths written."""
+    from adrguard.adapters.write import write_atomic
+
+    states = index_states(repo_root, config, corpus)
+    for s in states:
+        if s.kind == "malformed":
+            raise UserError(f"{s.message}; nothing was written")
+        if s.kind == "unmanaged" and not init:
+            raise UserError(
+                f"{s.message}; refusing to touch it. Run `adrguard index --write --init` to append "
+                f"the generated table, or set [index] path to another file; nothing was written"
+            )
+    written: list[str] = []
+    for s in states:
+        if s.kind in ("stale", "missing", "unmanaged") and s.expected is not None:
+            try:
+                write_atomic(repo_root / s.target.path, s.expected)
+            except OSError as exc:
+                raise UserError(f"cannot write {s.target.path}: {exc.strerror or exc}") from None
+            written.append(s.target.path)
+    return written
+
+
+# --- CURRENT ----------------------------------------------------------------------------
+
+
+def _roots(corpus: Corpus, wanted: Sequence[str]) -> list[str]:
+    if not wanted:
+        return list(corpus.roots)
+    clean = [w.strip().strip("/") or "." for w in wanted]
+    unknown = [w for w in clean if w not in corpus.roots]
+    if unknown:
+        raise UserError(f"{unknown[0]} is not an ADR root; roots: {', '.join(corpus.roots)}")
+    return clean
+
+
+def _current_texts(repo_root: Path, config: Config, corpus: Corpus) -> dict[str, bytes]:
+    cfg = current.settings(config.options)
+    paths = {index.join_root(r, n) for r in corpus.roots for n in (cfg.view, cfg.manifest)}
+    return _read(repo_root, paths, config.options.max_file_size)
+
+
+def current_states(repo_root: Path, config: Config, corpus: Corpus,
+                   roots: Sequence[str] = ()) -> list[current.CurrentState]:
+    wanted = set(_roots(corpus, roots))
+    texts = _current_texts(repo_root, config, corpus)
+    return [s for s in current.evaluate(corpus, config.options, texts) if s.root in wanted]
+
+
+@dataclass(frozen=True)
+class Written:
+    path: str
+    changed: bool  # False: the file already held exactly this text (or exists and was kept)
+
+
+def stamp_current(repo_root: Path, config: Config, corpus: Corpus,
+                  roots: Sequence[str] = ()) -> list[Written]:
+    """Record what each CURRENT.md was reviewed against. Coverage values and locators already
+    in the manifest are kept; new members get ``open``. A corrupt or newer manifest is refused."""
+    from adrguard.adapters.write import write_atomic
+
+    cfg = current.settings(config.options)
+    texts = _current_texts(repo_root, config, corpus)
+    chosen = _roots(corpus, roots)
+    todo = [r for r in chosen if index.join_root(r, cfg.view) in texts]
+    if not todo:
+        where = ", ".join(chosen)
+        raise UserError(f"no {cfg.view} in {where}; create a draft with `adrguard current init`, "
+                        "review it, then stamp")
+    out: list[Written] = []
+    plans: list[tuple[str, str, bytes | None]] = []
+    for root in todo:
+        view, mpath = index.join_root(root, cfg.view), index.join_root(root, cfg.manifest)
+        previous = None
+        old = texts.get(mpath)
+        if old is not None:
+            previous, problem = current.parse_manifest(old, root, view, corpus)
+            if previous is None:
+                raise UserError(f"{mpath} {problem}; nothing was written")
+        text = current.dump(current.build_manifest(corpus, config.options, root, texts, previous))
+        plans.append((mpath, text, old))
+    _refuse_unsafe(repo_root, (p for p, _, _ in plans))
+    for mpath, text, old in plans:
+        changed = old is None or index.normalise(old) != text or b"\r" in old
+        if changed:
+            write_atomic(repo_root / mpath, text)
+        out.append(Written(mpath, changed))
+    return out
+
+
+def init_current(repo_root: Path, config: Config, corpus: Corpus,
+                 roots: Sequence[str] = ()) -> list[Written]:
+    """A draft CURRENT.md for each root that has none; an existing view is never overwritten."""
+    from adrguard.adapters.write import write_atomic
+
+    cfg = current.settings(config.options)
+    texts = _current_texts(repo_root, config, corpus)
+    out: list[Written] = []
+    for root in _roots(corpus, roots):
+        view = index.join_root(root, cfg.view)
+        if view in texts or (repo_root / view).exists() or (repo_root / view).is_symlink():
+            out.append(Written(view, False))
+            continue
+        _refuse_unsafe(repo_root, [view])
+        write_atomic(repo_root / view, current.skeleton(corpus, config.options, root, texts))
+        out.append(Written(view, True))
+    return out

@@ -1,0 +1,113 @@
+"""The decision graph and the relationship table for front ends (CLI, MCP, the action)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from adrguard.api.corpus import load
+from adrguard.core import graph as core_graph
+from adrguard.core.errors import UserError
+from adrguard.core.findings import Finding
+from adrguard.core.model import Corpus, Decision
+from adrguard.reporters import graph as render
+
+_NUMBER = re.compile(r"^(?:adr[-_ ]?)?#?0*(\d+)$", re.IGNORECASE)
+
+
+def find(corpus: Corpus, key: str) -> Decision:
+    """The one record ``key`` names: an id, a path (or its tail), a number or a file stem."""
+    key = key.strip()
+    hits = list(corpus.find(key))
+    if not hits:
+        hits = [d for d in corpus.decisions if d.path.endswith("/" + key.lstrip("./"))]
+    if not hits:
+        m = _NUMBER.match(key)
+        if m:
+            hits = [d for d in corpus.decisions if d.number == int(m.group(1))]
+    if not hits:
+        from adrguard.core.resolve import record_key
+
+        hits = [d for d in corpus.decisions if record_key(d).casefold() == key.casefold()]
+    if not hits:
+        raise UserError(f"no decision matches {key!r}: run `adrguard list` to see ids and paths")
+    if len(hits) > 1:
+        paths = ", ".join(d.path for d in hits)
+        raise UserError(f"{key!r} matches several decisions ({paths}): give the path instead")
+    return hits[0]
+
+
+def graph_text(
+    repo_root: Path | str | None = None,
+    *,
+    config_path: Path | None = None,
+    fmt: str = "mermaid",
+    focus: str | None = None,
+    depth: int | None = None,
+) -> str:
+    """The graph (or one record's neighbourhood) as ``mermaid``, ``dot`` or ``json``."""
+    if fmt not in render.FORMATS:
+        raise UserError(f"unknown graph format {fmt!r}: choose one of {', '.join(render.FORMATS)}")
+    if depth is not None and depth < 0:
+        raise UserError("--depth must be 0 or more")
+    _config, corpus = load(repo_root, config_path)
+    g = core_graph.build(corpus)
+    centre = find(corpus, focus) if focus is not None else None
+    if centre is None and depth is not None:
+        raise UserError("--depth needs --focus ID")
+    return render.render(fmt, render.view(g, centre, depth))
+
+
+def graph_data(
+    repo_root: Path | str | None = None,
+    *,
+    config_path: Path | None = None,
+    focus: str | None = None,
+    depth: int | None = None,
+) -> dict[str, Any]:
+    """The graph as the JSON-ready mapping described by ``schemas/graph.schema.json``."""
+    _config, corpus = load(repo_root, config_path)
+    g = core_graph.build(corpus)
+    centre = find(corpus, focus) if focus is not None else None
+    return render.to_data(render.view(g, centre, depth))
+
+
+@dataclass(frozen=True)
+class Relationships:
+    decision: str | None
+    rows: list[dict[str, Any]]
+    findings: tuple[Finding, ...]
+
+    def to_json(self) -> str:
+        return render.render_relationships_json(self.rows, self.findings, self.decision)
+
+    def to_text(self) -> str:
+        return render.render_relationships_text(self.rows, self.findings)
+
+
+def relationships(
+    repo_root: Path | str | None = None,
+    *,
+    config_path: Path | None = None,
+    decision: str | None = None,
+) -> Relationships:
+    """Every declared relationship with its resolution state, plus the ADR3xx findings
+    (the config's severities, ignores and suppressions apply)."""
+    from adrguard import engine
+
+    config, corpus = load(repo_root, config_path)
+    g = core_graph.build(corpus)
+    only = find(corpus, decision) if decision is not None else None
+    rows = render.relationship_rows(g, only)
+    cfg = replace(config, select=("ADR3",))
+    report = engine.run(corpus, cfg)
+    findings = report.findings
+    if only is not None:
+        findings = tuple(
+            f
+            for f in findings
+            if f.location.path == only.path or f.decision_id == only.id or only.id in f.related
+        )
+    return Relationships(only.id if only is not None else None, rows, findings)

@@ -1,0 +1,167 @@
+"""Change sets and impact: git history → ChangeSet → :func:`adrguard.core.impact.analyse`.
+
+``build_changes`` is what ``check --base`` and ``impact`` share: the merge base of base and
+head (``base...head``), the files changed since it (``-z`` safe, renames with their old path),
+and the corpus as it was at the merge base, parsed with the same config as discovery.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Collection
+from pathlib import Path
+
+from adrguard.api.corpus import build_corpus, load_with, parse_sources, resolve_root
+from adrguard.config import DEFAULT_ROOTS, Config, load_config
+from adrguard.core.errors import UserError
+from adrguard.core.impact import DEFAULT_STATUSES, Impact, analyse
+from adrguard.core.mapping import Manifest, manifest_path, parse_manifest
+from adrguard.core.model import ChangeSet, Corpus, SourceFile
+
+
+def corpus_at(repo_root: Path, config: Config, rev: str, roots: tuple[str, ...] = ()) -> Corpus:
+    """The corpus as it was at commit ``rev``: the same roots, excludes and archive folders as
+    discovery, read from git objects (the work tree is not touched)."""
+    from adrguard.adapters import git as gitio
+    from adrguard.adapters import layout
+
+    blobs = gitio.files_at(repo_root, rev)
+    use_roots = roots or _roots_at(repo_root, config, blobs)
+    plan = layout.classify(sorted(blobs), use_roots, config)
+    limit = config.options.max_file_size
+    manifest = manifest_path(config.options)
+    wanted = [blobs[p] for p, _root, _arch in plan.records]
+    if manifest in blobs:
+        wanted.append(blobs[manifest])
+    data = gitio.read_blobs(repo_root, wanted)
+    sources: list[SourceFile] = []
+    for path, root, archived in plan.records:
+        raw = data[blobs[path]]
+        if len(raw) > limit:
+            why = f"file is {len(raw):,} bytes at {rev[:12]}, larger than max-file-size ({limit:,})"
+            sources.append(SourceFile(path, root, None, why, archived))
+        else:
+            sources.append(SourceFile(path, root, raw, None, archived))
+    others = {manifest: data[blobs[manifest]]} if manifest in blobs else {}
+    return build_corpus(
+        parse_sources(sources, config),
+        roots=use_roots,
+        repo_files=blobs.keys(),
+        other_texts=others,
+        skipped=plan.skipped,
+        repo_url=None,
+    )
+
+
+def _roots_at(repo_root: Path, config: Config, blobs: Collection[str]) -> tuple[str, ...]:
+    """The roots discovery would use, else (when they are gone from the work tree) the
+    configured or default roots that hold files at the revision."""
+    from adrguard.adapters import files
+
+    try:
+        return files.find_roots(repo_root, config)
+    except UserError:
+        candidates = config.roots or DEFAULT_ROOTS
+        return tuple(r for r in candidates if any(p.startswith(f"{r}/") for p in blobs))
+
+
+def build_changes(
+    repo_root: Path,
+    config: Config,
+    base: str,
+    head: str | None = None,
+    *,
+    corpus: Corpus | None = None,
+    deepen: bool = False,
+) -> ChangeSet:
+    """What changed from the merge base of ``base`` and ``head`` (default ``HEAD``) to head,
+    with the corpus at the merge base. ``deepen`` fetches more history in shallow clones."""
+    from adrguard.adapters import git as gitio
+
+    head_ref = head or "HEAD"
+    head_sha = gitio.resolve_commit(repo_root, head_ref, "head")
+    try:
+        base_sha = gitio.resolve_commit(repo_root, base, "base")
+    except UserError:
+        if not deepen or not gitio.is_shallow(repo_root):
+            raise
+        base_sha = ""  # --deepen fetches it
+    merge = gitio.merge_base(repo_root, base_sha, head_sha) if base_sha else None
+    notes: list[str] = []
+    if merge is None:
+        if not deepen or not gitio.is_shallow(repo_root):
+            raise gitio.no_merge_base_error(repo_root, base, head_ref)
+        merge, fetched = gitio.deepen_until_merge_base(repo_root, base, head_ref)
+        notes.append(f"--deepen fetched more history ({fetched} fetches) to find the merge base")
+        base_sha = gitio.resolve_commit(repo_root, base, "base")
+        head_sha = gitio.resolve_commit(repo_root, head_ref, "head")
+    if base_sha == head_sha:
+        notes.append(f"base {base} and head {head_ref} are the same commit: nothing changed")
+    elif merge != base_sha:
+        notes.append(
+            f"{base} is not an ancestor of {head_ref}: compared against their merge base "
+            f"{merge[:12]}, so only what {head_ref} changed since it branched counts"
+        )
+    changes, diff_notes = gitio.diff_changes(repo_root, merge, head_sha)
+    roots = corpus.roots if corpus is not None else ()
+    return ChangeSet(
+        base=base,
+        head=head_ref,
+        merge_base=merge,
+        changes=tuple(changes),
+        base_corpus=corpus_at(repo_root, config, merge, roots),
+        notes=tuple(notes + diff_notes),
+        base_commit=base_sha,
+        head_commit=head_sha,
+    )
+
+
+def head_corpus(repo_root: Path, config: Config, head: str | None) -> tuple[Corpus, bool]:
+    """The corpus ``head`` describes, and whether it is the work tree: the work tree for no
+    head (or a head naming the commit checked out), else the files of that commit."""
+    from adrguard.adapters import git as gitio
+
+    if head is not None:
+        wanted = gitio.resolve_commit(repo_root, head, "head")
+        if wanted != gitio.resolve_commit(repo_root, "HEAD", "head"):
+            return corpus_at(repo_root, config, wanted), False
+    return load_with(repo_root, config), True
+
+
+def load_manifest(
+    repo_root: Path, config: Config, corpus: Corpus, *, worktree: bool = True
+) -> Manifest | None:
+    """The impact manifest of ``corpus`` (from its other texts; for a work-tree corpus whose
+    discovery did not read it, from the tracked file)."""
+    path = manifest_path(config.options)
+    data = corpus.other_texts.get(path)
+    if data is None and worktree and path in corpus.repo_files:
+        from adrguard.adapters.files import read_bytes
+
+        got = read_bytes(os.path.realpath(repo_root), path, config.options.max_file_size)
+        if got is not None and got[1] is not None:
+            raise UserError(f"{path}: {got[1]}")
+        data = got[0] if got is not None else None
+    return None if data is None else parse_manifest(path, bytes(data))
+
+
+def impact(
+    repo_root: Path | str | None = None,
+    *,
+    base: str,
+    head: str | None = None,
+    config_path: Path | None = None,
+    config: Config | None = None,
+    statuses: Collection[str] = DEFAULT_STATUSES,
+    deepen: bool = False,
+) -> Impact:
+    """The decisions a change touches (``adrguard impact``)."""
+    from adrguard.adapters import git as gitio
+
+    root = resolve_root(repo_root)
+    cfg = config if config is not None else load_config(root, config_path)
+    gitio.require_repo(root)
+    corpus, worktree = head_corpus(root, cfg, head)
+    changes = build_changes(root, cfg, base, head, corpus=corpus, deepen=deepen)
+    manifest = load_manifest(root, cfg, corpus, worktree=worktree)
+    return analyse(corpus, changes, manifest, statuses)

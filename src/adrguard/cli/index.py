@@ -1,0 +1,143 @@
+"""``index`` (print, ``--check``, ``--write``) and ``current`` (``status``, ``stamp``, ``init``)."""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import sys
+from typing import Any
+
+from adrguard.cli.common import add_common, info
+from adrguard.core.errors import UserError
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser(
+        "index",
+        help="print, check or write the generated INDEX of each ADR root",
+        description="The INDEX of every ADR root (and of each archive folder): a table of number, "
+        "title, status, date and successor between <!-- adrguard:index:start --> and "
+        "<!-- adrguard:index:end -->. Text around the markers is kept. Without an option the "
+        "expected files are printed.",
+        epilog="examples:\n  adrguard index\n  adrguard index --check\n  adrguard index --write\n"
+        "  adrguard index --write --init   # add the markers to a hand-written index",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_common(p)
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument("--check", action="store_true",
+                      help="exit 1 and print a unified diff when an index is stale or missing")
+    mode.add_argument("--write", action="store_true",
+                      help="write every stale or missing index (atomic; never touches records)")
+    p.add_argument("--init", action="store_true",
+                   help="with --write: append the generated table to an index without markers")
+    p.add_argument("--exit-non-zero-on-fix", action="store_true",
+                   help="with --write: exit 1 when a file was written (pre-commit fixer hooks)")
+    p.set_defaults(func=run_index)
+
+    c = subparsers.add_parser(
+        "current",
+        help="CURRENT.md views and their CURRENT.sources.json manifests",
+        description="CURRENT.md is a human-reviewed summary of the decisions in force; "
+        "CURRENT.sources.json records what it was reviewed against. Workflow: `current init` "
+        "(draft) -> review -> `current stamp` -> `current status` / `adrguard check` (stale?).",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sub = c.add_subparsers(dest="current_command", metavar="ACTION", required=True)
+    for name, text in (
+        ("status", "say whether each CURRENT.md is fresh, with every reason when it is stale"),
+        ("stamp", "after review: write or update CURRENT.sources.json (keeps coverage values)"),
+        ("init", "create a draft CURRENT.md listing the decisions in force (never overwrites)"),
+    ):
+        sp = sub.add_parser(name, help=text, description=text[0].upper() + text[1:] + ".")
+        add_common(sp)
+        sp.add_argument("--adr-root", action="append", default=[], metavar="DIR",
+                        help="only this ADR root (repo-relative; repeatable; default: every root)")
+        sp.set_defaults(func=run_current, current_command=name)
+
+
+def _load(args: argparse.Namespace) -> tuple[Any, Any, Any]:
+    from adrguard import api
+
+    root = api.resolve_root(args.root)
+    config, corpus = api.load(root, args.config)
+    if args.verbose:
+        info(f"adrguard: config {config.source or 'built-in defaults'}; roots "
+             f"{', '.join(corpus.roots)}")
+    return root, config, corpus
+
+
+def run_index(args: argparse.Namespace) -> int:
+    from adrguard.api import generated
+
+    if (args.init or args.exit_non_zero_on_fix) and not args.write:
+        raise UserError("--init and --exit-non-zero-on-fix go with --write")
+    root, config, corpus = _load(args)
+    if not generated.index_enabled(config):
+        info("adrguard: index generation is off ([index] enabled = false)")
+        return 0
+    if args.write:
+        written = generated.write_indexes(root, config, corpus, init=args.init)
+        for path in written:
+            print(f"Fixing {path}")
+        return 1 if written and args.exit_non_zero_on_fix else 0
+    states = generated.index_states(root, config, corpus)
+    if args.check:
+        return _check(states)
+    for state in states:
+        if state.expected is None:
+            info(f"error: {state.message}")
+            continue
+        if len(states) > 1:
+            sys.stdout.write(f"==> {state.target.path} <==\n")
+        sys.stdout.write(state.expected)
+    return 1 if any(s.expected is None for s in states) else 0
+
+
+def _check(states: list[Any]) -> int:
+    failed = False
+    for state in states:
+        if state.kind == "fresh":
+            continue
+        failed = True
+        path = state.target.path
+        if state.kind == "stale":
+            sys.stdout.writelines(difflib.unified_diff(
+                state.current.splitlines(keepends=True), state.expected.splitlines(keepends=True),
+                fromfile=f"a/{path}", tofile=f"b/{path}"))
+        elif state.kind == "missing":
+            print(f"{path}: missing; run `adrguard index --write`")
+        elif state.kind == "unmanaged":
+            print(f"{path}: no generated-region markers; run `adrguard index --write --init`")
+        else:
+            print(f"{state.message}")
+    if not failed:
+        info(f"adrguard: {len(states)} index file(s) up to date")
+    return 1 if failed else 0
+
+
+def run_current(args: argparse.Namespace) -> int:
+    from adrguard.api import generated
+
+    root, config, corpus = _load(args)
+    if args.current_command == "stamp":
+        for w in generated.stamp_current(root, config, corpus, args.adr_root):
+            print(f"stamped {w.path}" if w.changed else f"{w.path} is up to date")
+        return 0
+    if args.current_command == "init":
+        for w in generated.init_current(root, config, corpus, args.adr_root):
+            if w.changed:
+                print(f"created {w.path} (a draft: review it, then run `adrguard current stamp`)")
+            else:
+                print(f"{w.path} exists; not overwritten")
+        return 0
+    states = generated.current_states(root, config, corpus, args.adr_root)
+    if not states:
+        print("no CURRENT.md or CURRENT.sources.json in the ADR roots; start with "
+              "`adrguard current init`")
+        return 0
+    for state in states:
+        print(f"{state.view}: {'fresh' if state.fresh else 'stale'}")
+        for reason in state.reasons:
+            print(f"  {reason.code} {reason.message}")
+    return 0 if all(s.fresh for s in states) else 1

@@ -1,0 +1,182 @@
+"""Format detection and the per-format fields: numbers from file names, titles, label lines.
+
+Formats: ``nygard`` (adr-tools), ``madr2`` (``* Status:`` bullets), ``madr3`` / ``madr4`` (YAML
+front matter), ``log4brains`` (MADR 2 bullets with ``YYYYMMDD-slug`` names) and ``generic``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+# File names -------------------------------------------------------------------------------
+_DATED = re.compile(r"^(?:\d{8}|\d{4}-\d{2}-\d{2})(?:[-_ .]|$)")
+_NUMBERED = re.compile(r"^(?:adr|rfc|dr|decision)?[-_ ]?(\d{1,6})(?=$|[-_ .])", re.I)
+_FOLDER_FILES = frozenset({"readme.md", "index.md", "readme.markdown", "index.markdown"})
+
+# Titles -----------------------------------------------------------------------------------
+_HEADING_ATTRS = re.compile(r"\s*\{#[^}]*\}\s*$")
+_TYPE_LABEL = re.compile(
+    r"^(?:architecture\s+decision\s+record\s*[:\-–]\s*|architecture\s+decision\s+record\s+(?=\d)"
+    r"|decision\s+record\s*:\s*|Decision Record\s+(?=[A-Z]))",
+    re.I,
+)
+_ADR_NUMBER = re.compile(r"^(?:adr|rfc)[-_ #]*(\d+)\b\s*[:.)\-–—]?\s*", re.I)
+_LEADING_NUMBER = re.compile(r"^(\d+)(?:\s*[.:)]\s*|\s*[-–—]\s*|\s+(?=\S))")
+_TEMPLATE_NUMBER = re.compile(r"^(?:n|N|x|X|nnnn|NNNN|XXXX)\s*[.:]\s+")
+_INLINE_MARKUP = re.compile(r"(?<!\w)[*_]{1,3}(?=\S)|(?<=\S)[*_]{1,3}(?!\w)|`")
+_MD_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
+_PLACEHOLDERS = frozenset(
+    {
+        "title",
+        "adr title",
+        "title of the decision record",
+        "short title of solved problem and solution",
+        "short title, representative of solved problem and found solution",
+        "decision title",
+        "record title",
+    }
+)
+
+# Label lines (``Status: x``, ``* Date: y``) --------------------------------------------------
+_LABEL_LINE = re.compile(r"^\s*([^\W\d][\w \-]{0,30}?)\s*[:：]\s*(\S.*)$")
+_DATE_LABELS = frozenset({"date", "datum", "fecha", "data", "created", "decision date", "日期"})
+_BARE_DATE = re.compile(
+    r"^(?:(?:date|created|datum|decided|fecha)\b\s*[:\-–]?\s*)?"
+    r"(\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[/.]\d{1,2}[/.]\d{2,4}"
+    r"|(?:\d{1,2}(?:st|nd|rd|th)?\s+)?[A-Z][a-z]+\.?\s+(?:\d{1,2}(?:st|nd|rd|th)?,?\s+)?\d{4})\.?$",
+    re.I,
+)
+_MADR2_LABELS = frozenset({"deciders", "decision-makers", "technical story", "consulted"})
+
+_MADR_SECTIONS = frozenset({"context and problem statement", "decision outcome"})
+
+
+def path_parts(path: str) -> tuple[str, str]:
+    """(file name, parent folder name) of a repo-relative POSIX path."""
+    parts = path.rsplit("/", 2)
+    name = parts[-1]
+    folder = parts[-2] if len(parts) >= 2 else ""
+    return name, folder
+
+
+def _stem(name: str) -> str:
+    for ext in (".markdown", ".md", ".mdx", ".txt"):
+        if name.lower().endswith(ext):
+            return name[: -len(ext)]
+    return name
+
+
+def is_folder_record(path: str, root: str) -> bool:
+    """``<root>/.../<slug>/README.md``: one folder per record, the folder names it."""
+    name, folder = path_parts(path)
+    if name.lower() not in _FOLDER_FILES or not folder:
+        return False
+    parent = path.rsplit("/", 1)[0] if "/" in path else ""
+    return parent not in ("", root, root.rstrip("/"))
+
+
+def record_name(path: str, root: str) -> str:
+    """The name that identifies a record: the file stem, or the folder of a folder record."""
+    name, folder = path_parts(path)
+    return folder if is_folder_record(path, root) else _stem(name)
+
+
+def number_from_name(name: str) -> int | None:
+    """``0012-x`` -> 12, ``adr-05`` -> 5, ``00011-x`` -> 11; None for dated names."""
+    if _DATED.match(name):
+        return None
+    m = _NUMBERED.match(name)
+    return int(m.group(1)) if m else None
+
+
+def identity(path: str, root: str) -> tuple[str, int | None]:
+    """(fallback id, number) from a path."""
+    stem = record_name(path, root)
+    number = number_from_name(stem)
+    return (f"ADR-{number:04d}" if number is not None else stem), number
+
+
+@dataclass(frozen=True, slots=True)
+class Title:
+    text: str | None
+    number: int | None
+
+
+def render_inline(text: str) -> str:
+    """Plain text of a short markdown string (front-matter titles): links, emphasis, code."""
+    return _INLINE_MARKUP.sub("", _MD_LINK.sub(r"\1", text)).strip()
+
+
+def clean_title(text: str) -> Title:
+    """Strip number and type prefixes; None for an untouched template placeholder."""
+    title = _HEADING_ATTRS.sub("", text).strip()
+    number: int | None = None
+    for _ in range(3):
+        before = title
+        title = _TYPE_LABEL.sub("", title).strip()
+        m = _ADR_NUMBER.match(title) or _LEADING_NUMBER.match(title)
+        if m and m.end() < len(title):
+            if number is None:
+                number = int(m.group(1))
+            title = title[m.end() :].strip()
+        title = _TEMPLATE_NUMBER.sub("", title).strip()
+        if title == before:
+            break
+    folded = title.strip("{}[]<> ").casefold()
+    if not title or folded in _PLACEHOLDERS:
+        return Title(None, number)
+    return Title(title, number)
+
+
+def label_line(line: str) -> tuple[str, str] | None:
+    """``Status: Accepted`` -> ("status", "Accepted"); label casefolded."""
+    m = _LABEL_LINE.match(line)
+    if not m:
+        return None
+    return m.group(1).strip().casefold(), m.group(2).strip()
+
+
+def bare_date(text: str) -> str | None:
+    """A line that is only a date (``June 19, 2018``, ``Date 09/04/2018``): the date."""
+    m = _BARE_DATE.match(text.strip()) if len(text) < 40 else None
+    return m.group(1) if m else None
+
+
+def is_date_label(label: str) -> bool:
+    return label in _DATE_LABELS
+
+
+def detect(
+    name: str,
+    front_matter: Mapping[str, Any],
+    section_titles: Iterable[str],
+    header_labels: Iterable[str],
+) -> str:
+    """The record's format from its front matter keys, section titles and header bullets."""
+    sections = {s.casefold().strip() for s in section_titles}
+    labels = set(header_labels)
+    keys = {str(k).casefold() for k in front_matter}
+    madr_sections = bool(sections & _MADR_SECTIONS)
+    bullets = "status" in labels or bool(labels & _MADR2_LABELS)
+    if bullets and _DATED.match(name) and len(name.split("-", 1)[0]) == 8:
+        return "log4brains"
+    if "decision-makers" in keys or ("confirmation" in sections and madr_sections):
+        return "madr4"
+    if keys & {"status", "date", "deciders", "consulted", "informed"} and (
+        madr_sections or not sections & {"context", "status"}
+    ):
+        return "madr3"
+    if bullets and (madr_sections or "deciders" in labels or "technical story" in labels):
+        return "madr2"
+    if madr_sections:
+        return "madr2" if bullets else "madr3"
+    if ("status" in sections and ("context" in sections or "decision" in sections)) or {
+        "context",
+        "decision",
+        "consequences",
+    } <= sections:
+        return "nygard"
+    return "generic"

@@ -1,0 +1,98 @@
+"""YAML front matter: split it off, load it safely, refuse bombs, remember key lines.
+
+The loader is PyYAML's C safe loader with two changes: timestamps stay strings, and integers
+written with leading zeros (``nav_order: 0002``) stay strings instead of turning octal.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import yaml
+
+from adrguard.core.model import Problem
+
+_FM_OPEN = re.compile(r"\A(?:---)[ \t]*\n")
+_FM_CLOSE = re.compile(r"^(?:---|\.\.\.)[ \t]*$", re.M)
+_FM_KEY = re.compile(r"^([^\s#:\-?][^:\n]*?)[ \t]*:(?:[ \t]|$)", re.M)
+_FM_BUDGET = 20_000  # nodes visited (aliases count every time: YAML bombs stop here)
+_FM_DEPTH = 50
+_MAX_FM_CHARS = 256 * 1024
+
+Split = tuple[dict[str, Any], dict[str, int], str, int, Problem | None]
+
+
+_Base: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when it is there
+
+
+class _Loader(_Base):  # type: ignore[misc]
+    """Safe YAML without surprises: no timestamps, and ``0002`` stays the string "0002"."""
+
+
+_INT = re.compile(r"^(?:[-+]?0b[0-1_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+)$")
+_Loader.yaml_implicit_resolvers = {
+    first: [
+        (tag, _INT if tag == "tag:yaml.org,2002:int" else rx)
+        for tag, rx in resolvers
+        if tag != "tag:yaml.org,2002:timestamp"
+    ]
+    for first, resolvers in _Base.yaml_implicit_resolvers.items()
+}
+
+
+def _check_shape(value: Any) -> str | None:
+    """Walk the loaded YAML with a budget: alias bombs and deep nesting are refused."""
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    seen = 0
+    while stack:
+        item, depth = stack.pop()
+        seen += 1
+        if seen > _FM_BUDGET:
+            return "front matter expands to too many values (YAML alias bomb?)"
+        if depth > _FM_DEPTH:
+            return f"front matter is nested deeper than {_FM_DEPTH} levels"
+        if isinstance(item, dict):
+            stack.extend((v, depth + 1) for v in item.values())
+            stack.extend((k, depth + 1) for k in item)
+        elif isinstance(item, list | tuple | set):
+            stack.extend((v, depth + 1) for v in item)
+    return None
+
+
+def split(text: str) -> Split:
+    """(mapping, key lines, body, lines taken, problem) for text that may open with ``---``."""
+    if not _FM_OPEN.match(text):
+        return {}, {}, text, 0, None
+    close = _FM_CLOSE.search(text, text.index("\n") + 1)
+    if close is None:
+        return {}, {}, text, 0, None
+    yaml_text = text[text.index("\n") + 1 : close.start()]
+    end = text.find("\n", close.end())
+    body = "" if end == -1 else text[end + 1 :]
+    taken = text.count("\n", 0, close.end()) + (1 if end != -1 else 0)
+    lines = {
+        m.group(1).strip().strip("\"'"): yaml_text.count("\n", 0, m.start()) + 2
+        for m in _FM_KEY.finditer(yaml_text)
+    }
+    if len(yaml_text) > _MAX_FM_CHARS:
+        return {}, lines, body, taken, Problem("ADR002", "front matter is too large", 1)
+    try:
+        value = yaml.load(yaml_text, Loader=_Loader)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 2 if mark is not None else 1
+        reason = exc.problem or "invalid YAML"
+        return {}, lines, body, taken, Problem("ADR002", f"front matter: {reason}", line)
+    except (yaml.YAMLError, RecursionError, ValueError, OverflowError) as exc:
+        return {}, lines, body, taken, Problem("ADR002", f"front matter: {exc}", 1)
+    if value is None:
+        return {}, lines, body, taken, None
+    if not isinstance(value, dict):
+        kind = type(value).__name__
+        msg = f"front matter is a {kind}, not a mapping of keys to values"
+        return {}, lines, body, taken, Problem("ADR002", msg, 2)
+    shape = _check_shape(value)
+    if shape:
+        return {}, lines, body, taken, Problem("ADR002", shape, 1)
+    return {str(k): v for k, v in value.items()}, lines, body, taken, None

@@ -1,0 +1,429 @@
+"""``parse(SourceFile, Options) -> Decision``: tolerant, total, one markdown pass per file.
+
+Unreadable input becomes an ADR001 problem and broken front matter an ADR002 problem; the
+record is still returned with whatever could be read. Nothing here raises.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from typing import Any
+
+from adrguard.core import formats, relations
+from adrguard.core import status as st
+from adrguard.core.front_matter import split
+from adrguard.core.markdown import Block, Document, walk
+from adrguard.core.model import (
+    Decision,
+    Location,
+    Problem,
+    Relationship,
+    Section,
+    SourceFile,
+    Status,
+    StatusStatement,
+)
+from adrguard.core.options import Options
+
+_BOM = b"\xef\xbb\xbf"
+_HEADING_MARKS = re.compile(r"^\s{0,3}#{1,6}[ \t]*|[ \t]+#+[ \t]*$")
+_PARTLY = re.compile(r"^(?:partly|partially|in part)\s+supers", re.I)
+_EMPHASIS = re.compile(r"^[*_]+")
+_COLON = re.compile(r"[:：]")
+_DATE_KEYS = ("date", "created", "decision-date", "decision_date")
+
+
+def parse(source: SourceFile, options: Options) -> Decision:
+    """Read one record. Never raises: problems are recorded on the returned Decision."""
+    fallback_id, number = formats.identity(source.path, source.root)
+    sha = ""
+    try:
+        text, sha, problem = _decode(source, options)
+        if text is None:
+            problems = (problem,) if problem else ()
+            return Decision(
+                id=fallback_id,
+                path=source.path,
+                root=source.root,
+                number=number,
+                archived=source.archived,
+                sha256=sha,
+                problems=problems,
+            )
+        fm, fm_lines, body, offset, fm_problem = split(text)
+        fields = _Fields(source, options, fm, fm_lines, walk(body, offset), body)
+        return fields.build(fallback_id, number, sha, body, offset, fm_problem)
+    except Exception as exc:  # a bug must not abort a whole run: report it on the record
+        message = f"could not be parsed ({type(exc).__name__}: {exc})"
+        return Decision(
+            id=fallback_id,
+            path=source.path,
+            root=source.root,
+            number=number,
+            archived=source.archived,
+            sha256=sha,
+            problems=(Problem("ADR001", message),),
+        )
+
+
+def _decode(source: SourceFile, options: Options) -> tuple[str | None, str, Problem | None]:
+    """(text with LF line ends, sha256, problem) of a source file."""
+    if source.error:
+        return None, "", Problem("ADR001", source.error)
+    data = source.data
+    if data is None:
+        return None, "", Problem("ADR001", "the file could not be read")
+    sha = hashlib.sha256(data.replace(b"\r\n", b"\n") if b"\r" in data else data).hexdigest()
+    if len(data) > options.max_file_size:
+        msg = f"file is {len(data)} bytes, over the {options.max_file_size}-byte limit"
+        return None, sha, Problem("ADR001", msg)
+    nul = data.find(b"\x00")
+    if nul != -1:
+        line = data.count(b"\n", 0, nul) + 1
+        return None, sha, Problem("ADR001", "file holds a NUL byte (binary?)", line)
+    if data.startswith(_BOM):
+        data = data[3:]
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        msg = f"not valid UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start})"
+        return None, sha, Problem("ADR001", msg, line)
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text, sha, None
+
+
+def _unwrap(label: str, value: str) -> str:
+    """``**Status:** Accepted`` -> ``Accepted``: drop emphasis that opened before the colon."""
+    lead = _EMPHASIS.match(value)
+    if lead and label.count(lead.group()) % 2 == 1:
+        return value[lead.end() :].strip()
+    return value
+
+
+def _scalar(value: Any) -> str | None:
+    if value is None or isinstance(value, dict | list | tuple | set | bool):
+        return None
+    out = str(value).strip()
+    return out or None
+
+
+def _strings(value: Any) -> tuple[str, ...]:
+    items = value if isinstance(value, list | tuple) else [value]
+    return tuple(s for s in (_scalar(v) for v in items) if s)
+
+
+class _Fields:
+    """Field extraction over one parsed document."""
+
+    def __init__(
+        self,
+        source: SourceFile,
+        options: Options,
+        fm: dict[str, Any],
+        fm_lines: dict[str, int],
+        doc: Document,
+        body: str,
+    ) -> None:
+        self.body = body
+        self.source, self.options = source, options
+        self.fm, self.fm_lines, self.doc = fm, fm_lines, doc
+        self.status_keys = frozenset(h.casefold() for h in options.status_headings)
+        self.fm_folded = {k.casefold(): k for k in fm}
+        self.fm_statuses: list[tuple[str, int]] = []
+        for key in dict.fromkeys(h.casefold() for h in options.status_headings):
+            found = self.fm_value(key) if fm else None
+            raw = _scalar(found[1]) if found else None
+            if found and raw:
+                self.fm_statuses.append((raw, fm_lines.get(found[0], 1)))
+        self.status_sections = {
+            i
+            for i, h in enumerate(doc.headings)
+            if h.text.casefold() in self.status_keys
+            or (
+                len(h.text) < 64
+                and any(k in h.text.casefold() for k in self.status_keys)
+                and st.fold(h.text).rstrip(":").strip() in self.status_keys
+            )
+        }
+        first_h2 = next((i for i, h in enumerate(doc.headings) if h.level >= 2), len(doc.headings))
+        self.header_limit = first_h2
+        self._labels: list[tuple[Block, int, str, str]] | None = None
+
+    def fm_value(self, *keys: str) -> tuple[str, Any] | None:
+        if not self.fm:
+            return None
+        for key in keys:
+            real = self.fm_folded.get(key)
+            if real is not None and self.fm[real] is not None:
+                return real, self.fm[real]
+        return None
+
+    def in_header(self, block: Block) -> bool:
+        return block.section < self.header_limit or block.section in self.status_sections
+
+    # -- title --------------------------------------------------------------------------
+    def title(self) -> tuple[str | None, str | None, int, int | None]:
+        found = self.fm_value("title")
+        raw = _scalar(found[1]) if found else None
+        if found and raw:
+            cleaned = formats.clean_title(formats.render_inline(raw))
+            return cleaned.text, raw, self.fm_lines.get(found[0], 1), cleaned.number
+        for h in self.doc.headings:
+            if h.level == 1:
+                first = h.raw.split("\n", 1)[0]
+                raw_h = (
+                    _HEADING_MARKS.sub("", first).strip()
+                    if first.lstrip().startswith("#")
+                    else first.strip()
+                )
+                cleaned = formats.clean_title(h.text)
+                return cleaned.text, raw_h, h.line, cleaned.number
+        return None, None, 1, None
+
+    # -- status -------------------------------------------------------------------------
+    def statements(self) -> list[StatusStatement]:
+        syn = self.options.status_synonyms
+        out: list[StatusStatement] = []
+        for raw, line in self.fm_statuses:
+            out.append(StatusStatement(raw, st.normalise(raw, syn), line, "front-matter"))
+        for idx in sorted(self.status_sections):
+            stmt = self.section_statement(idx)
+            if stmt:
+                out.append(stmt)
+        for h in self.doc.headings:
+            label = formats.label_line(h.text)
+            if label and label[0] in self.status_keys:
+                out.append(
+                    StatusStatement(label[1], st.normalise(label[1], syn), h.line, "heading")
+                )
+        lines = list(self.status_lines())
+        header = [s for s, in_header in lines if in_header]
+        out.extend(header if header or out else [s for s, _ in lines[:1]])
+        return out
+
+    def section_statement(self, idx: int) -> StatusStatement | None:
+        syn = self.options.status_synonyms
+        blocks = [b for b in self.doc.blocks if b.section == idx and b.kind != "heading"]
+        if not blocks:
+            return None
+        first = blocks[0]
+        if first.kind == "item":
+            group = [first]
+            for b in blocks[1:]:
+                if b.kind != "item":
+                    break
+                group.append(b)
+            entries = [(b.text.split("\n", 1)[0], b.raw.split("\n", 1)[0], b.line) for b in group]
+        elif first.kind == "cell":
+            entries = self.table_rows(blocks)
+        else:
+            raws = first.raw.split("\n")
+            texts = first.text.split("\n")
+            entries = [
+                (t, raws[i] if len(raws) == len(texts) else t, first.line + i)
+                for i, t in enumerate(texts)
+            ]
+        kept = [e for e in entries if not self.is_date_line(e[0]) and e[0].strip()] or entries
+        latest = st.latest_entry([e[0] for e in kept], syn)
+        if latest is None and first.kind == "cell" and len(kept) == 1:
+            latest = 0 if st.date_key(kept[0][0]) else None
+        if latest is not None:
+            text, raw, line = kept[latest]
+            return StatusStatement(
+                raw.strip(), st.normalise(st.status_word(text, syn), syn), line, "section"
+            )
+        text, raw, line = kept[0]
+        whole = (
+            first.raw.strip() if first.kind != "item" and len(kept) == len(entries) else raw.strip()
+        )
+        return StatusStatement(whole, st.normalise(text, syn), line, "section")
+
+    def table_rows(self, blocks: list[Block]) -> list[tuple[str, str, int]]:
+        """A status history kept as a table: its dated rows (all rows when none is dated)."""
+        rows: dict[int, list[str]] = {}
+        for b in blocks:
+            if b.kind != "cell":
+                break
+            rows.setdefault(b.line, []).append(b.text.strip())
+        entries = [(" ".join(cells), " | ".join(cells), line) for line, cells in rows.items()]
+        dated = [e for e in entries if st.date_key(e[0]) is not None]
+        return dated if len(dated) >= 1 else entries
+
+    def is_date_line(self, text: str) -> bool:
+        label = formats.label_line(text)
+        return bool(label and formats.is_date_label(label[0]))
+
+    def label_lines(self) -> list[tuple[Block, int, str, str]]:
+        """Every ``Label: value`` line of the body: (block, line index, label, value)."""
+        if self._labels is None:
+            out: list[tuple[Block, int, str, str]] = []
+            for b in self.doc.blocks:
+                if b.kind in ("heading", "cell") or (":" not in b.text and "：" not in b.text):
+                    continue
+                for i, t in enumerate(b.text.split("\n")):
+                    label = formats.label_line(t)
+                    if label:
+                        out.append((b, i, label[0], label[1]))
+            self._labels = out
+        return self._labels
+
+    def status_lines(self) -> list[tuple[StatusStatement, bool]]:
+        syn = self.options.status_synonyms
+        out: list[tuple[StatusStatement, bool]] = []
+        for b, i, label, value in self.label_lines():
+            if label not in self.status_keys or b.section in self.status_sections:
+                continue
+            raw = value
+            raws = b.raw.split("\n")
+            if len(raws) == b.text.count("\n") + 1:
+                parts = _COLON.split(raws[i], maxsplit=1)
+                if len(parts) == 2:
+                    raw = _unwrap(parts[0], parts[1].strip()) or raw
+            stmt = StatusStatement(raw, st.normalise(value, syn), b.line + i, "line")
+            out.append((stmt, self.in_header(b)))
+        return out
+
+    # -- date ---------------------------------------------------------------------------
+    def date(self) -> tuple[str | None, int]:
+        found = self.fm_value(*_DATE_KEYS)
+        raw = _scalar(found[1]) if found else None
+        if found and raw:
+            return raw, self.fm_lines.get(found[0], 1)
+        fallback: tuple[str | None, int] = (None, 1)
+        for b, i, label, value in self.label_lines():
+            if formats.is_date_label(label):
+                if self.in_header(b):
+                    return value, b.line + i
+                if fallback[0] is None:
+                    fallback = (value, b.line + i)
+        if fallback[0] is None:
+            for b in self.doc.blocks:
+                if b.section >= self.header_limit:
+                    break
+                if b.kind == "paragraph":
+                    found_date = formats.bare_date(b.text)
+                    if found_date:
+                        return found_date, b.line
+        return fallback
+
+    # -- relationships ------------------------------------------------------------------
+    def relationships(self, rid: str, primary: StatusStatement | None) -> tuple[Relationship, ...]:
+        path = self.source.path
+        out: list[Relationship] = []
+        seen: set[tuple[str, str]] = set()
+
+        def add(kind: Any, target: str, line: int, text: str, origin: str, col: int = 1) -> None:
+            key = (str(kind), target.strip())
+            if key[1] and key not in seen:
+                seen.add(key)
+                out.append(Relationship(kind, rid, key[1], Location(path, line, col), text, origin))
+
+        for key, value in self.fm.items():
+            kind = relations.front_matter_key(key)
+            if kind is not None:
+                for target, text in relations.front_matter_targets(value):
+                    add(kind, target, self.fm_lines.get(key, 1), text, "front-matter")
+        for raw, line in self.fm_statuses:
+            for f in relations.scan_value(raw):
+                add(f.kind, f.target, line, f.text, "status")
+        partly = bool(primary and _PARTLY.match(st.fold(primary.raw)))
+        blocks = self.doc.blocks if relations.may_declare(self.body) else []
+        for b in blocks:
+            if b.kind == "heading" or not relations.may_declare(b.text):
+                continue
+            origin = "status" if b.section in self.status_sections else "body"
+            for i, (text, spans) in enumerate(b.lines()):
+                for f in relations.scan_line(text, spans, partly):
+                    if relations.is_record_target(f.target):
+                        add(f.kind, f.target, b.line + i, f.text, origin, f.column)
+        return tuple(out)
+
+    # -- assembly -----------------------------------------------------------------------
+    def sections(self) -> tuple[Section, ...]:
+        grouped: dict[int, list[Block]] = {}
+        for b in self.doc.blocks:
+            if b.kind != "heading" and b.section >= 0:
+                grouped.setdefault(b.section, []).append(b)
+        out = []
+        for i, h in enumerate(self.doc.headings):
+            blocks = grouped.get(i, [])
+            end = max((b.end_line for b in blocks), default=h.line)
+            text = "\n".join(b.text for b in blocks)
+            out.append(Section(h.text, h.level, h.line, end, text, h.anchor))
+        return tuple(out)
+
+    def governed(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        paths: list[str] = []
+        comps: list[str] = []
+        for key in ("affected-paths", "affected_paths", "affectedpaths", "governed-paths"):
+            found = self.fm_value(key)
+            if found:
+                paths.extend(_strings(found[1]))
+        for key in ("affected-components", "affected_components", "affectedcomponents"):
+            found = self.fm_value(key)
+            if found:
+                comps.extend(_strings(found[1]))
+        found = self.fm_value("scope")
+        if found:
+            for item in _strings(found[1]):
+                (paths if ("/" in item or "*" in item) else comps).append(item)
+        return tuple(dict.fromkeys(paths)), tuple(dict.fromkeys(comps))
+
+    def build(
+        self,
+        fallback_id: str,
+        number: int | None,
+        sha: str,
+        text: str,
+        offset: int,
+        fm_problem: Problem | None,
+    ) -> Decision:
+        found = self.fm_value("id")
+        rid = (_scalar(found[1]) if found else None) or fallback_id
+        title, title_raw, title_line, title_number = self.title()
+        statements = self.statements()
+        primary = statements[0] if statements else None
+        date, date_line = self.date()
+        header_labels = [
+            label for b, i, label, _ in self.label_lines() if b.kind == "item" and self.in_header(b)
+        ]
+        name = formats.record_name(self.source.path, self.source.root)
+        fmt = formats.detect(name, self.fm, (h.text for h in self.doc.headings), header_labels)
+        paths, comps = self.governed()
+        return Decision(
+            id=rid,
+            path=self.source.path,
+            root=self.source.root,
+            number=number,
+            archived=self.source.archived,
+            sha256=sha,
+            title=title,
+            title_raw=title_raw,
+            title_line=title_line,
+            title_number=title_number,
+            status=primary.status if primary else None,
+            status_raw=primary.raw if primary else None,
+            status_line=primary.line if primary else 1,
+            statuses=tuple(statements),
+            date=date,
+            date_line=date_line,
+            format=fmt,
+            front_matter=self.fm,
+            front_matter_lines=self.fm_lines,
+            sections=self.sections(),
+            links=tuple(self.doc.links),
+            relationships=self.relationships(rid, primary),
+            comments=tuple(self.doc.comments),
+            governed_paths=paths,
+            governed_components=comps,
+            text=text,
+            body_line_offset=offset,
+            problems=(fm_problem,) if fm_problem else (),
+            h1_count=sum(1 for h in self.doc.headings if h.level == 1),
+        )
+
+
+__all__ = ["Status", "parse"]

@@ -1,0 +1,153 @@
+"""Decision <-> JSON-safe data, for the parse cache. Pure.
+
+JSON, not pickle: the cache lives in the work tree, and a pull request could commit one, so
+loading it must never execute anything. Decoding validates shapes and raises ``ValueError`` on
+anything unexpected; the cache then ignores the entry and parses the file again.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import enum
+import types
+import typing
+from collections.abc import Mapping
+from functools import cache
+from typing import Any
+
+from adrguard.core import model
+
+_DATACLASSES: dict[str, type[Any]] = {
+    cls.__name__: cls
+    for cls in vars(model).values()
+    if isinstance(cls, type) and dataclasses.is_dataclass(cls)
+}
+
+
+def _encode_value(value: Any) -> Any:
+    if isinstance(value, enum.Enum):
+        return value.value
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return [_encode_value(getattr(value, f.name)) for f in dataclasses.fields(value)]
+    if isinstance(value, (list, tuple)):
+        return [_encode_value(v) for v in value]
+    if isinstance(value, Mapping):
+        return {"$map": [[_encode_value(k), _encode_value(v)] for k, v in value.items()]}
+    if isinstance(value, dt.datetime):
+        return {"$datetime": value.isoformat()}
+    if isinstance(value, dt.date):
+        return {"$date": value.isoformat()}
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    return {"$str": str(value)}  # anything exotic from YAML keeps its text
+
+
+def encode(decision: model.Decision) -> list[Any]:
+    data: list[Any] = _encode_value(decision)
+    return data
+
+
+def _decode_any(value: Any) -> Any:
+    """Front matter values: plain JSON plus the tagged forms above."""
+    if isinstance(value, list):
+        return [_decode_any(v) for v in value]
+    if isinstance(value, dict):
+        if "$map" in value:
+            return {_decode_any(k): _decode_any(v) for k, v in value["$map"]}
+        if "$date" in value:
+            return dt.date.fromisoformat(value["$date"])
+        if "$datetime" in value:
+            return dt.datetime.fromisoformat(value["$datetime"])
+        if "$str" in value:
+            return str(value["$str"])
+        raise ValueError("unknown tagged value")
+    return value
+
+
+Decoder = typing.Callable[[Any], Any]
+
+
+def _check(kind: type[Any]) -> Decoder:
+    def run(value: Any) -> Any:
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            raise ValueError(f"expected {kind.__name__}")
+        return value
+
+    return run
+
+
+def _optional(inner: Decoder) -> Decoder:
+    return lambda value: None if value is None else inner(value)
+
+
+def _tuple_of(inner: Decoder) -> Decoder:
+    def run(value: Any) -> Any:
+        if not isinstance(value, list):
+            raise ValueError("expected a list")
+        return tuple([inner(v) for v in value])
+
+    return run
+
+
+def _mapping(value: Any) -> Any:
+    decoded = _decode_any(value)
+    if not isinstance(decoded, dict):
+        raise ValueError("expected a mapping")
+    return decoded
+
+
+@cache
+def _decoder(hint: Any) -> Decoder:
+    """Build (once per type) a function that decodes a value of that type."""
+    origin = typing.get_origin(hint)
+    if hint is Any:
+        return _decode_any
+    if origin in (typing.Union, types.UnionType):
+        options = [a for a in typing.get_args(hint) if a is not type(None)]
+        return _optional(_decoder(options[0]))
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+        return _dataclass_decoder(hint)
+    if isinstance(hint, type) and issubclass(hint, enum.Enum):
+        return hint
+    if origin is tuple:
+        return _tuple_of(_decoder(typing.get_args(hint)[0]))
+    if origin is not None and issubclass(origin, Mapping):
+        return _mapping
+    if hint in (str, int, bool, float):
+        return _check(hint)
+    return _decode_any
+
+
+def _dataclass_decoder(cls: type[Any]) -> Decoder:
+    hints = typing.get_type_hints(cls, vars(model))
+    names = [f.name for f in dataclasses.fields(cls)]
+    decoders: list[Decoder] = []
+
+    def run(value: Any) -> Any:
+        if not decoders:  # resolved lazily: fields may refer to classes defined later
+            decoders.extend(_decoder(hints[n]) for n in names)
+        if not isinstance(value, list) or len(value) != len(names):
+            raise ValueError(f"bad {cls.__name__} record")
+        return cls(*[dec(v) for dec, v in zip(decoders, value, strict=True)])
+
+    return run
+
+
+def decode_dataclass(value: Any, cls: type[Any]) -> Any:
+    return _decoder(cls)(value)
+
+
+def decode(data: Any) -> model.Decision:
+    decision: model.Decision = decode_dataclass(data, model.Decision)
+    return decision
+
+
+def model_signature() -> str:
+    """Changes whenever a model field changes, so a cache from another layout is ignored."""
+    parts = [
+        f"{name}:{fields}"
+        for name, cls in sorted(_DATACLASSES.items())
+        for fields in [",".join(f.name for f in dataclasses.fields(cls))]
+    ]
+    return "|".join(parts)

@@ -1,0 +1,287 @@
+"""The rule engine: pick rules, run them, adjust severities, drop suppressed findings, sort.
+
+``run(corpus, config, changes=None, only_paths=None) -> Report`` is pure: everything it needs is
+in its arguments.
+
+Selection (``select``/``ignore``, flake8 style, most specific wins):
+
+* the profile gives the base set: ``legacy`` = :data:`LEGACY_CODES`; ``advisory`` and
+  ``standard`` = the rules that are on by default; ``strict`` = every rule;
+* with a non-empty ``select`` a rule runs only when a ``select`` entry matches it. A prefix
+  (``ADR1``) picks rules of the base set; an exact code or name also turns on a rule that is
+  off in the profile (``select = ["ADR105"]``);
+* an ``ignore`` entry at least as specific as the best ``select`` entry turns the rule off
+  (exact code/name beats any prefix, a longer prefix beats a shorter one; ties go to ignore);
+* change-aware rules (``needs_changes``) run only when a change set is given.
+
+Severity: the profile's severity (``legacy`` all warnings, ``advisory`` capped at warning,
+``strict`` warnings raised to errors), then the config's ``severity`` table by code, prefix or
+name (most specific key wins).
+
+Suppressions, in this order: ``per-file-ignores`` (gitignore-style globs → codes, prefixes or
+names), then inline comments (:mod:`adrguard.core.suppress`). ADR003 and ADR004 findings are
+never silenced inline. A selector that suppressed nothing becomes ADR004, but only when a rule
+it names ran (a narrower ``--select`` must not make suppressions look unused); selectors that
+name no rule at all are ADR003's business, not ADR004's.
+
+File-level and corpus-level findings (for ``only_paths``, i.e. ``adrguard check PATHS``): a
+finding is corpus-level when its ``related`` is non-empty, or its code is in the 3xx, 4xx or
+5xx families, or it is ADR106/ADR111 (which compare records). Corpus-level findings are always
+kept; file-level ones only for the paths given (a directory path covers the files below it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Mapping
+from dataclasses import dataclass, field
+
+from adrguard.config import Config
+from adrguard.core import suppress
+from adrguard.core.findings import Finding, Report, Severity, sort_findings
+from adrguard.core.model import ChangeSet, Corpus, Decision, Location
+from adrguard.rules import ALL_RULES, BaseRule, RuleContext
+
+LEGACY_CODES = frozenset(
+    {"ADR001", "ADR002", "ADR106", "ADR201", "ADR301", "ADR302", "ADR303", "ADR309"}
+)
+CORPUS_LEVEL_PREFIXES = ("ADR3", "ADR4", "ADR5")
+CORPUS_LEVEL_CODES = frozenset({"ADR106", "ADR111"})
+UNUSED_SUPPRESSION = ("ADR004", "unused-suppression")
+
+
+class InternalError(RuntimeError):
+    """A rule raised: a bug in adrguard, not in the user's records (the CLI exits 3)."""
+
+    def __init__(self, code: str, error: BaseException) -> None:
+        super().__init__(f"rule {code} failed: {type(error).__name__}: {error}")
+        self.code = code
+        self.error = error
+
+
+def is_selected(rule: type[BaseRule], config: Config) -> bool:
+    """Whether the rule runs under the config's profile, ``select`` and ``ignore``."""
+    meta = rule.meta
+    profile = config.profile
+    if profile == "legacy":
+        in_base = meta.code in LEGACY_CODES
+    elif profile == "strict":
+        in_base = True
+    else:
+        in_base = meta.enabled_by_default
+    selected = in_base
+    best_select = None
+    if config.select:
+        best_select = suppress.best_match(config.select, meta.code, meta.name)
+        selected = best_select is not None and (in_base or best_select == suppress.EXACT)
+    if not selected:
+        return False
+    best_ignore = suppress.best_match(config.ignore, meta.code, meta.name)
+    return best_ignore is None or (best_select is not None and best_select > best_ignore)
+
+
+def profile_severity(rule: type[BaseRule], profile: str) -> Severity:
+    """The rule's severity under a profile, before the config's ``severity`` overrides."""
+    default = rule.meta.default_severity
+    if profile == "legacy":
+        return Severity.WARNING
+    if profile == "advisory":
+        return min(default, Severity.WARNING)
+    if profile == "strict" and default == Severity.WARNING:
+        return Severity.ERROR
+    return default
+
+
+def selected_rules(config: Config, changes: ChangeSet | None = None) -> tuple[type[BaseRule], ...]:
+    """The rules ``run`` would run, in code order."""
+    return tuple(
+        r
+        for r in ALL_RULES
+        if is_selected(r, config) and (changes is not None or not r.meta.needs_changes)
+    )
+
+
+def is_corpus_level(finding: Finding) -> bool:
+    return (
+        bool(finding.related)
+        or finding.code.startswith(CORPUS_LEVEL_PREFIXES)
+        or finding.code in CORPUS_LEVEL_CODES
+    )
+
+
+def run(
+    corpus: Corpus,
+    config: Config,
+    changes: ChangeSet | None = None,
+    only_paths: Collection[str] | None = None,
+) -> Report:
+    """Run every selected rule over the corpus and return the sorted, filtered report."""
+    rules = selected_rules(config, changes)
+    ctx = RuleContext(corpus, config.options, changes)
+    overrides = _Overrides(config.severity)
+    findings: list[Finding] = []
+    for rule in rules:
+        severity = overrides.apply(rule, profile_severity(rule, config.profile))
+        findings.extend(f.with_severity(severity) for f in _check(rule, ctx))
+    findings = _drop_per_file_ignores(findings, config.per_file_ignores)
+    ran = frozenset(r.meta.code for r in rules)
+    findings, unused = _apply_inline(findings, corpus, ran)
+    if "ADR004" in ran:
+        rule = next(r for r in rules if r.meta.code == "ADR004")
+        severity = overrides.apply(rule, profile_severity(rule, config.profile))
+        extra = [f.with_severity(severity) for f in unused]
+        findings.extend(_drop_per_file_ignores(extra, config.per_file_ignores))
+    if only_paths is not None:
+        findings = _only(findings, only_paths)
+    return Report(
+        findings=sort_findings(findings),
+        decisions=len(corpus),
+        files=len(corpus.by_path),
+        profile=config.profile,
+    )
+
+
+def _check(rule: type[BaseRule], ctx: RuleContext) -> list[Finding]:
+    from adrguard.core.errors import UserError
+
+    try:
+        return list(rule().check(ctx))
+    except UserError:
+        raise
+    except Exception as exc:
+        raise InternalError(rule.meta.code, exc) from exc
+
+
+@dataclass
+class _Overrides:
+    """``severity`` overrides keyed by code, prefix or name; the most specific key wins."""
+
+    table: Mapping[str, Severity]
+    cache: dict[str, Severity | None] = field(default_factory=dict)
+
+    def apply(self, rule: type[BaseRule], severity: Severity) -> Severity:
+        code, name = rule.meta.code, rule.meta.name
+        if code not in self.cache:
+            best: tuple[int, Severity] | None = None
+            for key, value in self.table.items():
+                spec = suppress.specificity(key, code, name)
+                if spec is not None and (best is None or spec > best[0]):
+                    best = (spec, value)
+            self.cache[code] = best[1] if best else None
+        return self.cache[code] or severity
+
+
+def _drop_per_file_ignores(
+    findings: list[Finding], table: Mapping[str, tuple[str, ...]]
+) -> list[Finding]:
+    if not table or not findings:
+        return findings
+    import pathspec
+
+    specs = [
+        (pathspec.GitIgnoreSpec.from_lines([glob]), selectors)
+        for glob, selectors in table.items()
+    ]
+    kept: list[Finding] = []
+    for f in findings:
+        drop = any(
+            suppress.best_match(selectors, f.code, f.name) is not None
+            and spec.match_file(f.location.path)
+            for spec, selectors in specs
+        )
+        if not drop:
+            kept.append(f)
+    return kept
+
+
+def _apply_inline(
+    findings: list[Finding], corpus: Corpus, ran: frozenset[str]
+) -> tuple[list[Finding], list[Finding]]:
+    """Drop findings silenced by inline comments; return (kept, unused-suppression findings)."""
+    directives: dict[str, tuple[Decision, tuple[suppress.Suppression, ...]]] = {}
+    for d in corpus.decisions:
+        found = suppress.suppressions(d)
+        if found:
+            directives[d.path] = (d, found)
+    if not directives:
+        return findings, []
+    used: set[tuple[str, int, str]] = set()  # (path, comment line, selector)
+    kept: list[Finding] = []
+    for f in findings:
+        entry = directives.get(f.location.path)
+        silenced = False
+        if entry is not None and f.code not in {"ADR003", "ADR004"}:
+            for s in entry[1]:
+                if not s.covers_line(f.location.line):
+                    continue
+                for selector in s.selectors or ("*",):
+                    if selector == "*" or suppress.specificity(selector, f.code, f.name):
+                        used.add((f.location.path, s.line, selector))
+                        silenced = True
+        if not silenced:
+            kept.append(f)
+    ran_any = _RanCache(ran - {"ADR003", "ADR004"})
+    unused = [
+        u for path, (d, found) in directives.items() for u in _unused(d, found, used, ran_any)
+    ]
+    return kept, unused
+
+
+@dataclass
+class _RanCache:
+    """Whether a selector names at least one rule that ran (memoised per selector)."""
+
+    ran: frozenset[str]
+    cache: dict[str, bool] = field(default_factory=dict)
+
+    def __call__(self, selector: str) -> bool:
+        if selector not in self.cache:
+            self.cache[selector] = any(
+                selector == "*" or suppress.specificity(selector, r.meta.code, r.meta.name)
+                for r in ALL_RULES
+                if r.meta.code in self.ran
+            )
+        return self.cache[selector]
+
+
+def _unused(
+    d: Decision,
+    found: Iterable[suppress.Suppression],
+    used: set[tuple[str, int, str]],
+    ran_any: _RanCache,
+) -> list[Finding]:
+    out: list[Finding] = []
+    for s in found:
+        for selector in s.selectors or ("*",):
+            if (d.path, s.line, selector) in used:
+                continue
+            # Unknown selectors are ADR003's business; rules that did not run prove nothing.
+            if not ran_any(selector):
+                continue
+            what = "every rule" if selector == "*" else selector
+            scope = (
+                "this file"
+                if s.kind == suppress.FILE
+                else f"line {s.target_line}" if s.target_line else "the next line (there is none)"
+            )
+            out.append(
+                Finding(
+                    code=UNUSED_SUPPRESSION[0],
+                    name=UNUSED_SUPPRESSION[1],
+                    severity=Severity.NOTE,
+                    message=f"suppression of {what} silences nothing on {scope}: "
+                    "remove it from the comment (the problem it hid is gone)",
+                    location=Location(d.path, s.line),
+                    decision_id=d.id,
+                )
+            )
+    return out
+
+
+def _only(findings: list[Finding], only_paths: Collection[str]) -> list[Finding]:
+    wanted = {p.strip("/") for p in only_paths}
+    wanted = {"" if p == "." else p for p in wanted}
+
+    def covered(path: str) -> bool:
+        return path in wanted or "" in wanted or any(path.startswith(w + "/") for w in wanted)
+
+    return [f for f in findings if is_corpus_level(f) or covered(f.location.path)]

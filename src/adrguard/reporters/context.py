@@ -1,0 +1,157 @@
+"""What every reporter needs besides the report: tool version, rule catalogue, URLs.
+
+Reporters are pure ``(Report, ReportContext) -> str`` functions. The context is built once by
+the front end (:func:`default_context`); tests build one by hand so golden files do not change
+when rules are added.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
+
+from adrguard.core.findings import Finding, Severity, Summary, fingerprint
+
+if TYPE_CHECKING:
+    from adrguard.core.model import Corpus
+    from adrguard.rules.base import BaseRule, RuleMeta
+
+INFORMATION_URI = "https://github.com/adrguard/adrguard"
+HELP_BASE = "https://github.com/adrguard/adrguard/blob/main/docs/rules/"
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionInfo:
+    """A one-line view of a decision, for reporters that name decisions (markdown)."""
+
+    id: str
+    path: str
+    title: str | None = None
+    status: str | None = None  # normalised status value, None when no status is stated
+
+
+@dataclass(frozen=True)
+class ReportContext:
+    version: str
+    rules: tuple[RuleMeta, ...] = ()  # the catalogue, in code order (SARIF driver.rules)
+    descriptions: Mapping[str, str] = field(default_factory=dict)  # code -> full description
+    help_base: str = HELP_BASE  # rule docs: <help_base><CODE>.md
+    information_uri: str = INFORMATION_URI
+    repo_url: str | None = None  # web URL of the checked repository (markdown links files)
+    decisions: Mapping[str, DecisionInfo] = field(default_factory=dict)  # id -> info, optional
+    color: bool = False  # text: render with rich colours (the output is a terminal)
+    tool_name: str = "adrguard"
+
+    def help_uri(self, code: str) -> str:
+        return f"{self.help_base.rstrip('/')}/{code}.md"
+
+    def description(self, meta: RuleMeta) -> str:
+        return self.descriptions.get(meta.code) or meta.summary
+
+
+def describe(rule: type[BaseRule]) -> str:
+    """A rule's full description: the docstring's opening paragraph and its **Why** section,
+    as one plain paragraph (markdown emphasis removed)."""
+    doc = inspect.cleandoc(rule.__doc__ or "")
+    paragraphs = [" ".join(p.split()) for p in re.split(r"\n\s*\n", doc) if p.strip()]
+    if not paragraphs:
+        return rule.meta.summary
+    picked = [paragraphs[0]] if not paragraphs[0].startswith("**") else []
+    picked += [p for p in paragraphs if p.startswith("**Why**")][:1]
+    text = " ".join(picked) or paragraphs[0]
+    return re.sub(r"\*\*(\w+)\*\*", r"\1", text)
+
+
+def context_for(
+    rules: Iterable[type[BaseRule]],
+    version: str,
+    *,
+    color: bool = False,
+    repo_url: str | None = None,
+    decisions: Mapping[str, DecisionInfo] | None = None,
+) -> ReportContext:
+    ordered = sorted(rules, key=lambda r: r.meta.code)
+    return ReportContext(
+        version=version,
+        rules=tuple(r.meta for r in ordered),
+        descriptions={r.meta.code: describe(r) for r in ordered},
+        repo_url=repo_url,
+        decisions=dict(decisions or {}),
+        color=color,
+    )
+
+
+def default_context(
+    *,
+    color: bool = False,
+    repo_url: str | None = None,
+    decisions: Mapping[str, DecisionInfo] | None = None,
+) -> ReportContext:
+    """The context for this build of adrguard: every registered rule, the package version."""
+    from adrguard import __version__
+    from adrguard.rules import ALL_RULES
+
+    return context_for(ALL_RULES, __version__, color=color, repo_url=repo_url, decisions=decisions)
+
+
+def decisions_of(corpus: Corpus) -> dict[str, DecisionInfo]:
+    """``ReportContext.decisions`` from a corpus (the first record wins on a duplicate id)."""
+    out: dict[str, DecisionInfo] = {}
+    for d in corpus.decisions:
+        status = d.status.value if d.status is not None else None
+        out.setdefault(d.id, DecisionInfo(id=d.id, path=d.path, title=d.title, status=status))
+    return out
+
+
+# Shared wording -------------------------------------------------------------------------------
+
+LEVELS: tuple[Severity, ...] = (Severity.ERROR, Severity.WARNING, Severity.NOTE)
+
+
+def plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def counts(summary: Summary) -> str:
+    """``2 errors, 1 warning, 0 notes``."""
+    return ", ".join(
+        (
+            plural(summary.errors, "error"),
+            plural(summary.warnings, "warning"),
+            plural(summary.notes, "note"),
+        )
+    )
+
+
+def scope(summary: Summary) -> str:
+    """``in 12 decisions (14 files)``."""
+    return f"in {plural(summary.decisions, 'decision')} ({plural(summary.files, 'file')})"
+
+
+def position(finding: Finding) -> tuple[int, int]:
+    """1-based (line, column) of a finding, never below 1."""
+    return max(1, finding.location.line), max(1, finding.location.column)
+
+
+_SURROGATES = re.compile(r"[\ud800-\udfff]")
+
+
+def clean(text: str) -> str:
+    """Replace lone surrogates (undecodable input) so every output encodes as UTF-8."""
+    return _SURROGATES.sub("\ufffd", text)
+
+
+def finding_fingerprint(finding: Finding) -> str:
+    """:func:`adrguard.core.findings.fingerprint`, also for text holding lone surrogates."""
+    safe = replace(
+        finding,
+        code=clean(finding.code),
+        message=clean(finding.message),
+        location=replace(finding.location, path=clean(finding.location.path)),
+        decision_id=clean(finding.decision_id) if finding.decision_id is not None else None,
+        related=tuple(clean(r) for r in finding.related),
+    )
+    return fingerprint(safe)

@@ -1,0 +1,58 @@
+"""Machine-readable JSON, described by ``schemas/report.schema.json`` (draft 2020-12).
+
+Sorted keys, two-space indent, a trailing newline; non-ASCII text is kept as UTF-8.
+``schemaVersion`` changes only when a field is removed or changes meaning.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from adrguard.core.findings import Finding, Report
+from adrguard.reporters.context import ReportContext, clean, finding_fingerprint, position
+
+SCHEMA_VERSION = 1
+SCHEMA_NAME = "report.schema.json"
+
+
+def finding_data(f: Finding) -> dict[str, Any]:
+    line, column = position(f)
+    return {
+        "code": f.code,
+        "name": f.name,
+        "severity": f.severity.label,
+        "message": clean(f.message),
+        "path": clean(f.location.path),
+        "line": line,
+        "column": column,
+        "decision": clean(f.decision_id) if f.decision_id is not None else None,
+        "related": [clean(r) for r in f.related],
+        "fingerprint": finding_fingerprint(f),
+    }
+
+
+def report_data(report: Report, ctx: ReportContext) -> dict[str, Any]:
+    s = report.summary
+    return {
+        "schemaVersion": SCHEMA_VERSION,
+        "tool": {"name": ctx.tool_name, "version": ctx.version},
+        "profile": report.profile,
+        "summary": {
+            "decisions": s.decisions,
+            "files": s.files,
+            "errors": s.errors,
+            "warnings": s.warnings,
+            "notes": s.notes,
+        },
+        "findings": [finding_data(f) for f in report.findings],
+    }
+
+
+def dumps(data: Any) -> str:
+    """The one JSON style of adrguard's machine outputs."""
+    return json.dumps(data, sort_keys=True, indent=2, ensure_ascii=False) + "\n"
+
+
+def render(report: Report, ctx: ReportContext) -> str:
+    return dumps(report_data(report, ctx))

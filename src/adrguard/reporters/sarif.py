@@ -1,0 +1,121 @@
+"""SARIF 2.1.0 for code scanning (``github/codeql-action/upload-sarif`` and other viewers).
+
+One run; ``tool.driver.rules`` lists every rule of the catalogue (so a viewer can show rules that
+found nothing), each result points at its rule by ``ruleId`` and ``ruleIndex``. Locations are
+repository-relative URIs under ``%SRCROOT%``; ``partialFingerprints["adrguard/v1"]`` is the
+finding's line-independent fingerprint, so code scanning keeps an alert's identity across runs.
+Deterministic JSON: sorted keys, no timestamps, no absolute paths.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import quote
+
+from adrguard.core.findings import Finding, Report, Severity
+from adrguard.reporters.context import ReportContext, clean, finding_fingerprint, position
+from adrguard.reporters.json import dumps
+
+SARIF_SCHEMA = (
+    "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+)
+SARIF_VERSION = "2.1.0"
+SRCROOT = "%SRCROOT%"
+FINGERPRINT_KEY = "adrguard/v1"
+LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.NOTE: "note"}
+
+
+def _rule(ctx: ReportContext, code: str) -> dict[str, Any]:
+    meta = next(m for m in ctx.rules if m.code == code)
+    config: dict[str, Any] = {"level": LEVELS[meta.default_severity]}
+    if not meta.enabled_by_default:
+        config["enabled"] = False
+    return {
+        "id": meta.code,
+        "name": meta.name,
+        "shortDescription": {"text": meta.summary},
+        "fullDescription": {"text": ctx.description(meta)},
+        "helpUri": ctx.help_uri(meta.code),
+        "defaultConfiguration": config,
+        "properties": {"tags": ["adr", f"family/ADR{meta.code[3:4]}xx"]},
+    }
+
+
+def _unknown_rule(f: Finding, ctx: ReportContext) -> dict[str, Any]:
+    """A descriptor for a finding whose code the catalogue lacks (keeps ruleIndex valid)."""
+    return {
+        "id": f.code,
+        "name": f.name,
+        "shortDescription": {"text": f.name},
+        "helpUri": ctx.help_uri(f.code),
+    }
+
+
+def _rules(report: Report, ctx: ReportContext) -> tuple[list[dict[str, Any]], dict[str, int]]:
+    codes = sorted({m.code for m in ctx.rules})
+    rules = [_rule(ctx, code) for code in codes]
+    for f in report.findings:
+        if f.code not in codes:
+            codes.append(f.code)
+            rules.append(_unknown_rule(f, ctx))
+    return rules, {code: i for i, code in enumerate(codes)}
+
+
+def artifact_uri(path: str) -> str:
+    """A repository-relative path as a relative URI reference (spaces, ``%``, ``#`` encoded)."""
+    return quote(clean(path).lstrip("/"), safe="/-._~!$&'()*+,;=@")
+
+
+def _result(f: Finding, index: int) -> dict[str, Any]:
+    line, column = position(f)
+    properties: dict[str, Any] = {"name": f.name}
+    if f.decision_id is not None:
+        properties["decision"] = clean(f.decision_id)
+    if f.related:
+        properties["related"] = [clean(r) for r in f.related]
+    return {
+        "ruleId": f.code,
+        "ruleIndex": index,
+        "level": LEVELS[f.severity],
+        "message": {"text": clean(f.message) or f.name},
+        "locations": [
+            {
+                "physicalLocation": {
+                    "artifactLocation": {
+                        "uri": artifact_uri(f.location.path),
+                        "uriBaseId": SRCROOT,
+                    },
+                    "region": {"startLine": line, "startColumn": column},
+                }
+            }
+        ],
+        "partialFingerprints": {FINGERPRINT_KEY: finding_fingerprint(f)},
+        "properties": properties,
+    }
+
+
+def sarif_data(report: Report, ctx: ReportContext) -> dict[str, Any]:
+    rules, index = _rules(report, ctx)
+    s = report.summary
+    run: dict[str, Any] = {
+        "tool": {
+            "driver": {
+                "name": ctx.tool_name,
+                "version": ctx.version,
+                "semanticVersion": ctx.version,
+                "informationUri": ctx.information_uri,
+                "rules": rules,
+            }
+        },
+        "originalUriBaseIds": {
+            SRCROOT: {"description": {"text": "The root of the checked repository."}}
+        },
+        "columnKind": "unicodeCodePoints",
+        "results": [_result(f, index[f.code]) for f in report.findings],
+        "properties": {"profile": report.profile, "decisions": s.decisions, "files": s.files},
+    }
+    return {"$schema": SARIF_SCHEMA, "version": SARIF_VERSION, "runs": [run]}
+
+
+def render(report: Report, ctx: ReportContext) -> str:
+    return dumps(sarif_data(report, ctx))

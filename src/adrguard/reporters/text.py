@@ -1,0 +1,147 @@
+"""Human-readable text: findings grouped by file, then a summary line.
+
+```
+docs/adr/0006-a.md
+  3:1   ADR303 relationship-cycle  error    supersedes forms a cycle: ADR-0006 -> ADR-0007
+  12:5  ADR201 broken-link         error    link target ./missing.md does not exist
+
+2 errors, 0 warnings, 0 notes in 7 decisions (9 files)
+```
+
+The plain rendering is byte-deterministic (it is what the golden file holds). With
+``ctx.color`` (the output is a terminal) the same layout is coloured by rich, imported lazily.
+ADR text is untrusted: control characters (terminal escapes) are shown as ``\\xNN`` and a
+message's line breaks become indented continuation lines.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from dataclasses import dataclass
+from itertools import groupby
+from typing import TYPE_CHECKING
+
+from adrguard.core.findings import Finding, Report, Severity
+from adrguard.reporters.context import ReportContext, clean, counts, position, scope
+
+if TYPE_CHECKING:
+    from rich.text import Text
+
+_CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028-\u202e\u2066-\u2069]")
+_NEWLINE = re.compile(r"\r\n|\r|\n")
+GAP = "  "
+STYLES = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.NOTE: "cyan"}
+
+
+def visible(value: str) -> str:
+    """One line of untrusted text, safe for a terminal: controls become ``\\xNN``/``\\uNNNN``."""
+
+    def esc(m: re.Match[str]) -> str:
+        code = ord(m.group())
+        return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+    return _CONTROL.sub(esc, clean(value).replace("\t", " "))
+
+
+@dataclass(frozen=True, slots=True)
+class _Row:
+    where: str
+    rule: str
+    severity: Severity
+    message: list[str]
+
+
+def _rows(findings: list[Finding]) -> list[_Row]:
+    return [
+        _Row(
+            where="{}:{}".format(*position(f)),
+            rule=f"{f.code} {f.name}",
+            severity=f.severity,
+            message=[visible(part) for part in _NEWLINE.split(f.message)],
+        )
+        for f in findings
+    ]
+
+
+def _groups(report: Report) -> list[tuple[str, list[_Row]]]:
+    grouped = groupby(report.findings, key=lambda f: f.location.path)
+    return [(visible(path), _rows(list(items))) for path, items in grouped]
+
+
+def _summary(report: Report) -> str:
+    summary = report.summary
+    if not report.findings:
+        return f"No problems found {scope(summary)}"
+    return f"{counts(summary)} {scope(summary)}"
+
+
+def render_plain(report: Report) -> str:
+    out: list[str] = []
+    for path, rows in _groups(report):
+        out.append(path)
+        w_where = max(len(r.where) for r in rows)
+        w_rule = max(len(r.rule) for r in rows)
+        w_sev = max(len(r.severity.label) for r in rows)
+        indent = " " * (2 + w_where + w_rule + w_sev + 3 * len(GAP))
+        for r in rows:
+            head = GAP.join(
+                (r.where.ljust(w_where), r.rule.ljust(w_rule), r.severity.label.ljust(w_sev))
+            )
+            out.append(f"  {head}{GAP}{r.message[0]}".rstrip())
+            out.extend(f"{indent}{more}".rstrip() for more in r.message[1:])
+        out.append("")
+    out.append(_summary(report))
+    return "\n".join(out) + "\n"
+
+
+def _styled(report: Report) -> list[Text]:
+    from rich.text import Text
+
+    lines: list[Text] = []
+    for path, rows in _groups(report):
+        lines.append(Text(path, style="bold underline"))
+        w_where = max(len(r.where) for r in rows)
+        w_rule = max(len(r.rule) for r in rows)
+        w_sev = max(len(r.severity.label) for r in rows)
+        indent = " " * (2 + w_where + w_rule + w_sev + 3 * len(GAP))
+        for r in rows:
+            line = Text("  ")
+            line.append(r.where.ljust(w_where), style="dim")
+            line.append(GAP)
+            code, _, name = r.rule.partition(" ")
+            line.append(code, style="bold")
+            line.append(" " + name.ljust(w_rule - len(code) - 1), style="magenta")
+            line.append(GAP)
+            line.append(r.severity.label.ljust(w_sev), style=STYLES[r.severity])
+            line.append(GAP + r.message[0])
+            lines.append(line)
+            lines.extend(Text(indent + more) for more in r.message[1:])
+        lines.append(Text(""))
+    worst = report.worst()
+    lines.append(Text(_summary(report), style=STYLES[worst] if worst else "bold green"))
+    return lines
+
+
+def render_color(report: Report) -> str:
+    """The same layout with ANSI colours (rich, imported only here)."""
+    from rich.console import Console
+
+    buffer = io.StringIO()
+    console = Console(
+        file=buffer,
+        force_terminal=True,
+        color_system="standard",
+        width=10_000,
+        highlight=False,
+        markup=False,
+        emoji=False,
+        soft_wrap=True,
+    )
+    for line in _styled(report):
+        console.print(line)
+    return buffer.getvalue()
+
+
+def render(report: Report, ctx: ReportContext) -> str:
+    return render_color(report) if ctx.color else render_plain(report)

@@ -1,0 +1,370 @@
+"""ADR5xx: change-aware rules (``check --base REF``) and the impact manifest.
+
+ADR501 and ADR505–ADR508 need a change set (``needs_changes``). ADR502–ADR504 check the impact
+manifest and front-matter mappings and run on every ``check``: the manifest reaches them as
+raw bytes in ``Corpus.other_texts`` under its repo-relative path (config ``impact.manifest``,
+default ``.adrguard-impact.json``). A manifest that is not valid stops the run (exit 2), like a
+broken config file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import lru_cache
+
+from adrguard.core import history
+from adrguard.core.findings import Finding, Severity
+from adrguard.core.globs import GlobSet, glob_problem
+from adrguard.core.impact import analyse, resolve, successor
+from adrguard.core.mapping import Manifest, manifest_path, parse_manifest
+from adrguard.core.model import INACTIVE_STATUSES, Corpus, Decision, Location
+from adrguard.core.options import Options
+from adrguard.rules.base import BaseRule, RuleContext, RuleMeta
+
+_LIST_LIMIT = 5
+
+
+@lru_cache(maxsize=8)
+def _parse(path: str, data: bytes) -> Manifest:
+    return parse_manifest(path, data)
+
+
+def manifest_of(corpus: Corpus, options: Options) -> Manifest | None:
+    """The corpus's impact manifest, parsed (None when the repository has none)."""
+    path = manifest_path(options)
+    data = corpus.other_texts.get(path)
+    return None if data is None else _parse(path, bytes(data))
+
+
+def _files(paths: tuple[str, ...]) -> str:
+    shown = ", ".join(paths[:_LIST_LIMIT])
+    return shown + (f" and {len(paths) - _LIST_LIMIT} more" if len(paths) > _LIST_LIMIT else "")
+
+
+def _name(d: Decision) -> str:
+    return f"{d.id} ({d.title})" if d.title else d.id
+
+
+class GovernedChange(BaseRule):
+    """A changed file is governed by an accepted decision: review the change against it.
+
+    **Why**: reviewers rarely know every decision that constrains the code they read. Decisions
+    govern paths through front matter (`affected-paths`, `affected-components`, `scope`) or the
+    impact manifest `.adrguard-impact.json`. The finding means "review this decision", never
+    "this change violates it". `adrguard impact --base REF` shows the same as a report.
+
+    **Bad**: a change to `src/billing/invoice.py` while `0007-money-as-integers.md` says
+    `affected-paths: ["src/billing/**"]`: ADR501 names ADR-0007 for review.
+
+    **Good**: the same change, reviewed with ADR-0007 in mind (the note stays a note), or a
+    change outside every governed path.
+    """
+
+    meta = RuleMeta(
+        code="ADR501",
+        name="governed-change",
+        summary="a changed file is governed by an accepted decision: review it",
+        default_severity=Severity.NOTE,
+        needs_changes=True,
+    )
+
+    def check(self, ctx: RuleContext) -> Iterator[Finding]:
+        if ctx.changes is None:
+            return
+        impact = analyse(ctx.corpus, ctx.changes, manifest_of(ctx.corpus, ctx.options))
+        for a in impact.affected:
+            noun = "file" if len(a.files) == 1 else "files"
+            yield self.finding(
+                f"{len(a.files)} changed {noun} governed by {_name(a.decision)} "
+                f"({_files(a.files)}): review the change against this decision",
+                a.decision.location,
+                a.decision,
+            )
+
+
+class MappingUnknownDecision(BaseRule):
+    """The impact manifest maps paths to a decision that does not exist.
+
+    **Why**: a mapping to `ADR-0042` when no record has that id governs nothing, so changes to
+    those paths silently lose their reviewer hint. Decisions are named by id (`ADR-0007`), by a
+    number (`7`) or by the record's path; a name that matches several records is reported too.
+
+    **Bad**: `{"decision": "ADR-0042", "paths": ["src/api/**"]}` with no record 42.
+
+    **Good**: `{"decision": "ADR-0012", "paths": ["src/api/**"]}` naming an existing record.
+    """
+
+    meta = RuleMeta(
+        code="ADR502",
+        name="mapping-unknown-decision",
+        summary="the impact manifest maps paths to a decision that does not exist",
+        default_severity=Severity.ERROR,
+    )
+
+    def check(self, ctx: RuleContext) -> Iterator[Finding]:
+        manifest = manifest_of(ctx.corpus, ctx.options)
+        if manifest is None:
+            return
+        for m in manifest.mappings:
+            hits = resolve(ctx.corpus, m.decision)
+            where = Location(manifest.path, m.line, m.column)
+            if not hits:
+                yield self.finding(
+                    f"mapping names decision {m.decision!r}, which no record has: fix the id or "
+                    "path (`adrguard list` shows them) or remove the mapping",
+                    where,
+                    m.decision,
+                )
+            elif len(hits) > 1:
+                paths = ", ".join(d.path for d in hits)
+                yield self.finding(
+                    f"mapping names decision {m.decision!r}, which matches several records "
+                    f"({paths}): name the record by its path",
+                    where,
+                    m.decision,
+                )
+
+
+class MappingInactiveDecision(BaseRule):
+    """The impact manifest maps paths to a superseded, rejected or deprecated decision.
+
+    **Why**: an inactive decision no longer governs anything; the mapping should name the
+    decision in force (the end of the supersession chain), which the message names.
+
+    **Bad**: `{"decision": "ADR-0003", "paths": ["db/**"]}` when 0003 is superseded by 0009.
+
+    **Good**: `{"decision": "ADR-0009", "paths": ["db/**"]}`.
+    """
+
+    meta = RuleMeta(
+        code="ADR503",
+        name="mapping-inactive-decision",
+        summary="the impact manifest maps paths to a superseded/rejected/deprecated decision",
+        default_severity=Severity.WARNING,
+    )
+
+    def check(self, ctx: RuleContext) -> Iterator[Finding]:
+        manifest = manifest_of(ctx.corpus, ctx.options)
+        if manifest is None:
+            return
+        for m in manifest.mappings:
+            hits = resolve(ctx.corpus, m.decision)
+            if len(hits) != 1 or hits[0].status not in INACTIVE_STATUSES:
+                continue
+            target = hits[0]
+            status = target.status.value if target.status else "inactive"
+            after = successor(ctx.corpus, target)
+            fix = (
+                f"map the paths to its successor {_name(after)}"
+                if after is not None
+                else "map the paths to the decision now in force, or remove the mapping"
+            )
+            yield self.finding(
+                f"mapping names {target.id}, which is {status}: {fix}",
+                Location(manifest.path, m.line, m.column),
+                target,
+                related=[after.id] if after is not None else (),
+            )
+
+
+class MappingMatchesNothing(BaseRule):
+    """A mapping glob matches no tracked file.
+
+    **Why**: a glob that matches nothing is usually a typo or a path that moved; the decision
+    then governs nothing there. Checked for manifest mappings and components and for front
+    matter `affected-paths`. `!negations` are not checked.
+
+    **Bad**: `"paths": ["src/paymnts/**"]` when the folder is `src/payments/`.
+
+    **Good**: `"paths": ["src/payments/**"]`.
+    """
+
+    meta = RuleMeta(
+        code="ADR504",
+        name="mapping-matches-nothing",
+        summary="a mapping glob matches no tracked file",
+        default_severity=Severity.WARNING,
+    )
+
+    def check(self, ctx: RuleContext) -> Iterator[Finding]:
+        corpus = ctx.corpus
+        if not corpus.repo_files:
+            return
+        checks: list[tuple[str, str, Location, str | None]] = []  # glob, owner, where, decision
+        manifest = manifest_of(corpus, ctx.options)
+        if manifest is not None:
+            for name, globs in manifest.components.items():
+                where = Location(manifest.path, manifest.component_lines.get(name, 1))
+                checks += [(g, f"component {name!r}", where, None) for g in globs]
+            for m in manifest.mappings:
+                where = Location(manifest.path, m.line, m.column)
+                checks += [(g, f"the mapping for {m.decision}", where, m.decision)
+                           for g in m.paths]
+        for d in corpus.decisions:
+            line = d.front_matter_lines.get("affected-paths", 1)
+            checks += [(g, f"{d.id}'s affected-paths", Location(d.path, line), d.id)
+                       for g in d.governed_paths if glob_problem(g) is None]
+        checks = [c for c in checks if not c[0].startswith("!")]
+        hits = GlobSet([[glob] for glob, *_ in checks]).match(corpus.repo_files)
+        for (glob, owner, where, decision), files in zip(checks, hits, strict=True):
+            if not files:
+                yield self.finding(
+                    f"glob {glob!r} in {owner} matches no tracked file: fix the glob or "
+                    "remove it",
+                    where,
+                    decision,
+                )
+
+
+class AcceptedDecisionEdited(BaseRule):
+    """The decision text of a record accepted at base changed in place.
+
+    **Why**: an accepted record is the history of what was decided and why. Rewriting it hides
+    that history from everyone who read it before; a new decision belongs in a new record that
+    supersedes the old one. Status, relationship and link edits are fine (that is how a record
+    is superseded), so are front-matter bookkeeping keys (date, affected-paths, scope) and
+    whitespace.
+
+    **Bad**: changing "We use PostgreSQL 12" to "We use MySQL" in `0003-database.md`, which was
+    accepted at the base of the change.
+
+    **Good**: a new `0011-use-mysql.md` that says `Supersedes [3. Database](0003-database.md)`,
+    and 0003's status changed to `Superseded by [11. Use MySQL](0011-use-mysql.md)`.
+    """
+
+    meta = RuleMeta(
+        code="ADR505",
+        name="accepted-decision-edited",
+        summary="the decision text of a record accepted at base changed in place",
+        default_severity=Severity.WARNING,
+        needs_changes=True,
+    )
+
+    def check(self, ctx: RuleContext) -> Iterator[Finding]:
+        if ctx.changes is None:
+            return
+        for e in history.edited_accepted(ctx.changes, ctx.corpus, ctx.options):
+            yield self.finding(
+                f"{e.after.id} was accepted at base and its decision text changed here: keep it "
+                "as it was and record the new decision in a new ADR that supersedes it",
+                Location(e.after.path, e.line),
+                e.after,
+            )
+
+
+class DecisionDeleted(BaseRule):
+    """A record present at base is gone, and was not moved into an archive.
+
+    **Why**: deleting a decision erases why the code looks the way it does, and breaks every
+    link to it. Retire a record by changing its status (deprecated, superseded) or by moving it
+    into an archive folder (`archive-dirs`, default `archive/`); a move is recognised by git's
+    rename detection or by the same id at the new place.
+
+    **Bad**: `git rm docs/adr/0004-use-soap.md`.
+
+    **Good**: `git mv docs/adr/0004-use-soap.md docs/adr/archive/0004-use-soap.md`, or status
+    `Deprecated`.
+    """
+
+    meta = RuleMeta(
+        code="ADR506",
+        name="decision-deleted",
+        summary="a record present at base is gone, and not moved into an archive",
+        default_severity=Severity.ERROR,
+        needs_changes=True,
+    )
+
+    def check(self, ctx: RuleContext) -> Iterator[Finding]:
+        if ctx.changes is None:
+            return
+        for gone in history.deleted_records(ctx.changes, ctx.corpus):
+            d = gone.decision
+            what = (f"was moved to {gone.moved_to}, outside the ADR roots"
+                    if gone.moved_to else "was deleted")
+            yield self.finding(
+                f"{_name(d)} {what}: keep the record and mark it deprecated or superseded, "
+                "or move it into an archive folder",
+                Location(d.path, 1),
+                d,
+            )
+
+
+class IdReused(BaseRule):
+    """A record new in this change takes an id or number that base gave another record.
+
+    **Why**: ids are how people, commits and other records cite decisions; giving "ADR-0012"
+    a second meaning makes every old citation lie. Archived records count: their ids stay
+    taken. Typical cause: two branches picked the same next number.
+
+    **Bad**: adding `0012-use-grpc.md` when base had `archive/0012-use-corba.md`.
+
+    **Good**: adding `0015-use-grpc.md`, the next free number.
+    """
+
+    meta = RuleMeta(
+        code="ADR507",
+        name="id-reused",
+        summary="a new record takes an id or number that base gave another record",
+        default_severity=Severity.ERROR,
+        needs_changes=True,
+    )
+
+    def check(self, ctx: RuleContext) -> Iterator[Finding]:
+        if ctx.changes is None:
+            return
+        for r in history.reused_ids(ctx.changes, ctx.corpus):
+            owners = ", ".join(o.path for o in r.owners)
+            fix = f"renumber it to {r.next_number}" if r.next_number else "give it a new id"
+            yield self.finding(
+                f"{r.decision.id} is new here, but base already used its id or number for "
+                f"{owners}: {fix}",
+                r.decision.location,
+                r.decision,
+                related=[o.id for o in r.owners],
+            )
+
+
+class UncoveredChange(BaseRule):
+    """A changed file is governed by no decision (coverage).
+
+    **Why**: turned on (`select = ["ADR508"]`), this shows where the decision map has holes:
+    changed files that no accepted decision claims. Changed decision records themselves are
+    not counted.
+
+    **Bad**: a change to `src/search/index.py` when no front matter or manifest mapping covers
+    `src/search/`.
+
+    **Good**: a manifest mapping `{"decision": "ADR-0014", "paths": ["src/search/**"]}`.
+    """
+
+    meta = RuleMeta(
+        code="ADR508",
+        name="uncovered-change",
+        summary="a changed file is governed by no decision (coverage)",
+        default_severity=Severity.WARNING,
+        enabled_by_default=False,
+        needs_changes=True,
+    )
+
+    def check(self, ctx: RuleContext) -> Iterator[Finding]:
+        if ctx.changes is None:
+            return
+        impact = analyse(ctx.corpus, ctx.changes, manifest_of(ctx.corpus, ctx.options))
+        for path in impact.ungoverned:
+            yield self.finding(
+                "changed file is governed by no accepted decision: map it to the decision "
+                f"that covers it ({manifest_path(ctx.options)} or affected-paths)",
+                Location(path, 1),
+            )
+
+
+RULES: tuple[type[BaseRule], ...] = (
+    GovernedChange,
+    MappingUnknownDecision,
+    MappingInactiveDecision,
+    MappingMatchesNothing,
+    AcceptedDecisionEdited,
+    DecisionDeleted,
+    IdReused,
+    UncoveredChange,
+)

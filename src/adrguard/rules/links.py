@@ -1,0 +1,329 @@
+"""ADR2xx: links and references (broken links and anchors, links leaving the repository,
+mentions of decisions that do not exist, link text naming another decision)."""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Iterator
+from functools import cache
+
+from adrguard.core import graph
+from adrguard.core.findings import Finding, Severity
+from adrguard.core.model import Decision, Link, Location
+from adrguard.core.resolve import Resolver, Target, parse_target
+from adrguard.rules.base import BaseRule, RuleContext, RuleMeta
+
+_HTML_ID = re.compile(r"""<[^>]*?\b(?:id|name)\s*=\s*["']([^"']+)["']""", re.IGNORECASE)
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
+_MASK = re.compile(
+    r"<!--.*?-->|\]\([^)]*\)|<[a-z][a-z0-9+.\-]*:[^>]*>|\b[a-z][a-z0-9+.\-]*://\S+", re.I | re.S
+)
+_DATE_AFTER = re.compile(r"[-/.]\d")
+
+
+def _checked_links(ctx: RuleContext) -> Iterator[tuple[Decision, Link, Target]]:
+    repo_url = ctx.corpus.repo_url
+    for d in ctx.corpus.decisions:
+        for link in d.links:
+            yield d, link, parse_target(link.target, d.path, repo_url)
+
+
+def _what(link: Link) -> str:
+    return "image" if link.is_image else "link"
+
+
+class BrokenLink(BaseRule):
+    """A relative link (or image) whose target does not exist in the repository.
+
+    **Why**: records are renamed, renumbered and moved; every link to the old name silently
+    dies. Targets are checked as GitHub resolves them: relative to the record's folder, `/...`
+    from the repository root, `?query` and `#anchor` dropped, `%20` decoded, a folder counts.
+    The check is case-sensitive, like GitHub and Linux: a link that only works on a
+    case-insensitive file system is reported. Images are checked too (the message says
+    "image"). External URLs (`https:`, `mailto:`, any `scheme:`) are not fetched.
+
+    **Bad**: `Superseded by [5. Use Postgres](0005-use-postgresql.md)` when the file is
+    `0005-use-postgres.md`; `![diagram](img/Flow.PNG)` when the file is `img/flow.png`.
+
+    **Good**: `Superseded by [5. Use Postgres](0005-use-postgres.md)`.
+    """
+
+    meta = RuleMeta(
+        code="ADR201",
+        name="broken-link",
+        summary="a relative link's target file does not exist",
+        default_severity=Severity.ERROR,
+    )
+
+    def check(self, ctx: RuleContext) -> Iterator[Finding]:
+        resolver = graph.build(ctx.corpus).resolver
+        for d, link, t in _checked_links(ctx):
+            loc = Location(d.path, link.line, link.column)
+            if t.kind == "empty" and link.kind != "autolink":
+                yield self.finding(
+                    f"{_what(link)} [{link.text}]() has an empty target: add the path or remove "
+                    "the link",
+                    loc,
+                    d,
+                )
+                continue
+            if t.kind != "path" or t.repo_path is None or resolver.exists(t.repo_path):
+                continue
+            real = resolver.case_variant(t.repo_path)
+            if real is not None:
+                message = (
+                    f"broken {_what(link)}: {t.path} matches {real} only if case is ignored "
+                    f"(GitHub and Linux are case-sensitive): write {_relative(d.path, real)}"
+                )
+            else:
+                message = (
+                    f"broken {_what(link)}: {t.path} does not exist (looked for "
+                    f"{t.repo_path or '/'}): fix the path or remove the {_what(link)}"
+                )
+            yield self.finding(message, loc, d)
+
+
+def _relative(source: str, target: str) -> str:
+    return posixpath.relpath(target, posixpath.dirname(source) or ".")
+
+
+@cache
+def _html_ids(text: str) -> frozenset[str]:
+    return frozenset(m.group(1).casefold() for m in _HTML_ID.finditer(text))
+
+
+def _anchors(d: Decision) -> frozenset[str]:
+    slugs = {s.anchor.casefold() for s in d.sections if s.anchor}
+    return frozenset(slugs) | _html_ids(d.text)
+
+
+class BrokenAnchor(BaseRule):
+    """A `#fragment` that matches no heading of the target markdown file.
+
+    **Why**: renaming a heading changes its anchor, and every `file.md#old-heading` link then
+    lands at the top of the page. Anchors follow GitHub's slug rules (lower case, punctuation
+    dropped, spaces to dashes, `-1`, `-2` for repeated headings); explicit `id=`/`name=`
+    anchors in HTML count too. Fragments are checked against this record (`#x`) and other
+    records; other files are not read.
+
+    **Bad**: `[options](0004-db.md#considered-options)` when 0004's heading is
+    `## Options considered`.
+
+    **Good**: `[options](0004-db.md#options-considered)`.
+    """
+
+    meta = RuleMeta(
+        code="ADR202",
+        name="broken-anchor",
+        summary="a #fragment matches no heading of the target markdown (GitHub slug rules)",
+        default_severity=Severity.WARNING,
+    )
+
+    def check(self, ctx: RuleContext) -> Iterator[Finding]:
+        resolver = graph.build(ctx.corpus).resolver
+        by_path = ctx.corpus.by_path
+        for d, link, t in _checked_links(ctx):
+            frag = t.fragment
+            if not frag or frag.casefold() == "top":
+                continue
+            if t.kind == "anchor":
+                target: Decision | None = d
+            elif t.kind == "path" and t.repo_path is not None:
+                target = by_path.get(t.repo_path) or (
+                    resolver.decision_at(t.repo_path) if resolver.exists(t.repo_path) else None
+                )
+            else:
+                target = None
+            if target is None or not target.is_readable:
+                continue
+            key = frag.casefold().removeprefix("user-content-")
+            anchors = _anchors(target)
+            if key in anchors:
+                continue
+            where = "this record" if target is d else target.path
+            hint = _closest(key, anchors)
+            yield self.finding(
+                f"broken anchor: #{frag} matches no heading in {where}{hint}",
+                Location(d.path, link.line, link.column),
+                d,
+            )
+
+
+def _closest(key: str, anchors: frozenset[str]) -> str:
+    import difflib
+
+    match = difflib.get_close_matches(key, sorted(anchors), n=1, cutoff=0.6)
+    return f": did you mean #{match[0]}?" if match else ": link to an existing heading"
+
+
+class LinkOutsideRepo(BaseRule):
+    """A relative link that climbs above the repository root.
+
+    **Why**: `../../../../x` written from a deep folder leaves the repository; it works in
+    nobody's clone and renders as a dead link on GitHub. It usually means a `../` too many.
+
+    **Bad**: `[main.tf](../../../../terraform/main.tf)` in `docs/adr/0001-x.md`.
+
+    **Good**: `[main.tf](../../terraform/main.tf)`, or a root-relative `/terraform/main.tf`.
+    """
+
+    meta = RuleMeta(
+        code="ADR203",
+        name="link-outside-repo",
+        summary="a relative link escapes the repository root",
+        default_severity=Severity.WARNING,
+    )
+
+    def check(self, ctx: RuleContext) -> Iterator[Finding]:
+        for d, link, t in _checked_links(ctx):
+            if t.kind == "path" and t.escapes:
+                yield self.finding(
+                    f"{_what(link)} {t.path} climbs above the repository root: remove the extra "
+                    "'../' or use a root-relative path (/dir/file)",
+                    Location(d.path, link.line, link.column),
+                    d,
+                )
+
+
+def _blank(m: re.Match[str]) -> str:
+    return re.sub(r"[^\n]", " ", m.group(0))
+
+
+def _masked_lines(text: str) -> Iterator[tuple[int, str]]:
+    """Lines of a body with code blocks, code spans, comments and link targets blanked."""
+    fence: str | None = None
+    body = _MASK.sub(_blank, text)
+    for number, line in enumerate(body.split("\n"), start=1):
+        m = _FENCE.match(line)
+        if fence is not None:
+            if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence):
+                fence = None
+            continue
+        if m:
+            fence = m.group(1)
+            continue
+        if line.startswith(("    ", "\t")) and not line.lstrip().startswith(("-", "*", "+")):
+            continue
+        yield number, _CODE_SPAN.sub(lambda c: " " * len(c.group(0)), line)
+
+
+def _number(m: re.Match[str]) -> int | None:
+    digits = m.group(1) if m.groups() else re.sub(r"\D", "", m.group(0))
+    return int(digits) if digits and digits.isdigit() else None
+
+
+class UnknownDecisionReference(BaseRule):
+    """The text mentions a decision id that no record has.
+
+    **Why**: "as decided in ADR-0042" is a promise that ADR-0042 exists. After renumbering or
+    deleting a record such mentions point nowhere. Mentions are found with the configurable
+    `decision-id-pattern` (default `ADR-0042`, `ADR 42`, `ADR042`); code, link targets, URLs
+    and date-like ids (`ADR-2023-05-09`) are skipped. A number resolves in the record's own
+    log first, then in any log.
+
+    **Bad**: `This refines ADR-0042.` when no record is numbered 42.
+
+    **Good**: `This refines [ADR-0041](0041-cache-keys.md).`
+    """
+
+    meta = RuleMeta(
+        code="ADR204",
+        name="unknown-decision-reference",
+        summary="text mentions a decision id that no record has",
+        default_severity=Severity.WARNING,
+    )
+
+    def check(self, ctx: RuleContext) -> Iterator[Finding]:
+        try:
+            pattern = re.compile(ctx.options.decision_id_pattern)
+        except re.error:
+            return
+        resolver = graph.build(ctx.corpus).resolver
+        for d in ctx.corpus.decisions:
+            if not d.text or not pattern.search(d.text):
+                continue
+            seen: set[tuple[int, str]] = set()
+            for number, line in _masked_lines(d.text):
+                for m in pattern.finditer(line):
+                    if _DATE_AFTER.match(line, m.end()):
+                        continue
+                    if self._known(resolver, d, m):
+                        continue
+                    mention = m.group(0)
+                    if (number, mention) in seen:
+                        continue
+                    seen.add((number, mention))
+                    yield self.finding(
+                        f"{mention} names a decision that no record has: fix the id or link the "
+                        "record it means",
+                        Location(d.path, number + d.body_line_offset, m.start() + 1),
+                        d,
+                    )
+
+    @staticmethod
+    def _known(resolver: Resolver, d: Decision, m: re.Match[str]) -> bool:
+        if resolver.corpus.by_id.get(m.group(0).casefold()):
+            return True
+        n = _number(m)
+        return n is None or bool(resolver.by_number_in(d, n))
+
+
+class LinkTextMismatch(BaseRule):
+    """Link text names one decision but the link points to another decision's file.
+
+    **Why**: `[ADR-0032](0033-cache.md)` sends the reader to a different decision than the text
+    promises; one of the two is a copy-paste slip. The text is matched with
+    `decision-id-pattern`; links whose text names no decision, or whose target is not a
+    numbered record, are not checked.
+
+    **Bad**: `see [ADR-0032](0033-cache-invalidation.md)`.
+
+    **Good**: `see [ADR-0033](0033-cache-invalidation.md)`.
+    """
+
+    meta = RuleMeta(
+        code="ADR205",
+        name="link-text-mismatch",
+        summary="link text names one decision but the link points to another decision's file",
+        default_severity=Severity.WARNING,
+    )
+
+    def check(self, ctx: RuleContext) -> Iterator[Finding]:
+        try:
+            pattern = re.compile(ctx.options.decision_id_pattern)
+        except re.error:
+            return
+        resolver = graph.build(ctx.corpus).resolver
+        for d, link, t in _checked_links(ctx):
+            if t.kind != "path" or t.repo_path is None or not link.text:
+                continue
+            target = resolver.decision_at(t.repo_path)
+            if target is None or target.number is None:
+                continue
+            named = [
+                (m.group(0), _number(m))
+                for m in pattern.finditer(link.text)
+                if not _DATE_AFTER.match(link.text, m.end())
+            ]
+            numbers = {n for _, n in named if n is not None}
+            if not numbers or target.number in numbers:
+                continue
+            mention = named[0][0]
+            yield self.finding(
+                f"link text {mention} names another decision than its target {target.path} "
+                f"({target.id}): fix the text or the target",
+                Location(d.path, link.line, link.column),
+                d,
+                related=[target.id],
+            )
+
+
+RULES: tuple[type[BaseRule], ...] = (
+    BrokenLink,
+    BrokenAnchor,
+    LinkOutsideRepo,
+    UnknownDecisionReference,
+    LinkTextMismatch,
+)

@@ -1,0 +1,233 @@
+"""The git adapter's change-set functions on real temporary repositories (fixed names, dates)."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+from gitrepo import BASE_ENV, GitRepo
+
+from adrguard.adapters import git as gitio
+from adrguard.api.impact import build_changes, corpus_at
+from adrguard.config import Config
+from adrguard.core.errors import UserError
+
+RECORD = "# 1. Use Postgres\n\n## Status\n\nAccepted\n\n## Decision\n\nPostgres.\n"
+
+
+def _repo(tmp_path: Path) -> GitRepo:
+    repo = GitRepo(tmp_path / "repo")
+    repo.write({"docs/adr/0001-use-postgres.md": RECORD, "src/app.py": "x = 1\n"})
+    repo.commit("base")
+    return repo
+
+
+def test_base_equal_to_head_is_an_empty_change(tmp_path: Path) -> None:
+    repo = _repo(tmp_path)
+    changes = build_changes(repo.path, Config(), "HEAD")
+    assert changes.changes == ()
+    assert changes.merge_base == changes.base_commit == changes.head_commit
+    assert any("same commit" in n for n in changes.notes)
+    assert changes.base_corpus is not None
+    assert [d.path for d in changes.base_corpus] == ["docs/adr/0001-use-postgres.md"]
+
+
+def test_diverged_history_uses_the_merge_base_and_says_so(tmp_path: Path) -> None:
+    repo = _repo(tmp_path)
+    fork = repo.git("rev-parse", "HEAD")
+    repo.git("checkout", "-q", "-b", "feature")
+    repo.write({"src/app.py": "x = 2\n"})
+    repo.commit("feature work")
+    repo.git("checkout", "-q", "main")
+    repo.write({"src/other.py": "y = 1\n"})
+    repo.commit("main moves on")
+    changes = build_changes(repo.path, Config(), "main", "feature")
+    assert changes.merge_base == fork
+    assert changes.base_commit != fork
+    assert [(c.status, c.path) for c in changes.changes] == [("M", "src/app.py")]
+    assert any("merge base" in n and fork[:12] in n for n in changes.notes)
+
+
+def test_no_common_history_is_an_error(tmp_path: Path) -> None:
+    repo = _repo(tmp_path)
+    repo.git("checkout", "-q", "--orphan", "other")
+    repo.git("rm", "-rq", "--cached", ".")
+    repo.write({"unrelated.txt": "z\n"})
+    repo.commit("root of another history")
+    with pytest.raises(UserError, match="share no history"):
+        build_changes(repo.path, Config(), "main", "other")
+
+
+def test_missing_base_ref_names_the_fetch(tmp_path: Path) -> None:
+    repo = _repo(tmp_path)
+    with pytest.raises(UserError) as err:
+        build_changes(repo.path, Config(), "origin/main")
+    assert str(err.value) == (
+        "base ref 'origin/main' not found: fetch it (git fetch origin origin/main) "
+        "or pass --base with an existing ref"
+    )
+
+
+def test_outside_a_repository(tmp_path: Path) -> None:
+    with pytest.raises(UserError, match="not inside a git repository"):
+        gitio.resolve_commit(tmp_path, "HEAD")
+
+
+def test_awkward_file_names_binary_and_submodule_changes(tmp_path: Path) -> None:
+    repo = _repo(tmp_path)
+    sub_a = "a" * 40
+    repo.write({"data/blob.bin": b"\x00\x01\x02" * 50})
+    repo.git("add", "data/blob.bin")
+    repo.git("update-index", "--add", "--cacheinfo", f"160000,{sub_a},vendor/lib")
+    repo.git("commit", "-q", "-m", "gitlink and binary")
+    base = repo.git("rev-parse", "HEAD")
+    repo.write({
+        "docs/with space.md": "a\n",
+        "src/new\nline.py": "b\n",
+        "data/blob.bin": b"\x00\x09\x02" * 50,
+    })
+    repo.write_bytes_path(b"caf\xe9.txt", b"latin-1 name\n")
+    repo.git("add", "-A")
+    repo.git("update-index", "--add", "--cacheinfo", f"160000,{'b' * 40},vendor/lib")
+    repo.git("commit", "-q", "-m", "awkward")
+    changes, notes = gitio.diff_changes(repo.path, base, repo.git("rev-parse", "HEAD"))
+    got = {(c.status, c.path) for c in changes}
+    assert got == {
+        ("A", "caf\\xe9.txt"),
+        ("M", "data/blob.bin"),
+        ("A", "docs/with space.md"),
+        ("A", "src/new\nline.py"),
+        ("M", "vendor/lib"),
+    }
+    assert "submodule vendor/lib changed: its own files are not inspected" in notes
+    assert any("caf\\xe9.txt is not valid UTF-8" in n for n in notes)
+
+
+def test_renames_keep_the_old_path(tmp_path: Path) -> None:
+    repo = _repo(tmp_path)
+    base = repo.git("rev-parse", "HEAD")
+    (repo.path / "docs/adr/archive").mkdir()
+    repo.git("mv", "docs/adr/0001-use-postgres.md", "docs/adr/archive/0001-use-postgres.md")
+    head = repo.commit("archive")
+    changes, _ = gitio.diff_changes(repo.path, base, head)
+    assert [(c.status, c.path, c.old_path) for c in changes] == [
+        ("R", "docs/adr/archive/0001-use-postgres.md", "docs/adr/0001-use-postgres.md")
+    ]
+    assert changes[0].similarity == 100
+
+
+def test_renamed_then_deleted_record_is_a_deletion(tmp_path: Path) -> None:
+    from adrguard import api
+
+    repo = _repo(tmp_path)
+    repo.write({"docs/adr/0002-keep.md": RECORD.replace("1. Use Postgres", "2. Keep")})
+    base = repo.commit("second record")
+    repo.git("mv", "docs/adr/0001-use-postgres.md", "docs/adr/0001-postgres.md")
+    repo.commit("rename")
+    repo.git("rm", "-q", "docs/adr/0001-postgres.md")
+    repo.commit("delete")
+    changes = build_changes(repo.path, Config(), base)
+    assert [(c.status, c.path) for c in changes.changes] == [
+        ("D", "docs/adr/0001-use-postgres.md")
+    ]
+    report = api.check(repo.path, base=base, select=["ADR506"])
+    assert [(f.code, f.location.path) for f in report.findings] == [
+        ("ADR506", "docs/adr/0001-use-postgres.md")
+    ]
+
+
+def test_corpus_at_reads_objects_not_the_work_tree(tmp_path: Path) -> None:
+    repo = _repo(tmp_path)
+    base = repo.git("rev-parse", "HEAD")
+    repo.write({"docs/adr/0001-use-postgres.md": RECORD.replace("Accepted", "Superseded")})
+    corpus = corpus_at(repo.path, Config(), base)
+    assert corpus.decisions[0].status is not None
+    assert corpus.decisions[0].status.value == "accepted"
+    assert "src/app.py" in corpus.repo_files
+
+
+def test_worktree_and_detached_head(tmp_path: Path) -> None:
+    repo = _repo(tmp_path)
+    base = repo.git("rev-parse", "HEAD")
+    repo.write({"src/app.py": "x = 3\n"})
+    head = repo.commit("more")
+    other = tmp_path / "wt"
+    repo.git("worktree", "add", "-q", "--detach", str(other), head)
+    changes = build_changes(other, Config(), base)
+    assert changes.head_commit == head
+    assert [c.path for c in changes.changes] == ["src/app.py"]
+
+
+# --- shallow clones -----------------------------------------------------------------------
+
+
+def _upstream(tmp_path: Path) -> GitRepo:
+    """main: 3 commits; feature forks after the first and gets 3; main then gets 3 more."""
+    up = GitRepo(tmp_path / "upstream")
+    up.write({"docs/adr/0001-use-postgres.md": RECORD, "src/app.py": "x = 0\n"})
+    up.commit("c0")
+    up.git("checkout", "-q", "-b", "feature")
+    for i in range(3):
+        up.write({"src/app.py": f"x = {i + 1}\n"})
+        up.commit(f"feature {i}")
+    up.git("checkout", "-q", "main")
+    for i in range(3):
+        up.write({f"src/main{i}.py": "y\n"})
+        up.commit(f"main {i}")
+    return up
+
+
+def _clone(tmp_path: Path, up: GitRepo, fetch_main: bool) -> Path:
+    clone = tmp_path / "clone"
+    env = {**BASE_ENV, "PATH": __import__("os").environ["PATH"]}
+    subprocess.run(
+        ["git", "clone", "-q", "--depth", "1", "--branch", "feature", f"file://{up.path}",
+         str(clone)], check=True, env=env, capture_output=True,
+    )
+    if fetch_main:
+        subprocess.run(
+            ["git", "fetch", "-q", "--depth", "1", "origin", "main:refs/remotes/origin/main"],
+            cwd=clone, check=True, env=env, capture_output=True,
+        )
+    return clone
+
+
+def test_shallow_clone_without_merge_base_says_how_to_fix(tmp_path: Path) -> None:
+    clone = _clone(tmp_path, _upstream(tmp_path), fetch_main=True)
+    assert gitio.is_shallow(clone)
+    with pytest.raises(UserError) as err:
+        build_changes(clone, Config(), "origin/main")
+    message = str(err.value)
+    assert "shallow clone" in message
+    assert "fetch-depth: 0" in message and "git fetch --deepen" in message
+    assert "--deepen" in message and "\n" not in message
+
+
+def test_deepen_fetches_until_the_merge_base_appears(tmp_path: Path) -> None:
+    up = _upstream(tmp_path)
+    fork = up.git("rev-list", "--max-parents=0", "HEAD")
+    clone = _clone(tmp_path, up, fetch_main=True)
+    changes = build_changes(clone, Config(), "origin/main", deepen=True)
+    assert changes.merge_base == fork
+    assert [(c.status, c.path) for c in changes.changes] == [("M", "src/app.py")]
+    assert any("--deepen fetched more history (1 fetches)" in n for n in changes.notes)
+
+
+def test_deepen_fetches_a_missing_base_branch(tmp_path: Path) -> None:
+    up = _upstream(tmp_path)
+    clone = _clone(tmp_path, up, fetch_main=False)
+    with pytest.raises(UserError, match="git fetch origin main"):
+        build_changes(clone, Config(), "origin/main")
+    changes = build_changes(clone, Config(), "origin/main", deepen=True)
+    assert changes.merge_base == up.git("rev-list", "--max-parents=0", "HEAD")
+
+
+def test_deepen_is_bounded(tmp_path: Path) -> None:
+    up = _upstream(tmp_path)
+    clone = _clone(tmp_path, up, fetch_main=True)
+    subprocess.run(["git", "checkout", "-q", "--orphan", "lonely"], cwd=clone, check=True)
+    env = {**BASE_ENV, "PATH": __import__("os").environ["PATH"]}
+    subprocess.run(["git", "commit", "-q", "-m", "lonely"], cwd=clone, check=True, env=env)
+    with pytest.raises(UserError, match=r"share no history even after fetching all of it"):
+        gitio.deepen_until_merge_base(clone, "origin/main", "HEAD", steps=(1, 2))

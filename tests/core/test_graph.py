@@ -1,0 +1,312 @@
+"""Reference resolution and the decision graph, on corpora built by hand (pure, no files)."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from adrguard.core import graph
+from adrguard.core.findings import Finding
+from adrguard.core.model import Corpus, Decision, Link, Location, Relationship, RelKind, Status
+from adrguard.core.options import Options
+from adrguard.core.resolve import Resolver, normalise, parse_target
+from adrguard.rules.base import RuleContext
+from adrguard.rules.links import RULES as LINK_RULES
+from adrguard.rules.relationships import RULES as REL_RULES
+
+
+def rec(
+    path: str,
+    number: int | None = None,
+    status: Status | None = Status.ACCEPTED,
+    rels: tuple[tuple[RelKind, str], ...] = (),
+    root: str = "docs/adr",
+    links: tuple[Link, ...] = (),
+    title: str | None = None,
+) -> Decision:
+    stem = path.rsplit("/", 1)[-1].removesuffix(".md")
+    ident = f"ADR-{number:04d}" if number is not None else stem
+    return Decision(
+        id=ident,
+        path=path,
+        root=root,
+        number=number,
+        title=title or stem,
+        status=status,
+        status_line=3,
+        relationships=tuple(
+            Relationship(kind, ident, target, Location(path, 5 + i))
+            for i, (kind, target) in enumerate(rels)
+        ),
+        links=links,
+    )
+
+
+def corpus(*decisions: Decision, files: tuple[str, ...] = (), repo_url: str | None = None) -> Corpus:
+    ordered = tuple(sorted(decisions, key=lambda d: (d.id, d.path)))
+    return Corpus(
+        decisions=ordered,
+        roots=tuple(sorted({d.root for d in decisions})),
+        repo_files=frozenset({d.path for d in decisions} | set(files)),
+        repo_url=repo_url,
+    )
+
+
+def run(c: Corpus, code_prefix: str = "ADR") -> list[Finding]:
+    ctx = RuleContext(c, Options())
+    out: list[Finding] = []
+    for rule in (*LINK_RULES, *REL_RULES):
+        if rule.meta.code.startswith(code_prefix):
+            out.extend(rule().check(ctx))
+    return out
+
+
+# -- link targets -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("raw", "kind", "repo_path"),
+    [
+        ("0005-x.md", "path", "docs/adr/0005-x.md"),
+        ("./0005-x.md", "path", "docs/adr/0005-x.md"),
+        ("../adr/0005-x.md", "path", "docs/adr/0005-x.md"),
+        ("<my notes.md>", "path", "docs/adr/my notes.md"),
+        ("my%20notes.md?raw=true#part", "path", "docs/adr/my notes.md"),
+        ("/docs/infra/x.md", "path", "docs/infra/x.md"),
+        ("2023-03-02-slug/", "path", "docs/adr/2023-03-02-slug"),
+        ("https://example.com/x.md", "external", None),
+        ("mailto:a@b.c", "external", None),
+        ("ftp://x", "external", None),
+        ("//cdn.example.com/x.png", "external", None),
+        ("#considered-options", "anchor", None),
+        ("", "empty", None),
+        ("  ", "empty", None),
+    ],
+)
+def test_parse_target(raw: str, kind: str, repo_path: str | None) -> None:
+    t = parse_target(raw, "docs/adr/0001-a.md")
+    assert t.kind == kind
+    assert t.repo_path == repo_path
+
+
+def test_parse_target_keeps_the_decoded_fragment() -> None:
+    t = parse_target("0002-b.md#decision%20outcome", "docs/adr/0001-a.md")
+    assert t.fragment == "decision outcome"
+
+
+def test_urls_to_this_repository_become_paths() -> None:
+    url = "https://github.com/Owner/Repo"
+    t = parse_target("https://github.com/owner/repo/blob/main/docs/adr/0002-b.md", "x.md", url)
+    assert (t.kind, t.repo_path, t.from_url) == ("path", "docs/adr/0002-b.md", True)
+    other = parse_target("https://github.com/other/repo/blob/main/docs/x.md", "x.md", url)
+    assert other.kind == "external"
+    assert parse_target("https://github.com/owner/repo/blob/main/x.md", "x.md").kind == "external"
+
+
+def test_normalise_reports_escapes() -> None:
+    assert normalise("docs/adr", "../../x.md") == ("x.md", False)
+    assert normalise("docs/adr", "../../../x.md") == (None, True)
+    assert normalise("docs", "/a/./b/../c") == ("a/c", False)
+
+
+# -- references ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "raw",
+    ["ADR-0005", "ADR 5", "ADR005", "adr-5", "#5", "5", "0005-use-x.md", "./0005-use-x.md",
+     "../adr/0005-use-x.md", "0005-use-x", "Use X"],
+)
+def test_every_way_of_naming_a_record_resolves(raw: str) -> None:
+    target = rec("docs/adr/0005-use-x.md", 5, title="Use X")
+    source = rec("docs/adr/0001-a.md", 1)
+    r = Resolver(corpus(source, target)).resolve(source, raw)
+    assert r.state == "resolved", r.reason
+    assert r.decision is not None and r.decision.path == target.path
+
+
+def test_link_text_resolves_when_the_target_is_empty() -> None:
+    target = rec("docs/adr/0005-use-x.md", 5)
+    source = rec("docs/adr/0001-a.md", 1)
+    r = Resolver(corpus(source, target)).resolve(source, "", "5. Use X")
+    assert r.decision is target
+
+
+def test_folder_records_and_slugs_resolve() -> None:
+    edc = rec("docs/dr/2023-03-02-slug/README.md", None, root="docs/dr")
+    src = rec("docs/dr/2024-01-01-other/README.md", None, root="docs/dr")
+    c = corpus(edc, src)
+    res = Resolver(c)
+    assert res.resolve(src, "../2023-03-02-slug/").decision is edc
+    assert res.resolve(src, "../2023-03-02-slug").decision is edc
+    assert res.resolve(src, "2023-03-02-slug").decision is edc
+
+
+def test_ids_resolve_in_their_own_root_first_then_anywhere() -> None:
+    main = rec("docs/adr/0001-a.md", 1)
+    pay1 = rec("services/pay/adr/0001-p.md", 1, root="services/pay/adr")
+    pay2 = rec("services/pay/adr/0002-q.md", 2, root="services/pay/adr")
+    res = Resolver(corpus(main, pay1, pay2))
+    assert res.resolve(pay2, "ADR-1").decision is pay1
+    assert res.resolve(main, "ADR-1").decision is main
+    assert res.resolve(main, "ADR-2").decision is pay2
+
+
+def test_duplicates_are_ambiguous_and_missing_ones_unresolved() -> None:
+    a = rec("docs/adr/0025-a.md", 25)
+    b = rec("docs/adr/0025-b.md", 25)
+    src = rec("docs/adr/0026-c.md", 26)
+    res = Resolver(corpus(a, b, src))
+    amb = res.resolve(src, "ADR-25")
+    assert amb.state == "ambiguous" and len(amb.decisions) == 2
+    assert res.resolve(src, "ADR-99").state == "unresolved"
+    assert res.resolve(src, "0099-missing.md").state == "unresolved"
+    assert res.resolve(src, "https://example.com/adr/1").state == "external"
+    case = res.resolve(src, "0025-A.md")
+    assert case.state == "unresolved" and "case" in case.reason
+
+
+# -- graph ---------------------------------------------------------------------------------------
+
+
+def test_tarjan_finds_components_without_recursion() -> None:
+    n = 20_000
+    nodes = [f"n{i:05d}" for i in range(n)]
+    succ = {nodes[i]: [nodes[(i + 1) % n]] for i in range(n)}
+    comps = graph.strongly_connected(nodes, succ)
+    assert len(comps) == 1 and len(comps[0]) == n
+    chain = {nodes[i]: [nodes[i + 1]] for i in range(n - 1)}
+    assert len(graph.strongly_connected(nodes, chain)) == n
+
+
+def test_normalised_edges_merge_both_declarations() -> None:
+    old = rec("docs/adr/0002-b.md", 2, Status.SUPERSEDED, ((RelKind.SUPERSEDED_BY, "0005-e.md"),))
+    new = rec("docs/adr/0005-e.md", 5, rels=((RelKind.SUPERSEDES, "0002-b.md"),))
+    g = graph.build(corpus(old, new))
+    assert [(e.kind, e.source, e.target, len(e.declared)) for e in g.edges] == [
+        ("supersedes", new.path, old.path, 2)
+    ]
+    assert g.successors(old) == (new,)
+    assert graph.describe(g.corpus, old)["currentSuccessor"] == "ADR-0005"
+    assert {g.state(d) for d in g.declared} == {"resolved"}
+
+
+def test_amends_never_counts_as_supersession() -> None:
+    old = rec("docs/adr/0002-b.md", 2)
+    new = rec("docs/adr/0005-e.md", 5, rels=((RelKind.AMENDS, "0002-b.md"),))
+    c = corpus(old, new)
+    assert graph.build(c).successors(old) == ()
+    assert run(c, "ADR3") == []
+
+
+def test_current_successor_follows_the_chain_to_its_end() -> None:
+    a = rec("docs/adr/0001-a.md", 1, Status.SUPERSEDED, ((RelKind.SUPERSEDED_BY, "2"),))
+    b = rec("docs/adr/0002-b.md", 2, Status.SUPERSEDED, ((RelKind.SUPERSEDED_BY, "3"),))
+    c3 = rec("docs/adr/0003-c.md", 3)
+    c = corpus(a, b, c3)
+    g = graph.build(c)
+    assert g.current_successor(a) is c3
+    assert g.current_successor(c3) is None
+    assert graph.describe(c, c3) == {"supersedes": ["ADR-0002"], "referencedBy": ["ADR-0002"]}
+
+
+def _chain(n: int) -> Corpus:
+    ds = []
+    for i in range(1, n + 1):
+        rels = ((RelKind.SUPERSEDES, f"{i - 1:05d}-r.md"),) if i > 1 else ()
+        status = Status.ACCEPTED if i == n else Status.SUPERSEDED
+        back = ((RelKind.SUPERSEDED_BY, f"{i + 1:05d}-r.md"),) if i < n else ()
+        ds.append(rec(f"docs/adr/{i:05d}-r.md", i, status, rels + back))
+    return corpus(*ds)
+
+
+def test_a_10000_record_chain_is_checked_quickly_and_cleanly() -> None:
+    c = _chain(10_000)
+    start = time.perf_counter()
+    findings = run(c)
+    elapsed = time.perf_counter() - start
+    assert findings == []
+    first, last = c.by_path["docs/adr/00001-r.md"], c.by_path["docs/adr/10000-r.md"]
+    assert graph.build(c).current_successor(first) is last
+    assert elapsed < 5, f"ADR2xx/3xx on a 10,000-record chain took {elapsed:.2f}s"
+
+
+def test_a_10000_record_ring_is_one_cycle_finding() -> None:
+    n = 10_000
+    ds = [
+        rec(f"docs/adr/{i:05d}-r.md", i, rels=((RelKind.SUPERSEDES, f"{i % n + 1:05d}-r.md"),))
+        for i in range(1, n + 1)
+    ]
+    findings = run(corpus(*ds), "ADR303")
+    assert len(findings) == 1
+    assert len(findings[0].related) == n
+    assert "10000 records involved" not in findings[0].message or "..." in findings[0].message
+
+
+def test_a_record_superseding_itself() -> None:
+    d = rec("docs/adr/0005-e.md", 5, rels=((RelKind.SUPERSEDES, "0005-e.md"),))
+    found = run(corpus(d), "ADR3")
+    assert [f.code for f in found] == ["ADR309"]
+    assert graph.build(corpus(d)).state(graph.build(corpus(d)).declared[0]) == "cyclic"
+
+
+def test_a_thousand_records_superseding_one() -> None:
+    old = rec("docs/adr/0001-a.md", 1)
+    news = [
+        rec(f"docs/adr/{i:04d}-n.md", i, rels=((RelKind.SUPERSEDES, "0001-a.md"),))
+        for i in range(2, 1002)
+    ]
+    found = run(corpus(old, *news), "ADR3")
+    codes = sorted({f.code for f in found})
+    assert codes == ["ADR304", "ADR306", "ADR308"]
+    multiple = [f for f in found if f.code == "ADR308"]
+    assert len(multiple) == 1 and len(multiple[0].related) == 1000
+    assert "1000 accepted records supersede ADR-0001" in multiple[0].message
+    assert len([f for f in found if f.code == "ADR304"]) == 1000
+
+
+def test_one_sided_message_names_both_ends_and_the_fix() -> None:
+    old = rec("docs/adr/0002-use-mysql.md", 2, Status.SUPERSEDED,
+              ((RelKind.SUPERSEDED_BY, "0005-use-postgres.md"),), title="Use MySQL")
+    new = rec("docs/adr/0005-use-postgres.md", 5, title="Use Postgres")
+    (finding,) = run(corpus(old, new), "ADR304")
+    assert finding.message == (
+        "ADR-0002 says it is superseded by ADR-0005, but ADR-0005 does not list ADR-0002 in "
+        "supersedes: add `Supersedes [2. Use MySQL](0002-use-mysql.md)` to "
+        "docs/adr/0005-use-postgres.md"
+    )
+    assert finding.location == Location(old.path, 5)
+
+
+def test_states_of_declared_edges() -> None:
+    a = rec("docs/adr/0001-a.md", 1, Status.SUPERSEDED, ((RelKind.SUPERSEDED_BY, "0002-b.md"),))
+    b = rec("docs/adr/0002-b.md", 2, Status.PROPOSED)
+    dep = rec("docs/adr/0003-c.md", 3, rels=((RelKind.DEPENDS_ON, "ADR-1"), (RelKind.DEPENDS_ON, "9")))
+    g = graph.build(corpus(a, b, dep))
+    states = {(d.source.number, d.rel.target_raw): g.state(d) for d in g.declared}
+    assert states == {(1, "0002-b.md"): "inconsistent", (3, "ADR-1"): "inactive", (3, "9"): "unresolved"}
+
+
+def test_referenced_by_counts_links_and_relationships() -> None:
+    a = rec("docs/adr/0001-a.md", 1)
+    b = rec("docs/adr/0002-b.md", 2, links=(Link("0001-a.md#x", "A", 4),))
+    c3 = rec("docs/adr/0003-c.md", 3, rels=((RelKind.DEPENDS_ON, "ADR-1"),))
+    info = graph.describe(corpus(a, b, c3), a)
+    assert info["referencedBy"] == ["ADR-0002", "ADR-0003"]
+
+
+def test_broken_links_in_a_hand_built_corpus() -> None:
+    links = (
+        Link("0002-b.md", "B", 3),
+        Link("missing.md", "M", 4),
+        Link("img/x.png", "", 5, kind="image", is_image=True),
+        Link("0002-B.md", "B", 6),
+        Link("../../../out.md", "O", 7),
+        Link("mailto:x@y.z", "", 8, kind="autolink"),
+    )
+    c = corpus(rec("docs/adr/0001-a.md", 1, links=links), rec("docs/adr/0002-b.md", 2))
+    found = {(f.code, f.location.line): f.message for f in run(c, "ADR20")}
+    assert set(found) == {("ADR201", 4), ("ADR201", 5), ("ADR201", 6), ("ADR203", 7)}
+    assert "image" in found[("ADR201", 5)]
+    assert "only if case is ignored" in found[("ADR201", 6)]

@@ -1,0 +1,178 @@
+"""The parser against the hand-checked labels of every real-world collection (../shared/corpora)."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from adrguard.core.model import Decision, RelKind, SourceFile
+from adrguard.core.options import Options
+from adrguard.core.parse import parse
+
+RELATION_FIELDS = {
+    "superseded_by": RelKind.SUPERSEDED_BY,
+    "supersedes": RelKind.SUPERSEDES,
+    "amends": RelKind.AMENDS,
+    "amended_by": RelKind.AMENDED_BY,
+    "in_favour_of": RelKind.IN_FAVOUR_OF,
+}
+_NON_WORD = re.compile(r"[\W_]+")
+_NUMBER = re.compile(r"(\d+)")
+
+
+def fold_title(value: str | None) -> str | None:
+    return None if value is None else _NON_WORD.sub("", value.casefold())
+
+
+def roots_of(collection: Path) -> list[str]:
+    text = (collection / "SOURCE.txt").read_text(encoding="utf-8")
+    line = next(x for x in text.splitlines() if x.startswith("path(s) in repository:"))
+    return [r.strip().rstrip("/") for r in line.split(":", 1)[1].split(",") if r.strip()]
+
+
+def root_for(path: str, roots: list[str]) -> str:
+    best = "."
+    for root in roots:
+        if root != "." and (path.startswith(root + "/")) and len(root) > len(best):
+            best = root
+    return best
+
+
+def resolve(target: str, source_path: str, records: dict[str, int | None]) -> str:
+    """A relation target -> the repo path of the record it names (or the target itself)."""
+    t = target.split("#", 1)[0].strip()
+    folder = source_path.rsplit("/", 1)[0] if "/" in source_path else ""
+    if t and not re.match(r"^[a-z]+:", t, re.I):
+        parts: list[str] = [] if t.startswith("/") else [p for p in folder.split("/") if p]
+        for piece in t.strip("/").split("/"):
+            if piece == "..":
+                if parts:
+                    parts.pop()
+            elif piece not in ("", "."):
+                parts.append(piece)
+        candidate = "/".join(parts)
+        for option in (candidate, candidate + ".md", candidate + "/README.md"):
+            if option in records:
+                return option
+    numbers = _NUMBER.findall(t)
+    if numbers:
+        same_folder = [
+            p for p, n in records.items() if n == int(numbers[-1]) and p.rsplit("/", 1)[0] == folder
+        ]
+        if len(same_folder) == 1:
+            return same_folder[0]
+    return t
+
+
+@dataclass
+class Tally:
+    status: list[int] = field(default_factory=lambda: [0, 0])
+    title: list[int] = field(default_factory=lambda: [0, 0])
+    number: list[int] = field(default_factory=lambda: [0, 0])
+    relations: list[int] = field(default_factory=lambda: [0, 0])
+    misses: list[str] = field(default_factory=list)
+
+    def add(self, other: Tally) -> None:
+        for name in ("status", "title", "number", "relations"):
+            mine, theirs = getattr(self, name), getattr(other, name)
+            mine[0] += theirs[0]
+            mine[1] += theirs[1]
+        self.misses.extend(other.misses)
+
+
+def _relations_agree(d: Decision, label: dict[str, object], records: dict[str, int | None]) -> bool:
+    for field_name, kind in RELATION_FIELDS.items():
+        truth = set(label.get(field_name) or [])  # type: ignore[call-overload]
+        ours = {resolve(r.target_raw, d.path, records) for r in d.relationships if r.kind is kind}
+        if truth != ours:
+            return False
+    return True
+
+
+def score(collection: Path, options: Options) -> Tally:
+    truth = json.loads((collection / "TRUTH.json").read_text(encoding="utf-8"))
+    roots = roots_of(collection)
+    tally = Tally()
+    records = {p: v["number"] for p, v in truth["files"].items() if v["kind"] == "adr"}
+    for path, label in sorted(truth["files"].items()):
+        if label["kind"] != "adr":
+            continue
+        data = (collection / path).read_bytes()
+        d = parse(SourceFile(path=path, root=root_for(path, roots), data=data), options)
+        where = f"{collection.name}/{path}"
+        if label["status"] != "ambiguous":
+            want = None if label["status"] == "none" else label["status"]
+            got = d.status.value if d.status is not None else None
+            tally.status[1] += 1
+            if got == want:
+                tally.status[0] += 1
+            else:
+                tally.misses.append(f"status {where}: want {want} got {got} ({d.status_raw!r})")
+        tally.title[1] += 1
+        if fold_title(d.title) == fold_title(label["title"]):
+            tally.title[0] += 1
+        else:
+            tally.misses.append(f"title  {where}: want {label['title']!r} got {d.title!r}")
+        tally.number[1] += 1
+        if d.number == label["number"]:
+            tally.number[0] += 1
+        else:
+            tally.misses.append(f"number {where}: want {label['number']} got {d.number}")
+        tally.relations[1] += 1
+        if _relations_agree(d, label, records):
+            tally.relations[0] += 1
+        else:
+            ours = sorted((r.kind.value, r.target_raw) for r in d.relationships)
+            wanted = {k: label[k] for k in RELATION_FIELDS if label.get(k)}
+            tally.misses.append(f"rels   {where}: want {wanted} got {ours}")
+    return tally
+
+
+def _pct(pair: list[int]) -> float:
+    return 100.0 * pair[0] / pair[1] if pair[1] else 100.0
+
+
+def test_parser_agrees_with_hand_labels(corpora_dir: Path) -> None:
+    options = Options()
+    collections = sorted(p for p in corpora_dir.iterdir() if (p / "TRUTH.json").is_file())
+    assert len(collections) >= 15
+    total = Tally()
+    rows = []
+    for collection in collections:
+        t = score(collection, options)
+        total.add(t)
+        rows.append(
+            f"| {collection.name} | {t.status[0]}/{t.status[1]} | {t.title[0]}/{t.title[1]} "
+            f"| {t.number[0]}/{t.number[1]} | {t.relations[0]}/{t.relations[1]} |"
+        )
+    print("\n| collection | status | title | number | relationships (records) |")
+    print("|---|---:|---:|---:|---:|")
+    print("\n".join(rows))
+    print(
+        f"| **total** | {_pct(total.status):.1f}% | {_pct(total.title):.1f}% "
+        f"| {_pct(total.number):.1f}% | {_pct(total.relations):.1f}% |"
+    )
+    for miss in total.misses:
+        print("  disagreement:", miss)
+    assert _pct(total.status) >= 98.0
+    assert _pct(total.title) >= 97.0
+    assert _pct(total.number) >= 99.0
+    assert _pct(total.relations) >= 98.0
+
+
+@pytest.mark.parametrize("name", ["alphagov__govuk-aws", "zooniverse__front-end-monorepo"])
+def test_no_read_problems_on_valid_files(corpora_dir: Path, name: str) -> None:
+    collection = corpora_dir / name
+    roots = roots_of(collection)
+    for path in sorted(json.loads((collection / "TRUTH.json").read_text("utf-8"))["files"]):
+        d = parse(
+            SourceFile(
+                path=path, root=root_for(path, roots), data=(collection / path).read_bytes()
+            ),
+            Options(),
+        )
+        assert d.problems == (), (path, d.problems)

@@ -1,0 +1,209 @@
+"""The benchmark suite's own pieces: a deterministic generated corpus adrguard can read, and the
+runner's statistics and table formatting on fixed inputs."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from adrguard.cli import main
+
+BENCH = Path(__file__).resolve().parents[1] / "benchmarks"
+
+
+@pytest.fixture(scope="module")
+def bench() -> tuple[ModuleType, ModuleType]:
+    sys.path.insert(0, str(BENCH))
+    try:
+        import generate
+        import report
+    finally:
+        sys.path.remove(str(BENCH))
+    return generate, report
+
+
+@pytest.fixture(scope="module")
+def runner() -> ModuleType:
+    sys.path.insert(0, str(BENCH))
+    try:
+        import run
+    finally:
+        sys.path.remove(str(BENCH))
+    return run
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {
+        p.relative_to(folder).as_posix(): p.read_bytes()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file() and ".git" not in p.relative_to(folder).parts
+    }
+
+
+def test_generated_corpus_is_byte_deterministic_and_counted(
+    bench: tuple[ModuleType, ModuleType], tmp_path: Path
+) -> None:
+    generate, _run = bench
+    first = generate.generate(tmp_path / "a", 100, seed=3)
+    second = generate.generate(tmp_path / "b", 100, seed=3)
+    assert first == second
+    files_a, files_b = _files(tmp_path / "a"), _files(tmp_path / "b")
+    assert files_a == files_b
+    records = [p for p in files_a if p.endswith(".md")]
+    assert len(records) == first["records"] == 100
+    assert sum(first["formats"].values()) == 100
+    assert all(count > 0 for count in first["formats"].values())
+    assert first["roots"] == ["docs/adr", "services/svc-01/docs/adr", "services/svc-02/docs/adr"]
+    assert {p.rsplit("/", 1)[0] for p in records} == set(first["roots"])
+    assert first["supersessions"] > 0 and first["links"] > 0
+    assert all(len(paths) == 1 for paths in first["defects"].values())
+    config = files_a[".adrguard.toml"].decode()
+    assert all(f'"{root}"' in config for root in first["roots"])
+    other = generate.generate(tmp_path / "c", 100, seed=4)
+    assert _files(tmp_path / "c") != files_a and other["records"] == 100
+
+
+def test_generator_refuses_the_repository_and_foreign_folders(
+    bench: tuple[ModuleType, ModuleType], tmp_path: Path
+) -> None:
+    generate, _run = bench
+    with pytest.raises(SystemExit, match="inside the repository"):
+        generate.generate(BENCH / "corpus", 10)
+    (tmp_path / "keep.txt").write_text("mine", encoding="utf-8")
+    with pytest.raises(SystemExit, match="not made by this generator"):
+        generate.generate(tmp_path, 10, force=True)
+    assert (tmp_path / "keep.txt").read_text(encoding="utf-8") == "mine"
+
+
+def test_adrguard_reads_every_generated_record(
+    bench: tuple[ModuleType, ModuleType], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    generate, _run = bench
+    generate.generate(tmp_path, 100, seed=1)
+    assert main(["list", "--root", str(tmp_path), "--format", "json"]) == 0
+    listed = {d["path"]: d for d in json.loads(capsys.readouterr().out)["decisions"]}
+    plan = generate.plan_corpus(100, 1)
+    assert sorted(listed) == sorted(r.path for r in plan.records)
+    for r in plan.records:
+        got = listed[r.path]
+        planted = {"missing-status": None, "unknown-status": "unknown"}
+        expected = planted.get(r.defect or "", r.status)
+        assert (got["status"], got["format"], got["number"], got["title"]) == (
+            expected, r.fmt, r.number, r.title
+        ), r.path
+
+
+PLANTED_CODES = {
+    "broken-link": "ADR201",
+    "missing-status": "ADR102",
+    "unknown-status": "ADR103",
+    "missing-section": "ADR104",
+    "filename-pattern": "ADR107",
+    "id-mismatch": "ADR108",
+    "invalid-date": "ADR109",
+    "unresolved-relationship": "ADR301",
+    "one-sided-supersession": "ADR304",
+}
+
+
+def test_check_finds_every_planted_defect(
+    bench: tuple[ModuleType, ModuleType], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    generate, _run = bench
+    manifest = generate.generate(tmp_path, 100, seed=2)
+    assert set(PLANTED_CODES) == set(generate.DEFECT_KINDS)
+    code = main(["check", "--root", str(tmp_path), "--format", "json", "--today", "2026-01-01"])
+    report = json.loads(capsys.readouterr().out)
+    assert code == 1 and report["summary"]["decisions"] == 100
+    found = {(f["code"], f["path"]) for f in report["findings"]}
+    for kind, paths in manifest["defects"].items():
+        assert (PLANTED_CODES[kind], paths[0]) in found, kind
+    records = generate.plan_corpus(100, 2).records
+    targets = {records[i].path for r in records if r.defect for i in r.supersedes}
+    clean = {r.path for r in records if not r.defect and r.path not in targets}
+    assert len(clean) > 80 and not {path for _code, path in found} & clean
+
+
+def test_git_history_is_deterministic(bench: tuple[ModuleType, ModuleType], tmp_path: Path) -> None:
+    generate, _run = bench
+    git = generate.GitPlan(changed=30, mappings=10)
+    heads = []
+    for name in ("a", "b"):
+        manifest = generate.generate(tmp_path / name, 100, seed=1, git=git)
+        heads.append(_git(tmp_path / name, "rev-parse", "HEAD"))
+    changed = _git(tmp_path / "a", "diff", "--name-only", "HEAD~1", "HEAD").splitlines()
+    assert heads[0] == heads[1]
+    info = manifest["git"]
+    assert len(changed) == 30 + len(info["edited_records"])
+    assert info["sample_code_path"] in changed
+    impact = json.loads((tmp_path / "a" / ".adrguard-impact.json").read_text(encoding="utf-8"))
+    assert len(impact["mappings"]) == 10
+
+
+def _git(cwd: Path, *args: str) -> str:
+    return subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True,
+                          text=True).stdout.strip()
+
+
+def test_median_and_tables(bench: tuple[ModuleType, ModuleType]) -> None:
+    _generate, report = bench
+    assert report.median([3.0, 1.0, 2.0]) == 2.0
+    assert report.median([4.0, 1.0, 3.0, 2.0]) == 2.5
+    with pytest.raises(ValueError):
+        report.median([])
+    table = report.format_table(["name", "n"], [["a", "1"], ["bbbb", "22"]], [False, True])
+    assert table == (
+        "| name |   n |\n"
+        "| ---- | --: |\n"
+        "| a    |   1 |\n"
+        "| bbbb |  22 |\n"
+    )
+
+
+def test_results_and_targets_tables(bench: tuple[ModuleType, ModuleType]) -> None:
+    _generate, report = bench
+    floor = report.Result(report.FLOOR, 10000, [report.Sample(0.1, 0.1, 20480, 0)] * 3)
+    samples = [report.Sample(0.9, 0.8, 102400, 1), report.Sample(1.1, 1.0, 204800, 1),
+               report.Sample(0.8, 0.7, 1024, 1)]
+    check = report.Result(report.CHECK_COLD, 10000, samples)
+    missing = report.Result("find", 10000, note="n/a (command not available)")
+    table = report.results_table([floor, check, missing])
+    row = next(line for line in table.splitlines() if line.startswith(f"| {report.CHECK_COLD}"))
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    assert cells[1:8] == ["10,000", "3", "0.900", "0.800", "0.800", "200", "9.0×"]
+    assert "n/a (command not available)" in table
+    targets = report.targets_section([floor, check])
+    assert "| check, 10,000 records, cold cache: ≤ 1.0 s" in targets
+    line = next(x for x in targets.splitlines() if "cold cache: ≤ 1.0 s" in x)
+    assert "0.900 s" in line and "| met" in line
+    assert "missed" not in targets and "not measured" in targets
+
+
+def test_compare_table_reports_pair_ratios(bench: tuple[ModuleType, ModuleType]) -> None:
+    _generate, report = bench
+    pairs = {("check", 100): [(1.0, 0.5), (2.0, 1.5), (1.0, 0.6)], ("graph", 100): []}
+    text = report.compare_table(pairs, {("graph", 100): "A: n/a (command not available)"})
+    row = next(line for line in text.splitlines() if line.startswith("| check"))
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    assert cells[2:7] == ["1.000", "0.600", "0.600", "0.500–0.750", "3"]
+    assert "A: n/a (command not available)" in text
+    assert "Median B/A over all pairs: 0.600" in text
+
+
+def test_runner_detects_missing_commands_and_measures_children(
+    runner: ModuleType, tmp_path: Path
+) -> None:
+    run = runner
+    usage = run.Sample(0.1, 0.1, 1, 2, "usage: adrguard ...\nerror: argument COMMAND: invalid "
+                       "choice: 'graph' (choose from 'check', 'list')\n")
+    assert run.unavailable(usage, "graph") == "n/a (command not available)"
+    assert run.unavailable(run.Sample(0.1, 0.1, 1, 1), "check") is None
+    crash = run.unavailable(run.Sample(0.1, 0.1, 1, 3, "internal error: boom\n"), "check")
+    assert crash is not None and crash.startswith("failed (exit 3")
+    sample = run.run_once([sys.executable, "-c", "import sys; sys.exit(1)"], tmp_path)
+    assert sample.exit_code == 1 and sample.wall > 0 and sample.rss_kb > 1000

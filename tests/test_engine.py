@@ -1,0 +1,272 @@
+"""The rule engine on hand-built corpora: selection, profiles, severities, suppressions, paths."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+
+import pytest
+
+from adrguard import engine
+from adrguard.config import Config
+from adrguard.core.findings import Finding, Severity
+from adrguard.core.model import (
+    ChangeSet,
+    Comment,
+    Corpus,
+    Decision,
+    Location,
+    Section,
+    Status,
+    StatusStatement,
+)
+from adrguard.rules import ALL_RULES, RULES_BY_CODE, BaseRule, RuleContext, RuleMeta
+
+FULL = (
+    Section("Status", 2, 3, 5, "Accepted"),
+    Section("Context", 2, 7, 9, "Text."),
+    Section("Decision", 2, 11, 13, "Text."),
+    Section("Consequences", 2, 15, 17, "Text."),
+)
+
+
+def record(number: int, **changes: object) -> Decision:
+    base = Decision(
+        id=f"ADR-{number:04d}",
+        path=f"docs/adr/{number:04d}-r.md",
+        root="docs/adr",
+        number=number,
+        title=f"R{number}",
+        title_raw=f"{number}. R{number}",
+        title_number=number,
+        status=Status.ACCEPTED,
+        status_raw="Accepted",
+        status_line=5,
+        statuses=(StatusStatement("Accepted", Status.ACCEPTED, 5, "section"),),
+        format="nygard",
+        sections=FULL,
+    )
+    return replace(base, **changes)  # type: ignore[arg-type]
+
+
+def corpus(*decisions: Decision) -> Corpus:
+    return Corpus(decisions=tuple(sorted(decisions, key=lambda d: (d.id, d.path))))
+
+
+def keys(report_findings: tuple[Finding, ...]) -> list[str]:
+    return [f"{f.code} {f.location}" for f in report_findings]
+
+
+def codes_run(config: Config, changes: ChangeSet | None = None) -> set[str]:
+    return {r.meta.code for r in engine.selected_rules(config, changes)}
+
+
+# --- selection and profiles -------------------------------------------------------------
+
+
+def test_standard_runs_default_rules_only() -> None:
+    run = codes_run(Config())
+    assert "ADR104" in run and "ADR101" in run
+    assert "ADR105" not in run and "ADR111" not in run
+
+
+def test_legacy_profile_runs_its_short_list_as_warnings() -> None:
+    cfg = Config(profile="legacy")
+    assert codes_run(cfg) <= engine.LEGACY_CODES
+    assert {"ADR001", "ADR002", "ADR106"} <= codes_run(cfg)
+    dup = corpus(
+        record(1), record(1, path="docs/adr/0001-s.md"), record(2, status=None, statuses=())
+    )
+    report = engine.run(dup, cfg)
+    assert {f.code for f in report.findings} == {"ADR106"}
+    assert {f.severity for f in report.findings} == {Severity.WARNING}
+    assert report.profile == "legacy"
+
+
+def test_advisory_caps_at_warning_and_strict_raises_warnings() -> None:
+    c = corpus(record(1, status=None, statuses=(), sections=FULL[1:3]))
+    advisory = engine.run(c, Config(profile="advisory"))
+    assert {(f.code, f.severity) for f in advisory.findings} == {
+        ("ADR102", Severity.WARNING),
+        ("ADR104", Severity.WARNING),
+    }
+    strict = engine.run(c, Config(profile="strict"))
+    assert {(f.code, f.severity) for f in strict.findings} == {
+        ("ADR102", Severity.ERROR),
+        ("ADR104", Severity.ERROR),
+    }
+    assert "ADR105" in codes_run(Config(profile="strict"))
+
+
+@pytest.mark.parametrize(
+    ("select", "ignore", "expected_in", "expected_out"),
+    [
+        (("ADR1",), (), {"ADR101", "ADR104"}, {"ADR001", "ADR105", "ADR111"}),
+        (("missing-section",), (), {"ADR104"}, {"ADR101"}),
+        (("ADR1", "ADR105"), (), {"ADR104", "ADR105"}, {"ADR111"}),
+        (("ADR1",), ("ADR10",), {"ADR110", "ADR112"}, {"ADR101", "ADR104"}),
+        (("ADR104",), ("ADR1",), {"ADR104"}, {"ADR101"}),
+        (("ADR1",), ("ADR1",), set(), {"ADR101", "ADR104"}),
+        ((), ("ADR1", "duplicate-id"), {"ADR001"}, {"ADR104", "ADR106"}),
+        (("adr104",), (), {"ADR104"}, set()),
+    ],
+)
+def test_select_and_ignore_most_specific_wins(
+    select: tuple[str, ...], ignore: tuple[str, ...], expected_in: set[str], expected_out: set[str]
+) -> None:
+    run = codes_run(Config(select=select, ignore=ignore))
+    assert expected_in <= run
+    assert not (expected_out & run)
+
+
+def test_change_aware_rules_need_a_change_set(monkeypatch: pytest.MonkeyPatch) -> None:
+    class NeedsChanges(BaseRule):
+        meta = RuleMeta("ADR599", "fake-change", "test rule", Severity.NOTE, needs_changes=True)
+
+        def check(self, ctx: RuleContext) -> Iterator[Finding]:
+            assert ctx.changes is not None
+            yield self.finding(f"changed since {ctx.changes.base}", Location("x.md"))
+
+    monkeypatch.setattr(engine, "ALL_RULES", (*ALL_RULES, NeedsChanges))
+    assert "ADR599" not in codes_run(Config())
+    changes = ChangeSet(base="main", head="HEAD", merge_base="abc", changes=())
+    report = engine.run(corpus(record(1)), Config(select=("ADR599",)), changes=changes)
+    assert [f.message for f in report.findings] == ["changed since main"]
+
+
+def test_a_crashing_rule_raises_internal_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    class Crashes(BaseRule):
+        meta = RuleMeta("ADR598", "fake-crash", "test rule", Severity.ERROR)
+
+        def check(self, ctx: RuleContext) -> Iterator[Finding]:
+            raise ZeroDivisionError("boom")
+
+    monkeypatch.setattr(engine, "ALL_RULES", (*ALL_RULES, Crashes))
+    with pytest.raises(engine.InternalError) as info:
+        engine.run(corpus(record(1)), Config())
+    assert info.value.code == "ADR598"
+    assert "ADR598" in str(info.value) and "boom" in str(info.value)
+
+
+# --- severities and per-file ignores ------------------------------------------------------
+
+
+def test_severity_overrides_by_code_name_and_prefix() -> None:
+    c = corpus(record(1, status=None, statuses=(), sections=()))
+    cfg = Config(severity={"ADR1": Severity.NOTE, "missing-section": Severity.ERROR})
+    found = {f.code: f.severity for f in engine.run(c, cfg).findings}
+    assert found == {"ADR102": Severity.NOTE, "ADR104": Severity.ERROR}
+
+
+def test_per_file_ignores_use_gitignore_globs() -> None:
+    c = corpus(record(1, sections=()), record(2, sections=(), path="docs/adr/sub/0002-r.md"))
+    cfg = Config(select=("ADR104",), per_file_ignores={"docs/adr/sub/**": ("missing-section",)})
+    assert keys(engine.run(c, cfg).findings) == ["ADR104 docs/adr/0001-r.md:1"]
+    cfg = Config(select=("ADR104",), per_file_ignores={"0001-*.md": ("ADR1",)})
+    assert keys(engine.run(c, cfg).findings) == ["ADR104 docs/adr/sub/0002-r.md:1"]
+
+
+# --- inline suppressions ------------------------------------------------------------------
+
+TEXT = "# 1. R\n\n<!-- adrguard-disable-next-line {codes} -->\n\n\n## Status\n"
+
+
+def test_file_suppression_by_code_and_name() -> None:
+    for codes in ("ADR104", "missing-section", "ADR1", "ADR104, ADR102", "ADR102 ADR104"):
+        d = record(1, sections=(), comments=(Comment(f"<!-- adrguard-disable {codes} -->", 3),))
+        report = engine.run(corpus(d), Config(select=("ADR104",)))
+        assert report.findings == (), codes
+
+
+def test_next_line_suppression_covers_next_non_blank_line_only() -> None:
+    text = TEXT.format(codes="ADR112")
+    stated = (
+        StatusStatement("Accepted", Status.ACCEPTED, 5, "section"),
+        StatusStatement("Rejected", Status.REJECTED, 6, "line"),
+    )
+    comment = (Comment("<!-- adrguard-disable-next-line ADR112 -->", 3),)
+    hit = record(1, text=text, statuses=stated, comments=comment)
+    assert engine.run(corpus(hit), Config(select=("ADR112",))).findings == ()
+    stated_elsewhere = (stated[0], replace(stated[1], line=7))
+    miss = record(1, text=text, statuses=stated_elsewhere, comments=comment)
+    found = keys(engine.run(corpus(miss), Config(select=("ADR112", "ADR004"))).findings)
+    assert found == ["ADR004 docs/adr/0001-r.md:3", "ADR112 docs/adr/0001-r.md:7"]
+
+
+def test_next_line_target_accounts_for_front_matter_offset() -> None:
+    text = "# 1. R\n<!-- adrguard-disable-next-line ADR112 -->\nStatus: Rejected\n"
+    stated = (
+        StatusStatement("accepted", Status.ACCEPTED, 2, "front-matter"),
+        StatusStatement("Rejected", Status.REJECTED, 6, "line"),
+    )
+    d = record(1, text=text, body_line_offset=3, statuses=stated,
+               comments=(Comment("<!-- adrguard-disable-next-line ADR112 -->", 5),))
+    assert engine.run(corpus(d), Config(select=("ADR112", "ADR004"))).findings == ()
+
+
+def test_unused_suppression_reported_only_when_its_rule_ran() -> None:
+    d = record(1, comments=(Comment("<!-- adrguard-disable ADR104 -->", 3),))
+    with_rule = engine.run(corpus(d), Config(select=("ADR104", "ADR004")))
+    assert keys(with_rule.findings) == ["ADR004 docs/adr/0001-r.md:3"]
+    assert with_rule.findings[0].severity == Severity.NOTE
+    assert "ADR104" in with_rule.findings[0].message
+    without_rule = engine.run(corpus(d), Config(select=("ADR102", "ADR004")))
+    assert without_rule.findings == ()
+
+
+def test_unknown_suppression_is_reported_and_not_unused() -> None:
+    d = record(1, comments=(Comment("<!-- adrguard-disable ADR1044, missing-sectoin -->", 3),))
+    report = engine.run(corpus(d), Config())
+    assert keys(report.findings) == ["ADR003 docs/adr/0001-r.md:3"] * 2
+    assert any("did you mean 'missing-section'" in f.message for f in report.findings)
+
+
+def test_suppression_of_a_retired_code_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    import adrguard.rules
+
+    monkeypatch.setitem(adrguard.rules.RETIRED, "ADR199", "merged into ADR104 in 0.2")
+    d = record(1, comments=(Comment("<!-- adrguard-disable ADR199 -->", 3),))
+    (finding,) = engine.run(corpus(d), Config(select=("ADR003",))).findings
+    assert "a retired rule (merged into ADR104 in 0.2)" in finding.message
+
+
+def test_suppression_without_codes_silences_every_rule() -> None:
+    d = record(1, status=None, statuses=(), sections=(),
+               comments=(Comment("<!-- adrguard-disable -- generated record -->", 2),))
+    assert engine.run(corpus(d), Config()).findings == ()
+
+
+# --- paths and the report -----------------------------------------------------------------
+
+
+def test_only_paths_keeps_corpus_level_findings() -> None:
+    a = record(1, sections=())
+    b = record(1, path="docs/adr/0001-s.md", sections=())
+    c = record(2, sections=(), path="docs/adr/other/0002-r.md")
+    report = engine.run(corpus(a, b, c), Config(), only_paths=["docs/adr/0001-r.md"])
+    assert keys(report.findings) == [
+        "ADR104 docs/adr/0001-r.md:1",
+        "ADR106 docs/adr/0001-r.md:1",
+        "ADR106 docs/adr/0001-s.md:1",
+    ]
+    by_dir = engine.run(corpus(a, b, c), Config(select=("ADR104",)), only_paths=["docs/adr/other/"])
+    assert keys(by_dir.findings) == ["ADR104 docs/adr/other/0002-r.md:1"]
+
+
+def test_report_counts_and_sorting() -> None:
+    c = corpus(record(2, sections=()), record(1, status=None, statuses=()))
+    report = engine.run(c, Config())
+    assert (report.decisions, report.files, report.profile) == (2, 2, "standard")
+    assert keys(report.findings) == ["ADR102 docs/adr/0001-r.md:1", "ADR104 docs/adr/0002-r.md:1"]
+    assert report.summary.errors == 1 and report.summary.warnings == 1
+
+
+def test_unreadable_records_only_get_adr001() -> None:
+    from adrguard.core.model import Problem
+
+    problem = Problem("ADR001", "not valid UTF-8 (byte 0xff at offset 2): save it as UTF-8")
+    d = Decision(
+        id="ADR-0003", path="docs/adr/0003-x.md", root="docs/adr", number=3, problems=(problem,)
+    )
+    assert keys(engine.run(corpus(d), Config()).findings) == ["ADR001 docs/adr/0003-x.md:1"]
+    assert RULES_BY_CODE["ADR001"].meta.name == "unreadable-file"

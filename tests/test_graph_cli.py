@@ -1,0 +1,161 @@
+"""`adrguard graph` and `adrguard relationships`, in-process, on real files in tmp_path."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from adrguard.cli import main
+from adrguard.core.schemas import validator
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "core"))
+from test_graph import _chain  # noqa: E402
+
+RECORDS = {
+    "docs/adr/0001-use-mysql.md": "# 1. Use MySQL\n\n## Status\n\nSuperseded by [3. Use Postgres](0003-use-postgres.md)\n",
+    "docs/adr/0002-cache.md": '# 2. Cache "hot" [keys] {a|b} #1 & 5 > 4 < 6\n\n## Status\n\nAccepted\n\nDepends on [1. Use MySQL](0001-use-mysql.md)\n',
+    "docs/adr/0003-use-postgres.md": "# 3. Use Postgres\n\n## Status\n\nAccepted\n\nSupersedes [1. Use MySQL](0001-use-mysql.md)\n",
+    "docs/adr/0004-queue.md": "# 4. Queue\n\n## Status\n\nProposed\n\nSupersedes [9. Missing](0009-missing.md)\n",
+    "docs/adr/0005-ring-a.md": "# 5. Ring A\n\n## Status\n\nAccepted\n\nDepends on [6. Ring B](0006-ring-b.md)\n",
+    "docs/adr/0006-ring-b.md": "# 6. Ring B\n\n## Status\n\nAccepted\n\nDepends on [5. Ring A](0005-ring-a.md)\n",
+}
+
+
+@pytest.fixture()
+def repo(tmp_path: Path) -> Path:
+    for rel, text in RECORDS.items():
+        path = tmp_path / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return tmp_path
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_relationships_json_lists_every_declared_edge_with_its_state(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = run(capsys, "relationships", "--root", str(repo), "--format", "json")
+    assert code == 0
+    data = json.loads(out)
+    validator("relationships.schema.json").validate(data)
+    states = {(r["source"], r["type"], r["declared"]): r["state"] for r in data["relationships"]}
+    assert states == {
+        ("ADR-0001", "superseded-by", "0003-use-postgres.md"): "resolved",
+        ("ADR-0002", "depends-on", "0001-use-mysql.md"): "inactive",
+        ("ADR-0003", "supersedes", "0001-use-mysql.md"): "resolved",
+        ("ADR-0004", "supersedes", "0009-missing.md"): "unresolved",
+        ("ADR-0005", "depends-on", "0006-ring-b.md"): "cyclic",
+        ("ADR-0006", "depends-on", "0005-ring-a.md"): "cyclic",
+    }
+    missing = next(r for r in data["relationships"] if r["source"] == "ADR-0004")
+    assert missing["target"] is None and "does not exist" in missing["reason"]
+    codes = sorted(d["code"] for d in data["diagnostics"])
+    assert codes == ["ADR301", "ADR303", "ADR310"]
+
+
+def test_relationships_of_one_record_as_text(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "relationships", "ADR-0001", "--root", str(repo))
+    assert code == 0
+    lines = out.splitlines()
+    assert any("superseded-by '0003-use-postgres.md' -> ADR-0003  [resolved]" in ln for ln in lines)
+    assert any("ADR-0003 supersedes '0001-use-mysql.md' -> ADR-0001" in ln for ln in lines)
+    assert not any("ADR-0005" in ln for ln in lines)
+    assert "ADR310" in out
+
+
+def test_unknown_id_is_a_usage_error(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "relationships", "ADR-0099", "--root", str(repo))
+    assert code == 2 and "no decision matches" in err
+    code, _, err = run(capsys, "graph", "--root", str(repo), "--depth", "2")
+    assert code == 2 and "--focus" in err
+
+
+def test_graph_json_validates_and_normalises_edges(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = run(capsys, "graph", "--root", str(repo), "--format", "json")
+    assert code == 0 and out.endswith("}\n")
+    data = json.loads(out)
+    validator("graph.schema.json").validate(data)
+    assert len(data["nodes"]) == 6
+    edges = {(e["source"], e["kind"], e["target"]): e["declaredBy"] for e in data["edges"]}
+    assert edges[("docs/adr/0003-use-postgres.md", "supersedes", "docs/adr/0001-use-mysql.md")] == [
+        "docs/adr/0001-use-mysql.md",
+        "docs/adr/0003-use-postgres.md",
+    ]
+    assert len(edges) == 4
+
+
+def test_graph_focus_and_depth(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run(capsys, "graph", "--root", str(repo), "--format", "json", "--focus", "3")
+    data = json.loads(out)
+    assert [n["id"] for n in data["nodes"]] == ["ADR-0001", "ADR-0003"]
+    assert (data["focus"], data["depth"]) == ("ADR-0003", 1)
+    _, out, _ = run(capsys, "graph", "--root", str(repo), "--format", "json", "--focus",
+                    "ADR-0003", "--depth", "2")
+    assert [n["id"] for n in json.loads(out)["nodes"]] == ["ADR-0001", "ADR-0002", "ADR-0003"]
+
+
+def test_mermaid_is_quoted_and_escaped(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "graph", "--root", str(repo))
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0] == "flowchart LR"
+    node = next(ln for ln in lines if "Cache" in ln)
+    assert node == (
+        '  n1["ADR-0002: Cache #quot;hot#quot; #91;keys#93; #123;a#124;b#125; #35;1 #amp; 5 #gt; 4 #lt; 6"]'
+    )
+    for ln in lines[1:]:
+        label = re.search(r'\["(.*)"\]', ln)
+        if label:
+            assert not set(label.group(1)) & set('"[]<>`')
+    assert "  n2 -->|supersedes| n0" in lines
+    assert "  n1 ==>|depends-on| n0" in lines
+    assert any(ln.startswith("  classDef st_accepted ") for ln in lines)
+    assert any(ln.startswith("  linkStyle ") for ln in lines)
+
+
+def test_dot_escapes_and_colours(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "graph", "--root", str(repo), "--format", "dot", "-o",
+                       str(repo / "g.dot"))
+    assert code == 0 and out == ""
+    text = (repo / "g.dot").read_text(encoding="utf-8")
+    assert text.startswith("digraph decisions {\n") and text.endswith("}\n")
+    assert 'label="ADR-0002\\nCache \\"hot\\" [keys] {a|b} #1 & 5 > 4 < 6"' in text
+    assert '"docs/adr/0003-use-postgres.md" -> "docs/adr/0001-use-mysql.md" [label="supersedes"' in text
+
+
+def test_show_gains_resolved_relations(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "show", "ADR-0001", "--root", str(repo), "--format", "json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["supersededBy"] == ["ADR-0003"]
+    assert data["currentSuccessor"] == "ADR-0003"
+    assert data["referencedBy"] == ["ADR-0002", "ADR-0003"]
+
+
+def test_graph_of_10000_records_renders_in_under_a_second() -> None:
+    from adrguard.core import graph
+    from adrguard.reporters import graph as render
+
+    timings = {}
+    for fmt in ("json", "dot"):
+        best = float("inf")
+        for _ in range(3):
+            corpus = _chain(10_000)  # a fresh corpus: the graph is built inside the timing
+            start = time.perf_counter()
+            text = render.render(fmt, render.view(graph.build(corpus)))
+            best = min(best, time.perf_counter() - start)
+        timings[fmt] = best
+        assert text.count("supersedes") >= 9_999
+    assert max(timings.values()) < 1.0, timings
