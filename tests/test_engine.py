@@ -119,6 +119,23 @@ def test_select_and_ignore_most_specific_wins(
     assert not (expected_out & run)
 
 
+@pytest.mark.parametrize(
+    ("config", "message"),
+    [
+        (Config(select=("ADR1044",)), "select: 'ADR1044' names no rule (did you mean 'ADR104'?)"),
+        (Config(ignore=("mising-section",)), "did you mean 'missing-section'?"),
+        (Config(severity={"ADR9": Severity.NOTE}), "severity: 'ADR9' names no rule"),
+        (Config(per_file_ignores={"*.md": ("nope",)}), "per-file-ignores '*.md': 'nope'"),
+    ],
+)
+def test_selectors_that_name_no_rule_are_user_errors(config: Config, message: str) -> None:
+    from adrguard.core.errors import UserError
+
+    with pytest.raises(UserError) as info:
+        engine.run(corpus(record(1)), config)
+    assert message in str(info.value)
+
+
 def test_change_aware_rules_need_a_change_set(monkeypatch: pytest.MonkeyPatch) -> None:
     class NeedsChanges(BaseRule):
         meta = RuleMeta("ADR599", "fake-change", "test rule", Severity.NOTE, needs_changes=True)

@@ -12,9 +12,10 @@ IO_MODULES = {"git", "rich", "mcp", "adrguard.adapters", "adrguard.cli", "adrgua
 
 
 def _loaded_after(code: str) -> set[str]:
-    script = f"import sys\n{code}\nimport json\nprint(json.dumps(sorted(sys.modules)))"
+    script = f"import sys\n{code}\nimport json\nprint('MODULES=' + json.dumps(sorted(sys.modules)))"
     out = subprocess.run([sys.executable, "-c", script], check=True, capture_output=True, text=True)
-    return set(json.loads(out.stdout))
+    line = next(ln for ln in out.stdout.splitlines() if ln.startswith("MODULES="))
+    return set(json.loads(line.removeprefix("MODULES=")))
 
 
 def test_core_and_rules_load_no_io_modules() -> None:

@@ -38,15 +38,21 @@ def make_repo(root: Path, files: dict[str, str], config: str = "cache = false\n"
     return root
 
 
-BASE = {"docs/adr/0001-use-postgresql.md": record(1, "Use PostgreSQL"),
-        "docs/adr/0002-use-kafka.md": record(2, "Use Kafka")}
+BASE = {
+    "docs/adr/0001-use-postgresql.md": record(1, "Use PostgreSQL"),
+    "docs/adr/0002-use-kafka.md": record(2, "Use Kafka"),
+}
 
 
 @pytest.mark.parametrize("collection", sorted(COLLECTIONS))
-def test_golden_index_of_real_collection(collection: str, corpora_dir: Path, tmp_path: Path) -> None:
+def test_golden_index_of_real_collection(
+    collection: str, corpora_dir: Path, tmp_path: Path
+) -> None:
     roots = COLLECTIONS[collection]
     config = tmp_path / "adrguard.toml"
-    config.write_text("cache = false\n" + (f"roots = {json.dumps(roots)}\n" if roots else ""), "utf-8")
+    config.write_text(
+        "cache = false\n" + (f"roots = {json.dumps(roots)}\n" if roots else ""), "utf-8"
+    )
     repo = corpora_dir / collection
     cfg, corpus = api.load(repo, config)
     states = generated.index_states(repo, cfg, corpus)
@@ -57,15 +63,19 @@ def test_golden_index_of_real_collection(collection: str, corpora_dir: Path, tmp
         for rel, text in produced.items():
             (folder / rel).parent.mkdir(parents=True, exist_ok=True)
             (folder / rel).write_bytes(text.encode("utf-8"))
-    stored = {p.relative_to(folder).as_posix(): p.read_bytes().decode("utf-8")
-              for p in sorted(folder.rglob("*.md"))}
+    stored = {
+        p.relative_to(folder).as_posix(): p.read_bytes().decode("utf-8")
+        for p in sorted(folder.rglob("*.md"))
+    }
     assert produced == stored
     records = [d for d in corpus.decisions if not d.archived]
     assert sum(text.count("\n| ") for text in produced.values()) - len(produced) == len(records)
 
 
 def test_golden_ltb_puts_00011_between_0010_and_0012() -> None:
-    text = (GOLDEN / "Lab-Topology-Builder__LTB-K8s-Backend/docs/decisions/INDEX.md").read_text("utf-8")
+    text = (GOLDEN / "Lab-Topology-Builder__LTB-K8s-Backend/docs/decisions/INDEX.md").read_text(
+        "utf-8"
+    )
     order = [line.split(" | ")[0] for line in text.splitlines() if line.startswith("| 00")]
     assert order[-4:] == ["| 0010", "| 0011", "| 0012", "| 0013"]
     assert "(00011-remote-access.md)" in text
@@ -75,7 +85,10 @@ def test_index_print_check_write_cycle(tmp_path: Path, capsys: pytest.CaptureFix
     repo = make_repo(tmp_path, BASE)
     assert main(["index", "--root", str(repo)]) == 0
     printed = capsys.readouterr().out
-    assert printed.startswith("# Architecture decision records\n") and "[Use Kafka](0002-use-kafka.md)" in printed
+    assert (
+        printed.startswith("# Architecture decision records\n")
+        and "[Use Kafka](0002-use-kafka.md)" in printed
+    )
     assert not (repo / "docs/adr/INDEX.md").exists()  # printing writes nothing
 
     assert main(["index", "--check", "--root", str(repo)]) == 1
@@ -100,7 +113,9 @@ def test_write_keeps_hand_text_and_writes_lf(tmp_path: Path) -> None:
     assert main(["index", "--write", "--root", str(repo)]) == 0
     index_file = repo / "docs/adr/INDEX.md"
     block = index_file.read_text("utf-8").split("\n", 2)[2]
-    index_file.write_bytes(("# Ours\r\n\r\nIntro.\r\n\r\n" + block.replace("\n", "\r\n") + "Footer.\r\n").encode())
+    index_file.write_bytes(
+        ("# Ours\r\n\r\nIntro.\r\n\r\n" + block.replace("\n", "\r\n") + "Footer.\r\n").encode()
+    )
     assert main(["index", "--check", "--root", str(repo)]) == 0  # CRLF alone is not stale
     (repo / "docs/adr/0003-use-redis.md").write_text(record(3, "Use Redis"), "utf-8")
     assert main(["index", "--write", "--root", str(repo)]) == 0
@@ -109,7 +124,9 @@ def test_write_keeps_hand_text_and_writes_lf(tmp_path: Path) -> None:
     assert "0003-use-redis.md" in text
 
 
-def test_write_refuses_unmanaged_and_malformed_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_write_refuses_unmanaged_and_malformed_files(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     repo = make_repo(tmp_path, {**BASE, "docs/adr/INDEX.md": "# Hand made\n\n* 0001\n"})
     assert main(["index", "--write", "--root", str(repo)]) == 2
     assert "--init" in capsys.readouterr().err
@@ -146,8 +163,12 @@ def test_index_disabled_and_bad_columns(tmp_path: Path, capsys: pytest.CaptureFi
     assert main(["index", "--init", "--root", str(repo)]) == 2
 
 
-def test_current_workflow_init_review_stamp_status(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    repo = make_repo(tmp_path, {**BASE, "docs/adr/0003-try-redis.md": record(3, "Try Redis", "Proposed")})
+def test_current_workflow_init_review_stamp_status(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo = make_repo(
+        tmp_path, {**BASE, "docs/adr/0003-try-redis.md": record(3, "Try Redis", "Proposed")}
+    )
     assert main(["current", "status", "--root", str(repo)]) == 0
     assert "current init" in capsys.readouterr().out
     assert main(["current", "init", "--root", str(repo)]) == 0
@@ -156,7 +177,10 @@ def test_current_workflow_init_review_stamp_status(tmp_path: Path, capsys: pytes
     assert "Draft for review" in draft and "Use Kafka" in draft and "Try Redis" not in draft
     view.write_text("# Custom\n", "utf-8")
     assert main(["current", "init", "--root", str(repo)]) == 0
-    assert "exists; not overwritten" in capsys.readouterr().out and view.read_text("utf-8") == "# Custom\n"
+    assert (
+        "exists; not overwritten" in capsys.readouterr().out
+        and view.read_text("utf-8") == "# Custom\n"
+    )
 
     assert main(["current", "status", "--root", str(repo)]) == 1
     assert "ADR404" in capsys.readouterr().out
@@ -178,19 +202,33 @@ def test_current_workflow_init_review_stamp_status(tmp_path: Path, capsys: pytes
     assert main(["current", "status", "--root", str(repo)]) == 1
     out = capsys.readouterr().out
     assert out.startswith("docs/adr/CURRENT.md: stale\n")
-    for fragment in ("ADR408", "0004-use-pulsar.md (ADR-0004) is in scope", "has status superseded now"):
+    for fragment in (
+        "ADR408",
+        "0004-use-pulsar.md (ADR-0004) is in scope",
+        "has status superseded now",
+    ):
         assert fragment in out
     manifest.write_text(json.dumps(data), "utf-8")  # a reviewer set a coverage value by hand
     assert main(["current", "stamp", "--root", str(repo)]) == 0
     members = json.loads(manifest.read_text("utf-8"))["members"]
     assert [(m["path"].rsplit("/", 1)[1], m["coverage"]) for m in members] == [
-        ("0001-use-postgresql.md", "kept"), ("0004-use-pulsar.md", "open")]
+        ("0001-use-postgresql.md", "kept"),
+        ("0004-use-pulsar.md", "open"),
+    ]
     assert main(["current", "status", "--root", str(repo)]) == 0
 
 
-def test_stamp_refuses_a_corrupt_or_newer_manifest(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    repo = make_repo(tmp_path, {**BASE, "docs/adr/CURRENT.md": "# In force\n",
-                                "docs/adr/CURRENT.sources.json": '{"schemaVersion": 9}'})
+def test_stamp_refuses_a_corrupt_or_newer_manifest(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo = make_repo(
+        tmp_path,
+        {
+            **BASE,
+            "docs/adr/CURRENT.md": "# In force\n",
+            "docs/adr/CURRENT.sources.json": '{"schemaVersion": 9}',
+        },
+    )
     assert main(["current", "stamp", "--root", str(repo)]) == 2
     assert "newer adrguard" in capsys.readouterr().err
     assert (repo / "docs/adr/CURRENT.sources.json").read_text("utf-8") == '{"schemaVersion": 9}'
@@ -198,17 +236,29 @@ def test_stamp_refuses_a_corrupt_or_newer_manifest(tmp_path: Path, capsys: pytes
 
 
 def _snapshot(root: Path) -> dict[str, tuple[int, bytes]]:
-    return {p.relative_to(root).as_posix(): (p.stat().st_mtime_ns, p.read_bytes())
-            for p in sorted(root.rglob("*")) if p.is_file()}
+    return {
+        p.relative_to(root).as_posix(): (p.stat().st_mtime_ns, p.read_bytes())
+        for p in sorted(root.rglob("*"))
+        if p.is_file()
+    }
 
 
 @pytest.mark.parametrize("cache", [False, True])
-def test_check_writes_nothing(tmp_path: Path, cache: bool, capsys: pytest.CaptureFixture[str]) -> None:
+def test_check_writes_nothing(
+    tmp_path: Path, cache: bool, capsys: pytest.CaptureFixture[str]
+) -> None:
     """Stale index, stale CURRENT pair: `check` reports them and changes no file or mtime. The
     parse cache (``.adrguard_cache/``, on by default) is the one thing it may write."""
     config = f"cache = {'true' if cache else 'false'}\n[index]\nenabled = true\n"
-    repo = make_repo(tmp_path, {**BASE, "docs/adr/INDEX.md": "<!-- adrguard:index:start -->\n<!-- adrguard:index:end -->\n",
-                                "docs/adr/CURRENT.md": "# In force\n"}, config)
+    repo = make_repo(
+        tmp_path,
+        {
+            **BASE,
+            "docs/adr/INDEX.md": "<!-- adrguard:index:start -->\n<!-- adrguard:index:end -->\n",
+            "docs/adr/CURRENT.md": "# In force\n",
+        },
+        config,
+    )
     before = _snapshot(repo)
     dirs_before = sorted(p.relative_to(repo).as_posix() for p in repo.rglob("*") if p.is_dir())
     assert main(["check", "--root", str(repo), "--select", "ADR4"]) == 1
@@ -237,9 +287,21 @@ def test_fixer_hook_with_pre_commit_try_repo(repo_dir: Path, tmp_path: Path) -> 
 
     def run() -> subprocess.CompletedProcess[str]:
         return subprocess.run(
-            [sys.executable, "-m", "pre_commit", "try-repo", str(hook), "adrguard-fix",
-             "--all-files", "--verbose"],
-            cwd=target, env=env, capture_output=True, text=True, timeout=900,
+            [
+                sys.executable,
+                "-m",
+                "pre_commit",
+                "try-repo",
+                str(hook),
+                "adrguard-fix",
+                "--all-files",
+                "--verbose",
+            ],
+            cwd=target,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=900,
         )
 
     first = run()

@@ -115,6 +115,7 @@ def run(
     only_paths: Collection[str] | None = None,
 ) -> Report:
     """Run every selected rule over the corpus and return the sorted, filtered report."""
+    check_selectors(config)
     rules = selected_rules(config, changes)
     ctx = RuleContext(corpus, config.options, changes)
     overrides = _Overrides(config.severity)
@@ -138,6 +139,35 @@ def run(
         files=len(corpus.by_path),
         profile=config.profile,
     )
+
+
+def check_selectors(config: Config) -> None:
+    """Reject ``select``/``ignore``/``severity``/``per-file-ignores`` entries that name no rule
+    (a typo would otherwise silently select nothing). Retired codes stay accepted."""
+    import difflib
+
+    from adrguard.core.errors import UserError
+    from adrguard.rules import RETIRED
+
+    known = [(r.meta.code, r.meta.name) for r in ALL_RULES]
+    groups: list[tuple[str, tuple[str, ...]]] = [
+        ("select", config.select),
+        ("ignore", config.ignore),
+        ("severity", tuple(config.severity)),
+    ]
+    groups += [(f"per-file-ignores {g!r}", tuple(v)) for g, v in config.per_file_ignores.items()]
+    for where, selectors in groups:
+        for selector in selectors:
+            normal = suppress.normalise_selector(selector)
+            if suppress.is_known(selector, known) or normal in RETIRED:
+                continue
+            words = [w for pair in known for w in pair]
+            close = difflib.get_close_matches(normal, words, n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise UserError(
+                f"{where}: {selector!r} names no rule{hint}; use a code (ADR104), a prefix (ADR1) "
+                "or a name (missing-section): `adrguard rules` lists them"
+            )
 
 
 def _check(rule: type[BaseRule], ctx: RuleContext) -> list[Finding]:

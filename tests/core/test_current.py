@@ -9,26 +9,45 @@ import pytest
 
 from adrguard.core import current
 from adrguard.core.errors import UserError
+from adrguard.core.manifest import dump, parse_manifest
 from adrguard.core.model import Corpus, Decision, Status
 from adrguard.core.options import Options
+from adrguard.core.region import content_sha256
 
 VIEW = "docs/adr/CURRENT.md"
 MAN = "docs/adr/CURRENT.sources.json"
 VIEW_TEXT = b"# Decisions in force\n\nWe use PostgreSQL and Kafka.\n"
 
 
-def rec(path: str, number: int, status: Status | None = Status.ACCEPTED, *, text: str = "",
-        root: str = "docs/adr", archived: bool = False) -> Decision:
+def rec(
+    path: str,
+    number: int,
+    status: Status | None = Status.ACCEPTED,
+    *,
+    text: str = "",
+    root: str = "docs/adr",
+    archived: bool = False,
+) -> Decision:
     body = (text or f"# {number}. Record {number}\n").encode()
-    return Decision(id=f"ADR-{number:04d}", path=path, root=root, number=number,
-                    title=f"Record {number}", status=status, archived=archived,
-                    sha256=current.content_sha256(body))
+    return Decision(
+        id=f"ADR-{number:04d}",
+        path=path,
+        root=root,
+        number=number,
+        title=f"Record {number}",
+        status=status,
+        archived=archived,
+        sha256=content_sha256(body),
+    )
 
 
 def corpus(*decisions: Decision, roots: tuple[str, ...] = ("docs/adr",)) -> Corpus:
     files = {d.path for d in decisions} | {"docs/adr/archive/x.md"}
-    return Corpus(decisions=tuple(sorted(decisions, key=lambda d: (d.id, d.path))), roots=roots,
-                  repo_files=frozenset(files))
+    return Corpus(
+        decisions=tuple(sorted(decisions, key=lambda d: (d.id, d.path))),
+        roots=roots,
+        repo_files=frozenset(files),
+    )
 
 
 A = rec("docs/adr/0001-postgres.md", 1)
@@ -39,10 +58,12 @@ P = rec("docs/adr/0003-redis.md", 3, Status.PROPOSED)
 def stamped(c: Corpus, options: Options | None = None, view: bytes = VIEW_TEXT) -> dict[str, bytes]:
     texts = {VIEW: view}
     manifest = current.build_manifest(c, options or Options(), "docs/adr", texts, None)
-    return {**texts, MAN: current.dump(manifest).encode()}
+    return {**texts, MAN: dump(manifest).encode()}
 
 
-def reasons(c: Corpus, texts: dict[str, bytes], options: Options | None = None) -> list[tuple[str, str]]:
+def reasons(
+    c: Corpus, texts: dict[str, bytes], options: Options | None = None
+) -> list[tuple[str, str]]:
     (state,) = current.evaluate(c, options or Options(), texts)
     return [(r.code, r.message) for r in state.reasons]
 
@@ -54,7 +75,7 @@ def test_stamp_takes_accepted_members_in_order_and_is_fresh() -> None:
     assert [m["path"] for m in data["members"]] == [A.path, B.path]
     assert {m["coverage"] for m in data["members"]} == {"open"}
     assert data["schemaVersion"] == 1 and data["protocol"] == "adrguard-current/1"
-    assert data["viewSha256"] == current.content_sha256(VIEW_TEXT)
+    assert data["viewSha256"] == content_sha256(VIEW_TEXT)
     assert reasons(c, texts) == []
     assert texts[MAN].endswith(b"}\n") and texts[MAN] == stamped(c)[MAN]  # deterministic
 
@@ -64,22 +85,28 @@ def test_restamp_keeps_coverage_and_locators_and_opens_new_members() -> None:
     data = json.loads(stamped(c)[MAN])
     data["members"][0]["coverage"] = "summarized"
     data["members"].append(dict(data["members"][1], locator="decision", coverage="consolidated"))
-    previous, problem = current.parse_manifest(json.dumps(data).encode(), "docs/adr", VIEW, c)
+    previous, problem = parse_manifest(json.dumps(data).encode(), "docs/adr", VIEW, c)
     assert problem is None and previous is not None
     new = rec("docs/adr/0004-s3.md", 4)
-    manifest = current.build_manifest(corpus(A, B, new), Options(), "docs/adr", {VIEW: VIEW_TEXT}, previous)
+    manifest = current.build_manifest(
+        corpus(A, B, new), Options(), "docs/adr", {VIEW: VIEW_TEXT}, previous
+    )
     got = [(m.path, m.locator, m.coverage) for m in manifest.members]
-    assert got == [(A.path, None, "summarized"), (B.path, None, "open"),
-                   (B.path, "decision", "consolidated"), (new.path, None, "open")]
+    assert got == [
+        (A.path, None, "summarized"),
+        (B.path, None, "open"),
+        (B.path, "decision", "consolidated"),
+        (new.path, None, "open"),
+    ]
 
 
 def test_crlf_only_changes_hash_the_same() -> None:
-    assert current.content_sha256(b"a\r\nb\r\n") == current.content_sha256(b"a\nb\n")
+    assert content_sha256(b"a\r\nb\r\n") == content_sha256(b"a\nb\n")
 
 
 def test_every_reason_is_reported() -> None:
     texts = stamped(corpus(A, B))
-    edited = replace(A, sha256=current.content_sha256(b"changed"))
+    edited = replace(A, sha256=content_sha256(b"changed"))
     new = rec("docs/adr/0004-s3.md", 4)
     gone = replace(B, status=Status.SUPERSEDED)
     texts[VIEW] = VIEW_TEXT + b"\nmore\n"
@@ -95,7 +122,10 @@ def test_every_reason_is_reported() -> None:
 @pytest.mark.parametrize(
     ("change", "fragment"),
     [
-        (lambda d: replace(d, archived=True, path="docs/adr/archive/0002-kafka.md"), "moved to the archive"),
+        (
+            lambda d: replace(d, archived=True, path="docs/adr/archive/0002-kafka.md"),
+            "moved to the archive",
+        ),
         (lambda d: replace(d, path="docs/adr/0002-kafka-events.md"), "was renamed from"),
         (None, "was deleted"),
     ],
@@ -114,7 +144,10 @@ def test_hand_edited_members_and_changed_selection() -> None:
     texts[MAN] = json.dumps(data).encode()
     assert any("edited by hand" in m for _, m in reasons(corpus(A, B), texts))
     opts = Options(current={"statuses": ["accepted", "proposed"]})
-    assert any("selection in the config" in m for _, m in reasons(corpus(A, B), stamped(corpus(A, B)), opts))
+    assert any(
+        "selection in the config" in m
+        for _, m in reasons(corpus(A, B), stamped(corpus(A, B)), opts)
+    )
 
 
 def _manifest_with(**changes: object) -> bytes:
@@ -146,8 +179,12 @@ def test_invalid_manifests_are_never_used(data: bytes, fragment: str) -> None:
 
 @pytest.mark.parametrize(
     ("path", "fragment"),
-    [("docs/adr/../../etc/passwd", "never followed"), ("/etc/passwd", "not a repository-relative"),
-     ("src/app.py", "outside the root"), ("docs\\adr\\x.md", "not a repository-relative")],
+    [
+        ("docs/adr/../../etc/passwd", "never followed"),
+        ("/etc/passwd", "not a repository-relative"),
+        ("src/app.py", "outside the root"),
+        ("docs\\adr\\x.md", "not a repository-relative"),
+    ],
 )
 def test_member_paths_must_stay_inside_the_root(path: str, fragment: str) -> None:
     data = json.loads(stamped(corpus(A, B))[MAN])
@@ -182,7 +219,7 @@ def test_project_view_lists_module_views_instead_of_their_records() -> None:
         ("ADR-0001", "0001-monorepo.md"),
         ("CURRENT:services/pay/docs/adr", "services/pay/docs/adr/CURRENT.md"),
     ]
-    texts["CURRENT.sources.json"] = current.dump(manifest).encode()
+    texts["CURRENT.sources.json"] = dump(manifest).encode()
     (state,) = [s for s in current.evaluate(c, Options(), texts) if s.root == "."]
     assert state.fresh
     texts["services/pay/docs/adr/CURRENT.md"] = module_view + b"edited\n"

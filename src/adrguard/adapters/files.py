@@ -216,7 +216,7 @@ def _untracked(base: Path, roots: Sequence[str], tracked: frozenset[str]) -> tup
 def read_bytes(real_base: str, path: str, max_size: int) -> tuple[bytes | None, str | None] | None:
     """``(data, None)``, ``(None, why)`` or None when there is nothing to read (a missing file
     or a directory). Never follows a symlink out of ``real_base``; never blocks on a FIFO."""
-    full = os.path.join(real_base, path)
+    full = real_base + os.sep + path  # path is repo-relative with "/" (fine on Windows too)
     try:
         st = os.lstat(full)
     except FileNotFoundError:

@@ -38,7 +38,9 @@ def unsafe_target(repo_root: Path, rel: str) -> str | None:
     a directory, or its folder resolves outside the repository. Nothing is followed."""
     target = Path(repo_root) / rel
     if target.is_symlink():
-        return f"{rel} is a symlink; adrguard writes only regular files (replace the link by a file)"
+        return (
+            f"{rel} is a symlink; adrguard writes only regular files (replace the link by a file)"
+        )
     if target.is_dir():
         return f"{rel} is a directory, not a file"
     real_root = os.path.realpath(repo_root)

@@ -2,6 +2,15 @@
 
 from __future__ import annotations
 
-from adrguard.api.corpus import Loaded, build_corpus, check, load, load_with, resolve_root
+from adrguard.api.corpus import (
+    CheckResult,
+    Loaded,
+    build_corpus,
+    check,
+    check_result,
+    load,
+    load_with,
+    resolve_root,
+)
 
-__all__ = ["Loaded", "build_corpus", "check", "load", "load_with", "resolve_root"]
+__all__ = ["CheckResult", "Loaded", "check_result", "build_corpus", "check", "load", "load_with", "resolve_root"]

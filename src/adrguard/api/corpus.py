@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from adrguard.config import Config, load_config
 from adrguard.core.errors import UserError
@@ -152,7 +153,22 @@ def load(repo_root: Path | str | None = None, config_path: Path | None = None) -
     return config, load_with(root, config)
 
 
+@dataclass(frozen=True)
+class CheckResult:
+    report: Report
+    corpus: Corpus
+    config: Config
+
+
 def check(
+    repo_root: Path | str | None = None,
+    **kwargs: Any,
+) -> Report:
+    """Run every selected rule over the repository's decisions and return the sorted report."""
+    return check_result(repo_root, **kwargs).report
+
+
+def check_result(
     repo_root: Path | str | None = None,
     *,
     config_path: Path | None = None,
@@ -164,8 +180,8 @@ def check(
     base: str | None = None,
     head: str | None = None,
     today: str | None = None,
-) -> Report:
-    """Run every selected rule over the repository's decisions and return the sorted report."""
+) -> CheckResult:
+    """The report together with the corpus and the effective config it was made from."""
     from adrguard import engine
 
     root = resolve_root(repo_root)
@@ -185,7 +201,8 @@ def check(
     if base is not None:
         changes = _changes(root, cfg, corpus, base, head)
     only = _expand(corpus, [_relative(root, p) for p in paths]) if paths else None
-    return engine.run(corpus, cfg, changes=changes, only_paths=only)
+    report = engine.run(corpus, cfg, changes=changes, only_paths=only)
+    return CheckResult(report=report, corpus=corpus, config=cfg)
 
 
 def _changes(root: Path, cfg: Config, corpus: Corpus, base: str, head: str | None) -> ChangeSet:

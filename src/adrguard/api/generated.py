@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from adrguard.config import Config
-from adrguard.core import current, index
+from adrguard.core import current, index, manifest, region
 from adrguard.core.errors import UserError
 from adrguard.core.model import Corpus
 
@@ -48,7 +48,7 @@ def _index_candidates(corpus: Corpus, config: Config) -> set[str]:
     for d in corpus.decisions:
         if d.archived:
             folders.add(index.archive_folder(d, config.options.archive_dirs))
-    return {index.join_root(folder, name) for folder in folders for name in names}
+    return {region.join_root(folder, name) for folder in folders for name in names}
 
 
 def index_states(repo_root: Path, config: Config, corpus: Corpus) -> list[index.IndexState]:
@@ -64,7 +64,9 @@ def index_enabled(config: Config) -> bool:
     return index.settings(config.options).enabled is not False
 
 
-def write_indexes(repo_root: Path, config: Config, corpus: Corpus, *, init: bool = False) -> list[str]:
+def write_indexes(
+    repo_root: Path, config: Config, corpus: Corpus, *, init: bool = False
+) -> list[str]:
     """Write every index that is missing or stale (and, with ``init``, add the markers to an
     index written by hand). Refuses before writing anything when an index has broken markers,
     or no markers and ``init`` is off. Returns the paths written."""
@@ -105,12 +107,13 @@ def _roots(corpus: Corpus, wanted: Sequence[str]) -> list[str]:
 
 def _current_texts(repo_root: Path, config: Config, corpus: Corpus) -> dict[str, bytes]:
     cfg = current.settings(config.options)
-    paths = {index.join_root(r, n) for r in corpus.roots for n in (cfg.view, cfg.manifest)}
+    paths = {region.join_root(r, n) for r in corpus.roots for n in (cfg.view, cfg.manifest)}
     return _read(repo_root, paths, config.options.max_file_size)
 
 
-def current_states(repo_root: Path, config: Config, corpus: Corpus,
-                   roots: Sequence[str] = ()) -> list[current.CurrentState]:
+def current_states(
+    repo_root: Path, config: Config, corpus: Corpus, roots: Sequence[str] = ()
+) -> list[current.CurrentState]:
     wanted = set(_roots(corpus, roots))
     texts = _current_texts(repo_root, config, corpus)
     return [s for s in current.evaluate(corpus, config.options, texts) if s.root in wanted]
@@ -122,8 +125,9 @@ class Written:
     changed: bool  # False: the file already held exactly this text (or exists and was kept)
 
 
-def stamp_current(repo_root: Path, config: Config, corpus: Corpus,
-                  roots: Sequence[str] = ()) -> list[Written]:
+def stamp_current(
+    repo_root: Path, config: Config, corpus: Corpus, roots: Sequence[str] = ()
+) -> list[Written]:
     """Record what each CURRENT.md was reviewed against. Coverage values and locators already
     in the manifest are kept; new members get ``open``. A corrupt or newer manifest is refused."""
     from adrguard.adapters.write import write_atomic
@@ -131,34 +135,37 @@ def stamp_current(repo_root: Path, config: Config, corpus: Corpus,
     cfg = current.settings(config.options)
     texts = _current_texts(repo_root, config, corpus)
     chosen = _roots(corpus, roots)
-    todo = [r for r in chosen if index.join_root(r, cfg.view) in texts]
+    todo = [r for r in chosen if region.join_root(r, cfg.view) in texts]
     if not todo:
         where = ", ".join(chosen)
-        raise UserError(f"no {cfg.view} in {where}; create a draft with `adrguard current init`, "
-                        "review it, then stamp")
+        raise UserError(
+            f"no {cfg.view} in {where}; create a draft with `adrguard current init`, "
+            "review it, then stamp"
+        )
     out: list[Written] = []
     plans: list[tuple[str, str, bytes | None]] = []
     for root in todo:
-        view, mpath = index.join_root(root, cfg.view), index.join_root(root, cfg.manifest)
+        view, mpath = region.join_root(root, cfg.view), region.join_root(root, cfg.manifest)
         previous = None
         old = texts.get(mpath)
         if old is not None:
-            previous, problem = current.parse_manifest(old, root, view, corpus)
+            previous, problem = manifest.parse_manifest(old, root, view, corpus)
             if previous is None:
                 raise UserError(f"{mpath} {problem}; nothing was written")
-        text = current.dump(current.build_manifest(corpus, config.options, root, texts, previous))
+        text = manifest.dump(current.build_manifest(corpus, config.options, root, texts, previous))
         plans.append((mpath, text, old))
     _refuse_unsafe(repo_root, (p for p, _, _ in plans))
     for mpath, text, old in plans:
-        changed = old is None or index.normalise(old) != text or b"\r" in old
+        changed = old is None or region.normalise(old) != text or b"\r" in old
         if changed:
             write_atomic(repo_root / mpath, text)
         out.append(Written(mpath, changed))
     return out
 
 
-def init_current(repo_root: Path, config: Config, corpus: Corpus,
-                 roots: Sequence[str] = ()) -> list[Written]:
+def init_current(
+    repo_root: Path, config: Config, corpus: Corpus, roots: Sequence[str] = ()
+) -> list[Written]:
     """A draft CURRENT.md for each root that has none; an existing view is never overwritten."""
     from adrguard.adapters.write import write_atomic
 
@@ -166,7 +173,7 @@ def init_current(repo_root: Path, config: Config, corpus: Corpus,
     texts = _current_texts(repo_root, config, corpus)
     out: list[Written] = []
     for root in _roots(corpus, roots):
-        view = index.join_root(root, cfg.view)
+        view = region.join_root(root, cfg.view)
         if view in texts or (repo_root / view).exists() or (repo_root / view).is_symlink():
             out.append(Written(view, False))
             continue

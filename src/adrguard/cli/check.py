@@ -11,6 +11,7 @@ from typing import Any
 from adrguard.cli.common import add_common, emit, info, load_config_for, parse_formats
 from adrguard.core.errors import UserError
 from adrguard.core.findings import Report, Severity
+from adrguard.core.model import Corpus
 
 FAIL_ON = ("none", "note", "warning", "error")
 
@@ -84,7 +85,7 @@ def run_check(args: argparse.Namespace) -> int:
     specs = parse_formats(args.format, REPORTERS, "text")
     root, config = load_config_for(args)
     today = args.today or dt.date.today().isoformat()
-    report = api.check(
+    result = api.check_result(
         root,
         config=config,
         paths=args.paths,
@@ -95,17 +96,21 @@ def run_check(args: argparse.Namespace) -> int:
         head=args.head,
         today=today,
     )
+    report = result.report
     for spec in specs:
-        emit(render(spec.name, report, to_terminal=spec.path is None and sys.stdout.isatty()), spec)
+        tty = spec.path is None and sys.stdout.isatty()
+        emit(render(spec.name, report, result.corpus, to_terminal=tty), spec)
     if args.exit_zero:
         return 0
     return exit_code(report, args.fail_on or config.fail_on)
 
 
-def render(name: str, report: Report, *, to_terminal: bool = False) -> str:
+def render(name: str, report: Report, corpus: Corpus, *, to_terminal: bool = False) -> str:
     from adrguard.reporters import REPORTERS, default_context
+    from adrguard.reporters.context import decisions_of
 
-    return REPORTERS[name](report, default_context(color=to_terminal))
+    ctx = default_context(color=to_terminal, repo_url=corpus.repo_url, decisions=decisions_of(corpus))
+    return REPORTERS[name](report, ctx)
 
 
 def exit_code(report: Report, fail_on: str) -> int:

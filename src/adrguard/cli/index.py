@@ -25,14 +25,26 @@ def register(subparsers: Any) -> None:
     )
     add_common(p)
     mode = p.add_mutually_exclusive_group()
-    mode.add_argument("--check", action="store_true",
-                      help="exit 1 and print a unified diff when an index is stale or missing")
-    mode.add_argument("--write", action="store_true",
-                      help="write every stale or missing index (atomic; never touches records)")
-    p.add_argument("--init", action="store_true",
-                   help="with --write: append the generated table to an index without markers")
-    p.add_argument("--exit-non-zero-on-fix", action="store_true",
-                   help="with --write: exit 1 when a file was written (pre-commit fixer hooks)")
+    mode.add_argument(
+        "--check",
+        action="store_true",
+        help="exit 1 and print a unified diff when an index is stale or missing",
+    )
+    mode.add_argument(
+        "--write",
+        action="store_true",
+        help="write every stale or missing index (atomic; never touches records)",
+    )
+    p.add_argument(
+        "--init",
+        action="store_true",
+        help="with --write: append the generated table to an index without markers",
+    )
+    p.add_argument(
+        "--exit-non-zero-on-fix",
+        action="store_true",
+        help="with --write: exit 1 when a file was written (pre-commit fixer hooks)",
+    )
     p.set_defaults(func=run_index)
 
     c = subparsers.add_parser(
@@ -51,8 +63,13 @@ def register(subparsers: Any) -> None:
     ):
         sp = sub.add_parser(name, help=text, description=text[0].upper() + text[1:] + ".")
         add_common(sp)
-        sp.add_argument("--adr-root", action="append", default=[], metavar="DIR",
-                        help="only this ADR root (repo-relative; repeatable; default: every root)")
+        sp.add_argument(
+            "--adr-root",
+            action="append",
+            default=[],
+            metavar="DIR",
+            help="only this ADR root (repo-relative; repeatable; default: every root)",
+        )
         sp.set_defaults(func=run_current, current_command=name)
 
 
@@ -62,8 +79,10 @@ def _load(args: argparse.Namespace) -> tuple[Any, Any, Any]:
     root = api.resolve_root(args.root)
     config, corpus = api.load(root, args.config)
     if args.verbose:
-        info(f"adrguard: config {config.source or 'built-in defaults'}; roots "
-             f"{', '.join(corpus.roots)}")
+        info(
+            f"adrguard: config {config.source or 'built-in defaults'}; roots "
+            f"{', '.join(corpus.roots)}"
+        )
     return root, config, corpus
 
 
@@ -102,9 +121,14 @@ def _check(states: list[Any]) -> int:
         failed = True
         path = state.target.path
         if state.kind == "stale":
-            sys.stdout.writelines(difflib.unified_diff(
-                state.current.splitlines(keepends=True), state.expected.splitlines(keepends=True),
-                fromfile=f"a/{path}", tofile=f"b/{path}"))
+            sys.stdout.writelines(
+                difflib.unified_diff(
+                    state.current.splitlines(keepends=True),
+                    state.expected.splitlines(keepends=True),
+                    fromfile=f"a/{path}",
+                    tofile=f"b/{path}",
+                )
+            )
         elif state.kind == "missing":
             print(f"{path}: missing; run `adrguard index --write`")
         elif state.kind == "unmanaged":
@@ -133,8 +157,10 @@ def run_current(args: argparse.Namespace) -> int:
         return 0
     states = generated.current_states(root, config, corpus, args.adr_root)
     if not states:
-        print("no CURRENT.md or CURRENT.sources.json in the ADR roots; start with "
-              "`adrguard current init`")
+        print(
+            "no CURRENT.md or CURRENT.sources.json in the ADR roots; start with "
+            "`adrguard current init`"
+        )
         return 0
     for state in states:
         print(f"{state.view}: {'fresh' if state.fresh else 'stale'}")

@@ -1,65 +1,38 @@
-"""CURRENT manifests: ``CURRENT.md`` is a human-reviewed summary of the decisions in force;
-``CURRENT.sources.json`` records what it was reviewed against (ADR404-ADR408).
+"""CURRENT views: ``CURRENT.md`` is a human-reviewed summary of the decisions in force;
+``CURRENT.sources.json`` (see :mod:`adrguard.core.manifest`) records what it was reviewed
+against. This module decides membership, builds the manifest ``current stamp`` writes, compares
+a stamped manifest with the corpus now (ADR404-ADR408) and drafts a skeleton view.
 
 Pure: files arrive as bytes (``Corpus.other_texts`` or read by the api). Hashes are SHA-256 of
 the bytes with CRLF normalised to LF, the same hash the parser stores in ``Decision.sha256``.
-A manifest that does not parse or validate is reported and never used.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from adrguard.core.errors import UserError
-from adrguard.core.index import join_root, relative_link, sort_key, under_root
+from adrguard.core.index import sort_key
+from adrguard.core.manifest import (
+    DEFAULT_STATUSES,
+    Manifest,
+    Member,
+    Selection,
+    member_key,
+    members_digest,
+    parse_manifest,
+)
 from adrguard.core.model import Corpus, Decision, Status
 from adrguard.core.options import Options
+from adrguard.core.region import content_sha256, join_root, relative_link, under_root
 
-SCHEMA_VERSION = 1
-PROTOCOL = "adrguard-current/1"
-SCHEMA_NAME = "current-sources.schema.json"
-COVERAGE = ("kept", "summarized", "consolidated", "open", "archive-candidate")
 DEFAULT_VIEW = "CURRENT.md"
 DEFAULT_MANIFEST = "CURRENT.sources.json"
-DEFAULT_STATUSES: tuple[str, ...] = ("accepted",)
 VIEW_ID_PREFIX = "CURRENT:"
 DRAFT_MARK = "<!-- adrguard:current:draft -->"
-
-
-def content_sha256(data: bytes) -> str:
-    return hashlib.sha256(data.replace(b"\r\n", b"\n")).hexdigest()
-
-
-@dataclass(frozen=True)
-class Selection:
-    """Which decisions a CURRENT view covers: globs relative to the root, and statuses."""
-
-    include: tuple[str, ...] = ()  # empty: every record of the root
-    exclude: tuple[str, ...] = ()
-    statuses: tuple[str, ...] = DEFAULT_STATUSES
-
-    def as_json(self) -> dict[str, list[str]]:
-        return {"include": list(self.include), "exclude": list(self.exclude),
-                "statuses": list(self.statuses)}
-
-    def matches(self, rel: str) -> bool:
-        return (not self.include or _globs(self.include).match_file(rel)) and not (
-            self.exclude and _globs(self.exclude).match_file(rel)
-        )
-
-
-def _globs(patterns: Sequence[str]) -> Any:
-    import pathspec
-
-    try:
-        return pathspec.PathSpec.from_lines("gitignore", list(patterns))
-    except (KeyError, LookupError):  # pathspec < 1.0
-        return pathspec.PathSpec.from_lines("gitwildmatch", list(patterns))
 
 
 @dataclass(frozen=True)
@@ -84,137 +57,24 @@ def settings(options: Options) -> Settings:
     valid = {s.value for s in Status} | {"none"}
     bad = [s for s in statuses if s not in valid]
     if bad:
-        raise UserError(f"[current] statuses: unknown status {bad[0]!r}; use {', '.join(sorted(valid))}")
+        raise UserError(
+            f"[current] statuses: unknown status {bad[0]!r}; use {', '.join(sorted(valid))}"
+        )
     return Settings(
         view=_name(raw.get("view"), "view", DEFAULT_VIEW),
         manifest=_name(raw.get("manifest"), "manifest", DEFAULT_MANIFEST),
-        selection=Selection(tuple(raw.get("include") or ()), tuple(raw.get("exclude") or ()),
-                            statuses),
+        selection=Selection(
+            tuple(raw.get("include") or ()), tuple(raw.get("exclude") or ()), statuses
+        ),
     )
-
-
-@dataclass(frozen=True, order=True)
-class Member:
-    path: str
-    locator: str | None
-    id: str
-    sha256: str
-    coverage: str = "open"
-
-    def as_json(self) -> dict[str, str]:
-        out = {"id": self.id, "path": self.path, "sha256": self.sha256, "coverage": self.coverage}
-        if self.locator is not None:
-            out["locator"] = self.locator
-        return out
-
-
-@dataclass(frozen=True)
-class Manifest:
-    root: str
-    view: str
-    view_sha256: str
-    selection: Selection
-    members: tuple[Member, ...]
-    digest: str
-    schema_version: int = SCHEMA_VERSION
-    protocol: str = PROTOCOL
-
-    def as_json(self) -> dict[str, Any]:
-        return {
-            "schemaVersion": self.schema_version,
-            "protocol": self.protocol,
-            "root": self.root,
-            "view": self.view,
-            "viewSha256": self.view_sha256,
-            "selection": self.selection.as_json(),
-            "members": [m.as_json() for m in sorted(self.members, key=_member_key)],
-            "membersDigest": self.digest,
-        }
-
-
-def _member_key(m: Member) -> tuple[str, str, str]:
-    return (m.path, m.locator or "", m.id)
-
-
-def members_digest(members: Sequence[Member]) -> str:
-    canon = [m.as_json() for m in sorted(members, key=_member_key)]
-    text = json.dumps(canon, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-def dump(manifest: Manifest) -> str:
-    """Deterministic JSON: sorted keys, two-space indent, LF, trailing newline."""
-    return json.dumps(manifest.as_json(), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
-
-
-# --- reading a manifest -----------------------------------------------------------------
-
-
-def path_problem(path: str, root: str) -> str | None:
-    """Why ``path`` may not appear in the manifest of ``root`` (None when it is fine)."""
-    if not path or path.startswith(("/", "\\")) or re.match(r"^[A-Za-z]:", path) or "\\" in path:
-        return f"{path!r} is not a repository-relative POSIX path"
-    parts = path.split("/")
-    if ".." in parts or "." in parts or "" in parts:
-        return f"{path!r} must be normalised (no '..', '.' or empty parts); it is never followed"
-    if root not in ("", ".") and not path.startswith(root + "/"):
-        return f"{path!r} is outside the root {root}"
-    return None
-
-
-def parse_manifest(data: bytes, root: str, view_path: str, corpus: Corpus) -> tuple[
-    Manifest | None, str | None
-]:
-    """The manifest, or None and why it cannot be used (every problem is ADR405)."""
-    try:
-        raw = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError) as exc:
-        return None, f"is not valid JSON ({exc}); fix it or delete it and run `adrguard current stamp`"
-    if not isinstance(raw, dict):
-        return None, "must hold a JSON object"
-    version = raw.get("schemaVersion")
-    if isinstance(version, int) and not isinstance(version, bool) and version > SCHEMA_VERSION:
-        return None, (f"has schemaVersion {version}, written by a newer adrguard; this one reads "
-                      f"{SCHEMA_VERSION}: upgrade adrguard")
-    from adrguard.core.schemas import validator
-
-    errors = sorted(validator(SCHEMA_NAME).iter_errors(raw), key=lambda e: list(e.absolute_path))
-    if errors:
-        err = errors[0]
-        where = "/".join(str(p) for p in err.absolute_path) or "(top level)"
-        return None, f"fails its schema at {where}: {err.message}"
-    if raw["root"] != root:
-        return None, f"names root {raw['root']!r} but sits in {root!r}"
-    problem = path_problem(raw["view"], root)
-    if problem is None and raw["view"] in corpus.repo_dirs:
-        problem = f"{raw['view']!r} is a directory, not a file"
-    if problem is None and raw["view"] != view_path:
-        problem = f"{raw['view']!r} is not the view beside the manifest ({view_path})"
-    if problem is not None:
-        return None, f"has an unusable view: {problem}"
-    members: list[Member] = []
-    seen: set[tuple[str, str]] = set()
-    for entry in raw["members"]:
-        problem = path_problem(entry["path"], root)
-        if problem is not None:
-            return None, f"has an unusable member: {problem}"
-        key = (entry["path"], entry.get("locator") or "")
-        if key in seen:
-            return None, f"lists member {entry['path']}{'#' + key[1] if key[1] else ''} twice"
-        seen.add(key)
-        members.append(Member(entry["path"], entry.get("locator"), entry["id"], entry["sha256"],
-                              entry["coverage"]))
-    sel = raw["selection"]
-    selection = Selection(tuple(sel.get("include", ())), tuple(sel.get("exclude", ())),
-                          tuple(sel.get("statuses", DEFAULT_STATUSES)))
-    return Manifest(root, raw["view"], raw["viewSha256"], selection, tuple(members),
-                    raw["membersDigest"], raw["schemaVersion"], raw["protocol"]), None
 
 
 # --- membership -------------------------------------------------------------------------
 
 
-def nested_views(corpus: Corpus, root: str, cfg: Settings, texts: Mapping[str, bytes]) -> dict[str, str]:
+def nested_views(
+    corpus: Corpus, root: str, cfg: Settings, texts: Mapping[str, bytes]
+) -> dict[str, str]:
     """Module roots below ``root`` that have their own view: module root -> view path."""
     out: dict[str, str] = {}
     for other in corpus.roots:
@@ -237,8 +97,9 @@ def why_out(d: Decision, root: str, selection: Selection) -> str | None:
     return None
 
 
-def in_scope(corpus: Corpus, root: str, selection: Selection, cfg: Settings,
-             texts: Mapping[str, bytes]) -> dict[str, tuple[str, str]]:
+def in_scope(
+    corpus: Corpus, root: str, selection: Selection, cfg: Settings, texts: Mapping[str, bytes]
+) -> dict[str, tuple[str, str]]:
     """path -> (id, sha256) of every member the view should cover now."""
     modules = nested_views(corpus, root, cfg, texts)
     out: dict[str, tuple[str, str]] = {}
@@ -252,8 +113,13 @@ def in_scope(corpus: Corpus, root: str, selection: Selection, cfg: Settings,
     return out
 
 
-def build_manifest(corpus: Corpus, options: Options, root: str, texts: Mapping[str, bytes],
-                   previous: Manifest | None) -> Manifest:
+def build_manifest(
+    corpus: Corpus,
+    options: Options,
+    root: str,
+    texts: Mapping[str, bytes],
+    previous: Manifest | None,
+) -> Manifest:
     """What ``current stamp`` writes: coverage and locators kept, new members ``open``."""
     cfg = settings(options)
     view = join_root(root, cfg.view)
@@ -268,9 +134,15 @@ def build_manifest(corpus: Corpus, options: Options, root: str, texts: Mapping[s
         if not earlier:
             members.append(Member(path, None, rid, sha, "open"))
         members.extend(Member(path, m.locator, rid, sha, m.coverage) for m in earlier)
-    members.sort(key=_member_key)
-    return Manifest(root, view, content_sha256(texts.get(view, b"")), cfg.selection,
-                    tuple(members), members_digest(members))
+    members.sort(key=member_key)
+    return Manifest(
+        root,
+        view,
+        content_sha256(texts.get(view, b"")),
+        cfg.selection,
+        tuple(members),
+        members_digest(members),
+    )
 
 
 # --- comparison -------------------------------------------------------------------------
@@ -309,30 +181,65 @@ def evaluate(corpus: Corpus, options: Options, texts: Mapping[str, bytes]) -> li
     return states
 
 
-def compare(corpus: Corpus, cfg: Settings, root: str, view: str, mpath: str,
-            texts: Mapping[str, bytes]) -> CurrentState:
+def compare(
+    corpus: Corpus, cfg: Settings, root: str, view: str, mpath: str, texts: Mapping[str, bytes]
+) -> CurrentState:
     if mpath not in texts:
-        return CurrentState(root, view, mpath, None, (Reason(
-            "ADR404", f"{view} has no {mpath}: review it, then run `adrguard current stamp`",
-            view),))
+        return CurrentState(
+            root,
+            view,
+            mpath,
+            None,
+            (
+                Reason(
+                    "ADR404",
+                    f"{view} has no {mpath}: review it, then run `adrguard current stamp`",
+                    view,
+                ),
+            ),
+        )
     manifest, problem = parse_manifest(texts[mpath], root, view, corpus)
     if manifest is None:
-        return CurrentState(root, view, mpath, None,
-                            (Reason("ADR405", f"{mpath} {problem}", mpath),))
+        return CurrentState(
+            root, view, mpath, None, (Reason("ADR405", f"{mpath} {problem}", mpath),)
+        )
     if view not in texts:
-        return CurrentState(root, view, mpath, manifest, (Reason(
-            "ADR404", f"{mpath} describes {view}, which does not exist: restore the view or "
-            "delete the manifest", mpath),))
+        return CurrentState(
+            root,
+            view,
+            mpath,
+            manifest,
+            (
+                Reason(
+                    "ADR404",
+                    f"{mpath} describes {view}, which does not exist: restore the view or "
+                    "delete the manifest",
+                    mpath,
+                ),
+            ),
+        )
     reasons: list[Reason] = []
     if content_sha256(texts[view]) != manifest.view_sha256:
-        reasons.append(Reason("ADR408", f"{view} was edited after it was stamped: have the edit "
-                              "reviewed, then run `adrguard current stamp`", view))
+        reasons.append(
+            Reason(
+                "ADR408",
+                f"{view} was edited after it was stamped: have the edit "
+                "reviewed, then run `adrguard current stamp`",
+                view,
+            )
+        )
     reasons.extend(_membership(corpus, cfg, root, view, manifest, texts))
     return CurrentState(root, view, mpath, manifest, tuple(reasons))
 
 
-def _membership(corpus: Corpus, cfg: Settings, root: str, view: str, manifest: Manifest,
-                texts: Mapping[str, bytes]) -> list[Reason]:
+def _membership(
+    corpus: Corpus,
+    cfg: Settings,
+    root: str,
+    view: str,
+    manifest: Manifest,
+    texts: Mapping[str, bytes],
+) -> list[Reason]:
     scope = in_scope(corpus, root, manifest.selection, cfg, texts)
     listed: dict[str, Member] = {}
     for m in manifest.members:
@@ -340,25 +247,49 @@ def _membership(corpus: Corpus, cfg: Settings, root: str, view: str, manifest: M
     out: list[Reason] = []
     restamp = "; update the view, then run `adrguard current stamp`"
     if members_digest(manifest.members) != manifest.digest:
-        out.append(Reason("ADR407", f"the members of {view}'s manifest were edited by hand "
-                          f"(membersDigest does not match){restamp}", view))
+        out.append(
+            Reason(
+                "ADR407",
+                f"the members of {view}'s manifest were edited by hand "
+                f"(membersDigest does not match){restamp}",
+                view,
+            )
+        )
     if cfg.selection != manifest.selection:
-        out.append(Reason("ADR407", f"the [current] selection in the config differs from the one "
-                          f"{view} was stamped with{restamp}", view))
+        out.append(
+            Reason(
+                "ADR407",
+                f"the [current] selection in the config differs from the one "
+                f"{view} was stamped with{restamp}",
+                view,
+            )
+        )
     gone = {p: m for p, m in listed.items() if p not in scope}
     renamed_from = {m.id: p for p, m in gone.items() if p not in corpus.by_path}
     for path, (rid, sha) in sorted(scope.items()):
         if path in listed:
             if listed[path].sha256 != sha:
-                out.append(Reason("ADR406", f"{path} ({rid}) changed since {view} was reviewed: "
-                                  f"check the view still says what it decides{restamp}", view, rid))
+                out.append(
+                    Reason(
+                        "ADR406",
+                        f"{path} ({rid}) changed since {view} was reviewed: "
+                        f"check the view still says what it decides{restamp}",
+                        view,
+                        rid,
+                    )
+                )
         elif rid in renamed_from and not rid.startswith(VIEW_ID_PREFIX):
             old = renamed_from.pop(rid)
             gone.pop(old, None)
-            out.append(Reason("ADR407", f"{rid} was renamed from {old} to {path}{restamp}", view, rid))
+            out.append(
+                Reason("ADR407", f"{rid} was renamed from {old} to {path}{restamp}", view, rid)
+            )
         else:
-            out.append(Reason("ADR407", f"{path} ({rid}) is in scope but not in {view}{restamp}",
-                              view, rid))
+            out.append(
+                Reason(
+                    "ADR407", f"{path} ({rid}) is in scope but not in {view}{restamp}", view, rid
+                )
+            )
     for path, m in sorted(gone.items()):
         d = corpus.by_path.get(path)
         moved = [o for o in corpus.find(m.id) if o.path != path] if d is None else []
@@ -368,8 +299,11 @@ def _membership(corpus: Corpus, cfg: Settings, root: str, view: str, manifest: M
             path_now = ""
         why = "was deleted" if d is None else why_out(d, root, manifest.selection)
         why = (why or "is no longer in scope") + path_now
-        out.append(Reason("ADR407", f"{path} ({m.id}) {why} but {view} still covers it{restamp}",
-                          view, m.id))
+        out.append(
+            Reason(
+                "ADR407", f"{path} ({m.id}) {why} but {view} still covers it{restamp}", view, m.id
+            )
+        )
     return out
 
 
@@ -392,9 +326,14 @@ def skeleton(corpus: Corpus, options: Options, root: str, texts: Mapping[str, by
     ]
     decisions = sorted((corpus.by_path[p] for p in scope if p in corpus.by_path), key=sort_key)
     for d in decisions:
-        lines += ["", f"## {d.id}: {d.title or d.id}", "",
-                  f"Source: [{d.path.rsplit('/', 1)[-1]}]({relative_link(view, d.path)})", "",
-                  "Summary: (to be written by the reviewer)"]
+        lines += [
+            "",
+            f"## {d.id}: {d.title or d.id}",
+            "",
+            f"Source: [{d.path.rsplit('/', 1)[-1]}]({relative_link(view, d.path)})",
+            "",
+            "Summary: (to be written by the reviewer)",
+        ]
     for path in sorted(p for p in scope if p not in corpus.by_path):
         lines += ["", f"## {scope[path][0]}", "", f"See [{path}]({relative_link(view, path)})."]
     if not scope:

@@ -56,7 +56,7 @@ def fingerprint(finding: Finding) -> str:
         "\x1f".join(finding.related),
         finding.message,
     ]
-    return hashlib.sha256("\x1e".join(parts).encode("utf-8")).hexdigest()[:32]
+    return hashlib.sha256("\x1e".join(parts).encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
 def sort_findings(findings: list[Finding] | tuple[Finding, ...]) -> tuple[Finding, ...]:

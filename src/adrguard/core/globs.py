@@ -14,14 +14,15 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
 _META = frozenset("*?[\\")
 
 
-def _pattern_class() -> Callable[[str], Any]:
+def _pattern_class() -> Any:
     import pathspec
 
     try:
@@ -40,24 +41,42 @@ def glob_problem(glob: str) -> str | None:
     if ".." in re.split(r"[\\/]", body):
         return "'..' escapes the repository: write the path relative to the repository root"
     try:
-        compiled = _compile(body)
+        matcher = _matcher(body)
     except ValueError as exc:
         return f"not a valid gitwildmatch glob ({exc})"
-    if compiled is None:
+    if matcher is None:
         return "the glob is a comment or empty and matches nothing"
     return None
 
 
+# A regex pathspec wrote for a literal folder (``^src/a/``) or a literal path (``^src/a(?:/|$)``)
+_LITERAL = re.compile(r"\^((?:\\.|[^\\.^$*+?()\[\]{}|])+?)(/|\(\?:/\|\$\))")
+_UNESCAPE = re.compile(r"\\(.)", re.DOTALL)
+
+
+@dataclass(frozen=True, slots=True)
+class _Matcher:
+    prefix: str  # every match starts with it ("" = may match anywhere)
+    regex: re.Pattern[str] | None  # None: everything under ``prefix`` matches (a folder)
+    exact: str | None = None  # a literal path: it, and everything below it, match
+
+
 @cache
-def _compile(body: str) -> re.Pattern[str] | None:
-    """The regex of a glob without its ``!``; ValueError when pathspec rejects it."""
+def _matcher(body: str) -> _Matcher | None:
+    """How to match a glob (without its ``!``); ValueError when pathspec rejects it."""
     try:
-        pattern = _pattern_class()(body)
+        regex, include = _pattern_class().pattern_to_regex(body)
     except Exception as exc:  # pathspec raises its own error classes, all ValueError-like
         raise ValueError(str(exc)) from None
-    if pattern.include is None or pattern.regex is None:
+    if include is None or regex is None:
         return None
-    return re.compile(pattern.regex.pattern, re.DOTALL)
+    literal = _LITERAL.fullmatch(regex)
+    if literal is not None:
+        path = _UNESCAPE.sub(r"\1", literal.group(1))
+        if literal.group(2) == "/":
+            return _Matcher(path + "/", None)
+        return _Matcher(path, None, exact=path)
+    return _Matcher(literal_prefix(body), re.compile(regex, re.DOTALL))
 
 
 def literal_prefix(body: str) -> str:
@@ -92,30 +111,41 @@ class GlobSet:
                 entries.append((self._bodies.setdefault(body, len(self._bodies)), include))
             self._lists.append(tuple(entries))
 
-    def match(self, paths: Iterable[str]) -> list[tuple[str, ...]]:
-        """For every list, the sorted paths it matches."""
-        ordered = sorted(set(paths))
-        hits = self._hits(ordered)
-        out: list[tuple[str, ...]] = []
+    def match(self, paths: Iterable[str]) -> list[frozenset[str]]:
+        """For every list, the paths it matches."""
+        hits = self._hits(sorted(set(paths)))
+        out: list[frozenset[str]] = []
         for entries in self._lists:
             included = [hits[b] for b, inc in entries if inc]
-            candidates: set[str] = set().union(*included)
+            if len(included) == 1 and len(entries) == 1:
+                out.append(included[0])
+                continue
+            candidates = frozenset().union(*included)
             if candidates and not all(inc for _b, inc in entries):
-                candidates = {p for p in candidates if _last_match_includes(p, entries, hits)}
-            out.append(tuple(sorted(candidates)))
+                candidates = frozenset(
+                    p for p in candidates if _last_match_includes(p, entries, hits)
+                )
+            out.append(candidates)
         return out
 
+    def matches_any(self, paths: Iterable[str]) -> list[bool]:
+        """For every list, whether it matches at least one of ``paths``."""
+        return [bool(found) for found in self.match(paths)]
+
     def _hits(self, ordered: list[str]) -> list[frozenset[str]]:
-        by_prefix: dict[str, list[tuple[int, re.Pattern[str]]]] = {}
-        for body, idx in self._bodies.items():
-            rx = _compile(body)
-            if rx is not None:
-                by_prefix.setdefault(literal_prefix(body), []).append((idx, rx))
         hits: list[frozenset[str]] = [frozenset()] * len(self._bodies)
-        for prefix, group in by_prefix.items():
-            scope = ordered if not prefix else _slice(ordered, prefix)
-            for idx, rx in group:
-                hits[idx] = frozenset(filter(rx.search, scope))
+        for body, idx in self._bodies.items():
+            m = _matcher(body)
+            if m is None:
+                continue
+            scope = _slice(ordered, m.prefix) if m.prefix else ordered
+            if m.regex is not None:
+                hits[idx] = frozenset(filter(m.regex.search, scope))
+            elif m.exact is not None:
+                below = m.exact + "/"
+                hits[idx] = frozenset(p for p in scope if p == m.exact or p.startswith(below))
+            else:
+                hits[idx] = frozenset(scope)
         return hits
 
 
@@ -133,5 +163,5 @@ def _last_match_includes(
 
 
 def match_globs(globs: Sequence[str], paths: Iterable[str]) -> tuple[str, ...]:
-    """The paths one ordered glob list matches."""
-    return GlobSet([globs]).match(paths)[0]
+    """The paths one ordered glob list matches, sorted."""
+    return tuple(sorted(GlobSet([globs]).match(paths)[0]))

@@ -173,7 +173,8 @@ def analyse(
     touched = {c.path for c in changes.changes} | {
         c.old_path for c in changes.changes if c.old_path
     }
-    matched = GlobSet([g.globs for g in govs]).match(touched)
+    globset = GlobSet([g.globs for g in govs])
+    matched = globset.match(touched)
 
     by_decision: dict[str, tuple[Decision, set[str], set[str], list[str]]] = {}
     issues: list[MappingIssue] = []
@@ -183,7 +184,7 @@ def analyse(
             targets: tuple[Decision, ...] = (corpus.by_path[gov.decision],)
         else:
             targets = resolve(corpus, gov.decision)
-            issue = _issue(corpus, gov, targets, files)
+            issue = _issue(corpus, gov, targets, tuple(sorted(files)))
             if issue is not None:
                 issues.append(issue)
                 continue
@@ -221,7 +222,7 @@ def analyse(
         ungoverned=len(ungoverned),
     )
     lines = list(changes.notes)
-    lines += _uncertainty(corpus, govs, coverage, held_back, wanted)
+    lines += _uncertainty(corpus, govs, globset, coverage, held_back, wanted)
     lines += problems
     return Impact(
         changes=changes,
@@ -253,6 +254,7 @@ def _issue(
 def _uncertainty(
     corpus: Corpus,
     govs: list[Governor],
+    globset: GlobSet,
     coverage: Coverage,
     held_back: dict[str, set[str]],
     wanted: frozenset[str],
@@ -276,9 +278,9 @@ def _uncertainty(
             "includes them"
         )
     if corpus.repo_files:
-        at_head = GlobSet([g.globs for g in govs]).match(corpus.repo_files)
-        for gov, files in zip(govs, at_head, strict=True):
-            if not files:
+        at_head = globset.matches_any(corpus.repo_files)
+        for gov, found in zip(govs, at_head, strict=True):
+            if not found:
                 lines.append(f"mapping for {_label(corpus, gov)} matches no file at head")
     return lines
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import difflib
 import json
+from bisect import bisect_right
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -152,6 +153,8 @@ def _check_unknown_keys(obj: Mapping[str, Any], where: _Locator) -> None:
 
 
 def _check_schema(obj: Mapping[str, Any], where: _Locator) -> None:
+    if _plainly_valid(obj):
+        return
     from adrguard.core.schemas import validator
 
     errors = sorted(validator(SCHEMA).iter_errors(dict(obj)), key=lambda e: list(map(str, e.path)))
@@ -170,6 +173,35 @@ def _check_schema(obj: Mapping[str, Any], where: _Locator) -> None:
     raise ManifestError(f"{where.at(parts)}: {label}: {message}")
 
 
+def _strings(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) and v for v in value)
+
+
+def _plainly_valid(obj: Mapping[str, Any]) -> bool:
+    """A fast check that accepts only manifests the schema accepts (unknown keys are already
+    rejected); anything else goes through jsonschema for its message."""
+    if obj.get("schemaVersion") != 1 or type(obj["schemaVersion"]) is not int:
+        return False
+    if not isinstance(obj.get("$schema", ""), str):
+        return False
+    components = obj.get("components", {})
+    if not isinstance(components, dict) or not all(_strings(v) for v in components.values()):
+        return False
+    mappings = obj.get("mappings", [])
+    if not isinstance(mappings, list):
+        return False
+    for m in mappings:
+        if not isinstance(m, dict) or not isinstance(m.get("decision"), str) or not m["decision"]:
+            return False
+        if "paths" not in m and "components" not in m:
+            return False
+        if not all(_strings(m[k]) for k in ("paths", "components") if k in m):
+            return False
+        if not isinstance(m.get("note", ""), str):
+            return False
+    return True
+
+
 def _check_glob(glob: str, where: _Locator, parts: tuple[str | int, ...]) -> None:
     problem = glob_problem(glob.strip())
     if problem is not None:
@@ -183,6 +215,7 @@ class _Locator:
         self.path = path
         self.text = text
         self._pos: dict[tuple[str | int, ...], int] = {}
+        self._line_starts = [0] + [i + 1 for i, c in enumerate(text) if c == "\n"]
         with contextlib.suppress(IndexError, ValueError, RecursionError):  # positions: a nicety
             self._value(0, ())
 
@@ -190,8 +223,8 @@ class _Locator:
         while parts and parts not in self._pos:
             parts = parts[:-1]
         index = self._pos.get(parts, 0)
-        line = self.text.count("\n", 0, index) + 1
-        return line, index - (self.text.rfind("\n", 0, index) + 1) + 1
+        line = bisect_right(self._line_starts, index)
+        return line, index - self._line_starts[line - 1] + 1
 
     def at(self, parts: tuple[str | int, ...]) -> str:
         line, column = self.position(parts)

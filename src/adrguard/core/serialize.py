@@ -134,7 +134,7 @@ def _dataclass_decoder(cls: type[Any]) -> Decoder:
     return run
 
 
-def decode_dataclass(value: Any, cls: type[Any]) -> Any:
+def decode_dataclass(value: Any, cls: Any) -> Any:
     return _decoder(cls)(value)
 
 

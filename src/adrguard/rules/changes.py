@@ -205,9 +205,9 @@ class MappingMatchesNothing(BaseRule):
             checks += [(g, f"{d.id}'s affected-paths", Location(d.path, line), d.id)
                        for g in d.governed_paths if glob_problem(g) is None]
         checks = [c for c in checks if not c[0].startswith("!")]
-        hits = GlobSet([[glob] for glob, *_ in checks]).match(corpus.repo_files)
-        for (glob, owner, where, decision), files in zip(checks, hits, strict=True):
-            if not files:
+        hits = GlobSet([[glob] for glob, *_ in checks]).matches_any(corpus.repo_files)
+        for (glob, owner, where, decision), found in zip(checks, hits, strict=True):
+            if not found:
                 yield self.finding(
                     f"glob {glob!r} in {owner} matches no tracked file: fix the glob or "
                     "remove it",

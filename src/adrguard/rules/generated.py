@@ -39,15 +39,20 @@ class IndexMissing(_IndexRule):
     template and fills the table.
     """
 
-    meta = RuleMeta("ADR401", "index-missing",
-                    "an index is configured (or was generated before) but the file is absent",
-                    Severity.WARNING)
+    meta = RuleMeta(
+        "ADR401",
+        "index-missing",
+        "an index is configured (or was generated before) but the file is absent",
+        Severity.WARNING,
+    )
     kinds = ("missing",)
 
     def message(self, state: index.IndexState) -> str:
         what = "archive index" if state.target.archive else "index"
-        return (f"the {what} {state.target.path} is missing "
-                f"({len(state.target.decisions)} records); run `adrguard index --write`")
+        return (
+            f"the {what} {state.target.path} is missing "
+            f"({len(state.target.decisions)} records); run `adrguard index --write`"
+        )
 
 
 class IndexStale(_IndexRule):
@@ -65,9 +70,12 @@ class IndexStale(_IndexRule):
     the result; keep exactly one start and one end marker, outside code fences.
     """
 
-    meta = RuleMeta("ADR402", "index-stale",
-                    "the index differs from what `adrguard index` would write now",
-                    Severity.ERROR)
+    meta = RuleMeta(
+        "ADR402",
+        "index-stale",
+        "the index differs from what `adrguard index` would write now",
+        Severity.ERROR,
+    )
     kinds = ("stale", "malformed")
 
     def message(self, state: index.IndexState) -> str:
@@ -89,14 +97,19 @@ class IndexUnmanaged(_IndexRule):
     delete the hand-made list.
     """
 
-    meta = RuleMeta("ADR403", "index-unmanaged",
-                    "the index file exists but has no generated-region markers",
-                    Severity.NOTE)
+    meta = RuleMeta(
+        "ADR403",
+        "index-unmanaged",
+        "the index file exists but has no generated-region markers",
+        Severity.NOTE,
+    )
     kinds = ("unmanaged",)
 
     def message(self, state: index.IndexState) -> str:
-        return (f"{state.message}, so adrguard does not keep it up to date; run "
-                "`adrguard index --write --init` to add the generated table")
+        return (
+            f"{state.message}, so adrguard does not keep it up to date; run "
+            "`adrguard index --write --init` to add the generated table"
+        )
 
 
 class _CurrentRule(BaseRule):
@@ -104,8 +117,7 @@ class _CurrentRule(BaseRule):
         for state in current.evaluate(ctx.corpus, ctx.options, ctx.corpus.other_texts):
             for reason in state.reasons:
                 if reason.code == self.meta.code:
-                    yield self.finding(reason.message, Location(reason.path, 1),
-                                       reason.decision_id)
+                    yield self.finding(reason.message, Location(reason.path, 1), reason.decision_id)
 
 
 class CurrentManifestMissing(_CurrentRule):
@@ -120,8 +132,12 @@ class CurrentManifestMissing(_CurrentRule):
     **Good**: review CURRENT.md, then run `adrguard current stamp`; commit both files.
     """
 
-    meta = RuleMeta("ADR404", "current-manifest-missing",
-                    "CURRENT.md without CURRENT.sources.json, or the reverse", Severity.ERROR)
+    meta = RuleMeta(
+        "ADR404",
+        "current-manifest-missing",
+        "CURRENT.md without CURRENT.sources.json, or the reverse",
+        Severity.ERROR,
+    )
 
 
 class CurrentManifestInvalid(_CurrentRule):
@@ -137,9 +153,13 @@ class CurrentManifestInvalid(_CurrentRule):
     **Good**: delete the broken manifest, review CURRENT.md and run `adrguard current stamp`.
     """
 
-    meta = RuleMeta("ADR405", "current-manifest-invalid",
-                    "the manifest fails its schema, has an unsupported version, or names a path "
-                    "outside the root", Severity.ERROR)
+    meta = RuleMeta(
+        "ADR405",
+        "current-manifest-invalid",
+        "the manifest fails its schema, has an unsupported version, or names a path "
+        "outside the root",
+        Severity.ERROR,
+    )
 
 
 class CurrentSourceChanged(_CurrentRule):
@@ -153,8 +173,12 @@ class CurrentSourceChanged(_CurrentRule):
     **Good**: update CURRENT.md's summary of 0007, have it reviewed, run `adrguard current stamp`.
     """
 
-    meta = RuleMeta("ADR406", "current-source-changed",
-                    "a member's content hash differs from the manifest", Severity.WARNING)
+    meta = RuleMeta(
+        "ADR406",
+        "current-source-changed",
+        "a member's content hash differs from the manifest",
+        Severity.WARNING,
+    )
 
 
 class CurrentMembershipChanged(_CurrentRule):
@@ -170,9 +194,12 @@ class CurrentMembershipChanged(_CurrentRule):
     **Good**: rewrite CURRENT.md for the new set, have it reviewed, run `adrguard current stamp`.
     """
 
-    meta = RuleMeta("ADR407", "current-membership-changed",
-                    "an in-scope decision was added, removed or renamed since the manifest was "
-                    "stamped", Severity.WARNING)
+    meta = RuleMeta(
+        "ADR407",
+        "current-membership-changed",
+        "an in-scope decision was added, removed or renamed since the manifest was stamped",
+        Severity.WARNING,
+    )
 
 
 class CurrentViewEdited(_CurrentRule):
@@ -185,9 +212,12 @@ class CurrentViewEdited(_CurrentRule):
     **Good**: review the edit, then run `adrguard current stamp` in the same change.
     """
 
-    meta = RuleMeta("ADR408", "current-view-edited",
-                    "CURRENT.md's hash differs from the manifest's (edited after review)",
-                    Severity.WARNING)
+    meta = RuleMeta(
+        "ADR408",
+        "current-view-edited",
+        "CURRENT.md's hash differs from the manifest's (edited after review)",
+        Severity.WARNING,
+    )
 
 
 RULES: tuple[type[BaseRule], ...] = (
