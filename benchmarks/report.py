@@ -96,31 +96,38 @@ def _find(results: Sequence[Result], label: str, size: int) -> Result | None:
 
 
 def targets_section(results: Sequence[Result]) -> str:
-    """Issue 7's targets, each met / missed / not measured."""
-    cold, warm = CHECK_COLD, CHECK_WARM
+    """Issue 7's targets, each met / missed / not measured (judged on the median wall time; the
+    median CPU time beside it shows what a busy machine added)."""
     rows: list[list[str]] = []
 
-    def add(target: str, value: float | None, limit: float, unit: str) -> None:
+    def fmt(value: float | None, unit: str) -> str:
         if value is None:
-            rows.append([target, "not measured", ""])
+            return ""
+        return f"{value:.0f} MB" if unit == " MB" else f"{value:.3f}{unit}"
+
+    def add(target: str, value: float | None, cpu: float | None, limit: float, unit: str) -> None:
+        if value is None:
+            rows.append([target, "not measured", "", ""])
         else:
-            rows.append([target, f"{value:.3f}{unit}" if unit != " MB" else f"{value:.0f} MB",
+            rows.append([target, fmt(value, unit), fmt(cpu, unit),
                          "met" if value <= limit else "missed"])
 
-    def wall(label: str, size: int) -> float | None:
+    def cell(label: str, size: int) -> tuple[float | None, float | None]:
         r = _find(results, label, size)
-        return r.wall if r else None
+        return (r.wall, r.cpu) if r else (None, None)
 
-    add("check, 10,000 records, cold cache: ≤ 1.0 s", wall(cold, 10000), 1.0, " s")
-    add("check, 10,000 records, warm cache: ≤ 0.35 s", wall(warm, 10000), 0.35, " s")
-    big, small = wall(cold, 10000), wall(cold, 1000)
-    add("check 10,000 ÷ check 1,000: ≤ 11×", big / small if big and small else None, 11.0, "×")
-    r10k = _find(results, cold, 10000)
-    add("check peak RSS at 10,000 records: ≤ 250 MB", r10k.rss_mb if r10k else None, 250.0, " MB")
-    add("check, 100 records, start-up included: ≤ 0.15 s", wall(cold, 100), 0.15, " s")
-    add("impact, 50,000 changed paths × 2,000 mappings: ≤ 1.0 s",
-        wall(IMPACT, 50000), 1.0, " s")
-    return format_table(["target (issue 7)", "measured (median)", "status"], rows)
+    add("check, 10,000 records, cold cache: ≤ 1.0 s", *cell(CHECK_COLD, 10000), 1.0, " s")
+    add("check, 10,000 records, warm cache: ≤ 0.35 s", *cell(CHECK_WARM, 10000), 0.35, " s")
+    (big, big_cpu), (small, small_cpu) = cell(CHECK_COLD, 10000), cell(CHECK_COLD, 1000)
+    add("check 10,000 ÷ check 1,000 (cold): ≤ 11×", big / small if big and small else None,
+        big_cpu / small_cpu if big_cpu and small_cpu else None, 11.0, "×")
+    r10k = _find(results, CHECK_COLD, 10000)
+    add("check peak RSS at 10,000 records: ≤ 250 MB", r10k.rss_mb if r10k else None, None,
+        250.0, " MB")
+    add("check, 100 records, start-up included: ≤ 0.15 s", *cell(CHECK_COLD, 100), 0.15, " s")
+    add("impact, 50,000 changed paths × 2,000 mappings: ≤ 1.0 s", *cell(IMPACT, 50000), 1.0,
+        " s")
+    return format_table(["target (issue 7)", "wall (median)", "CPU (median)", "status"], rows)
 
 
 def compare_table(pairs: dict[tuple[str, int], list[tuple[float, float]]],

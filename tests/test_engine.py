@@ -287,3 +287,26 @@ def test_unreadable_records_only_get_adr001() -> None:
     )
     assert keys(engine.run(corpus(d), Config()).findings) == ["ADR001 docs/adr/0003-x.md:1"]
     assert RULES_BY_CODE["ADR001"].meta.name == "unreadable-file"
+
+
+def test_rules_that_grade_their_findings_keep_the_grading(monkeypatch: pytest.MonkeyPatch) -> None:
+    class Grades(BaseRule):
+        meta = RuleMeta("ADR597", "fake-grades", "test rule", Severity.WARNING)
+
+        def check(self, ctx: RuleContext) -> Iterator[Finding]:
+            yield self.finding("minor", Location("a.md", 1)).with_severity(Severity.NOTE)
+            yield self.finding("normal", Location("a.md", 2))
+
+    monkeypatch.setattr(engine, "ALL_RULES", (*ALL_RULES, Grades))
+    c = corpus(record(1))
+    graded = {
+        profile: [f.severity for f in engine.run(c, Config(profile=profile, select=("ADR597",))).findings]
+        for profile in ("standard", "strict", "advisory")
+    }
+    assert graded == {
+        "standard": [Severity.NOTE, Severity.WARNING],
+        "strict": [Severity.NOTE, Severity.ERROR],
+        "advisory": [Severity.NOTE, Severity.WARNING],
+    }
+    overridden = engine.run(c, Config(select=("ADR597",), severity={"fake-grades": Severity.ERROR}))
+    assert [f.severity for f in overridden.findings] == [Severity.ERROR, Severity.ERROR]

@@ -313,3 +313,44 @@ def test_fixer_hook_with_pre_commit_try_repo(repo_dir: Path, tmp_path: Path) -> 
     second = run()
     assert second.returncode == 0, second.stdout + second.stderr
     assert "Passed" in second.stdout
+
+
+def test_stamp_refuses_a_view_still_marked_as_draft(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo = make_repo(tmp_path, BASE)
+    assert main(["current", "init", "--root", str(repo)]) == 0
+    assert main(["current", "stamp", "--root", str(repo)]) == 2
+    assert "still marked as a draft" in capsys.readouterr().err
+    assert not (repo / "docs/adr/CURRENT.sources.json").exists()
+
+
+def test_symlinks_out_of_the_repository_are_never_followed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo = make_repo(tmp_path / "repo", BASE)
+    secret = tmp_path / "secret.md"
+    secret.write_text("# 9. Secret\n\n## Status\n\nAccepted\n", "utf-8")
+    (repo / "docs/adr/CURRENT.md").write_text("# In force\n", "utf-8")
+    assert main(["current", "stamp", "--root", str(repo)]) == 0
+    manifest = repo / "docs/adr/CURRENT.sources.json"
+    data = json.loads(manifest.read_text("utf-8"))
+    (repo / "docs/adr/0009-secret.md").symlink_to(secret)
+    data["members"].append(
+        {
+            "id": "ADR-0009",
+            "path": "docs/adr/0009-secret.md",
+            "sha256": "0" * 64,
+            "coverage": "open",
+        }
+    )
+    manifest.write_text(json.dumps(data), "utf-8")
+    assert main(["check", "--root", str(repo), "--select", "ADR405"]) == 1
+    assert "symlink out of the repository" in capsys.readouterr().out
+
+    manifest.unlink()
+    outside = tmp_path / "elsewhere.json"
+    outside.write_text("{}", "utf-8")
+    manifest.symlink_to(outside)
+    assert main(["current", "status", "--root", str(repo)]) == 2
+    assert "symlink out of the repository" in capsys.readouterr().err

@@ -79,9 +79,14 @@ def is_selected(rule: type[BaseRule], config: Config) -> bool:
     return best_ignore is None or (best_select is not None and best_select > best_ignore)
 
 
-def profile_severity(rule: type[BaseRule], profile: str) -> Severity:
-    """The rule's severity under a profile, before the config's ``severity`` overrides."""
-    default = rule.meta.default_severity
+def profile_severity(
+    rule: type[BaseRule], profile: str, severity: Severity | None = None
+) -> Severity:
+    """A finding's severity under a profile, before the config's ``severity`` overrides.
+
+    ``severity`` is what the rule reported (default: the rule's default severity); rules that
+    grade their own findings keep that grading under ``standard``."""
+    default = rule.meta.default_severity if severity is None else severity
     if profile == "legacy":
         return Severity.WARNING
     if profile == "advisory":
@@ -121,14 +126,17 @@ def run(
     overrides = _Overrides(config.severity)
     findings: list[Finding] = []
     for rule in rules:
-        severity = overrides.apply(rule, profile_severity(rule, config.profile))
-        findings.extend(f.with_severity(severity) for f in _check(rule, ctx))
+        override = overrides.get(rule)
+        findings.extend(
+            f.with_severity(override or profile_severity(rule, config.profile, f.severity))
+            for f in _check(rule, ctx)
+        )
     findings = _drop_per_file_ignores(findings, config.per_file_ignores)
     ran = frozenset(r.meta.code for r in rules)
     findings, unused = _apply_inline(findings, corpus, ran)
     if "ADR004" in ran:
         rule = next(r for r in rules if r.meta.code == "ADR004")
-        severity = overrides.apply(rule, profile_severity(rule, config.profile))
+        severity = overrides.get(rule) or profile_severity(rule, config.profile)
         extra = [f.with_severity(severity) for f in unused]
         findings.extend(_drop_per_file_ignores(extra, config.per_file_ignores))
     if only_paths is not None:
@@ -188,7 +196,7 @@ class _Overrides:
     table: Mapping[str, Severity]
     cache: dict[str, Severity | None] = field(default_factory=dict)
 
-    def apply(self, rule: type[BaseRule], severity: Severity) -> Severity:
+    def get(self, rule: type[BaseRule]) -> Severity | None:
         code, name = rule.meta.code, rule.meta.name
         if code not in self.cache:
             best: tuple[int, Severity] | None = None
@@ -197,7 +205,7 @@ class _Overrides:
                 if spec is not None and (best is None or spec > best[0]):
                     best = (spec, value)
             self.cache[code] = best[1] if best else None
-        return self.cache[code] or severity
+        return self.cache[code]
 
 
 def _drop_per_file_ignores(

@@ -43,7 +43,9 @@ def rec(
     )
 
 
-def corpus(*decisions: Decision, files: tuple[str, ...] = (), repo_url: str | None = None) -> Corpus:
+def corpus(
+    *decisions: Decision, files: tuple[str, ...] = (), repo_url: str | None = None
+) -> Corpus:
     ordered = tuple(sorted(decisions, key=lambda d: (d.id, d.path)))
     return Corpus(
         decisions=ordered,
@@ -282,10 +284,16 @@ def test_one_sided_message_names_both_ends_and_the_fix() -> None:
 def test_states_of_declared_edges() -> None:
     a = rec("docs/adr/0001-a.md", 1, Status.SUPERSEDED, ((RelKind.SUPERSEDED_BY, "0002-b.md"),))
     b = rec("docs/adr/0002-b.md", 2, Status.PROPOSED)
-    dep = rec("docs/adr/0003-c.md", 3, rels=((RelKind.DEPENDS_ON, "ADR-1"), (RelKind.DEPENDS_ON, "9")))
+    dep = rec(
+        "docs/adr/0003-c.md", 3, rels=((RelKind.DEPENDS_ON, "ADR-1"), (RelKind.DEPENDS_ON, "9"))
+    )
     g = graph.build(corpus(a, b, dep))
     states = {(d.source.number, d.rel.target_raw): g.state(d) for d in g.declared}
-    assert states == {(1, "0002-b.md"): "inconsistent", (3, "ADR-1"): "inactive", (3, "9"): "unresolved"}
+    assert states == {
+        (1, "0002-b.md"): "inconsistent",
+        (3, "ADR-1"): "inactive",
+        (3, "9"): "unresolved",
+    }
 
 
 def test_referenced_by_counts_links_and_relationships() -> None:
@@ -310,3 +318,37 @@ def test_broken_links_in_a_hand_built_corpus() -> None:
     assert set(found) == {("ADR201", 4), ("ADR201", 5), ("ADR201", 6), ("ADR203", 7)}
     assert "image" in found[("ADR201", 5)]
     assert "only if case is ignored" in found[("ADR201", 6)]
+
+
+def test_any_target_text_resolves_without_raising() -> None:
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    a = rec("docs/adr/0001-a.md", 1)
+    b = rec("docs/adr/sub/0002-b.md", 2, root="docs/adr")
+    c = corpus(a, b, repo_url="https://github.com/o/r")
+    res = Resolver(c)
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.text(), st.text(max_size=20))
+    def check(raw: str, text: str) -> None:
+        t = parse_target(raw, a.path, c.repo_url)
+        assert t.kind in {"empty", "anchor", "external", "path"}
+        r = res.resolve(a, raw, text)
+        assert r.state in {"resolved", "unresolved", "ambiguous", "external"}
+        assert (r.decision is not None) == (r.state == "resolved")
+
+    check()
+
+
+def test_relationships_by_url_resolve_only_for_this_repository() -> None:
+    old = rec("docs/adr/0001-a.md", 1, Status.SUPERSEDED, (
+        (RelKind.SUPERSEDED_BY, "https://github.com/o/r/blob/main/docs/adr/0002-b.md"),
+        (RelKind.SUPERSEDED_BY, "https://github.com/other/r/blob/main/docs/adr/0002-b.md"),
+    ))
+    new = rec("docs/adr/0002-b.md", 2, rels=((RelKind.SUPERSEDES, "0001-a.md"),))
+    c = corpus(old, new, repo_url="https://github.com/o/r")
+    g = graph.build(c)
+    assert [d.resolution.state for d in g.declared[:2]] == ["resolved", "external"]
+    assert g.declared[0].target is new
+    assert run(c, "ADR30") == []  # an external target is not checked, not "unresolved"

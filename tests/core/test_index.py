@@ -227,3 +227,9 @@ def test_output_is_deterministic_lf_with_trailing_newline() -> None:
 def test_relative_link_escapes_spaces_and_parentheses() -> None:
     assert region.relative_link("INDEX.md", "a (b).md") == "a%20%28b%29.md"
     assert region.relative_link("docs/adr/archive/INDEX.md", "docs/adr/x.md") == "../x.md"
+
+
+def test_an_index_parsed_as_a_record_does_not_list_itself() -> None:
+    c = corpus(rec("docs/adr/0001-a.md", 1, "A"), rec("docs/adr/INDEX.md", None, "Index"))
+    (state,) = index.evaluate(c, Options(), {})
+    assert [r.split(" | ")[1] for r in table_rows(state.expected or "")] == ["[A](0001-a.md)"]

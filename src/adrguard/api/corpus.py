@@ -120,6 +120,7 @@ def build_corpus(
     other_texts: dict[str, bytes],
     skipped: Sequence[str],
     repo_url: str | None,
+    untracked: Sequence[str] = (),
 ) -> Corpus:
     ordered = tuple(sorted(decisions, key=lambda d: (d.id, d.path)))
     return Corpus(
@@ -129,6 +130,7 @@ def build_corpus(
         other_texts=dict(other_texts),
         skipped=tuple(skipped),
         repo_url=repo_url,
+        untracked=tuple(untracked),
     )
 
 
@@ -144,6 +146,7 @@ def load_with(repo_root: Path, config: Config) -> Corpus:
         other_texts=found.other_texts,
         skipped=found.skipped,
         repo_url=found.repo_url,
+        untracked=found.untracked,
     )
 
 

@@ -16,14 +16,16 @@ from adrguard.core.model import Corpus
 
 
 def _read(repo_root: Path, paths: Iterable[str], max_size: int) -> dict[str, bytes]:
-    """The regular files among ``paths`` (symlinks inside the repository are read, symlinks out
-    of it and folders are not)."""
-    from adrguard.adapters.files import read_bytes
+    """The regular files among ``paths``. Symlinks inside the repository are read; a symlink
+    out of it is refused (never followed), and a folder counts as absent."""
+    from adrguard.adapters.files import SYMLINK_OUTSIDE, read_bytes
 
     real = os.path.realpath(repo_root)
     out: dict[str, bytes] = {}
     for path in sorted(set(paths)):
         got = read_bytes(real, path, max_size)
+        if got is not None and got[1] == SYMLINK_OUTSIDE:
+            raise UserError(f"refusing to read {path}: it is a symlink out of the repository")
         if got is not None and got[0] is not None:
             out[path] = got[0]
     return out
@@ -129,23 +131,28 @@ def stamp_current(
     repo_root: Path, config: Config, corpus: Corpus, roots: Sequence[str] = ()
 ) -> list[Written]:
     """Record what each CURRENT.md was reviewed against. Coverage values and locators already
-    in the manifest are kept; new members get ``open``. A corrupt or newer manifest is refused."""
+    in the manifest are kept; new members get ``open``. A corrupt or newer manifest, or a view
+    still marked as a draft, is refused before anything is written."""
     from adrguard.adapters.write import write_atomic
 
     cfg = current.settings(config.options)
     texts = _current_texts(repo_root, config, corpus)
     chosen = _roots(corpus, roots)
-    todo = [r for r in chosen if region.join_root(r, cfg.view) in texts]
+    views = {r: region.join_root(r, cfg.view) for r in chosen}
+    todo = [r for r in chosen if views[r] in texts]
     if not todo:
-        where = ", ".join(chosen)
         raise UserError(
-            f"no {cfg.view} in {where}; create a draft with `adrguard current init`, "
+            f"no {cfg.view} in {', '.join(chosen)}; create a draft with `adrguard current init`, "
             "review it, then stamp"
         )
-    out: list[Written] = []
     plans: list[tuple[str, str, bytes | None]] = []
     for root in todo:
-        view, mpath = region.join_root(root, cfg.view), region.join_root(root, cfg.manifest)
+        view, mpath = views[root], region.join_root(root, cfg.manifest)
+        if current.DRAFT_MARK in region.normalise(texts[view]):
+            raise UserError(
+                f"{view} is still marked as a draft ({current.DRAFT_MARK}): review it, delete "
+                "the marker, then stamp; nothing was written"
+            )
         previous = None
         old = texts.get(mpath)
         if old is not None:
@@ -155,8 +162,9 @@ def stamp_current(
         text = manifest.dump(current.build_manifest(corpus, config.options, root, texts, previous))
         plans.append((mpath, text, old))
     _refuse_unsafe(repo_root, (p for p, _, _ in plans))
+    out: list[Written] = []
     for mpath, text, old in plans:
-        changed = old is None or region.normalise(old) != text or b"\r" in old
+        changed = old is None or old != text.encode("utf-8")
         if changed:
             write_atomic(repo_root / mpath, text)
         out.append(Written(mpath, changed))

@@ -7,7 +7,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from adrguard.api.corpus import load
+from adrguard.api.corpus import load, load_with, resolve_root
+from adrguard.config import Config
 from adrguard.core import graph as core_graph
 from adrguard.core.errors import UserError
 from adrguard.core.findings import Finding
@@ -15,6 +16,14 @@ from adrguard.core.model import Corpus, Decision
 from adrguard.reporters import graph as render
 
 _NUMBER = re.compile(r"^(?:adr[-_ ]?)?#?0*(\d+)$", re.IGNORECASE)
+
+
+def _load(
+    repo_root: Path | str | None, config_path: Path | None, config: Config | None
+) -> tuple[Config, Corpus]:
+    if config is None:
+        return load(repo_root, config_path)
+    return config, load_with(resolve_root(repo_root), config)
 
 
 def find(corpus: Corpus, key: str) -> Decision:
@@ -39,36 +48,46 @@ def find(corpus: Corpus, key: str) -> Decision:
     return hits[0]
 
 
+@dataclass(frozen=True)
+class GraphText:
+    text: str
+    nodes: int
+    edges: int
+
+
 def graph_text(
     repo_root: Path | str | None = None,
     *,
     config_path: Path | None = None,
+    config: Config | None = None,
     fmt: str = "mermaid",
     focus: str | None = None,
     depth: int | None = None,
-) -> str:
+) -> GraphText:
     """The graph (or one record's neighbourhood) as ``mermaid``, ``dot`` or ``json``."""
     if fmt not in render.FORMATS:
         raise UserError(f"unknown graph format {fmt!r}: choose one of {', '.join(render.FORMATS)}")
     if depth is not None and depth < 0:
         raise UserError("--depth must be 0 or more")
-    _config, corpus = load(repo_root, config_path)
+    if depth is not None and focus is None:
+        raise UserError("--depth needs --focus ID")
+    _config, corpus = _load(repo_root, config_path, config)
     g = core_graph.build(corpus)
     centre = find(corpus, focus) if focus is not None else None
-    if centre is None and depth is not None:
-        raise UserError("--depth needs --focus ID")
-    return render.render(fmt, render.view(g, centre, depth))
+    v = render.view(g, centre, depth)
+    return GraphText(render.render(fmt, v), len(v.nodes), len(v.edges))
 
 
 def graph_data(
     repo_root: Path | str | None = None,
     *,
     config_path: Path | None = None,
+    config: Config | None = None,
     focus: str | None = None,
     depth: int | None = None,
 ) -> dict[str, Any]:
     """The graph as the JSON-ready mapping described by ``schemas/graph.schema.json``."""
-    _config, corpus = load(repo_root, config_path)
+    _config, corpus = _load(repo_root, config_path, config)
     g = core_graph.build(corpus)
     centre = find(corpus, focus) if focus is not None else None
     return render.to_data(render.view(g, centre, depth))
@@ -91,18 +110,18 @@ def relationships(
     repo_root: Path | str | None = None,
     *,
     config_path: Path | None = None,
+    config: Config | None = None,
     decision: str | None = None,
 ) -> Relationships:
     """Every declared relationship with its resolution state, plus the ADR3xx findings
     (the config's severities, ignores and suppressions apply)."""
     from adrguard import engine
 
-    config, corpus = load(repo_root, config_path)
+    cfg, corpus = _load(repo_root, config_path, config)
     g = core_graph.build(corpus)
     only = find(corpus, decision) if decision is not None else None
     rows = render.relationship_rows(g, only)
-    cfg = replace(config, select=("ADR3",))
-    report = engine.run(corpus, cfg)
+    report = engine.run(corpus, replace(cfg, select=("ADR3",)))
     findings = report.findings
     if only is not None:
         findings = tuple(

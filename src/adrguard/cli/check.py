@@ -97,6 +97,13 @@ def run_check(args: argparse.Namespace) -> int:
         today=today,
     )
     report = result.report
+    if result.corpus.untracked:
+        shown = ", ".join(result.corpus.untracked[:5])
+        more = f" and {len(result.corpus.untracked) - 5} more" if len(result.corpus.untracked) > 5 else ""
+        info(
+            f"note: {len(result.corpus.untracked)} markdown file(s) under the ADR roots are not "
+            f"tracked by git and were not checked ({shown}{more}): `git add` them to check them"
+        )
     for spec in specs:
         tty = spec.path is None and sys.stdout.isatty()
         emit(render(spec.name, report, result.corpus, to_terminal=tty), spec)

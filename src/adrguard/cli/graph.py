@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from adrguard.cli.common import FormatSpec, add_common, emit, info
+from adrguard.cli.common import FormatSpec, add_common, emit, info, load_config_for
 
 
 def register(subparsers: Any) -> None:
@@ -51,20 +51,26 @@ def run_graph(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from adrguard.api import graph as api_graph
+    from adrguard.reporters.graph import MERMAID_MAX_EDGES
 
-    if args.verbose:
-        info(f"adrguard: graph of {args.root or 'the current repository'}")
-    text = api_graph.graph_text(
-        args.root, config_path=args.config, fmt=args.format, focus=args.focus, depth=args.depth
+    root, config = load_config_for(args)
+    out = api_graph.graph_text(
+        root, config=config, fmt=args.format, focus=args.focus, depth=args.depth
     )
-    emit(text, FormatSpec(args.format, Path(args.output) if args.output else None))
+    if args.format == "mermaid" and out.edges > MERMAID_MAX_EDGES:
+        info(
+            f"adrguard: {out.edges} edges; GitHub renders Mermaid diagrams with at most "
+            f"{MERMAID_MAX_EDGES} edges: use --focus ID --depth N, or --format dot"
+        )
+    emit(out.text, FormatSpec(args.format, Path(args.output) if args.output else None))
     return 0
 
 
 def run_relationships(args: argparse.Namespace) -> int:
     from adrguard.api import graph as api_graph
 
-    result = api_graph.relationships(args.root, config_path=args.config, decision=args.id)
+    root, config = load_config_for(args)
+    result = api_graph.relationships(root, config=config, decision=args.id)
     text = result.to_json() if args.format == "json" else result.to_text()
     emit(text, FormatSpec(args.format, None))
     return 0

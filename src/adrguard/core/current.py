@@ -319,10 +319,10 @@ def skeleton(corpus: Corpus, options: Options, root: str, texts: Mapping[str, by
         DRAFT_MARK,
         "# Decisions in force",
         "",
-        "> **Draft for review.** `adrguard current init` listed the decisions with status "
-        f"{', '.join(cfg.selection.statuses)}. Replace each stub with a summary, merge related",
-        "> decisions, remove this note and the draft marker, have it reviewed, then run",
-        "> `adrguard current stamp` to record what the view was reviewed against.",
+        "> **Draft for review.** `adrguard current init` listed the decisions with status",
+        f"> {', '.join(cfg.selection.statuses)}. Replace each stub with a summary, merge related",
+        "> decisions, then delete this note and the first line (the draft marker). Once the",
+        "> view is reviewed, `adrguard current stamp` records what it was reviewed against.",
     ]
     decisions = sorted((corpus.by_path[p] for p in scope if p in corpus.by_path), key=sort_key)
     for d in decisions:

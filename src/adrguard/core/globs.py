@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
+from itertools import islice
 from typing import Any
 
 _META = frozenset("*?[\\")
@@ -111,41 +112,59 @@ class GlobSet:
                 entries.append((self._bodies.setdefault(body, len(self._bodies)), include))
             self._lists.append(tuple(entries))
 
-    def match(self, paths: Iterable[str]) -> list[frozenset[str]]:
-        """For every list, the paths it matches."""
+    def match(self, paths: Iterable[str]) -> list[tuple[str, ...]]:
+        """For every list, the paths it matches, sorted."""
         hits = self._hits(sorted(set(paths)))
-        out: list[frozenset[str]] = []
+        sets: dict[int, frozenset[str]] = {}
+
+        def as_set(body: int) -> frozenset[str]:
+            if body not in sets:
+                sets[body] = frozenset(hits[body])
+            return sets[body]
+
+        out: list[tuple[str, ...]] = []
         for entries in self._lists:
-            included = [hits[b] for b, inc in entries if inc]
-            if len(included) == 1 and len(entries) == 1:
-                out.append(included[0])
+            included = [b for b, inc in entries if inc and hits[b]]
+            if len(included) == 1 and all(inc for _b, inc in entries):
+                out.append(hits[included[0]])  # already sorted: no union, no negation
                 continue
-            candidates = frozenset().union(*included)
+            candidates = set().union(*(hits[b] for b in included))
             if candidates and not all(inc for _b, inc in entries):
-                candidates = frozenset(
-                    p for p in candidates if _last_match_includes(p, entries, hits)
-                )
-            out.append(candidates)
+                candidates = {p for p in candidates if _last_match_includes(p, entries, as_set)}
+            out.append(tuple(sorted(candidates)))
         return out
 
     def matches_any(self, paths: Iterable[str]) -> list[bool]:
-        """For every list, whether it matches at least one of ``paths``."""
-        return [bool(found) for found in self.match(paths)]
+        """For every list, whether it matches at least one of ``paths``. Lists without
+        negations stop at the first hit of each glob."""
+        ordered = sorted(set(paths))
+        plain = [all(inc for _b, inc in entries) for entries in self._lists]
+        first = self._hits(ordered, first_only=True)
+        if all(plain):
+            return [any(first[b] for b, _inc in entries) for entries in self._lists]
+        full = self.match(ordered)
+        return [
+            any(first[b] for b, _inc in entries) if is_plain else bool(found)
+            for entries, is_plain, found in zip(self._lists, plain, full, strict=True)
+        ]
 
-    def _hits(self, ordered: list[str]) -> list[frozenset[str]]:
-        hits: list[frozenset[str]] = [frozenset()] * len(self._bodies)
+    def _hits(self, ordered: list[str], first_only: bool = False) -> list[tuple[str, ...]]:
+        """Per distinct glob, the paths it matches, in ``ordered``'s (sorted) order (with
+        ``first_only``, at most the first)."""
+        hits: list[tuple[str, ...]] = [()] * len(self._bodies)
         for body, idx in self._bodies.items():
             m = _matcher(body)
             if m is None:
                 continue
             scope = _slice(ordered, m.prefix) if m.prefix else ordered
             if m.regex is not None:
-                hits[idx] = frozenset(filter(m.regex.search, scope))
+                found: Iterable[str] = filter(m.regex.search, scope)
             elif m.exact is not None:
                 below = m.exact + "/"
-                hits[idx] = frozenset(p for p in scope if p == m.exact or p.startswith(below))
+                found = (p for p in scope if p == m.exact or p.startswith(below))
             else:
-                hits[idx] = frozenset(scope)
+                found = scope
+            hits[idx] = tuple(islice(found, 1)) if first_only else tuple(found)
         return hits
 
 
@@ -154,14 +173,14 @@ def _slice(ordered: list[str], prefix: str) -> list[str]:
 
 
 def _last_match_includes(
-    path: str, entries: tuple[tuple[int, bool], ...], hits: list[frozenset[str]]
+    path: str, entries: tuple[tuple[int, bool], ...], as_set: Callable[[int], frozenset[str]]
 ) -> bool:
     for body, include in reversed(entries):
-        if path in hits[body]:
+        if path in as_set(body):
             return include
     return False
 
 
 def match_globs(globs: Sequence[str], paths: Iterable[str]) -> tuple[str, ...]:
     """The paths one ordered glob list matches, sorted."""
-    return tuple(sorted(GlobSet([globs]).match(paths)[0]))
+    return GlobSet([globs]).match(paths)[0]

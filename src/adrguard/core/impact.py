@@ -176,7 +176,7 @@ def analyse(
     globset = GlobSet([g.globs for g in govs])
     matched = globset.match(touched)
 
-    by_decision: dict[str, tuple[Decision, set[str], set[str], list[str]]] = {}
+    by_decision: dict[str, tuple[Decision, list[tuple[str, ...]], set[str], list[str]]] = {}
     issues: list[MappingIssue] = []
     held_back: dict[str, set[str]] = {}  # status -> decision ids with matches but not governing
     for gov, files in zip(govs, matched, strict=True):
@@ -184,7 +184,7 @@ def analyse(
             targets: tuple[Decision, ...] = (corpus.by_path[gov.decision],)
         else:
             targets = resolve(corpus, gov.decision)
-            issue = _issue(corpus, gov, targets, tuple(sorted(files)))
+            issue = _issue(corpus, gov, targets, files)
             if issue is not None:
                 issues.append(issue)
                 continue
@@ -195,17 +195,17 @@ def analyse(
             continue
         if not files:
             continue
-        entry = by_decision.setdefault(target.path, (target, set(), set(), []))
-        entry[1].update(files)
+        entry = by_decision.setdefault(target.path, (target, [], set(), []))
+        entry[1].append(files)
         entry[2].add(gov.via)
         if gov.note and gov.note not in entry[3]:
             entry[3].append(gov.note)
 
     affected = tuple(
-        Affected(d, tuple(sorted(files)), tuple(sorted(via)), tuple(notes))
+        Affected(d, _merged(files), tuple(sorted(via)), tuple(notes))
         for d, files, via, notes in sorted(by_decision.values(), key=lambda e: (e[0].id, e[0].path))
     )
-    governed_paths = {f for a in affected for f in a.files}
+    governed_paths = set().union(*(a.files for a in affected))
     records = record_paths(changes, corpus)
     counted = [c for c in changes.changes if c.path not in records and c.old_path not in records]
     ungoverned = tuple(
@@ -234,6 +234,10 @@ def analyse(
         uncertainty=tuple(lines),
         repo_url=corpus.repo_url,
     )
+
+
+def _merged(parts: list[tuple[str, ...]]) -> tuple[str, ...]:
+    return parts[0] if len(parts) == 1 else tuple(sorted(set().union(*parts)))
 
 
 def _issue(

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from adrguard.core.errors import UserError
@@ -235,7 +235,8 @@ def targets(corpus: Corpus, options: Options, texts: Mapping[str, bytes]) -> lis
         base = name.rsplit("/", 1)[-1]
         for folder, records in sorted(folders.items()):
             out.append(IndexTarget(f"{folder}/{base}", root, True, tuple(records)))
-    return out
+    own = {t.path for t in out}  # an index never lists itself (when excludes let it be a record)
+    return [replace(t, decisions=tuple(d for d in t.decisions if d.path not in own)) for t in out]
 
 
 def successor_map(corpus: Corpus) -> dict[str, tuple[Decision, ...]]:
@@ -245,13 +246,18 @@ def successor_map(corpus: Corpus) -> dict[str, tuple[Decision, ...]]:
     return {d.path: succ for d in corpus.decisions if (succ := graph.successors(d))}
 
 
-def evaluate(corpus: Corpus, options: Options, texts: Mapping[str, bytes]) -> list[IndexState]:
-    """Compare every index target with its existing text (``texts``: path -> bytes)."""
+def evaluate(
+    corpus: Corpus, options: Options, texts: Mapping[str, bytes], *, required_only: bool = False
+) -> list[IndexState]:
+    """Compare every index target with its existing text (``texts``: path -> bytes). With
+    ``required_only`` (the rules), nothing is rendered unless the project manages indexes."""
     cfg = settings(options)
     if cfg.enabled is False:
         return []
     found = targets(corpus, options, texts)
     required = cfg.configured or any(_has_markers(texts.get(t.path)) for t in found)
+    if required_only and not required:
+        return []
     succ = successor_map(corpus)
     states: list[IndexState] = []
     for t in found:

@@ -13,6 +13,7 @@ import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from adrguard.core.model import Corpus
@@ -123,10 +124,20 @@ def path_problem(path: str, root: str) -> str | None:
     return None
 
 
-def parse_manifest(
-    data: bytes, root: str, view_path: str, corpus: Corpus
-) -> tuple[Manifest | None, str | None]:
-    """The manifest, or None and why it cannot be used (every problem is ADR405)."""
+def _symlink_out(corpus: Corpus, path: str) -> str | None:
+    """Discovery refuses to read a symlink that leaves the repository (its ADR001 says so)."""
+    d = corpus.by_path.get(path)
+    if d is not None and any(
+        p.code == "ADR001" and "outside the repository" in p.message for p in d.problems
+    ):
+        return f"{path!r} is a symlink out of the repository; it is never followed"
+    return None
+
+
+@lru_cache(maxsize=16)
+def _load(data: bytes) -> tuple[Any, str | None]:
+    """The JSON, validated against the schema (cached: every ADR40x rule reads the same bytes,
+    and validating thousands of members costs more than the rest of the comparison)."""
     try:
         raw = json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as exc:
@@ -144,11 +155,24 @@ def parse_manifest(
         )
     from adrguard.core.schemas import validator
 
-    errors = sorted(validator(SCHEMA_NAME).iter_errors(raw), key=lambda e: list(e.absolute_path))
-    if errors:
-        err = errors[0]
+    err = min(
+        validator(SCHEMA_NAME).iter_errors(raw),
+        key=lambda e: [str(p) for p in e.absolute_path],
+        default=None,
+    )
+    if err is not None:
         where = "/".join(str(p) for p in err.absolute_path) or "(top level)"
         return None, f"fails its schema at {where}: {err.message}"
+    return raw, None
+
+
+def parse_manifest(
+    data: bytes, root: str, view_path: str, corpus: Corpus
+) -> tuple[Manifest | None, str | None]:
+    """The manifest, or None and why it cannot be used (every problem is ADR405)."""
+    raw, problem = _load(data)
+    if raw is None:
+        return None, problem
     if raw["root"] != root:
         return None, f"names root {raw['root']!r} but sits in {root!r}"
     problem = path_problem(raw["view"], root)
@@ -161,7 +185,7 @@ def parse_manifest(
     members: list[Member] = []
     seen: set[tuple[str, str]] = set()
     for entry in raw["members"]:
-        problem = path_problem(entry["path"], root)
+        problem = path_problem(entry["path"], root) or _symlink_out(corpus, entry["path"])
         if problem is not None:
             return None, f"has an unusable member: {problem}"
         key = (entry["path"], entry.get("locator") or "")

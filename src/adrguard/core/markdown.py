@@ -149,10 +149,11 @@ def github_slug(text: str, seen: dict[str, int] | None = None) -> str:
 class _Source:
     """The body's bytes; byte offset -> 1-based line number in the whole file."""
 
-    __slots__ = ("data", "offset", "starts")
+    __slots__ = ("data", "last", "offset", "starts")
 
     def __init__(self, data: bytes, offset: int) -> None:
         self.data = data
+        self.last = (-1, 1)  # (byte, column) of the last column() answer
         starts = [0]
         find = data.find
         pos = find(b"\n")
@@ -167,7 +168,13 @@ class _Source:
 
     def column(self, byte: int) -> int:
         start = self.starts[bisect_right(self.starts, byte) - 1]
-        return len(self.data[start:byte].decode("utf-8", "replace")) + 1
+        last_byte, last_col = self.last
+        if start <= last_byte <= byte:  # same line, further right: decode only the gap
+            col = last_col + len(self.data[last_byte:byte].decode("utf-8", "replace"))
+        else:
+            col = len(self.data[start:byte].decode("utf-8", "replace")) + 1
+        self.last = (byte, col)
+        return col
 
 
 class _Builder:

@@ -197,6 +197,7 @@ class Corpus:
     other_texts: Mapping[str, bytes] = field(default_factory=dict)  # index/CURRENT files etc.
     skipped: tuple[str, ...] = ()  # files under roots skipped by excludes (indexes, templates)
     repo_url: str | None = None  # e.g. https://github.com/owner/repo
+    untracked: tuple[str, ...] = ()  # markdown under roots that git does not track (not checked)
 
     @cached_property
     def by_path(self) -> Mapping[str, Decision]:

@@ -151,6 +151,10 @@ class _Fields:
         first_h2 = next((i for i, h in enumerate(doc.headings) if h.level >= 2), len(doc.headings))
         self.header_limit = first_h2
         self._labels: list[tuple[Block, int, str, str]] | None = None
+        self.by_section: dict[int, list[Block]] = {}
+        for b in doc.blocks:
+            if b.kind != "heading":
+                self.by_section.setdefault(b.section, []).append(b)
 
     def fm_value(self, *keys: str) -> tuple[str, Any] | None:
         if not self.fm:
@@ -206,7 +210,7 @@ class _Fields:
 
     def section_statement(self, idx: int) -> StatusStatement | None:
         syn = self.options.status_synonyms
-        blocks = [b for b in self.doc.blocks if b.section == idx and b.kind != "heading"]
+        blocks = self.by_section.get(idx, [])
         if not blocks:
             return None
         first = blocks[0]
@@ -343,10 +347,7 @@ class _Fields:
 
     # -- assembly -----------------------------------------------------------------------
     def sections(self) -> tuple[Section, ...]:
-        grouped: dict[int, list[Block]] = {}
-        for b in self.doc.blocks:
-            if b.kind != "heading" and b.section >= 0:
-                grouped.setdefault(b.section, []).append(b)
+        grouped = self.by_section
         out = []
         for i, h in enumerate(self.doc.headings):
             blocks = grouped.get(i, [])

@@ -151,7 +151,10 @@ _MERMAID_ESCAPES = {
     "|": "#124;",
     "`": "#96;",
     "\\": "#92;",
+    "%": "#37;",
+    ";": "#59;",
 }
+MERMAID_MAX_EDGES = 500  # GitHub's Mermaid refuses to render more
 
 
 def mermaid_text(text: str) -> str:

@@ -4,19 +4,52 @@ the CURRENT.md view with its CURRENT.sources.json manifest (reviewed by people, 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import weakref
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from adrguard.core import current, index
 from adrguard.core.findings import Finding, Severity
-from adrguard.core.model import Location
+from adrguard.core.model import Corpus, Location
 from adrguard.rules.base import BaseRule, RuleContext, RuleMeta
+
+# (kind, id(corpus), id(options)) -> (corpus ref, result): the three index rules share one
+# comparison, and the five CURRENT rules another, per run.
+_SHARED: dict[tuple[str, int, int], tuple[weakref.ref[Corpus], object, Any]] = {}
+
+
+def _shared(kind: str, ctx: RuleContext, compute: Callable[[], Any]) -> Any:
+    key = (kind, id(ctx.corpus), id(ctx.options))
+    hit = _SHARED.get(key)
+    if hit is not None and hit[0]() is ctx.corpus and hit[1] is ctx.options:
+        return hit[2]
+    result = compute()
+    forget = weakref.ref(ctx.corpus, lambda _ref: _SHARED.pop(key, None))
+    _SHARED[key] = (forget, ctx.options, result)
+    return result
+
+
+def _index_states(ctx: RuleContext) -> list[index.IndexState]:
+    texts = ctx.corpus.other_texts
+    states: list[index.IndexState] = _shared(
+        "index", ctx, lambda: index.evaluate(ctx.corpus, ctx.options, texts, required_only=True)
+    )
+    return states
+
+
+def _current_states(ctx: RuleContext) -> list[current.CurrentState]:
+    texts = ctx.corpus.other_texts
+    states: list[current.CurrentState] = _shared(
+        "current", ctx, lambda: current.evaluate(ctx.corpus, ctx.options, texts)
+    )
+    return states
 
 
 class _IndexRule(BaseRule):
     kinds: tuple[str, ...] = ()
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
-        for state in index.evaluate(ctx.corpus, ctx.options, ctx.corpus.other_texts):
+        for state in _index_states(ctx):
             if state.kind in self.kinds and state.required:
                 yield self.finding(self.message(state), Location(state.target.path, state.line))
 
@@ -114,7 +147,7 @@ class IndexUnmanaged(_IndexRule):
 
 class _CurrentRule(BaseRule):
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
-        for state in current.evaluate(ctx.corpus, ctx.options, ctx.corpus.other_texts):
+        for state in _current_states(ctx):
             for reason in state.reasons:
                 if reason.code == self.meta.code:
                     yield self.finding(reason.message, Location(reason.path, 1), reason.decision_id)
