@@ -98,6 +98,20 @@ def test_json_validates_and_status_widens(
     assert out.endswith("}\n")
 
 
+def test_config_statuses_are_the_default(
+    repo: tuple[GitRepo, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    r, _ = repo
+    (r.path / ".adrguard.toml").write_text('[impact]\nstatuses = ["proposed"]\n', encoding="utf-8")
+    code, out, _ = run(capsys, "impact", "--root", str(r.path), "--base", "main",
+                       "--format", "json")
+    assert code == 0
+    assert [a["id"] for a in json.loads(out)["affected"]] == ["ADR-0004"]
+    (r.path / ".adrguard.toml").write_text('[impact]\nstatuses = ["acepted"]\n', encoding="utf-8")
+    code, _, err = run(capsys, "impact", "--root", str(r.path), "--base", "main")
+    assert code == 2 and "config impact.statuses: unknown status acepted" in err
+
+
 def test_markdown_to_a_file(
     repo: tuple[GitRepo, str], capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
@@ -141,7 +155,7 @@ def test_usage_errors(repo: tuple[GitRepo, str], capsys: pytest.CaptureFixture[s
     assert run(capsys, "impact", "--root", str(r.path))[0] == 2
     code, _, err = run(capsys, "impact", "--root", str(r.path), "--base", "main",
                        "--status", "acepted")
-    assert code == 2 and "unknown --status acepted" in err
+    assert code == 2 and "--status: unknown status acepted; choose from accepted" in err
     code, _, err = run(capsys, "impact", "--root", str(r.path), "--base", "origin/main")
     assert code == 2
     assert err == ("error: base ref 'origin/main' not found: fetch it (git fetch origin "

@@ -147,6 +147,21 @@ def test_corpus_at_reads_objects_not_the_work_tree(tmp_path: Path) -> None:
     assert "src/app.py" in corpus.repo_files
 
 
+def test_corpus_at_reuses_unchanged_records_only(tmp_path: Path) -> None:
+    from adrguard import api
+
+    repo = _repo(tmp_path)
+    repo.write({"docs/adr/0002-keep.md": RECORD.replace("1. Use Postgres", "2. Keep")})
+    base = repo.commit("second")
+    repo.write({"docs/adr/0001-use-postgres.md": RECORD.replace("Postgres.", "MySQL.")})
+    _config, head = api.load(repo.path)
+    at_base = corpus_at(repo.path, Config(), base, reuse=head)
+    assert at_base.by_path["docs/adr/0002-keep.md"] is head.by_path["docs/adr/0002-keep.md"]
+    changed = at_base.by_path["docs/adr/0001-use-postgres.md"]
+    assert changed is not head.by_path["docs/adr/0001-use-postgres.md"]
+    assert "Postgres." in changed.text
+
+
 def test_worktree_and_detached_head(tmp_path: Path) -> None:
     repo = _repo(tmp_path)
     base = repo.git("rev-parse", "HEAD")

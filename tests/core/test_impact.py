@@ -84,6 +84,7 @@ def test_last_matching_glob_wins() -> None:
         ("src/a.py", "src/gen/keep.py"), ("docs/x.md",), ()
     ]
     assert globset.matches_any(paths) == [True, True, False]
+    assert GlobSet([["src"], ["!src"]]).matches_any(["src"]) == [True, False]
 
 
 def test_file_names_with_newlines_match() -> None:

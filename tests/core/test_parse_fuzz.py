@@ -1,4 +1,4 @@
-"""Property tests: any input gives a Decision, never an exception or an internal failure."""
+"""Bad input: any bytes give a Decision (never an exception), unreadable files give ADR001."""
 
 from __future__ import annotations
 
@@ -62,6 +62,10 @@ FRAGMENTS = [
 ]
 
 
+def rec_bad(data: bytes, name: str = "0001-x.md", options: Options = OPTIONS) -> Decision:
+    return parse(SourceFile(f"docs/adr/{name}", "docs/adr", data), options)
+
+
 def check(data: bytes, name: str = "0001-x.md") -> Decision:
     d = parse(SourceFile(path=f"docs/adr/{name}", root="docs/adr", data=data), OPTIONS)
     assert isinstance(d, Decision)
@@ -100,3 +104,59 @@ def test_front_matter_and_names(parts: list[str], name: str) -> None:
     text = "---\n" + "".join(parts)
     d = check(text.encode("utf-8", "surrogatepass"), name)
     assert all(p.code in ("ADR001", "ADR002") for p in d.problems)
+
+
+SHAPES = {
+    "status lines in one paragraph": "Status: accepted\n",
+    "status sections": "## Status\n\nAccepted\n\n",
+    "relation links on one line": "supersedes [a](b.md) ",
+    "relation links on many lines": "supersedes [a](b.md)\n",
+    "comments": "<!-- a -->",
+    "dated history": "- 2020-01-02 Accepted\n",
+}
+
+
+def _cpu(data: bytes) -> float:
+    import time
+
+    best = float("inf")
+    for _ in range(3):
+        start = time.process_time()
+        check(data)
+        best = min(best, time.process_time() - start)
+    return best
+
+
+def test_large_inputs_stay_linear() -> None:
+    """Growing an input 8x must not grow the time ~64x (no quadratic corners)."""
+    for name, unit in SHAPES.items():
+        small = _cpu(("# T\n\n" + unit * 1000).encode())
+        large = _cpu(("# T\n\n" + unit * 8000).encode())
+        assert large < 20 * small + 0.05, (name, small, large)
+
+
+def test_unreadable_inputs_are_adr001() -> None:
+    assert rec_bad(b"# T\x00\n").problems[0].code == "ADR001"
+    bad = rec_bad(b"# T\n\xff\xfe\n")
+    assert (bad.problems[0].code, bad.problems[0].line) == ("ADR001", 2)
+    big = rec_bad(b"# T\n" + b"x" * 100, options=Options(max_file_size=50))
+    assert big.problems[0].code == "ADR001" and "limit" in big.problems[0].message
+    err = parse(
+        SourceFile("docs/adr/0002-y.md", "docs/adr", None, error="symlink points outside"),
+        Options(),
+    )
+    assert (err.id, err.number, err.problems[0].message) == (
+        "ADR-0002",
+        2,
+        "symlink points outside",
+    )
+    assert not err.is_readable
+    assert (
+        parse(SourceFile("docs/adr/0003-z.md", "docs/adr", None), Options()).problems[0].code
+        == "ADR001"
+    )
+
+
+def test_empty_file_is_a_record_without_anything() -> None:
+    d = rec_bad(b"", "0009-empty.md")
+    assert (d.id, d.title, d.status, d.problems, d.sections) == ("ADR-0009", None, None, (), ())

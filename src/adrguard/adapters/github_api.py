@@ -43,7 +43,7 @@ def next_link(header: str | None) -> str | None:
     """The ``rel="next"`` URL of a ``Link`` header (RFC 8288), or None."""
     for url, rels in _LINK.findall(header or ""):
         if "next" in rels.split():
-            return url
+            return str(url)
     return None
 
 

@@ -15,16 +15,18 @@ from adrguard.core.errors import UserError
 from adrguard.core.model import Corpus
 
 
-def _read(repo_root: Path, paths: Iterable[str], max_size: int) -> dict[str, bytes]:
+def _read(
+    repo_root: Path, paths: Iterable[str], max_size: int, *, strict: bool = True
+) -> dict[str, bytes]:
     """The regular files among ``paths``. Symlinks inside the repository are read; a symlink
-    out of it is refused (never followed), and a folder counts as absent."""
+    out of it is never followed (``strict``: refused), and a folder counts as absent."""
     from adrguard.adapters.files import SYMLINK_OUTSIDE, read_bytes
 
     real = os.path.realpath(repo_root)
     out: dict[str, bytes] = {}
     for path in sorted(set(paths)):
         got = read_bytes(real, path, max_size)
-        if got is not None and got[1] == SYMLINK_OUTSIDE:
+        if strict and got is not None and got[1] == SYMLINK_OUTSIDE:
             raise UserError(f"refusing to read {path}: it is a symlink out of the repository")
         if got is not None and got[0] is not None:
             out[path] = got[0]
@@ -56,7 +58,8 @@ def _index_candidates(corpus: Corpus, config: Config) -> set[str]:
 def index_states(repo_root: Path, config: Config, corpus: Corpus) -> list[index.IndexState]:
     """Every index compared with what ``index --write`` would write. An index path that is a
     symlink (or reached through a symlinked folder) is refused."""
-    texts = _read(repo_root, _index_candidates(corpus, config), config.options.max_file_size)
+    candidates = _index_candidates(corpus, config)
+    texts = _read(repo_root, candidates, config.options.max_file_size, strict=False)
     states = index.evaluate(corpus, config.options, texts)
     _refuse_unsafe(repo_root, (s.target.path for s in states))
     return states

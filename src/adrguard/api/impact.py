@@ -7,21 +7,25 @@ and the corpus as it was at the merge base, parsed with the same config as disco
 
 from __future__ import annotations
 
-import os
+import hashlib
 from collections.abc import Collection
 from pathlib import Path
 
 from adrguard.api.corpus import build_corpus, load_with, parse_sources, resolve_root
 from adrguard.config import DEFAULT_ROOTS, Config, load_config
 from adrguard.core.errors import UserError
-from adrguard.core.impact import DEFAULT_STATUSES, Impact, analyse
-from adrguard.core.mapping import Manifest, manifest_path, parse_manifest
-from adrguard.core.model import ChangeSet, Corpus, SourceFile
+from adrguard.core.impact import Impact, analyse, configured_statuses
+from adrguard.core.mapping import manifest_of, manifest_path
+from adrguard.core.model import ChangeSet, Corpus, Decision, SourceFile
 
 
-def corpus_at(repo_root: Path, config: Config, rev: str, roots: tuple[str, ...] = ()) -> Corpus:
+def corpus_at(
+    repo_root: Path, config: Config, rev: str, roots: tuple[str, ...] = (),
+    reuse: Corpus | None = None,
+) -> Corpus:
     """The corpus as it was at commit ``rev``: the same roots, excludes and archive folders as
-    discovery, read from git objects (the work tree is not touched)."""
+    discovery, read from git objects (the work tree is not touched). A record of ``reuse``
+    with the same path and content is taken as it is instead of being parsed again."""
     from adrguard.adapters import git as gitio
     from adrguard.adapters import layout
 
@@ -34,23 +38,35 @@ def corpus_at(repo_root: Path, config: Config, rev: str, roots: tuple[str, ...] 
     if manifest in blobs:
         wanted.append(blobs[manifest])
     data = gitio.read_blobs(repo_root, wanted)
+    known = reuse.by_path if reuse is not None else {}
+    kept: list[Decision] = []
     sources: list[SourceFile] = []
     for path, root, archived in plan.records:
         raw = data[blobs[path]]
+        same = known.get(path)
         if len(raw) > limit:
             why = f"file is {len(raw):,} bytes at {rev[:12]}, larger than max-file-size ({limit:,})"
             sources.append(SourceFile(path, root, None, why, archived))
+        elif same is not None and (same.root, same.archived) == (root, archived) and (
+            same.sha256 == _content_sha(raw)
+        ):
+            kept.append(same)
         else:
             sources.append(SourceFile(path, root, raw, None, archived))
     others = {manifest: data[blobs[manifest]]} if manifest in blobs else {}
     return build_corpus(
-        parse_sources(sources, config),
+        kept + parse_sources(sources, config),
         roots=use_roots,
         repo_files=blobs.keys(),
         other_texts=others,
         skipped=plan.skipped,
         repo_url=None,
     )
+
+
+def _content_sha(data: bytes) -> str:
+    """``Decision.sha256`` of a file's bytes (line ends normalised, as the parser does)."""
+    return hashlib.sha256(data.replace(b"\r\n", b"\n") if b"\r" in data else data).hexdigest()
 
 
 def _roots_at(repo_root: Path, config: Config, blobs: Collection[str]) -> tuple[str, ...]:
@@ -109,40 +125,23 @@ def build_changes(
         head=head_ref,
         merge_base=merge,
         changes=tuple(changes),
-        base_corpus=corpus_at(repo_root, config, merge, roots),
+        base_corpus=corpus_at(repo_root, config, merge, roots, reuse=corpus),
         notes=tuple(notes + diff_notes),
         base_commit=base_sha,
         head_commit=head_sha,
     )
 
 
-def head_corpus(repo_root: Path, config: Config, head: str | None) -> tuple[Corpus, bool]:
-    """The corpus ``head`` describes, and whether it is the work tree: the work tree for no
-    head (or a head naming the commit checked out), else the files of that commit."""
+def head_corpus(repo_root: Path, config: Config, head: str | None) -> Corpus:
+    """The corpus ``head`` describes: the work tree for no head (or a head naming the commit
+    checked out), else the files of that commit."""
     from adrguard.adapters import git as gitio
 
     if head is not None:
         wanted = gitio.resolve_commit(repo_root, head, "head")
         if wanted != gitio.resolve_commit(repo_root, "HEAD", "head"):
-            return corpus_at(repo_root, config, wanted), False
-    return load_with(repo_root, config), True
-
-
-def load_manifest(
-    repo_root: Path, config: Config, corpus: Corpus, *, worktree: bool = True
-) -> Manifest | None:
-    """The impact manifest of ``corpus`` (from its other texts; for a work-tree corpus whose
-    discovery did not read it, from the tracked file)."""
-    path = manifest_path(config.options)
-    data = corpus.other_texts.get(path)
-    if data is None and worktree and path in corpus.repo_files:
-        from adrguard.adapters.files import read_bytes
-
-        got = read_bytes(os.path.realpath(repo_root), path, config.options.max_file_size)
-        if got is not None and got[1] is not None:
-            raise UserError(f"{path}: {got[1]}")
-        data = got[0] if got is not None else None
-    return None if data is None else parse_manifest(path, bytes(data))
+            return corpus_at(repo_root, config, wanted)
+    return load_with(repo_root, config)
 
 
 def impact(
@@ -152,16 +151,18 @@ def impact(
     head: str | None = None,
     config_path: Path | None = None,
     config: Config | None = None,
-    statuses: Collection[str] = DEFAULT_STATUSES,
+    statuses: Collection[str] | None = None,
     deepen: bool = False,
 ) -> Impact:
-    """The decisions a change touches (``adrguard impact``)."""
+    """The decisions a change touches (``adrguard impact``). ``statuses`` that govern default
+    to the config's ``impact.statuses``, else accepted."""
     from adrguard.adapters import git as gitio
 
     root = resolve_root(repo_root)
     cfg = config if config is not None else load_config(root, config_path)
     gitio.require_repo(root)
-    corpus, worktree = head_corpus(root, cfg, head)
+    corpus = head_corpus(root, cfg, head)
     changes = build_changes(root, cfg, base, head, corpus=corpus, deepen=deepen)
-    manifest = load_manifest(root, cfg, corpus, worktree=worktree)
-    return analyse(corpus, changes, manifest, statuses)
+    manifest = manifest_of(corpus, cfg.options)
+    wanted = configured_statuses(cfg.options) if statuses is None else statuses
+    return analyse(corpus, changes, manifest, wanted)

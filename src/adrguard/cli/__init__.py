@@ -14,7 +14,7 @@ from adrguard import __version__
 from adrguard.core.errors import UserError
 
 # Each module in adrguard.cli named here exposes register(subparsers).
-COMMAND_MODULES: tuple[str, ...] = ("check", "graph", "index", "impact")
+COMMAND_MODULES: tuple[str, ...] = ("check", "graph", "index", "impact", "gha", "agent", "mcpcmd")
 
 EPILOG = """\
 exit codes: 0 clean, 1 findings at or above --fail-on, 2 usage/config/git error, 3 internal bug.

@@ -8,7 +8,8 @@ from typing import Any
 
 from adrguard.cli.common import add_common, emit, info, parse_formats
 from adrguard.core.errors import UserError
-from adrguard.core.impact import DEFAULT_STATUSES, STATUS_CHOICES
+from adrguard.core.impact import STATUS_CHOICES, configured_statuses, statuses_from
+from adrguard.core.options import Options
 
 NULL_SHA = "0" * 40
 
@@ -33,8 +34,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("--head", metavar="REF",
                    help="the change's tip (default: HEAD, with the work tree's records)")
     p.add_argument("--status", action="append", default=[], metavar="STATUS[,STATUS]",
-                   help="statuses that govern (default: accepted); any of "
-                   f"{', '.join(STATUS_CHOICES)} ('none' = records that state no status)")
+                   help="statuses that govern (default: config impact.statuses, else accepted); "
+                   f"any of {', '.join(STATUS_CHOICES)} ('none' = records stating no status)")
     p.add_argument("--format", action="append", metavar="NAME[:PATH]",
                    help="text (default), json, markdown; repeatable, PATH writes a file")
     p.add_argument("--deepen", action="store_true",
@@ -46,13 +47,12 @@ def register(subparsers: Any) -> None:
     p.set_defaults(func=run)
 
 
-def statuses(values: list[str]) -> frozenset[str]:
-    chosen = {v.strip().lower() for value in values for v in value.split(",") if v.strip()}
-    unknown = sorted(chosen - set(STATUS_CHOICES))
-    if unknown:
-        raise UserError(f"unknown --status {', '.join(unknown)}: choose from "
-                        f"{', '.join(STATUS_CHOICES)}")
-    return frozenset(chosen) or DEFAULT_STATUSES
+def statuses(values: list[str], options: Options) -> frozenset[str]:
+    """``--status`` values, else the config's ``impact.statuses``, else accepted."""
+    chosen = [v for value in values for v in value.split(",")]
+    if not chosen:
+        return configured_statuses(options)
+    return statuses_from(chosen, "--status")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -70,9 +70,9 @@ def _report(args: argparse.Namespace, base: str, head: str | None) -> int:
     from adrguard.reporters.impact import FORMATS, render
 
     specs = parse_formats(args.format, FORMATS, "text")
-    wanted = statuses(args.status)
     root = api.resolve_root(args.root)
     config = load_config(root, args.config)
+    wanted = statuses(args.status, config.options)
     if args.verbose:
         info(f"adrguard: config {config.source or 'built-in defaults'}; repository {root}")
     result = impact(root, base=base, head=head, config=config, statuses=wanted,

@@ -5,10 +5,17 @@ from __future__ import annotations
 import argparse
 import difflib
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from adrguard.cli.common import add_common, info
 from adrguard.core.errors import UserError
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from adrguard.config import Config
+    from adrguard.core.index import IndexState
+    from adrguard.core.model import Corpus
 
 
 def register(subparsers: Any) -> None:
@@ -73,7 +80,7 @@ def register(subparsers: Any) -> None:
         sp.set_defaults(func=run_current, current_command=name)
 
 
-def _load(args: argparse.Namespace) -> tuple[Any, Any, Any]:
+def _load(args: argparse.Namespace) -> tuple[Path, Config, Corpus]:
     from adrguard import api
 
     root = api.resolve_root(args.root)
@@ -113,14 +120,14 @@ def run_index(args: argparse.Namespace) -> int:
     return 1 if any(s.expected is None for s in states) else 0
 
 
-def _check(states: list[Any]) -> int:
+def _check(states: list[IndexState]) -> int:
     failed = False
     for state in states:
         if state.kind == "fresh":
             continue
         failed = True
         path = state.target.path
-        if state.kind == "stale":
+        if state.kind == "stale" and state.current is not None and state.expected is not None:
             sys.stdout.writelines(
                 difflib.unified_diff(
                     state.current.splitlines(keepends=True),

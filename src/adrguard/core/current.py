@@ -9,10 +9,8 @@ the bytes with CRLF normalised to LF, the same hash the parser stores in ``Decis
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from adrguard.core.errors import UserError
 from adrguard.core.index import sort_key
@@ -27,7 +25,13 @@ from adrguard.core.manifest import (
 )
 from adrguard.core.model import Corpus, Decision, Status
 from adrguard.core.options import Options
-from adrguard.core.region import content_sha256, join_root, relative_link, under_root
+from adrguard.core.region import (
+    content_sha256,
+    join_root,
+    relative_link,
+    relative_name,
+    under_root,
+)
 
 DEFAULT_VIEW = "CURRENT.md"
 DEFAULT_MANIFEST = "CURRENT.sources.json"
@@ -42,15 +46,6 @@ class Settings:
     selection: Selection
 
 
-def _name(value: Any, key: str, default: str) -> str:
-    if value is None:
-        return default
-    text = str(value).strip().replace("\\", "/")
-    if not text or text.startswith("/") or ".." in text.split("/") or re.match(r"^[A-Za-z]:", text):
-        raise UserError(f"[current] {key} = {value!r} must be a path inside the ADR root (no '..')")
-    return text
-
-
 def settings(options: Options) -> Settings:
     raw = options.current
     statuses = tuple(str(s).casefold() for s in raw.get("statuses") or DEFAULT_STATUSES)
@@ -61,8 +56,8 @@ def settings(options: Options) -> Settings:
             f"[current] statuses: unknown status {bad[0]!r}; use {', '.join(sorted(valid))}"
         )
     return Settings(
-        view=_name(raw.get("view"), "view", DEFAULT_VIEW),
-        manifest=_name(raw.get("manifest"), "manifest", DEFAULT_MANIFEST),
+        view=relative_name(raw.get("view", DEFAULT_VIEW), "[current] view"),
+        manifest=relative_name(raw.get("manifest", DEFAULT_MANIFEST), "[current] manifest"),
         selection=Selection(
             tuple(raw.get("include") or ()), tuple(raw.get("exclude") or ()), statuses
         ),

@@ -114,15 +114,19 @@ def clean_title(text: str) -> Title:
     """Strip number and type prefixes; None for an untouched template placeholder."""
     title = _HEADING_ATTRS.sub("", text).strip()
     number: int | None = None
+    stripped = False
     for _ in range(3):
         before = title
         title = _TYPE_LABEL.sub("", title).strip()
-        m = _ADR_NUMBER.match(title) or _LEADING_NUMBER.match(title)
+        m = None if stripped else (_ADR_NUMBER.match(title) or _LEADING_NUMBER.match(title))
         if m and m.end() < len(title):
-            if number is None:
-                number = int(m.group(1))
+            number = int(m.group(1))
             title = title[m.end() :].strip()
-        title = _TEMPLATE_NUMBER.sub("", title).strip()
+            stripped = True
+        elif not stripped:
+            t = _TEMPLATE_NUMBER.sub("", title).strip()
+            stripped = t != title
+            title = t
         if title == before:
             break
     folded = title.strip("{}[]<> ").casefold()
@@ -180,3 +184,28 @@ def detect(
     } <= sections:
         return "nygard"
     return "generic"
+
+
+def _strings(value: Any) -> tuple[str, ...]:
+    items = value if isinstance(value, list | tuple) else [value]
+    out = (str(v).strip() for v in items if v is not None and not isinstance(v, dict | list | bool))
+    return tuple(v for v in out if v)
+
+
+def governed(front_matter: Mapping[str, Any]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(paths, components) a record governs: ``affected-paths``, ``affected-components``, ``scope``.
+
+    ``scope`` entries that look like paths (a ``/`` or ``*``) are paths, the rest components.
+    """
+    paths: list[str] = []
+    comps: list[str] = []
+    for key, value in front_matter.items():
+        folded = key.casefold().replace("_", "-")
+        if folded in ("affected-paths", "affectedpaths", "governed-paths"):
+            paths.extend(_strings(value))
+        elif folded in ("affected-components", "affectedcomponents", "governed-components"):
+            comps.extend(_strings(value))
+        elif folded == "scope":
+            for item in _strings(value):
+                (paths if ("/" in item or "*" in item) else comps).append(item)
+    return tuple(dict.fromkeys(paths)), tuple(dict.fromkeys(comps))

@@ -71,12 +71,15 @@ def split(text: str) -> Split:
     end = text.find("\n", close.end())
     body = "" if end == -1 else text[end + 1 :]
     taken = text.count("\n", 0, close.end()) + (1 if end != -1 else 0)
-    lines = {
-        m.group(1).strip().strip("\"'"): yaml_text.count("\n", 0, m.start()) + 2
-        for m in _FM_KEY.finditer(yaml_text)
-    }
     if len(yaml_text) > _MAX_FM_CHARS:
-        return {}, lines, body, taken, Problem("ADR002", "front matter is too large", 1)
+        msg = f"front matter is over {_MAX_FM_CHARS // 1024} KiB"
+        return {}, {}, body, taken, Problem("ADR002", msg, 1)
+    lines: dict[str, int] = {}
+    line, pos = 2, 0
+    for m in _FM_KEY.finditer(yaml_text):
+        line += yaml_text.count("\n", pos, m.start())
+        pos = m.start()
+        lines.setdefault(m.group(1).strip().strip("\"'"), line)
     try:
         value = yaml.load(yaml_text, Loader=_Loader)
     except yaml.MarkedYAMLError as exc:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import islice
@@ -115,46 +115,51 @@ class GlobSet:
     def match(self, paths: Iterable[str]) -> list[tuple[str, ...]]:
         """For every list, the paths it matches, sorted."""
         hits = self._hits(sorted(set(paths)))
-        sets: dict[int, frozenset[str]] = {}
-
-        def as_set(body: int) -> frozenset[str]:
-            if body not in sets:
-                sets[body] = frozenset(hits[body])
-            return sets[body]
-
-        out: list[tuple[str, ...]] = []
-        for entries in self._lists:
-            included = [b for b, inc in entries if inc and hits[b]]
-            if len(included) == 1 and all(inc for _b, inc in entries):
-                out.append(hits[included[0]])  # already sorted: no union, no negation
-                continue
-            candidates = set().union(*(hits[b] for b in included))
-            if candidates and not all(inc for _b, inc in entries):
-                candidates = {p for p in candidates if _last_match_includes(p, entries, as_set)}
-            out.append(tuple(sorted(candidates)))
-        return out
+        return [self._evaluate(entries, hits) for entries in self._lists]
 
     def matches_any(self, paths: Iterable[str]) -> list[bool]:
-        """For every list, whether it matches at least one of ``paths``. Lists without
-        negations stop at the first hit of each glob."""
+        """For every list, whether it matches at least one of ``paths``. Globs of lists
+        without negations stop at their first hit."""
         ordered = sorted(set(paths))
         plain = [all(inc for _b, inc in entries) for entries in self._lists]
-        first = self._hits(ordered, first_only=True)
-        if all(plain):
-            return [any(first[b] for b, _inc in entries) for entries in self._lists]
-        full = self.match(ordered)
+        needed = {b for entries, ok in zip(self._lists, plain, strict=True) if not ok
+                  for b, _inc in entries}
+        hits = self._hits(ordered, first_only=True, skip=needed)
+        if needed:  # globs of lists with negations: every hit counts
+            full = self._hits(ordered, only=needed)
+            hits = [full[i] if i in needed else found for i, found in enumerate(hits)]
         return [
-            any(first[b] for b, _inc in entries) if is_plain else bool(found)
-            for entries, is_plain, found in zip(self._lists, plain, full, strict=True)
+            any(hits[b] for b, _inc in entries) if ok else bool(self._evaluate(entries, hits))
+            for entries, ok in zip(self._lists, plain, strict=True)
         ]
 
-    def _hits(self, ordered: list[str], first_only: bool = False) -> list[tuple[str, ...]]:
+    @staticmethod
+    def _evaluate(
+        entries: tuple[tuple[int, bool], ...], hits: list[tuple[str, ...]]
+    ) -> tuple[str, ...]:
+        included = [b for b, inc in entries if inc and hits[b]]
+        plain = all(inc for _b, inc in entries)
+        if len(included) == 1 and plain:
+            return hits[included[0]]  # already sorted: no union, no negation
+        candidates = set().union(*(hits[b] for b in included))
+        if candidates and not plain:
+            sets = {b: frozenset(hits[b]) for b, _inc in entries}
+            candidates = {p for p in candidates if _last_match_includes(p, entries, sets)}
+        return tuple(sorted(candidates))
+
+    def _hits(
+        self,
+        ordered: list[str],
+        first_only: bool = False,
+        only: Collection[int] | None = None,
+        skip: Collection[int] = (),
+    ) -> list[tuple[str, ...]]:
         """Per distinct glob, the paths it matches, in ``ordered``'s (sorted) order (with
-        ``first_only``, at most the first)."""
+        ``first_only``, at most the first); ``only``/``skip`` limit the globs matched."""
         hits: list[tuple[str, ...]] = [()] * len(self._bodies)
         for body, idx in self._bodies.items():
             m = _matcher(body)
-            if m is None:
+            if m is None or idx in skip or (only is not None and idx not in only):
                 continue
             scope = _slice(ordered, m.prefix) if m.prefix else ordered
             if m.regex is not None:
@@ -173,10 +178,10 @@ def _slice(ordered: list[str], prefix: str) -> list[str]:
 
 
 def _last_match_includes(
-    path: str, entries: tuple[tuple[int, bool], ...], as_set: Callable[[int], frozenset[str]]
+    path: str, entries: tuple[tuple[int, bool], ...], sets: Mapping[int, frozenset[str]]
 ) -> bool:
     for body, include in reversed(entries):
-        if path in as_set(body):
+        if path in sets[body]:
             return include
     return False
 

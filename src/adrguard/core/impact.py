@@ -9,13 +9,15 @@ what it could not know. Impact means "review this decision", never "this change 
 from __future__ import annotations
 
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from adrguard.core.errors import UserError
 from adrguard.core.globs import GlobSet, glob_problem
 from adrguard.core.mapping import Manifest
 from adrguard.core.model import INACTIVE_STATUSES, ChangeSet, Corpus, Decision, Location
+from adrguard.core.options import Options
 
 STATEMENT = (
     "Impact means: review these decisions against the change. "
@@ -85,8 +87,30 @@ class Impact:
     repo_url: str | None = None  # web URL of the repository, for links in Markdown
 
 
+def statuses_from(values: Iterable[str], where: str) -> frozenset[str]:
+    """Validated governing statuses (empty = the default, accepted)."""
+    chosen = {v.strip().lower() for v in values if v.strip()}
+    unknown = sorted(chosen - set(STATUS_CHOICES))
+    if unknown:
+        raise UserError(f"{where}: unknown status {', '.join(unknown)}; choose from "
+                        f"{', '.join(STATUS_CHOICES)}")
+    return frozenset(chosen) or DEFAULT_STATUSES
+
+
+def configured_statuses(options: Options) -> frozenset[str]:
+    """The statuses that govern by config (``impact.statuses``), accepted by default."""
+    return statuses_from(options.impact.get("statuses") or (), "config impact.statuses")
+
+
 def status_key(d: Decision) -> str:
     return d.status.value if d.status is not None else "none"
+
+
+def front_matter_line(d: Decision) -> int:
+    """The line of the record's first mapping key (affected-paths, affected-components, scope)."""
+    keys = ("affected-paths", "affected_paths", "affected-components", "affected_components",
+            "scope")
+    return min((n for k, n in d.front_matter_lines.items() if k in keys), default=1)
 
 
 def governors(corpus: Corpus, manifest: Manifest | None) -> tuple[list[Governor], list[str]]:
@@ -113,15 +137,8 @@ def governors(corpus: Corpus, manifest: Manifest | None) -> tuple[list[Governor]
                 globs.append(glob)
             else:
                 problems.append(f"{d.id}: affected path {glob!r} is ignored: {why}")
-        line = min(
-            (
-                n
-                for k, n in d.front_matter_lines.items()
-                if k in ("affected-paths", "affected-components", "scope")
-            ),
-            default=1,
-        )
-        out.append(Governor(d.path, "front-matter", tuple(globs), Location(d.path, line)))
+        location = Location(d.path, front_matter_line(d))
+        out.append(Governor(d.path, "front-matter", tuple(globs), location))
     if manifest is not None:
         for m in manifest.mappings:
             out.append(

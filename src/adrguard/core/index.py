@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
 
 from adrguard.core.errors import UserError
 from adrguard.core.model import Corpus, Decision, Status
@@ -23,6 +22,7 @@ from adrguard.core.region import (
     join_root,
     normalise,
     relative_link,
+    relative_name,
     splice,
     under_root,
 )
@@ -60,25 +60,13 @@ class IndexSettings:
         return bool(self.enabled) or self.path is not None or bool(self.paths)
 
 
-def _relative_name(value: Any, key: str) -> str:
-    if not isinstance(value, str) or not value.strip():
-        raise UserError(f"[index] {key} must be a non-empty path relative to the ADR root")
-    text = value.strip().replace("\\", "/")
-    parts = text.split("/")
-    if text.startswith("/") or re.match(r"^[A-Za-z]:", text) or ".." in parts:
-        raise UserError(
-            f"[index] {key} = {value!r} must stay inside the ADR root (no absolute path, no '..')"
-        )
-    return "/".join(p for p in parts if p not in ("", "."))
-
-
 def settings(options: Options) -> IndexSettings:
     """Read ``options.index``; a bad value is a config error (UserError), never a guess."""
     raw = options.index
     enabled = raw.get("enabled")
-    path = _relative_name(raw["path"], "path") if "path" in raw else None
+    path = relative_name(raw["path"], "[index] path") if "path" in raw else None
     paths = {
-        str(root).strip("/") or ".": _relative_name(name, f"paths.{root}")
+        str(root).strip("/") or ".": relative_name(name, f"[index] paths.{root}")
         for root, name in dict(raw.get("paths") or {}).items()
     }
     columns = tuple(raw.get("columns") or COLUMNS)

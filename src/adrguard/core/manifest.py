@@ -46,13 +46,14 @@ class Selection:
         )
 
 
-def _globs(patterns: Sequence[str]) -> Any:
+@lru_cache(maxsize=64)
+def _globs(patterns: tuple[str, ...]) -> Any:
     import pathspec
 
     try:
-        return pathspec.PathSpec.from_lines("gitignore", list(patterns))
+        return pathspec.PathSpec.from_lines("gitignore", patterns)
     except (KeyError, LookupError):  # pathspec < 1.0
-        return pathspec.PathSpec.from_lines("gitwildmatch", list(patterns))
+        return pathspec.PathSpec.from_lines("gitwildmatch", patterns)
 
 
 @dataclass(frozen=True, order=True)

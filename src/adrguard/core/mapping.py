@@ -10,19 +10,25 @@ from __future__ import annotations
 import contextlib
 import difflib
 import json
+import re
 from bisect import bisect_right
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
+from json.decoder import scanstring
 from typing import Any
 
 from adrguard.core.errors import UserError
 from adrguard.core.globs import glob_problem
+from adrguard.core.model import Corpus
 from adrguard.core.options import Options
 
 DEFAULT_MANIFEST = ".adrguard-impact.json"
 SCHEMA = "impact-manifest.schema.json"
 _TOP_KEYS = ("$schema", "schemaVersion", "components", "mappings")
 _MAPPING_KEYS = ("decision", "paths", "components", "note")
+_SPACE = re.compile(r"[ \t\r\n\ufeff]*")
+_SCALAR = re.compile(r"[^,\]} \t\r\n]*")
 
 
 class ManifestError(UserError):
@@ -59,6 +65,19 @@ def manifest_path(options: Options) -> str:
     """Repo-relative path of the manifest (config key ``impact.manifest``)."""
     value = options.impact.get("manifest", DEFAULT_MANIFEST)
     return str(value).strip() or DEFAULT_MANIFEST
+
+
+def manifest_of(corpus: Corpus, options: Options) -> Manifest | None:
+    """The corpus's impact manifest (discovery keeps its bytes in ``other_texts``), parsed;
+    None when the repository has none."""
+    path = manifest_path(options)
+    data = corpus.other_texts.get(path)
+    return None if data is None else _parse_cached(path, bytes(data))
+
+
+@lru_cache(maxsize=8)
+def _parse_cached(path: str, data: bytes) -> Manifest:
+    return parse_manifest(path, data)
 
 
 def parse_manifest(path: str, data: bytes) -> Manifest:
@@ -215,7 +234,7 @@ class _Locator:
         self.path = path
         self.text = text
         self._pos: dict[tuple[str | int, ...], int] = {}
-        self._line_starts = [0] + [i + 1 for i, c in enumerate(text) if c == "\n"]
+        self._line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
         with contextlib.suppress(IndexError, ValueError, RecursionError):  # positions: a nicety
             self._value(0, ())
 
@@ -231,15 +250,12 @@ class _Locator:
         return f"{self.path}:{line}:{column}"
 
     def _skip(self, i: int) -> int:
-        while i < len(self.text) and self.text[i] in " \t\r\n\ufeff":
-            i += 1
-        return i
+        found = _SPACE.match(self.text, i)
+        return found.end() if found else i
 
     def _string(self, i: int) -> tuple[str, int]:
-        j = i + 1
-        while self.text[j] != '"':
-            j += 2 if self.text[j] == "\\" else 1
-        return str(json.loads(self.text[i : j + 1])), j + 1
+        value, end = scanstring(self.text, i + 1)
+        return str(value), end
 
     def _value(self, i: int, parts: tuple[str | int, ...]) -> int:
         i = self._skip(i)
@@ -248,9 +264,8 @@ class _Locator:
         if char == '"':
             return self._string(i)[1]
         if char not in "{[":
-            while i < len(self.text) and self.text[i] not in ",]} \t\r\n":
-                i += 1
-            return i
+            found = _SCALAR.match(self.text, i)
+            return found.end() if found else i
         closing = "}" if char == "{" else "]"
         i = self._skip(i + 1)
         index = 0

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from functools import lru_cache
 from typing import Any
 
 from adrguard.core import formats, relations
@@ -16,7 +17,6 @@ from adrguard.core.front_matter import split
 from adrguard.core.markdown import Block, Document, walk
 from adrguard.core.model import (
     Decision,
-    Location,
     Problem,
     Relationship,
     Section,
@@ -110,9 +110,12 @@ def _scalar(value: Any) -> str | None:
     return out or None
 
 
-def _strings(value: Any) -> tuple[str, ...]:
-    items = value if isinstance(value, list | tuple) else [value]
-    return tuple(s for s in (_scalar(v) for v in items) if s)
+@lru_cache(maxsize=32)
+def _status_keys(headings: tuple[str, ...]) -> tuple[tuple[str, ...], re.Pattern[str]]:
+    """Status heading words (casefolded, in order) and a pattern that finds any of them."""
+    keys = tuple(dict.fromkeys(h.casefold().strip() for h in headings if h.strip()))
+    probe = re.compile("|".join(re.escape(k) for k in keys) or "(?!)")
+    return keys, probe
 
 
 class _Fields:
@@ -130,24 +133,24 @@ class _Fields:
         self.body = body
         self.source, self.options = source, options
         self.fm, self.fm_lines, self.doc = fm, fm_lines, doc
-        self.status_keys = frozenset(h.casefold() for h in options.status_headings)
         self.fm_folded = {k.casefold(): k for k in fm}
+        keys, probe = _status_keys(tuple(options.status_headings))
+        self.status_keys = frozenset(keys)
         self.fm_statuses: list[tuple[str, int]] = []
-        for key in dict.fromkeys(h.casefold() for h in options.status_headings):
-            found = self.fm_value(key) if fm else None
+        for key in keys if fm else ():
+            found = self.fm_value(key)
             raw = _scalar(found[1]) if found else None
             if found and raw:
                 self.fm_statuses.append((raw, fm_lines.get(found[0], 1)))
-        self.status_sections = {
-            i
-            for i, h in enumerate(doc.headings)
-            if h.text.casefold() in self.status_keys
-            or (
-                len(h.text) < 64
-                and any(k in h.text.casefold() for k in self.status_keys)
+        self.status_sections = set()
+        for i, h in enumerate(doc.headings):
+            folded = h.text.casefold()
+            if folded in self.status_keys or (
+                len(folded) < 64
+                and probe.search(folded)
                 and st.fold(h.text).rstrip(":").strip() in self.status_keys
-            )
-        }
+            ):
+                self.status_sections.add(i)
         first_h2 = next((i for i, h in enumerate(doc.headings) if h.level >= 2), len(doc.headings))
         self.header_limit = first_h2
         self._labels: list[tuple[Block, int, str, str]] | None = None
@@ -198,6 +201,8 @@ class _Fields:
             if stmt:
                 out.append(stmt)
         for h in self.doc.headings:
+            if ":" not in h.text and "：" not in h.text:
+                continue
             label = formats.label_line(h.text)
             if label and label[0] in self.status_keys:
                 out.append(
@@ -277,12 +282,17 @@ class _Fields:
     def status_lines(self) -> list[tuple[StatusStatement, bool]]:
         syn = self.options.status_synonyms
         out: list[tuple[StatusStatement, bool]] = []
+        raw_lines: dict[int, list[str]] = {}
         for b, i, label, value in self.label_lines():
             if label not in self.status_keys or b.section in self.status_sections:
                 continue
             raw = value
-            raws = b.raw.split("\n")
-            if len(raws) == b.text.count("\n") + 1:
+            raws = raw_lines.get(id(b))
+            if raws is None:
+                raws = b.raw.split("\n")
+                raw_lines[id(b)] = raws if len(raws) == b.text.count("\n") + 1 else []
+                raws = raw_lines[id(b)]
+            if raws:
                 parts = _COLON.split(raws[i], maxsplit=1)
                 if len(parts) == 2:
                     raw = _unwrap(parts[0], parts[1].strip()) or raw
@@ -315,35 +325,15 @@ class _Fields:
 
     # -- relationships ------------------------------------------------------------------
     def relationships(self, rid: str, primary: StatusStatement | None) -> tuple[Relationship, ...]:
-        path = self.source.path
-        out: list[Relationship] = []
-        seen: set[tuple[str, str]] = set()
-
-        def add(kind: Any, target: str, line: int, text: str, origin: str, col: int = 1) -> None:
-            key = (str(kind), target.strip())
-            if key[1] and key not in seen:
-                seen.add(key)
-                out.append(Relationship(kind, rid, key[1], Location(path, line, col), text, origin))
-
-        for key, value in self.fm.items():
-            kind = relations.front_matter_key(key)
-            if kind is not None:
-                for target, text in relations.front_matter_targets(value):
-                    add(kind, target, self.fm_lines.get(key, 1), text, "front-matter")
-        for raw, line in self.fm_statuses:
-            for f in relations.scan_value(raw):
-                add(f.kind, f.target, line, f.text, "status")
         partly = bool(primary and _PARTLY.match(st.fold(primary.raw)))
         blocks = self.doc.blocks if relations.may_declare(self.body) else []
-        for b in blocks:
-            if b.kind == "heading" or not relations.may_declare(b.text):
-                continue
-            origin = "status" if b.section in self.status_sections else "body"
-            for i, (text, spans) in enumerate(b.lines()):
-                for f in relations.scan_line(text, spans, partly):
-                    if relations.is_record_target(f.target):
-                        add(f.kind, f.target, b.line + i, f.text, origin, f.column)
-        return tuple(out)
+        return relations.collect(
+            relations.Where(self.source.path, rid, self.fm_lines, self.status_sections),
+            self.fm,
+            self.fm_statuses,
+            blocks,
+            partly,
+        )
 
     # -- assembly -----------------------------------------------------------------------
     def sections(self) -> tuple[Section, ...]:
@@ -351,27 +341,10 @@ class _Fields:
         out = []
         for i, h in enumerate(self.doc.headings):
             blocks = grouped.get(i, [])
-            end = max((b.end_line for b in blocks), default=h.line)
+            end = blocks[-1].end_line if blocks else h.line
             text = "\n".join(b.text for b in blocks)
             out.append(Section(h.text, h.level, h.line, end, text, h.anchor))
         return tuple(out)
-
-    def governed(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
-        paths: list[str] = []
-        comps: list[str] = []
-        for key in ("affected-paths", "affected_paths", "affectedpaths", "governed-paths"):
-            found = self.fm_value(key)
-            if found:
-                paths.extend(_strings(found[1]))
-        for key in ("affected-components", "affected_components", "affectedcomponents"):
-            found = self.fm_value(key)
-            if found:
-                comps.extend(_strings(found[1]))
-        found = self.fm_value("scope")
-        if found:
-            for item in _strings(found[1]):
-                (paths if ("/" in item or "*" in item) else comps).append(item)
-        return tuple(dict.fromkeys(paths)), tuple(dict.fromkeys(comps))
 
     def build(
         self,
@@ -393,7 +366,7 @@ class _Fields:
         ]
         name = formats.record_name(self.source.path, self.source.root)
         fmt = formats.detect(name, self.fm, (h.text for h in self.doc.headings), header_labels)
-        paths, comps = self.governed()
+        paths, comps = formats.governed(self.fm)
         return Decision(
             id=rid,
             path=self.source.path,

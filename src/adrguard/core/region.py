@@ -7,6 +7,8 @@ import hashlib
 import re
 from dataclasses import dataclass
 
+from adrguard.core.errors import UserError
+
 MARK_START = "<!-- adrguard:index:start -->"
 MARK_END = "<!-- adrguard:index:end -->"
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$")
@@ -18,6 +20,20 @@ def content_sha256(data: bytes) -> str:
 
 
 # --- paths ------------------------------------------------------------------------------
+
+
+def relative_name(value: object, where: str) -> str:
+    """A config value naming a file relative to an ADR root, normalised; UserError when it is
+    empty, absolute or climbs out with ``..``."""
+    if not isinstance(value, str) or not value.strip():
+        raise UserError(f"{where} must be a non-empty path relative to the ADR root")
+    text = value.strip().replace("\\", "/")
+    parts = text.split("/")
+    if text.startswith("/") or re.match(r"^[A-Za-z]:", text) or ".." in parts:
+        raise UserError(
+            f"{where} = {value!r} must stay inside the ADR root (no absolute path, no '..')"
+        )
+    return "/".join(p for p in parts if p not in ("", "."))
 
 
 def join_root(root: str, rel: str) -> str:

@@ -14,8 +14,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from adrguard.core.markdown import Span
-from adrguard.core.model import Link, RelKind
+from adrguard.core.markdown import Block, Span
+from adrguard.core.model import Link, Location, Relationship, RelKind
 
 _P = r"(?:partially|partly|in\s+part)"
 _START_RULES: tuple[tuple[re.Pattern[str], RelKind], ...] = tuple(
@@ -210,3 +210,51 @@ def scan_value(value: str) -> list[Found]:
         pos = m.end()
     parts.append(value[pos:])
     return scan_line("".join(parts).replace("\n", " "), spans)
+
+
+@dataclass(frozen=True, slots=True)
+class Where:
+    """Where a record's relationships come from: its path, id, key lines, status sections."""
+
+    path: str
+    rid: str
+    fm_lines: Mapping[str, int]
+    status_sections: set[int]
+
+
+def collect(
+    where: Where,
+    fm: Mapping[str, Any],
+    fm_statuses: list[tuple[str, int]],
+    blocks: list[Block],
+    partly_superseded: bool,
+) -> tuple[Relationship, ...]:
+    """Every relationship a record declares, deduplicated by (kind, target), in file order."""
+    out: list[Relationship] = []
+    seen: set[tuple[str, str]] = set()
+
+    def add(kind: RelKind, target: str, line: int, text: str, origin: str, col: int = 1) -> None:
+        key = (str(kind), target.strip())
+        if key[1] and key not in seen:
+            seen.add(key)
+            loc = Location(where.path, line, col)
+            out.append(Relationship(kind, where.rid, key[1], loc, text, origin))
+
+    for key, value in fm.items():
+        kind = front_matter_key(key)
+        if kind is not None:
+            for target, text in front_matter_targets(value):
+                add(kind, target, where.fm_lines.get(key, 1), text, "front-matter")
+    for raw, line in fm_statuses:
+        for f in scan_value(raw):
+            add(f.kind, f.target, line, f.text, "status")
+    for b in blocks:
+        if b.kind == "heading" or not may_declare(b.text):
+            continue
+        origin = "status" if b.section in where.status_sections else "body"
+        first = b.line
+        for i, (text, spans) in enumerate(b.lines()):
+            for f in scan_line(text, spans, partly_superseded):
+                if is_record_target(f.target):
+                    add(f.kind, f.target, first + i, f.text, origin, f.column)
+    return tuple(out)

@@ -33,15 +33,13 @@ PATH_SCORE = 10.0  # per path a record governs; keyword scores rarely reach it
 TITLE_WEIGHT = 3  # a title word counts as this many body words
 K1, B = 1.2, 0.75
 _WORD = re.compile(r"\w+", re.UNICODE)
-STOPWORDS = frozenset(
-    "a an and are as at be by for from has have how i in is it its of on or that the this to "
-    "we what when which will with use using used our not no do does should can".split()
-)
+_STOP = "a an and are as at be by for from has have how i in is it its of on or that the this to "
+_STOP += "we what when which will with use using used our not no do does should can"
+STOPWORDS = frozenset(_STOP.split(" "))
 # Path words that say nothing about a topic.
-PATH_NOISE = frozenset(
-    "src lib libs app apps main index test tests spec specs pkg internal cmd docs doc md py ts "
-    "js tsx jsx go rs java kt rb json yaml yml toml txt cfg ini html css scss sh".split()
-)
+_NOISE = "src lib libs app apps main index test tests spec specs pkg internal cmd docs doc md py "
+_NOISE += "ts js tsx jsx go rs java kt rb json yaml yml toml txt cfg ini html css scss sh"
+PATH_NOISE = frozenset(_NOISE.split(" "))
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,7 +79,7 @@ def tokens(text: str) -> list[str]:
     for word in _WORD.findall(text.casefold()):
         if word in STOPWORDS or word.isdigit():
             continue
-        if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        if len(word) > 4 and word.endswith("s") and not word.endswith(("ss", "is", "us")):
             word = word[:-1]
         out.append(word)
     return out
@@ -146,7 +144,12 @@ def bm25_index(corpus: Corpus) -> Bm25:
 
 
 def _glob_reasons(
-    corpus: Corpus, manifest: Manifest | None, via: str, decision: str, globs: Sequence[str], path: str
+    corpus: Corpus,
+    manifest: Manifest | None,
+    via: str,
+    decision: str,
+    globs: Sequence[str],
+    path: str,
 ) -> list[Reason]:
     """Which globs (and components) of one governor match ``path``."""
     components = manifest.components if manifest is not None else {}
@@ -246,7 +249,7 @@ def find(
     for d, score, reasons in sorted(scored.values(), key=lambda e: (-e[1], e[0].id, e[0].path)):
         succ = g.current_successor(d)
         if succ is not None and succ.path != d.path:
-            take(succ, score, [Reason("successor", d.id)])
+            take(succ, score, [Reason("successor", d.id), *reasons])
         take(d, score, reasons)
         if status_key(d) in wanted:
             for target in g.out_edges["depends-on"].get(d.path, ()):

@@ -10,30 +10,22 @@ broken config file.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from functools import lru_cache
 
 from adrguard.core import history
 from adrguard.core.findings import Finding, Severity
 from adrguard.core.globs import GlobSet, glob_problem
-from adrguard.core.impact import analyse, resolve, successor
-from adrguard.core.mapping import Manifest, manifest_path, parse_manifest
-from adrguard.core.model import INACTIVE_STATUSES, Corpus, Decision, Location
-from adrguard.core.options import Options
+from adrguard.core.impact import (
+    analyse,
+    configured_statuses,
+    front_matter_line,
+    resolve,
+    successor,
+)
+from adrguard.core.mapping import manifest_of, manifest_path
+from adrguard.core.model import INACTIVE_STATUSES, Decision, Location
 from adrguard.rules.base import BaseRule, RuleContext, RuleMeta
 
 _LIST_LIMIT = 5
-
-
-@lru_cache(maxsize=8)
-def _parse(path: str, data: bytes) -> Manifest:
-    return parse_manifest(path, data)
-
-
-def manifest_of(corpus: Corpus, options: Options) -> Manifest | None:
-    """The corpus's impact manifest, parsed (None when the repository has none)."""
-    path = manifest_path(options)
-    data = corpus.other_texts.get(path)
-    return None if data is None else _parse(path, bytes(data))
 
 
 def _files(paths: tuple[str, ...]) -> str:
@@ -71,7 +63,8 @@ class GovernedChange(BaseRule):
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         if ctx.changes is None:
             return
-        impact = analyse(ctx.corpus, ctx.changes, manifest_of(ctx.corpus, ctx.options))
+        manifest = manifest_of(ctx.corpus, ctx.options)
+        impact = analyse(ctx.corpus, ctx.changes, manifest, configured_statuses(ctx.options))
         for a in impact.affected:
             noun = "file" if len(a.files) == 1 else "files"
             yield self.finding(
@@ -201,8 +194,8 @@ class MappingMatchesNothing(BaseRule):
                 checks += [(g, f"the mapping for {m.decision}", where, m.decision)
                            for g in m.paths]
         for d in corpus.decisions:
-            line = d.front_matter_lines.get("affected-paths", 1)
-            checks += [(g, f"{d.id}'s affected-paths", Location(d.path, line), d.id)
+            where = Location(d.path, front_matter_line(d))
+            checks += [(g, f"{d.id}'s affected-paths", where, d.id)
                        for g in d.governed_paths if glob_problem(g) is None]
         checks = [c for c in checks if not c[0].startswith("!")]
         hits = GlobSet([[glob] for glob, *_ in checks]).matches_any(corpus.repo_files)
@@ -349,7 +342,8 @@ class UncoveredChange(BaseRule):
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         if ctx.changes is None:
             return
-        impact = analyse(ctx.corpus, ctx.changes, manifest_of(ctx.corpus, ctx.options))
+        manifest = manifest_of(ctx.corpus, ctx.options)
+        impact = analyse(ctx.corpus, ctx.changes, manifest, configured_statuses(ctx.options))
         for path in impact.ungoverned:
             yield self.finding(
                 "changed file is governed by no accepted decision: map it to the decision "

@@ -17,6 +17,7 @@ from adrguard.rules.base import BaseRule, RuleContext, RuleMeta
 _HTML_ID = re.compile(r"""<[^>]*?\b(?:id|name)\s*=\s*["']([^"']+)["']""", re.IGNORECASE)
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
+_COMMENT = re.compile(r"<!--.*?-->", re.S)
 _MASK = re.compile(
     r"<!--.*?-->|\]\([^)]*\)|<[a-z][a-z0-9+.\-]*:[^>]*>|\b[a-z][a-z0-9+.\-]*://\S+", re.I | re.S
 )
@@ -191,22 +192,28 @@ def _blank(m: re.Match[str]) -> str:
     return re.sub(r"[^\n]", " ", m.group(0))
 
 
-def _masked_lines(text: str) -> Iterator[tuple[int, str]]:
-    """Lines of a body with code blocks, code spans, comments and link targets blanked."""
+def _masked_lines(text: str, pattern: re.Pattern[str]) -> Iterator[tuple[int, str]]:
+    """Lines that may mention an id, with code, comments, URLs and link targets blanked;
+    lines inside fenced or indented code blocks are skipped."""
     fence: str | None = None
-    body = _MASK.sub(_blank, text)
+    body = _COMMENT.sub(_blank, text) if "<!--" in text else text
     for number, line in enumerate(body.split("\n"), start=1):
-        m = _FENCE.match(line)
-        if fence is not None:
-            if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence):
-                fence = None
+        if "`" in line or "~" in line:
+            m = _FENCE.match(line)
+            if fence is not None:
+                if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence):
+                    fence = None
+                continue
+            if m:
+                fence = m.group(1)
+                continue
+        elif fence is not None:
             continue
-        if m:
-            fence = m.group(1)
+        if not pattern.search(line):
             continue
         if line.startswith(("    ", "\t")) and not line.lstrip().startswith(("-", "*", "+")):
             continue
-        yield number, _CODE_SPAN.sub(lambda c: " " * len(c.group(0)), line)
+        yield number, _CODE_SPAN.sub(_blank, _MASK.sub(_blank, line))
 
 
 def _number(m: re.Match[str]) -> int | None:
@@ -245,7 +252,7 @@ class UnknownDecisionReference(BaseRule):
             if not d.text or not pattern.search(d.text):
                 continue
             seen: set[tuple[int, str]] = set()
-            for number, line in _masked_lines(d.text):
+            for number, line in _masked_lines(d.text, pattern):
                 for m in pattern.finditer(line):
                     if _DATE_AFTER.match(line, m.end()):
                         continue

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 from adrguard.core import formats
 from adrguard.core.findings import Finding, Severity
-from adrguard.core.model import Location
+from adrguard.core.model import Decision, Location
 from adrguard.rules.base import BaseRule, RuleContext, RuleMeta
 
 _LEADING_NUMBER = re.compile(r"^\s*\d+(?:\.\d+)*[.):]?\s+")
@@ -58,7 +58,10 @@ class DuplicateId(BaseRule):
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         others: dict[str, set[str]] = {}
-        for group in (*ctx.corpus.by_id.values(), *ctx.corpus.by_number.values()):
+        by_root_id: dict[tuple[str, str], list[Decision]] = {}
+        for d in ctx.corpus.decisions:  # several roots are separate namespaces
+            by_root_id.setdefault((d.root, d.id.casefold()), []).append(d)
+        for group in (*by_root_id.values(), *ctx.corpus.by_number.values()):
             if len(group) > 1:
                 for d in group:
                     others.setdefault(d.path, set()).update(o.path for o in group if o is not d)

@@ -1,0 +1,191 @@
+"""``find``, ``context`` and ``search``: the read-only agent queries on the command line.
+
+The same functions back the MCP server (``adrguard mcp``); ``--format json`` prints exactly
+what the server's tools return.
+"""
+
+from __future__ import annotations
+
+import argparse
+import textwrap
+from typing import Any
+
+from adrguard.cli.common import add_common
+from adrguard.core.impact import STATUS_CHOICES
+
+
+def _workspace(args: argparse.Namespace) -> Any:
+    from adrguard.api.agent import Workspace
+
+    return Workspace.open(args.root, args.config, cache=not args.no_cache)
+
+
+def _format(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--format", choices=("text", "json"), default="text", help="output format")
+
+
+def _status(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--status",
+        action="append",
+        default=[],
+        metavar="STATUS[,STATUS]",
+        help=f"statuses to include (default: accepted); any of {', '.join(STATUS_CHOICES)}, or all",
+    )
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser(
+        "find",
+        help="the decisions that apply to files being edited and/or a topic",
+        description="Deterministic retrieval: path/component match (front matter and the impact "
+        "manifest), status filter, successors and dependencies, then BM25 keyword ranking. "
+        "Each result says why it matched and its score.",
+        epilog="examples:\n  adrguard find --paths src/api/routes.py src/db/models.py\n"
+        "  adrguard find --topic 'database migrations' --format json",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_common(p)
+    p.add_argument("--paths", nargs="+", default=[], metavar="PATH", help="files being edited")
+    p.add_argument("--topic", help="words describing the change")
+    p.add_argument("--limit", type=int, default=10, help="results (1-100, default 10)")
+    _status(p)
+    _format(p)
+    p.set_defaults(func=run_find)
+
+    p = subparsers.add_parser(
+        "context",
+        help="decision text for an agent, within a size budget",
+        description="Decision units (a record, or a part of a long record split at headings) for "
+        "one record, or for what `find` returns for paths/a topic. At most --max-units units and "
+        "--max-chars code points per response; the rest is counted and a --cursor resumes it.",
+        epilog="examples:\n  adrguard context ADR-0007\n  adrguard context --paths src/api/x.py\n"
+        "  adrguard context --topic caching --cursor CURSOR",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_common(p)
+    p.add_argument("id", nargs="?", help="a record id, number or path (ID#N: part N only)")
+    p.add_argument("--paths", nargs="+", default=[], metavar="PATH", help="files being edited")
+    p.add_argument("--topic", help="words describing the change")
+    p.add_argument("--cursor", help="continue a previous response")
+    p.add_argument("--max-units", type=int, default=None, help="units per response (default 8)")
+    p.add_argument(
+        "--max-chars", type=int, default=None, help="code points per response (default 12000)"
+    )
+    _status(p)
+    _format(p)
+    p.set_defaults(func=run_context)
+
+    p = subparsers.add_parser(
+        "search",
+        help="records holding every word of a query (id, title, body)",
+        description="Case-insensitive AND of whitespace-separated terms over id, title and body.",
+    )
+    add_common(p)
+    p.add_argument("query", help="words that must all occur")
+    p.add_argument("--limit", type=int, default=20, help="results (1-100, default 20)")
+    _format(p)
+    p.set_defaults(func=run_search)
+
+
+def _statuses(values: list[str]) -> list[str]:
+    return [v.strip() for value in values for v in value.split(",") if v.strip()]
+
+
+def _print_json(data: dict[str, Any]) -> None:
+    from adrguard.cli.common import emit, parse_formats
+    from adrguard.reporters.json import dumps
+
+    emit(dumps(data), parse_formats(["json"], ["json"], "json")[0])
+
+
+def run_find(args: argparse.Namespace) -> int:
+    from adrguard.api.agent import find_adrs
+
+    data = find_adrs(
+        _workspace(args),
+        paths=args.paths,
+        topic=args.topic,
+        status=_statuses(args.status),
+        limit=args.limit,
+    )
+    if args.format == "json":
+        _print_json(data)
+        return 0
+    lines = []
+    for r in data["results"]:
+        lines.append(
+            f"{r['id']}  {r['title'] or '(untitled)'}  [{r['status']}]  score {r['score']}"
+        )
+        lines.append(f"    {r['path']}")
+        why = "; ".join(_reason(x) for x in r["reasons"])
+        lines.append(f"    why: {why}")
+    if not data["results"]:
+        lines.append("no decision found")
+    lines += [f"note: {n}" for n in data["notes"]]
+    print("\n".join(lines))
+    return 0
+
+
+def _reason(r: dict[str, str]) -> str:
+    text = f"{r['kind']} {r['detail']}"
+    if "path" in r and r["kind"] != "record":
+        text += f" ({r['path']})"
+    if "via" in r:
+        text += f" via {r['via']}"
+    return text
+
+
+def run_context(args: argparse.Namespace) -> int:
+    from adrguard.api.agent import adr_context
+
+    data = adr_context(
+        _workspace(args),
+        adr_id=args.id,
+        paths=args.paths,
+        topic=args.topic,
+        status=_statuses(args.status),
+        cursor=args.cursor,
+        max_units=args.max_units,
+        max_chars=args.max_chars,
+    )
+    if args.format == "json":
+        _print_json(data)
+        return 0
+    out: list[str] = []
+    for u in data["units"]:
+        part = f" (part {u['part']} of {u['parts']})" if u["parts"] > 1 else ""
+        out.append(f"=== {u['key']}: {u['title'] or '(untitled)'} [{u['status']}]{part}")
+        out.append(f"source: {u['path']}:{u['startLine']}-{u['endLine']} · {u['why']}")
+        out.append(u["text"].rstrip("\n"))
+        out.append("")
+    out += [f"warning: {w}" for w in data["warnings"]]
+    out.append(
+        f"{len(data['units'])} of {data['totalUnits']} units; {data['leftOut']} left out; "
+        f"{data['codePoints']:,} code points, {data['bytes']:,} bytes"
+    )
+    if data["cursor"]:
+        out.append(f"continue with: --cursor {data['cursor']}")
+    print("\n".join(out))
+    return 0
+
+
+def run_search(args: argparse.Namespace) -> int:
+    from adrguard.api.agent import search_adrs
+
+    data = search_adrs(_workspace(args), args.query, args.limit)
+    if args.format == "json":
+        _print_json(data)
+        return 0
+    out: list[str] = []
+    for r in data["results"]:
+        out.append(
+            f"{r['id']}  {r['title'] or '(untitled)'}  [{r['status']}]  ({', '.join(r['fields'])})"
+        )
+        out.append(f"    {r['path']}:{r['line']}")
+        if r["excerpt"]:
+            out.append(textwrap.indent(r["excerpt"], "    "))
+    shown = len(data["results"])
+    out.append(f"{shown} of {data['total']} matching records")
+    print("\n".join(out))
+    return 0

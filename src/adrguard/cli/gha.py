@@ -1,0 +1,261 @@
+"""``adrguard action``: the GitHub Action's helper (used by ``action.yml``; not for people).
+
+The Action runs three steps: ``adrguard action prepare`` picks the base to compare with
+(deepening a shallow checkout when needed), one ``adrguard check`` writes the JSON, GitHub,
+SARIF and Markdown reports, and ``adrguard action report`` publishes them: the job summary,
+the annotations, the sticky pull-request comment and the step outputs. Every setting comes
+from the environment ``action.yml`` sets (``INPUT_*`` and GitHub's own variables), never from
+a ``${{ }}`` expression inside a script. Problems publishing (a read-only token on a fork, an
+API error) become notices; the step fails only when ``fail-on`` says so.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import sys
+import uuid
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from adrguard.cli.common import info
+from adrguard.core.errors import UserError
+from adrguard.core.findings import Finding, Report, Severity
+from adrguard.core.model import Location
+
+FAIL_ON = ("none", "note", "warning", "error")
+PULL_EVENTS = ("pull_request", "pull_request_target")
+DEFAULT_BOT = "github-actions[bot]"  # who an Actions token comments as (GET /user answers 403)
+FILES = {"json": "report.json", "github": "annotations.txt", "sarif": "adrguard.sarif",
+         "markdown": "report.md"}
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser(
+        "action",
+        help="used by the GitHub Action (action.yml): prepare the base, publish the reports",
+        description="The GitHub Action's helper. `prepare` chooses the base to compare with and "
+        "deepens a shallow checkout until the merge base appears; `report` writes the job "
+        "summary, the annotations, the sticky pull-request comment and the step outputs from "
+        "the files one `adrguard check` wrote. Settings come from the environment action.yml "
+        "sets (INPUT_*, GITHUB_*); see docs/github-action.md.",
+    )
+    p.add_argument("phase", choices=("prepare", "report"))
+    p.add_argument("--root", type=Path, default=None, metavar="DIR",
+                   help="repository root (default: the work tree around the current directory)")
+    p.set_defaults(func=run)
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The Action's inputs and GitHub's context, read from the environment."""
+
+    env: Mapping[str, str]
+
+    def get(self, name: str, default: str = "") -> str:
+        return self.env.get(name, default).strip()
+
+    def flag(self, name: str, default: bool = True) -> bool:
+        value = self.get(name).lower()
+        return default if not value else value in ("true", "1", "yes", "on")
+
+    @property
+    def fail_on(self) -> str:
+        value = self.get("INPUT_FAIL_ON", "none").lower() or "none"
+        if value not in FAIL_ON:
+            raise UserError(f"input fail-on {value!r}: choose one of {', '.join(FAIL_ON)}")
+        return value
+
+    @property
+    def out_dir(self) -> Path:
+        value = self.get("ADRGUARD_OUT_DIR")
+        if not value:
+            raise UserError("ADRGUARD_OUT_DIR is not set: run this from action.yml")
+        return Path(value)
+
+    def event(self) -> dict[str, Any]:
+        path = self.get("GITHUB_EVENT_PATH")
+        if not path:
+            return {}
+        try:
+            data = json.loads(Path(path).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}
+        return data if isinstance(data, dict) else {}
+
+    def pull_request(self) -> dict[str, Any]:
+        if self.get("GITHUB_EVENT_NAME") not in PULL_EVENTS:
+            return {}
+        return as_dict(self.event().get("pull_request"))
+
+
+def as_dict(value: Any) -> dict[str, Any]:
+    """``value`` when it is a JSON object, else an empty one (event payloads vary)."""
+    return value if isinstance(value, dict) else {}
+
+
+def run(args: argparse.Namespace) -> int:
+    settings = Settings(os.environ)
+    root = args.root or Path(settings.get("GITHUB_WORKSPACE") or ".")
+    if args.phase == "prepare":
+        return prepare(settings, root)
+    return report(settings, root)
+
+
+def notice(message: str, level: str = "notice") -> None:
+    from adrguard.reporters.github import command
+
+    sys.stdout.write(command(level, message, title="adrguard") + "\n")
+    sys.stdout.flush()
+
+
+def write_outputs(settings: Settings, values: Mapping[str, str]) -> None:
+    """Append step outputs to ``$GITHUB_OUTPUT`` with the multiline-safe delimiter syntax."""
+    target = settings.get("GITHUB_OUTPUT")
+    if not target:
+        return
+    chunks = []
+    for name, value in values.items():
+        delimiter = f"ghadelimiter_{uuid.uuid4().hex}"
+        while delimiter in value:
+            delimiter = f"ghadelimiter_{uuid.uuid4().hex}"
+        chunks.append(f"{name}<<{delimiter}\n{value}\n{delimiter}\n")
+    with open(target, "a", encoding="utf-8") as fh:
+        fh.write("".join(chunks))
+
+
+# prepare --------------------------------------------------------------------------------------
+
+
+def prepare(settings: Settings, root: Path) -> int:
+    """Choose the base (input, else the pull request's base) and make its merge base present."""
+    settings.fail_on  # noqa: B018 - validate the input before anything runs
+    base = choose_base(settings, root)
+    write_outputs(settings, {"base": base or ""})
+    if base:
+        info(f"adrguard: comparing with {base}")
+    return 0
+
+
+def choose_base(settings: Settings, root: Path) -> str | None:
+    from adrguard.adapters import git as gitio
+
+    wanted = settings.get("INPUT_BASE")
+    branch = ""
+    if not wanted:
+        pr = settings.pull_request()
+        base = as_dict(pr.get("base"))
+        wanted = str(base.get("sha") or "")
+        branch = str(base.get("ref") or "")
+    if not wanted:
+        info("adrguard: not a pull request and no base input: change-aware rules (ADR5xx) and "
+             "the governing decisions are skipped")
+        return None
+    try:
+        if _has_merge_base(root, wanted):
+            return wanted
+        if not gitio.is_shallow(root):
+            raise gitio.no_merge_base_error(root, wanted, "HEAD")
+        target = f"origin/{branch}" if branch else wanted
+        merge, fetched = gitio.deepen_until_merge_base(root, target, "HEAD")
+        info(f"adrguard: fetched more history ({fetched} fetches) to find the merge base "
+             f"{merge[:12]}")
+        return wanted if _has_merge_base(root, wanted) else target
+    except UserError as exc:
+        notice(f"no merge base with {wanted[:40]}, so ADR5xx rules and the governing decisions "
+               f"are skipped ({exc}). Check out with fetch-depth: 0 to avoid this.")
+        return None
+
+
+def _has_merge_base(root: Path, ref: str) -> bool:
+    from adrguard.adapters import git as gitio
+
+    try:
+        base = gitio.resolve_commit(root, ref, "base")
+    except UserError:
+        return False
+    head = gitio.resolve_commit(root, "HEAD", "head")
+    return gitio.merge_base(root, base, head) is not None
+
+
+# report ---------------------------------------------------------------------------------------
+
+
+def report_from_json(data: Mapping[str, Any]) -> Report:
+    """The :class:`Report` a ``--format json`` file describes."""
+    findings = tuple(
+        Finding(
+            code=str(f["code"]),
+            name=str(f["name"]),
+            severity=Severity.parse(str(f["severity"])),
+            message=str(f["message"]),
+            location=Location(str(f["path"]), int(f["line"]), int(f["column"])),
+            decision_id=f.get("decision"),
+            related=tuple(str(r) for r in f.get("related", ())),
+        )
+        for f in data.get("findings", ())
+    )
+    summary = data.get("summary", {})
+    return Report(findings, int(summary.get("decisions", 0)), int(summary.get("files", 0)),
+                  str(data.get("profile", "standard")))
+
+
+def exit_code(report: Report, fail_on: str) -> int:
+    """1 when a finding reaches ``fail-on`` (``error`` when it is ``none``), else 0."""
+    threshold = Severity.parse("error" if fail_on == "none" else fail_on)
+    worst = report.worst()
+    return 1 if worst is not None and worst >= threshold else 0
+
+
+def report(settings: Settings, root: Path) -> int:
+    out = settings.out_dir
+    fail_on = settings.fail_on
+    check_exit = int(settings.get("ADRGUARD_CHECK_EXIT", "0") or "0")
+    json_path = out / FILES["json"]
+    sarif_path = publish_sarif(settings, out / FILES["sarif"])
+    outputs = {"report-json": str(json_path) if json_path.is_file() else "",
+               "sarif-file": str(sarif_path) if sarif_path else ""}
+    if check_exit not in (0, 1) or not json_path.is_file():
+        notice(f"adrguard check failed (exit {check_exit}); see its error in the log above. "
+               f"fail-on is {fail_on}, so the step " + ("fails." if fail_on != "none" else
+                                                        "does not fail."), "error")
+        code = check_exit if check_exit not in (0, 1) else 3
+        write_outputs(settings, {"exit-code": str(code), "error-count": "0",
+                                 "warning-count": "0", "note-count": "0", **outputs})
+        return code if fail_on != "none" else 0
+    rep = report_from_json(json.loads(json_path.read_text(encoding="utf-8")))
+    from adrguard.cli.gha_publish import publish
+
+    publish(settings, root, rep, out)
+    code = exit_code(rep, fail_on)
+    s = rep.summary
+    write_outputs(settings, {"exit-code": str(code), "error-count": str(s.errors),
+                             "warning-count": str(s.warnings), "note-count": str(s.notes),
+                             **outputs})
+    if code and fail_on != "none":
+        info(f"adrguard: failing the step: findings at or above fail-on {fail_on}")
+        return code
+    return 0
+
+
+def publish_sarif(settings: Settings, written: Path) -> Path | None:
+    """Copy the SARIF file to the ``sarif-file`` input (relative to the workspace)."""
+    if not written.is_file():
+        return None
+    wanted = settings.get("INPUT_SARIF_FILE")
+    if not wanted:
+        return written
+    target = Path(wanted)
+    if not target.is_absolute():
+        target = Path(settings.get("GITHUB_WORKSPACE") or ".") / target
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(written, target)
+    except OSError as exc:
+        notice(f"cannot write sarif-file {wanted}: {exc.strerror or exc}", "warning")
+        return written
+    return target

@@ -1,0 +1,75 @@
+"""The parser on tiny inline records: titles, numbers and ids."""
+
+from __future__ import annotations
+
+import pytest
+
+from adrguard.core.model import Decision, SourceFile
+from adrguard.core.options import Options
+from adrguard.core.parse import parse
+
+ROOT = "docs/adr"
+
+
+def rec(text: str, name: str = "0001-x.md") -> Decision:
+    return parse(SourceFile(f"{ROOT}/{name}", ROOT, text.encode("utf-8")), Options())
+
+
+@pytest.mark.parametrize(
+    ("heading", "title", "number"),
+    [
+        ("1. Record decisions", "Record decisions", 1),
+        ("020. Environments", "Environments", 20),
+        ("23 Logging", "Logging", 23),
+        ("ADR 12: Browser support", "Browser support", 12),
+        ("ADR-23 Tasks as plugins", "Tasks as plugins", 23),
+        ("0001-Choix du modèle", "Choix du modèle", 1),
+        ("n. Django Templates", "Django Templates", None),
+        ("Architecture Decision Record: Use ADRs", "Use ADRs", None),
+        ("Decision Record Private Properties", "Private Properties", None),
+        ("3) Doxygen title {#adr_0003}", "Doxygen title", 3),
+        ("Use `public final` instead of getters", "Use public final instead of getters", None),
+        ("ADR for OCR engine selection", "ADR for OCR engine selection", None),
+        ("Title of the Decision Record", None, None),
+    ],
+)
+def test_title_prefixes(heading: str, title: str | None, number: int | None) -> None:
+    d = rec(f"# {heading}\n\nText.\n")
+    assert (d.title, d.title_number, d.title_raw) == (title, number, heading)
+
+
+@pytest.mark.parametrize(
+    ("name", "number", "rid"),
+    [
+        ("0012-x.md", 12, "ADR-0012"),
+        ("adr-05.md", 5, "ADR-0005"),
+        ("00011-remote-access.md", 11, "ADR-0011"),
+        ("adr-001-use-adrs.md", 1, "ADR-0001"),
+        ("000-Record.md", 0, "ADR-0000"),
+        ("20200925-slug.md", None, "20200925-slug"),
+        ("2023-05-09-slug.md", None, "2023-05-09-slug"),
+        ("no-number.md", None, "no-number"),
+        ("2022-02-03-integration-testing/README.md", None, "2022-02-03-integration-testing"),
+        ("0007-folder-record/README.md", 7, "ADR-0007"),
+    ],
+)
+def test_numbers_and_ids_from_the_file_name(name: str, number: int | None, rid: str) -> None:
+    d = rec("# T\n", name)
+    assert (d.number, d.id) == (number, rid)
+
+
+def test_front_matter_id_wins_and_readme_at_the_root_is_its_stem() -> None:
+    assert rec("---\nid: DEC-7\n---\n# T\n", "0007-x.md").id == "DEC-7"
+    assert rec("# T\n", "README.md").id == "README"
+
+
+@pytest.mark.parametrize(
+    ("heading", "title"),
+    [
+        ("ADR 12: 3 Musketeers", "3 Musketeers"),
+        ("1.2 Upgrade", "2 Upgrade"),
+        ("Architecture Decision Record: 4. Loading", "Loading"),
+    ],
+)
+def test_only_one_number_prefix_is_stripped(heading: str, title: str) -> None:
+    assert rec(f"# {heading}\n").title == title

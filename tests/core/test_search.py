@@ -1,0 +1,67 @@
+from __future__ import annotations
+
+import pytest
+from agentrepo import RECORDS
+
+from adrguard.core.model import Corpus, SourceFile
+from adrguard.core.options import Options
+from adrguard.core.parse import parse
+from adrguard.core.search import MAX_LIMIT, excerpt_at, search, terms_of
+
+
+def corpus_of(files: dict[str, str]) -> Corpus:
+    opts = Options()
+    decisions = [parse(SourceFile(p, "docs/adr", t.encode()), opts) for p, t in files.items()]
+    return Corpus(tuple(sorted(decisions, key=lambda d: (d.id, d.path))), ("docs/adr",))
+
+
+@pytest.fixture(scope="module")
+def corpus() -> Corpus:
+    return corpus_of(RECORDS)
+
+
+def test_terms_are_casefolded_and_distinct() -> None:
+    assert terms_of("  Redis  redis CACHE ") == ("redis", "cache")
+
+
+def test_and_of_terms_over_id_title_body(corpus: Corpus) -> None:
+    result = search(corpus, "storage MySQL")
+    assert [h.decision.id for h in result.hits] == ["ADR-0002", "ADR-0005"]
+    first = result.hits[0]
+    assert first.terms == {"storage": ("title", "body"), "mysql": ("title", "body")}
+    assert first.fields == ("title", "body")
+    assert "MySQL" in first.excerpt
+    assert result.total == 2
+
+
+def test_title_matches_rank_first_then_id(corpus: Corpus) -> None:
+    result = search(corpus, "postgresql")
+    assert [h.decision.id for h in result.hits] == ["ADR-0005"]
+    assert search(corpus, "adr-0003").hits[0].fields == ("id",)
+
+
+def test_no_match_when_one_term_is_missing(corpus: Corpus) -> None:
+    assert search(corpus, "redis oracle").hits == ()
+    assert search(corpus, "   ").total == 0
+
+
+def test_limit_is_bounded(corpus: Corpus) -> None:
+    result = search(corpus, "decision", limit=2)
+    assert len(result.hits) == 2 and result.total == 6
+    with pytest.raises(ValueError):
+        search(corpus, "x", limit=0)
+    with pytest.raises(ValueError):
+        search(corpus, "x", limit=MAX_LIMIT + 1)
+
+
+def test_excerpt_marks_cuts_and_line_is_a_file_line(corpus: Corpus) -> None:
+    text = "a" * 500 + " needle " + "b" * 500
+    piece = excerpt_at(text, 500)
+    assert piece.startswith("…") and piece.endswith("…") and "needle" in piece
+    hit = search(corpus, "openapi").hits[0]
+    path = hit.decision.path
+    assert RECORDS[path].splitlines()[hit.line - 1].find("OpenAPI") >= 0
+
+
+def test_deterministic(corpus: Corpus) -> None:
+    assert search(corpus, "the") == search(corpus, "the")

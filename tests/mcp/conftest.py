@@ -1,0 +1,21 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("mcp.server.mcpserver", reason="the mcp extra is not installed")
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.fixture(scope="module")
+def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from agentrepo import build
+
+    path = tmp_path_factory.mktemp("agent") / "repo"
+    build(path)
+    return path
