@@ -155,6 +155,8 @@ def from_mapping(data: Mapping[str, Any], source: str | None = None, base_dir: P
             except re.error as exc:
                 raise UserError(f"{where}: {key} is not a valid regular expression: {exc}") from None
             opts[attr] = data[key]
+    if "archive-dirs" in data:
+        opts["archive_dirs"] = tuple(data["archive-dirs"])
     if "max-file-size" in data:
         opts["max_file_size"] = int(data["max-file-size"])
     for key in ("index", "current", "impact"):

@@ -49,7 +49,9 @@ def test_superseded_record_brings_successor_first_then_relations(corpus: Corpus)
 
 def test_relations_followed_at_most_three_hops() -> None:
     chain = {
-        f"docs/adr/000{i}-r.md": record(i, f"R{i}", "accepted", "Text.", f"depends-on: ADR-000{i + 1}\n")
+        f"docs/adr/000{i}-r.md": record(
+            i, f"R{i}", "accepted", "Text.", f"depends-on: ADR-000{i + 1}\n"
+        )
         for i in range(1, 7)
     }
     corpus = corpus_of(chain)
@@ -62,7 +64,9 @@ def test_archived_records_at_most_one_hop() -> None:
     from dataclasses import replace
 
     chain = {
-        f"docs/adr/000{i}-r.md": record(i, f"R{i}", "accepted", "Text.", f"depends-on: ADR-000{i + 1}\n")
+        f"docs/adr/000{i}-r.md": record(
+            i, f"R{i}", "accepted", "Text.", f"depends-on: ADR-000{i + 1}\n"
+        )
         for i in range(1, 4)
     }
     corpus = corpus_of(chain)

@@ -35,7 +35,12 @@ def test_path_match_front_matter_component_and_manifest(corpus: Corpus, manifest
     assert ids(result) == ["ADR-0003", "ADR-0006", "ADR-0001"]  # tie: by id
     by_id = {h.decision.id: h for h in result.hits}
     assert [r.to_json() for r in by_id["ADR-0003"].reasons] == [
-        {"kind": "component", "detail": "api: src/api/**", "path": "src/api/routes.py", "via": "front-matter"}
+        {
+            "kind": "component",
+            "detail": "api: src/api/**",
+            "path": "src/api/routes.py",
+            "via": "front-matter",
+        }
     ]
     assert by_id["ADR-0006"].reasons[0].via == "manifest"
     assert by_id["ADR-0006"].reasons[0].detail == "src/**/*.py"
@@ -45,7 +50,9 @@ def test_path_match_front_matter_component_and_manifest(corpus: Corpus, manifest
 
 
 def test_negated_component_glob_leaves_the_path_out(corpus: Corpus, manifest: Manifest) -> None:
-    result = find(corpus, manifest, paths=["src/api/cache/redis.py"], statuses={"accepted", "proposed"})
+    result = find(
+        corpus, manifest, paths=["src/api/cache/redis.py"], statuses={"accepted", "proposed"}
+    )
     assert ids(result) == ["ADR-0004", "ADR-0006"]  # ADR-0003's component excludes cache/
 
 
@@ -62,7 +69,9 @@ def test_superseded_match_brings_its_current_successor(corpus: Corpus, manifest:
     succ = result.hits[0]
     assert succ.reasons[0].kind == "successor" and succ.reasons[0].detail == "ADR-0002"
     assert any(r.detail == "src/db/**" for r in succ.reasons)  # why the predecessor matched
-    everything = find(corpus, manifest, paths=["src/db/schema.py"], statuses={"accepted", "superseded"})
+    everything = find(
+        corpus, manifest, paths=["src/db/schema.py"], statuses={"accepted", "superseded"}
+    )
     assert "ADR-0002" in ids(everything)
 
 

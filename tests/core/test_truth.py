@@ -6,6 +6,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import unquote
 
 import pytest
 
@@ -162,6 +163,57 @@ def test_parser_agrees_with_hand_labels(corpora_dir: Path) -> None:
     assert _pct(total.title) >= 97.0
     assert _pct(total.number) >= 99.0
     assert _pct(total.relations) >= 98.0
+
+
+_SCHEME = re.compile(r"^[a-z][a-z0-9+.-]*:|^//", re.I)
+
+
+def broken(collection: Path, path: str, d: Decision) -> dict[str, list[str]]:
+    """The corpus README's link rule applied to our links: relative targets that do not exist."""
+    out: dict[str, list[str]] = {"broken_links": [], "broken_images": [], "broken_html_refs": []}
+    for link in d.links:
+        target = link.target
+        if not target or target.startswith("#") or _SCHEME.match(target):
+            continue
+        clean = unquote(target.split("#", 1)[0].split("?", 1)[0])
+        parts = [] if clean.startswith("/") else path.split("/")[:-1]
+        for piece in clean.strip("/").split("/"):
+            if piece == "..":
+                if parts:
+                    parts.pop()
+            elif piece not in ("", "."):
+                parts.append(piece)
+        kind = "html" if link.kind == "html" else "image" if link.is_image else "link"
+        key = {"html": "broken_html_refs", "image": "broken_images", "link": "broken_links"}[kind]
+        if not (collection / "/".join(parts)).exists() and target not in out[key]:
+            out[key].append(target)
+    return out
+
+
+def test_links_and_raw_values_agree_with_hand_labels(corpora_dir: Path) -> None:
+    """Every file (records, indexes, templates): links found, status_raw and title_raw."""
+    disagreements: list[tuple[str, str, object, object]] = []
+    checked = 0
+    for collection in sorted(p for p in corpora_dir.iterdir() if (p / "TRUTH.json").is_file()):
+        truth = json.loads((collection / "TRUTH.json").read_text(encoding="utf-8"))
+        roots = roots_of(collection)
+        for path, label in sorted(truth["files"].items()):
+            data = (collection / path).read_bytes()
+            d = parse(SourceFile(path=path, root=root_for(path, roots), data=data), Options())
+            got = broken(collection, path, d)
+            for key, value in got.items():
+                checked += 1
+                if value != label[key]:
+                    disagreements.append((path, key, label[key], value))
+            if label["kind"] == "adr":
+                checked += 2
+                raw = d.status_raw[:80] if d.status_raw else None
+                if raw != label["status_raw"]:
+                    disagreements.append((path, "status_raw", label["status_raw"], raw))
+                if d.title_raw != label["title_raw"]:
+                    disagreements.append((path, "title_raw", label["title_raw"], d.title_raw))
+    assert checked > 2000
+    assert disagreements == []
 
 
 @pytest.mark.parametrize("name", ["alphagov__govuk-aws", "zooniverse__front-end-monorepo"])

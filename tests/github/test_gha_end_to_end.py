@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from conftest import HOSTILE_PATH, ActionRunner
 from fakegithub import State
+from gha_helpers import HOSTILE_PATH, ActionRunner
 
 from adrguard.reporters.comment import MARKER
 

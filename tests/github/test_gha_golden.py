@@ -7,8 +7,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from conftest import ActionRunner
 from fakegithub import State
+from gha_helpers import ActionRunner
 
 from adrguard import __version__
 

@@ -7,8 +7,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import ActionRunner, Fixture, build_repo, parse_outputs
 from fakegithub import State
+from gha_helpers import ActionRunner, Fixture, build_repo, parse_outputs
 from gitrepo import BASE_ENV, GitRepo
 
 

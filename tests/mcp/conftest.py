@@ -4,8 +4,6 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("mcp.server.mcpserver", reason="the mcp extra is not installed")
-
 
 @pytest.fixture
 def anyio_backend() -> str:

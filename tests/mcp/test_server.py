@@ -14,8 +14,14 @@ from adrguard.mcp.server import build_server
 
 pytestmark = pytest.mark.anyio
 TOOLS = {
-    "list_adrs", "get_adr", "search_adrs", "get_adr_relationships", "validate_adrs",
-    "find_adrs", "adr_context", "analyze_impact",
+    "list_adrs",
+    "get_adr",
+    "search_adrs",
+    "get_adr_relationships",
+    "validate_adrs",
+    "find_adrs",
+    "adr_context",
+    "analyze_impact",
 }
 
 
@@ -117,8 +123,12 @@ async def test_search_adrs(repo: Path) -> None:
 
 @pytest.mark.parametrize(
     ("query", "expected"),
-    [("q" * 10_240, "the limit is 256"), ("a\tb", "non-printable"), ("a\x00", "non-printable"),
-     ("   ", "empty")],
+    [
+        ("q" * 10_240, "the limit is 256"),
+        ("a\tb", "non-printable"),
+        ("a\x00", "non-printable"),
+        ("   ", "empty"),
+    ],
 )
 async def test_bad_queries(repo: Path, query: str, expected: str) -> None:
     assert expected in await error(repo, "search_adrs", {"query": query})
@@ -148,8 +158,12 @@ async def test_invalid_adr_set_is_a_result_not_an_error(tmp_path: Path) -> None:
     from gitrepo import GitRepo
 
     repo = GitRepo(tmp_path / "bad")
-    repo.write({"docs/adr/0001-a.md": "# 1. A\n\n## Status\n\nAccepted\n\nsee [x](missing.md)\n",
-                "docs/adr/0001-b.md": "no title at all\n"})
+    repo.write(
+        {
+            "docs/adr/0001-a.md": "# 1. A\n\n## Status\n\nAccepted\n\nsee [x](missing.md)\n",
+            "docs/adr/0001-b.md": "no title at all\n",
+        }
+    )
     repo.commit()
     data = await ok(repo.path, "validate_adrs", {"profile": "strict"})
     assert data["valid"] is False and data["summary"]["errors"] >= 1
@@ -182,13 +196,18 @@ async def test_adr_context_budget_and_cursor(repo: Path) -> None:
     assert any("superseded" in w for w in data["warnings"])
     paged = await ok(repo, "adr_context", {"paths": ["src/api/routes.py"], "max_units": 1})
     assert len(paged["units"]) == 1 and paged["leftOut"] >= 1 and paged["cursor"]
-    nxt = await ok(repo, "adr_context", {"paths": ["src/api/routes.py"], "max_units": 1,
-                                         "cursor": paged["cursor"]})
+    nxt = await ok(
+        repo,
+        "adr_context",
+        {"paths": ["src/api/routes.py"], "max_units": 1, "cursor": paged["cursor"]},
+    )
     assert nxt["units"][0]["key"] != paged["units"][0]["key"]
     assert "different request" in await error(
         repo, "adr_context", {"topic": "logging", "max_units": 1, "cursor": paged["cursor"]}
     )
-    assert "not one adrguard made" in await error(repo, "adr_context", {"id": "1", "cursor": "../x"})
+    assert "not one adrguard made" in await error(
+        repo, "adr_context", {"id": "1", "cursor": "../x"}
+    )
     assert "give an id" in await error(repo, "adr_context", {})
 
 
@@ -196,11 +215,16 @@ async def test_cursor_from_an_older_corpus_is_refused(tmp_path: Path) -> None:
     from agentrepo import build
 
     repo = build(tmp_path / "r")
-    first = await ok(repo.path, "adr_context", {"topic": "decision", "status": ["all"], "max_units": 1})
+    first = await ok(
+        repo.path, "adr_context", {"topic": "decision", "status": ["all"], "max_units": 1}
+    )
     target = repo.path / "docs/adr/0006-logging.md"
     target.write_text(target.read_text() + "\nEdited.\n")
-    text = await error(repo.path, "adr_context", {"topic": "decision", "status": ["all"],
-                                                  "max_units": 1, "cursor": first["cursor"]})
+    text = await error(
+        repo.path,
+        "adr_context",
+        {"topic": "decision", "status": ["all"], "max_units": 1, "cursor": first["cursor"]},
+    )
     assert "older version" in text and "without a cursor" in text
 
 
@@ -213,6 +237,8 @@ async def test_analyze_impact(tmp_path: Path) -> None:
     data = await ok(repo.path, "analyze_impact", {"base": "HEAD~1"})
     assert {a["id"] for a in data["affected"]} == {"ADR-0003", "ADR-0006"}
     assert "never" in data["statement"]
-    assert "not a git revision" in await error(repo.path, "analyze_impact", {"base": "--output=/tmp/x"})
+    assert "not a git revision" in await error(
+        repo.path, "analyze_impact", {"base": "--output=/tmp/x"}
+    )
     assert "not a git revision" in await error(repo.path, "analyze_impact", {"base": "a b"})
     assert await error(repo.path, "analyze_impact", {"base": "no-such-branch"})

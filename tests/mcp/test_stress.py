@@ -61,7 +61,7 @@ async def test_repository_with_20000_records(big_repo: Path) -> None:
 async def test_record_of_5_mb(tmp_path: Path) -> None:
     folder = tmp_path / "docs" / "adr"
     folder.mkdir(parents=True)
-    para = ("All work and no play makes a very long decision record. " * 20 + "\n\n")
+    para = "All work and no play makes a very long decision record. " * 20 + "\n\n"
     body = "# 1. Huge\n\n## Status\n\nAccepted\n\n" + "".join(
         f"## Section {i}\n\n{para * 4}" for i in range(1_200)
     )

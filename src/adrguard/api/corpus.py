@@ -183,6 +183,7 @@ def check_result(
     base: str | None = None,
     head: str | None = None,
     today: str | None = None,
+    deepen: bool = False,
 ) -> CheckResult:
     """The report together with the corpus and the effective config it was made from."""
     from adrguard import engine
@@ -199,21 +200,19 @@ def check_result(
         from dataclasses import replace
 
         cfg = replace(cfg, options=replace(cfg.options, today=today))
-    corpus = load_with(root, cfg)
     changes: ChangeSet | None = None
     if base is not None:
-        changes = _changes(root, cfg, corpus, base, head)
+        from adrguard.api import impact
+
+        corpus = impact.head_corpus(root, cfg, head)
+        changes = impact.build_changes(root, cfg, base, head, corpus=corpus, deepen=deepen)
+    elif head is not None:
+        raise UserError("--head needs --base: say which revision the change is measured against")
+    else:
+        corpus = load_with(root, cfg)
     only = _expand(corpus, [_relative(root, p) for p in paths]) if paths else None
     report = engine.run(corpus, cfg, changes=changes, only_paths=only)
     return CheckResult(report=report, corpus=corpus, config=cfg)
-
-
-def _changes(root: Path, cfg: Config, corpus: Corpus, base: str, head: str | None) -> ChangeSet:
-    try:
-        from adrguard.api import impact
-    except ModuleNotFoundError as exc:  # pragma: no cover - impact not installed
-        raise UserError("--base needs change-aware checks, which this build lacks") from exc
-    return impact.build_changes(root, cfg, base, head, corpus=corpus)
 
 
 def _expand(corpus: Corpus, rel_paths: list[str]) -> list[str]:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import gc
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -24,6 +27,22 @@ def _load(
     if config is None:
         return load(repo_root, config_path)
     return config, load_with(resolve_root(repo_root), config)
+
+
+@contextmanager
+def paused_gc() -> Iterator[None]:
+    """Pause the cyclic garbage collector while the graph is built and rendered.
+
+    Building allocates tens of thousands of small objects next to a large, long-lived corpus;
+    each automatic collection then walks the whole corpus, which made a 10,000-record graph
+    take twice as long. Nothing built here is cyclic garbage, so nothing is lost."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def find(corpus: Corpus, key: str) -> Decision:
@@ -72,10 +91,10 @@ def graph_text(
     if depth is not None and focus is None:
         raise UserError("--depth needs --focus ID")
     _config, corpus = _load(repo_root, config_path, config)
-    g = core_graph.build(corpus)
     centre = find(corpus, focus) if focus is not None else None
-    v = render.view(g, centre, depth)
-    return GraphText(render.render(fmt, v), len(v.nodes), len(v.edges))
+    with paused_gc():
+        v = render.view(core_graph.build(corpus), centre, depth)
+        return GraphText(render.render(fmt, v), len(v.nodes), len(v.edges))
 
 
 def graph_data(
@@ -88,9 +107,9 @@ def graph_data(
 ) -> dict[str, Any]:
     """The graph as the JSON-ready mapping described by ``schemas/graph.schema.json``."""
     _config, corpus = _load(repo_root, config_path, config)
-    g = core_graph.build(corpus)
     centre = find(corpus, focus) if focus is not None else None
-    return render.to_data(render.view(g, centre, depth))
+    with paused_gc():
+        return render.to_data(render.view(core_graph.build(corpus), centre, depth))
 
 
 @dataclass(frozen=True)

@@ -43,6 +43,8 @@ def register(subparsers: Any) -> None:
                    help="text (default), json, markdown, github, sarif; repeatable, PATH writes a file")
     p.add_argument("--base", metavar="REF", help="also run change-aware rules (ADR5xx) against REF")
     p.add_argument("--head", metavar="REF", help="head revision for --base (default: the work tree HEAD)")
+    p.add_argument("--deepen", action="store_true",
+                   help="with --base in a shallow clone: fetch more history until the merge base appears")
     p.add_argument("--today", metavar="YYYY-MM-DD",
                    help="date used to flag future dates (ADR109; default: today)")
     p.set_defaults(func=run_check)
@@ -95,6 +97,7 @@ def run_check(args: argparse.Namespace) -> int:
         base=args.base,
         head=args.head,
         today=today,
+        deepen=args.deepen,
     )
     report = result.report
     if result.corpus.untracked:

@@ -197,7 +197,8 @@ class Graph:
         return [c for c in strongly_connected(nodes, succ) if len(c) > 1]
 
     def ring(self, kind: str, component: list[str]) -> list[str]:
-        """One closed walk through the component, starting at its first member (iterative)."""
+        """One cycle inside the component, found by walking from its first member (iterative);
+        returned closed: the last element repeats the first."""
         members = set(component)
         succ = self.out_edges[kind]
         start = component[0]

@@ -15,7 +15,7 @@ from bisect import bisect_right
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
-from json.decoder import scanstring
+from json.decoder import scanstring  # type: ignore[attr-defined]  # C scanner, untyped
 from typing import Any
 
 from adrguard.core.errors import UserError

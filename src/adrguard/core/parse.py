@@ -21,7 +21,6 @@ from adrguard.core.model import (
     Relationship,
     Section,
     SourceFile,
-    Status,
     StatusStatement,
 )
 from adrguard.core.options import Options
@@ -400,4 +399,4 @@ class _Fields:
         )
 
 
-__all__ = ["Status", "parse"]
+__all__ = ["parse"]

@@ -11,9 +11,8 @@ INSTALL_HINT = "pip install 'adrguard[mcp]'"
 
 def available() -> bool:
     """Whether the MCP SDK (``mcp>=2,<3``) can be imported."""
-    import importlib.util
-
     try:
-        return importlib.util.find_spec("mcp.server.mcpserver") is not None
-    except ModuleNotFoundError:
+        import mcp.server.mcpserver  # noqa: F401
+    except ImportError:
         return False
+    return True

@@ -6,7 +6,6 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Iterator
-from functools import cache
 
 from adrguard.core import graph
 from adrguard.core.findings import Finding, Severity
@@ -90,14 +89,12 @@ def _relative(source: str, target: str) -> str:
     return posixpath.relpath(target, posixpath.dirname(source) or ".")
 
 
-@cache
-def _html_ids(text: str) -> frozenset[str]:
-    return frozenset(m.group(1).casefold() for m in _HTML_ID.finditer(text))
-
-
 def _anchors(d: Decision) -> frozenset[str]:
+    """Heading slugs plus explicit ``id=``/``name=`` anchors in HTML, casefolded."""
     slugs = {s.anchor.casefold() for s in d.sections if s.anchor}
-    return frozenset(slugs) | _html_ids(d.text)
+    if "id=" in d.text or "name=" in d.text:
+        slugs.update(m.group(1).casefold() for m in _HTML_ID.finditer(d.text))
+    return frozenset(slugs)
 
 
 class BrokenAnchor(BaseRule):
@@ -125,6 +122,7 @@ class BrokenAnchor(BaseRule):
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         resolver = graph.build(ctx.corpus).resolver
         by_path = ctx.corpus.by_path
+        known: dict[str, frozenset[str]] = {}
         for d, link, t in _checked_links(ctx):
             frag = t.fragment
             if not frag or frag.casefold() == "top":
@@ -140,7 +138,9 @@ class BrokenAnchor(BaseRule):
             if target is None or not target.is_readable:
                 continue
             key = frag.casefold().removeprefix("user-content-")
-            anchors = _anchors(target)
+            anchors = known.get(target.path)
+            if anchors is None:
+                anchors = known[target.path] = _anchors(target)
             if key in anchors:
                 continue
             where = "this record" if target is d else target.path

@@ -1,0 +1,122 @@
+"""``adrguard find``, ``context`` and ``search`` in-process."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from agentrepo import build
+
+from adrguard.cli import main
+
+
+@pytest.fixture(scope="module")
+def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("cli") / "repo"
+    build(path)
+    return path
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_find_text_and_json(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(
+        capsys, "find", "--root", str(repo), "--no-cache", "--paths", "src/db/schema.py"
+    )
+    assert code == 0
+    assert out.splitlines()[0].startswith("ADR-0005  Use PostgreSQL for storage  [accepted]")
+    assert "why: successor ADR-0002; glob src/db/** (src/db/schema.py) via front-matter" in out
+    assert "note: left out for their status: 1 superseded" in out
+    code, out, _ = run(
+        capsys,
+        "find",
+        "--root",
+        str(repo),
+        "--no-cache",
+        "--topic",
+        "redis",
+        "--status",
+        "proposed,accepted",
+        "--format",
+        "json",
+    )
+    data = json.loads(out)
+    assert data["results"][0]["id"] == "ADR-0004" and data["statuses"] == ["accepted", "proposed"]
+
+
+def test_find_needs_input_and_checks_it(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "find", "--root", str(repo))
+    assert code == 2 and "give paths" in err
+    code, _, err = run(capsys, "find", "--root", str(repo), "--paths", "/etc/passwd")
+    assert code == 2 and "absolute" in err
+    code, _, err = run(capsys, "find", "--root", str(repo), "--topic", "x" * 300)
+    assert code == 2 and "limit is 256" in err
+
+
+def test_context_text_json_and_cursor(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "context", "ADR-0002", "--root", str(repo), "--no-cache")
+    assert code == 0
+    assert out.startswith("=== ADR-0005: Use PostgreSQL for storage [accepted]")
+    assert "current successor of ADR-0002" in out and "warning: ADR-0002 is superseded" in out
+    assert "2 of 2 units; 0 left out;" in out
+    code, out, _ = run(
+        capsys,
+        "context",
+        "--root",
+        str(repo),
+        "--no-cache",
+        "--paths",
+        "src/api/routes.py",
+        "--max-units",
+        "1",
+        "--format",
+        "json",
+    )
+    first = json.loads(out)
+    assert len(first["units"]) == 1 and first["cursor"]
+    code, out, _ = run(
+        capsys,
+        "context",
+        "--root",
+        str(repo),
+        "--no-cache",
+        "--paths",
+        "src/api/routes.py",
+        "--max-units",
+        "1",
+        "--cursor",
+        first["cursor"],
+    )
+    assert code == 0 and "=== ADR-0006" in out
+    code, _, err = run(capsys, "context", "--root", str(repo), "--topic", "x", "--cursor", "bad")
+    assert code == 2 and "cursor" in err
+    code, _, err = run(capsys, "context", "ADR-0003", "--root", str(repo), "--max-chars", "10")
+    assert code == 2 and "max-chars must be at least 1,000" in err
+
+
+def test_search_text_and_json(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "search", "MySQL storage", "--root", str(repo), "--no-cache")
+    assert code == 0
+    assert out.splitlines()[0] == "ADR-0002  Use MySQL for storage  [superseded]  (title, body)"
+    assert out.rstrip().endswith("2 of 2 matching records")
+    code, out, _ = run(
+        capsys,
+        "search",
+        "decision",
+        "--root",
+        str(repo),
+        "--limit",
+        "1",
+        "--format",
+        "json",
+        "--no-cache",
+    )
+    data = json.loads(out)
+    assert len(data["results"]) == 1 and data["total"] == 6 and data["excerptsAreUntrusted"]
+    code, _, err = run(capsys, "search", "decision", "--root", str(repo), "--limit", "101")
+    assert code == 2 and "between 1 and 100" in err
