@@ -175,6 +175,7 @@ def test_broken_config_is_reported_and_only_fails_when_asked(action: ActionRunne
     run = action()
     assert run.code == 0 and run.outputs["exit-code"] == "2"
     assert "::error title=adrguard::adrguard check failed (exit 2)" in run.stdout
+    assert "could not check this change (exit 2)" in run.summary
     assert action(**{"fail-on": "warning"}).code == 2
 
 

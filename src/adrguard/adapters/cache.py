@@ -30,10 +30,22 @@ def content_hash(data: bytes | None) -> str:
     return hashlib.sha256(data).hexdigest() if data is not None else ""
 
 
+def code_signature() -> str:
+    """A hash of the parser's own source, so a changed parser never reuses old results (the
+    version alone does not change between development builds)."""
+    core = Path(__file__).resolve().parent.parent / "core"
+    digest = hashlib.sha256()
+    for path in sorted(core.glob("*.py")):
+        digest.update(path.name.encode("utf-8") + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
 def cache_key(config_fingerprint: str) -> str:
     from adrguard.core.serialize import model_signature
 
-    raw = "\0".join([__version__, str(FORMAT), model_signature(), config_fingerprint])
+    raw = "\0".join(
+        [__version__, str(FORMAT), model_signature(), code_signature(), config_fingerprint]
+    )
     return hashlib.sha256(raw.encode("utf-8")).hexdigest()[:24]
 
 

@@ -128,6 +128,18 @@ def write_outputs(settings: Settings, values: Mapping[str, str]) -> None:
         fh.write("".join(chunks))
 
 
+def append_summary(settings: Settings, text: str) -> None:
+    """Append Markdown to ``$GITHUB_STEP_SUMMARY``; a problem writing it is a notice."""
+    target = settings.get("GITHUB_STEP_SUMMARY")
+    if not target:
+        return
+    try:
+        with open(target, "a", encoding="utf-8") as fh:
+            fh.write(text)
+    except OSError as exc:
+        notice(f"cannot write the job summary: {exc.strerror or exc}", "warning")
+
+
 # prepare --------------------------------------------------------------------------------------
 
 
@@ -214,7 +226,8 @@ def exit_code(report: Report, fail_on: str) -> int:
 def report(settings: Settings, root: Path) -> int:
     out = settings.out_dir
     fail_on = settings.fail_on
-    check_exit = int(settings.get("ADRGUARD_CHECK_EXIT", "0") or "0")
+    raw_exit = settings.get("ADRGUARD_CHECK_EXIT", "0") or "0"
+    check_exit = int(raw_exit) if raw_exit.isdigit() else 3
     json_path = out / FILES["json"]
     sarif_path = publish_sarif(settings, out / FILES["sarif"])
     outputs = {"report-json": str(json_path) if json_path.is_file() else "",
@@ -224,6 +237,8 @@ def report(settings: Settings, root: Path) -> int:
                f"fail-on is {fail_on}, so the step " + ("fails." if fail_on != "none" else
                                                         "does not fail."), "error")
         code = check_exit if check_exit not in (0, 1) else 3
+        append_summary(settings, f"## adrguard\n\n❌ adrguard could not check this change (exit "
+                       f"{code}): its error is in the step's log.\n")
         write_outputs(settings, {"exit-code": str(code), "error-count": "0",
                                  "warning-count": "0", "note-count": "0", **outputs})
         return code if fail_on != "none" else 0

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from adrguard.cli.common import info
-from adrguard.cli.gha import DEFAULT_BOT, FILES, Settings, as_dict, notice
+from adrguard.cli.gha import DEFAULT_BOT, FILES, Settings, append_summary, as_dict, notice
 from adrguard.core.errors import UserError
 from adrguard.core.findings import Report
 
@@ -73,11 +73,8 @@ def publish(settings: Settings, root: Path, report: Report, out: Path) -> None:
     from adrguard.reporters import comment as body
 
     page, ctx = build_page(settings, root)
-    summary_file = settings.get("GITHUB_STEP_SUMMARY")
-    if summary_file:
-        text = body.summary(report, ctx, page)
-        with open(summary_file, "a", encoding="utf-8") as fh:
-            fh.write(text)
+    if settings.get("GITHUB_STEP_SUMMARY"):
+        append_summary(settings, body.summary(report, ctx, page))
     annotations = out / FILES["github"]
     if settings.flag("INPUT_ANNOTATIONS") and annotations.is_file():
         sys.stdout.write(annotations.read_text(encoding="utf-8"))
