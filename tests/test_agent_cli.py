@@ -120,3 +120,27 @@ def test_search_text_and_json(repo: Path, capsys: pytest.CaptureFixture[str]) ->
     assert len(data["results"]) == 1 and data["total"] == 6 and data["excerptsAreUntrusted"]
     code, _, err = run(capsys, "search", "decision", "--root", str(repo), "--limit", "101")
     assert code == 2 and "between 1 and 100" in err
+
+
+def test_mcp_limits_from_flags() -> None:
+    import argparse
+
+    from adrguard.cli.mcpcmd import limits
+    from adrguard.core.errors import UserError
+
+    given = argparse.Namespace(max_records=5, max_response_bytes=None, max_units=3, max_chars=None)
+    chosen = limits(given)
+    assert (chosen.max_records, chosen.max_units, chosen.max_chars) == (5, 3, 12_000)
+    with pytest.raises(UserError, match="--max-records must be 1 or more"):
+        limits(
+            argparse.Namespace(
+                max_records=0, max_response_bytes=None, max_units=None, max_chars=None
+            )
+        )
+
+
+def test_help_lists_the_agent_commands(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--help"]) == 0
+    out = capsys.readouterr().out
+    for name in ("find", "context", "search", "mcp"):
+        assert f"    {name}" in out

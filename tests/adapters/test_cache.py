@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 
 import adrguard
+
+pytestmark = pytest.mark.uses_cache
 from adrguard.adapters import cache as cache_mod
 from adrguard.cli import main
 

@@ -170,3 +170,10 @@ def test_unreadable_record_warns() -> None:
     corpus = Corpus((d,))
     res = build(corpus, [(d, "requested")], request="u")
     assert any("content unavailable" in w for w in res.warnings)
+
+
+def test_budget_holds_with_an_absurdly_long_title() -> None:
+    corpus = corpus_of({"docs/adr/0010-t.md": record(10, "T" * 50_000, "accepted", "Body.")})
+    res = build(corpus, [(corpus.decisions[0], "requested")], request="t", max_chars=1_000)
+    assert res.code_points <= 1_000
+    assert res.units[0].heading is not None and res.units[0].heading.endswith("…")

@@ -377,3 +377,9 @@ def test_status_history_table_takes_the_latest_row() -> None:
     )
     d = rec(text)
     assert (d.status, d.status_line, d.status_raw) == (Status.ACCEPTED, 8, "2021-06-01 | Accepted")
+
+
+def test_status_checklist_takes_the_ticked_box() -> None:
+    d = rec("# T\n\n## Status\n\n- [ ] Proposed\n- [x] Accepted\n- [ ] Rejected\n")
+    assert (d.status, d.status_line) == (Status.ACCEPTED, 6)
+    assert rec("# T\n\n## Status\n\n- [ ] Proposed\n- [ ] Accepted\n").status is None

@@ -186,3 +186,17 @@ def test_not_a_pull_request_skips_base_and_comment(action: ActionRunner, github:
     assert not github.requests
     assert run.outputs["error-count"] == "4"  # ADR201 errors; no ADR5xx without a base
     assert "ADR505" not in run.summary
+
+
+def test_seventy_thousand_character_record_text_keeps_the_comment_under_the_limit(
+        action: ActionRunner, github: State) -> None:
+    status = "Frobnicated " + "@org/team ::error:: &lt;b&gt; " * 2_800  # 70,012 characters
+    action.fx.repo.write({"docs/adr/0006-huge.md": f"# 6. Huge\n\n## Status\n\n{status}\n\n"
+                          "## Context\n\nx\n\n## Decision\n\ny\n\n## Consequences\n\nz\n"})
+    action.fx.repo.commit("a huge status")
+    run = action()
+    body = github.of("POST")[0].body["body"]
+    assert len(status) > 70_000 and len(body) < 65_536
+    assert "more characters)" in body  # the ADR103 message was shortened, and says so
+    assert "@org" not in body.replace("@&#8203;org", "") and "&lt;b" not in body
+    assert len(run.summary.encode("utf-8")) < 1024 * 1024

@@ -196,7 +196,7 @@ def validate_adrs(ws: Workspace, profile: str = "standard", limit: int = 200) ->
     from adrguard.core.findings import Severity
     from adrguard.reporters.json import finding_data
 
-    with ws._lock:
+    with ws.lock:
         result = check_result(ws.root, config=ws.config(), profile=profile)
     report = result.report
     fail_on = result.config.fail_on
@@ -330,6 +330,6 @@ def analyze_impact(ws: Workspace, base: str, head: str | None = None) -> dict[st
     from adrguard.api.impact import impact
     from adrguard.core.impact import to_json
 
-    with ws._lock:
+    with ws.lock:
         result = impact(ws.root, base=refs[0], head=refs[1] if head else None, config=ws.config())
     return bounded(ws, to_json(result), "compare a smaller range (a closer base)")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 import gc
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -51,7 +52,7 @@ def parse_sources(
     """Parse every source, reusing the parse cache when it is enabled."""
     from adrguard.adapters import cache as cache_mod
 
-    use_cache = config.cache and repo_root is not None
+    use_cache = config.cache and repo_root is not None and not os.environ.get("ADRGUARD_NO_CACHE")
     store = (
         cache_mod.ParseCache.open(repo_root, _fingerprint(config)) if use_cache and repo_root else None
     )

@@ -50,7 +50,7 @@ class Workspace:
     config_path: Path | None = None
     limits: Limits = field(default_factory=Limits)
     cache: bool = True  # False: neither read nor write the parse cache
-    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     _last: tuple[Any, Corpus] | None = field(default=None, repr=False)
 
     @classmethod
@@ -81,7 +81,7 @@ class Workspace:
         from adrguard.adapters.files import discover
         from adrguard.api.corpus import build_corpus, parse_sources
 
-        with self._lock:  # one load at a time (the parse cache is one file)
+        with self.lock:  # one load at a time (the parse cache is one file)
             config = self.config()
             found = discover(self.root, config)
             digest = hashlib.sha256()

@@ -52,7 +52,7 @@ class Unit:
     def cost(self) -> int:
         """Code points this unit takes from the budget (text, title, source, labels)."""
         d = self.decision
-        meta = (self.key, d.title or "", d.path, self.heading or "", self.why, status_key(d))
+        meta = (self.key, _title(d), d.path, self.heading or "", self.why, status_key(d))
         return len(self.text) + sum(len(m) for m in meta)
 
 
@@ -169,7 +169,8 @@ def units_of(d: Decision, why: str, hop: int, limit: int) -> list[Unit]:
     text = d.text
     if len(text) <= limit:
         end = off + text.count("\n") + 1
-        return [Unit(d.id, d, 1, 1, d.title, off + 1, end, text, why, hop)]
+        title = _short(d.title) if d.title else None
+        return [Unit(d.id, d, 1, 1, title, off + 1, end, text, why, hop)]
     chunks: list[tuple[str | None, int, str]] = []  # heading, first body line, text
     for heading, start, lines in _segments(d):
         body = "\n".join(lines)
@@ -185,6 +186,7 @@ def units_of(d: Decision, why: str, hop: int, limit: int) -> list[Unit]:
     n = len(chunks)
     out: list[Unit] = []
     for i, (heading, start, body) in enumerate(chunks, 1):
+        heading = _short(heading) if heading else heading
         first = off + start + 1
         out.append(
             Unit(f"{d.id}#{i}", d, i, n, heading, first, first + body.count("\n"), body, why, hop)
@@ -244,7 +246,7 @@ def build(
     records = plan(corpus, seeds)
     units: list[Unit] = []
     for d, why, hop in records:
-        meta = len(d.id) + 8 + len(d.title or "") + len(d.path) + len(why) + 24
+        meta = len(d.id) + 8 + len(_title(d)) + len(d.path) + len(why) + 24
         parts = units_of(d, why, hop, max(200, max_chars - RESERVE - meta))
         if part is not None and seeds and d.path == seeds[0][0].path:
             if not 1 <= part <= len(parts):
@@ -272,7 +274,7 @@ def build(
     content = list(notes)
     for u in page:
         d = u.decision
-        content += [u.key, d.title or "", d.path, u.heading or "", u.why, status_key(d), u.text]
+        content += [u.key, _title(d), d.path, u.heading or "", u.why, status_key(d), u.text]
     joined = "".join(content)
     return ContextResult(
         units=tuple(page),
@@ -292,12 +294,17 @@ def _short(text: str, limit: int = 300) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def _title(d: Decision) -> str:
+    """The title as units show it (at most 300 code points)."""
+    return _short(d.title or "")
+
+
 def unit_json(u: Unit) -> dict[str, object]:
     d = u.decision
     return {
         "key": u.key,
         "id": d.id,
-        "title": d.title,
+        "title": _title(d) if d.title is not None else None,
         "status": status_key(d),
         "path": d.path,
         "part": u.part,

@@ -51,6 +51,7 @@ _BARE_DATE = re.compile(
 )
 _MADR2_LABELS = frozenset({"deciders", "decision-makers", "technical story", "consulted"})
 
+_EMPHASIS = re.compile(r"^[*_]+")
 _MADR_SECTIONS = frozenset({"context and problem statement", "decision outcome"})
 
 
@@ -209,3 +210,19 @@ def governed(front_matter: Mapping[str, Any]) -> tuple[tuple[str, ...], tuple[st
             for item in _strings(value):
                 (paths if ("/" in item or "*" in item) else comps).append(item)
     return tuple(dict.fromkeys(paths)), tuple(dict.fromkeys(comps))
+
+
+def unwrap_emphasis(label: str, value: str) -> str:
+    """``**Status:** Accepted`` -> ``Accepted``: drop emphasis that opened before the colon."""
+    lead = _EMPHASIS.match(value)
+    if lead and label.count(lead.group()) % 2 == 1:
+        return value[lead.end() :].strip()
+    return value
+
+
+def scalar(value: Any) -> str | None:
+    """A front-matter value as a non-empty string; None for mappings, lists, booleans, nulls."""
+    if value is None or isinstance(value, dict | list | tuple | set | bool):
+        return None
+    out = str(value).strip()
+    return out or None

@@ -53,48 +53,36 @@ class Span:
     link: Link
 
 
+@dataclass(slots=True)
 class Block:
     """A leaf block of text (paragraph, tight list item, heading, table cell).
 
     Lines and source text are computed on demand: most blocks never need them.
     """
 
-    __slots__ = ("_src", "end", "in_list", "in_quote", "kind", "section", "spans", "start", "text")
-
-    def __init__(
-        self,
-        src: _Source,
-        kind: str,
-        text: str,
-        start: int,
-        end: int,
-        section: int,
-        in_quote: bool,
-        in_list: bool,
-        spans: list[Span],
-    ) -> None:
-        self._src = src
-        self.kind = kind  # paragraph | item | heading | cell
-        self.text = text  # plain text; line breaks kept as "\n"
-        self.start = start  # byte range in the body
-        self.end = end
-        self.section = section  # index into Document.headings, -1 before any heading
-        self.in_quote = in_quote
-        self.in_list = in_list
-        self.spans = spans
+    src: _Source = field(repr=False)
+    kind: str  # paragraph | item | heading | cell
+    text: str  # plain text; line breaks kept as "\n"
+    start: int  # byte range in the body
+    end: int
+    section: int  # index into Document.headings, -1 before any heading
+    in_quote: bool
+    in_list: bool
+    spans: list[Span]
+    checked: bool | None = None  # task-list item: [x] True, [ ] False; None otherwise
 
     @property
     def line(self) -> int:
-        return self._src.line(self.start)
+        return self.src.line(self.start)
 
     @property
     def end_line(self) -> int:
-        return self._src.line(max(self.start, self.end - 1))
+        return self.src.line(max(self.start, self.end - 1))
 
     @property
     def raw(self) -> str:
         """Markdown source of the block."""
-        return self._src.data[self.start : self.end].decode("utf-8", "replace").rstrip("\n")
+        return self.src.data[self.start : self.end].decode("utf-8", "replace").rstrip("\n")
 
     def lines(self) -> list[tuple[str, list[Span]]]:
         """The block split at line breaks, each line with the links that start in it."""
@@ -196,6 +184,7 @@ class _Builder:
         self.heading_level = 0
         self.link_stack: list[tuple[dict[str, Any], int, int, int, bool]] = []
         self.plain_len = 0
+        self.checked: bool | None = None
 
     # -- blocks -------------------------------------------------------------------------
     def open_block(self, kind: str, start: int) -> None:
@@ -222,10 +211,12 @@ class _Builder:
                     self.quote > 0,
                     self.lists > 0,
                     self.spans,
+                    self.checked,
                 )
             )
         self.parts = []
         self.plain_len = 0
+        self.checked = None
         self.spans = []
         self.block_start = -1
         self.block_kind = ""
@@ -382,6 +373,11 @@ def walk(text: str, line_offset: int = 0) -> Document:
             value = event.get(key)
             if value is not None and b.code == 0:
                 b.html(value, rng, key == "InlineHtml")
+        value = event.get("TaskListMarker")
+        if value is not None:
+            b.open_block("item", rng["start"])
+            b.checked = bool(value)
+            continue
         for key in ("InlineMath", "DisplayMath"):
             value = event.get(key)
             if value is not None:

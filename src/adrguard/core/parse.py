@@ -28,7 +28,6 @@ from adrguard.core.options import Options
 _BOM = b"\xef\xbb\xbf"
 _HEADING_MARKS = re.compile(r"^\s{0,3}#{1,6}[ \t]*|[ \t]+#+[ \t]*$")
 _PARTLY = re.compile(r"^(?:partly|partially|in part)\s+supers", re.I)
-_EMPHASIS = re.compile(r"^[*_]+")
 _COLON = re.compile(r"[:：]")
 _DATE_KEYS = ("date", "created", "decision-date", "decision_date")
 
@@ -94,21 +93,6 @@ def _decode(source: SourceFile, options: Options) -> tuple[str | None, str, Prob
     return text, sha, None
 
 
-def _unwrap(label: str, value: str) -> str:
-    """``**Status:** Accepted`` -> ``Accepted``: drop emphasis that opened before the colon."""
-    lead = _EMPHASIS.match(value)
-    if lead and label.count(lead.group()) % 2 == 1:
-        return value[lead.end() :].strip()
-    return value
-
-
-def _scalar(value: Any) -> str | None:
-    if value is None or isinstance(value, dict | list | tuple | set | bool):
-        return None
-    out = str(value).strip()
-    return out or None
-
-
 @lru_cache(maxsize=32)
 def _status_keys(headings: tuple[str, ...]) -> tuple[tuple[str, ...], re.Pattern[str]]:
     """Status heading words (casefolded, in order) and a pattern that finds any of them."""
@@ -138,7 +122,7 @@ class _Fields:
         self.fm_statuses: list[tuple[str, int]] = []
         for key in keys if fm else ():
             found = self.fm_value(key)
-            raw = _scalar(found[1]) if found else None
+            raw = formats.scalar(found[1]) if found else None
             if found and raw:
                 self.fm_statuses.append((raw, fm_lines.get(found[0], 1)))
         self.status_sections = set()
@@ -173,7 +157,7 @@ class _Fields:
     # -- title --------------------------------------------------------------------------
     def title(self) -> tuple[str | None, str | None, int, int | None]:
         found = self.fm_value("title")
-        raw = _scalar(found[1]) if found else None
+        raw = formats.scalar(found[1]) if found else None
         if found and raw:
             cleaned = formats.clean_title(formats.render_inline(raw))
             return cleaned.text, raw, self.fm_lines.get(found[0], 1), cleaned.number
@@ -224,6 +208,10 @@ class _Fields:
                 if b.kind != "item":
                     break
                 group.append(b)
+            if any(b.checked is not None for b in group):  # a checklist: the ticked boxes
+                group = [b for b in group if b.checked]
+                if not group:
+                    return None
             entries = [(b.text.split("\n", 1)[0], b.raw.split("\n", 1)[0], b.line) for b in group]
         elif first.kind == "cell":
             entries = self.table_rows(blocks)
@@ -294,7 +282,7 @@ class _Fields:
             if raws:
                 parts = _COLON.split(raws[i], maxsplit=1)
                 if len(parts) == 2:
-                    raw = _unwrap(parts[0], parts[1].strip()) or raw
+                    raw = formats.unwrap_emphasis(parts[0], parts[1].strip()) or raw
             stmt = StatusStatement(raw, st.normalise(value, syn), b.line + i, "line")
             out.append((stmt, self.in_header(b)))
         return out
@@ -302,7 +290,7 @@ class _Fields:
     # -- date ---------------------------------------------------------------------------
     def date(self) -> tuple[str | None, int]:
         found = self.fm_value(*_DATE_KEYS)
-        raw = _scalar(found[1]) if found else None
+        raw = formats.scalar(found[1]) if found else None
         if found and raw:
             return raw, self.fm_lines.get(found[0], 1)
         fallback: tuple[str | None, int] = (None, 1)
@@ -355,7 +343,7 @@ class _Fields:
         fm_problem: Problem | None,
     ) -> Decision:
         found = self.fm_value("id")
-        rid = (_scalar(found[1]) if found else None) or fallback_id
+        rid = (formats.scalar(found[1]) if found else None) or fallback_id
         title, title_raw, title_line, title_number = self.title()
         statements = self.statements()
         primary = statements[0] if statements else None
