@@ -51,7 +51,9 @@ def test_version(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_python_dash_m_runs() -> None:
-    out = subprocess.run([sys.executable, "-m", "adrguard", "--version"], capture_output=True, text=True)
+    out = subprocess.run(
+        [sys.executable, "-m", "adrguard", "--version"], capture_output=True, text=True
+    )
     assert out.returncode == 0 and __version__ in out.stdout
 
 
@@ -90,14 +92,22 @@ def test_findings_exit_1_and_fail_on(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert main(["check", "--root", str(tmp_path), "--ignore", "ADR102,missing-section"]) == 0
 
 
-def test_no_adr_folder_is_one_error_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_no_adr_folder_is_one_error_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["check", "--root", str(tmp_path)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("error: ") and "roots" in err[0]
 
 
 def test_config_typo_names_closest_key(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    _write(tmp_path, {"docs/adr/0001-use-adrs.md": _adr(1, "Use ADRs"), ".adrguard.toml": 'rots = ["docs/adr"]\n'})
+    _write(
+        tmp_path,
+        {
+            "docs/adr/0001-use-adrs.md": _adr(1, "Use ADRs"),
+            ".adrguard.toml": 'rots = ["docs/adr"]\n',
+        },
+    )
     assert main(["check", "--root", str(tmp_path)]) == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith("error: .adrguard.toml: unknown key 'rots'") and "'roots'" in err
@@ -105,10 +115,13 @@ def test_config_typo_names_closest_key(tmp_path: Path, capsys: pytest.CaptureFix
 
 
 def test_pyproject_table_and_first_found_wins(tmp_path: Path) -> None:
-    _write(tmp_path, {
-        "records/0001-use-adrs.md": _adr(1, "Use ADRs"),
-        "pyproject.toml": '[tool.adrguard]\nroots = ["records"]\n',
-    })
+    _write(
+        tmp_path,
+        {
+            "records/0001-use-adrs.md": _adr(1, "Use ADRs"),
+            "pyproject.toml": '[tool.adrguard]\nroots = ["records"]\n',
+        },
+    )
     assert main(["check", "--root", str(tmp_path)]) == 0
     # .adrguard.toml wins and is not merged with pyproject.toml: its roots do not exist
     _write(tmp_path, {".adrguard.toml": 'roots = ["nowhere"]\n'})
@@ -118,11 +131,14 @@ def test_pyproject_table_and_first_found_wins(tmp_path: Path) -> None:
 def test_list_json_and_schema(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from adrguard.core.schemas import validator
 
-    _write(tmp_path, {
-        "docs/adr/0001-use-adrs.md": _adr(1, "Use ADRs"),
-        "docs/adr/0002-use-python.md": _adr(2, "Use Python", "Proposed"),
-        "docs/adr/README.md": "# Index\n",
-    })
+    _write(
+        tmp_path,
+        {
+            "docs/adr/0001-use-adrs.md": _adr(1, "Use ADRs"),
+            "docs/adr/0002-use-python.md": _adr(2, "Use Python", "Proposed"),
+            "docs/adr/README.md": "# Index\n",
+        },
+    )
     assert main(["list", "--root", str(tmp_path), "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
     validator("list.schema.json").validate(data)
@@ -152,7 +168,10 @@ def test_rules_and_explain(capsys: pytest.CaptureFixture[str]) -> None:
 def test_format_to_file_and_stdout(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     _write(tmp_path, {"docs/adr/0001-use-adrs.md": _adr(1, "Use ADRs")})
     out_file = tmp_path / "out" / "report.json"
-    assert main(["check", "--root", str(tmp_path), "--format", f"json:{out_file}", "--format", "text"]) == 0
+    assert (
+        main(["check", "--root", str(tmp_path), "--format", f"json:{out_file}", "--format", "text"])
+        == 0
+    )
     assert json.loads(out_file.read_text())["summary"]["errors"] == 0
     assert main(["check", "--root", str(tmp_path), "--format", "bogus"]) == 2
     assert main(["check", "--root", str(tmp_path), "--format", "json", "--format", "text"]) == 2

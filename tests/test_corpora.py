@@ -64,15 +64,34 @@ def test_every_collection_lists_like_the_labels(
     for collection in _collections(corpora_dir):
         truth = json.loads((collection / "TRUTH.json").read_text(encoding="utf-8"))["files"]
         code, data = _run_json(
-            capsys, ["list", "--root", str(collection), "--config", str(_config(tmp_path, collection)), "--format", "json", "--no-cache"]
+            capsys,
+            [
+                "list",
+                "--root",
+                str(collection),
+                "--config",
+                str(_config(tmp_path, collection)),
+                "--format",
+                "json",
+                "--no-cache",
+            ],
         )
         assert code == 0, collection.name
         validator("list.schema.json").validate(data)
         listed = {d["path"]: d for d in data["decisions"]}
         for path, label in truth.items():
             if label["kind"] != "adr":
-                assert path not in listed, f"{collection.name}: {label['kind']} file {path} listed as a record"
-        row = {"records": 0, "listed": 0, "status_n": 0, "status_ok": 0, "title_n": 0, "title_ok": 0}
+                assert path not in listed, (
+                    f"{collection.name}: {label['kind']} file {path} listed as a record"
+                )
+        row = {
+            "records": 0,
+            "listed": 0,
+            "status_n": 0,
+            "status_ok": 0,
+            "title_n": 0,
+            "title_ok": 0,
+        }
         for path, label in truth.items():
             if label["kind"] != "adr":
                 continue
@@ -90,11 +109,17 @@ def test_every_collection_lists_like_the_labels(
                 else:
                     wrong.append(f"{collection.name}/{path}: status {got['status']!r} != {want!r}")
             row["title_n"] += 1
-            ok_titles = {fold(label.get("title")), fold(label.get("title_raw"))} if label.get("title") else {None}
+            ok_titles = (
+                {fold(label.get("title")), fold(label.get("title_raw"))}
+                if label.get("title")
+                else {None}
+            )
             if fold(got["title"]) in ok_titles:
                 row["title_ok"] += 1
             else:
-                wrong.append(f"{collection.name}/{path}: title {got['title']!r} != {label.get('title')!r}")
+                wrong.append(
+                    f"{collection.name}/{path}: title {got['title']!r} != {label.get('title')!r}"
+                )
         for k in totals:
             totals[k] += row[k]
         table.append(
@@ -115,12 +140,24 @@ def test_check_never_crashes_and_reads_every_valid_file(
     for collection in _collections(corpora_dir):
         code, report = _run_json(
             capsys,
-            ["check", "--root", str(collection), "--config", str(_config(tmp_path, collection)),
-             "--format", "json", "--today", "2026-11-30", "--no-cache"],
+            [
+                "check",
+                "--root",
+                str(collection),
+                "--config",
+                str(_config(tmp_path, collection)),
+                "--format",
+                "json",
+                "--today",
+                "2026-11-30",
+                "--no-cache",
+            ],
         )
         assert code in (0, 1), collection.name
         for f in report["findings"]:
             if f["code"] in ("ADR001", "ADR002"):
                 data = (collection / f["path"]).read_bytes()
                 data.decode("utf-8")  # valid UTF-8 here, so ADR001/ADR002 would be a false positive
-                pytest.fail(f"{collection.name}: {f['code']} on a readable file {f['path']}: {f['message']}")
+                pytest.fail(
+                    f"{collection.name}: {f['code']} on a readable file {f['path']}: {f['message']}"
+                )

@@ -21,9 +21,13 @@ def _loaded_after(code: str) -> set[str]:
 def test_core_and_rules_load_no_io_modules() -> None:
     loaded = _loaded_after("import adrguard.core.parse, adrguard.core.model, adrguard.rules")
     assert not {m for m in loaded if m.split(".")[0] in {"git", "rich", "mcp"}}
-    assert not {m for m in loaded if m.startswith(("adrguard.adapters", "adrguard.cli", "adrguard.api"))}
+    assert not {
+        m for m in loaded if m.startswith(("adrguard.adapters", "adrguard.cli", "adrguard.api"))
+    }
 
 
 def test_version_imports_nothing_heavy() -> None:
-    loaded = _loaded_after("from adrguard.cli import main\ntry:\n    main(['--version'])\nexcept SystemExit:\n    pass")
+    loaded = _loaded_after(
+        "from adrguard.cli import main\ntry:\n    main(['--version'])\nexcept SystemExit:\n    pass"
+    )
     assert not {m for m in loaded if m.split(".")[0] in HEAVY}

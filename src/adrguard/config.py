@@ -95,7 +95,9 @@ def _closest(key: str, valid: list[str]) -> str:
     return f" (did you mean {match[0]!r}?)" if match else ""
 
 
-def _check_keys(data: Mapping[str, Any], schema: Mapping[str, Any], where: str, prefix: str) -> None:
+def _check_keys(
+    data: Mapping[str, Any], schema: Mapping[str, Any], where: str, prefix: str
+) -> None:
     props = schema.get("properties", {})
     if schema.get("additionalProperties", True) is False:
         for key in data:
@@ -127,7 +129,9 @@ def _codes(values: Any) -> tuple[str, ...]:
     return tuple(str(v).strip() for v in values or ())
 
 
-def from_mapping(data: Mapping[str, Any], source: str | None = None, base_dir: Path | None = None) -> Config:
+def from_mapping(
+    data: Mapping[str, Any], source: str | None = None, base_dir: Path | None = None
+) -> Config:
     """Build a Config from an already-parsed mapping. Pure apart from reading the
     ``frontmatter-schema`` file named by the config (relative to ``base_dir``)."""
     where = source or "configuration"
@@ -139,11 +143,15 @@ def from_mapping(data: Mapping[str, Any], source: str | None = None, base_dir: P
         opts["status_synonyms"] = syn
     if "status-headings" in data:
         opts["status_headings"] = tuple(
-            dict.fromkeys([*DEFAULT_STATUS_HEADINGS, *(h.casefold() for h in data["status-headings"])])
+            dict.fromkeys(
+                [*DEFAULT_STATUS_HEADINGS, *(h.casefold() for h in data["status-headings"])]
+            )
         )
     if "required-sections" in data:
         req = dict(DEFAULT_REQUIRED_SECTIONS)
-        req.update({k: tuple(s.casefold() for s in v) for k, v in data["required-sections"].items()})
+        req.update(
+            {k: tuple(s.casefold() for s in v) for k, v in data["required-sections"].items()}
+        )
         opts["required_sections"] = req
     for key, attr in (
         ("filename-pattern", "filename_pattern"),
@@ -153,7 +161,9 @@ def from_mapping(data: Mapping[str, Any], source: str | None = None, base_dir: P
             try:
                 re.compile(data[key])
             except re.error as exc:
-                raise UserError(f"{where}: {key} is not a valid regular expression: {exc}") from None
+                raise UserError(
+                    f"{where}: {key} is not a valid regular expression: {exc}"
+                ) from None
             opts[attr] = data[key]
     if "archive-dirs" in data:
         opts["archive_dirs"] = tuple(data["archive-dirs"])
@@ -194,7 +204,9 @@ def _load_fm_schema(name: str, base_dir: Path | None, where: str) -> dict[str, A
     try:
         loaded = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
-        raise UserError(f"{where}: frontmatter-schema {name!r} cannot be read as JSON: {exc}") from None
+        raise UserError(
+            f"{where}: frontmatter-schema {name!r} cannot be read as JSON: {exc}"
+        ) from None
     if not isinstance(loaded, dict):
         raise UserError(f"{where}: frontmatter-schema {name!r} must hold a JSON object")
     return loaded

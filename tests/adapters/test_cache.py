@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 import adrguard
-
-pytestmark = pytest.mark.uses_cache
 from adrguard.adapters import cache as cache_mod
 from adrguard.cli import main
+
+pytestmark = pytest.mark.uses_cache
 
 RECORD = """# {n}. {title}
 
@@ -39,9 +39,15 @@ Some.
 def _corpus(root: Path) -> None:
     adr = root / "docs" / "adr"
     adr.mkdir(parents=True)
-    for n, title, status in [(1, "First", "Accepted"), (2, "Second", "Proposed"), (3, "Third", "Bogus")]:
+    for n, title, status in [
+        (1, "First", "Accepted"),
+        (2, "Second", "Proposed"),
+        (3, "Third", "Bogus"),
+    ]:
         slug = title.lower()
-        (adr / f"000{n}-{slug}.md").write_text(RECORD.format(n=n, title=title, status=status), encoding="utf-8")
+        (adr / f"000{n}-{slug}.md").write_text(
+            RECORD.format(n=n, title=title, status=status), encoding="utf-8"
+        )
 
 
 def _report(root: Path, capsys: pytest.CaptureFixture[str], *extra: str) -> str:
@@ -53,11 +59,17 @@ def _cold(root: Path, capsys: pytest.CaptureFixture[str]) -> str:
     return _report(root, capsys, "--no-cache")
 
 
-def test_warm_equals_cold_and_cache_is_tagged(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_warm_equals_cold_and_cache_is_tagged(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     _corpus(tmp_path)
     first = _report(tmp_path, capsys)
     cache_dir = tmp_path / ".adrguard_cache"
-    assert (cache_dir / "CACHEDIR.TAG").read_text().startswith("Signature: 8a477f597d28d172789f06886806bc55")
+    assert (
+        (cache_dir / "CACHEDIR.TAG")
+        .read_text()
+        .startswith("Signature: 8a477f597d28d172789f06886806bc55")
+    )
     assert (cache_dir / ".gitignore").read_text().strip().endswith("*")
     assert _report(tmp_path, capsys) == first == _cold(tmp_path, capsys)
 

@@ -116,8 +116,10 @@ class ParseCache:
                 if old.name != f"parse-{self.key}.json":
                     old.unlink(missing_ok=True)
             body = {"format": FORMAT, "key": self.key, "entries": self.entries}
-            write_atomic(self.directory / f"parse-{self.key}.json",
-                         json.dumps(body, separators=(",", ":"), ensure_ascii=False))
+            write_atomic(
+                self.directory / f"parse-{self.key}.json",
+                json.dumps(body, separators=(",", ":"), ensure_ascii=False),
+            )
         except OSError:
             return
 
@@ -135,4 +137,6 @@ def config_fingerprint(options: Mapping[str, Any]) -> str:
 
 
 def cpu_count() -> int:
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return (
+        len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    )

@@ -31,7 +31,9 @@ def tracked_files(repo_root: Path) -> list[str]:
     import git
 
     try:
-        out = _git(repo_root).ls_files("-z", "--cached", "--full-name", strip_newline_in_stdout=False)
+        out = _git(repo_root).ls_files(
+            "-z", "--cached", "--full-name", strip_newline_in_stdout=False
+        )
     except (git.GitCommandError, OSError) as exc:
         raise UserError(f"git ls-files failed in {repo_root}: {exc}") from None
     return sorted({p for p in out.split("\0") if p})
@@ -129,8 +131,9 @@ def resolve_commit(repo_root: Path, ref: str, role: str = "base") -> str:
 
     require_repo(repo_root)
     try:
-        out = _run(repo_root, "rev-parse", "--verify", "--quiet", "--end-of-options",
-                   f"{ref}^{{commit}}")
+        out = _run(
+            repo_root, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{ref}^{{commit}}"
+        )
     except git.GitCommandError:
         flag = "--base" if role == "base" else "--head"
         raise UserError(
@@ -244,8 +247,16 @@ def _fetch(repo_root: Path, flag: str, remote: str, refspecs: list[str]) -> None
     import git
 
     try:
-        _run(repo_root, "fetch", "--quiet", "--no-tags", flag, remote, *refspecs,
-             timeout=_FETCH_TIMEOUT)
+        _run(
+            repo_root,
+            "fetch",
+            "--quiet",
+            "--no-tags",
+            flag,
+            remote,
+            *refspecs,
+            timeout=_FETCH_TIMEOUT,
+        )
     except git.GitCommandError as exc:
         raise UserError(f"--deepen: git fetch {flag} {remote} failed: {_stderr(exc)}") from None
 
@@ -256,8 +267,20 @@ def diff_changes(repo_root: Path, old: str, new: str) -> tuple[list[FileChange],
     import git
 
     try:
-        out = _run(repo_root, "diff", "--raw", "-z", "--no-abbrev", "--find-renames",
-                   "--no-ext-diff", "--no-textconv", "--ignore-submodules=none", old, new, "--")
+        out = _run(
+            repo_root,
+            "diff",
+            "--raw",
+            "-z",
+            "--no-abbrev",
+            "--find-renames",
+            "--no-ext-diff",
+            "--no-textconv",
+            "--ignore-submodules=none",
+            old,
+            new,
+            "--",
+        )
     except git.GitCommandError as exc:
         raise UserError(f"git diff {old[:12]} {new[:12]} failed: {_stderr(exc)}") from None
     fields = out.split(b"\0")

@@ -13,4 +13,13 @@ from adrguard.api.corpus import (
     resolve_root,
 )
 
-__all__ = ["CheckResult", "Loaded", "check_result", "build_corpus", "check", "load", "load_with", "resolve_root"]
+__all__ = [
+    "CheckResult",
+    "Loaded",
+    "build_corpus",
+    "check",
+    "check_result",
+    "load",
+    "load_with",
+    "resolve_root",
+]

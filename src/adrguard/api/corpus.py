@@ -3,9 +3,9 @@ front end (CLI, MCP, the action) uses."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
 import gc
 import os
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -54,7 +54,9 @@ def parse_sources(
 
     use_cache = config.cache and repo_root is not None and not os.environ.get("ADRGUARD_NO_CACHE")
     store = (
-        cache_mod.ParseCache.open(repo_root, _fingerprint(config)) if use_cache and repo_root else None
+        cache_mod.ParseCache.open(repo_root, _fingerprint(config))
+        if use_cache and repo_root
+        else None
     )
     out: list[Decision | None] = [None] * len(sources)
     todo: list[int] = []
@@ -156,7 +158,9 @@ def load_with(repo_root: Path, config: Config) -> Corpus:
     return corpus
 
 
-def load(repo_root: Path | str | None = None, config_path: Path | None = None) -> tuple[Config, Corpus]:
+def load(
+    repo_root: Path | str | None = None, config_path: Path | None = None
+) -> tuple[Config, Corpus]:
     root = resolve_root(repo_root)
     config = load_config(root, config_path)
     return config, load_with(root, config)

@@ -41,13 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--debug", action="store_true", help="show tracebacks for internal errors")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name in COMMAND_MODULES:
-        try:
-            module = importlib.import_module(f"adrguard.cli.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"adrguard.cli.{name}":
-                raise
-            continue
-        module.register(subparsers)
+        importlib.import_module(f"adrguard.cli.{name}").register(subparsers)
     return parser
 
 

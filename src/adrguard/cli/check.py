@@ -21,57 +21,111 @@ def register(subparsers: Any) -> None:
         "check",
         help="check every decision record (read-only)",
         description="Check the repository's ADRs: structure, status, links, relationships, "
-        "generated files and, with --base, what a change does to them. Never writes.",
-        epilog="examples:\n  adrguard check\n  adrguard check --format json:report.json --format text\n"
+        "generated files and, with --base, what a change does to them. Writes nothing but its "
+        "parse cache (.adrguard_cache/; --no-cache turns that off).",
+        epilog="examples:\n"
+        "  adrguard check\n"
+        "  adrguard check --format json:report.json --format text\n"
         "  adrguard check docs/adr/0007-x.md --select ADR1 --ignore ADR107\n"
-        "  adrguard check --base origin/main --fail-on warning",
+        "  adrguard check --base origin/main --fail-on warning\n"
+        "  adrguard check --profile strict --format sarif:adrguard.sarif",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("paths", nargs="*", metavar="PATH",
-                   help="report file-level findings only for these files (corpus-level findings always)")
+    p.add_argument(
+        "paths",
+        nargs="*",
+        metavar="PATH",
+        help="report file-level findings only for these files (corpus-level findings always)",
+    )
     add_common(p)
-    p.add_argument("--profile", choices=("legacy", "advisory", "standard", "strict"),
-                   help="rule set and severities (default: config, else standard)")
-    p.add_argument("--select", action="append", default=[], metavar="CODES",
-                   help="only these rules: codes, prefixes (ADR3) or names, comma separated; repeatable")
-    p.add_argument("--ignore", action="append", default=[], metavar="CODES",
-                   help="skip these rules (codes, prefixes or names); repeatable")
-    p.add_argument("--fail-on", choices=FAIL_ON, default=None,
-                   help="exit 1 when a finding is at least this severe (default: config, else error)")
-    p.add_argument("--exit-zero", action="store_true", help="always exit 0 unless adrguard itself fails")
-    p.add_argument("--format", action="append", metavar="NAME[:PATH]",
-                   help="text (default), json, markdown, github, sarif; repeatable, PATH writes a file")
+    p.add_argument(
+        "--profile",
+        choices=("legacy", "advisory", "standard", "strict"),
+        help="rule set and severities (default: config, else standard)",
+    )
+    p.add_argument(
+        "--select",
+        action="append",
+        default=[],
+        metavar="CODES",
+        help="only these rules: codes, prefixes (ADR3) or names, comma separated; repeatable",
+    )
+    p.add_argument(
+        "--ignore",
+        action="append",
+        default=[],
+        metavar="CODES",
+        help="skip these rules (codes, prefixes or names); repeatable",
+    )
+    p.add_argument(
+        "--fail-on",
+        choices=FAIL_ON,
+        default=None,
+        help="exit 1 when a finding is at least this severe (default: config, else error)",
+    )
+    p.add_argument(
+        "--exit-zero", action="store_true", help="always exit 0 unless adrguard itself fails"
+    )
+    p.add_argument(
+        "--format",
+        action="append",
+        metavar="NAME[:PATH]",
+        help="text (default), json, markdown, github, sarif; repeatable, PATH writes a file",
+    )
     p.add_argument("--base", metavar="REF", help="also run change-aware rules (ADR5xx) against REF")
-    p.add_argument("--head", metavar="REF", help="head revision for --base (default: the work tree HEAD)")
-    p.add_argument("--deepen", action="store_true",
-                   help="with --base in a shallow clone: fetch more history until the merge base appears")
-    p.add_argument("--today", metavar="YYYY-MM-DD",
-                   help="date used to flag future dates (ADR109; default: today)")
+    p.add_argument(
+        "--head", metavar="REF", help="head revision for --base (default: the work tree HEAD)"
+    )
+    p.add_argument(
+        "--deepen",
+        action="store_true",
+        help="with --base in a shallow clone: fetch more history until the merge base appears",
+    )
+    p.add_argument(
+        "--today",
+        metavar="YYYY-MM-DD",
+        help="date used to flag future dates (ADR109; default: today)",
+    )
     p.set_defaults(func=run_check)
 
-    lp = subparsers.add_parser("list", help="list decision records",
-                               description="List every decision record with its number, status and title.")
+    lp = subparsers.add_parser(
+        "list",
+        help="list decision records",
+        description="List every decision record with its number, status and title.",
+    )
     add_common(lp)
     lp.add_argument("--format", choices=("text", "json"), default="text")
     lp.set_defaults(func=run_list)
 
-    sp = subparsers.add_parser("show", help="show one decision record",
-                               description="Show a decision's metadata and text. ID is an id "
-                               "(ADR-0007), a number (7) or a path.")
+    sp = subparsers.add_parser(
+        "show",
+        help="show one decision record",
+        description="Show a decision's metadata and text. ID is an id "
+        "(ADR-0007), a number (7) or a path.",
+    )
     sp.add_argument("id", metavar="ID")
     add_common(sp)
     sp.add_argument("--format", choices=("text", "json"), default="text")
     sp.set_defaults(func=run_show)
 
-    rp = subparsers.add_parser("rules", help="list every rule",
-                               description="The rule catalogue: code, name, default severity, summary.")
+    rp = subparsers.add_parser(
+        "rules",
+        help="list every rule",
+        description="The rule catalogue: code, name, default severity, summary.",
+    )
     rp.add_argument("--format", choices=("text", "json", "markdown"), default="text")
-    rp.add_argument("--write-docs", metavar="DIR",
-                    help="write one Markdown page per rule (docs/rules/) and an index")
+    rp.add_argument(
+        "--write-docs",
+        metavar="DIR",
+        help="write one Markdown page per rule (docs/rules/) and an index",
+    )
     rp.set_defaults(func=run_rules)
 
-    ep = subparsers.add_parser("explain", help="explain one rule",
-                               description="Print a rule's documentation: why, a bad and a good example.")
+    ep = subparsers.add_parser(
+        "explain",
+        help="explain one rule",
+        description="Print a rule's documentation: why, a bad and a good example.",
+    )
     ep.add_argument("code", metavar="CODE", help="a code (ADR303) or a name (relationship-cycle)")
     ep.set_defaults(func=run_explain)
 
@@ -102,7 +156,11 @@ def run_check(args: argparse.Namespace) -> int:
     report = result.report
     if result.corpus.untracked:
         shown = ", ".join(result.corpus.untracked[:5])
-        more = f" and {len(result.corpus.untracked) - 5} more" if len(result.corpus.untracked) > 5 else ""
+        more = (
+            f" and {len(result.corpus.untracked) - 5} more"
+            if len(result.corpus.untracked) > 5
+            else ""
+        )
         info(
             f"note: {len(result.corpus.untracked)} markdown file(s) under the ADR roots are not "
             f"tracked by git and were not checked ({shown}{more}): `git add` them to check them"
@@ -119,7 +177,9 @@ def render(name: str, report: Report, corpus: Corpus, *, to_terminal: bool = Fal
     from adrguard.reporters import REPORTERS, default_context
     from adrguard.reporters.context import decisions_of
 
-    ctx = default_context(color=to_terminal, repo_url=corpus.repo_url, decisions=decisions_of(corpus))
+    ctx = default_context(
+        color=to_terminal, repo_url=corpus.repo_url, decisions=decisions_of(corpus)
+    )
     return REPORTERS[name](report, ctx)
 
 
@@ -152,8 +212,15 @@ def run_list(args: argparse.Namespace) -> int:
     corpus = api.load_with(root, config)
     rows = [_decision_row(d) for d in corpus.decisions]
     if args.format == "json":
-        sys.stdout.write(json.dumps({"schemaVersion": 1, "decisions": rows}, indent=2,
-                                    sort_keys=True, ensure_ascii=False) + "\n")
+        sys.stdout.write(
+            json.dumps(
+                {"schemaVersion": 1, "decisions": rows},
+                indent=2,
+                sort_keys=True,
+                ensure_ascii=False,
+            )
+            + "\n"
+        )
         return 0
     if not rows:
         info("no decision records found")
@@ -162,7 +229,9 @@ def run_list(args: argparse.Namespace) -> int:
     for r in rows:
         status = r["status"] or "-"
         flag = " (archived)" if r["archived"] else ""
-        sys.stdout.write(f"{r['id']:<{width}}  {status:<10}  {r['title'] or '(untitled)'}{flag}  {r['path']}\n")
+        sys.stdout.write(
+            f"{r['id']:<{width}}  {status:<10}  {r['title'] or '(untitled)'}{flag}  {r['path']}\n"
+        )
     return 0
 
 
@@ -178,14 +247,21 @@ def run_show(args: argparse.Namespace) -> int:
         sys.stdout.write(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
         return 0
     lines = [f"{decision.id}: {decision.title or '(untitled)'}", f"  path:    {decision.path}"]
-    lines.append(f"  status:  {data['status'] or '(none stated)'}"
-                 + (f"  ({decision.status_raw})" if decision.status_raw else ""))
+    lines.append(
+        f"  status:  {data['status'] or '(none stated)'}"
+        + (f"  ({decision.status_raw})" if decision.status_raw else "")
+    )
     if decision.date:
         lines.append(f"  date:    {decision.date}")
     lines.append(f"  format:  {decision.format}{'  (archived)' if decision.archived else ''}")
-    for key, label in (("supersedes", "supersedes"), ("supersededBy", "superseded by"),
-                       ("amends", "amends"), ("amendedBy", "amended by"),
-                       ("dependsOn", "depends on"), ("referencedBy", "referenced by")):
+    for key, label in (
+        ("supersedes", "supersedes"),
+        ("supersededBy", "superseded by"),
+        ("amends", "amends"),
+        ("amendedBy", "amended by"),
+        ("dependsOn", "depends on"),
+        ("referencedBy", "referenced by"),
+    ):
         if data.get(key):
             lines.append(f"  {label + ':':<14} {', '.join(data[key])}")
     if data.get("currentSuccessor"):

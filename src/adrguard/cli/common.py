@@ -58,7 +58,9 @@ class FormatSpec:
     path: Path | None  # None = stdout
 
 
-def parse_formats(values: Iterable[str] | None, allowed: Iterable[str], default: str) -> list[FormatSpec]:
+def parse_formats(
+    values: Iterable[str] | None, allowed: Iterable[str], default: str
+) -> list[FormatSpec]:
     """``--format NAME[:PATH]``, repeatable. At most one format may go to stdout."""
     allowed = sorted(allowed)
     specs: list[FormatSpec] = []

@@ -126,7 +126,9 @@ DEFAULT_REQUIRED_SECTIONS: Mapping[str, tuple[str, ...]] = {
 
 @dataclass(frozen=True)
 class Options:
-    status_synonyms: Mapping[str, str] = field(default_factory=lambda: dict(DEFAULT_STATUS_SYNONYMS))
+    status_synonyms: Mapping[str, str] = field(
+        default_factory=lambda: dict(DEFAULT_STATUS_SYNONYMS)
+    )
     status_headings: tuple[str, ...] = DEFAULT_STATUS_HEADINGS
     required_sections: Mapping[str, tuple[str, ...]] = field(
         default_factory=lambda: dict(DEFAULT_REQUIRED_SECTIONS)

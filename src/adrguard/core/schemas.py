@@ -35,4 +35,4 @@ def validator(name: str) -> Validator:
     schema = load_schema(name)
     cls = validators.validator_for(schema)
     cls.check_schema(schema)
-    return cls(schema)  # type: ignore[no-any-return]
+    return cls(schema)

@@ -36,7 +36,7 @@ def page(rule: type[BaseRule]) -> str:
     if m.needs_changes:
         lines.append("- **Needs:** `--base REF` (change-aware)")
     lines += [
-        f"- **Disable:** `ignore = [\"{m.code}\"]` in config, or "
+        f'- **Disable:** `ignore = ["{m.code}"]` in config, or '
         f"`<!-- adrguard-disable {m.code} -->` in one record",
         "",
         _doc(rule),
@@ -53,7 +53,14 @@ def explain(key: str) -> str | None:
 
 
 def _index() -> str:
-    lines = ["# Rules", "", PROFILE_NOTE, "", "| code | name | severity | summary |", "|---|---|---|---|"]
+    lines = [
+        "# Rules",
+        "",
+        PROFILE_NOTE,
+        "",
+        "| code | name | severity | summary |",
+        "|---|---|---|---|",
+    ]
     for rule in ALL_RULES:
         m = rule.meta
         lines.append(f"| [{m.code}]({m.code}.md) | {m.name} | {_severity(rule)} | {m.summary} |")
@@ -80,7 +87,8 @@ def render(fmt: str) -> str:
         return _index()
     width = max((len(r.meta.name) for r in ALL_RULES), default=10)
     return "".join(
-        f"{r.meta.code}  {r.meta.name:<{width}}  {_severity(r):<7}  {r.meta.summary}\n" for r in ALL_RULES
+        f"{r.meta.code}  {r.meta.name:<{width}}  {_severity(r):<7}  {r.meta.summary}\n"
+        for r in ALL_RULES
     )
 
 
@@ -89,4 +97,3 @@ def expected_docs() -> dict[str, str]:
     docs = {f"{r.meta.code}.md": page(r) for r in ALL_RULES}
     docs["README.md"] = _index()
     return docs
-

@@ -4,26 +4,16 @@ from __future__ import annotations
 
 from adrguard.rules.base import BaseRule, Rule, RuleContext, RuleMeta
 
-# Each family module exports RULES: tuple[type[BaseRule], ...]. Families register here.
-_FAMILIES: list[tuple[type[BaseRule], ...]] = []
-
 # Retired codes stay listed with the reason they were retired.
 RETIRED: dict[str, str] = {}
 
 
 def _load() -> tuple[type[BaseRule], ...]:
-    from adrguard.rules import meta, structure
+    """Every family module exports RULES; the registry is this explicit list of families."""
+    from adrguard.rules import changes, generated, links, meta, relationships, structure
 
-    families: list[tuple[type[BaseRule], ...]] = [meta.RULES, structure.RULES]
-    for optional in ("links", "relationships", "generated", "changes"):
-        try:
-            module = __import__(f"adrguard.rules.{optional}", fromlist=["RULES"])
-        except ModuleNotFoundError as exc:  # family not built yet
-            if exc.name != f"adrguard.rules.{optional}":
-                raise
-            continue
-        families.append(module.RULES)
-    rules = [r for fam in families for r in fam]
+    families = (meta, structure, links, relationships, generated, changes)
+    rules = [rule for family in families for rule in family.RULES]
     return tuple(sorted(rules, key=lambda r: r.meta.code))
 
 
