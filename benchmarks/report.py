@@ -85,7 +85,7 @@ def results_table(results: Sequence[Result]) -> str:
         floor = floors.get(r.size)
         ratio = f"{r.wall / floor:.1f}×" if floor and r.label != FLOOR else ""
         rows.append([r.label, f"{r.size:,}", str(len(walls)), fmt_s(r.wall), fmt_s(min(walls)),
-                     fmt_s(r.cpu), f"{r.rss_mb:.0f}", ratio, ""])
+                     fmt_s(r.cpu), f"{r.rss_mb:.0f}", ratio, r.note or ""])
     headers = ["command", "records", "runs", "wall median (s)", "wall min (s)",
                "CPU median (s)", "peak RSS (MB)", "vs floor", "note"]
     return format_table(headers, rows, [False, *[True] * 7, False])

@@ -133,6 +133,15 @@ def clear_cache(folder: Path) -> None:
     shutil.rmtree(folder / CACHE_DIR, ignore_errors=True)
 
 
+def cache_state(folder: Path) -> frozenset[tuple[str, int, int]]:
+    """Names, sizes and mtimes of adrguard's cache files: if a warm run changes them, it missed."""
+    try:
+        entries = list(os.scandir(folder / CACHE_DIR))
+    except OSError:
+        return frozenset()
+    return frozenset((e.name, e.stat().st_size, e.stat().st_mtime_ns) for e in entries)
+
+
 def ensure_corpus(work_dir: Path, size: int, seed: int,
                   fresh: bool) -> tuple[Path, dict[str, object]]:
     """Generate (or reuse) the git corpus of ``size`` records; returns its folder and manifest."""
@@ -162,7 +171,16 @@ def time_command(argv: list[str], folder: Path, repeat: int, cold: bool, name: s
     for _ in range(repeat):
         if cold:
             clear_cache(folder)
-        result.samples.append(run_once(argv, folder))
+        before = cache_state(folder)
+        sample = run_once(argv, folder)
+        if not cold and before and cache_state(folder) != before:
+            result.note = "cache rebuilt during a timed run (cache key changed?): not a warm run"
+        if sample.exit_code != warm.exit_code:  # a timed run must do what the warm-up did
+            why = unavailable(sample, name) or f"exit {sample.exit_code}"
+            result.note = f"discarded: a timed run ended differently from the warm-up ({why})"
+            result.samples.clear()
+            return result
+        result.samples.append(sample)
         if budget is not None and sum(s.wall for s in result.samples) >= budget:
             break
     return result

@@ -207,3 +207,21 @@ def test_runner_detects_missing_commands_and_measures_children(
     assert crash is not None and crash.startswith("failed (exit 3")
     sample = run.run_once([sys.executable, "-c", "import sys; sys.exit(1)"], tmp_path)
     assert sample.exit_code == 1 and sample.wall > 0 and sample.rss_kb > 1000
+
+
+def test_runner_discards_a_cell_whose_timed_runs_change_behaviour(
+    runner: ModuleType, tmp_path: Path
+) -> None:
+    flip = "import os, sys; seen = os.path.exists('flag'); open('flag', 'w').close(); sys.exit(seen)"
+    result = runner.time_command([sys.executable, "-c", flip], tmp_path, 3, False, "x", "x", 10)
+    assert result.samples == [] and result.note.startswith("discarded")
+    steady = runner.time_command([sys.executable, "-c", "pass"], tmp_path, 2, True, "x", "x", 10)
+    assert len(steady.samples) == 2 and steady.note is None
+
+
+def test_runner_flags_a_warm_run_that_rebuilt_the_cache(runner: ModuleType, tmp_path: Path) -> None:
+    cache = tmp_path / runner.CACHE_DIR
+    touch = (f"import pathlib, time; p = pathlib.Path({str(cache)!r}); p.mkdir(exist_ok=True); "
+             "(p / 'parse.json').write_text(str(time.time_ns()))")
+    result = runner.time_command([sys.executable, "-c", touch], tmp_path, 2, False, "x", "x", 10)
+    assert len(result.samples) == 2 and "cache rebuilt" in (result.note or "")

@@ -91,7 +91,11 @@ class ParseCache:
     def put(self, path: str, sha: str, root: str, archived: bool, decision: Decision) -> None:
         from adrguard.core.serialize import encode
 
-        self.entries[path] = [sha, root, archived, encode(decision)]
+        self.put_encoded(path, sha, root, archived, encode(decision))
+
+    def put_encoded(self, path: str, sha: str, root: str, archived: bool, data: Any) -> None:
+        """Store a record already encoded with :func:`adrguard.core.serialize.encode`."""
+        self.entries[path] = [sha, root, archived, data]
         self.dirty = True
 
     def retain(self, paths: set[str]) -> None:

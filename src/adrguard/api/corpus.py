@@ -69,12 +69,12 @@ def parse_sources(
             todo.append(i)
         else:
             out[i] = hit
-    fresh = _parse_many([sources[i] for i in todo], config)
-    for i, decision in zip(todo, fresh, strict=True):
+    fresh = _parse_many([sources[i] for i in todo], config, encoded=store is not None)
+    for i, (decision, data) in zip(todo, fresh, strict=True):
         out[i] = decision
         if store is not None:
             src = sources[i]
-            store.put(src.path, hashes[i], src.root, src.archived, decision)
+            store.put_encoded(src.path, hashes[i], src.root, src.archived, data)
     if store is not None:
         store.retain({s.path for s in sources})
         store.save()
@@ -89,31 +89,77 @@ def _fingerprint(config: Config) -> str:
     return config_fingerprint(asdict(config.options))
 
 
-def _parse_chunk(args: tuple[list[SourceFile], Config]) -> list[Decision]:
+Parsed = tuple[Decision, Any]  # a record and, when asked for, its encoded form (else None)
+
+
+def _parse_chunk(args: tuple[list[SourceFile], Config, bool]) -> list[Parsed]:
     from adrguard.core.parse import parse
+    from adrguard.core.serialize import encode
 
-    chunk, config = args
-    return [parse(src, config.options) for src in chunk]
+    chunk, config, encoded = args
+    decisions = [parse(src, config.options) for src in chunk]
+    return [(d, encode(d) if encoded else None) for d in decisions]
 
 
-def _parse_many(sources: list[SourceFile], config: Config) -> list[Decision]:
+_JSON_TYPES = (str, int, float, bool, type(None))
+
+
+def _plain(value: Any) -> bool:
+    """Whether front matter survives encode/decode unchanged (YAML sets and binary do not)."""
+    if isinstance(value, list):
+        return all(_plain(v) for v in value)
+    if isinstance(value, dict):
+        return all(_plain(k) and _plain(v) for k, v in value.items())
+    return type(value) in _JSON_TYPES
+
+
+def _encoded_chunk(args: tuple[list[SourceFile], Config, bool]) -> list[Any]:
+    """In a worker: parse and encode. Plain lists travel back far cheaper than pickled
+    dataclasses (which cost the parent more to load than parsing saved); a record whose
+    front matter would not survive encoding travels as itself."""
+    from adrguard.core.parse import parse
+    from adrguard.core.serialize import encode
+
+    chunk, config, _ = args
+    out: list[Any] = []
+    for src in chunk:
+        d = parse(src, config.options)
+        out.append(encode(d) if _plain(d.front_matter) else d)
+    return out
+
+
+def _parse_many(sources: list[SourceFile], config: Config, encoded: bool = False) -> list[Parsed]:
     from adrguard.adapters.cache import cpu_count
 
     workers = min(cpu_count(), 4)
     if len(sources) < PARALLEL_MIN or workers < 2:
-        return _parse_chunk((sources, config))
+        return _parse_chunk((sources, config, encoded))
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    size = -(-len(sources) // workers)
-    chunks = [(sources[i : i + size], config) for i in range(0, len(sources), size)]
+    from adrguard.core.serialize import decode, encode
+
+    # This process parses the first share itself while the workers do the rest; it then
+    # decodes what they send back, so its share is a little smaller.
+    own = len(sources) * 9 // (10 * workers)
+    size = -(-(len(sources) - own) // (workers - 1))
+    chunks = [(sources[i : i + size], config, True) for i in range(own, len(sources), size)]
     try:
         ctx = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
-            results = list(pool.map(_parse_chunk, chunks))
+        with ProcessPoolExecutor(max_workers=workers - 1, mp_context=ctx) as pool:
+            futures = [pool.submit(_encoded_chunk, chunk) for chunk in chunks]
+            mine = _parse_chunk((sources[:own], config, encoded))
+            results = [f.result() for f in futures]
     except (OSError, ValueError, RuntimeError):  # no fork here: parse in this process
-        return _parse_chunk((sources, config))
-    return [d for part in results for d in part]
+        return _parse_chunk((sources, config, encoded))
+    theirs: list[Parsed] = []
+    for part in results:
+        for item in part:
+            if isinstance(item, Decision):
+                theirs.append((item, encode(item) if encoded else None))
+            else:
+                theirs.append((decode(item), item if encoded else None))
+    return mine + theirs
 
 
 def build_corpus(

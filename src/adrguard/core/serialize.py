@@ -43,8 +43,28 @@ def _encode_value(value: Any) -> Any:
     return {"$str": str(value)}  # anything exotic from YAML keeps its text
 
 
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+_FIELD_NAMES: dict[type[Any], tuple[str, ...]] = {
+    cls: tuple(f.name for f in dataclasses.fields(cls)) for cls in _DATACLASSES.values()
+}
+
+
+def _encode_fast(value: Any) -> Any:
+    """:func:`_encode_value` with the common types (model classes, plain values, tuples)
+    dispatched on their exact type first; anything else goes the general way."""
+    kind = type(value)
+    if kind in _PLAIN:
+        return value
+    names = _FIELD_NAMES.get(kind)
+    if names is not None:
+        return [_encode_fast(getattr(value, n)) for n in names]
+    if kind is tuple or kind is list:
+        return [_encode_fast(v) for v in value]
+    return _encode_value(value)
+
+
 def encode(decision: model.Decision) -> list[Any]:
-    data: list[Any] = _encode_value(decision)
+    data: list[Any] = _encode_fast(decision)
     return data
 
 
@@ -119,17 +139,36 @@ def _decoder(hint: Any) -> Decoder:
     return _decode_any
 
 
+_SIMPLE = (str, int, bool, float)
+
+
 def _dataclass_decoder(cls: type[Any]) -> Decoder:
     hints = typing.get_type_hints(cls, vars(model))
     names = [f.name for f in dataclasses.fields(cls)]
-    decoders: list[Decoder] = []
+    count = len(names)
+    # Plain fields are checked by exact type in one loop (JSON yields exact types; a bool is
+    # never accepted as an int); the others go through their decoders.
+    simple = [(i, hints[n]) for i, n in enumerate(names) if hints[n] in _SIMPLE]
+    others: list[tuple[int, Decoder]] = []
+    resolved: list[bool] = []
 
     def run(value: Any) -> Any:
-        if not decoders:  # resolved lazily: fields may refer to classes defined later
-            decoders.extend(_decoder(hints[n]) for n in names)
-        if not isinstance(value, list) or len(value) != len(names):
+        if not resolved:  # resolved lazily: fields may refer to classes defined later
+            others.extend(
+                (i, _decoder(hints[n])) for i, n in enumerate(names) if hints[n] not in _SIMPLE
+            )
+            resolved.append(True)
+        if type(value) is not list or len(value) != count:
             raise ValueError(f"bad {cls.__name__} record")
-        return cls(*[dec(v) for dec, v in zip(decoders, value, strict=True)])
+        for i, kind in simple:
+            if type(value[i]) is not kind:
+                raise ValueError(f"expected {kind.__name__}")
+        if not others:
+            return cls(*value)
+        args = list(value)
+        for i, dec in others:
+            args[i] = dec(args[i])
+        return cls(*args)
 
     return run
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 
 from adrguard.core import graph
 from adrguard.core.findings import Finding, Severity
@@ -23,11 +24,15 @@ _MASK = re.compile(
 _DATE_AFTER = re.compile(r"[-/.]\d")
 
 
+# Several rules walk every link: take each destination apart once (Target is immutable).
+_parse_target = lru_cache(maxsize=1 << 16)(parse_target)
+
+
 def _checked_links(ctx: RuleContext) -> Iterator[tuple[Decision, Link, Target]]:
     repo_url = ctx.corpus.repo_url
     for d in ctx.corpus.decisions:
         for link in d.links:
-            yield d, link, parse_target(link.target, d.path, repo_url)
+            yield d, link, _parse_target(link.target, d.path, repo_url)
 
 
 def _what(link: Link) -> str:
