@@ -37,6 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from generate import GENERATOR_VERSION, MANIFEST
 from report import (
     CHECK_COLD,
+    CHECK_EDIT,
     CHECK_WARM,
     FLOOR,
     IMPACT,
@@ -71,24 +72,28 @@ class Command:
     label: str
     args: tuple[str, ...]  # after ``-m adrguard``; {sample_path} is filled from the corpus
     cold_cache: bool = False  # remove .adrguard_cache before every run
+    edit: bool = False  # change one record before every run (parse cache warm, result cache not)
 
 
 COMMANDS: tuple[Command, ...] = (
     Command("start-up (--version)", ("--version",)),
     Command(CHECK_COLD, ("check",), cold_cache=True),
     Command(CHECK_WARM, ("check",)),
+    Command(CHECK_EDIT, ("check",), edit=True),
     Command("index --check", ("index", "--check")),
     Command("graph --format json", ("graph", "--format", "json")),
     Command(IMPACT, ("impact", "--base", "HEAD~1")),
     Command("find", ("find", "--paths", "{sample_path}", "--topic", "postgresql order storage")),
 )
-SHORT_NAMES = {"startup": 0, "check": 1, "check-warm": 2, "index": 3, "graph": 4, "impact": 5,
-               "find": 6}
+SHORT_NAMES = {"startup": 0, "check": 1, "check-warm": 2, "check-edit": 3, "index": 4,
+               "graph": 5, "impact": 6, "find": 7}
 
 
 def run_once(argv: Sequence[str], cwd: Path, timeout: float = TIMEOUT) -> Sample:
     """Run one child to completion; wall from the parent, CPU and RSS from wait4."""
-    env = {**os.environ, "NO_COLOR": "1", "PYTHONUNBUFFERED": "0"}
+    # Bytecode is written (as a pip install does), so the warm-up run leaves __pycache__ behind.
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env.update({"NO_COLOR": "1", "PYTHONUNBUFFERED": "0"})
     with tempfile.TemporaryFile() as err:
         start = time.perf_counter()
         proc = subprocess.Popen(argv, cwd=cwd, stdout=subprocess.DEVNULL, stderr=err, env=env)
@@ -160,10 +165,36 @@ def ensure_corpus(work_dir: Path, size: int, seed: int,
     return folder, json.loads(manifest_path.read_text(encoding="utf-8"))
 
 
+def edit_target(folder: Path) -> Path:
+    """The record the "one record edited" row changes: the first one of the first root."""
+    for path in sorted((folder / "docs" / "adr").glob("*.md")):
+        if path.name[:1].isdigit():
+            return path
+    raise SystemExit(f"error: no numbered record in {folder / 'docs' / 'adr'} to edit")
+
+
+def toggle_edit(path: Path, original: bytes) -> None:
+    """Alternate between the original bytes and the original plus one blank line."""
+    current = path.read_bytes()
+    path.write_bytes(original + b"\n" if current == original else original)
+
+
 def time_command(argv: list[str], folder: Path, repeat: int, cold: bool, name: str,
-                 label: str, size: int, budget: float | None = None) -> Result:
+                 label: str, size: int, budget: float | None = None,
+                 edit: bool = False) -> Result:
     result = Result(label, size)
     clear_cache(folder)
+    target = edit_target(folder) if edit else None
+    original = target.read_bytes() if target else b""
+    try:
+        return _time_runs(result, argv, folder, repeat, cold, name, budget, target, original)
+    finally:
+        if target is not None:
+            target.write_bytes(original)
+
+
+def _time_runs(result: Result, argv: list[str], folder: Path, repeat: int, cold: bool,
+               name: str, budget: float | None, target: Path | None, original: bytes) -> Result:
     warm = run_once(argv, folder)
     result.note = unavailable(warm, name)
     if result.note:
@@ -171,9 +202,11 @@ def time_command(argv: list[str], folder: Path, repeat: int, cold: bool, name: s
     for _ in range(repeat):
         if cold:
             clear_cache(folder)
+        if target is not None:
+            toggle_edit(target, original)
         before = cache_state(folder)
         sample = run_once(argv, folder)
-        if not cold and before and cache_state(folder) != before:
+        if not cold and target is None and before and cache_state(folder) != before:
             result.note = "cache rebuilt during a timed run (cache key changed?): not a warm run"
         if sample.exit_code != warm.exit_code:  # a timed run must do what the warm-up did
             why = unavailable(sample, name) or f"exit {sample.exit_code}"
@@ -209,12 +242,13 @@ def run_single(python: str, sizes: Sequence[int], commands: Sequence[Command], f
     results: list[Result] = []
     for size in sizes:
         folder, corpus = ensure_corpus(work_dir, size, seed, fresh)
-        jobs = [(FLOOR, floor_argv(python, corpus), False, "")] if floor else []
-        jobs += [(c.label, command_argv(python, c, corpus), c.cold_cache, c.args[0])
+        jobs = [(FLOOR, floor_argv(python, corpus), False, "", False)] if floor else []
+        jobs += [(c.label, command_argv(python, c, corpus), c.cold_cache, c.args[0], c.edit)
                  for c in commands]
-        for label, argv, cold, name in jobs:
+        for label, argv, cold, name, edit in jobs:
             print(f"  {size:>6} {label} ...", file=sys.stderr, flush=True)
-            results.append(time_command(argv, folder, repeat, cold, name, label, size, budget))
+            results.append(
+                time_command(argv, folder, repeat, cold, name, label, size, budget, edit))
         clear_cache(folder)
     return results
 
@@ -234,16 +268,29 @@ def run_compare(pythons: Sequence[str], sizes: Sequence[int], commands: Sequence
             if any(why):
                 notes[key] = "; ".join(f"{t}: {w}" for t, w in zip("AB", why, strict=True) if w)
                 continue
-            for i in range(repeat):
-                order = (0, 1) if i % 2 == 0 else (1, 0)
-                walls = [0.0, 0.0]
-                for k in order:
-                    if cmd.cold_cache:
-                        clear_cache(folder)
-                    walls[k] = run_once(argvs[k], folder).wall
-                pairs[key].append((walls[0], walls[1]))
+            target = edit_target(folder) if cmd.edit else None
+            original = target.read_bytes() if target is not None else b""
+            try:
+                _compare_runs(pairs[key], argvs, folder, repeat, cmd, target, original)
+            finally:
+                if target is not None:
+                    target.write_bytes(original)
         clear_cache(folder)
     return compare_table(pairs, notes)
+
+
+def _compare_runs(pairs: list[tuple[float, float]], argvs: list[list[str]], folder: Path,
+                  repeat: int, cmd: Command, target: Path | None, original: bytes) -> None:
+    for i in range(repeat):
+        order = (0, 1) if i % 2 == 0 else (1, 0)
+        walls = [0.0, 0.0]
+        for k in order:
+            if cmd.cold_cache:
+                clear_cache(folder)
+            if target is not None:
+                toggle_edit(target, original)
+            walls[k] = run_once(argvs[k], folder).wall
+        pairs.append((walls[0], walls[1]))
 
 
 def parse_sizes(text: str) -> list[int]:

@@ -6,8 +6,6 @@ built-in defaults. :func:`from_mapping` is pure; :func:`load_config` reads the f
 
 from __future__ import annotations
 
-import difflib
-import json
 import re
 import tomllib
 from collections.abc import Mapping
@@ -66,6 +64,8 @@ SCHEMA_PATH = "config.schema.json"
 
 @dataclass(frozen=True)
 class Config:
+    """The configuration in effect (see the module docstring for where it comes from)."""
+
     source: str | None = None  # where it came from (for -v), None = defaults
     roots: tuple[str, ...] = ()  # empty = auto-detect DEFAULT_ROOTS
     exclude: tuple[str, ...] = DEFAULT_EXCLUDE
@@ -91,6 +91,8 @@ def _schema() -> dict[str, Any]:
 
 
 def _closest(key: str, valid: list[str]) -> str:
+    import difflib
+
     match = difflib.get_close_matches(key, valid, n=1, cutoff=0.5)
     return f" (did you mean {match[0]!r}?)" if match else ""
 
@@ -260,6 +262,8 @@ def from_mapping(
 
 
 def _load_fm_schema(name: str, base_dir: Path | None, where: str) -> dict[str, Any]:
+    import json
+
     path = (base_dir or Path.cwd()) / name
     try:
         loaded = json.loads(path.read_text(encoding="utf-8"))

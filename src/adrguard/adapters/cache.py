@@ -1,4 +1,5 @@
-"""The parse cache in ``.adrguard_cache/``: parsed records keyed by content, tool and config.
+"""The caches in ``.adrguard_cache/``: parsed records keyed by content, tool and config, and
+(see the end of this module and ADR 8) whole check results and git listings.
 
 Keyed by the SHA-256 of each file's bytes, the tool version, the model layout and a hash of the
 configuration — never by mtime, which CI checkouts reset. The file is JSON (never pickle: a pull
@@ -10,6 +11,7 @@ CACHEDIR.TAG and its own ``.gitignore``. This folder is the only thing ``check``
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -144,3 +146,71 @@ def cpu_count() -> int:
     return (
         len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     )
+
+
+# --- whole results and git listings ---------------------------------------------------------
+#
+# An unchanged repository re-checked must cost little more than reading its files. Two more
+# entries live beside the parse cache, under the same rules (JSON, keyed by content, ignored when
+# anything about them is off): the last ``check`` report, keyed by a digest of every input the
+# engine sees, and the last ``git ls-files`` listing, keyed by the bytes of the git index.
+
+
+def package_signature() -> str:
+    """A hash of every module of adrguard: any change to the code is a new key."""
+    return _package_signature()
+
+
+@functools.cache
+def _package_signature() -> str:
+    package = Path(__file__).resolve().parent.parent
+    digest = hashlib.sha256(f"{__version__}\0{FORMAT}\0".encode())
+    for path in sorted(package.rglob("*.py")):
+        digest.update(path.relative_to(package).as_posix().encode("utf-8") + b"\0")
+        digest.update(hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()
+
+
+def _full_key(key: str) -> str:
+    return f"{__version__}:{package_signature()}:{key}"
+
+
+def enabled(repo_root: Path | None, cache_setting: bool) -> bool:
+    return bool(cache_setting and repo_root is not None and not os.environ.get("ADRGUARD_NO_CACHE"))
+
+
+def load_entry(repo_root: Path, name: str, key: str) -> Any:
+    """The ``value`` stored under ``name`` when its key matches, else None (never raises)."""
+    path = repo_root / CACHE_DIR / f"{name}.json"
+    try:
+        if path.is_symlink() or not path.is_file():
+            return None
+        loaded = json.loads(path.read_bytes())
+    except (OSError, ValueError, RecursionError):
+        return None
+    if (
+        not isinstance(loaded, dict)
+        or loaded.get("format") != FORMAT
+        or loaded.get("key") != _full_key(key)
+    ):
+        return None
+    return loaded.get("value")
+
+
+def save_entry(repo_root: Path, name: str, key: str, value: Any) -> None:
+    """Store ``value`` under ``name`` (one entry per name); a failure to write is never an error."""
+    from adrguard.adapters.write import write_atomic
+
+    directory = repo_root / CACHE_DIR
+    body = {"format": FORMAT, "key": _full_key(key), "value": value}
+    try:
+        if directory.is_symlink():
+            return
+        directory.mkdir(exist_ok=True)
+        _ensure_marker(directory / "CACHEDIR.TAG", TAG)
+        _ensure_marker(directory / ".gitignore", "# created by adrguard\n*\n")
+        write_atomic(
+            directory / f"{name}.json", json.dumps(body, separators=(",", ":"), ensure_ascii=False)
+        )
+    except (OSError, ValueError):
+        return

@@ -27,8 +27,19 @@ OTHER_TEXT_NAMES = frozenset(
 # Folders never walked outside git (tool caches, dependencies, other VCS data).
 WALK_SKIP_DIRS = frozenset(
     {
-        ".git", ".hg", ".svn", ".venv", "venv", "node_modules", "__pycache__", ".tox", ".nox",
-        ".mypy_cache", ".pytest_cache", ".ruff_cache", ".adrguard_cache",
+        ".git",
+        ".hg",
+        ".svn",
+        ".venv",
+        "venv",
+        "node_modules",
+        "__pycache__",
+        ".tox",
+        ".nox",
+        ".mypy_cache",
+        ".pytest_cache",
+        ".ruff_cache",
+        ".adrguard_cache",
     }
 )
 SYMLINK_OUTSIDE = "symlink points outside the repository: not followed"
@@ -59,15 +70,13 @@ def discover(repo_root: Path, config: Config) -> Discovery:
     base = Path(repo_root)
     real_base = os.path.realpath(base)
     roots = find_roots(base, config)
-    git_top = _git_top(base)
+    listing = _git_listing(base, config.cache)
     url: str | None = None
-    if git_top is None:
+    if listing is None:
         files = walk(base)
     else:
-        from adrguard.adapters.git import remote_url
-
-        files = _tracked_below(base, git_top)
-        url = remote_url(base)
+        files, url = listing
+    git_top = listing is not None
     plan = classify(files, roots, config)
     max_size = config.options.max_file_size
     sources = [
@@ -77,7 +86,7 @@ def discover(repo_root: Path, config: Config) -> Discovery:
     ]
     file_set = frozenset(files)
     others = _other_texts(real_base, file_set, roots, plan, config)
-    untracked = _untracked(base, roots, file_set) if git_top is not None else ()
+    untracked = _untracked(base, roots, file_set) if git_top else ()
     return Discovery(
         sources=sources,
         repo_files=file_set,
@@ -85,7 +94,7 @@ def discover(repo_root: Path, config: Config) -> Discovery:
         skipped=plan.skipped,
         other_texts=others,
         repo_url=url,
-        uses_git=git_top is not None,
+        uses_git=git_top,
         untracked=untracked,
     )
 
@@ -148,6 +157,48 @@ def _inside(real_path: str, real_base: str) -> bool:
 
 
 # --- enumeration ------------------------------------------------------------------------
+
+
+def _git_listing(base: Path, use_cache: bool) -> tuple[list[str], str | None] | None:
+    """``(tracked files below base, remote URL)`` inside a git work tree, else None. The answer
+    is kept in the cache keyed by the index and config bytes (see
+    :func:`adrguard.adapters.git.state_digest`), so an unchanged repository needs no git."""
+    from adrguard.adapters import cache
+
+    here = base.resolve()
+    top = next((d for d in (here, *here.parents) if (d / ".git").exists()), None)
+    if top is None:
+        return None  # not a repository: no need to start git at all
+    key: str | None = None
+    if cache.enabled(base, use_cache):
+        from adrguard.adapters.git import state_digest
+
+        digest = state_digest(top)
+        key = f"{digest}:{here}" if digest else None
+    if key is not None:
+        hit = cache.load_entry(base, "git-files", key)
+        if _valid_listing(hit):
+            return list(hit[0]), hit[1]
+    git_top = _git_top(base)
+    if git_top is None:
+        return None
+    from adrguard.adapters.git import remote_url
+
+    files = _tracked_below(base, git_top)
+    url = remote_url(base)
+    if key is not None and git_top.resolve() == top:
+        cache.save_entry(base, "git-files", key, [files, url])
+    return files, url
+
+
+def _valid_listing(value: object) -> bool:
+    return (
+        isinstance(value, list)
+        and len(value) == 2
+        and isinstance(value[0], list)
+        and all(isinstance(p, str) for p in value[0])
+        and (value[1] is None or isinstance(value[1], str))
+    )
 
 
 def _git_top(base: Path) -> Path | None:

@@ -26,6 +26,59 @@ def find_repo_root(start: Path) -> Path | None:
     return Path(out.strip()) if out.strip() else None
 
 
+# Variables that move the repository, its index or its config away from ``<top>/.git``.
+_LOCATION_VARIABLES = (
+    "GIT_DIR",
+    "GIT_WORK_TREE",
+    "GIT_COMMON_DIR",
+    "GIT_CEILING_DIRECTORIES",
+    "GIT_DISCOVERY_ACROSS_FILESYSTEM",
+    "GIT_OBJECT_DIRECTORY",
+    "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+    "GIT_NAMESPACE",
+)
+
+
+def state_digest(top: Path) -> str | None:
+    """A digest of what ``git ls-files`` and the remote URL depend on (the index and the
+    repository's config files), read without starting git, or None when the repository is not a
+    plain one that this shortcut covers (a ``.git`` file, ``GIT_DIR`` and the like, another
+    index file, ``core.worktree`` or includes in its config).
+    Callers key cached listings on it: the same index bytes list the same files."""
+    import hashlib
+    import os
+
+    if any(name in os.environ for name in _LOCATION_VARIABLES) or any(
+        name.startswith("GIT_CONFIG") for name in os.environ
+    ):
+        return None
+    git_dir = top / ".git"
+    if git_dir.is_symlink() or not git_dir.is_dir() or not (git_dir / "HEAD").is_file():
+        return None
+    index_file = os.environ.get("GIT_INDEX_FILE")  # git sets it for hooks: fine if it is ours
+    if index_file is not None:
+        try:
+            if not os.path.samefile(index_file, git_dir / "index"):
+                return None
+        except OSError:
+            return None
+    digest = hashlib.sha256(str(top).encode("utf-8", "surrogateescape") + b"\0")
+    home = Path(os.environ.get("HOME", "/nonexistent"))
+    xdg = Path(os.environ.get("XDG_CONFIG_HOME") or home / ".config")
+    for part in (git_dir / "index", git_dir / "config", home / ".gitconfig", xdg / "git/config"):
+        try:
+            data = part.read_bytes()
+        except FileNotFoundError:
+            data = b"<absent>"
+        except OSError:
+            return None
+        lowered = data.lower()
+        if part == git_dir / "config" and (b"worktree" in lowered or b"include" in lowered):
+            return None
+        digest.update(hashlib.sha256(data).digest())
+    return digest.hexdigest()
+
+
 def tracked_files(repo_root: Path) -> list[str]:
     """Tracked and staged files (``git ls-files``), repo-relative POSIX paths; ``-z`` safe."""
     import git

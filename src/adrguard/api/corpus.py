@@ -4,16 +4,19 @@ front end (CLI, MCP, the action) uses."""
 from __future__ import annotations
 
 import gc
-import os
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from adrguard.config import Config, load_config
 from adrguard.core.errors import UserError
 from adrguard.core.findings import Report
 from adrguard.core.model import ChangeSet, Corpus, Decision, SourceFile
+
+if TYPE_CHECKING:
+    from adrguard.adapters.files import Discovery
+    from adrguard.api.memo import DecisionRow
 
 
 @dataclass(frozen=True)
@@ -46,30 +49,47 @@ def _discover_top(start: Path) -> Path:
 PARALLEL_MIN = 1500  # below this many files to parse, a second process costs more than it saves
 
 
+def source_hashes(sources: Sequence[SourceFile]) -> list[str]:
+    """Each source's identity for the caches: the SHA-256 of its bytes, plus its read error."""
+    from adrguard.adapters.cache import content_hash
+
+    return [content_hash(src.data) + (src.error or "") for src in sources]
+
+
 def parse_sources(
-    sources: Sequence[SourceFile], config: Config, repo_root: Path | None = None
+    sources: Sequence[SourceFile],
+    config: Config,
+    repo_root: Path | None = None,
+    hashes: Sequence[str] | None = None,
 ) -> list[Decision]:
     """Parse every source, reusing the parse cache when it is enabled."""
     from adrguard.adapters import cache as cache_mod
 
-    use_cache = config.cache and repo_root is not None and not os.environ.get("ADRGUARD_NO_CACHE")
     store = (
         cache_mod.ParseCache.open(repo_root, _fingerprint(config))
-        if use_cache and repo_root
+        if repo_root is not None and cache_mod.enabled(repo_root, config.cache)
         else None
     )
     out: list[Decision | None] = [None] * len(sources)
     todo: list[int] = []
-    hashes: list[str] = []
-    for i, src in enumerate(sources):
-        sha = cache_mod.content_hash(src.data) + (src.error or "")
-        hashes.append(sha)
-        hit = store.get(src.path, sha, src.root, src.archived) if store else None
-        if hit is None:
-            todo.append(i)
-        else:
-            out[i] = hit
-    fresh = _parse_many([sources[i] for i in todo], config, encoded=store is not None)
+    if hashes is None:
+        hashes = source_hashes(sources)
+    # Decoding and parsing build many small objects and free none: the cyclic collector would
+    # walk them again and again for nothing (a third of a warm run at 10,000 records).
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        for i, src in enumerate(sources):
+            sha = hashes[i]
+            hit = store.get(src.path, sha, src.root, src.archived) if store else None
+            if hit is None:
+                todo.append(i)
+            else:
+                out[i] = hit
+        fresh = _parse_many([sources[i] for i in todo], config, encoded=store is not None)
+    finally:
+        if paused:
+            gc.enable()
     for i, (decision, data) in zip(todo, fresh, strict=True):
         out[i] = decision
         if store is not None:
@@ -187,8 +207,14 @@ def build_corpus(
 def load_with(repo_root: Path, config: Config) -> Corpus:
     from adrguard.adapters.files import discover
 
-    found = discover(repo_root, config)
-    decisions = parse_sources(found.sources, config, repo_root)
+    return corpus_of(discover(repo_root, config), config, repo_root)
+
+
+def corpus_of(
+    found: Discovery, config: Config, repo_root: Path, hashes: Sequence[str] | None = None
+) -> Corpus:
+    """Parse what discovery found into the corpus."""
+    decisions = parse_sources(found.sources, config, repo_root, hashes)
     corpus = build_corpus(
         decisions,
         roots=found.roots,
@@ -214,9 +240,27 @@ def load(
 
 @dataclass(frozen=True)
 class CheckResult:
+    """A report, the effective config it was made with, and what reporters need to know of the
+    records. ``cached`` says the report came from the result cache: the records were then not
+    parsed, and ``corpus`` parses them on first use."""
+
     report: Report
-    corpus: Corpus
     config: Config
+    decisions: tuple[DecisionRow, ...]  # (id, path, title, status) of every record
+    repo_url: str | None = None
+    untracked: tuple[str, ...] = ()
+    cached: bool = False
+    root: Path | None = None
+    parsed: Corpus | None = None
+
+    @property
+    def corpus(self) -> Corpus:
+        if self.parsed is None:
+            if self.root is None:
+                raise ValueError("a CheckResult without a corpus needs its root")
+            object.__setattr__(self, "parsed", load_with(self.root, self.config))
+        assert self.parsed is not None
+        return self.parsed
 
 
 def check(
@@ -241,9 +285,8 @@ def check_result(
     today: str | None = None,
     deepen: bool = False,
 ) -> CheckResult:
-    """The report together with the corpus and the effective config it was made from."""
-    from adrguard import engine
-
+    """The report together with the corpus and the effective config it was made from. Without
+    ``base``, an unchanged repository gets the stored report back (see :mod:`.memo`)."""
     root = resolve_root(repo_root)
     cfg = config if config is not None else load_config(root, config_path)
     overrides: dict[str, object] = {"profile": profile}
@@ -256,19 +299,55 @@ def check_result(
         from dataclasses import replace
 
         cfg = replace(cfg, options=replace(cfg.options, today=today))
-    changes: ChangeSet | None = None
+    rel_paths = [_relative(root, p) for p in paths]
     if base is not None:
         from adrguard.api import impact
 
         corpus = impact.head_corpus(root, cfg, head)
         changes = impact.build_changes(root, cfg, base, head, corpus=corpus, deepen=deepen)
-    elif head is not None:
+        return _run(corpus, cfg, root, rel_paths, changes)
+    if head is not None:
         raise UserError("--head needs --base: say which revision the change is measured against")
-    else:
-        corpus = load_with(root, cfg)
-    only = _expand(corpus, [_relative(root, p) for p in paths]) if paths else None
+    from adrguard.adapters.cache import enabled
+    from adrguard.adapters.files import discover
+    from adrguard.api import memo
+
+    found = discover(root, cfg)
+    hashes = source_hashes(found.sources)
+    key = memo.result_key(cfg, rel_paths, found, hashes) if enabled(root, cfg.cache) else None
+    hit = memo.load(root, key) if key is not None else None
+    if hit is not None:
+        report, rows = hit
+        return CheckResult(
+            report, cfg, rows, found.repo_url, found.untracked, cached=True, root=root
+        )
+    result = _run(corpus_of(found, cfg, root, hashes), cfg, root, rel_paths, None)
+    if key is not None:
+        memo.save(root, key, result.report, result.decisions)
+    return result
+
+
+def _run(
+    corpus: Corpus,
+    cfg: Config,
+    root: Path,
+    rel_paths: list[str],
+    changes: ChangeSet | None,
+) -> CheckResult:
+    from adrguard import engine
+    from adrguard.api.memo import rows_of
+
+    only = _expand(corpus, rel_paths) if rel_paths else None
     report = engine.run(corpus, cfg, changes=changes, only_paths=only)
-    return CheckResult(report=report, corpus=corpus, config=cfg)
+    return CheckResult(
+        report,
+        cfg,
+        rows_of(corpus),
+        corpus.repo_url,
+        corpus.untracked,
+        root=root,
+        parsed=corpus,
+    )
 
 
 def _expand(corpus: Corpus, rel_paths: list[str]) -> list[str]:

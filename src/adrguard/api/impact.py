@@ -20,7 +20,10 @@ from adrguard.core.model import ChangeSet, Corpus, Decision, SourceFile
 
 
 def corpus_at(
-    repo_root: Path, config: Config, rev: str, roots: tuple[str, ...] = (),
+    repo_root: Path,
+    config: Config,
+    rev: str,
+    roots: tuple[str, ...] = (),
     reuse: Corpus | None = None,
 ) -> Corpus:
     """The corpus as it was at commit ``rev``: the same roots, excludes and archive folders as
@@ -47,8 +50,10 @@ def corpus_at(
         if len(raw) > limit:
             why = f"file is {len(raw):,} bytes at {rev[:12]}, larger than max-file-size ({limit:,})"
             sources.append(SourceFile(path, root, None, why, archived))
-        elif same is not None and (same.root, same.archived) == (root, archived) and (
-            same.sha256 == _content_sha(raw)
+        elif (
+            same is not None
+            and (same.root, same.archived) == (root, archived)
+            and (same.sha256 == _content_sha(raw))
         ):
             kept.append(same)
         else:

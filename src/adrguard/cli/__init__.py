@@ -7,14 +7,40 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from adrguard import __version__
 from adrguard.core.errors import UserError
 
-# Each module in adrguard.cli named here exposes register(subparsers).
-COMMAND_MODULES: tuple[str, ...] = ("check", "graph", "index", "impact", "gha", "agent", "mcpcmd")
+# Every sub-command in ``--help`` order: name -> (module in adrguard.cli whose
+# ``register(subparsers)`` adds it, its one-line help). Only the module of the command being run
+# is imported (start-up time); every other command is listed by its name and help alone.
+# tests/test_startup.py checks that each module registers exactly these names with this help.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "check": ("check", "check every decision record (read-only)"),
+    "list": ("check", "list decision records"),
+    "show": ("check", "show one decision record"),
+    "rules": ("check", "list every rule"),
+    "explain": ("check", "explain one rule"),
+    "graph": ("graph", "draw the decision graph (mermaid, dot, json)"),
+    "relationships": ("graph", "list declared relationships and their problems"),
+    "index": ("index", "print, check or write the generated INDEX of each ADR root"),
+    "current": ("index", "CURRENT.md views and their CURRENT.sources.json manifests"),
+    "impact": ("impact", "which decisions govern what a change touches (for review)"),
+    "action": (
+        "gha",
+        "used by the GitHub Action (action.yml): prepare the base, publish the reports",
+    ),
+    "find": ("agent", "the decisions that apply to files being edited and/or a topic"),
+    "context": ("agent", "decision text for an agent, within a size budget"),
+    "search": ("agent", "records holding every word of a query (id, title, body)"),
+    "mcp": ("mcpcmd", "serve read-only ADR tools to coding agents over MCP (stdio)"),
+}
+
+# The command modules, in registration order.
+COMMAND_MODULES: tuple[str, ...] = tuple(dict.fromkeys(m for m, _ in COMMANDS.values()))
 
 EPILOG = """\
 exit codes: 0 clean, 1 findings at or above --fail-on, 2 usage/config/git error, 3 internal bug.
@@ -23,13 +49,47 @@ docs: every rule has a page (adrguard explain CODE); configuration lives in .adr
 """
 
 
+def _columns() -> int:
+    """``shutil.get_terminal_size().columns`` without importing shutil (which argparse does for
+    every parser it builds, bringing in zlib, bz2 and lzma)."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 80
+    return columns or 80
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
         self.print_usage(sys.stderr)
         raise UserError(f"{message} (see {self.prog} --help)")
 
+    def _get_formatter(self) -> argparse.HelpFormatter:
+        # argparse's own, with the width it would compute (its default width imports shutil)
+        factory: Callable[..., argparse.HelpFormatter] = self.formatter_class
+        return factory(prog=self.prog, width=_columns() - 2)
 
-def build_parser() -> argparse.ArgumentParser:
+
+def command_in(argv: Sequence[str]) -> str | None:
+    """The sub-command ``argv`` runs: its first non-option token, when that names a command.
+    (The top-level options take no value, so the first other token is the command.)"""
+    for i, token in enumerate(argv):
+        if token == "--":
+            token = argv[i + 1] if i + 1 < len(argv) else ""
+        elif token.startswith("-"):
+            continue
+        return token if token in COMMANDS else None
+    return None
+
+
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The parser with every command. Given ``argv``, only the module of the command it runs
+    is imported; the other commands get a stub parser carrying just their name and help."""
     parser = _Parser(
         prog="adrguard",
         description="Keep Architecture Decision Records honest: structure, links, supersession "
@@ -40,8 +100,18 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"adrguard {__version__}")
     parser.add_argument("--debug", action="store_true", help="show tracebacks for internal errors")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for name in COMMAND_MODULES:
-        importlib.import_module(f"adrguard.cli.{name}").register(subparsers)
+    if argv is None:
+        wanted = set(COMMAND_MODULES)
+    else:
+        command = command_in(argv)
+        wanted = {COMMANDS[command][0]} if command is not None else set()
+    for module in COMMAND_MODULES:
+        if module in wanted:
+            importlib.import_module(f"adrguard.cli.{module}").register(subparsers)
+            continue
+        for name, (owner, text) in COMMANDS.items():
+            if owner == module:
+                subparsers.add_parser(name, help=text)
     return parser
 
 
@@ -49,7 +119,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in args_list
     try:
-        parser = build_parser()
+        parser = build_parser(args_list)
         args = parser.parse_args(args_list)
         if not getattr(args, "func", None):
             parser.print_help(sys.stderr)

@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import argparse
-import datetime as dt
-import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from adrguard.cli.common import add_common, emit, info, load_config_for, parse_formats
 from adrguard.core.errors import UserError
-from adrguard.core.findings import Report, Severity
-from adrguard.core.model import Corpus
+
+if TYPE_CHECKING:
+    from adrguard.api.corpus import CheckResult
+    from adrguard.core.findings import Report
+    from adrguard.core.model import Corpus
 
 FAIL_ON = ("none", "note", "warning", "error")
 
@@ -140,7 +141,12 @@ def run_check(args: argparse.Namespace) -> int:
 
     specs = parse_formats(args.format, REPORTERS, "text")
     root, config = load_config_for(args)
-    today = args.today or dt.date.today().isoformat()
+    if args.today:
+        today = args.today
+    else:
+        import datetime as dt
+
+        today = dt.date.today().isoformat()
     result = api.check_result(
         root,
         config=config,
@@ -154,36 +160,57 @@ def run_check(args: argparse.Namespace) -> int:
         deepen=args.deepen,
     )
     report = result.report
-    if result.corpus.untracked:
-        shown = ", ".join(result.corpus.untracked[:5])
-        more = (
-            f" and {len(result.corpus.untracked) - 5} more"
-            if len(result.corpus.untracked) > 5
-            else ""
-        )
+    untracked = result.untracked
+    if untracked:
+        shown = ", ".join(untracked[:5])
+        more = f" and {len(untracked) - 5} more" if len(untracked) > 5 else ""
         info(
-            f"note: {len(result.corpus.untracked)} markdown file(s) under the ADR roots are not "
+            f"note: {len(untracked)} markdown file(s) under the ADR roots are not "
             f"tracked by git and were not checked ({shown}{more}): `git add` them to check them"
         )
     for spec in specs:
         tty = spec.path is None and sys.stdout.isatty()
-        emit(render(spec.name, report, result.corpus, to_terminal=tty), spec)
+        emit(render_rows(spec.name, report, result, to_terminal=tty), spec)
     if args.exit_zero:
         return 0
     return exit_code(report, args.fail_on or config.fail_on)
 
 
+def render_rows(
+    name: str, report: Report, result: CheckResult, *, to_terminal: bool = False
+) -> str:
+    """Render a check result (its records known by their rows, maybe never parsed)."""
+    from adrguard.reporters import NEEDS_CATALOGUE, REPORTERS, default_context
+    from adrguard.reporters.context import DecisionInfo
+
+    decisions: dict[str, DecisionInfo] = {}
+    for id_, path, title, status in result.decisions:
+        decisions.setdefault(id_, DecisionInfo(id=id_, path=path, title=title, status=status))
+    ctx = default_context(
+        color=to_terminal,
+        repo_url=result.repo_url,
+        decisions=decisions,
+        catalogue=name in NEEDS_CATALOGUE,
+    )
+    return REPORTERS[name](report, ctx)
+
+
 def render(name: str, report: Report, corpus: Corpus, *, to_terminal: bool = False) -> str:
-    from adrguard.reporters import REPORTERS, default_context
+    from adrguard.reporters import NEEDS_CATALOGUE, REPORTERS, default_context
     from adrguard.reporters.context import decisions_of
 
     ctx = default_context(
-        color=to_terminal, repo_url=corpus.repo_url, decisions=decisions_of(corpus)
+        color=to_terminal,
+        repo_url=corpus.repo_url,
+        decisions=decisions_of(corpus),
+        catalogue=name in NEEDS_CATALOGUE,
     )
     return REPORTERS[name](report, ctx)
 
 
 def exit_code(report: Report, fail_on: str) -> int:
+    from adrguard.core.findings import Severity
+
     if fail_on == "none":
         return 0
     threshold = Severity.parse(fail_on)
@@ -206,6 +233,8 @@ def _decision_row(d: Any) -> dict[str, Any]:
 
 
 def run_list(args: argparse.Namespace) -> int:
+    import json
+
     from adrguard import api
 
     root, config = load_config_for(args)
@@ -236,6 +265,8 @@ def run_list(args: argparse.Namespace) -> int:
 
 
 def run_show(args: argparse.Namespace) -> int:
+    import json
+
     from adrguard import api
     from adrguard.cli.lookup import describe, find_decision
 

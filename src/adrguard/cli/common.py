@@ -7,9 +7,12 @@ import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from adrguard.config import Config
 from adrguard.core.errors import UserError
+
+if TYPE_CHECKING:
+    from adrguard.config import Config
 
 
 def add_common(parser: argparse.ArgumentParser) -> None:
@@ -54,6 +57,8 @@ def load_config_for(args: argparse.Namespace) -> tuple[Path, Config]:
 
 @dataclass(frozen=True)
 class FormatSpec:
+    """One ``--format NAME[:PATH]``."""
+
     name: str
     path: Path | None  # None = stdout
 

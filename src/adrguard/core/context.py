@@ -37,6 +37,8 @@ _KIND_ORDER = ("supersedes", "depends-on", "amends", "relates-to", "in-favour-of
 
 @dataclass(frozen=True, slots=True)
 class Unit:
+    """A record, or one part of it, as sent to an agent."""
+
     key: str  # "ADR-0007" for a whole record, "ADR-0007#2" for its second part
     decision: Decision
     part: int
@@ -58,6 +60,8 @@ class Unit:
 
 @dataclass(frozen=True)
 class ContextResult:
+    """One page of units within the budget, with a cursor for the rest."""
+
     units: tuple[Unit, ...]
     total_units: int
     left_out: int  # units after this page

@@ -41,6 +41,8 @@ DRAFT_MARK = "<!-- adrguard:current:draft -->"
 
 @dataclass(frozen=True)
 class Settings:
+    """The CURRENT view settings: view and manifest file names, and the selection."""
+
     view: str  # file name relative to each root
     manifest: str
     selection: Selection
@@ -145,6 +147,8 @@ def build_manifest(
 
 @dataclass(frozen=True)
 class Reason:
+    """Why a CURRENT.md view is out of date (an ADR40x finding)."""
+
     code: str  # ADR404 .. ADR408
     message: str
     path: str  # where the finding points
@@ -153,6 +157,8 @@ class Reason:
 
 @dataclass(frozen=True)
 class CurrentState:
+    """One root's CURRENT view and manifest, with why they are out of date (none: fresh)."""
+
     root: str
     view: str
     manifest_path: str

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import enum
-import hashlib
 from dataclasses import dataclass, field, replace
 
 from adrguard.core.model import Location
@@ -30,6 +29,8 @@ class Severity(enum.IntEnum):
 
 @dataclass(frozen=True, slots=True)
 class Finding:
+    """One problem a rule found, at a location."""
+
     code: str
     name: str
     severity: Severity
@@ -49,6 +50,8 @@ class Finding:
 
 def fingerprint(finding: Finding) -> str:
     """A stable identity for a finding that survives unrelated edits (line numbers excluded)."""
+    import hashlib
+
     parts = [
         finding.code,
         finding.location.path,
@@ -66,6 +69,8 @@ def sort_findings(findings: list[Finding] | tuple[Finding, ...]) -> tuple[Findin
 
 @dataclass(frozen=True, slots=True)
 class Summary:
+    """Counts for a report's summary line."""
+
     decisions: int
     files: int
     errors: int
@@ -75,6 +80,8 @@ class Summary:
 
 @dataclass(frozen=True, slots=True)
 class Report:
+    """The findings of one run, with how many decisions and files were checked."""
+
     findings: tuple[Finding, ...]
     decisions: int
     files: int

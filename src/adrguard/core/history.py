@@ -79,6 +79,8 @@ def first_difference(before: list[tuple[int, str]], after: list[tuple[int, str]]
 
 @dataclass(frozen=True, slots=True)
 class Edited:
+    """A record changed between the base and the head."""
+
     before: Decision
     after: Decision
     line: int
@@ -107,6 +109,8 @@ def edited_accepted(changes: ChangeSet, head: Corpus, options: Options) -> list[
 
 @dataclass(frozen=True, slots=True)
 class Deleted:
+    """A record the change deletes."""
+
     decision: Decision
     moved_to: str | None  # a rename target that is not a record at head
 
@@ -133,6 +137,8 @@ def deleted_records(changes: ChangeSet, head: Corpus) -> list[Deleted]:
 
 @dataclass(frozen=True, slots=True)
 class Reused:
+    """A new record reusing the id or number of a different base record."""
+
     decision: Decision
     owners: tuple[Decision, ...]  # base records that had the id or number
     next_number: int | None

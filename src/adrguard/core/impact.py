@@ -50,6 +50,8 @@ class Governor:
 
 @dataclass(frozen=True, slots=True)
 class Affected:
+    """A decision that governs some of the changed files, and which ones."""
+
     decision: Decision
     files: tuple[str, ...]
     via: tuple[str, ...]
@@ -58,6 +60,8 @@ class Affected:
 
 @dataclass(frozen=True, slots=True)
 class MappingIssue:
+    """A mapping entry naming an unknown, ambiguous or inactive decision."""
+
     decision: str  # as written in the mapping
     problem: str  # "unknown" | "ambiguous" | "inactive"
     location: Location
@@ -68,6 +72,8 @@ class MappingIssue:
 
 @dataclass(frozen=True, slots=True)
 class Coverage:
+    """How many changed files are decision records, governed by some decision, or by none."""
+
     changed: int  # changed files
     records: int  # of which decision records (not counted as governed or ungoverned)
     governed: int
@@ -76,6 +82,8 @@ class Coverage:
 
 @dataclass(frozen=True)
 class Impact:
+    """What a change touches: the governing decisions, mapping problems and coverage."""
+
     changes: ChangeSet
     statuses: frozenset[str]
     affected: tuple[Affected, ...]

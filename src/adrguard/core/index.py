@@ -157,6 +157,8 @@ def from_template(template: str, block: str) -> str:
 
 @dataclass(frozen=True)
 class IndexTarget:
+    """An index file to generate: where, for which root, and the records it lists."""
+
     path: str  # repo-relative path of the index file
     root: str
     archive: bool

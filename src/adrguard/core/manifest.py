@@ -58,6 +58,8 @@ def _globs(patterns: tuple[str, ...]) -> Any:
 
 @dataclass(frozen=True, order=True)
 class Member:
+    """One record listed in a CURRENT.sources.json manifest."""
+
     path: str
     locator: str | None
     id: str
@@ -73,6 +75,8 @@ class Member:
 
 @dataclass(frozen=True)
 class Manifest:
+    """A root's CURRENT.sources.json manifest."""
+
     root: str
     view: str
     view_sha256: str

@@ -228,17 +228,31 @@ def _check_glob(glob: str, where: _Locator, parts: tuple[str | int, ...]) -> Non
 
 
 class _Locator:
-    """Line and column of every value in a JSON text that ``json.loads`` accepted."""
+    """Line and column of every value in a JSON text that ``json.loads`` accepted.
+
+    The first walk records the places at most three levels deep (what a valid manifest asks
+    for: each mapping's keys, each component) and steps over deeper values with the C
+    decoder; the first question about a deeper place walks everything.
+    """
+
+    _SHALLOW = 3
 
     def __init__(self, path: str, text: str) -> None:
         self.path = path
         self.text = text
-        self._pos: dict[tuple[str | int, ...], int] = {}
         self._line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
+        self._skip_value = json.JSONDecoder().raw_decode
+        self._walk(self._SHALLOW)
+
+    def _walk(self, depth: int) -> None:
+        self._pos: dict[tuple[str | int, ...], int] = {}
+        self._depth = depth
         with contextlib.suppress(IndexError, ValueError, RecursionError):  # positions: a nicety
             self._value(0, ())
 
     def position(self, parts: tuple[str | int, ...]) -> tuple[int, int]:
+        if len(parts) > self._depth:
+            self._walk(len(self.text) + 1)  # deeper than any value can be
         while parts and parts not in self._pos:
             parts = parts[:-1]
         index = self._pos.get(parts, 0)
@@ -266,6 +280,8 @@ class _Locator:
         if char not in "{[":
             found = _SCALAR.match(self.text, i)
             return found.end() if found else i
+        if len(parts) >= self._depth:  # nothing inside is recorded: step over it in C
+            return int(self._skip_value(self.text, i)[1])
         closing = "}" if char == "{" else "]"
         i = self._skip(i + 1)
         index = 0

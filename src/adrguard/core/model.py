@@ -41,6 +41,8 @@ class RelKind(enum.StrEnum):
 
 @dataclass(frozen=True, slots=True, order=True)
 class Location:
+    """A position in a file: repository-relative path, 1-based line and column."""
+
     path: str
     line: int = 1
     column: int = 1
@@ -81,6 +83,8 @@ class StatusStatement:
 
 @dataclass(frozen=True, slots=True)
 class Section:
+    """A heading of a record and the text below it."""
+
     title: str
     level: int
     line: int  # line of the heading
@@ -91,6 +95,8 @@ class Section:
 
 @dataclass(frozen=True, slots=True)
 class Link:
+    """A link in a record's body (or an image, autolink or HTML link)."""
+
     target: str  # destination exactly as written (after reference resolution)
     text: str  # plain link text
     line: int
@@ -101,6 +107,8 @@ class Link:
 
 @dataclass(frozen=True, slots=True)
 class Relationship:
+    """A declared relationship from one record to another (supersedes, amends, ...)."""
+
     kind: RelKind
     source_id: str
     target_raw: str  # as written: a link destination, an id, a slug
@@ -119,6 +127,8 @@ class Comment:
 
 @dataclass(frozen=True, slots=True)
 class Decision:
+    """One decision record as parsed: metadata, sections, links, relationships."""
+
     id: str
     path: str
     root: str
@@ -167,6 +177,8 @@ class Decision:
 
 @dataclass(frozen=True, slots=True)
 class FileChange:
+    """One changed file between a base and a head (git's name-status)."""
+
     status: str  # "A" added, "M" modified, "D" deleted, "R" renamed, "T" type change
     path: str
     old_path: str | None = None

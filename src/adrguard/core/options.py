@@ -126,6 +126,8 @@ DEFAULT_REQUIRED_SECTIONS: Mapping[str, tuple[str, ...]] = {
 
 @dataclass(frozen=True)
 class Options:
+    """Settings for the parser and the rules; ``Options()`` is the built-in behaviour."""
+
     status_synonyms: Mapping[str, str] = field(
         default_factory=lambda: dict(DEFAULT_STATUS_SYNONYMS)
     )

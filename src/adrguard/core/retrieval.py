@@ -44,6 +44,8 @@ PATH_NOISE = frozenset(_NOISE.split(" "))
 
 @dataclass(frozen=True, slots=True)
 class Reason:
+    """Why a record was found (a path, glob, component, term, ...)."""
+
     kind: str  # path | glob | component | record | term | successor | dependency
     detail: str  # the glob, the term, the record id that led here
     path: str | None = None  # the input path this reason is about
@@ -60,6 +62,8 @@ class Reason:
 
 @dataclass(frozen=True, slots=True)
 class Hit:
+    """A record found, with its score and reasons."""
+
     decision: Decision
     score: float
     reasons: tuple[Reason, ...]
@@ -67,6 +71,8 @@ class Hit:
 
 @dataclass(frozen=True)
 class FindResult:
+    """The records found for files and/or a topic."""
+
     hits: tuple[Hit, ...]
     total: int  # hits before the limit
     notes: tuple[str, ...] = ()

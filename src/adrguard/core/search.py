@@ -20,6 +20,8 @@ FIELDS = ("id", "title", "body")
 
 @dataclass(frozen=True, slots=True)
 class SearchHit:
+    """A record holding every word of the query."""
+
     decision: Decision
     fields: tuple[str, ...]  # fields where at least one term matched, in FIELDS order
     terms: dict[str, tuple[str, ...]]  # term -> fields it matched
@@ -30,6 +32,8 @@ class SearchHit:
 
 @dataclass(frozen=True, slots=True)
 class SearchResult:
+    """The records a search found."""
+
     query: str
     terms: tuple[str, ...]
     hits: tuple[SearchHit, ...]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import enum
+import operator
 import types
 import typing
 from collections.abc import Mapping
@@ -177,8 +178,141 @@ def decode_dataclass(value: Any, cls: Any) -> Any:
     return _decoder(cls)(value)
 
 
+# -- the fast path --------------------------------------------------------------------------
+# A record from the cache almost always has exactly the JSON types its fields expect. The fast
+# decoders check that with a few C-level calls per object (the types of all plain fields at
+# once) and build the object positionally; on any surprise they hand the value to the general
+# decoders above, which accept or refuse it exactly as they always did.
+
+_MISSING = object()
+
+
+def _fast_optional(kind: type[Any], slow: Decoder) -> Decoder:
+    def run(value: Any) -> Any:
+        return value if value is None or type(value) is kind else slow(value)
+
+    return run
+
+
+def _fast_enum(cls: type[enum.Enum]) -> Decoder:
+    table = {member.value: member for member in cls}
+
+    def run(value: Any) -> Any:  # called with a str only (checked before)
+        found = table.get(value, _MISSING)
+        return cls(value) if found is _MISSING else found
+
+    return run
+
+
+def _fast_optional_enum(cls: type[enum.Enum], slow: Decoder) -> Decoder:
+    table = {member.value: member for member in cls}
+
+    def run(value: Any) -> Any:
+        if value is None:
+            return None
+        found = table.get(value, _MISSING) if type(value) is str else _MISSING
+        return slow(value) if found is _MISSING else found
+
+    return run
+
+
+def _fast_strings(slow: Decoder) -> Decoder:
+    def run(value: Any) -> Any:  # called with a list only (checked before)
+        if not value:
+            return ()
+        if all(type(v) is str for v in value):
+            return tuple(value)
+        return slow(value)
+
+    return run
+
+
+def _fast_tuple(cls: Any) -> Decoder:
+    item = _fast_dataclass(cls)
+    plain = _PLAIN_LAYOUT.get(cls)
+    if plain is not None:  # every field plain: build each item inline
+        slow_item = _decoder(cls)
+
+        def run_plain(value: Any) -> Any:  # called with a list only (checked before)
+            return tuple(
+                [
+                    cls(*v) if type(v) is list and tuple(map(type, v)) == plain else slow_item(v)
+                    for v in value
+                ]
+            )
+
+        return run_plain
+    return lambda value: tuple([item(v) for v in value])
+
+
+_PLAIN_LAYOUT: dict[type[Any], tuple[type[Any], ...]] = {}
+
+
+@cache
+def _fast_dataclass(cls: Any) -> Decoder:
+    """A decoder for ``cls`` that checks every plain field in one go (see above)."""
+    slow = _decoder(cls)
+    hints = typing.get_type_hints(cls, vars(model))
+    names = [f.name for f in dataclasses.fields(cls)]
+    count = len(names)
+    checked: list[int] = []  # positions whose JSON type is known exactly
+    expect: list[type[Any]] = []
+    convert: list[tuple[int, Decoder]] = []
+    for i, name in enumerate(names):
+        hint = hints[name]
+        origin = typing.get_origin(hint)
+        args = [a for a in typing.get_args(hint) if a is not type(None)]
+        if hint in _SIMPLE:
+            checked.append(i)
+            expect.append(hint)
+        elif isinstance(hint, type) and issubclass(hint, enum.Enum):
+            checked.append(i)
+            expect.append(str)
+            convert.append((i, _fast_enum(hint)))
+        elif origin in (typing.Union, types.UnionType) and args[0] in _SIMPLE:
+            convert.append((i, _fast_optional(args[0], _decoder(hint))))
+        elif (
+            origin in (typing.Union, types.UnionType)
+            and isinstance(args[0], type)
+            and issubclass(args[0], enum.Enum)
+        ):
+            convert.append((i, _fast_optional_enum(args[0], _decoder(hint))))
+        elif origin is tuple and typing.get_args(hint)[0] is str:
+            checked.append(i)
+            expect.append(list)
+            convert.append((i, _fast_strings(_decoder(hint))))
+        elif origin is tuple and dataclasses.is_dataclass(typing.get_args(hint)[0]):
+            checked.append(i)
+            expect.append(list)
+            convert.append((i, _fast_tuple(typing.get_args(hint)[0])))
+        elif isinstance(hint, type) and dataclasses.is_dataclass(hint):
+            checked.append(i)
+            expect.append(list)
+            convert.append((i, _fast_dataclass(hint)))
+        else:  # mappings, Any, anything else: the general decoder
+            convert.append((i, _decoder(hint)))
+    kinds = tuple(expect)
+    if all(hints[n] in _SIMPLE for n in names):
+        _PLAIN_LAYOUT[cls] = kinds
+    pick = operator.itemgetter(*checked) if len(checked) > 1 else None
+    if pick is None:
+        return slow
+
+    def run(value: Any) -> Any:
+        if type(value) is not list or len(value) != count or tuple(map(type, pick(value))) != kinds:
+            return slow(value)
+        if not convert:
+            return cls(*value)
+        args = list(value)
+        for i, dec in convert:
+            args[i] = dec(args[i])
+        return cls(*args)
+
+    return run
+
+
 def decode(data: Any) -> model.Decision:
-    decision: model.Decision = decode_dataclass(data, model.Decision)
+    decision: model.Decision = _fast_dataclass(model.Decision)(data)
     return decision
 
 

@@ -6,10 +6,10 @@ byte-deterministic: no timestamps, no absolute paths, findings in report order.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import importlib
+from collections.abc import Callable, Iterator, Mapping
 
 from adrguard.core.findings import Report
-from adrguard.reporters import github, json, markdown, sarif, text
 from adrguard.reporters.context import (
     DecisionInfo,
     ReportContext,
@@ -21,15 +21,42 @@ from adrguard.reporters.context import (
 
 Reporter = Callable[[Report, ReportContext], str]
 
-REPORTERS: dict[str, Reporter] = {
-    "text": text.render,
-    "json": json.render,
-    "markdown": markdown.render,
-    "github": github.render,
-    "sarif": sarif.render,
+# --format name -> the module in adrguard.reporters whose ``render`` writes it.
+REPORTER_MODULES: Mapping[str, str] = {
+    "text": "text",
+    "json": "json",
+    "markdown": "markdown",
+    "github": "github",
+    "sarif": "sarif",
 }
 
+# Formats that read the rule catalogue (``ReportContext.rules``/``descriptions``); the others
+# can be given ``default_context(catalogue=False)``, which spares importing every rule.
+NEEDS_CATALOGUE: frozenset[str] = frozenset({"sarif"})
+
+
+class _Reporters(Mapping[str, Reporter]):
+    """``REPORTERS``: a read-only mapping that imports a reporter's module on first use."""
+
+    def __getitem__(self, name: str) -> Reporter:
+        module = REPORTER_MODULES[name]
+        render: Reporter = importlib.import_module(f"adrguard.reporters.{module}").render
+        return render
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(REPORTER_MODULES)
+
+    def __len__(self) -> int:
+        return len(REPORTER_MODULES)
+
+    def __repr__(self) -> str:
+        return f"REPORTERS({', '.join(REPORTER_MODULES)})"
+
+
+REPORTERS: Mapping[str, Reporter] = _Reporters()
+
 __all__ = [
+    "NEEDS_CATALOGUE",
     "REPORTERS",
     "DecisionInfo",
     "ReportContext",

@@ -35,6 +35,8 @@ class DecisionInfo:
 
 @dataclass(frozen=True)
 class ReportContext:
+    """Everything a reporter needs besides the report (see the module docstring)."""
+
     version: str
     rules: tuple[RuleMeta, ...] = ()  # the catalogue, in code order (SARIF driver.rules)
     descriptions: Mapping[str, str] = field(default_factory=dict)  # code -> full description
@@ -89,9 +91,15 @@ def default_context(
     color: bool = False,
     repo_url: str | None = None,
     decisions: Mapping[str, DecisionInfo] | None = None,
+    catalogue: bool = True,
 ) -> ReportContext:
-    """The context for this build of adrguard: every registered rule, the package version."""
+    """The context for this build of adrguard: every registered rule, the package version.
+    ``catalogue=False`` leaves the rule catalogue out (and the rules unimported): enough for
+    every format but those in ``adrguard.reporters.NEEDS_CATALOGUE``."""
     from adrguard import __version__
+
+    if not catalogue:
+        return context_for((), __version__, color=color, repo_url=repo_url, decisions=decisions)
     from adrguard.rules import ALL_RULES
 
     return context_for(ALL_RULES, __version__, color=color, repo_url=repo_url, decisions=decisions)
@@ -136,12 +144,11 @@ def position(finding: Finding) -> tuple[int, int]:
     return max(1, finding.location.line), max(1, finding.location.column)
 
 
-_SURROGATES = re.compile(r"[\ud800-\udfff]")
-
-
 def clean(text: str) -> str:
     """Replace lone surrogates (undecodable input) so every output encodes as UTF-8."""
-    return _SURROGATES.sub("\ufffd", text)
+    if text.isascii():  # the usual case, without the regex
+        return text
+    return re.sub(r"[\ud800-\udfff]", "\ufffd", text)
 
 
 def finding_fingerprint(finding: Finding) -> str:

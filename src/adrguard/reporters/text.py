@@ -28,8 +28,9 @@ from adrguard.reporters.context import ReportContext, clean, counts, position, s
 if TYPE_CHECKING:
     from rich.text import Text
 
-_CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028-\u202e\u2066-\u2069]")
-_NEWLINE = re.compile(r"\r\n|\r|\n")
+# Compiled on first use (re caches them): plain one-line ASCII text never needs them.
+_CONTROL = r"[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028-\u202e\u2066-\u2069]"
+_NEWLINE = r"\r\n|\r|\n"
 GAP = "  "
 STYLES = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.NOTE: "cyan"}
 
@@ -41,11 +42,22 @@ def visible(value: str) -> str:
         code = ord(m.group())
         return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
-    return _CONTROL.sub(esc, clean(value).replace("\t", " "))
+    value = clean(value).replace("\t", " ")
+    if value.isprintable():  # every character _CONTROL matches is unprintable
+        return value
+    return re.sub(_CONTROL, esc, value)
+
+
+def _lines(message: str) -> list[str]:
+    if "\n" not in message and "\r" not in message:
+        return [message]
+    return re.split(_NEWLINE, message)
 
 
 @dataclass(frozen=True, slots=True)
 class _Row:
+    """One finding, laid out."""
+
     where: str
     rule: str
     severity: Severity
@@ -58,7 +70,7 @@ def _rows(findings: list[Finding]) -> list[_Row]:
             where="{}:{}".format(*position(f)),
             rule=f"{f.code} {f.name}",
             severity=f.severity,
-            message=[visible(part) for part in _NEWLINE.split(f.message)],
+            message=[visible(part) for part in _lines(f.message)],
         )
         for f in findings
     ]

@@ -13,14 +13,9 @@ from adrguard.core.findings import Finding, Severity
 from adrguard.core.model import Decision, Link, Location
 from adrguard.core.resolve import Resolver, Target, parse_target
 from adrguard.rules.base import BaseRule, RuleContext, RuleMeta
+from adrguard.rules.mentions import masked_lines, mentions_any
 
 _HTML_ID = re.compile(r"""<[^>]*?\b(?:id|name)\s*=\s*["']([^"']+)["']""", re.IGNORECASE)
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
-_CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
-_COMMENT = re.compile(r"<!--.*?-->", re.S)
-_MASK = re.compile(
-    r"<!--.*?-->|\]\([^)]*\)|<[a-z][a-z0-9+.\-]*:[^>]*>|\b[a-z][a-z0-9+.\-]*://\S+", re.I | re.S
-)
 _DATE_AFTER = re.compile(r"[-/.]\d")
 
 
@@ -193,34 +188,6 @@ class LinkOutsideRepo(BaseRule):
                 )
 
 
-def _blank(m: re.Match[str]) -> str:
-    return re.sub(r"[^\n]", " ", m.group(0))
-
-
-def _masked_lines(text: str, pattern: re.Pattern[str]) -> Iterator[tuple[int, str]]:
-    """Lines that may mention an id, with code, comments, URLs and link targets blanked;
-    lines inside fenced or indented code blocks are skipped."""
-    fence: str | None = None
-    body = _COMMENT.sub(_blank, text) if "<!--" in text else text
-    for number, line in enumerate(body.split("\n"), start=1):
-        if "`" in line or "~" in line:
-            m = _FENCE.match(line)
-            if fence is not None:
-                if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence):
-                    fence = None
-                continue
-            if m:
-                fence = m.group(1)
-                continue
-        elif fence is not None:
-            continue
-        if not pattern.search(line):
-            continue
-        if line.startswith(("    ", "\t")) and not line.lstrip().startswith(("-", "*", "+")):
-            continue
-        yield number, _CODE_SPAN.sub(_blank, _MASK.sub(_blank, line))
-
-
 def _number(m: re.Match[str]) -> int | None:
     digits = m.group(1) if m.groups() else re.sub(r"\D", "", m.group(0))
     return int(digits) if digits and digits.isdigit() else None
@@ -254,10 +221,10 @@ class UnknownDecisionReference(BaseRule):
             return
         resolver = graph.build(ctx.corpus).resolver
         for d in ctx.corpus.decisions:
-            if not d.text or not pattern.search(d.text):
+            if not d.text or not mentions_any(d.text, pattern):
                 continue
             seen: set[tuple[int, str]] = set()
-            for number, line in _masked_lines(d.text, pattern):
+            for number, line in masked_lines(d.text, pattern):
                 for m in pattern.finditer(line):
                     if _DATE_AFTER.match(line, m.end()):
                         continue

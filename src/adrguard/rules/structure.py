@@ -175,11 +175,22 @@ class MissingSection(BaseRule):
             fmt: [[normalise_heading(c) for c in entry.split("|")] for entry in entries]
             for fmt, entries in ctx.options.required_sections.items()
         }
+        keys = {
+            fmt: [[singular(c) for c in choices] for choices in entries]
+            for fmt, entries in required.items()
+        }
+        folded: dict[str, str] = {}  # heading -> its key (records repeat the same headings)
         for d in _readable(ctx):
-            titles = {singular(normalise_heading(s.title)) for s in d.sections}
+            titles = set()
+            for s in d.sections:
+                key = folded.get(s.title)
+                if key is None:
+                    key = folded[s.title] = singular(normalise_heading(s.title))
+                titles.add(key)
             missing: list[str] = []
-            for choices in required.get(d.format, ()):
-                if not any(singular(c) in titles for c in choices):
+            pairs = zip(required.get(d.format, ()), keys.get(d.format, ()), strict=True)
+            for choices, wanted in pairs:
+                if not any(c in titles for c in wanted):
                     missing.append(" or ".join(f"'## {c.capitalize()}'" for c in choices))
             if missing:
                 plural = "s" if len(missing) > 1 else ""
