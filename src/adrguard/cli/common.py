@@ -37,7 +37,7 @@ def add_common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--no-cache",
         action="store_true",
-        help="neither read nor write the parse cache in .adrguard_cache/",
+        help="neither read nor write the caches in .adrguard_cache/ (parsed records, results)",
     )
 
 
