@@ -113,11 +113,8 @@ class ParseCache:
         from adrguard.adapters.write import write_atomic
 
         try:
-            if self.directory.is_symlink():
+            if not _prepare(self.directory):
                 return
-            self.directory.mkdir(exist_ok=True)
-            _ensure_marker(self.directory / "CACHEDIR.TAG", TAG)
-            _ensure_marker(self.directory / ".gitignore", "# created by adrguard\n*\n")
             for old in self.directory.glob("parse-*.json"):
                 if old.name != f"parse-{self.key}.json":
                     old.unlink(missing_ok=True)
@@ -128,6 +125,16 @@ class ParseCache:
             )
         except OSError:
             return
+
+
+def _prepare(directory: Path) -> bool:
+    """Create the cache folder with its CACHEDIR.TAG and .gitignore; False for a symlink."""
+    if directory.is_symlink():
+        return False
+    directory.mkdir(exist_ok=True)
+    _ensure_marker(directory / "CACHEDIR.TAG", TAG)
+    _ensure_marker(directory / ".gitignore", "# created by adrguard\n*\n")
+    return True
 
 
 def _ensure_marker(path: Path, text: str) -> None:
@@ -204,11 +211,8 @@ def save_entry(repo_root: Path, name: str, key: str, value: Any) -> None:
     directory = repo_root / CACHE_DIR
     body = {"format": FORMAT, "key": _full_key(key), "value": value}
     try:
-        if directory.is_symlink():
+        if not _prepare(directory):
             return
-        directory.mkdir(exist_ok=True)
-        _ensure_marker(directory / "CACHEDIR.TAG", TAG)
-        _ensure_marker(directory / ".gitignore", "# created by adrguard\n*\n")
         write_atomic(
             directory / f"{name}.json", json.dumps(body, separators=(",", ":"), ensure_ascii=False)
         )

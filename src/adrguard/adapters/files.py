@@ -202,10 +202,8 @@ def _valid_listing(value: object) -> bool:
 
 
 def _git_top(base: Path) -> Path | None:
-    """The git work tree around ``base`` when git can be used there, else None."""
-    here = base.resolve()
-    if not any((d / ".git").exists() for d in (here, *here.parents)):
-        return None  # not a repository: no need to start git at all
+    """The git work tree around ``base`` (which has a ``.git`` above it) when git can be used
+    there, else None."""
     try:
         from adrguard.adapters.git import find_repo_root
     except ImportError:  # gitpython without a git executable

@@ -164,14 +164,19 @@ def _dataclass_decoder(cls: type[Any]) -> Decoder:
         for i, kind in simple:
             if type(value[i]) is not kind:
                 raise ValueError(f"expected {kind.__name__}")
-        if not others:
-            return cls(*value)
-        args = list(value)
-        for i, dec in others:
-            args[i] = dec(args[i])
-        return cls(*args)
+        return _build(cls, value, others)
 
     return run
+
+
+def _build(cls: type[Any], value: list[Any], convert: list[tuple[int, Decoder]]) -> Any:
+    """``cls`` from a checked positional record, decoding the fields that need it."""
+    if not convert:
+        return cls(*value)
+    args = list(value)
+    for i, dec in convert:
+        args[i] = dec(args[i])
+    return cls(*args)
 
 
 def decode_dataclass(value: Any, cls: Any) -> Any:
@@ -301,12 +306,7 @@ def _fast_dataclass(cls: Any) -> Decoder:
     def run(value: Any) -> Any:
         if type(value) is not list or len(value) != count or tuple(map(type, pick(value))) != kinds:
             return slow(value)
-        if not convert:
-            return cls(*value)
-        args = list(value)
-        for i, dec in convert:
-            args[i] = dec(args[i])
-        return cls(*args)
+        return _build(cls, value, convert)
 
     return run
 
