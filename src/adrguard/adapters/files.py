@@ -24,6 +24,7 @@ from adrguard.core.model import SourceFile
 OTHER_TEXT_NAMES = frozenset(
     {"README.md", "readme.md", "index.md", "INDEX.md", "CURRENT.md", "CURRENT.sources.json"}
 )
+_OTHER_TEXT_SUFFIXES = tuple(OTHER_TEXT_NAMES)  # a cheap first test (endswith, in C)
 # Folders never walked outside git (tool caches, dependencies, other VCS data).
 WALK_SKIP_DIRS = frozenset(
     {
@@ -49,6 +50,8 @@ CONFIG_HINT = (
 _GLOB = re.compile(r"[*?\[]")
 # never block on a FIFO swapped in after lstat; binary mode on Windows
 _OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+# Where open() can refuse a symlink, regular files are read without a separate lstat.
+_FAST_FLAGS = _OPEN_FLAGS | os.O_NOFOLLOW if hasattr(os, "O_NOFOLLOW") else 0
 
 
 @dataclass(frozen=True)
@@ -63,6 +66,7 @@ class Discovery:
     repo_url: str | None  # web URL of the ``origin`` remote, when there is one
     uses_git: bool = False  # files came from ``git ls-files``
     untracked: tuple[str, ...] = ()  # markdown under roots on disk but not in the git index
+    file_list: Sequence[str] = ()  # ``repo_files`` as listed (sorted, or nearly: cheap to sort)
 
 
 def discover(repo_root: Path, config: Config) -> Discovery:
@@ -79,11 +83,11 @@ def discover(repo_root: Path, config: Config) -> Discovery:
     git_top = listing is not None
     plan = classify(files, roots, config)
     max_size = config.options.max_file_size
-    sources = [
-        src
-        for path, root, archived in plan.records
-        if (src := read_source(real_base, path, root, archived, max_size)) is not None
-    ]
+    sources: list[SourceFile] = []
+    for path, root, archived in plan.records:  # the hot loop of a warm run: kept flat
+        got = read_bytes(real_base, path, max_size)
+        if got is not None:
+            sources.append(SourceFile(path, root, got[0], got[1], archived))
     file_set = frozenset(files)
     others = _other_texts(real_base, file_set, roots, plan, config)
     untracked = _untracked(base, roots, file_set) if git_top else ()
@@ -96,6 +100,7 @@ def discover(repo_root: Path, config: Config) -> Discovery:
         repo_url=url,
         uses_git=git_top,
         untracked=untracked,
+        file_list=files,
     )
 
 
@@ -192,13 +197,18 @@ def _git_listing(base: Path, use_cache: bool) -> tuple[list[str], str | None] | 
 
 
 def _valid_listing(value: object) -> bool:
-    return (
+    if not (
         isinstance(value, list)
         and len(value) == 2
         and isinstance(value[0], list)
-        and all(isinstance(p, str) for p in value[0])
         and (value[1] is None or isinstance(value[1], str))
-    )
+    ):
+        return False
+    try:
+        "".join(value[0])  # every item a string: checked in C, 20,000 paths in a millisecond
+    except TypeError:
+        return False
+    return True
 
 
 def _git_top(base: Path) -> Path | None:
@@ -266,6 +276,30 @@ def read_bytes(real_base: str, path: str, max_size: int) -> tuple[bytes | None, 
     """``(data, None)``, ``(None, why)`` or None when there is nothing to read (a missing file
     or a directory). Never follows a symlink out of ``real_base``; never blocks on a FIFO."""
     full = real_base + os.sep + path  # path is repo-relative with "/" (fine on Windows too)
+    if _FAST_FLAGS:
+        # The common case in three system calls: open (refusing a symlink), fstat, read.
+        # Anything else (a symlink, a folder, a FIFO, an error, a file that grew) goes the
+        # careful way below, which decides what to say about it.
+        try:
+            fd = os.open(full, _FAST_FLAGS)
+        except OSError:
+            return _read_careful(full, real_base, max_size)
+        try:
+            st = os.fstat(fd)
+            if stat.S_ISREG(st.st_mode) and st.st_size <= max_size:
+                data = os.read(fd, st.st_size + 1)
+                if len(data) <= st.st_size:
+                    return data, None
+        except OSError:
+            pass
+        finally:
+            os.close(fd)
+    return _read_careful(full, real_base, max_size)
+
+
+def _read_careful(
+    full: str, real_base: str, max_size: int
+) -> tuple[bytes | None, str | None] | None:
     try:
         st = os.lstat(full)
     except FileNotFoundError:
@@ -315,16 +349,6 @@ def _too_large(size: int, limit: int) -> str:
     return f"file is {size:,} bytes, larger than the {limit:,}-byte limit (max-file-size); not read"
 
 
-def read_source(
-    real_base: str, path: str, root: str, archived: bool, max_size: int
-) -> SourceFile | None:
-    got = read_bytes(real_base, path, max_size)
-    if got is None:
-        return None
-    data, error = got
-    return SourceFile(path=path, root=root, data=data, error=error, archived=archived)
-
-
 def _other_texts(
     real_base: str, files: frozenset[str], roots: Sequence[str], plan: Plan, config: Config
 ) -> dict[str, bytes]:
@@ -334,7 +358,9 @@ def _other_texts(
     wanted = {
         p
         for p in files
-        if p.rsplit("/", 1)[-1] in OTHER_TEXT_NAMES and root_of(p, ordered) is not None
+        if p.endswith(_OTHER_TEXT_SUFFIXES)
+        and p.rsplit("/", 1)[-1] in OTHER_TEXT_NAMES
+        and root_of(p, ordered) is not None
     }
     wanted.update(p for p in _configured_paths(roots, config) if p in files)
     out: dict[str, bytes] = {}
@@ -354,7 +380,7 @@ def _configured_paths(roots: Sequence[str], config: Config) -> set[str]:
         config.options.current.get("view"),
         config.options.current.get("manifest"),
     ]
-    from adrguard.core.mapping import manifest_path
+    from adrguard.core.options import manifest_path
 
     out: set[str] = {manifest_path(config.options)}  # the impact manifest (ADR502-ADR504)
     for name in names:

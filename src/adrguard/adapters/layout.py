@@ -4,9 +4,9 @@ archive folders and the configured excludes (gitwildmatch). Pure: works on path 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from adrguard.config import Config
 
@@ -78,17 +78,17 @@ def _names_only(patterns: Sequence[str]) -> list[str] | None:
     return names
 
 
-def _matcher(patterns: Sequence[str]) -> Callable[[str, str], bool]:
+def _matcher(patterns: Sequence[str]) -> _Matcher:
     """A predicate over (repo path, path below the root). Without negations the patterns are
     joined into two regexes (a name regex tried on each part below the root, a path regex):
     pathspec tries them one by one, which is 20 times slower on 10,000 files."""
     plain = _names_only(patterns)
     if plain is not None:
-        return _joined(plain, [])
+        return _Matcher(plain, [])
     spec = _pathspec(patterns)
     used = [p for p in spec.patterns if p.include is not None]
     if any(not p.include for p in used) or any(not hasattr(p, "regex") for p in used):
-        return lambda path, rel: bool(spec.match_file(rel) or spec.match_file(path))
+        return _Matcher([], [], spec)
     names: list[str] = []
     paths: list[str] = []
     for p in used:
@@ -99,19 +99,35 @@ def _matcher(patterns: Sequence[str]) -> Callable[[str, str], bool]:
             names.append(rest)
         else:
             paths.append(text)
-    return _joined(names, paths)
+    return _Matcher(names, paths)
 
 
-def _joined(names: list[str], paths: list[str]) -> Callable[[str, str], bool]:
-    name_rx = re.compile("|".join(f"(?:{n})" for n in names)) if names else None
-    path_rx = re.compile("|".join(f"(?:{n})" for n in paths)) if paths else None
+class _Matcher:
+    """``(path, rel) -> excluded``: a name regex tried on each part of ``rel``, a path regex
+    tried on ``rel`` and ``path``, or (with negations) pathspec itself. :meth:`in_file` takes
+    the verdict on the folder parts, worked out once per folder (see :func:`classify`)."""
 
-    def match(path: str, rel: str) -> bool:
-        if name_rx is not None and any(name_rx.match(part) for part in rel.split("/")):
+    def __init__(self, names: list[str], paths: list[str], spec: Any = None) -> None:
+        self.name_rx = re.compile("|".join(f"(?:{n})" for n in names)) if names else None
+        self.path_rx = re.compile("|".join(f"(?:{n})" for n in paths)) if paths else None
+        self.spec = spec
+
+    def __call__(self, path: str, rel: str) -> bool:
+        parts = rel.split("/")
+        return self.in_file(path, rel, parts[-1], self.in_folder(parts[:-1]))
+
+    def in_folder(self, parts: Sequence[str]) -> bool:
+        """Whether a folder part (below the root) matches a name pattern."""
+        rx = self.name_rx
+        return rx is not None and any(rx.match(part) for part in parts)
+
+    def in_file(self, path: str, rel: str, name: str, folder_hit: bool) -> bool:
+        if self.spec is not None:
+            return bool(self.spec.match_file(rel) or self.spec.match_file(path))
+        if folder_hit or (self.name_rx is not None and self.name_rx.match(name)):
             return True
-        return path_rx is not None and bool(path_rx.match(rel) or path_rx.match(path))
-
-    return match
+        rx = self.path_rx
+        return rx is not None and bool(rx.match(rel) or rx.match(path))
 
 
 def _is_index_name(pattern: str) -> bool:
@@ -151,42 +167,75 @@ def _is_record_folder(name: str, inner: Sequence[str]) -> bool:
     return name[:1].isdigit() or len(inner) == 1
 
 
+class _Folder(NamedTuple):
+    """What :func:`classify` needs to know about a folder, worked out once for its files."""
+
+    root: str
+    rel: str  # the folder below the root ("" for the root itself)
+    record_folder: str | None  # the one-folder-per-record candidate holding its files
+    archived: bool
+    hit_any: bool  # a folder part matches an exclude name (all patterns)
+    hit_record: bool  # the same, for the patterns that apply to a record's README
+
+
+def _folder(
+    path: str, folder: str, ordered: Sequence[str], archive: Sequence[str], excluder: _Excluder
+) -> _Folder | None:
+    root = root_of(path, ordered)  # the same for every file of the folder
+    if root is None:
+        return None
+    rel = folder if root == "." else folder[len(root) + 1 :]
+    parts = rel.split("/") if rel else []
+    return _Folder(
+        root=root,
+        rel=rel,
+        record_folder=_record_folder([*parts, ""], archive) if parts else None,
+        archived=bool(parts) and not set(parts).isdisjoint(archive),
+        hit_any=excluder.any.in_folder(parts),
+        hit_record=excluder.record.in_folder(parts),
+    )
+
+
 def classify(files: Iterable[str], roots: Sequence[str], config: Config) -> Plan:
     """Split the markdown files under the roots into records and skipped files."""
     ordered = longest_first(roots)
     archive = tuple(config.archive_dirs)
-    found: list[tuple[str, str, str, list[str], str | None]] = []
+    excluder = _Excluder(config.exclude)
+    known: dict[str, _Folder | None] = {}
+    found: list[tuple[str, str, str, _Folder]] = []
     folders: dict[tuple[str, str], list[str]] = {}
     for path in files:
         if not path.lower().endswith(MARKDOWN_SUFFIXES):
             continue
-        root = root_of(path, ordered)
-        if root is None:
+        where, _, name = path.rpartition("/")
+        if where in known:
+            info = known[where]
+        else:
+            info = known[where] = _folder(path, where, ordered, archive, excluder)
+        if info is None:
             continue
-        rel = path if root == "." else path[len(root) + 1 :]
-        parts = rel.split("/")
-        folder = _record_folder(parts, archive) if len(parts) > 1 else None
-        found.append((path, root, rel, parts, folder))
-        if folder is not None:
-            folders.setdefault((root, folder), []).append(rel[len(folder) + 1 :])
+        rel = f"{info.rel}/{name}" if info.rel else name
+        found.append((path, name, rel, info))
+        if info.record_folder is not None:
+            inner = rel[len(info.record_folder) + 1 :]
+            folders.setdefault((info.root, info.record_folder), []).append(inner)
     per_record = {
         key for key, inner in folders.items() if _is_record_folder(key[1].rsplit("/", 1)[-1], inner)
     }
-    excluder = _Excluder(config.exclude)
     records: list[tuple[str, str, bool]] = []
     skipped: list[str] = []
-    for path, root, rel, parts, folder in found:
-        archived = len(parts) > 1 and not set(parts[:-1]).isdisjoint(archive)
-        if folder is not None and (root, folder) in per_record:
+    for path, name, rel, info in found:
+        folder = info.record_folder
+        if folder is not None and (info.root, folder) in per_record:
             is_readme = rel[len(folder) + 1 :].casefold() in RECORD_README
-            if is_readme and not excluder.excludes(path, rel, record_readme=True):
-                records.append((path, root, archived))
+            if is_readme and not excluder.record.in_file(path, rel, name, info.hit_record):
+                records.append((path, info.root, info.archived))
             else:
                 skipped.append(path)  # a part of a record (renaming.md), or excluded
-        elif excluder.excludes(path, rel):
+        elif excluder.any.in_file(path, rel, name, info.hit_any):
             skipped.append(path)
         else:
-            records.append((path, root, archived))
+            records.append((path, info.root, info.archived))
     records.sort()
     return Plan(records=records, skipped=tuple(sorted(skipped)))
 

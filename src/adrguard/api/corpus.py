@@ -246,12 +246,13 @@ class CheckResult:
 
     report: Report
     config: Config
-    decisions: tuple[DecisionRow, ...]  # (id, path, title, status) of every record
     repo_url: str | None = None
     untracked: tuple[str, ...] = ()
     cached: bool = False
     root: Path | None = None
     parsed: Corpus | None = None
+    key: str | None = None  # the result-cache key the report was stored or found under
+    rows: tuple[DecisionRow, ...] | None = None  # see ``decisions``
 
     @property
     def corpus(self) -> Corpus:
@@ -261,6 +262,23 @@ class CheckResult:
             object.__setattr__(self, "parsed", load_with(self.root, self.config))
         assert self.parsed is not None
         return self.parsed
+
+    @property
+    def decisions(self) -> tuple[DecisionRow, ...]:
+        """``(id, path, title, status)`` of every record: from the corpus, else from the result
+        cache (stored beside the report, read only by the formats that name decisions), else
+        from parsing the records."""
+        if self.rows is None:
+            from adrguard.api import memo
+
+            rows = None
+            if self.parsed is None and self.key is not None and self.root is not None:
+                rows = memo.load_rows(self.root, self.key)
+            object.__setattr__(
+                self, "rows", rows if rows is not None else memo.rows_of(self.corpus)
+            )
+        assert self.rows is not None
+        return self.rows
 
 
 def check(
@@ -313,15 +331,14 @@ def check_result(
     from adrguard.api import memo
 
     found = discover(root, cfg)
-    hashes = source_hashes(found.sources)
-    key = memo.result_key(cfg, rel_paths, found, hashes) if enabled(root, cfg.cache) else None
+    key = memo.result_key(cfg, rel_paths, found) if enabled(root, cfg.cache) else None
     hit = memo.load(root, key) if key is not None else None
     if hit is not None:
-        report, rows = hit
         return CheckResult(
-            report, cfg, rows, found.repo_url, found.untracked, cached=True, root=root
+            hit, cfg, found.repo_url, found.untracked, cached=True, root=root, key=key
         )
-    result = _run(corpus_of(found, cfg, root, hashes), cfg, root, rel_paths, None)
+    corpus = corpus_of(found, cfg, root, source_hashes(found.sources))
+    result = _run(corpus, cfg, root, rel_paths, None)
     if key is not None:
         memo.save(root, key, result.report, result.decisions)
     return result
@@ -335,19 +352,10 @@ def _run(
     changes: ChangeSet | None,
 ) -> CheckResult:
     from adrguard import engine
-    from adrguard.api.memo import rows_of
 
     only = _expand(corpus, rel_paths) if rel_paths else None
     report = engine.run(corpus, cfg, changes=changes, only_paths=only)
-    return CheckResult(
-        report,
-        cfg,
-        rows_of(corpus),
-        corpus.repo_url,
-        corpus.untracked,
-        root=root,
-        parsed=corpus,
-    )
+    return CheckResult(report, cfg, corpus.repo_url, corpus.untracked, root=root, parsed=corpus)
 
 
 def _expand(corpus: Corpus, rel_paths: list[str]) -> list[str]:

@@ -15,8 +15,9 @@ from adrguard.api.corpus import build_corpus, load_with, parse_sources, resolve_
 from adrguard.config import DEFAULT_ROOTS, Config, load_config
 from adrguard.core.errors import UserError
 from adrguard.core.impact import Impact, analyse, configured_statuses
-from adrguard.core.mapping import manifest_of, manifest_path
+from adrguard.core.mapping import manifest_of
 from adrguard.core.model import ChangeSet, Corpus, Decision, SourceFile
+from adrguard.core.options import manifest_path
 
 
 def corpus_at(

@@ -26,30 +26,40 @@ if TYPE_CHECKING:
     from adrguard.config import Config
 
 ENTRY = "check-result"
+ROWS_ENTRY = "check-rows"
 DecisionRow = tuple[str, str, "str | None", "str | None"]  # id, path, title, normalised status
 
 
-def result_key(
-    config: Config, rel_paths: Sequence[str], found: Discovery, hashes: Sequence[str]
-) -> str:
+def result_key(config: Config, rel_paths: Sequence[str], found: Discovery) -> str:
+    """One SHA-256 over everything the report depends on (see the module docstring). Every
+    text is NUL-terminated and every file's bytes are preceded by their length, so two
+    different inputs never hash the same stream. On a warm run this is the only pass over the
+    records' bytes, so it is kept flat."""
     digest = hashlib.sha256()
+    update = digest.update
 
     def add(*parts: str) -> None:
-        for part in parts:
-            digest.update(part.encode("utf-8", "surrogateescape") + b"\0")
-        digest.update(b"\n")
+        update("\0".join(parts).encode("utf-8", "surrogateescape") + b"\0\n")
 
     add(json.dumps(asdict(config), sort_keys=True, default=repr, ensure_ascii=True))
     add("paths", *rel_paths)
     add("roots", *found.roots)
-    for src, sha in zip(found.sources, hashes, strict=True):
-        add(src.path, src.root, "archived" if src.archived else "", sha)
-    others = sorted(found.other_texts.items())
-    add("other", *(f"{p}:{hashlib.sha256(d).hexdigest()}" for p, d in others))
+    for s in found.sources:
+        data = s.data
+        size = -1 if data is None else len(data)
+        flag = "a" if s.archived else ""
+        head = f"record\0{s.path}\0{s.root}\0{flag}\0{s.error or ''}\0{size}\0"
+        update(head.encode("utf-8", "surrogateescape"))
+        if data is not None:
+            update(data)
+    for path, data in sorted(found.other_texts.items()):
+        update(f"other\0{path}\0{len(data)}\0".encode("utf-8", "surrogateescape"))
+        update(data)
     add("skipped", *found.skipped)
     add("untracked", *found.untracked)
     add("url", found.repo_url or "", "git" if found.uses_git else "walk")
-    add("files", *sorted(found.repo_files))
+    listed = found.file_list or found.repo_files
+    add("files", *sorted(listed))  # as listed: already sorted, so sorting costs one pass
     return digest.hexdigest()
 
 
@@ -60,7 +70,8 @@ def rows_of(corpus: Corpus) -> tuple[DecisionRow, ...]:
     )
 
 
-def load(repo_root: Path, key: str) -> tuple[Report, tuple[DecisionRow, ...]] | None:
+def load(repo_root: Path, key: str) -> Report | None:
+    """The stored report for ``key``; None on any mismatch or damage."""
     from adrguard.adapters.cache import load_entry
 
     value = load_entry(repo_root, ENTRY, key)
@@ -72,15 +83,28 @@ def load(repo_root: Path, key: str) -> tuple[Report, tuple[DecisionRow, ...]] | 
         return None
 
 
+def load_rows(repo_root: Path, key: str) -> tuple[DecisionRow, ...] | None:
+    """The decision rows stored with the report for ``key`` (a separate entry: only the formats
+    that name decisions read them); None on any mismatch or damage."""
+    from adrguard.adapters.cache import load_entry
+
+    value = load_entry(repo_root, ROWS_ENTRY, key)
+    try:
+        return tuple((_str(i), _str(p), _opt_str(t), _opt_str(s)) for i, p, t, s in _list(value))
+    except (ValueError, TypeError):
+        return None
+
+
 def save(repo_root: Path, key: str, report: Report, rows: tuple[DecisionRow, ...]) -> None:
     if report.extra:
         return  # reporter-only data (impact) is not part of a plain check
     from adrguard.adapters.cache import save_entry
 
-    save_entry(repo_root, ENTRY, key, _encode(report, rows))
+    save_entry(repo_root, ROWS_ENTRY, key, [list(r) for r in rows])
+    save_entry(repo_root, ENTRY, key, _encode(report))
 
 
-def _encode(report: Report, rows: tuple[DecisionRow, ...]) -> dict[str, Any]:
+def _encode(report: Report) -> dict[str, Any]:
     return {
         "decisions": report.decisions,
         "files": report.files,
@@ -99,7 +123,6 @@ def _encode(report: Report, rows: tuple[DecisionRow, ...]) -> dict[str, Any]:
             ]
             for f in report.findings
         ],
-        "rows": [list(r) for r in rows],
     }
 
 
@@ -125,7 +148,7 @@ def _list(value: Any) -> list[Any]:
     return value
 
 
-def _decode(value: Any) -> tuple[Report, tuple[DecisionRow, ...]]:
+def _decode(value: Any) -> Report:
     findings = tuple(
         Finding(
             code=_str(code),
@@ -140,13 +163,9 @@ def _decode(value: Any) -> tuple[Report, tuple[DecisionRow, ...]]:
             value["findings"]
         )
     )
-    rows = tuple(
-        (_str(i), _str(p), _opt_str(t), _opt_str(s)) for i, p, t, s in _list(value["rows"])
-    )
-    report = Report(
+    return Report(
         findings=findings,
         decisions=_int(value["decisions"]),
         files=_int(value["files"]),
         profile=_str(value["profile"]),
     )
-    return report, rows

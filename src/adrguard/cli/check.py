@@ -180,11 +180,11 @@ def render_rows(
     name: str, report: Report, result: CheckResult, *, to_terminal: bool = False
 ) -> str:
     """Render a check result (its records known by their rows, maybe never parsed)."""
-    from adrguard.reporters import NEEDS_CATALOGUE, REPORTERS, default_context
+    from adrguard.reporters import NEEDS_CATALOGUE, NEEDS_DECISIONS, REPORTERS, default_context
     from adrguard.reporters.context import DecisionInfo
 
     decisions: dict[str, DecisionInfo] = {}
-    for id_, path, title, status in result.decisions:
+    for id_, path, title, status in result.decisions if name in NEEDS_DECISIONS else ():
         decisions.setdefault(id_, DecisionInfo(id=id_, path=path, title=title, status=status))
     ctx = default_context(
         color=to_terminal,

@@ -21,9 +21,8 @@ from typing import Any
 from adrguard.core.errors import UserError
 from adrguard.core.globs import glob_problem
 from adrguard.core.model import Corpus
-from adrguard.core.options import Options
+from adrguard.core.options import Options, manifest_path
 
-DEFAULT_MANIFEST = ".adrguard-impact.json"
 SCHEMA = "impact-manifest.schema.json"
 _TOP_KEYS = ("$schema", "schemaVersion", "components", "mappings")
 _MAPPING_KEYS = ("decision", "paths", "components", "note")
@@ -59,12 +58,6 @@ class Manifest:
             out.extend(self.components.get(name, ()))
         out.extend(entry.paths)
         return tuple(out)
-
-
-def manifest_path(options: Options) -> str:
-    """Repo-relative path of the manifest (config key ``impact.manifest``)."""
-    value = options.impact.get("manifest", DEFAULT_MANIFEST)
-    return str(value).strip() or DEFAULT_MANIFEST
 
 
 def manifest_of(corpus: Corpus, options: Options) -> Manifest | None:

@@ -145,3 +145,13 @@ class Options:
     impact: Mapping[str, Any] = field(default_factory=dict)
     extra: Mapping[str, Any] = field(default_factory=dict)
     archive_dirs: tuple[str, ...] = ("archive",)  # folder names below a root (config archive-dirs)
+
+
+DEFAULT_IMPACT_MANIFEST = ".adrguard-impact.json"
+
+
+def manifest_path(options: Options) -> str:
+    """Repo-relative path of the impact manifest (config key ``impact.manifest``). It lives
+    here, not in :mod:`.mapping`, so discovery can name the file without importing the parser."""
+    value = options.impact.get("manifest", DEFAULT_IMPACT_MANIFEST)
+    return str(value).strip() or DEFAULT_IMPACT_MANIFEST

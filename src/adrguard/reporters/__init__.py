@@ -33,6 +33,8 @@ REPORTER_MODULES: Mapping[str, str] = {
 # Formats that read the rule catalogue (``ReportContext.rules``/``descriptions``); the others
 # can be given ``default_context(catalogue=False)``, which spares importing every rule.
 NEEDS_CATALOGUE: frozenset[str] = frozenset({"sarif"})
+# Formats that name decisions (``ReportContext.decisions``); the others get an empty mapping.
+NEEDS_DECISIONS: frozenset[str] = frozenset({"markdown"})
 
 
 class _Reporters(Mapping[str, Reporter]):
@@ -57,6 +59,7 @@ REPORTERS: Mapping[str, Reporter] = _Reporters()
 
 __all__ = [
     "NEEDS_CATALOGUE",
+    "NEEDS_DECISIONS",
     "REPORTERS",
     "DecisionInfo",
     "ReportContext",

@@ -21,8 +21,9 @@ from adrguard.core.impact import (
     resolve,
     successor,
 )
-from adrguard.core.mapping import manifest_of, manifest_path
+from adrguard.core.mapping import manifest_of
 from adrguard.core.model import INACTIVE_STATUSES, Decision, Location
+from adrguard.core.options import manifest_path
 from adrguard.rules.base import BaseRule, RuleContext, RuleMeta
 
 _LIST_LIMIT = 5
