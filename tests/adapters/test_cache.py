@@ -59,6 +59,11 @@ def _cold(root: Path, capsys: pytest.CaptureFixture[str]) -> str:
     return _report(root, capsys, "--no-cache")
 
 
+def _forget_result(root: Path) -> None:
+    """Drop the stored check result, so the next run goes through the parse cache."""
+    (root / ".adrguard_cache" / "check-result.json").unlink()
+
+
 def test_warm_equals_cold_and_cache_is_tagged(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -128,6 +133,7 @@ def test_corrupt_or_foreign_cache_is_rebuilt(
         cache_file.write_text(json.dumps(data))
     else:
         cache_file.write_bytes(damage)
+    _forget_result(tmp_path)
     assert _report(tmp_path, capsys) == cold
 
 
@@ -143,10 +149,101 @@ def test_forged_decision_with_matching_hash_but_wrong_path_is_ignored(
     a, b = "docs/adr/0001-first.md", "docs/adr/0003-third.md"
     entries[a][3], entries[b][3] = entries[b][3], entries[a][3]  # swap parsed bodies
     cache_file.write_text(json.dumps(data))
+    _forget_result(tmp_path)
     assert _report(tmp_path, capsys) == cold
+
+
+def test_forged_parse_entry_is_what_a_damaged_cache_would_serve(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The damage tests above only prove something if the parse cache is read at all: an
+    entry that decodes fine but says something else is served (and changes the report)."""
+    _corpus(tmp_path)
+    cold = _cold(tmp_path, capsys)
+    _report(tmp_path, capsys)
+    (cache_file,) = (tmp_path / ".adrguard_cache").glob("parse-*.json")
+    text = cache_file.read_text(encoding="utf-8")
+    cache_file.write_text(text.replace('"Bogus"', '"Accepted"'), encoding="utf-8")
+    _forget_result(tmp_path)
+    assert _report(tmp_path, capsys) != cold
+
+
+def _many(root: Path, count: int) -> None:
+    adr = root / "docs" / "adr"
+    adr.mkdir(parents=True)
+    for n in range(1, count + 1):
+        (adr / f"{n:04d}-record-{n}.md").write_text(
+            RECORD.format(n=n, title=f"Record {n}", status="Accepted"), encoding="utf-8"
+        )
+    (adr / "0001-record-1.md").write_text(
+        RECORD.format(n=1, title="First", status="Accepted"), encoding="utf-8"
+    )
+
+
+def test_large_corpus_cache_is_sharded_and_an_edit_rewrites_one_shard(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(cache_mod, "SHARD_MIN", 5)
+    _many(tmp_path, 40)
+    first = _report(tmp_path, capsys)
+    shards = sorted((tmp_path / ".adrguard_cache").glob("parse-*.json"))
+    assert len(shards) > 1 and all(".json" in s.name and s.name.count(".") == 2 for s in shards)
+    before = {s.name: s.stat().st_ino for s in shards}  # write_atomic replaces: a new inode
+
+    edited = tmp_path / "docs/adr/0007-record-7.md"
+    edited.write_text(edited.read_text().replace("Accepted", "Bogus"), encoding="utf-8")
+    after = _report(tmp_path, capsys)
+    assert after != first and after == _cold(tmp_path, capsys)
+    now = {s.name: s.stat().st_ino for s in (tmp_path / ".adrguard_cache").glob("parse-*.json")}
+    rewritten = [name for name in now if now[name] != before.get(name)]
+    assert now.keys() == before.keys()
+    expected = cache_mod.shard_of("docs/adr/0007-record-7.md", cache_mod.SHARDS)
+    assert rewritten == [f"{shards[0].name.split('.')[0]}.{expected:02d}.json"]
+
+
+def test_damaged_or_misfiled_shard_is_reparsed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(cache_mod, "SHARD_MIN", 5)
+    _many(tmp_path, 40)
+    cold = _cold(tmp_path, capsys)
+    _report(tmp_path, capsys)
+    shards = sorted((tmp_path / ".adrguard_cache").glob("parse-*.json"))
+    first = json.loads(shards[0].read_text())
+    # entries filed under another shard than their path's are not read, even when they decode
+    # (here: shard 1's records, retitled, moved into shard 0; `list` shows titles)
+    moved = json.loads(shards[1].read_text())["entries"]
+    assert moved
+    for entry in moved.values():
+        entry[3][4] = "Forged"
+    first["entries"].update(moved)
+    shards[0].write_text(json.dumps(first))
+    shards[1].write_bytes(b"{not json")
+    _forget_result(tmp_path)
+    assert _report(tmp_path, capsys) == cold
+    assert json.loads(shards[1].read_text())["entries"]  # rebuilt
+    main(["list", "--root", str(tmp_path), "--format", "json"])
+    assert "Forged" not in capsys.readouterr().out
 
 
 def test_no_cache_writes_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     _corpus(tmp_path)
     _cold(tmp_path, capsys)
     assert not (tmp_path / ".adrguard_cache").exists()
+
+
+def test_parse_cache_outlives_the_date_and_is_shared_with_list(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`today` matters to ADR109 only: a new day (or `list`, which has no date) reuses the
+    parsed records instead of parsing the corpus again."""
+    _corpus(tmp_path)
+    _report(tmp_path, capsys)
+    (before,) = (tmp_path / ".adrguard_cache").glob("parse-*.json")
+    inode = before.stat().st_ino
+    tomorrow = _report(tmp_path, capsys, "--today", "2026-01-02")
+    main(["list", "--root", str(tmp_path), "--format", "json"])
+    capsys.readouterr()
+    (after,) = (tmp_path / ".adrguard_cache").glob("parse-*.json")
+    assert after == before and after.stat().st_ino == inode  # neither re-keyed nor rewritten
+    assert tomorrow == _report(tmp_path, capsys, "--no-cache", "--today", "2026-01-02")

@@ -200,3 +200,29 @@ def test_git_variables_bypass_the_listing_shortcut(
     assert _report(repo.path, capsys) == cold
     assert not _entry(repo.path, "git-files").exists()
     assert _entry(repo.path, "check-result").exists()
+
+
+def test_cache_committed_to_git_is_not_trusted(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], plain_git: None
+) -> None:
+    """A pull request can commit `.adrguard_cache/` with forged entries under keys it can
+    compute (content hashes). A cache that git tracks is therefore never read."""
+    repo = _repo(tmp_path)
+    cold = _cold(repo.path, capsys)
+    _report(repo.path, capsys)
+    (shard,) = (repo.path / ".adrguard_cache").glob("parse-*.json")
+    shard.write_text(shard.read_text().replace('"First"', '"Forged"'), encoding="utf-8")
+    result = _entry(repo.path, "check-result")
+    stored = json.loads(result.read_text())
+    stored["value"]["findings"] = []
+    result.write_text(json.dumps(stored))
+
+    main(["list", "--root", str(repo.path), "--format", "json"])
+    assert "Forged" in capsys.readouterr().out  # untracked: the (local) cache is used
+
+    repo.git("add", "-f", ".adrguard_cache")
+    repo.commit("a forged cache")
+    main(["list", "--root", str(repo.path), "--format", "json"])
+    listed = capsys.readouterr().out
+    assert "Forged" not in listed and '"First"' in listed
+    assert _report(repo.path, capsys) == cold

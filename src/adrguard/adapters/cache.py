@@ -15,8 +15,9 @@ import functools
 import hashlib
 import json
 import os
+import zlib
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -51,32 +52,53 @@ def cache_key(config_fingerprint: str) -> str:
     return hashlib.sha256(raw.encode("utf-8")).hexdigest()[:24]
 
 
+SHARDS = 32  # parse-cache files for a large corpus: an edit rewrites one of them
+SHARD_MIN = 1000  # records below which the parse cache is one file
+
+
+def shard_of(path: str, shards: int) -> int:
+    """The parse-cache file a record's entry lives in: a stable function of its path, so an
+    edited record rewrites the same small file."""
+    return zlib.crc32(path.encode("utf-8", "surrogateescape")) % shards if shards > 1 else 0
+
+
 @dataclass
 class ParseCache:
+    """Parsed records by path, in one JSON file (``parse-<key>.json``) or, for a corpus of
+    :data:`SHARD_MIN` records or more, in :data:`SHARDS` files (``parse-<key>.<NN>.json``) by a
+    hash of the path; only the files whose entries changed are written again."""
+
     directory: Path
     key: str
     entries: dict[str, list[Any]]  # path -> [sha256, root, archived, encoded decision]
-    dirty: bool = False
+    shards: int = 1
+    dirty: set[int] = field(default_factory=set)  # shards to write
 
     @classmethod
-    def open(cls, repo_root: Path, config_fingerprint: str) -> ParseCache:
+    def open(cls, repo_root: Path, config_fingerprint: str, records: int = 0) -> ParseCache:
         directory = repo_root / CACHE_DIR
         key = cache_key(config_fingerprint)
+        shards = SHARDS if records >= SHARD_MIN else 1
         entries: dict[str, list[Any]] = {}
-        path = directory / f"parse-{key}.json"
-        try:
-            if not path.is_symlink() and path.is_file():
+        for shard in range(shards):
+            path = directory / _shard_name(key, shard, shards)
+            try:
+                if path.is_symlink() or not path.is_file():
+                    continue
                 loaded = json.loads(path.read_bytes())
-                if (
-                    isinstance(loaded, dict)
-                    and loaded.get("format") == FORMAT
-                    and loaded.get("key") == key
-                    and isinstance(loaded.get("entries"), dict)
-                ):
-                    entries = loaded["entries"]
-        except (OSError, ValueError, RecursionError):
-            entries = {}
-        return cls(directory=directory, key=key, entries=entries)
+            except (OSError, ValueError, RecursionError):
+                continue
+            if (
+                isinstance(loaded, dict)
+                and loaded.get("format") == FORMAT
+                and loaded.get("key") == key
+                and isinstance(loaded.get("entries"), dict)
+            ):
+                got: dict[str, Any] = loaded["entries"]
+                if shards > 1:  # an entry filed under the wrong shard is not ours
+                    got = {p: e for p, e in got.items() if shard_of(p, shards) == shard}
+                entries.update(got)
+        return cls(directory=directory, key=key, entries=entries, shards=shards)
 
     def get(self, path: str, sha: str, root: str, archived: bool) -> Decision | None:
         from adrguard.core.serialize import decode
@@ -98,33 +120,43 @@ class ParseCache:
     def put_encoded(self, path: str, sha: str, root: str, archived: bool, data: Any) -> None:
         """Store a record already encoded with :func:`adrguard.core.serialize.encode`."""
         self.entries[path] = [sha, root, archived, data]
-        self.dirty = True
+        self.dirty.add(shard_of(path, self.shards))
 
     def retain(self, paths: set[str]) -> None:
-        stale = set(self.entries) - paths
-        for p in stale:
+        for p in set(self.entries) - paths:
             del self.entries[p]
-        self.dirty = self.dirty or bool(stale)
+            self.dirty.add(shard_of(p, self.shards))
 
     def save(self) -> None:
-        """Write the cache if anything changed; a failure to write is never an error."""
+        """Write the shards whose entries changed, and remove the files of other keys or
+        layouts; a failure to write is never an error."""
         if not self.dirty:
             return
         from adrguard.adapters.write import write_atomic
 
+        mine = {_shard_name(self.key, i, self.shards) for i in range(self.shards)}
         try:
             if not _prepare(self.directory):
                 return
             for old in self.directory.glob("parse-*.json"):
-                if old.name != f"parse-{self.key}.json":
+                if old.name not in mine:
                     old.unlink(missing_ok=True)
-            body = {"format": FORMAT, "key": self.key, "entries": self.entries}
-            write_atomic(
-                self.directory / f"parse-{self.key}.json",
-                json.dumps(body, separators=(",", ":"), ensure_ascii=False),
-            )
+            parts: list[dict[str, list[Any]]] = [{} for _ in range(self.shards)]
+            for path, entry in self.entries.items():
+                parts[shard_of(path, self.shards)][path] = entry
+            for shard in sorted(self.dirty):
+                body = {"format": FORMAT, "key": self.key, "entries": parts[shard]}
+                write_atomic(
+                    self.directory / _shard_name(self.key, shard, self.shards),
+                    json.dumps(body, separators=(",", ":"), ensure_ascii=False),
+                )
         except OSError:
             return
+        self.dirty.clear()
+
+
+def _shard_name(key: str, shard: int, shards: int) -> str:
+    return f"parse-{key}.json" if shards == 1 else f"parse-{key}.{shard:02d}.json"
 
 
 def _prepare(directory: Path) -> bool:

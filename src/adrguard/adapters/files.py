@@ -24,6 +24,7 @@ from adrguard.core.model import SourceFile
 OTHER_TEXT_NAMES = frozenset(
     {"README.md", "readme.md", "index.md", "INDEX.md", "CURRENT.md", "CURRENT.sources.json"}
 )
+_CACHE_PREFIX = ".adrguard_cache/"  # adapters.cache.CACHE_DIR (not imported: start-up time)
 _OTHER_TEXT_SUFFIXES = tuple(OTHER_TEXT_NAMES)  # a cheap first test (endswith, in C)
 # Folders never walked outside git (tool caches, dependencies, other VCS data).
 WALK_SKIP_DIRS = frozenset(
@@ -67,6 +68,9 @@ class Discovery:
     uses_git: bool = False  # files came from ``git ls-files``
     untracked: tuple[str, ...] = ()  # markdown under roots on disk but not in the git index
     file_list: Sequence[str] = ()  # ``repo_files`` as listed (sorted, or nearly: cheap to sort)
+    # False when git tracks files in the cache folder: a pull request could have committed a
+    # forged cache (the keys are content hashes anyone can compute), so it is not read.
+    cache_trusted: bool = True
 
 
 def discover(repo_root: Path, config: Config) -> Discovery:
@@ -101,6 +105,7 @@ def discover(repo_root: Path, config: Config) -> Discovery:
         uses_git=git_top,
         untracked=untracked,
         file_list=files,
+        cache_trusted=not (git_top and any(p.startswith(_CACHE_PREFIX) for p in files)),
     )
 
 

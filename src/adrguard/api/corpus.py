@@ -66,7 +66,7 @@ def parse_sources(
     from adrguard.adapters import cache as cache_mod
 
     store = (
-        cache_mod.ParseCache.open(repo_root, _fingerprint(config))
+        cache_mod.ParseCache.open(repo_root, _fingerprint(config), len(sources))
         if repo_root is not None and cache_mod.enabled(repo_root, config.cache)
         else None
     )
@@ -106,7 +106,11 @@ def _fingerprint(config: Config) -> str:
 
     from adrguard.adapters.cache import config_fingerprint
 
-    return config_fingerprint(asdict(config.options))
+    options = asdict(config.options)
+    # ``today`` only matters to rules (ADR109): leaving it out keeps the parse cache valid from
+    # one day to the next and shared with the commands that run no rules (list, show, graph).
+    options.pop("today", None)
+    return config_fingerprint(options)
 
 
 Parsed = tuple[Decision, Any]  # a record and, when asked for, its encoded form (else None)
@@ -214,7 +218,8 @@ def corpus_of(
     found: Discovery, config: Config, repo_root: Path, hashes: Sequence[str] | None = None
 ) -> Corpus:
     """Parse what discovery found into the corpus."""
-    decisions = parse_sources(found.sources, config, repo_root, hashes)
+    cache_root = repo_root if found.cache_trusted else None  # None: no parse cache
+    decisions = parse_sources(found.sources, config, cache_root, hashes)
     corpus = build_corpus(
         decisions,
         roots=found.roots,
@@ -331,7 +336,8 @@ def check_result(
     from adrguard.api import memo
 
     found = discover(root, cfg)
-    key = memo.result_key(cfg, rel_paths, found) if enabled(root, cfg.cache) else None
+    use = found.cache_trusted and enabled(root, cfg.cache)
+    key = memo.result_key(cfg, rel_paths, found) if use else None
     hit = memo.load(root, key) if key is not None else None
     if hit is not None:
         return CheckResult(

@@ -99,7 +99,9 @@ class Workspace:
             if self._last is not None and self._last[0] == key:
                 return config, self._last[1]
             corpus = build_corpus(
-                parse_sources(found.sources, config, self.root),
+                parse_sources(
+                    found.sources, config, self.root if found.cache_trusted else None
+                ),
                 roots=found.roots,
                 repo_files=found.repo_files,
                 other_texts=found.other_texts,
