@@ -253,43 +253,61 @@ def run_single(python: str, sizes: Sequence[int], commands: Sequence[Command], f
     return results
 
 
+def side_folder(folder: Path, side: str) -> Path:
+    """A copy of the corpus for one side of a comparison. Each version keeps its own caches:
+    two versions sharing one ``.adrguard_cache`` would evict each other's entries, and every
+    "warm" run would time a miss."""
+    copy = folder.with_name(f"{folder.name}-compare-{side}")
+    stamp = (folder / MANIFEST).read_bytes()
+    if not (copy / MANIFEST).is_file() or (copy / MANIFEST).read_bytes() != stamp:
+        shutil.rmtree(copy, ignore_errors=True)
+        shutil.copytree(folder, copy, symlinks=True, ignore=shutil.ignore_patterns(CACHE_DIR))
+    return copy
+
+
 def run_compare(pythons: Sequence[str], sizes: Sequence[int], commands: Sequence[Command],
                 repeat: int, work_dir: Path, seed: int, fresh: bool) -> str:
     pairs: dict[tuple[str, int], list[tuple[float, float]]] = {}
     notes: dict[tuple[str, int], str] = {}
     for size in sizes:
         folder, corpus = ensure_corpus(work_dir, size, seed, fresh)
+        folders = [side_folder(folder, side) for side in "AB"]
         for cmd in commands:
             key = (cmd.label, size)
             pairs[key] = []
             argvs = [command_argv(p, cmd, corpus) for p in pythons]
             print(f"  {size:>6} {cmd.label} (A/B) ...", file=sys.stderr, flush=True)
-            why = [unavailable(run_once(a, folder), cmd.args[0]) for a in argvs]
+            for f in folders:
+                clear_cache(f)
+            why = [unavailable(run_once(a, f), cmd.args[0])
+                   for a, f in zip(argvs, folders, strict=True)]
             if any(why):
                 notes[key] = "; ".join(f"{t}: {w}" for t, w in zip("AB", why, strict=True) if w)
                 continue
-            target = edit_target(folder) if cmd.edit else None
-            original = target.read_bytes() if target is not None else b""
+            targets = [edit_target(f) for f in folders] if cmd.edit else []
+            originals = [t.read_bytes() for t in targets]
             try:
-                _compare_runs(pairs[key], argvs, folder, repeat, cmd, target, original)
+                _compare_runs(pairs[key], argvs, folders, repeat, cmd, targets, originals)
             finally:
-                if target is not None:
+                for target, original in zip(targets, originals, strict=True):
                     target.write_bytes(original)
-        clear_cache(folder)
+        for f in folders:
+            clear_cache(f)
     return compare_table(pairs, notes)
 
 
-def _compare_runs(pairs: list[tuple[float, float]], argvs: list[list[str]], folder: Path,
-                  repeat: int, cmd: Command, target: Path | None, original: bytes) -> None:
+def _compare_runs(pairs: list[tuple[float, float]], argvs: list[list[str]],
+                  folders: list[Path], repeat: int, cmd: Command, targets: list[Path],
+                  originals: list[bytes]) -> None:
     for i in range(repeat):
         order = (0, 1) if i % 2 == 0 else (1, 0)
         walls = [0.0, 0.0]
         for k in order:
             if cmd.cold_cache:
-                clear_cache(folder)
-            if target is not None:
-                toggle_edit(target, original)
-            walls[k] = run_once(argvs[k], folder).wall
+                clear_cache(folders[k])
+            if targets:
+                toggle_edit(targets[k], originals[k])
+            walls[k] = run_once(argvs[k], folders[k]).wall
         pairs.append((walls[0], walls[1]))
 
 

@@ -225,3 +225,23 @@ def test_runner_flags_a_warm_run_that_rebuilt_the_cache(runner: ModuleType, tmp_
              "(p / 'parse.json').write_text(str(time.time_ns()))")
     result = runner.time_command([sys.executable, "-c", touch], tmp_path, 2, False, "x", "x", 10)
     assert len(result.samples) == 2 and "cache rebuilt" in (result.note or "")
+
+
+def test_compare_gives_each_side_its_own_copy_and_cache(runner: ModuleType, tmp_path: Path) -> None:
+    """Two versions sharing one .adrguard_cache evict each other's entries: each side of a
+    comparison runs in its own copy of the corpus (made once, refreshed when it is regenerated)."""
+    corpus = tmp_path / "100-seed1"
+    (corpus / runner.CACHE_DIR).mkdir(parents=True)
+    (corpus / runner.CACHE_DIR / "check-result.json").write_text("{}")
+    (corpus / runner.MANIFEST).write_text('{"generator": 1}')
+    (corpus / "docs").mkdir()
+    (corpus / "docs" / "0001-a.md").write_text("# A\n")
+    a, b = runner.side_folder(corpus, "A"), runner.side_folder(corpus, "B")
+    assert a != b and a.parent == b.parent == tmp_path
+    for side in (a, b):
+        assert (side / "docs" / "0001-a.md").read_text() == "# A\n"
+        assert not (side / runner.CACHE_DIR).exists()
+    (a / runner.CACHE_DIR).mkdir()
+    assert runner.side_folder(corpus, "A") == a and (a / runner.CACHE_DIR).is_dir()  # reused
+    (corpus / runner.MANIFEST).write_text('{"generator": 2}')  # regenerated: copied again
+    assert not (runner.side_folder(corpus, "A") / runner.CACHE_DIR).exists()
