@@ -39,6 +39,7 @@ from adrguard.config import Config
 from adrguard.core import suppress
 from adrguard.core.findings import Finding, Report, Severity, sort_findings
 from adrguard.core.model import ChangeSet, Corpus, Decision, Location
+from adrguard.engine import split
 from adrguard.rules import ALL_RULES, BaseRule, RuleContext
 
 LEGACY_CODES = frozenset(
@@ -125,11 +126,11 @@ def run(
     ctx = RuleContext(corpus, config.options, changes)
     overrides = _Overrides(config.severity)
     findings: list[Finding] = []
-    for rule in rules:
+    for rule, found in zip(rules, split.run_rules(rules, ctx, _check), strict=True):
         override = overrides.get(rule)
         findings.extend(
             f.with_severity(override or profile_severity(rule, config.profile, f.severity))
-            for f in _check(rule, ctx)
+            for f in found
         )
     findings = _drop_per_file_ignores(findings, config.per_file_ignores)
     ran = frozenset(r.meta.code for r in rules)
