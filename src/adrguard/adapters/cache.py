@@ -149,6 +149,7 @@ class ParseCache:
                 write_atomic(
                     self.directory / _shard_name(self.key, shard, self.shards),
                     json.dumps(body, separators=(",", ":"), ensure_ascii=False),
+                    durable=False,
                 )
         except OSError:
             return
@@ -253,7 +254,9 @@ def save_entry(repo_root: Path, name: str, key: str, value: Any) -> None:
         if not _prepare(directory):
             return
         write_atomic(
-            directory / f"{name}.json", json.dumps(body, separators=(",", ":"), ensure_ascii=False)
+            directory / f"{name}.json",
+            json.dumps(body, separators=(",", ":"), ensure_ascii=False),
+            durable=False,
         )
     except (OSError, ValueError):
         return

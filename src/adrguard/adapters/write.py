@@ -10,8 +10,10 @@ import tempfile
 from pathlib import Path
 
 
-def write_atomic(path: Path, text: str | bytes) -> None:
-    """Replace ``path`` with ``text`` (UTF-8, exactly as given: no newline translation)."""
+def write_atomic(path: Path, text: str | bytes, *, durable: bool = True) -> None:
+    """Replace ``path`` with ``text`` (UTF-8, exactly as given: no newline translation).
+    ``durable=False`` skips the fsync: for caches, which a crash may leave torn but never
+    wrong (a torn entry does not decode, so it is a miss)."""
     data = text.encode("utf-8") if isinstance(text, str) else text
     target = Path(path)
     directory = target.parent if str(target.parent) else Path(".")
@@ -21,7 +23,8 @@ def write_atomic(path: Path, text: str | bytes) -> None:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
-            os.fsync(fh.fileno())
+            if durable:
+                os.fsync(fh.fileno())
         if target.exists():
             os.chmod(tmp, target.stat().st_mode & 0o7777)
         else:
