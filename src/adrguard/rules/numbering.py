@@ -106,7 +106,7 @@ class FilenamePattern(BaseRule):
                 hint = f" (for example {d.number:04d}-{slug(d.title)}.md)"
             yield self.finding(
                 f"file name {name!r} does not match filename-pattern "
-                f"{ctx.options.filename_pattern!r}: rename the file{hint} or set "
+                f"`{ctx.options.filename_pattern}`: rename the file{hint} or set "
                 "`filename-pattern` in the config",
                 Location(d.path, 1),
                 d,
