@@ -168,23 +168,23 @@ def test_forged_parse_entry_is_what_a_damaged_cache_would_serve(
     assert _report(tmp_path, capsys) != cold
 
 
-def _many(root: Path, count: int) -> None:
-    adr = root / "docs" / "adr"
+@pytest.fixture
+def sharded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """40 records, with the shard threshold lowered to 5: the parse cache is 32 files."""
+    monkeypatch.setattr(cache_mod, "SHARD_MIN", 5)
+    adr = tmp_path / "docs" / "adr"
     adr.mkdir(parents=True)
-    for n in range(1, count + 1):
+    for n in range(1, 41):
         (adr / f"{n:04d}-record-{n}.md").write_text(
             RECORD.format(n=n, title=f"Record {n}", status="Accepted"), encoding="utf-8"
         )
-    (adr / "0001-record-1.md").write_text(
-        RECORD.format(n=1, title="First", status="Accepted"), encoding="utf-8"
-    )
+    return tmp_path
 
 
 def test_large_corpus_cache_is_sharded_and_an_edit_rewrites_one_shard(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    sharded: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setattr(cache_mod, "SHARD_MIN", 5)
-    _many(tmp_path, 40)
+    tmp_path = sharded
     first = _report(tmp_path, capsys)
     shards = sorted((tmp_path / ".adrguard_cache").glob("parse-*.json"))
     assert len(shards) > 1 and all(".json" in s.name and s.name.count(".") == 2 for s in shards)
@@ -202,10 +202,9 @@ def test_large_corpus_cache_is_sharded_and_an_edit_rewrites_one_shard(
 
 
 def test_damaged_or_misfiled_shard_is_reparsed(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    sharded: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setattr(cache_mod, "SHARD_MIN", 5)
-    _many(tmp_path, 40)
+    tmp_path = sharded
     cold = _cold(tmp_path, capsys)
     _report(tmp_path, capsys)
     shards = sorted((tmp_path / ".adrguard_cache").glob("parse-*.json"))
