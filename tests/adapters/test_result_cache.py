@@ -226,3 +226,31 @@ def test_cache_committed_to_git_is_not_trusted(
     listed = capsys.readouterr().out
     assert "Forged" not in listed and '"First"' in listed
     assert _report(repo.path, capsys) == cold
+
+
+def _markdown(root: Path, capsys: pytest.CaptureFixture[str], *extra: str) -> str:
+    main(["check", "--root", str(root), "--format", "markdown", "--today", "2026-01-01", *extra])
+    return capsys.readouterr().out
+
+
+def test_decision_rows_come_from_their_own_entry_or_from_the_records(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], plain_git: None
+) -> None:
+    """The markdown report names decisions. A warm hit reads the rows stored beside the result
+    (other formats never do). A damaged or missing rows entry means parsing the records again,
+    so the report still equals a cold run."""
+    repo = _repo(tmp_path)
+    cold = _markdown(repo.path, capsys, "--no-cache")
+    assert "First" in cold
+    assert _markdown(repo.path, capsys) == cold  # stores
+    assert _markdown(repo.path, capsys) == cold  # hit
+    rows = _entry(repo.path, "check-rows")
+    stored = json.loads(rows.read_text())
+    stored["value"] = [[i, p, "Forged" if t == "First" else t, s] for i, p, t, s in stored["value"]]
+    rows.write_text(json.dumps(stored))
+    assert "Forged" in _markdown(repo.path, capsys)  # the entry is read
+    for damage in ('{"format": 1}', "[", json.dumps({**stored, "value": [[1, 2, 3, 4]]})):
+        rows.write_text(damage)
+        assert _markdown(repo.path, capsys) == cold
+    rows.unlink()
+    assert _markdown(repo.path, capsys) == cold
