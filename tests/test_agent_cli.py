@@ -144,3 +144,28 @@ def test_help_lists_the_agent_commands(capsys: pytest.CaptureFixture[str]) -> No
     out = capsys.readouterr().out
     for name in ("find", "context", "search", "mcp"):
         assert f"    {name}" in out
+
+
+def test_find_defaults_to_the_configured_governing_statuses(
+    repo: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Without --status, find (like impact) takes `impact.statuses` from the config."""
+    argv = ["find", "--root", str(repo), "--no-cache", "--topic", "redis", "--format", "json"]
+    plain = json.loads(run(capsys, *argv)[1])
+    assert plain["statuses"] == ["accepted"]
+    assert "ADR-0004" not in [r["id"] for r in plain["results"]]  # proposed
+    config = tmp_path / "adrguard.toml"
+    config.write_text(
+        (repo / ".adrguard.toml").read_text(encoding="utf-8")
+        if (repo / ".adrguard.toml").is_file()
+        else "",
+        encoding="utf-8",
+    )
+    with config.open("a", encoding="utf-8") as fh:
+        fh.write('\n[impact]\nstatuses = ["accepted", "proposed"]\n')
+    data = json.loads(run(capsys, *argv, "--config", str(config))[1])
+    assert data["statuses"] == ["accepted", "proposed"]
+    assert data["results"][0]["id"] == "ADR-0004"
+    config.write_text('[impact]\nstatuses = ["bogus"]\n', encoding="utf-8")
+    code, _, err = run(capsys, *argv, "--config", str(config))
+    assert code == 2 and "impact.statuses" in err and "bogus" in err

@@ -29,7 +29,7 @@ from adrguard.config import PROFILES
 from adrguard.core import context as ctx_mod
 from adrguard.core import retrieval, search
 from adrguard.core.errors import UserError
-from adrguard.core.impact import status_key
+from adrguard.core.impact import configured_statuses, status_key
 from adrguard.core.mapping import manifest_of
 from adrguard.core.model import Corpus, Decision
 
@@ -235,8 +235,9 @@ def find_adrs(
         raise UserError("give paths (the files being edited) or a topic, or both")
     if not 1 <= limit <= 100:
         raise UserError("limit must be between 1 and 100")
-    wanted = check_statuses(status)
+    asked = check_statuses(status) if status else None
     config, corpus = ws.load()
+    wanted = asked or configured_statuses(config.options)
     manifest = manifest_of(corpus, config.options)
     result = retrieval.find(corpus, manifest, paths=rels, topic=q, statuses=wanted, limit=limit)
     data = {
@@ -272,10 +273,11 @@ def adr_context(
         raise UserError("the cursor is not one adrguard made: pass the cursor exactly as returned")
     if key is None and not rels and q is None:
         raise UserError("give an id, paths or a topic")
-    wanted = check_statuses(status)
+    asked = check_statuses(status) if status else None
     units = max_units if max_units is not None else ws.limits.max_units
     chars = max_chars if max_chars is not None else ws.limits.max_chars
     config, corpus = ws.load()
+    wanted = asked or configured_statuses(config.options)
     warnings: list[str] = []
     part: int | None = None
     if key is not None:

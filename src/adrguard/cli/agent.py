@@ -30,7 +30,10 @@ def _status(p: argparse.ArgumentParser) -> None:
         action="append",
         default=[],
         metavar="STATUS[,STATUS]",
-        help=f"statuses to include (default: accepted); any of {', '.join(STATUS_CHOICES)}, or all",
+        help=(
+            "statuses to include (default: `impact.statuses` from the config, else accepted); "
+            f"any of {', '.join(STATUS_CHOICES)}, or all"
+        ),
     )
 
 

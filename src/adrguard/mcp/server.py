@@ -55,8 +55,10 @@ Paths = Annotated[
 Statuses = Annotated[
     list[str] | None,
     Field(
-        description="statuses to include (default accepted): accepted, proposed, draft, "
-        "deprecated, superseded, rejected, unknown, none, or all"
+        description="statuses to include: accepted, proposed, draft, deprecated, superseded, "
+        "rejected, unknown, none, or all (default: every status for list_adrs; for find_adrs "
+        "and adr_context the statuses that govern in the project's config, accepted unless "
+        "impact.statuses says otherwise)"
     ),
 ]
 M = TypeVar("M")
@@ -141,9 +143,9 @@ def build_server(workspace: agent.Workspace) -> MCPServer[Any]:
         status: Statuses = None,
         limit: Annotated[int, Field(ge=1, le=100)] = 10,
     ) -> models.FindResults:
-        """The accepted decisions that apply to the files you are about to edit and/or a topic,
-        best first, each with why it matched (path, glob, term) and a score. Call it before
-        editing files."""
+        """The governing decisions (accepted, unless the config's impact.statuses says
+        otherwise) that apply to the files you are about to edit and/or a topic, best first,
+        each with why it matched (path, glob, term) and a score. Call it before editing files."""
         return await _call(
             models.FindResults,
             agent.find_adrs,
