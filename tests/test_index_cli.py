@@ -354,3 +354,34 @@ def test_symlinks_out_of_the_repository_are_never_followed(
     manifest.symlink_to(outside)
     assert main(["current", "status", "--root", str(repo)]) == 2
     assert "symlink out of the repository" in capsys.readouterr().err
+
+
+def test_current_status_json_follows_its_schema(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from adrguard.core.schemas import validator
+
+    check = validator("current-status.schema.json")
+    repo = make_repo(tmp_path, BASE)
+    assert main(["current", "status", "--root", str(repo), "--format", "json"]) == 0
+    empty = json.loads(capsys.readouterr().out)
+    check.validate(empty)
+    assert empty == {"schemaVersion": 1, "views": []}
+
+    assert main(["current", "init", "--root", str(repo)]) == 0
+    capsys.readouterr()
+    assert main(["current", "status", "--root", str(repo), "--format", "json"]) == 1
+    stale = json.loads(capsys.readouterr().out)
+    check.validate(stale)
+    (view,) = stale["views"]
+    assert view["view"] == "docs/adr/CURRENT.md" and view["fresh"] is False
+    assert view["manifest"] == "docs/adr/CURRENT.sources.json"
+    assert [r["code"] for r in view["reasons"]] == ["ADR404"]
+
+    (repo / "docs/adr/CURRENT.md").write_text("# In force\n\n* PostgreSQL stores data.\n", "utf-8")
+    assert main(["current", "stamp", "--root", str(repo)]) == 0
+    capsys.readouterr()
+    assert main(["current", "status", "--root", str(repo), "--format", "json"]) == 0
+    fresh = json.loads(capsys.readouterr().out)
+    check.validate(fresh)
+    assert fresh["views"][0]["fresh"] is True and fresh["views"][0]["reasons"] == []

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import json
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -14,6 +15,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from adrguard.config import Config
+    from adrguard.core.current import CurrentState
     from adrguard.core.index import IndexState
     from adrguard.core.model import Corpus
 
@@ -77,6 +79,13 @@ def register(subparsers: Any) -> None:
             metavar="DIR",
             help="only this ADR root (repo-relative; repeatable; default: every root)",
         )
+        if name == "status":
+            sp.add_argument(
+                "--format",
+                choices=("text", "json"),
+                default="text",
+                help="json: schemas/current-status.schema.json (exit codes as for text)",
+            )
         sp.set_defaults(func=run_current, current_command=name)
 
 
@@ -163,6 +172,9 @@ def run_current(args: argparse.Namespace) -> int:
                 print(f"{w.path} exists; not overwritten")
         return 0
     states = generated.current_states(root, config, corpus, args.adr_root)
+    if args.format == "json":
+        print(json.dumps(_status_json(states), indent=2, sort_keys=True, ensure_ascii=False))
+        return 0 if all(s.fresh for s in states) else 1
     if not states:
         print(
             "no CURRENT.md or CURRENT.sources.json in the ADR roots; start with "
@@ -174,3 +186,27 @@ def run_current(args: argparse.Namespace) -> int:
         for reason in state.reasons:
             print(f"  {reason.code} {reason.message}")
     return 0 if all(s.fresh for s in states) else 1
+
+
+def _status_json(states: list[CurrentState]) -> dict[str, Any]:
+    return {
+        "schemaVersion": 1,
+        "views": [
+            {
+                "root": s.root,
+                "view": s.view,
+                "manifest": s.manifest_path,
+                "fresh": s.fresh,
+                "reasons": [
+                    {
+                        "code": r.code,
+                        "message": r.message,
+                        "path": r.path,
+                        "decisionId": r.decision_id,
+                    }
+                    for r in s.reasons
+                ],
+            }
+            for s in states
+        ],
+    }
