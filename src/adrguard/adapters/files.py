@@ -24,7 +24,6 @@ from adrguard.core.model import SourceFile
 OTHER_TEXT_NAMES = frozenset(
     {"README.md", "readme.md", "index.md", "INDEX.md", "CURRENT.md", "CURRENT.sources.json"}
 )
-_CACHE_PREFIX = ".adrguard_cache/"  # adapters.cache.CACHE_DIR (not imported: start-up time)
 _OTHER_TEXT_SUFFIXES = tuple(OTHER_TEXT_NAMES)  # a cheap first test (endswith, in C)
 # Folders never walked outside git (tool caches, dependencies, other VCS data).
 WALK_SKIP_DIRS = frozenset(
@@ -105,8 +104,16 @@ def discover(repo_root: Path, config: Config) -> Discovery:
         uses_git=git_top,
         untracked=untracked,
         file_list=files,
-        cache_trusted=not (git_top and any(p.startswith(_CACHE_PREFIX) for p in files)),
+        cache_trusted=not (git_top and _tracks_cache(files)),
     )
+
+
+def _tracks_cache(files: list[str]) -> bool:
+    """Whether git tracks anything in the cache folder (see ``Discovery.cache_trusted``)."""
+    from adrguard.adapters.cache import CACHE_DIR  # loaded already by the listing
+
+    prefix = CACHE_DIR + "/"
+    return any(p.startswith(prefix) for p in files)
 
 
 # --- roots ------------------------------------------------------------------------------

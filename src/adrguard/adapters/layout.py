@@ -33,9 +33,6 @@ class _Excluder:
         kept = [p for p in patterns if not _is_index_name(p)]
         self.record = _matcher(kept) if len(kept) != len(patterns) else self.any
 
-    def excludes(self, path: str, rel: str, *, record_readme: bool = False) -> bool:
-        return (self.record if record_readme else self.any)(path, rel)
-
 
 def _pathspec(patterns: Iterable[str]) -> Any:
     import pathspec
