@@ -77,6 +77,7 @@ class Config:
     per_file_ignores: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     fail_on: str = "error"
     cache: bool = True
+    cache_dir: str | None = None  # the record cache's folder (None: see adapters.cache)
     options: Options = field(default_factory=Options)
 
     def with_overrides(self, **changes: Any) -> Config:
@@ -114,70 +115,10 @@ def _check_keys(
             _check_keys(value, sub, where, f"{prefix}{key}.")
 
 
-_NOTES = frozenset({"description", "title", "$schema", "$id", "$defs"})
-_TYPES: dict[str, type] = {"string": str, "boolean": bool, "integer": int, "object": dict}
-
-
-def _surely_valid(value: Any, schema: Mapping[str, Any], root: Mapping[str, Any]) -> bool:
-    """True only when ``value`` certainly satisfies ``schema`` (the subset of JSON Schema the
-    config schema uses); anything unusual answers False and gets the full validator. This
-    spares every run importing jsonschema (the largest part of start-up) for a valid config."""
-    ref = schema.get("$ref")
-    if isinstance(ref, str):
-        if not ref.startswith("#/$defs/") or len(schema) - len(_NOTES & schema.keys()) != 1:
-            return False
-        target = root.get("$defs", {}).get(ref[len("#/$defs/") :])
-        return isinstance(target, Mapping) and _surely_valid(value, target, root)
-    for key, rule in schema.items():
-        if key in _NOTES:
-            continue
-        if key == "type":
-            kind = ("array" if rule == "array" else _TYPES.get(rule)) if type(rule) is str else None
-            if kind == "array":
-                if type(value) is not list:
-                    return False
-            elif kind is None or type(value) is not kind:
-                return False
-        elif key == "enum":
-            if type(value) is not str or type(rule) is not list or value not in rule:
-                return False
-        elif key == "minLength":
-            if type(value) is not str or len(value) < rule:
-                return False
-        elif key == "minimum":
-            if type(value) is not int or type(rule) is not int or value < rule:
-                return False
-        elif key == "items":
-            if type(value) is not list or not all(_surely_valid(v, rule, root) for v in value):
-                return False
-        elif key in ("properties", "additionalProperties"):
-            if not _object_surely_valid(value, schema, root):
-                return False
-        else:
-            return False
-    return True
-
-
-def _object_surely_valid(value: Any, schema: Mapping[str, Any], root: Mapping[str, Any]) -> bool:
-    if type(value) is not dict:
-        return False
-    props = schema.get("properties", {})
-    extra = schema.get("additionalProperties", True)
-    for key, item in value.items():
-        sub = props.get(key, extra)
-        if sub is False or type(key) is not str:
-            return False
-        if sub is not True and not (isinstance(sub, Mapping) and _surely_valid(item, sub, root)):
-            return False
-    return True
-
-
 def validate_mapping(data: Mapping[str, Any], where: str) -> None:
     """Reject unknown keys (naming the closest valid one) and wrong types."""
     schema = _schema()
     _check_keys(data, schema, where, "")
-    if _surely_valid(dict(data), schema, schema):
-        return
     from adrguard.core.schemas import validator
 
     errors = sorted(validator(SCHEMA_PATH).iter_errors(dict(data)), key=lambda e: list(e.path))
@@ -257,8 +198,22 @@ def from_mapping(
         per_file_ignores={k: _codes(v) for k, v in (data.get("per-file-ignores") or {}).items()},
         fail_on=data.get("fail-on", "error"),
         cache=bool(data.get("cache", True)),
+        cache_dir=_cache_dir(data.get("cache-dir"), where),
         options=Options(**opts),
     )
+
+
+def _cache_dir(value: str | None, where: str) -> str | None:
+    """``cache-dir`` as written, once it is known to be absolute (``~`` allowed): a relative
+    folder would be relative to the repository, and the cache never lives there."""
+    if value is None:
+        return None
+    if not Path(value).expanduser().is_absolute():
+        raise UserError(
+            f"{where}: cache-dir {value!r} is not an absolute path: give a folder outside the "
+            "repository, such as ~/.cache/adrguard"
+        )
+    return value
 
 
 def _load_fm_schema(name: str, base_dir: Path | None, where: str) -> dict[str, Any]:

@@ -14,11 +14,15 @@ import stat
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from adrguard.adapters.layout import MARKDOWN_SUFFIXES, Plan, classify, longest_first, root_of
 from adrguard.config import DEFAULT_ROOTS, Config
 from adrguard.core.errors import UserError
 from adrguard.core.model import SourceFile
+
+if TYPE_CHECKING:
+    from adrguard.adapters.cache import Store
 
 # Files under a root that rules read as text (indexes, CURRENT views and manifests).
 OTHER_TEXT_NAMES = frozenset(
@@ -40,7 +44,6 @@ WALK_SKIP_DIRS = frozenset(
         ".mypy_cache",
         ".pytest_cache",
         ".ruff_cache",
-        ".adrguard_cache",
     }
 )
 SYMLINK_OUTSIDE = "symlink points outside the repository: not followed"
@@ -64,20 +67,18 @@ class Discovery:
     skipped: tuple[str, ...]  # markdown files under roots left out (indexes, templates, parts)
     other_texts: dict[str, bytes]  # index / CURRENT files under roots, by repo-relative path
     repo_url: str | None  # web URL of the ``origin`` remote, when there is one
-    uses_git: bool = False  # files came from ``git ls-files``
+    uses_git: bool = False  # files came from git (``git ls-files``, or a revision's tree)
     untracked: tuple[str, ...] = ()  # markdown under roots on disk but not in the git index
-    file_list: Sequence[str] = ()  # ``repo_files`` as listed (sorted, or nearly: cheap to sort)
-    # False when git tracks files in the cache folder: a pull request could have committed a
-    # forged cache (the keys are content hashes anyone can compute), so it is not read.
-    cache_trusted: bool = True
+    file_list: Sequence[str] = ()  # ``repo_files`` as listed (sorted)
 
 
-def discover(repo_root: Path, config: Config) -> Discovery:
-    """Find the ADR roots, enumerate the files, classify and read the records."""
-    base = Path(repo_root)
+def discover(repo_root: Path, config: Config, store: Store | None = None) -> Discovery:
+    """Find the ADR roots, enumerate the files, classify and read the records. ``repo_root`` is
+    resolved already (see :func:`adrguard.api.resolve_root`); ``store`` keeps git listings."""
+    base = Path(os.path.abspath(repo_root))
     real_base = os.path.realpath(base)
     roots = find_roots(base, config)
-    listing = _git_listing(base, config.cache)
+    listing = _git_listing(base, store)
     url: str | None = None
     if listing is None:
         files = walk(base)
@@ -92,7 +93,12 @@ def discover(repo_root: Path, config: Config) -> Discovery:
         if got is not None:
             sources.append(SourceFile(path, root, got[0], got[1], archived))
     file_set = frozenset(files)
-    others = _other_texts(real_base, file_set, roots, plan, config)
+    records = {p for p, _, _ in plan.records}
+    others: dict[str, bytes] = {}
+    for path in sorted(other_text_paths(file_set, roots, plan, config) - records):
+        got = read_bytes(real_base, path, max_size)
+        if got is not None and got[0] is not None:
+            others[path] = got[0]
     untracked = _untracked(base, roots, file_set) if git_top else ()
     return Discovery(
         sources=sources,
@@ -104,16 +110,7 @@ def discover(repo_root: Path, config: Config) -> Discovery:
         uses_git=git_top,
         untracked=untracked,
         file_list=files,
-        cache_trusted=not (git_top and _tracks_cache(files)),
     )
-
-
-def _tracks_cache(files: list[str]) -> bool:
-    """Whether git tracks anything in the cache folder (see ``Discovery.cache_trusted``)."""
-    from adrguard.adapters.cache import CACHE_DIR  # loaded already by the listing
-
-    prefix = CACHE_DIR + "/"
-    return any(p.startswith(prefix) for p in files)
 
 
 # --- roots ------------------------------------------------------------------------------
@@ -176,73 +173,49 @@ def _inside(real_path: str, real_base: str) -> bool:
 # --- enumeration ------------------------------------------------------------------------
 
 
-def _git_listing(base: Path, use_cache: bool) -> tuple[list[str], str | None] | None:
-    """``(tracked files below base, remote URL)`` inside a git work tree, else None. The answer
-    is kept in the cache keyed by the index and config bytes (see
-    :func:`adrguard.adapters.git.state_digest`), so an unchanged repository needs no git."""
-    from adrguard.adapters import cache
-
-    here = base.resolve()
-    top = next((d for d in (here, *here.parents) if (d / ".git").exists()), None)
+def _git_listing(base: Path, store: Store | None) -> tuple[list[str], str | None] | None:
+    """``(tracked files below base, remote URL)`` inside a git work tree, else None (also when
+    git cannot be used there). With a ``store`` the answer is kept, keyed by the bytes of the git
+    index and config (:func:`adrguard.adapters.git.state_digest`): an unchanged repository then
+    needs neither gitpython nor a git process."""
+    top = next((d for d in (base, *base.parents) if (d / ".git").exists()), None)
     if top is None:
         return None  # not a repository: no need to start git at all
-    key: str | None = None
-    if cache.enabled(base, use_cache):
+    entry: str | None = None
+    if store is not None:
+        from adrguard.adapters.cache import key
         from adrguard.adapters.git import state_digest
 
         digest = state_digest(top)
-        key = f"{digest}:{here}" if digest else None
-    if key is not None:
-        hit = cache.load_entry(base, "git-files", key)
-        if _valid_listing(hit):
-            return list(hit[0]), hit[1]
-    git_top = _git_top(base)
-    if git_top is None:
+        entry = key("git-listing", digest, str(base)) if digest else None
+    if entry is not None and store is not None:
+        hit = _decode_listing(store.get(entry))
+        if hit is not None:
+            return hit
+    try:
+        from adrguard.adapters.git import remote_url, tracked_files
+    except ImportError:  # gitpython without a git executable
         return None
-    from adrguard.adapters.git import remote_url
-
-    files = _tracked_below(base, git_top)
+    files = tracked_files(base)
+    if files is None:
+        return None
     url = remote_url(base)
-    if key is not None and git_top.resolve() == top:
-        cache.save_entry(base, "git-files", key, [files, url])
+    if entry is not None and store is not None:
+        import msgspec
+
+        store.put(entry, msgspec.msgpack.encode((files, url)))
     return files, url
 
 
-def _valid_listing(value: object) -> bool:
-    if not (
-        isinstance(value, list)
-        and len(value) == 2
-        and isinstance(value[0], list)
-        and (value[1] is None or isinstance(value[1], str))
-    ):
-        return False
-    try:
-        "".join(value[0])  # every item a string: checked in C, 20,000 paths in a millisecond
-    except TypeError:
-        return False
-    return True
-
-
-def _git_top(base: Path) -> Path | None:
-    """The git work tree around ``base`` (which has a ``.git`` above it) when git can be used
-    there, else None."""
-    try:
-        from adrguard.adapters.git import find_repo_root
-    except ImportError:  # gitpython without a git executable
+def _decode_listing(data: bytes | None) -> tuple[list[str], str | None] | None:
+    if data is None:
         return None
-    return find_repo_root(base)
+    import msgspec
 
-
-def _tracked_below(base: Path, top: Path) -> list[str]:
-    """Tracked files below ``base``, relative to ``base`` (which may be below the top)."""
-    from adrguard.adapters.git import tracked_files
-
-    files = tracked_files(base)
-    prefix = Path(os.path.realpath(base)).relative_to(os.path.realpath(top)).as_posix()
-    if prefix in ("", "."):
-        return files
-    cut = prefix + "/"
-    return [f[len(cut) :] for f in files if f.startswith(cut)]
+    try:
+        return msgspec.msgpack.decode(data, type=tuple[list[str], str | None])
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return None
 
 
 def walk(base: Path, start: str = "") -> list[str]:
@@ -332,7 +305,7 @@ def _read_careful(
     if not stat.S_ISREG(st.st_mode):
         return None, "not a regular file"
     if st.st_size > max_size:
-        return None, _too_large(st.st_size, max_size)
+        return None, too_large(st.st_size, max_size)
     try:  # os.open/os.read: a third of the cost of open().read() on many small files
         fd = os.open(full, _OPEN_FLAGS)
     except PermissionError:
@@ -353,19 +326,19 @@ def _read_careful(
     finally:
         os.close(fd)
     if total > max_size:
-        return None, _too_large(total, max_size)
+        return None, too_large(total, max_size)
     return b"".join(chunks), None
 
 
-def _too_large(size: int, limit: int) -> str:
+def too_large(size: int, limit: int) -> str:
     return f"file is {size:,} bytes, larger than the {limit:,}-byte limit (max-file-size); not read"
 
 
-def _other_texts(
-    real_base: str, files: frozenset[str], roots: Sequence[str], plan: Plan, config: Config
-) -> dict[str, bytes]:
-    """Index and CURRENT files under the roots (and the configured index/CURRENT paths)."""
-    records = {p for p, _, _ in plan.records}
+def other_text_paths(
+    files: frozenset[str], roots: Sequence[str], plan: Plan, config: Config
+) -> set[str]:
+    """Index and CURRENT files under the roots, the configured index/CURRENT paths and the
+    impact manifest: the texts rules read besides the records."""
     ordered = longest_first(roots)
     wanted = {
         p
@@ -375,12 +348,7 @@ def _other_texts(
         and root_of(p, ordered) is not None
     }
     wanted.update(p for p in _configured_paths(roots, config) if p in files)
-    out: dict[str, bytes] = {}
-    for path in sorted(wanted - records):
-        got = read_bytes(real_base, path, config.options.max_file_size)
-        if got is not None and got[0] is not None:
-            out[path] = got[0]
-    return out
+    return wanted
 
 
 def _configured_paths(roots: Sequence[str], config: Config) -> set[str]:

@@ -15,17 +15,6 @@ def _git(cwd: Path):  # type: ignore[no-untyped-def]
     return git.Git(str(cwd))
 
 
-def find_repo_root(start: Path) -> Path | None:
-    """The top of the work tree containing ``start``, or None outside a git repository."""
-    import git
-
-    try:
-        out = _git(start).rev_parse("--show-toplevel")
-    except (git.GitCommandError, git.GitCommandNotFound, OSError):
-        return None
-    return Path(out.strip()) if out.strip() else None
-
-
 # Variables that move the repository, its index or its config away from ``<top>/.git``.
 _LOCATION_VARIABLES = ("GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_CEILING_DIRECTORIES",
                        "GIT_DISCOVERY_ACROSS_FILESYSTEM", "GIT_OBJECT_DIRECTORY",
@@ -72,16 +61,16 @@ def state_digest(top: Path) -> str | None:
     return digest.hexdigest()
 
 
-def tracked_files(repo_root: Path) -> list[str]:
-    """Tracked and staged files (``git ls-files``), repo-relative POSIX paths; ``-z`` safe."""
+def tracked_files(where: Path) -> list[str] | None:
+    """Tracked and staged files below ``where`` (``git ls-files``, ``-z`` safe), relative to
+    it, sorted; None when git cannot list them there (not a work tree, no git, a repository
+    git refuses to use)."""
     import git
 
     try:
-        out = _git(repo_root).ls_files(
-            "-z", "--cached", "--full-name", strip_newline_in_stdout=False
-        )
-    except (git.GitCommandError, OSError) as exc:
-        raise UserError(f"git ls-files failed in {repo_root}: {exc}") from None
+        out = _git(where).ls_files("-z", "--cached", strip_newline_in_stdout=False)
+    except (git.GitCommandError, git.GitCommandNotFound, OSError):
+        return None
     return sorted({p for p in out.split("\0") if p})
 
 

@@ -1,36 +1,34 @@
-"""Load a repository's decisions: config → discovery → parse → Corpus. The one pipeline every
-front end (CLI, MCP, the action) uses."""
+"""The one pipeline: a source (work tree or git revision) → discover → read → parse → Corpus.
+
+Every front end (CLI, MCP server, the action) and every command that reads records (check and
+``--base``, impact, index, current, list, show, graph, find, context, ...) builds its corpus
+with :func:`load_corpus`. Parsed records come from the record cache
+(:mod:`adrguard.adapters.cache`) when it holds them.
+"""
 
 from __future__ import annotations
 
-import gc
-from collections.abc import Collection, Sequence
-from dataclasses import dataclass
+import os
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
+from adrguard.adapters.cache import Store
+from adrguard.adapters.files import Discovery
+from adrguard.adapters.source import Source, WorkTree
 from adrguard.config import Config, load_config
 from adrguard.core.errors import UserError
 from adrguard.core.findings import Report
-from adrguard.core.model import ChangeSet, Corpus, Decision, SourceFile
-
-if TYPE_CHECKING:
-    from adrguard.adapters.files import Discovery
-    from adrguard.api.memo import DecisionRow
-
-
-@dataclass(frozen=True)
-class Loaded:
-    config: Config
-    corpus: Corpus
-    repo_root: Path
+from adrguard.core.model import Corpus, Decision, SourceFile
 
 
 def resolve_root(repo_root: Path | str | None) -> Path:
     """The directory given, or else the top of the git work tree around the current directory
-    (found by walking up to ``.git``, without starting git), or else the current directory."""
+    (found by walking up to ``.git``, without starting git), or else the current directory.
+    Resolved once here; everything below takes it as it is."""
     if repo_root is None:
-        return _discover_top(Path.cwd().resolve())
+        start = Path.cwd().resolve()
+        return next((d for d in (start, *start.parents) if (d / ".git").exists()), start)
     root = Path(repo_root)
     if not root.exists():
         raise UserError(f"--root {root} does not exist")
@@ -39,151 +37,147 @@ def resolve_root(repo_root: Path | str | None) -> Path:
     return root.resolve()
 
 
-def _discover_top(start: Path) -> Path:
-    for candidate in (start, *start.parents):
-        if (candidate / ".git").exists():
-            return candidate
-    return start
+def open_store(config: Config, repo_root: Path) -> Store | None:
+    """The record cache for this run, or None when it is off (``--no-cache``, ``cache = false``,
+    ``ADRGUARD_NO_CACHE``) or cannot be used. A cache folder inside the repository is a
+    configuration error: whatever is in the work tree may come from a pull request."""
+    if not config.cache or os.environ.get("ADRGUARD_NO_CACHE"):
+        return None
+    from adrguard.adapters import cache
+
+    directory = cache.cache_dir(config.cache_dir)
+    real, top = os.path.realpath(directory), os.path.realpath(repo_root)
+    if real == top or real.startswith(top.rstrip(os.sep) + os.sep):
+        raise UserError(
+            f"the cache folder {directory} is inside the repository {repo_root}: set cache-dir "
+            "(or ADRGUARD_CACHE_DIR) to a folder outside it, or run with --no-cache"
+        )
+    return cache.Store.open(directory)
 
 
-PARALLEL_MIN = 1500  # below this many files to parse, a second process costs more than it saves
+def load_corpus(source: Source, config: Config, *, reuse: Corpus | None = None) -> Corpus:
+    """The corpus ``source`` holds. Records of ``reuse`` with the same path, root, archive flag
+    and bytes are taken as they are (the base of a change shares most records with its head)."""
+    store = open_store(config, source.root)
+    try:
+        return corpus_of(source.discover(config, store), config, store, reuse)
+    finally:
+        if store is not None:
+            store.close()
 
 
-def source_hashes(sources: Sequence[SourceFile]) -> list[str]:
-    """Each source's identity for the caches: the SHA-256 of its bytes, plus its read error."""
-    from adrguard.adapters.cache import content_hash
+def load_with(repo_root: Path, config: Config) -> Corpus:
+    """The corpus of the work tree at ``repo_root`` (already resolved)."""
+    return load_corpus(WorkTree(repo_root), config)
 
-    return [content_hash(src.data) + (src.error or "") for src in sources]
+
+def load(
+    repo_root: Path | str | None = None, config_path: Path | None = None
+) -> tuple[Config, Corpus]:
+    root = resolve_root(repo_root)
+    config = load_config(root, config_path)
+    return config, load_with(root, config)
+
+
+def corpus_of(
+    found: Discovery, config: Config, store: Store | None = None, reuse: Corpus | None = None
+) -> Corpus:
+    """Parse what discovery found into the corpus."""
+    return build_corpus(
+        parse_sources(found.sources, config, store, reuse.by_path if reuse else None),
+        roots=found.roots,
+        repo_files=found.repo_files,
+        other_texts=found.other_texts,
+        skipped=found.skipped,
+        repo_url=found.repo_url,
+        untracked=found.untracked,
+    )
 
 
 def parse_sources(
     sources: Sequence[SourceFile],
     config: Config,
-    repo_root: Path | None = None,
-    hashes: Sequence[str] | None = None,
+    store: Store | None = None,
+    reuse: Mapping[str, Decision] | None = None,
 ) -> list[Decision]:
-    """Parse every source, reusing the parse cache when it is enabled."""
-    from adrguard.adapters import cache as cache_mod
+    """Every source parsed, in order: from ``reuse`` or the cache when they hold it, else by
+    :func:`adrguard.api.parsing.parse_all` (and then stored)."""
+    import hashlib
 
-    store = (
-        cache_mod.ParseCache.open(repo_root, _fingerprint(config), len(sources))
-        if repo_root is not None and cache_mod.enabled(repo_root, config.cache)
-        else None
-    )
+    from adrguard.adapters.cache import key, parser_signature
+    from adrguard.api.parsing import parse_all
+
+    signature = key(parser_signature(), _options_key(config)) if store is not None else ""
     out: list[Decision | None] = [None] * len(sources)
     todo: list[int] = []
-    if hashes is None:
-        hashes = source_hashes(sources)
-    # Decoding and parsing build many small objects and free none: the cyclic collector would
-    # walk them again and again for nothing (a third of a warm run at 10,000 records).
-    paused = gc.isenabled()
-    gc.disable()
-    try:
-        for i, src in enumerate(sources):
-            sha = hashes[i]
-            hit = store.get(src.path, sha, src.root, src.archived) if store else None
-            if hit is None:
-                todo.append(i)
-            else:
-                out[i] = hit
-        fresh = _parse_many([sources[i] for i in todo], config, encoded=store is not None)
-    finally:
-        if paused:
-            gc.enable()
-    for i, (decision, data) in zip(todo, fresh, strict=True):
-        out[i] = decision
+    keys: dict[int, str] = {}
+    for i, src in enumerate(sources):
+        data = src.data
+        if data is None or (store is None and not reuse):  # nothing to look up
+            todo.append(i)
+            continue
+        sha = hashlib.sha256(data).digest()
+        old = reuse.get(src.path) if reuse else None
+        if old is not None and _same(old, src) and old.sha256 == _content_sha(data, sha):
+            out[i] = old
+            continue
         if store is not None:
-            src = sources[i]
-            store.put_encoded(src.path, hashes[i], src.root, src.archived, data)
-    if store is not None:
-        store.retain({s.path for s in sources})
-        store.save()
+            keys[i] = key(signature, src.path, src.root, "a" if src.archived else "", sha)
+            out[i] = _cached(store, keys[i], src)
+        if out[i] is None:
+            todo.append(i)
+    fresh = parse_all([sources[i] for i in todo], config.options, encoded=store is not None)
+    for i, (decision, blob) in zip(todo, fresh, strict=True):
+        out[i] = decision
+        if store is not None and blob is not None and i in keys:
+            store.put(keys[i], blob)
     return [d for d in out if d is not None]
 
 
-def _fingerprint(config: Config) -> str:
-    from dataclasses import asdict
-
-    from adrguard.adapters.cache import config_fingerprint
-
-    options = asdict(config.options)
-    # ``today`` only matters to rules (ADR109): leaving it out keeps the parse cache valid from
-    # one day to the next and shared with the commands that run no rules (list, show, graph).
-    options.pop("today", None)
-    return config_fingerprint(options)
+def _same(d: Decision, src: SourceFile) -> bool:
+    return (d.path, d.root, d.archived) == (src.path, src.root, src.archived)
 
 
-Parsed = tuple[Decision, Any]  # a record and, when asked for, its encoded form (else None)
+def _cached(store: Store, entry: str, src: SourceFile) -> Decision | None:
+    """The record stored under ``entry`` when it decodes and is the one asked for."""
+    from adrguard.core.serialize import decode
 
-
-def _parse_chunk(args: tuple[list[SourceFile], Config, bool]) -> list[Parsed]:
-    from adrguard.core.parse import parse
-    from adrguard.core.serialize import encode
-
-    chunk, config, encoded = args
-    decisions = [parse(src, config.options) for src in chunk]
-    return [(d, encode(d) if encoded else None) for d in decisions]
-
-
-_JSON_TYPES = (str, int, float, bool, type(None))
-
-
-def _plain(value: Any) -> bool:
-    """Whether front matter survives encode/decode unchanged (YAML sets and binary do not)."""
-    if isinstance(value, list):
-        return all(_plain(v) for v in value)
-    if isinstance(value, dict):
-        return all(_plain(k) and _plain(v) for k, v in value.items())
-    return type(value) in _JSON_TYPES
-
-
-def _encoded_chunk(args: tuple[list[SourceFile], Config, bool]) -> list[Any]:
-    """In a worker: parse and encode. Plain lists travel back far cheaper than pickled
-    dataclasses (which cost the parent more to load than parsing saved); a record whose
-    front matter would not survive encoding travels as itself."""
-    from adrguard.core.parse import parse
-    from adrguard.core.serialize import encode
-
-    chunk, config, _ = args
-    out: list[Any] = []
-    for src in chunk:
-        d = parse(src, config.options)
-        out.append(encode(d) if _plain(d.front_matter) else d)
-    return out
-
-
-def _parse_many(sources: list[SourceFile], config: Config, encoded: bool = False) -> list[Parsed]:
-    from adrguard.adapters.cache import cpu_count
-
-    workers = min(cpu_count(), 4)
-    if len(sources) < PARALLEL_MIN or workers < 2:
-        return _parse_chunk((sources, config, encoded))
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
-    from adrguard.core.serialize import decode, encode
-
-    # This process parses the first share itself while the workers do the rest; it then
-    # decodes what they send back, so its share is a little smaller.
-    own = len(sources) * 9 // (10 * workers)
-    size = -(-(len(sources) - own) // (workers - 1))
-    chunks = [(sources[i : i + size], config, True) for i in range(own, len(sources), size)]
+    blob = store.get(entry)
+    if blob is None:
+        return None
     try:
-        ctx = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(max_workers=workers - 1, mp_context=ctx) as pool:
-            futures = [pool.submit(_encoded_chunk, chunk) for chunk in chunks]
-            mine = _parse_chunk((sources[:own], config, encoded))
-            results = [f.result() for f in futures]
-    except (OSError, ValueError, RuntimeError):  # no fork here: parse in this process
-        return _parse_chunk((sources, config, encoded))
-    theirs: list[Parsed] = []
-    for part in results:
-        for item in part:
-            if isinstance(item, Decision):
-                theirs.append((item, encode(item) if encoded else None))
-            else:
-                theirs.append((decode(item), item if encoded else None))
-    return mine + theirs
+        hit = decode(blob)
+    except ValueError:
+        return None
+    return hit if _same(hit, src) else None
+
+
+def _content_sha(data: bytes, sha: bytes) -> str:
+    """``Decision.sha256`` of a file's bytes (line ends normalised, as the parser does)."""
+    if b"\r" not in data:
+        return sha.hex()
+    import hashlib
+
+    return hashlib.sha256(data.replace(b"\r\n", b"\n")).hexdigest()
+
+
+def _options_key(config: Config) -> str:
+    """The parse options, canonically. ``today`` only matters to rules (ADR109): leaving it
+    out keeps parsed records valid from one day to the next."""
+    import json
+
+    def plain(value: object) -> object:
+        if isinstance(value, Mapping):
+            return [[str(k), plain(v)] for k, v in sorted(value.items(), key=lambda kv: str(kv[0]))]
+        if isinstance(value, list | tuple):
+            return [plain(v) for v in value]
+        if value is None or isinstance(value, str | int | float | bool):
+            return value
+        return repr(value)
+
+    options = {f: getattr(config.options, f) for f in config.options.__dataclass_fields__}
+    options.pop("today", None)
+    return json.dumps(plain(options), ensure_ascii=True)
 
 
 def build_corpus(
@@ -191,7 +185,7 @@ def build_corpus(
     *,
     roots: Sequence[str],
     repo_files: Collection[str],
-    other_texts: dict[str, bytes],
+    other_texts: Mapping[str, bytes],
     skipped: Sequence[str],
     repo_url: str | None,
     untracked: Sequence[str] = (),
@@ -208,90 +202,52 @@ def build_corpus(
     )
 
 
-def load_with(repo_root: Path, config: Config) -> Corpus:
-    from adrguard.adapters.files import discover
-
-    return corpus_of(discover(repo_root, config), config, repo_root)
-
-
-def corpus_of(
-    found: Discovery, config: Config, repo_root: Path, hashes: Sequence[str] | None = None
-) -> Corpus:
-    """Parse what discovery found into the corpus."""
-    cache_root = repo_root if found.cache_trusted else None  # None: no parse cache
-    decisions = parse_sources(found.sources, config, cache_root, hashes)
-    corpus = build_corpus(
-        decisions,
-        roots=found.roots,
-        repo_files=found.repo_files,
-        other_texts=found.other_texts,
-        skipped=found.skipped,
-        repo_url=found.repo_url,
-        untracked=found.untracked,
-    )
-    # The corpus lives until the process ends: keep the cyclic garbage collector from walking
-    # it again and again (at 10,000 records that cost more than the rules themselves).
-    gc.freeze()
-    return corpus
-
-
-def load(
-    repo_root: Path | str | None = None, config_path: Path | None = None
-) -> tuple[Config, Corpus]:
-    root = resolve_root(repo_root)
-    config = load_config(root, config_path)
-    return config, load_with(root, config)
-
-
 @dataclass(frozen=True)
 class CheckResult:
-    """A report, the effective config it was made with, and what reporters need to know of the
-    records. ``cached`` says the report came from the result cache: the records were then not
-    parsed, and ``corpus`` parses them on first use."""
+    """A report, the effective config it was made with, and the corpus it was made from."""
 
     report: Report
     config: Config
-    repo_url: str | None = None
-    untracked: tuple[str, ...] = ()
-    cached: bool = False
-    root: Path | None = None
-    parsed: Corpus | None = None
-    key: str | None = None  # the result-cache key the report was stored or found under
-    rows: tuple[DecisionRow, ...] | None = None  # see ``decisions``
+    corpus: Corpus
 
     @property
-    def corpus(self) -> Corpus:
-        if self.parsed is None:
-            if self.root is None:
-                raise ValueError("a CheckResult without a corpus needs its root")
-            object.__setattr__(self, "parsed", load_with(self.root, self.config))
-        assert self.parsed is not None
-        return self.parsed
+    def repo_url(self) -> str | None:
+        return self.corpus.repo_url
 
     @property
-    def decisions(self) -> tuple[DecisionRow, ...]:
-        """``(id, path, title, status)`` of every record: from the corpus, else from the result
-        cache (stored beside the report, read only by the formats that name decisions), else
-        from parsing the records."""
-        if self.rows is None:
-            from adrguard.api import memo
-
-            rows = None
-            if self.parsed is None and self.key is not None and self.root is not None:
-                rows = memo.load_rows(self.root, self.key)
-            object.__setattr__(
-                self, "rows", rows if rows is not None else memo.rows_of(self.corpus)
-            )
-        assert self.rows is not None
-        return self.rows
+    def untracked(self) -> tuple[str, ...]:
+        return self.corpus.untracked
 
 
 def check(
     repo_root: Path | str | None = None,
-    **kwargs: Any,
+    *,
+    config_path: Path | None = None,
+    config: Config | None = None,
+    paths: Sequence[str] = (),
+    profile: str | None = None,
+    select: Sequence[str] = (),
+    ignore: Sequence[str] = (),
+    base: str | None = None,
+    head: str | None = None,
+    today: str | None = None,
+    deepen: bool = False,
 ) -> Report:
-    """Run every selected rule over the repository's decisions and return the sorted report."""
-    return check_result(repo_root, **kwargs).report
+    """Run every selected rule over the repository's decisions and return the sorted report
+    (the arguments are :func:`check_result`'s)."""
+    return check_result(
+        repo_root,
+        config_path=config_path,
+        config=config,
+        paths=paths,
+        profile=profile,
+        select=select,
+        ignore=ignore,
+        base=base,
+        head=head,
+        today=today,
+        deepen=deepen,
+    ).report
 
 
 def check_result(
@@ -308,8 +264,11 @@ def check_result(
     today: str | None = None,
     deepen: bool = False,
 ) -> CheckResult:
-    """The report together with the corpus and the effective config it was made from. Without
-    ``base``, an unchanged repository gets the stored report back (see :mod:`.memo`)."""
+    """The report together with the corpus and the effective config it was made from.
+    ``base`` adds the change-aware rules, measured from the merge base of ``base`` and
+    ``head`` (default: the work tree)."""
+    from adrguard import engine
+
     root = resolve_root(repo_root)
     cfg = config if config is not None else load_config(root, config_path)
     overrides: dict[str, object] = {"profile": profile}
@@ -319,49 +278,21 @@ def check_result(
         overrides["ignore"] = tuple(cfg.ignore) + tuple(ignore)
     cfg = cfg.with_overrides(**overrides)
     if today is not None:
-        from dataclasses import replace
-
         cfg = replace(cfg, options=replace(cfg.options, today=today))
     rel_paths = [_relative(root, p) for p in paths]
+    if base is None and head is not None:
+        raise UserError("--head needs --base: say which revision the change is measured against")
+    changes = None
     if base is not None:
         from adrguard.api import impact
 
         corpus = impact.head_corpus(root, cfg, head)
         changes = impact.build_changes(root, cfg, base, head, corpus=corpus, deepen=deepen)
-        return _run(corpus, cfg, root, rel_paths, changes)
-    if head is not None:
-        raise UserError("--head needs --base: say which revision the change is measured against")
-    from adrguard.adapters.cache import enabled
-    from adrguard.adapters.files import discover
-    from adrguard.api import memo
-
-    found = discover(root, cfg)
-    use = found.cache_trusted and enabled(root, cfg.cache)
-    key = memo.result_key(cfg, rel_paths, found) if use else None
-    hit = memo.load(root, key) if key is not None else None
-    if hit is not None:
-        return CheckResult(
-            hit, cfg, found.repo_url, found.untracked, cached=True, root=root, key=key
-        )
-    corpus = corpus_of(found, cfg, root, source_hashes(found.sources))
-    result = _run(corpus, cfg, root, rel_paths, None)
-    if key is not None:
-        memo.save(root, key, result.report, result.decisions)
-    return result
-
-
-def _run(
-    corpus: Corpus,
-    cfg: Config,
-    root: Path,
-    rel_paths: list[str],
-    changes: ChangeSet | None,
-) -> CheckResult:
-    from adrguard import engine
-
+    else:
+        corpus = load_with(root, cfg)
     only = _expand(corpus, rel_paths) if rel_paths else None
     report = engine.run(corpus, cfg, changes=changes, only_paths=only)
-    return CheckResult(report, cfg, corpus.repo_url, corpus.untracked, root=root, parsed=corpus)
+    return CheckResult(report, cfg, corpus)
 
 
 def _expand(corpus: Corpus, rel_paths: list[str]) -> list[str]:
@@ -377,7 +308,7 @@ def _expand(corpus: Corpus, rel_paths: list[str]) -> list[str]:
 def _relative(root: Path, path: str) -> str:
     p = Path(path)
     if not p.is_absolute():
-        p = (Path.cwd() / p).resolve()
+        p = Path.cwd() / p
     try:
         return p.resolve().relative_to(root).as_posix()
     except ValueError:

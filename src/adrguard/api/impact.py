@@ -7,17 +7,15 @@ and the corpus as it was at the merge base, parsed with the same config as disco
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Collection
 from pathlib import Path
 
-from adrguard.api.corpus import build_corpus, load_with, parse_sources, resolve_root
-from adrguard.config import DEFAULT_ROOTS, Config, load_config
+from adrguard.api.corpus import load_corpus, load_with, resolve_root
+from adrguard.config import Config, load_config
 from adrguard.core.errors import UserError
 from adrguard.core.impact import Impact, analyse, configured_statuses
 from adrguard.core.mapping import manifest_of
-from adrguard.core.model import ChangeSet, Corpus, Decision, SourceFile
-from adrguard.core.options import manifest_path
+from adrguard.core.model import ChangeSet, Corpus
 
 
 def corpus_at(
@@ -27,64 +25,12 @@ def corpus_at(
     roots: tuple[str, ...] = (),
     reuse: Corpus | None = None,
 ) -> Corpus:
-    """The corpus as it was at commit ``rev``: the same roots, excludes and archive folders as
-    discovery, read from git objects (the work tree is not touched). A record of ``reuse``
-    with the same path and content is taken as it is instead of being parsed again."""
-    from adrguard.adapters import git as gitio
-    from adrguard.adapters import layout
+    """The corpus as it was at commit ``rev`` (see :class:`adrguard.adapters.source.Revision`):
+    the same pipeline as the work tree's, reading git objects. A record of ``reuse`` with the
+    same path and content is taken as it is instead of being parsed again."""
+    from adrguard.adapters.source import Revision
 
-    blobs = gitio.files_at(repo_root, rev)
-    use_roots = roots or _roots_at(repo_root, config, blobs)
-    plan = layout.classify(sorted(blobs), use_roots, config)
-    limit = config.options.max_file_size
-    manifest = manifest_path(config.options)
-    wanted = [blobs[p] for p, _root, _arch in plan.records]
-    if manifest in blobs:
-        wanted.append(blobs[manifest])
-    data = gitio.read_blobs(repo_root, wanted)
-    known = reuse.by_path if reuse is not None else {}
-    kept: list[Decision] = []
-    sources: list[SourceFile] = []
-    for path, root, archived in plan.records:
-        raw = data[blobs[path]]
-        same = known.get(path)
-        if len(raw) > limit:
-            why = f"file is {len(raw):,} bytes at {rev[:12]}, larger than max-file-size ({limit:,})"
-            sources.append(SourceFile(path, root, None, why, archived))
-        elif (
-            same is not None
-            and (same.root, same.archived) == (root, archived)
-            and (same.sha256 == _content_sha(raw))
-        ):
-            kept.append(same)
-        else:
-            sources.append(SourceFile(path, root, raw, None, archived))
-    others = {manifest: data[blobs[manifest]]} if manifest in blobs else {}
-    return build_corpus(
-        kept + parse_sources(sources, config),
-        roots=use_roots,
-        repo_files=blobs.keys(),
-        other_texts=others,
-        skipped=plan.skipped,
-        repo_url=None,
-    )
-
-
-def _content_sha(data: bytes) -> str:
-    """``Decision.sha256`` of a file's bytes (line ends normalised, as the parser does)."""
-    return hashlib.sha256(data.replace(b"\r\n", b"\n") if b"\r" in data else data).hexdigest()
-
-
-def _roots_at(repo_root: Path, config: Config, blobs: Collection[str]) -> tuple[str, ...]:
-    """The roots discovery would use, else (when they are gone from the work tree) the
-    configured or default roots that hold files at the revision."""
-    from adrguard.adapters import files
-
-    try:
-        return files.find_roots(repo_root, config)
-    except UserError:
-        candidates = config.roots or DEFAULT_ROOTS
-        return tuple(r for r in candidates if any(p.startswith(f"{r}/") for p in blobs))
+    return load_corpus(Revision(repo_root, rev, roots), config, reuse=reuse)
 
 
 def build_changes(

@@ -118,7 +118,8 @@ def run_find(args: argparse.Namespace) -> int:
     lines = []
     for r in data["results"]:
         lines.append(
-            f"{r['id']}  {r['title'] or '(untitled)'}  [{r['status']}]  score {r['score']}"
+            f"{r['id']}  {r['title'] or '(untitled)'}  [{r['status'] or 'none'}]  "
+            f"score {r['score']}"
         )
         lines.append(f"    {r['path']}")
         why = "; ".join(_reason(x) for x in r["reasons"])
@@ -183,7 +184,8 @@ def run_search(args: argparse.Namespace) -> int:
     out: list[str] = []
     for r in data["results"]:
         out.append(
-            f"{r['id']}  {r['title'] or '(untitled)'}  [{r['status']}]  ({', '.join(r['fields'])})"
+            f"{r['id']}  {r['title'] or '(untitled)'}  [{r['status'] or 'none'}]  "
+            f"({', '.join(r['fields'])})"
         )
         out.append(f"    {r['path']}:{r['line']}")
         if r["excerpt"]:

@@ -37,7 +37,7 @@ def add_common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--no-cache",
         action="store_true",
-        help="neither read nor write the caches in .adrguard_cache/ (parsed records, results)",
+        help="neither read nor write the record cache (parsed records, in the user cache folder)",
     )
 
 

@@ -91,9 +91,10 @@ def register(subparsers: Any) -> None:
 
 def _load(args: argparse.Namespace) -> tuple[Path, Config, Corpus]:
     from adrguard import api
+    from adrguard.cli.common import load_config_for
 
-    root = api.resolve_root(args.root)
-    config, corpus = api.load(root, args.config)
+    root, config = load_config_for(args)
+    corpus = api.load_with(root, config)
     if args.verbose:
         info(
             f"adrguard: config {config.source or 'built-in defaults'}; roots "

@@ -10,7 +10,6 @@ edge (the one-sided rule reports the difference). Partial relations (amends, ame
 from __future__ import annotations
 
 import posixpath
-import weakref
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -323,22 +322,9 @@ def link_line(d: Decision, target: Decision, verb: str) -> str:
     return f"`{verb} [{label}]({rel})`"
 
 
-_CACHE: dict[int, tuple[weakref.ref[Corpus], Graph]] = {}
-
-
 def build(corpus: Corpus) -> Graph:
-    """The graph of ``corpus``, built once and shared by every rule of a run."""
-    key = id(corpus)
-    hit = _CACHE.get(key)
-    if hit is not None and hit[0]() is corpus:
-        return hit[1]
-    graph = Graph(corpus)
-
-    def _forget(_ref: weakref.ref[Corpus], k: int = key, cache: dict[int, Any] = _CACHE) -> None:
-        cache.pop(k, None)
-
-    _CACHE[key] = (weakref.ref(corpus, _forget), graph)
-    return graph
+    """The graph of ``corpus``, built once and kept on it (shared by every rule of a run)."""
+    return corpus.derived("graph", lambda: Graph(corpus))
 
 
 def describe(corpus: Corpus, d: Decision) -> dict[str, Any]:

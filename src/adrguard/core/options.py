@@ -5,7 +5,7 @@ Every field has a default so that ``Options()`` is the built-in behaviour.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -124,6 +124,38 @@ DEFAULT_REQUIRED_SECTIONS: Mapping[str, tuple[str, ...]] = {
 }
 
 
+class Vocabulary(Mapping[str, str]):
+    """Status words -> statuses, immutable and hashable, so the tables the parser derives from
+    it can be memoised by value (:func:`adrguard.core.status.match`)."""
+
+    __slots__ = ("_hash", "_words")
+
+    def __init__(self, words: Mapping[str, str]) -> None:
+        self._words = dict(words)
+        self._hash = hash(frozenset(self._words.items()))
+
+    def __getitem__(self, key: str) -> str:
+        return self._words[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._words)
+
+    def __len__(self) -> int:
+        return len(self._words)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Mapping) and self._words == dict(other.items())
+
+    def __repr__(self) -> str:
+        return f"Vocabulary({self._words!r})"
+
+    def __reduce__(self) -> tuple[type[Vocabulary], tuple[dict[str, str]]]:
+        return Vocabulary, (self._words,)
+
+
 @dataclass(frozen=True)
 class Options:
     """Settings for the parser and the rules; ``Options()`` is the built-in behaviour."""
@@ -145,6 +177,10 @@ class Options:
     impact: Mapping[str, Any] = field(default_factory=dict)
     extra: Mapping[str, Any] = field(default_factory=dict)
     archive_dirs: tuple[str, ...] = ("archive",)  # folder names below a root (config archive-dirs)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.status_synonyms, Vocabulary):
+            object.__setattr__(self, "status_synonyms", Vocabulary(self.status_synonyms))
 
 
 DEFAULT_IMPACT_MANIFEST = ".adrguard-impact.json"

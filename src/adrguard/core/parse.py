@@ -274,11 +274,11 @@ class _Fields:
             if label not in self.status_keys or b.section in self.status_sections:
                 continue
             raw = value
-            raws = raw_lines.get(id(b))
+            raws = raw_lines.get(b.start)
             if raws is None:
                 raws = b.raw.split("\n")
-                raw_lines[id(b)] = raws if len(raws) == b.text.count("\n") + 1 else []
-                raws = raw_lines[id(b)]
+                raw_lines[b.start] = raws if len(raws) == b.text.count("\n") + 1 else []
+                raws = raw_lines[b.start]
             if raws:
                 parts = _COLON.split(raws[i], maxsplit=1)
                 if len(parts) == 2:

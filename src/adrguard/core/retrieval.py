@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import math
 import re
-import weakref
 from collections import Counter
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -131,22 +130,9 @@ class Bm25:
         return total, tuple(hit)
 
 
-_CACHE: dict[int, tuple[weakref.ref[Corpus], Bm25]] = {}
-
-
 def bm25_index(corpus: Corpus) -> Bm25:
-    """The keyword index of ``corpus``, built once per corpus object."""
-    key = id(corpus)
-    hit = _CACHE.get(key)
-    if hit is not None and hit[0]() is corpus:
-        return hit[1]
-    index = Bm25(corpus.decisions)
-
-    def _forget(_ref: weakref.ref[Corpus], k: int = key) -> None:
-        _CACHE.pop(k, None)
-
-    _CACHE[key] = (weakref.ref(corpus, _forget), index)
-    return index
+    """The keyword index of ``corpus``, built once and kept on it."""
+    return corpus.derived("bm25", lambda: Bm25(corpus.decisions))
 
 
 def _glob_reasons(
@@ -277,15 +263,3 @@ def find(
 
 def _dedupe(reasons: list[Reason]) -> list[Reason]:
     return list(dict.fromkeys(reasons))
-
-
-def hit_json(hit: Hit) -> dict[str, object]:
-    d = hit.decision
-    return {
-        "id": d.id,
-        "title": d.title,
-        "status": status_key(d),
-        "path": d.path,
-        "score": hit.score,
-        "reasons": [r.to_json() for r in hit.reasons],
-    }

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from functools import lru_cache
 
 from adrguard.core.model import Status
@@ -35,7 +35,6 @@ _MONTHS = {
 }
 
 _Vocab = dict[str, tuple[tuple[str, Status], ...]]  # first character -> longest first
-_vocab_cache: dict[int, tuple[Mapping[str, str], _Vocab]] = {}
 
 
 def _strip_symbols(text: str) -> str:
@@ -61,9 +60,14 @@ def fold(raw: str) -> str:
 
 
 def _vocabulary(synonyms: Mapping[str, str]) -> _Vocab:
-    cached = _vocab_cache.get(id(synonyms))
-    if cached is not None and cached[0] is synonyms:
-        return cached[1]
+    """The synonyms grouped by first character, longest first; memoised by value when the
+    mapping is hashable (``Options`` holds a :class:`~adrguard.core.options.Vocabulary`)."""
+    if isinstance(synonyms, Hashable):
+        return _vocabulary_of(synonyms)
+    return _build_vocabulary(synonyms)
+
+
+def _build_vocabulary(synonyms: Mapping[str, str]) -> _Vocab:
     grouped: dict[str, list[tuple[str, Status]]] = {}
     for word, value in synonyms.items():
         try:
@@ -73,11 +77,10 @@ def _vocabulary(synonyms: Mapping[str, str]) -> _Vocab:
         key = _SPACES.sub(" ", str(word)).strip().casefold()
         if key:
             grouped.setdefault(key[0], []).append((key, status))
-    vocab = {c: tuple(sorted(v, key=lambda e: -len(e[0]))) for c, v in grouped.items()}
-    if len(_vocab_cache) > 64:
-        _vocab_cache.clear()
-    _vocab_cache[id(synonyms)] = (synonyms, vocab)
-    return vocab
+    return {c: tuple(sorted(v, key=lambda e: -len(e[0]))) for c, v in grouped.items()}
+
+
+_vocabulary_of = lru_cache(maxsize=16)(_build_vocabulary)
 
 
 def match(folded: str, synonyms: Mapping[str, str]) -> Status | None:

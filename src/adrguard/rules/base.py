@@ -6,9 +6,9 @@ files, git or config: everything arrives in the :class:`RuleContext`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import ClassVar, Protocol
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Protocol, TypeVar, cast
 
 from adrguard.core.findings import Finding, Severity
 from adrguard.core.model import ChangeSet, Corpus, Decision, Location
@@ -25,11 +25,22 @@ class RuleMeta:
     needs_changes: bool = False
 
 
+T = TypeVar("T")
+
+
 @dataclass(frozen=True)
 class RuleContext:
     corpus: Corpus
     options: Options
     changes: ChangeSet | None = None
+    _derived: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    def derived(self, name: str, compute: Callable[[], T]) -> T:
+        """State several rules of one run share (an index comparison, learned conventions),
+        computed by the first rule that asks and kept on this context."""
+        if name not in self._derived:
+            self._derived[name] = compute()
+        return cast(T, self._derived[name])
 
 
 class Rule(Protocol):

@@ -1,18 +1,19 @@
 """Lines of a record's text that may mention a decision id, masked for ADR204.
 
 Code, comments, URLs and link targets are blanked; lines inside fenced or indented code are
-skipped. The lines worth masking are those where the id pattern matches. For a pattern that
-can never match across a line break and has no anchors or lookarounds (the default one), one
-search over the whole text finds exactly those lines; any other pattern is tried line by line.
+skipped. The lines worth masking are those where the id pattern matches. For the built-in
+pattern, which can never match across a line break, one search over the whole text finds exactly
+those lines; any other pattern is tried line by line.
 """
 
 from __future__ import annotations
 
-import importlib
 import re
 from collections.abc import Iterator
-from functools import lru_cache
-from typing import Any
+
+from adrguard.core.options import Options
+
+DEFAULT_ID_PATTERN = Options.decision_id_pattern
 
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
@@ -30,72 +31,19 @@ def _blank(m: re.Match[str]) -> str:
     return "\n".join(" " * len(part) for part in text.split("\n"))
 
 
-_NEWLINE = 10
-_SAFE_AT = frozenset({"AT_BOUNDARY", "AT_NON_BOUNDARY"})
-_SAFE_CATEGORIES = frozenset({"CATEGORY_DIGIT", "CATEGORY_WORD", "CATEGORY_NOT_SPACE"})
+# Patterns known to match inside one line only, found exactly as a search of that line alone
+# would find them, with the literal text every match starts with. Only the built-in id pattern
+# is listed: ``\b`` sees a line break as it sees an end, and nothing else in it can match one.
+# Any other pattern (a configured ``decision-id-pattern``) is tried line by line, which is
+# always right and only slower.
+LINE_LOCAL: dict[tuple[str, int], str] = {(DEFAULT_ID_PATTERN, 0): "ADR"}
 
 
-def _safe_set(items: Any) -> bool:
-    for op, arg in items:
-        name = str(op)
-        if name == "LITERAL":
-            if arg == _NEWLINE:
-                return False
-        elif name == "RANGE":
-            if arg[0] <= _NEWLINE <= arg[1]:
-                return False
-        elif name != "CATEGORY" or str(arg) not in _SAFE_CATEGORIES:
-            return False  # NEGATE and anything unusual
-    return True
-
-
-def _safe_tree(tree: Any) -> bool:
-    """Whether a parsed pattern can neither match a line break nor look past its match."""
-    for op, arg in tree:
-        name = str(op)
-        if name == "LITERAL":
-            ok = arg != _NEWLINE
-        elif name == "IN":
-            ok = _safe_set(arg)
-        elif name == "AT":
-            ok = str(arg) in _SAFE_AT
-        elif name == "SUBPATTERN":
-            ok = _safe_tree(arg[-1])
-        elif name == "BRANCH":
-            ok = all(_safe_tree(branch) for branch in arg[1])
-        elif name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
-            ok = _safe_tree(arg[2])
-        elif name == "ATOMIC_GROUP":
-            ok = _safe_tree(arg)
-        else:  # ANY, NOT_LITERAL, assertions, back references, ...: not provably line-local
-            ok = False
-        if not ok:
-            return False
-    return True
-
-
-@lru_cache(maxsize=16)
 def line_local(source: str, flags: int) -> tuple[bool, str]:
-    """Whether every match of the pattern lies inside one line and is found exactly as a
-    search of that line alone would find it (``\\b`` sees a line break as it sees an end),
-    and the literal text every match then starts with ("" when there is none to rely on)."""
-    try:
-        parser: Any = importlib.import_module("re._parser")
-        tree = parser.parse(source, flags)
-        if not _safe_tree(tree):
-            return False, ""
-    except Exception:  # an unknown parser layout: take the line-by-line way
-        return False, ""
-    lead: list[str] = []
-    if not flags & re.IGNORECASE:
-        items = list(tree)
-        while items and str(items[0][0]) == "AT":
-            items.pop(0)
-        for op, arg in items:
-            if str(op) != "LITERAL":
-                break
-            lead.append(chr(arg))
-    return True, "".join(lead)
+    """Whether every match of the pattern lies inside one line (see :data:`LINE_LOCAL`), and
+    the literal text every match then starts with."""
+    lead = LINE_LOCAL.get((source, flags & ~re.UNICODE))  # str patterns always carry re.U
+    return (lead is not None), lead or ""
 
 
 def _matching_lines(body: str, pattern: re.Pattern[str]) -> set[int] | None:

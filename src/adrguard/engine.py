@@ -39,7 +39,6 @@ from adrguard.config import Config
 from adrguard.core import suppress
 from adrguard.core.findings import Finding, Report, Severity, sort_findings
 from adrguard.core.model import ChangeSet, Corpus, Decision, Location
-from adrguard.engine import split
 from adrguard.rules import ALL_RULES, BaseRule, RuleContext
 
 LEGACY_CODES = frozenset(
@@ -126,7 +125,8 @@ def run(
     ctx = RuleContext(corpus, config.options, changes)
     overrides = _Overrides(config.severity)
     findings: list[Finding] = []
-    for rule, found in zip(rules, split.run_rules(rules, ctx, _check), strict=True):
+    for rule in rules:
+        found = _check(rule, ctx)
         override = overrides.get(rule)
         findings.extend(
             f.with_severity(override or profile_severity(rule, config.profile, f.severity))
