@@ -5,16 +5,14 @@ lives in the user cache folder (here a temporary ``ADRGUARD_CACHE_DIR``), never 
 from __future__ import annotations
 
 import dataclasses
-import os
 from pathlib import Path
 
-import msgspec
 import pytest
+import recordcache
 
 import adrguard
 from adrguard.adapters import cache as cache_mod
 from adrguard.cli import main
-from adrguard.core.model import Decision
 
 pytestmark = pytest.mark.uses_cache
 
@@ -66,32 +64,8 @@ def _cold(
     return _report(root, capsys, "--no-cache", *extra, fmt=fmt)
 
 
-def _store() -> Path:
-    return Path(os.environ["ADRGUARD_CACHE_DIR"])
-
-
-def _entries() -> list[Path]:
-    return sorted(p for p in (_store() / cache_mod.ENTRIES).glob("*/*") if p.is_file())
-
-
-def _record_entries() -> dict[str, Path]:
-    """Cache files holding a record, by the record's path."""
-    out: dict[str, Path] = {}
-    for entry in _entries():
-        header = cache_mod.FORMAT + (entry.parent.name + entry.name).encode() + b"\n"
-        try:
-            d = msgspec.msgpack.decode(entry.read_bytes()[len(header) :], type=Decision)
-        except (msgspec.DecodeError, msgspec.ValidationError):
-            continue  # a git listing
-        out[d.path] = entry
-    return out
-
-
-def _rewrite(entry: Path, change: dict[str, object]) -> None:
-    """Re-encode a record entry with some fields changed (a forged but well-formed entry)."""
-    header = cache_mod.FORMAT + (entry.parent.name + entry.name).encode() + b"\n"
-    d = msgspec.msgpack.decode(entry.read_bytes()[len(header) :], type=Decision)
-    entry.write_bytes(header + msgspec.msgpack.encode(dataclasses.replace(d, **change)))
+def _record_paths() -> set[str]:
+    return set(recordcache.records())
 
 
 def test_warm_equals_cold_and_the_cache_is_outside_the_work_tree(
@@ -101,10 +75,10 @@ def test_warm_equals_cold_and_the_cache_is_outside_the_work_tree(
     _corpus(repo)
     before = sorted(p.relative_to(repo) for p in repo.rglob("*"))
     first = _report(repo, capsys)
-    assert (_store() / "CACHEDIR.TAG").read_text().startswith(
+    assert (recordcache.store_dir() / "CACHEDIR.TAG").read_text().startswith(
         "Signature: 8a477f597d28d172789f06886806bc55"
     )
-    assert set(_record_entries()) == {
+    assert _record_paths() == {
         "docs/adr/0001-first.md",
         "docs/adr/0002-second.md",
         "docs/adr/0003-third.md",
@@ -118,7 +92,7 @@ def test_the_cache_is_read(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     entry that says something else is served."""
     _corpus(tmp_path)
     _report(tmp_path, capsys)
-    _rewrite(_record_entries()["docs/adr/0002-second.md"], {"title": "Forged"})
+    recordcache.forge(*recordcache.records()["docs/adr/0002-second.md"], title="Forged")
     main(["list", "--root", str(tmp_path)])
     assert "Forged" in capsys.readouterr().out
 
@@ -147,30 +121,34 @@ def test_new_tool_version_is_a_new_key(
 ) -> None:
     _corpus(tmp_path)
     _report(tmp_path, capsys)
-    old = set(_entries())
+    old = set(recordcache.files())
     monkeypatch.setattr(cache_mod, "__version__", adrguard.__version__ + ".post1")
     cache_mod.parser_signature.cache_clear()
     try:
         assert _report(tmp_path, capsys) == _cold(tmp_path, capsys)
-        assert len(set(_entries()) - old) == 3
+        (new,) = {p for p in recordcache.files() if recordcache.read_pack(p)} - old
+        assert len(recordcache.read_pack(new) or {}) == 3
     finally:
         cache_mod.parser_signature.cache_clear()
 
 
-@pytest.mark.parametrize("damage", [b"", b"not msgpack", b"\x93\x01\x02\x03", "header-only"])
-def test_damaged_entries_are_misses(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], damage: bytes | str
+@pytest.mark.parametrize("damage", [b"", b"not msgpack", b"\x93\x01\x02\x03", b"\xc1"])
+def test_damaged_entries_and_packs_are_misses(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], damage: bytes
 ) -> None:
     _corpus(tmp_path)
     cold = _cold(tmp_path, capsys)
     _report(tmp_path, capsys)
-    for entry in _record_entries().values():
-        header = cache_mod.FORMAT + (entry.parent.name + entry.name).encode() + b"\n"
-        entry.write_bytes(header if damage == "header-only" else header + bytes(damage))
+    (pack,) = {pack for pack, _ in recordcache.records().values()}
+    entries = recordcache.read_pack(pack) or {}
+    recordcache.write_pack(pack, dict.fromkeys(entries, damage))  # every record damaged
     assert _report(tmp_path, capsys) == cold
-    assert len(_record_entries()) == 3  # damaged entries are never rewritten: still damaged
-    for entry in _entries():
-        entry.write_bytes(b"no header at all")
+    assert len(_record_paths()) == 3  # damaged entries were parsed again and stored whole
+    for path in recordcache.files():
+        path.write_bytes(recordcache.header(path) + damage)  # whole files damaged
+    assert _report(tmp_path, capsys) == cold
+    for path in recordcache.files():
+        path.write_bytes(damage)  # not even the header
     assert _report(tmp_path, capsys) == cold
 
 
@@ -181,30 +159,54 @@ def test_entry_of_another_record_is_ignored(
     _corpus(tmp_path)
     cold = _cold(tmp_path, capsys)
     _report(tmp_path, capsys)
-    found = _record_entries()
-    first, third = found["docs/adr/0001-first.md"], found["docs/adr/0003-third.md"]
-    a, b = first.read_bytes(), third.read_bytes()
-    head_a = cache_mod.FORMAT + (first.parent.name + first.name).encode() + b"\n"
-    head_b = cache_mod.FORMAT + (third.parent.name + third.name).encode() + b"\n"
-    first.write_bytes(head_a + b[len(head_b) :])  # bodies swapped, headers kept
-    third.write_bytes(head_b + a[len(head_a) :])
+    found = recordcache.records()
+    (pack, first), (_, third) = found["docs/adr/0001-first.md"], found["docs/adr/0003-third.md"]
+    entries = recordcache.read_pack(pack) or {}
+    entries[first], entries[third] = entries[third], entries[first]
+    recordcache.write_pack(pack, entries)
     assert _report(tmp_path, capsys) == cold
 
 
-def test_symlinked_entry_is_not_followed(
+def test_symlinked_pack_is_not_followed(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     _corpus(tmp_path)
     cold = _cold(tmp_path, capsys)
     _report(tmp_path, capsys)
-    entry = _record_entries()["docs/adr/0003-third.md"]
-    _rewrite(entry, {"title": "Forged"})  # well-formed: served if it were followed
-    forged = tmp_path.parent / f"{tmp_path.name}-forged-entry"
-    entry.rename(forged)
-    entry.symlink_to(forged)
+    pack, entry = recordcache.records()["docs/adr/0003-third.md"]
+    recordcache.forge(pack, entry, title="Forged")  # well-formed: served if it were followed
+    forged = tmp_path.parent / f"{tmp_path.name}-forged-pack"
+    pack.rename(forged)
+    pack.symlink_to(forged)
     assert _report(tmp_path, capsys) == cold
     main(["list", "--root", str(tmp_path)])
     assert "Forged" not in capsys.readouterr().out
+
+
+def test_an_edit_writes_a_small_delta_and_the_pack_stays_the_corpus(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    adr = tmp_path / "docs" / "adr"
+    adr.mkdir(parents=True)
+    for n in range(1, 21):
+        (adr / f"{n:04d}-r{n}.md").write_text(
+            RECORD.format(n=n, title=f"R{n}", status="Accepted"), encoding="utf-8"
+        )
+    _report(tmp_path, capsys)
+    (base,) = [p for p in recordcache.files() if len(recordcache.read_pack(p) or {}) == 20]
+    inode = base.stat().st_ino
+    edited = adr / "0007-r7.md"
+    for text in ("Bogus", "Accepted", "Proposed"):
+        edited.write_text(RECORD.format(n=7, title="R7", status=text), encoding="utf-8")
+        assert _report(tmp_path, capsys) == _cold(tmp_path, capsys)
+        assert base.stat().st_ino == inode  # the base was not rewritten: only the delta
+    assert len(recordcache.records()) == 20
+    for path in sorted(adr.glob("*.md"))[:10]:  # many changes: the base is written again
+        path.write_text(path.read_text() + "\nMore.\n", encoding="utf-8")
+    assert _report(tmp_path, capsys) == _cold(tmp_path, capsys)
+    assert base.stat().st_ino != inode
+    sizes = sorted(len(recordcache.read_pack(p) or {}) for p in recordcache.files())
+    assert sizes[-1] == 20 and sum(sizes) == 20  # exactly the corpus, delta emptied
 
 
 YAML_TAGS = """---
@@ -241,7 +243,8 @@ def test_yaml_tags_report_the_same_cold_warm_and_without_cache(
         plain = _cold(tmp_path, capsys, fmt=fmt)
         assert cold == warm == plain != "", fmt
     assert "0404-missing.md" in plain
-    assert "docs/adr/0004-tagged.md" not in _record_entries()
+    assert "docs/adr/0004-tagged.md" not in _record_paths()
+    assert "docs/adr/0001-first.md" in _record_paths()
     for command in (["list", "--format", "json"], ["show", "0004", "--format", "json"]):
         outputs = []
         for extra in ([], [], ["--no-cache"]):
@@ -257,7 +260,7 @@ def test_no_cache_reads_and_writes_nothing(
     for command in (["check"], ["list"], ["show", "1"], ["graph"], ["index", "--check"]):
         main([*command, "--root", str(tmp_path), "--no-cache"])
     capsys.readouterr()
-    assert not _store().exists() or not _entries()
+    assert not recordcache.store_dir().exists() or not recordcache.files()
 
 
 def test_records_outlive_the_date_and_are_shared_with_list(
@@ -267,11 +270,11 @@ def test_records_outlive_the_date_and_are_shared_with_list(
     parsed records."""
     _corpus(tmp_path)
     _report(tmp_path, capsys)
-    before = {p: p.stat().st_ino for p in _entries()}
+    before = {p: p.stat().st_ino for p in recordcache.files()}
     tomorrow = _report(tmp_path, capsys, "--today", "2026-01-02")
     main(["list", "--root", str(tmp_path), "--format", "json"])
     capsys.readouterr()
-    assert {p: p.stat().st_ino for p in _entries()} == before  # nothing new, nothing rewritten
+    assert {p: p.stat().st_ino for p in recordcache.files()} == before  # nothing rewritten
     assert tomorrow == _cold(tmp_path, capsys, "--today", "2026-01-02")
 
 

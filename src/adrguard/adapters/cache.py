@@ -58,14 +58,19 @@ def cache_dir(setting: str | None = None) -> Path:
     return base / "adrguard"
 
 
-def key(*parts: str | bytes) -> str:
+def digest(*parts: str | bytes) -> bytes:
     """A SHA-256 over the parts (each length-prefixed, so different part lists never collide)."""
-    digest = hashlib.sha256()
+    hasher = hashlib.sha256()
     for part in parts:
         data = part.encode("utf-8", "surrogateescape") if isinstance(part, str) else part
-        digest.update(b"%d:" % len(data))
-        digest.update(data)
-    return digest.hexdigest()
+        hasher.update(b"%d:" % len(data))
+        hasher.update(data)
+    return hasher.digest()
+
+
+def key(*parts: str | bytes) -> str:
+    """:func:`digest` in hex: the name of a file in the store."""
+    return digest(*parts).hex()
 
 
 class Store:
@@ -159,6 +164,63 @@ class Store:
         except OSError:
             with contextlib.suppress(OSError):
                 os.unlink(tmp, dir_fd=folder)
+
+
+def record_digest(signature: bytes, sha: bytes, path: str, root: str, archived: bool) -> bytes:
+    """The key of one record's entry: the parser's signature and the SHA-256 of the bytes (both
+    of fixed length), then the path, root and archive flag (paths hold no NUL)."""
+    names = f"{path}\0{root}\0{'a' if archived else ''}".encode("utf-8", "surrogateescape")
+    return hashlib.sha256(signature + sha + names).digest()
+
+
+class Pack:
+    """The cached records of one corpus: entry digest -> encoded record, kept in two files of
+    the store, a base and a delta. Reading a corpus's records is two file reads. A run that
+    added records (or stopped using some) writes only the delta while it stays small (an edit
+    rewrites a few kilobytes, not the whole corpus), else the base again with exactly this run's
+    records, so the pack never grows beyond the corpus by more than an eighth."""
+
+    def __init__(self, store: Store, name: str) -> None:
+        self._store, self._name, self._delta = store, name, key(name, "delta")
+        self._base = _decode_pack(store.get(self._name))
+        self._old = {**self._base, **_decode_pack(store.get(self._delta))}
+        self._used: dict[bytes, bytes] = {}
+        self._added = False
+
+    def get(self, entry: bytes) -> bytes | None:
+        blob = self._old.get(entry)
+        if blob is not None:
+            self._used[entry] = blob
+        return blob
+
+    def put(self, entry: bytes, blob: bytes) -> None:
+        self._used[entry] = blob
+        self._added = True
+
+    def save(self) -> None:
+        if not self._added and len(self._used) == len(self._old):
+            return
+        import msgspec
+
+        base = self._base
+        fresh = {k: v for k, v in self._used.items() if base.get(k) is not v}
+        stale = len(base) - (len(self._used) - len(fresh))  # in the base, not used any more
+        if len(fresh) + stale <= len(base) // 8:
+            self._store.put(self._delta, msgspec.msgpack.encode(fresh))
+        else:
+            self._store.put(self._name, msgspec.msgpack.encode(self._used))
+            self._store.put(self._delta, msgspec.msgpack.encode({}))
+
+
+def _decode_pack(data: bytes | None) -> dict[bytes, bytes]:
+    if data is None:
+        return {}
+    import msgspec
+
+    try:
+        return msgspec.msgpack.decode(data, type=dict[bytes, bytes])
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return {}
 
 
 def _subdir(parent: int, name: str) -> int:

@@ -60,7 +60,9 @@ def load_corpus(source: Source, config: Config, *, reuse: Corpus | None = None) 
     and bytes are taken as they are (the base of a change shares most records with its head)."""
     store = open_store(config, source.root)
     try:
-        return corpus_of(source.discover(config, store), config, store, reuse)
+        found = source.discover(config, store)
+        place = source.root if isinstance(source, WorkTree) else None
+        return corpus_of(found, config, store, reuse, place)
     finally:
         if store is not None:
             store.close()
@@ -80,11 +82,16 @@ def load(
 
 
 def corpus_of(
-    found: Discovery, config: Config, store: Store | None = None, reuse: Corpus | None = None
+    found: Discovery,
+    config: Config,
+    store: Store | None = None,
+    reuse: Corpus | None = None,
+    place: Path | None = None,
 ) -> Corpus:
-    """Parse what discovery found into the corpus."""
+    """Parse what discovery found into the corpus (cached by ``place``: see
+    :func:`parse_sources`)."""
     return build_corpus(
-        parse_sources(found.sources, config, store, reuse.by_path if reuse else None),
+        parse_sources(found.sources, config, store, reuse.by_path if reuse else None, place),
         roots=found.roots,
         repo_files=found.repo_files,
         other_texts=found.other_texts,
@@ -99,21 +106,27 @@ def parse_sources(
     config: Config,
     store: Store | None = None,
     reuse: Mapping[str, Decision] | None = None,
+    place: Path | None = None,
 ) -> list[Decision]:
     """Every source parsed, in order: from ``reuse`` or the cache when they hold it, else by
-    :func:`adrguard.api.parsing.parse_all` (and then stored)."""
+    :func:`adrguard.api.parsing.parse_all` (and then stored). The records of one place (a work
+    tree) are kept together in one pack of the store."""
     import hashlib
 
-    from adrguard.adapters.cache import key, parser_signature
+    from adrguard.adapters.cache import Pack, digest, key, parser_signature, record_digest
     from adrguard.api.parsing import parse_all
 
-    signature = key(parser_signature(), _options_key(config)) if store is not None else ""
+    pack: Pack | None = None
+    signature = b""
+    if store is not None and place is not None:
+        signature = digest(parser_signature(), _options_key(config))
+        pack = Pack(store, key("records", signature, os.fspath(place)))
     out: list[Decision | None] = [None] * len(sources)
     todo: list[int] = []
-    keys: dict[int, str] = {}
+    keys: dict[int, bytes] = {}
     for i, src in enumerate(sources):
         data = src.data
-        if data is None or (store is None and not reuse):  # nothing to look up
+        if data is None or (pack is None and not reuse):  # nothing to look up
             todo.append(i)
             continue
         sha = hashlib.sha256(data).digest()
@@ -121,16 +134,18 @@ def parse_sources(
         if old is not None and _same(old, src) and old.sha256 == _content_sha(data, sha):
             out[i] = old
             continue
-        if store is not None:
-            keys[i] = key(signature, src.path, src.root, "a" if src.archived else "", sha)
-            out[i] = _cached(store, keys[i], src)
+        if pack is not None:
+            keys[i] = record_digest(signature, sha, src.path, src.root, src.archived)
+            out[i] = _cached(pack.get(keys[i]), src)
         if out[i] is None:
             todo.append(i)
-    fresh = parse_all([sources[i] for i in todo], config.options, encoded=store is not None)
+    fresh = parse_all([sources[i] for i in todo], config.options, encoded=pack is not None)
     for i, (decision, blob) in zip(todo, fresh, strict=True):
         out[i] = decision
-        if store is not None and blob is not None and i in keys:
-            store.put(keys[i], blob)
+        if pack is not None and blob is not None and i in keys:
+            pack.put(keys[i], blob)
+    if pack is not None:
+        pack.save()
     return [d for d in out if d is not None]
 
 
@@ -138,11 +153,10 @@ def _same(d: Decision, src: SourceFile) -> bool:
     return (d.path, d.root, d.archived) == (src.path, src.root, src.archived)
 
 
-def _cached(store: Store, entry: str, src: SourceFile) -> Decision | None:
-    """The record stored under ``entry`` when it decodes and is the one asked for."""
+def _cached(blob: bytes | None, src: SourceFile) -> Decision | None:
+    """The record ``blob`` holds when it decodes and is the one asked for."""
     from adrguard.core.serialize import decode
 
-    blob = store.get(entry)
     if blob is None:
         return None
     try:

@@ -88,7 +88,7 @@ class Workspace:
                 key = (config, _digest(found))
                 if self._last is not None and self._last[0] == key:
                     return config, self._last[1]
-                corpus = corpus_of(found, config, store)
+                corpus = corpus_of(found, config, store, place=self.root)
             finally:
                 if store is not None:
                     store.close()
