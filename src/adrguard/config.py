@@ -19,6 +19,9 @@ from adrguard.core.options import (
     DEFAULT_REQUIRED_SECTIONS,
     DEFAULT_STATUS_HEADINGS,
     DEFAULT_STATUS_SYNONYMS,
+    CurrentOptions,
+    ImpactOptions,
+    IndexOptions,
     Options,
 )
 
@@ -128,6 +131,12 @@ def validate_mapping(data: Mapping[str, Any], where: str) -> None:
         raise UserError(f"{where}: invalid value at {path}: {err.message}")
 
 
+def _table(raw: Mapping[str, Any]) -> dict[str, Any]:
+    """A validated ``[index]``/``[current]``/``[impact]`` table as keyword arguments of its typed
+    options (the schema has checked every key and type; lists become tuples)."""
+    return {k: tuple(v) if isinstance(v, list) else v for k, v in raw.items()}
+
+
 def _codes(values: Any) -> tuple[str, ...]:
     return tuple(str(v).strip() for v in values or ())
 
@@ -172,9 +181,12 @@ def from_mapping(
         opts["archive_dirs"] = tuple(data["archive-dirs"])
     if "max-file-size" in data:
         opts["max_file_size"] = int(data["max-file-size"])
-    for key in ("index", "current", "impact"):
-        if key in data:
-            opts[key] = dict(data[key])
+    if "index" in data:
+        opts["index"] = IndexOptions(**_table(data["index"]))
+    if "current" in data:
+        opts["current"] = CurrentOptions(**_table(data["current"]))
+    if "impact" in data:
+        opts["impact"] = ImpactOptions(**_table(data["impact"]))
     if "frontmatter-schema" in data:
         opts["frontmatter_schema"] = _load_fm_schema(data["frontmatter-schema"], base_dir, where)
 

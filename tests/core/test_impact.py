@@ -12,13 +12,13 @@ from adrguard.core.globs import GlobSet, glob_problem, literal_prefix
 from adrguard.core.history import decision_text, first_difference
 from adrguard.core.impact import analyse, to_json
 from adrguard.core.mapping import ManifestError, parse_manifest
-from adrguard.core.model import ChangeSet, Corpus, FileChange, SourceFile
+from adrguard.core.model import ChangeSet, Corpus, Decision, FileChange, SourceFile
 from adrguard.core.options import Options
 from adrguard.core.parse import parse
 from adrguard.core.schemas import validator
 
 
-def record(path: str, text: str) -> object:
+def record(path: str, text: str) -> Decision:
     return parse(SourceFile(path, "docs/adr", text.encode()), Options())
 
 

@@ -248,9 +248,9 @@ def _write_tag(top: int) -> None:
 
 @functools.cache
 def parser_signature() -> str:
-    """adrguard's version and parser source (every module of ``core``), the versions of the
-    libraries that parse (pyromark, PyYAML and whether libyaml is used) and of Python."""
-    from importlib import metadata, util
+    """adrguard's version and parser source (every module of ``core``), and the versions of
+    the libraries that parse and encode (pyromark, PyYAML, msgspec) and of Python."""
+    from importlib import metadata
 
     core = Path(__file__).resolve().parent.parent / "core"
     parts: list[str | bytes] = [FORMAT, __version__, sys.version, sys.platform]
@@ -259,7 +259,6 @@ def parser_signature() -> str:
             parts.append(f"{name}={metadata.version(name)}")
         except metadata.PackageNotFoundError:
             parts.append(f"{name}=absent")
-    parts.append(f"libyaml={util.find_spec('yaml._yaml') is not None}")
     for path in sorted(core.rglob("*.py")):
         parts += [path.relative_to(core).as_posix(), path.read_bytes()]
     return key(*parts)

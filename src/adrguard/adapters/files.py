@@ -356,20 +356,18 @@ def _configured_paths(roots: Sequence[str], config: Config) -> set[str]:
         return rel if root in ("", ".") else f"{root}/{rel}"
 
     names = [
-        config.options.index.get("path"),
-        config.options.current.get("view"),
-        config.options.current.get("manifest"),
+        config.options.index.path,
+        config.options.current.view,
+        config.options.current.manifest,
     ]
     from adrguard.core.options import manifest_path
 
     out: set[str] = {manifest_path(config.options)}  # the impact manifest (ADR502-ADR504)
     for name in names:
-        if isinstance(name, str) and name:
+        if name:
             out.add(name.lstrip("/"))
             out.update(joined(r, name) for r in roots)
-    mapping = config.options.index.get("paths") or {}
-    if isinstance(mapping, dict):
-        for root, name in mapping.items():
-            if isinstance(name, str) and name:
-                out.update({name.lstrip("/"), joined(str(root).strip("/"), name)})
+    for root, name in config.options.index.paths.items():
+        if name:
+            out.update({name.lstrip("/"), joined(str(root).strip("/"), name)})
     return out

@@ -3,7 +3,6 @@ archive folders and the configured excludes (gitwildmatch). Pure: works on path 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -12,7 +11,6 @@ from adrguard.config import Config
 
 MARKDOWN_SUFFIXES = (".md", ".markdown")
 RECORD_README = frozenset({"readme.md", "readme.markdown"})  # casefolded
-_NAMED = re.compile(r"\(\?P<\w+>")
 
 
 @dataclass(frozen=True)
@@ -24,117 +22,28 @@ class Plan:
 
 
 class _Excluder:
-    """The configured excludes (gitwildmatch) matched against the path below the root and the
-    repo-relative path. For the README.md of a one-folder-per-record layout the index-name
-    patterns ("README.md") do not apply: that README is the record itself."""
+    """The configured excludes (gitwildmatch, through pathspec) matched against the path below
+    the root and the repo-relative path. For the README.md of a one-folder-per-record layout the
+    index-name patterns ("README.md") do not apply: that README is the record itself."""
 
     def __init__(self, patterns: Sequence[str]) -> None:
-        self.any = _matcher(patterns)
+        self.any = _pathspec(patterns)
         kept = [p for p in patterns if not _is_index_name(p)]
-        self.record = _matcher(kept) if len(kept) != len(patterns) else self.any
+        self.record = _pathspec(kept) if len(kept) != len(patterns) else self.any
 
 
 def _pathspec(patterns: Iterable[str]) -> Any:
     import pathspec
 
-    lines = list(patterns)
-    try:
-        return pathspec.PathSpec.from_lines("gitignore", lines)
-    except (KeyError, LookupError):  # pathspec < 1.0 names it "gitwildmatch"
-        return pathspec.PathSpec.from_lines("gitwildmatch", lines)
+    return pathspec.GitIgnoreSpec.from_lines(list(patterns))
 
 
-_ANY_DIR, _DIR_OR_END = "^(?:.+/)?", "(?:/|$)"
-_PLAIN_SPECIALS = frozenset("/\\[]!#")
-
-
-def _simple_regex(pattern: str) -> str | None:
-    """The regex pathspec writes for a plain file-name glob (letters, ``*`` and ``?`` only:
-    ``README.md``, ``0000-*template*``), written here without importing pathspec (start-up
-    time; every default exclude is one). None for any other pattern: pathspec handles it."""
-    if (
-        not pattern
-        or "**" in pattern
-        or not pattern.strip("*?")
-        or not _PLAIN_SPECIALS.isdisjoint(pattern)
-        or any(c.isspace() for c in pattern)
-    ):
-        return None
-    body = "".join("[^/]*" if c == "*" else "[^/]" if c == "?" else re.escape(c) for c in pattern)
-    return f"{_ANY_DIR}{body}{_DIR_OR_END}"
-
-
-def _names_only(patterns: Sequence[str]) -> list[str] | None:
-    """The name regexes of the patterns when every one is plain (see :func:`_simple_regex`)."""
-    names: list[str] = []
-    for p in patterns:
-        text = _simple_regex(p)
-        if text is None:
-            return None
-        names.append(text.removeprefix(_ANY_DIR))
-    return names
-
-
-def _matcher(patterns: Sequence[str]) -> _Matcher:
-    """A predicate over (repo path, path below the root). Without negations the patterns are
-    joined into two regexes (a name regex tried on each part below the root, a path regex):
-    pathspec tries them one by one, which is 20 times slower on 10,000 files."""
-    plain = _names_only(patterns)
-    if plain is not None:
-        return _Matcher(plain, [])
-    spec = _pathspec(patterns)
-    used = [p for p in spec.patterns if p.include is not None]
-    if any(not p.include for p in used) or any(not hasattr(p, "regex") for p in used):
-        return _Matcher([], [], spec)
-    names: list[str] = []
-    paths: list[str] = []
-    for p in used:
-        text = _NAMED.sub("(?:", p.regex.pattern)
-        rest = text.removeprefix(_ANY_DIR)
-        core = rest.removesuffix(_DIR_OR_END).replace("[^/]", "")
-        if text.startswith(_ANY_DIR) and "/" not in core:
-            names.append(rest)
-        else:
-            paths.append(text)
-    return _Matcher(names, paths)
-
-
-class _Matcher:
-    """``(path, rel) -> excluded``: a name regex tried on each part of ``rel``, a path regex
-    tried on ``rel`` and ``path``, or (with negations) pathspec itself. :meth:`in_file` takes
-    the verdict on the folder parts, worked out once per folder (see :func:`classify`)."""
-
-    def __init__(self, names: list[str], paths: list[str], spec: Any = None) -> None:
-        self.name_rx = re.compile("|".join(f"(?:{n})" for n in names)) if names else None
-        self.path_rx = re.compile("|".join(f"(?:{n})" for n in paths)) if paths else None
-        self.spec = spec
-
-    def __call__(self, path: str, rel: str) -> bool:
-        parts = rel.split("/")
-        return self.in_file(path, rel, parts[-1], self.in_folder(parts[:-1]))
-
-    def in_folder(self, parts: Sequence[str]) -> bool:
-        """Whether a folder part (below the root) matches a name pattern."""
-        rx = self.name_rx
-        return rx is not None and any(rx.match(part) for part in parts)
-
-    def in_file(self, path: str, rel: str, name: str, folder_hit: bool) -> bool:
-        if self.spec is not None:
-            return bool(self.spec.match_file(rel) or self.spec.match_file(path))
-        if folder_hit or (self.name_rx is not None and self.name_rx.match(name)):
-            return True
-        rx = self.path_rx
-        return rx is not None and bool(rx.match(rel) or rx.match(path))
+def _excluded(spec: Any, path: str, rel: str) -> bool:
+    return bool(spec.match_file(rel) or spec.match_file(path))
 
 
 def _is_index_name(pattern: str) -> bool:
     """A pattern naming a README file (it would also exclude per-record README.md files)."""
-    plain = _simple_regex(pattern)
-    if plain is not None:
-        rx = re.compile(plain)
-        return bool(rx.match("README.md") or rx.match("readme.md")) and not rx.match(
-            "0001-record.md"
-        )
     spec = _pathspec([pattern])
     return bool(spec.match_file("README.md") or spec.match_file("readme.md")) and not bool(
         spec.match_file("0001-record.md")
@@ -171,12 +80,10 @@ class _Folder(NamedTuple):
     rel: str  # the folder below the root ("" for the root itself)
     record_folder: str | None  # the one-folder-per-record candidate holding its files
     archived: bool
-    hit_any: bool  # a folder part matches an exclude name (all patterns)
-    hit_record: bool  # the same, for the patterns that apply to a record's README
 
 
 def _folder(
-    path: str, folder: str, ordered: Sequence[str], archive: Sequence[str], excluder: _Excluder
+    path: str, folder: str, ordered: Sequence[str], archive: Sequence[str]
 ) -> _Folder | None:
     root = root_of(path, ordered)  # the same for every file of the folder
     if root is None:
@@ -188,8 +95,6 @@ def _folder(
         rel=rel,
         record_folder=_record_folder([*parts, ""], archive) if parts else None,
         archived=bool(parts) and not set(parts).isdisjoint(archive),
-        hit_any=excluder.any.in_folder(parts),
-        hit_record=excluder.record.in_folder(parts),
     )
 
 
@@ -199,7 +104,7 @@ def classify(files: Iterable[str], roots: Sequence[str], config: Config) -> Plan
     archive = tuple(config.archive_dirs)
     excluder = _Excluder(config.exclude)
     known: dict[str, _Folder | None] = {}
-    found: list[tuple[str, str, str, _Folder]] = []
+    found: list[tuple[str, str, _Folder]] = []
     folders: dict[tuple[str, str], list[str]] = {}
     for path in files:
         if not path.lower().endswith(MARKDOWN_SUFFIXES):
@@ -208,11 +113,11 @@ def classify(files: Iterable[str], roots: Sequence[str], config: Config) -> Plan
         if where in known:
             info = known[where]
         else:
-            info = known[where] = _folder(path, where, ordered, archive, excluder)
+            info = known[where] = _folder(path, where, ordered, archive)
         if info is None:
             continue
         rel = f"{info.rel}/{name}" if info.rel else name
-        found.append((path, name, rel, info))
+        found.append((path, rel, info))
         if info.record_folder is not None:
             inner = rel[len(info.record_folder) + 1 :]
             folders.setdefault((info.root, info.record_folder), []).append(inner)
@@ -221,15 +126,15 @@ def classify(files: Iterable[str], roots: Sequence[str], config: Config) -> Plan
     }
     records: list[tuple[str, str, bool]] = []
     skipped: list[str] = []
-    for path, name, rel, info in found:
+    for path, rel, info in found:
         folder = info.record_folder
         if folder is not None and (info.root, folder) in per_record:
             is_readme = rel[len(folder) + 1 :].casefold() in RECORD_README
-            if is_readme and not excluder.record.in_file(path, rel, name, info.hit_record):
+            if is_readme and not _excluded(excluder.record, path, rel):
                 records.append((path, info.root, info.archived))
             else:
                 skipped.append(path)  # a part of a record (renaming.md), or excluded
-        elif excluder.any.in_file(path, rel, name, info.hit_any):
+        elif _excluded(excluder.any, path, rel):
             skipped.append(path)
         else:
             records.append((path, info.root, info.archived))

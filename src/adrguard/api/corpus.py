@@ -179,8 +179,11 @@ def _options_key(config: Config) -> str:
     """The parse options, canonically. ``today`` only matters to rules (ADR109): leaving it
     out keeps parsed records valid from one day to the next."""
     import json
+    from dataclasses import fields, is_dataclass
 
     def plain(value: object) -> object:
+        if is_dataclass(value) and not isinstance(value, type):
+            return plain({f.name: getattr(value, f.name) for f in fields(value)})
         if isinstance(value, Mapping):
             return [[str(k), plain(v)] for k, v in sorted(value.items(), key=lambda kv: str(kv[0]))]
         if isinstance(value, list | tuple):
@@ -189,9 +192,7 @@ def _options_key(config: Config) -> str:
             return value
         return repr(value)
 
-    options = {f: getattr(config.options, f) for f in config.options.__dataclass_fields__}
-    options.pop("today", None)
-    return json.dumps(plain(options), ensure_ascii=True)
+    return json.dumps(plain(replace(config.options, today=None)), ensure_ascii=True)
 
 
 def build_corpus(

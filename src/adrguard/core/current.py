@@ -50,7 +50,7 @@ class Settings:
 
 def settings(options: Options) -> Settings:
     raw = options.current
-    statuses = tuple(str(s).casefold() for s in raw.get("statuses") or DEFAULT_STATUSES)
+    statuses = tuple(str(s).casefold() for s in raw.statuses or DEFAULT_STATUSES)
     valid = {s.value for s in Status} | {"none"}
     bad = [s for s in statuses if s not in valid]
     if bad:
@@ -58,11 +58,11 @@ def settings(options: Options) -> Settings:
             f"[current] statuses: unknown status {bad[0]!r}; use {', '.join(sorted(valid))}"
         )
     return Settings(
-        view=relative_name(raw.get("view", DEFAULT_VIEW), "[current] view"),
-        manifest=relative_name(raw.get("manifest", DEFAULT_MANIFEST), "[current] manifest"),
-        selection=Selection(
-            tuple(raw.get("include") or ()), tuple(raw.get("exclude") or ()), statuses
+        view=relative_name(DEFAULT_VIEW if raw.view is None else raw.view, "[current] view"),
+        manifest=relative_name(
+            DEFAULT_MANIFEST if raw.manifest is None else raw.manifest, "[current] manifest"
         ),
+        selection=Selection(raw.include, raw.exclude, statuses),
     )
 
 

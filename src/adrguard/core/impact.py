@@ -107,7 +107,7 @@ def statuses_from(values: Iterable[str], where: str) -> frozenset[str]:
 
 def configured_statuses(options: Options) -> frozenset[str]:
     """The statuses that govern by config (``impact.statuses``), accepted by default."""
-    return statuses_from(options.impact.get("statuses") or (), "config impact.statuses")
+    return statuses_from(options.impact.statuses, "config impact.statuses")
 
 
 def status_key(d: Decision) -> str:

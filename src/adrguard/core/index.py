@@ -63,13 +63,12 @@ class IndexSettings:
 def settings(options: Options) -> IndexSettings:
     """Read ``options.index``; a bad value is a config error (UserError), never a guess."""
     raw = options.index
-    enabled = raw.get("enabled")
-    path = relative_name(raw["path"], "[index] path") if "path" in raw else None
+    path = relative_name(raw.path, "[index] path") if raw.path is not None else None
     paths = {
         str(root).strip("/") or ".": relative_name(name, f"[index] paths.{root}")
-        for root, name in dict(raw.get("paths") or {}).items()
+        for root, name in raw.paths.items()
     }
-    columns = tuple(raw.get("columns") or COLUMNS)
+    columns = raw.columns or tuple(COLUMNS)
     unknown = [c for c in columns if c not in COLUMNS]
     if unknown or "title" not in columns:
         raise UserError(
@@ -77,13 +76,8 @@ def settings(options: Options) -> IndexSettings:
             + (f"unknown column {unknown[0]!r}; " if unknown else "'title' is required; ")
             + f"choose from {', '.join(COLUMNS)}"
         )
-    template = raw.get("template")
     return IndexSettings(
-        enabled=enabled if isinstance(enabled, bool) else None,
-        path=path,
-        paths=paths,
-        columns=columns,
-        template=template if isinstance(template, str) else None,
+        enabled=raw.enabled, path=path, paths=paths, columns=columns, template=raw.template
     )
 
 

@@ -15,7 +15,6 @@ from bisect import bisect_right
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
-from json.decoder import scanstring  # type: ignore[attr-defined]  # C scanner, untyped
 from typing import Any
 
 from adrguard.core.errors import UserError
@@ -165,8 +164,6 @@ def _check_unknown_keys(obj: Mapping[str, Any], where: _Locator) -> None:
 
 
 def _check_schema(obj: Mapping[str, Any], where: _Locator) -> None:
-    if _plainly_valid(obj):
-        return
     from adrguard.core.schemas import validator
 
     errors = sorted(validator(SCHEMA).iter_errors(dict(obj)), key=lambda e: list(map(str, e.path)))
@@ -183,35 +180,6 @@ def _check_schema(obj: Mapping[str, Any], where: _Locator) -> None:
     elif err.validator == "required" and not parts:
         message = '"schemaVersion": 1 is required'
     raise ManifestError(f"{where.at(parts)}: {label}: {message}")
-
-
-def _strings(value: Any) -> bool:
-    return isinstance(value, list) and all(isinstance(v, str) and v for v in value)
-
-
-def _plainly_valid(obj: Mapping[str, Any]) -> bool:
-    """A fast check that accepts only manifests the schema accepts (unknown keys are already
-    rejected); anything else goes through jsonschema for its message."""
-    if obj.get("schemaVersion") != 1 or type(obj["schemaVersion"]) is not int:
-        return False
-    if not isinstance(obj.get("$schema", ""), str):
-        return False
-    components = obj.get("components", {})
-    if not isinstance(components, dict) or not all(_strings(v) for v in components.values()):
-        return False
-    mappings = obj.get("mappings", [])
-    if not isinstance(mappings, list):
-        return False
-    for m in mappings:
-        if not isinstance(m, dict) or not isinstance(m.get("decision"), str) or not m["decision"]:
-            return False
-        if "paths" not in m and "components" not in m:
-            return False
-        if not all(_strings(m[k]) for k in ("paths", "components") if k in m):
-            return False
-        if not isinstance(m.get("note", ""), str):
-            return False
-    return True
 
 
 def _check_glob(glob: str, where: _Locator, parts: tuple[str | int, ...]) -> None:
@@ -261,8 +229,8 @@ class _Locator:
         return found.end() if found else i
 
     def _string(self, i: int) -> tuple[str, int]:
-        value, end = scanstring(self.text, i + 1)
-        return str(value), end
+        value, end = self._skip_value(self.text, i)  # a JSON string, decoded in C
+        return str(value), int(end)
 
     def _value(self, i: int, parts: tuple[str | int, ...]) -> int:
         i = self._skip(i)

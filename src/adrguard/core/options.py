@@ -157,6 +157,36 @@ class Vocabulary(Mapping[str, str]):
 
 
 @dataclass(frozen=True)
+class IndexOptions:
+    """``[index]``: the generated INDEX of each root (checked by :func:`core.index.settings`)."""
+
+    enabled: bool | None = None  # None: generate where the project already does
+    path: str | None = None  # the index's name in every root
+    paths: Mapping[str, str] = field(default_factory=dict)  # root -> index name
+    columns: tuple[str, ...] = ()  # () = the default columns
+    template: str | None = None
+
+
+@dataclass(frozen=True)
+class CurrentOptions:
+    """``[current]``: the CURRENT.md view and its manifest (see :func:`core.current.settings`)."""
+
+    view: str | None = None  # None: CURRENT.md
+    manifest: str | None = None  # None: CURRENT.sources.json
+    statuses: tuple[str, ...] = ()  # () = the default statuses in force
+    include: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ImpactOptions:
+    """``[impact]``: the mapping manifest and the statuses that govern."""
+
+    manifest: str | None = None  # None: .adrguard-impact.json
+    statuses: tuple[str, ...] = ()  # () = accepted
+
+
+@dataclass(frozen=True)
 class Options:
     """Settings for the parser and the rules; ``Options()`` is the built-in behaviour."""
 
@@ -172,9 +202,9 @@ class Options:
     max_file_size: int = 1024 * 1024
     today: str | None = None  # ISO date; ADR109 treats later dates as future (None: no check)
     frontmatter_schema: Mapping[str, Any] | None = None
-    index: Mapping[str, Any] = field(default_factory=dict)
-    current: Mapping[str, Any] = field(default_factory=dict)
-    impact: Mapping[str, Any] = field(default_factory=dict)
+    index: IndexOptions = field(default_factory=IndexOptions)
+    current: CurrentOptions = field(default_factory=CurrentOptions)
+    impact: ImpactOptions = field(default_factory=ImpactOptions)
     extra: Mapping[str, Any] = field(default_factory=dict)
     archive_dirs: tuple[str, ...] = ("archive",)  # folder names below a root (config archive-dirs)
 
@@ -189,5 +219,4 @@ DEFAULT_IMPACT_MANIFEST = ".adrguard-impact.json"
 def manifest_path(options: Options) -> str:
     """Repo-relative path of the impact manifest (config key ``impact.manifest``). It lives
     here, not in :mod:`.mapping`, so discovery can name the file without importing the parser."""
-    value = options.impact.get("manifest", DEFAULT_IMPACT_MANIFEST)
-    return str(value).strip() or DEFAULT_IMPACT_MANIFEST
+    return (options.impact.manifest or "").strip() or DEFAULT_IMPACT_MANIFEST
