@@ -281,13 +281,14 @@ def side_folder(folder: Path, side: str) -> Path:
 def run_compare(pythons: Sequence[str], sizes: Sequence[int], commands: Sequence[Command],
                 repeat: int, work_dir: Path, seed: int, fresh: bool) -> str:
     pairs: dict[tuple[str, int], list[tuple[float, float]]] = {}
+    cpu: dict[tuple[str, int], list[tuple[float, float]]] = {}
     notes: dict[tuple[str, int], str] = {}
     for size in sizes:
         folder, corpus = ensure_corpus(work_dir, size, seed, fresh)
         folders = [side_folder(folder, side) for side in "AB"]
         for cmd in commands:
             key = (cmd.label, size)
-            pairs[key] = []
+            pairs[key], cpu[key] = [], []
             argvs = [command_argv(p, cmd, corpus) for p in pythons]
             print(f"  {size:>6} {cmd.label} (A/B) ...", file=sys.stderr, flush=True)
             for f in folders:
@@ -300,28 +301,30 @@ def run_compare(pythons: Sequence[str], sizes: Sequence[int], commands: Sequence
             targets = [edit_target(f) for f in folders] if cmd.edit else []
             originals = [t.read_bytes() for t in targets]
             try:
-                _compare_runs(pairs[key], argvs, folders, repeat, cmd, targets, originals)
+                _compare_runs(pairs[key], cpu[key], argvs, folders, repeat, cmd, targets,
+                              originals)
             finally:
                 for target, original in zip(targets, originals, strict=True):
                     target.write_bytes(original)
         for f in folders:
             clear_cache(f)
-    return compare_table(pairs, notes)
+    return compare_table(pairs, notes, cpu)
 
 
-def _compare_runs(pairs: list[tuple[float, float]], argvs: list[list[str]],
-                  folders: list[Path], repeat: int, cmd: Command, targets: list[Path],
-                  originals: list[bytes]) -> None:
+def _compare_runs(pairs: list[tuple[float, float]], cpu: list[tuple[float, float]],
+                  argvs: list[list[str]], folders: list[Path], repeat: int, cmd: Command,
+                  targets: list[Path], originals: list[bytes]) -> None:
     for i in range(repeat):
         order = (0, 1) if i % 2 == 0 else (1, 0)
-        walls = [0.0, 0.0]
+        samples = [Sample(0.0, 0.0, 0, 0), Sample(0.0, 0.0, 0, 0)]
         for k in order:
             if cmd.cold_cache:
                 clear_cache(folders[k])
             if targets:
                 toggle_edit(targets[k], originals[k])
-            walls[k] = run_once(argvs[k], folders[k]).wall
-        pairs.append((walls[0], walls[1]))
+            samples[k] = run_once(argvs[k], folders[k])
+        pairs.append((samples[0].wall, samples[1].wall))
+        cpu.append((samples[0].cpu, samples[1].cpu))
 
 
 def parse_sizes(text: str) -> list[int]:

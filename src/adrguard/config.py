@@ -119,9 +119,16 @@ def _check_keys(
 
 
 def validate_mapping(data: Mapping[str, Any], where: str) -> None:
-    """Reject unknown keys (naming the closest valid one) and wrong types."""
+    """Reject unknown keys (naming the closest valid one) and wrong types. A configuration the
+    typed model (:mod:`adrguard.core.typed`) accepts is valid; anything else goes to jsonschema
+    and ``schemas/config.schema.json``, which say what is wrong and where (and accept what the
+    stricter model did not, such as ``1.0`` for an integer)."""
     schema = _schema()
     _check_keys(data, schema, where, "")
+    from adrguard.core.typed import ConfigTable, conforms
+
+    if conforms(data, ConfigTable):
+        return
     from adrguard.core.schemas import validator
 
     errors = sorted(validator(SCHEMA_PATH).iter_errors(dict(data)), key=lambda e: list(e.path))

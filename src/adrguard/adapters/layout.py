@@ -22,24 +22,43 @@ class Plan:
 
 
 class _Excluder:
-    """The configured excludes (gitwildmatch, through pathspec) matched against the path below
-    the root and the repo-relative path. For the README.md of a one-folder-per-record layout the
-    index-name patterns ("README.md") do not apply: that README is the record itself."""
+    """The configured excludes (gitwildmatch, through pathspec). For the README.md of a
+    one-folder-per-record layout the index-name patterns ("README.md") do not apply: that README
+    is the record itself."""
 
     def __init__(self, patterns: Sequence[str]) -> None:
-        self.any = _pathspec(patterns)
+        self.any = _Spec(patterns)
         kept = [p for p in patterns if not _is_index_name(p)]
-        self.record = _pathspec(kept) if len(kept) != len(patterns) else self.any
+        self.record = _Spec(kept) if len(kept) != len(patterns) else self.any
+
+
+class _Spec:
+    """Excludes matched as pathspec matches them: a pattern naming a file or folder (no slash
+    but a trailing one) against the path below the root, a pattern with a path against that and
+    the repo-relative path. With a negation (``!``) order matters: every pattern is matched
+    against both, in one spec."""
+
+    def __init__(self, patterns: Sequence[str]) -> None:
+        if any(p.lstrip().startswith("!") for p in patterns):
+            named, rest = [], list(patterns)
+        else:
+            named = [p for p in patterns if "/" not in p.rstrip("/")]
+            rest = [p for p in patterns if "/" in p.rstrip("/")]
+        self.names = _pathspec(named) if named else None
+        self.paths = _pathspec(rest) if rest else None
+
+    def __call__(self, path: str, rel: str) -> bool:
+        if self.names is not None and self.names.match_file(rel):
+            return True
+        return self.paths is not None and bool(
+            self.paths.match_file(rel) or self.paths.match_file(path)
+        )
 
 
 def _pathspec(patterns: Iterable[str]) -> Any:
     import pathspec
 
     return pathspec.GitIgnoreSpec.from_lines(list(patterns))
-
-
-def _excluded(spec: Any, path: str, rel: str) -> bool:
-    return bool(spec.match_file(rel) or spec.match_file(path))
 
 
 def _is_index_name(pattern: str) -> bool:
@@ -130,11 +149,11 @@ def classify(files: Iterable[str], roots: Sequence[str], config: Config) -> Plan
         folder = info.record_folder
         if folder is not None and (info.root, folder) in per_record:
             is_readme = rel[len(folder) + 1 :].casefold() in RECORD_README
-            if is_readme and not _excluded(excluder.record, path, rel):
+            if is_readme and not excluder.record(path, rel):
                 records.append((path, info.root, info.archived))
             else:
                 skipped.append(path)  # a part of a record (renaming.md), or excluded
-        elif _excluded(excluder.any, path, rel):
+        elif excluder.any(path, rel):
             skipped.append(path)
         else:
             records.append((path, info.root, info.archived))

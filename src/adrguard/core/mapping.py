@@ -164,6 +164,12 @@ def _check_unknown_keys(obj: Mapping[str, Any], where: _Locator) -> None:
 
 
 def _check_schema(obj: Mapping[str, Any], where: _Locator) -> None:
+    """Valid when the typed model accepts it (see :mod:`adrguard.core.typed`), else jsonschema
+    says what is wrong and where."""
+    from adrguard.core.typed import ManifestFile, conforms
+
+    if conforms(obj, ManifestFile):
+        return
     from adrguard.core.schemas import validator
 
     errors = sorted(validator(SCHEMA).iter_errors(dict(obj)), key=lambda e: list(map(str, e.path)))
