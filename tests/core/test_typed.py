@@ -94,7 +94,7 @@ def test_manifest_model_accepts_nothing_the_schema_rejects(data: dict[str, Any])
 
 
 def test_valid_files_take_the_typed_path() -> None:
-    configs = [
+    configs: list[dict[str, Any]] = [
         {},
         {"roots": ["docs/adr", "services/*/docs/adr"], "extend-exclude": ["docs/adr/zh/**"]},
         {"profile": "strict", "ignore": ["ADR107"], "fail-on": "warning", "cache": False},
@@ -105,7 +105,7 @@ def test_valid_files_take_the_typed_path() -> None:
     ]
     for data in configs:
         assert conforms(data, ConfigTable) and validator(CONFIG).is_valid(data), data
-    manifest = {
+    manifest: dict[str, Any] = {
         "$schema": "x",
         "schemaVersion": 1,
         "components": {"api": ["src/api/**"]},
