@@ -81,6 +81,9 @@ class Config:
     fail_on: str = "error"
     cache: bool = True
     cache_dir: str | None = None  # the record cache's folder (None: see adapters.cache)
+    # Processes that parse a large corpus: 1 = this one only (the default for library use),
+    # 0 = one per core, up to 4 (what the command line asks for). See adrguard.api.parsing.
+    jobs: int = 1
     options: Options = field(default_factory=Options)
 
     def with_overrides(self, **changes: Any) -> Config:

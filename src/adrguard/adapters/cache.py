@@ -5,13 +5,14 @@ else ``~/.cache/adrguard`` — never inside the repository being checked, so not
 commits can be read as a cache entry. ``--no-cache``, ``cache = false`` or ``ADRGUARD_NO_CACHE``
 turn it off.
 
-Each entry is one file named by its key, a SHA-256 over everything its value depends on (for a
-record: its bytes, path, root and archive flag, and the parser's signature: adrguard's version and
-parser source, the pyromark, PyYAML and Python versions and the parse options). Entries are never
-rewritten, only added; two processes writing the same key write the same bytes. Files are opened
-relative to the cache folder without following symlinks, written to a temporary name and renamed,
-and an entry that is missing, damaged or not a regular file is a miss. A cache never changes a
-result: a failure to read or write it only costs time.
+A record's entry is keyed by a SHA-256 over everything the parse depends on: its bytes, path,
+root and archive flag, and the parser's signature (adrguard's version and parser source, the
+pyromark, PyYAML, msgspec and Python versions, the parse options). The entries of one work tree
+live in one :class:`Pack` (a base file and a small delta), because creating a file per record
+costs more than parsing it. Files are named by keys, opened relative to the cache folder without
+following symlinks, written to a temporary name and renamed; a file or entry that is missing,
+damaged, a symlink or for another record is a miss. A cache never changes a result: a failure to
+read or write it only costs time.
 """
 
 from __future__ import annotations
@@ -108,12 +109,6 @@ class Store:
         if self._top >= 0:
             os.close(self._top)
             self._top = -1
-
-    def __enter__(self) -> Store:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     def _folder(self, name: str) -> int | None:
         fd = self._dirs.get(name)

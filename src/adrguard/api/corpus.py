@@ -139,7 +139,9 @@ def parse_sources(
             out[i] = _cached(pack.get(keys[i]), src)
         if out[i] is None:
             todo.append(i)
-    fresh = parse_all([sources[i] for i in todo], config.options, encoded=pack is not None)
+    fresh = parse_all(
+        [sources[i] for i in todo], config.options, encoded=pack is not None, jobs=config.jobs
+    )
     for i, (decision, blob) in zip(todo, fresh, strict=True):
         out[i] = decision
         if pack is not None and blob is not None and i in keys:

@@ -1,8 +1,10 @@
 """Parse many records: in this process, or (for a large corpus) in a pool of worker processes.
 
-:func:`parse_all` is the only place that starts processes. Below :data:`POOL_MIN` records it
-parses here; above, a :class:`concurrent.futures.ProcessPoolExecutor` started with ``spawn``
-(a fresh interpreter: nothing of this process is copied, and it is safe beside the MCP
+:func:`parse_all` is the only place that starts processes, and only when the caller allows it
+(``jobs`` other than 1: the command line does; library use parses in the calling process,
+because a fresh interpreter imports the caller's main module again). Below :data:`POOL_MIN`
+records it parses here; above, a :class:`concurrent.futures.ProcessPoolExecutor` started with
+``spawn`` (a fresh interpreter: nothing of this process is copied, and it is safe beside the MCP
 server's threads) parses chunks of records. Workers send back each record encoded for the
 cache (:mod:`adrguard.core.serialize`), or the record itself when it cannot be encoded
 faithfully, so what comes back is exactly what a serial parse gives.
@@ -16,17 +18,20 @@ from collections.abc import Sequence
 from adrguard.core.model import Decision, SourceFile
 from adrguard.core.options import Options
 
-# Measured with benchmarks/run.py (see benchmarks/RESULTS.md): starting a worker costs about as
-# much as parsing a few hundred records, so a pool pays off only for a few thousand.
-POOL_MIN = 2000
+# Measured (benchmarks/RESULTS.md, "parse pool"): starting the workers costs about 0.4 s, as much
+# as parsing 800 records; on a busy 2-core machine the pool broke even near 4,000 records.
+POOL_MIN = 4000
 CHUNK = 250
 
 Parsed = tuple[Decision, bytes | None]  # a record, and its encoding when asked for and faithful
 
 
-def parse_all(sources: Sequence[SourceFile], options: Options, *, encoded: bool) -> list[Parsed]:
-    """Every source parsed, in order; with ``encoded``, each with its cache encoding."""
-    workers = min(_cpus(), 4)
+def parse_all(
+    sources: Sequence[SourceFile], options: Options, *, encoded: bool, jobs: int = 1
+) -> list[Parsed]:
+    """Every source parsed, in order; with ``encoded``, each with its cache encoding. ``jobs``:
+    1 parses here, 0 uses one process per core (up to 4), N uses N."""
+    workers = jobs if jobs > 0 else min(_cpus(), 4)
     if len(sources) < POOL_MIN or workers < 2:
         return _parse_here(sources, options, encoded)
     try:

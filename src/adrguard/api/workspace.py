@@ -51,6 +51,7 @@ class Workspace:
     config_path: Path | None = None
     limits: Limits = field(default_factory=Limits)
     cache: bool = True  # False: neither read nor write the record cache
+    jobs: int = 1  # parse processes (see adrguard.config.Config.jobs)
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     _last: tuple[Any, Corpus] | None = field(default=None, repr=False)
 
@@ -62,15 +63,16 @@ class Workspace:
         limits: Limits | None = None,
         *,
         cache: bool = True,
+        jobs: int = 1,
     ) -> Workspace:
         from adrguard.api.corpus import resolve_root
 
-        return cls(resolve_root(root), config_path, limits or Limits(), cache)
+        return cls(resolve_root(root), config_path, limits or Limits(), cache, jobs)
 
     def config(self) -> Config:
         from adrguard.config import load_config
 
-        config = load_config(self.root, self.config_path)
+        config = load_config(self.root, self.config_path).with_overrides(jobs=self.jobs)
         return config if self.cache else config.with_overrides(cache=False)
 
     def load(self) -> tuple[Config, Corpus]:

@@ -17,7 +17,7 @@ from adrguard.core.impact import STATUS_CHOICES
 def _workspace(args: argparse.Namespace) -> Any:
     from adrguard.api.agent import Workspace
 
-    return Workspace.open(args.root, args.config, cache=not args.no_cache)
+    return Workspace.open(args.root, args.config, cache=not args.no_cache, jobs=0)
 
 
 def _format(p: argparse.ArgumentParser) -> None:
