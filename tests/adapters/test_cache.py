@@ -313,8 +313,9 @@ def test_unusable_cache_folder_only_costs_time(
 def test_pooled_parse_equals_serial_parse(
     corpora_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Above POOL_MIN records a pool of fresh interpreters parses: the records that come back
-    (encoded, or as themselves when they cannot be encoded) equal a serial parse."""
+    """Above POOL_MIN records, when the caller allows it, a pool of fresh interpreters parses:
+    the records that come back (encoded, or as themselves when they cannot be encoded) equal a
+    serial parse."""
     from adrguard.adapters.files import discover
     from adrguard.api import parsing
     from adrguard.config import Config
@@ -328,7 +329,13 @@ def test_pooled_parse_equals_serial_parse(
     serial = parsing.parse_all(sources, options, encoded=True)
     monkeypatch.setattr(parsing, "POOL_MIN", 2)
     monkeypatch.setattr(parsing, "CHUNK", 3)
-    pooled = parsing.parse_all(sources, options, encoded=True)
+
+    def no_fallback(*args: object) -> None:
+        raise AssertionError("the pool fell back to parsing in this process")
+
+    monkeypatch.setattr(parsing, "_parse_here", no_fallback)
+    pooled = parsing.parse_all(sources, options, encoded=True, jobs=2)
+    assert parsing.parse_all(sources, options, encoded=False, jobs=2)[0][1] is None
     assert [d for d, _ in pooled] == [d for d, _ in serial]
     assert [b for _, b in pooled] == [b for _, b in serial]
     assert serial[-1][1] is None and serial[-1][0].front_matter["tags"] == {"a", "b"}
