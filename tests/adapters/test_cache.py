@@ -300,6 +300,20 @@ def test_cache_dir_setting_and_its_limits(
     assert main(["check", "--root", str(tmp_path), "--no-cache"]) == 0  # ADR103: a warning
 
 
+def test_default_cache_folder_inside_the_repository_is_not_used(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A repository of the home folder (dotfiles) holds ~/.cache: the run goes without a cache."""
+    _corpus(tmp_path)
+    monkeypatch.delenv("ADRGUARD_CACHE_DIR")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / ".cache"))
+    assert _report(tmp_path, capsys) == _cold(tmp_path, capsys)
+    assert not (tmp_path / ".cache").exists()
+    monkeypatch.setenv("ADRGUARD_CACHE_DIR", str(tmp_path / ".cache"))  # chosen: an error
+    assert main(["check", "--root", str(tmp_path)]) == 2
+    assert "is inside the repository" in capsys.readouterr().err
+
+
 def test_unusable_cache_folder_only_costs_time(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

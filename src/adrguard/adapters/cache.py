@@ -243,17 +243,31 @@ def _write_tag(top: int) -> None:
 
 @functools.cache
 def parser_signature() -> str:
-    """adrguard's version and parser source (every module of ``core``), and the versions of
-    the libraries that parse and encode (pyromark, PyYAML, msgspec) and of Python."""
-    from importlib import metadata
-
+    """adrguard's version and parser source (every module of ``core``), the installed libraries
+    that parse and encode (pyromark, PyYAML, msgspec) and Python's version."""
     core = Path(__file__).resolve().parent.parent / "core"
     parts: list[str | bytes] = [FORMAT, __version__, sys.version, sys.platform]
-    for name in ("pyromark", "PyYAML", "msgspec"):
-        try:
-            parts.append(f"{name}={metadata.version(name)}")
-        except metadata.PackageNotFoundError:
-            parts.append(f"{name}=absent")
+    parts += [_installed(name) for name in ("pyromark", "yaml", "msgspec")]
     for path in sorted(core.rglob("*.py")):
         parts += [path.relative_to(core).as_posix(), path.read_bytes()]
     return key(*parts)
+
+
+def _installed(name: str) -> str:
+    """Which copy of a library is installed: its folder and the name, size and modification
+    time of each of its files. Another version (or a reinstall) writes other files, so it is
+    another key; this reads no library code (importing them, or importlib.metadata, costs more
+    than a warm run spends parsing)."""
+    from importlib.util import find_spec
+
+    spec = find_spec(name)
+    if spec is None or spec.origin is None:
+        return f"{name}: absent"
+    folder = os.path.dirname(spec.origin)
+    parts = [f"{name}: {folder}"]
+    with os.scandir(folder) as entries:
+        for entry in sorted(entries, key=lambda e: e.name):
+            if entry.is_file():
+                st = entry.stat()
+                parts.append(f"{entry.name} {st.st_size} {st.st_mtime_ns}")
+    return "\n".join(parts)

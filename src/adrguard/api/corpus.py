@@ -39,8 +39,10 @@ def resolve_root(repo_root: Path | str | None) -> Path:
 
 def open_store(config: Config, repo_root: Path) -> Store | None:
     """The record cache for this run, or None when it is off (``--no-cache``, ``cache = false``,
-    ``ADRGUARD_NO_CACHE``) or cannot be used. A cache folder inside the repository is a
-    configuration error: whatever is in the work tree may come from a pull request."""
+    ``ADRGUARD_NO_CACHE``) or cannot be used. Whatever is in the work tree may come from a pull
+    request, so the cache is never inside it: a chosen folder there (``cache-dir``,
+    ``ADRGUARD_CACHE_DIR``) is a configuration error, and the default one (a repository of the
+    home folder) means running without a cache."""
     if not config.cache or os.environ.get("ADRGUARD_NO_CACHE"):
         return None
     from adrguard.adapters import cache
@@ -48,6 +50,8 @@ def open_store(config: Config, repo_root: Path) -> Store | None:
     directory = cache.cache_dir(config.cache_dir)
     real, top = os.path.realpath(directory), os.path.realpath(repo_root)
     if real == top or real.startswith(top.rstrip(os.sep) + os.sep):
+        if not (os.environ.get("ADRGUARD_CACHE_DIR") or config.cache_dir):
+            return None  # the default folder: nobody chose it
         raise UserError(
             f"the cache folder {directory} is inside the repository {repo_root}: set cache-dir "
             "(or ADRGUARD_CACHE_DIR) to a folder outside it, or run with --no-cache"
