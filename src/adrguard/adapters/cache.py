@@ -178,7 +178,9 @@ class Pack:
     def __init__(self, store: Store, name: str) -> None:
         self._store, self._name, self._delta = store, name, key(name, "delta")
         self._base = _decode_pack(store.get(self._name))
-        self._old = {**self._base, **_decode_pack(store.get(self._delta))}
+        delta = store.get(self._delta)
+        self._has_delta = bool(delta)
+        self._old = {**self._base, **_decode_pack(delta)}
         self._used: dict[bytes, bytes] = {}
         self._added = False
 
@@ -204,7 +206,8 @@ class Pack:
             self._store.put(self._delta, msgspec.msgpack.encode(fresh))
         else:
             self._store.put(self._name, msgspec.msgpack.encode(self._used))
-            self._store.put(self._delta, msgspec.msgpack.encode({}))
+            if self._has_delta:  # folded into the base now
+                self._store.put(self._delta, msgspec.msgpack.encode({}))
 
 
 def _decode_pack(data: bytes | None) -> dict[bytes, bytes]:
