@@ -193,6 +193,12 @@ def test_compare_table_reports_pair_ratios(bench: tuple[ModuleType, ModuleType])
     assert cells[2:7] == ["1.000", "0.600", "0.600", "0.500–0.750", "3"]
     assert "A: n/a (command not available)" in text
     assert "Median B/A over all pairs: 0.600" in text
+    cpu = {("check", 100): [(2.0, 1.0), (2.0, 3.0), (1.0, 1.2)], ("graph", 100): []}
+    text = report.compare_table(pairs, {}, cpu)
+    assert "B/A CPU median" in text.splitlines()[0]
+    row = next(line for line in text.splitlines() if line.startswith("| check"))
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    assert cells[6:8] == ["1.200", "3"]
 
 
 def test_runner_detects_missing_commands_and_measures_children(
