@@ -62,11 +62,12 @@ def open_store(config: Config, repo_root: Path) -> Store | None:
 def load_corpus(source: Source, config: Config, *, reuse: Corpus | None = None) -> Corpus:
     """The corpus ``source`` holds. Records of ``reuse`` with the same path, root, archive flag
     and bytes are taken as they are (the base of a change shares most records with its head)."""
-    store = open_store(config, source.root)
+    # Records of a revision are not cached: the head's records (``reuse``) hold almost all of them.
+    work_tree = isinstance(source, WorkTree)
+    store = open_store(config, source.root) if work_tree else None
     try:
         found = source.discover(config, store)
-        place = source.root if isinstance(source, WorkTree) else None
-        return corpus_of(found, config, store, reuse, place)
+        return corpus_of(found, config, store, reuse, source.root if work_tree else None)
     finally:
         if store is not None:
             store.close()
