@@ -135,7 +135,12 @@ class Options:
     required_sections: Mapping[str, tuple[str, ...]] = field(
         default_factory=lambda: dict(DEFAULT_REQUIRED_SECTIONS)
     )
-    filename_pattern: str = r"^\d{4}-[a-z0-9-]+\.md$"
+    # Conventions: None (or empty) = learn from each log; a configured value always wins.
+    filename_pattern: str | None = None  # ADR107: regex every record name must match
+    sections_configured: tuple[str, ...] = ()  # formats whose required-sections the config set
+    require_status: bool | None = None  # ADR102: True every record, False never
+    date_format: str | None = None  # ADR109: strftime format every date must use
+    supersession_both_sides: bool | None = None  # ADR304: True/False instead of learning
     decision_id_pattern: str = r"\bADR[- ]?(\d{1,5})\b"
     max_file_size: int = 1024 * 1024
     today: str | None = None  # ISO date; ADR109 treats later dates as future (None: no check)

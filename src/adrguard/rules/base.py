@@ -7,9 +7,10 @@ files, git or config: everything arrives in the :class:`RuleContext`.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar, Protocol
 
+from adrguard.core.conventions import Log
 from adrguard.core.findings import Finding, Severity
 from adrguard.core.model import ChangeSet, Corpus, Decision, Location
 from adrguard.core.options import Options
@@ -27,9 +28,21 @@ class RuleMeta:
 
 @dataclass(frozen=True)
 class RuleContext:
+    """What a rule may look at: the records, the options and, for change-aware rules, the
+    change set. :meth:`log` gives the conventions learned from one ADR root's records."""
+
     corpus: Corpus
     options: Options
     changes: ChangeSet | None = None
+    _logs: dict[str, Log] = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    def log(self, root: str) -> Log:
+        """The log (records and learned habits) of one ADR root, built on first use."""
+        found = self._logs.get(root)
+        if found is None:
+            members = (d for d in self.corpus.decisions if d.root == root)
+            found = self._logs[root] = Log(root, members)
+        return found
 
 
 class Rule(Protocol):
@@ -49,12 +62,15 @@ class BaseRule:
         location: Location,
         decision: Decision | str | None = None,
         related: Iterable[str] = (),
+        severity: Severity | None = None,
     ) -> Finding:
+        """A finding of this rule, at the rule's default severity unless ``severity`` grades
+        it lower (a cosmetic deviation, an observation)."""
         decision_id = decision.id if isinstance(decision, Decision) else decision
         return Finding(
             code=self.meta.code,
             name=self.meta.name,
-            severity=self.meta.default_severity,
+            severity=self.meta.default_severity if severity is None else severity,
             message=message,
             location=location,
             decision_id=decision_id,

@@ -1,0 +1,175 @@
+"""What one log (the records under one ADR root) does by habit, learned from its records.
+
+Convention rules judge a record against the log it belongs to, not against adrguard's defaults:
+the file-name scheme (:mod:`adrguard.core.naming`), the date family (:mod:`adrguard.core.dates`),
+whether records state a status, which required sections the log writes, and which of its
+records are sign-posts. A :class:`Log` computes each habit once, on first use; the rule context
+keeps one per root. Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+
+from adrguard.core import dates, naming
+from adrguard.core.model import Decision
+from adrguard.core.sections import Requirement, pseudo_headings
+
+STRONG = 0.75  # share of a log's records that makes a habit the log's convention
+MIN_LEARN = 3  # a log needs this many records before it can set aside a default requirement
+_SIGNPOST_WORDS = 80
+_URL = re.compile(r"https?://|\]\(")
+
+
+def log_order(d: Decision) -> tuple[bool, int, str]:
+    """Records in the order they were written: by number, else by (dated) path."""
+    return (d.number is None, d.number or 0, d.path)
+
+
+def states_status(d: Decision) -> bool:
+    return d.status is not None or bool(d.statuses)
+
+
+def is_signpost(d: Decision) -> bool:
+    """A sign-post: a short record with no sections and no status that points elsewhere (a
+    decision kept in another system, listed here so the log stays complete)."""
+    if states_status(d) or any(s.level > 1 for s in d.sections):
+        return False
+    body = " ".join(s.text for s in d.sections) if d.sections else d.text
+    return len(body.split()) <= _SIGNPOST_WORDS and bool(_URL.search(d.text) or d.links)
+
+
+@dataclass(frozen=True, slots=True)
+class StatusHabit:
+    """Whether a log states statuses: in most records (``since == 0``), in every record written
+    after it adopted them (``since`` = the first such record's position in log order), or not
+    (``since is None``)."""
+
+    stated: int
+    total: int
+    since: int | None
+    first: str = ""  # path of the record from which statuses are stated
+
+    @property
+    def adopted(self) -> bool:
+        return self.since is not None
+
+
+def status_habit(records: Sequence[Decision]) -> StatusHabit:
+    stated = [states_status(d) for d in records]
+    total, count = len(stated), sum(stated)
+    if total and count >= STRONG * total:
+        return StatusHabit(count, total, 0, records[0].path)
+    suffix = count
+    for i, flag in enumerate(stated):  # the earliest point after which the log states statuses
+        rest = total - i
+        if flag and rest >= MIN_LEARN and suffix >= STRONG * rest:
+            return StatusHabit(suffix, rest, i, records[i].path)
+        suffix -= flag
+    return StatusHabit(count, total, None)
+
+
+class Log:
+    """The records of one ADR root and the habits learned from them (each computed once)."""
+
+    def __init__(self, root: str, decisions: Iterable[Decision]) -> None:
+        self.root = root
+        self.all = tuple(sorted(decisions, key=log_order))
+        self.records = tuple(d for d in self.all if d.is_readable)
+
+    @property
+    def label(self) -> str:
+        return "the repository root" if self.root in ("", ".") else self.root
+
+    @cached_property
+    def signposts(self) -> frozenset[str]:
+        return frozenset(d.path for d in self.records if is_signpost(d))
+
+    @cached_property
+    def substantive(self) -> tuple[Decision, ...]:
+        """Readable records that are not sign-posts: what habits are learned from."""
+        return tuple(d for d in self.records if d.path not in self.signposts)
+
+    @cached_property
+    def scheme(self) -> naming.Scheme:
+        return naming.learn(self.name_of(d) for d in self.all)
+
+    def name_of(self, d: Decision) -> naming.Name:
+        return naming.split(d.path, d.root)
+
+    @cached_property
+    def date_habit(self) -> dates.DateHabit:
+        return dates.learn(self.date_of(d) for d in self.records if d.date)
+
+    def date_of(self, d: Decision) -> dates.Reading:
+        return dates.read(d.date or "")
+
+    @cached_property
+    def statuses(self) -> StatusHabit:
+        return status_habit(self.substantive)
+
+    def position(self, d: Decision) -> int:
+        """The record's place among :attr:`substantive` in log order (-1 when it is not one)."""
+        return self._positions.get(d.path, -1)
+
+    @cached_property
+    def _positions(self) -> dict[str, int]:
+        return {d.path: i for i, d in enumerate(self.substantive)}
+
+    @cached_property
+    def dominant_format(self) -> str | None:
+        """The format most records were detected as (a majority), for records of no format."""
+        counts = Counter(d.format for d in self.substantive if d.format != "generic")
+        if not counts:
+            return None
+        fmt, count = counts.most_common(1)[0]
+        return fmt if 2 * count >= len(self.substantive) else None
+
+    def headings(self, d: Decision) -> tuple[str, ...]:
+        """Every heading of the record except its title."""
+        return tuple(s.title for s in d.sections if s.line != d.title_line or s.level > 1)
+
+    def carries(self, d: Decision, requirement: Requirement) -> bool:
+        """Whether a heading or a bold pseudo-heading of the record carries the requirement."""
+        if any(requirement.carried_by(h) for h in self.headings(d)):
+            return True
+        return any(requirement.carried_by(h) for h in self._pseudo(d.path))
+
+    def _pseudo(self, path: str) -> tuple[str, ...]:
+        found = self._pseudo_cache.get(path)
+        if found is None:
+            d = self._by_path[path]
+            found = self._pseudo_cache[path] = tuple(pseudo_headings(d.text))
+        return found
+
+    @cached_property
+    def _by_path(self) -> dict[str, Decision]:
+        return {d.path: d for d in self.records}
+
+    @cached_property
+    def _pseudo_cache(self) -> dict[str, tuple[str, ...]]:
+        return {}
+
+    def share(self, requirement: Requirement) -> tuple[int, int]:
+        """(records carrying the requirement, substantive records) in this log."""
+        key = requirement.entry
+        cached = self._shares.get(key)
+        if cached is None:
+            count = sum(1 for d in self.substantive if self.carries(d, requirement))
+            cached = self._shares[key] = (count, len(self.substantive))
+        return cached
+
+    @cached_property
+    def _shares(self) -> dict[str, tuple[int, int]]:
+        return {}
+
+
+def logs_of(decisions: Iterable[Decision]) -> dict[str, list[Decision]]:
+    out: dict[str, list[Decision]] = {}
+    for d in decisions:
+        out.setdefault(d.root, []).append(d)
+    return out

@@ -1,0 +1,186 @@
+"""What a heading means: which required section (Context, Decision, Consequences) it carries.
+
+A section is found by its meaning, not by its exact text. A required entry such as
+``"decision outcome"`` belongs to a *meaning* (here: the decision), and any heading that carries
+that meaning satisfies it:
+
+* the name itself, compared casefolded without numbering, markup or punctuation, with a plural
+  ``s`` ignored (``## 2. Decision outcome:``, ``## Decisions``);
+* a heading that starts with the name followed by a separator (``## Decision: use X``,
+  ``### Decision Outcome: AWS Lambda``, ``## Proposal (draft)``), but not one that merely
+  starts with the same word (``## Decision Drivers`` carries no decision);
+* one part of a combined heading (``## Background & Context``, ``## Context / Problem``);
+* a known synonym of the meaning, in several languages (:data:`MEANINGS`);
+* a bold pseudo-heading: a paragraph that is only bold text (``**Decision Outcome**``), or a
+  bold label ending in a colon (``**Decision:** we use X``).
+
+Entries that belong to no known meaning match by their own text only (with the same prefix and
+combined-heading rules). Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+_NUMBERING = re.compile(r"^\s*(?:\d+(?:\.\d+)*[.)]?|[ivx]+[.)])\s+", re.IGNORECASE)
+_PUNCT = re.compile(r"[^\w\s]")
+_SEPARATED = re.compile(r"\s*[:(\[,;|/–—]|\s+-\s")
+_COMBINERS = re.compile(r"\s+(?:&|and|und|et|y|e|en|и|\+)\s+|\s*[/,;&+|]\s*|\s*、\s*")
+
+# Meaning -> names that carry it (casefolded, punctuation removed). English names come from the
+# Nygard, MADR, Y-statement, RFC and PEP templates; the others from the MADR and adr-tools
+# translations and localised ADR tools. "Proposal" and its kin carry a decision, never
+# consequences; "Decision" carries MADR's "Decision Outcome".
+MEANINGS: dict[str, frozenset[str]] = {
+    "context": frozenset(
+        {
+            "context", "context and problem statement", "problem statement", "problem",
+            "problem description", "the problem", "background", "motivation", "issue",
+            "the issue", "situation", "introduction", "context and problem",
+            # fr, de, es, pt, it, nl, ru
+            "contexte", "contexte et énoncé du problème", "contexte et définition du problème",
+            "énoncé du problème", "définition du problème", "problématique", "kontext",
+            "hintergrund", "kontext und problemstellung", "problemstellung", "contexto",
+            "contexto y planteamiento del problema", "planteamiento del problema",
+            "contexto e enunciado do problema", "contexto e declaração do problema",
+            "contesto", "contesto e definizione del problema", "achtergrond",
+            "context en probleemstelling", "probleemstelling", "контекст", "предпосылки",
+            "контекст и постановка проблемы", "постановка проблемы",
+            # zh, ja, ko
+            "背景", "上下文", "语境", "背景和问题陈述", "問題", "コンテキスト", "状況",
+            "背景と問題", "배경", "맥락", "컨텍스트", "상황", "문제",
+        }
+    ),
+    "decision": frozenset(
+        {
+            "decision", "decision outcome", "outcome", "the decision", "decision made",
+            "resolution", "proposal", "proposed solution", "proposed change", "proposed changes",
+            "proposed design", "what s proposed", "solution", "approach", "overview", "summary",
+            "chosen option", "recommendation", "specification",
+            "décision", "résultat de la décision", "décision prise", "entscheidung",
+            "entscheidungsergebnis", "beschluss", "decisión", "resultado de la decisión",
+            "decisão", "resultado da decisão", "decisione", "esito della decisione",
+            "besluit", "beslissing", "решение", "результат решения", "принятое решение",
+            "决策", "决定", "決定", "決定事項", "決策", "결정", "결정 결과", "결론",
+        }
+    ),
+    "consequences": frozenset(
+        {
+            "consequences", "consequence", "positive consequences", "negative consequences",
+            "consequences of the decision", "implications", "impact", "impacts",
+            "conséquences", "konsequenzen", "folgen", "auswirkungen", "consecuencias",
+            "consequências", "conseguenze", "gevolgen", "consequenties", "последствия",
+            "后果", "影响", "结果", "結果", "影響", "결과", "영향",
+        }
+    ),
+}
+
+
+def fold(title: str) -> str:
+    """``"## 2. Decision Outcome:"`` → ``"decision outcome"``: casefolded, without numbering,
+    markup and punctuation, whitespace collapsed."""
+    text = _NUMBERING.sub("", title.strip().lstrip("#").strip())
+    return " ".join(_PUNCT.sub(" ", text.casefold()).split())
+
+
+def _singular(text: str) -> str:
+    return text[:-1] if text.endswith("s") and not text.endswith("ss") else text
+
+
+def meaning_of(entry: str) -> str | None:
+    """The meaning a required entry (or heading) names, if it is a known name."""
+    key = fold(entry)
+    for meaning, names in MEANINGS.items():
+        if key in names or _singular(key) in names:
+            return meaning
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class Requirement:
+    """One required entry: ``"consequences|outcome"`` accepts any carrier of either."""
+
+    entry: str  # as configured
+    names: frozenset[str]  # folded names (and their singular forms) that satisfy it
+
+    @classmethod
+    def parse(cls, entry: str) -> Requirement:
+        """The meaning of the first choice that names one gives its synonyms; every choice
+        also matches as written (``"consequences|outcome"``: any carrier of consequences, or a
+        heading called Outcome)."""
+        choices = [fold(c) for c in entry.split("|") if fold(c)]
+        names: set[str] = set(choices)
+        meaning = next((m for m in map(meaning_of, choices) if m), None)
+        if meaning is not None:
+            names.update(MEANINGS[meaning])
+        names.update({_singular(n) for n in names})
+        return cls(entry, frozenset(names))
+
+    @property
+    def label(self) -> str:
+        return " or ".join(f"'{c.strip()}'" for c in self.entry.split("|") if c.strip())
+
+    def carried_by(self, heading: str) -> bool:
+        """Whether a heading (as written, markup allowed) carries this requirement."""
+        folded = fold(heading)
+        if folded in self.names or _singular(folded) in self.names:
+            return True
+        light = " ".join(_NUMBERING.sub("", heading.strip().lstrip("#").strip()).casefold().split())
+        light = light.strip("*_` ")
+        for name in self.names:
+            if light.startswith(name) and _SEPARATED.match(light, len(name)):
+                return True
+        parts = [fold(p) for p in _COMBINERS.split(light)]
+        if len(parts) > 1:
+            return any(p in self.names or _singular(p) in self.names for p in parts if p)
+        return False
+
+
+def pseudo_headings(markdown: str) -> Iterator[str]:
+    """Bold pseudo-headings of a markdown body that have content: a paragraph that starts with
+    bold text which is either a whole line followed by text (``**Decision Outcome**`` and a
+    paragraph or list below it, before the next heading) or a label ending in a colon
+    (``**Decision:** we use X``). Structure comes from pyromark events."""
+    import pyromark
+
+    state = 0  # 0 outside, 1 paragraph start, 2 in leading bold, 3 after leading bold
+    bold: list[str] = []
+    pending = ""  # a bold line waiting for content below it
+    for event in pyromark.events(markdown):
+        if isinstance(event, str):
+            if state == 3 and event in ("SoftBreak", "HardBreak"):
+                yield "".join(bold)
+                state = 0
+            elif state == 2:
+                bold.append(" ")
+            continue
+        start: Any = event.get("Start")
+        end: Any = event.get("End")
+        text: Any = event.get("Text", event.get("Code"))
+        if pending and start is not None:
+            if not (isinstance(start, dict) and "Heading" in start):
+                yield pending
+            pending = ""
+        if start == "Paragraph":
+            state, bold = 1, []
+        elif state == 1:
+            state = 2 if start == "Strong" else 0
+        elif state == 2:
+            if end == "Strong":
+                state = 3
+            elif isinstance(text, str):
+                bold.append(text)
+        elif state == 3:
+            label = "".join(bold).strip()
+            if label.endswith(":") or (isinstance(text, str) and text.lstrip().startswith(":")):
+                yield label
+            elif end == "Paragraph":
+                pending = label
+            state = 0
+
+
+def carriers(headings: Iterable[str], requirement: Requirement) -> bool:
+    return any(requirement.carried_by(h) for h in headings)
