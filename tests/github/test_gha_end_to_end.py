@@ -21,7 +21,7 @@ def test_first_run_creates_the_comment_and_writes_every_output(action: ActionRun
     run = action()
     assert run.code == 0  # fail-on none: advisory
     assert run.outputs["error-count"] == "4"
-    assert run.outputs["warning-count"] == "4"
+    assert run.outputs["warning-count"] == "3"
     assert run.outputs["note-count"] == "1"
     assert run.outputs["exit-code"] == "1"  # errors exist; fail-on none keeps the step green
     report = json.loads(Path(run.outputs["report-json"]).read_text(encoding="utf-8"))

@@ -1,8 +1,10 @@
 """ADR1xx: the structure of one record (title, status, sections, id, file name, dates).
 
 Rules skip records that could not be read (ADR001 already reports them). This module holds the
-ADR1xx registry; dates and front matter (ADR109, ADR110) live in :mod:`adrguard.rules.fields`,
-numbers and names (ADR106-ADR108, ADR111) in :mod:`adrguard.rules.numbering`.
+ADR1xx registry; status and section presence (ADR102, ADR104) live in
+:mod:`adrguard.rules.presence`, dates and front matter (ADR109, ADR110) in
+:mod:`adrguard.rules.fields`, numbers and names (ADR106-ADR108, ADR111) in
+:mod:`adrguard.rules.numbering`.
 """
 
 from __future__ import annotations
@@ -13,9 +15,11 @@ from collections.abc import Iterator
 
 from adrguard.core.findings import Finding, Severity
 from adrguard.core.model import Decision, Location, Status
+from adrguard.core.sections import Requirement
 from adrguard.rules.base import BaseRule, RuleContext, RuleMeta
-from adrguard.rules.fields import FrontMatterSchema, InvalidDate, normalise_heading, singular
+from adrguard.rules.fields import FrontMatterSchema, InvalidDate
 from adrguard.rules.numbering import DuplicateId, FilenamePattern, IdMismatch, NumberingGap
+from adrguard.rules.presence import MissingSection, MissingStatus
 
 
 def _readable(ctx: RuleContext) -> Iterator[Decision]:
@@ -58,43 +62,6 @@ class MissingTitle(BaseRule):
                     "the record has no title: add an H1 (`# 7. Short title`) or `title:` "
                     "in the front matter",
                     Location(d.path, 1),
-                    d,
-                )
-
-
-class MissingStatus(BaseRule):
-    """The record states no status anywhere.
-
-    **Why**: a reader cannot tell whether a record without a status is in force, still being
-    discussed, or replaced. adrguard looks in front matter (`status:`), a `## Status` section,
-    `Status:` lines and `* Status:` bullets.
-
-    **Bad**: a record with Context, Decision and Consequences and no status.
-
-    **Good**:
-
-    ```markdown
-    ## Status
-
-    Accepted
-    ```
-    """
-
-    meta = RuleMeta(
-        "ADR102",
-        "missing-status",
-        "no status anywhere (front matter, `## Status` section, `Status:` line)",
-        Severity.ERROR,
-    )
-
-    def check(self, ctx: RuleContext) -> Iterator[Finding]:
-        for d in _readable(ctx):
-            if d.status is None and not d.statuses:
-                yield self.finding(
-                    "the record states no status: add a `## Status` section (or `status:` in "
-                    "the front matter) saying proposed, accepted, rejected, deprecated or "
-                    "superseded",
-                    Location(d.path, d.title_line),
                     d,
                 )
 
@@ -149,60 +116,6 @@ def suggest_status(raw: str, synonyms: dict[str, str]) -> str:
     return ""
 
 
-class MissingSection(BaseRule):
-    """A section the record's format requires is absent.
-
-    **Why**: a decision without its context or consequences cannot be reviewed or revisited.
-    Required sections depend on the detected format (Nygard: Context, Decision, Consequences;
-    MADR and log4brains: Context and Problem Statement, Decision Outcome) and are configurable
-    with `required-sections` (`nygard = ["context", "decision", "consequences|outcome"]`; `a|b`
-    accepts either). Titles are compared case-insensitively, ignoring numbering, punctuation and
-    a plural `s` (`## 2. Decision outcome:` matches `decision outcome`, `## Decisions` matches
-    `decision`).
-
-    **Bad**: a Nygard record with `## Context` and `## Decision` but no `## Consequences`.
-
-    **Good**: the same record with a `## Consequences` section.
-    """
-
-    meta = RuleMeta(
-        "ADR104", "missing-section", "a section required for the record's format is absent",
-        Severity.WARNING,
-    )
-
-    def check(self, ctx: RuleContext) -> Iterator[Finding]:
-        required = {
-            fmt: [[normalise_heading(c) for c in entry.split("|")] for entry in entries]
-            for fmt, entries in ctx.options.required_sections.items()
-        }
-        keys = {
-            fmt: [[singular(c) for c in choices] for choices in entries]
-            for fmt, entries in required.items()
-        }
-        folded: dict[str, str] = {}  # heading -> its key (records repeat the same headings)
-        for d in _readable(ctx):
-            titles = set()
-            for s in d.sections:
-                key = folded.get(s.title)
-                if key is None:
-                    key = folded[s.title] = singular(normalise_heading(s.title))
-                titles.add(key)
-            missing: list[str] = []
-            pairs = zip(required.get(d.format, ()), keys.get(d.format, ()), strict=True)
-            for choices, wanted in pairs:
-                if not any(c in titles for c in wanted):
-                    missing.append(" or ".join(f"'## {c.capitalize()}'" for c in choices))
-            if missing:
-                plural = "s" if len(missing) > 1 else ""
-                yield self.finding(
-                    f"{d.format} record lacks the section{plural} {', '.join(missing)}: add "
-                    f"{'them' if plural else 'it'}, or change `required-sections.{d.format}` "
-                    "in the config",
-                    Location(d.path, d.title_line),
-                    d,
-                )
-
-
 class EmptySection(BaseRule):
     """A required section is present but has no content.
 
@@ -233,14 +146,14 @@ class EmptySection(BaseRule):
     )
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
+        parsed: dict[str, tuple[Requirement, ...]] = {}
         for d in _readable(ctx):
-            required = {
-                normalise_heading(c)
-                for entry in ctx.options.required_sections.get(d.format, ())
-                for c in entry.split("|")
-            }
+            required = parsed.get(d.format)
+            if required is None:
+                entries = ctx.options.required_sections.get(d.format, ())
+                required = parsed[d.format] = tuple(Requirement.parse(e) for e in entries)
             for i, s in enumerate(d.sections):
-                if normalise_heading(s.title) in required and _is_empty(d, i):
+                if any(r.carried_by(s.title) for r in required) and _is_empty(d, i):
                     yield self.finding(
                         f"section {s.title!r} is empty: write what it asks for, or remove the "
                         "heading if it does not apply",
