@@ -27,13 +27,12 @@ class InvalidDate(BaseRule):
     sorts and compares wrongly. Impossible and ambiguous dates are always reported; a date after
     today (`--today`, default today) is a typo.
 
-    Otherwise adrguard learns the log's format: the family that more than half of its dated
-    records use (ISO `2018-06-19`, month names `June 19, 2018` or `7 April 2020`, numeric
-    `19/06/2018`, compact `20180619`; ISO when no family has a majority). A date of another
-    family is reported, with what was learned ("27 of 49 dated records in docs/adr write ISO
-    dates"). An ISO date is never reported for its format, nor is a log's own month precision
-    (`May 2023`, `2023-05`); a note or decoration after a valid date is allowed
-    (`2024-05-22 (back dated)`).
+    **Learns**: the log's date format, the family that more than half of its dated records use
+    (ISO `2018-06-19`, month names `June 19, 2018` or `7 April 2020`, numeric `19/06/2018`,
+    compact `20180619`; ISO when no family has a majority). A date of another family is
+    reported, with what was learned ("27 of 49 dated records in docs/adr write ISO dates"). An
+    ISO date is never reported for its format, nor is a log's own month precision (`May 2023`,
+    `2023-05`); a note or decoration after a valid date is allowed (`2024-05-22 (back dated)`).
 
     **Override**: `date-format = "%Y-%m-%d"` (a strftime format) replaces the learned format:
     every date must be written that way.

@@ -78,9 +78,11 @@ class DuplicateId(BaseRule):
 class FilenamePattern(BaseRule):
     """A file name that leaves the log's own naming scheme, or that harms links or sorting.
 
-    **Why**: names decide where a record sorts and how tools and links find it. adrguard learns
-    each log's scheme from its records (the prefix such as `adr-`, `ADR` or `DR`, a sequence
-    number and its width, or a date, the separator, one folder per record) and reports:
+    **Why**: names decide where a record sorts and how tools and links find it.
+
+    **Learns**: the log's naming scheme, from its records' names: the prefix (`adr-`, `ADR`,
+    `DR`, none), a sequence number and its width or a date, the separators, one folder per
+    record, the extension. It reports:
 
     * a name with a character that breaks relative links to it (`#`, `?`, `%`): always;
     * a name of another structure than three quarters or more of the log (no number in a

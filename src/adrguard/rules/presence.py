@@ -23,13 +23,14 @@ class MissingStatus(BaseRule):
     discussed, or replaced. adrguard looks in front matter (`status:`), a `## Status` section,
     `Status:` lines and `* Status:` bullets.
 
-    Status is optional in some formats (MADR), so adrguard learns each log's habit first: a
-    record without a status is reported when three quarters or more of the log's records state
-    one, or when it was written after the log adopted statuses (from the first record after
-    which three quarters or more do, in number order). Records written before that are not
-    reported. A log that never adopted statuses gets a single **note** on its first record
-    without one. Sign-posts (a short record with no sections and no status that points to where
-    the decision lives) are left out.
+    **Learns**: whether the log states statuses (status is optional in some formats, such as
+    MADR). A record without one is reported when three quarters or more of the log's records
+    state one, or when it comes after the point where the log adopted statuses (the first
+    record, in number order, after which three quarters or more do); records written before
+    that point are not. A log that never adopted statuses gets a single **note**, on its first
+    record without one. Sign-posts (a short record with no sections and no status that points
+    to where the decision lives) are left out. The message says what was learned ("9 of 10
+    records in docs/decisions state one").
 
     **Override**: `require-status = true` asks every record for a status, `false` never asks.
 
@@ -106,8 +107,7 @@ class MissingSection(BaseRule):
 
     **Why**: a decision without its context or consequences cannot be reviewed or revisited.
     Required sections depend on the detected format (Nygard: Context, Decision, Consequences;
-    MADR and log4brains: Context and Problem Statement, Decision Outcome). A record whose format
-    was not recognised is held to its log's format (the format of most of its records).
+    MADR and log4brains: Context and Problem Statement, Decision Outcome).
 
     A section is found by its meaning, not its exact text. These carry a section:
 
@@ -124,10 +124,11 @@ class MissingSection(BaseRule):
       Russian, Chinese, Japanese and Korean (`Contexte`, `Entscheidung`, `Consecuencias`,
       `背景`, `決定`, `결과`, ...). "Proposal" never stands in for Consequences.
 
-    adrguard also learns which required sections each log writes: when the log has at least three
-    records and fewer than half of them carry a section, that section is not required there
-    (a log of RFC-style documents with their own headings is not asked for MADR sections).
-    Sign-posts are left out.
+    **Learns**: the log's format, for records whose format was not recognised (the format of
+    most of its records), and which required sections the log writes: in a log of three or more
+    records, a section that fewer than half of them carry is not required there (a log of
+    RFC-style documents with their own headings is not asked for MADR sections). Sign-posts are
+    left out.
 
     **Override**: `required-sections = { nygard = ["context", "decision", "consequences|outcome"] }`
     sets a format's list (`a|b` accepts either); a configured list is required as written, in

@@ -22,9 +22,11 @@ class OneSidedSupersession(BaseRule):
     writes both sides.
 
     **Why**: readers land on the old record from search and links; if only the new record
-    says so, they follow a decision that is no longer in force. Many logs write only one side
-    by habit (only `Superseded by` in the old record, or only `Supersedes` in the new one), so
-    adrguard asks for the other side only where the log shows it writes both:
+    says so, they follow a decision that is no longer in force.
+
+    **Learns**: whether the log writes both sides. Many logs write only one side by habit (only
+    `Superseded by` in the old record, or only `Supersedes` in the new one), so adrguard asks for
+    the other side only where the log shows it writes both:
 
     * some supersession or amendment elsewhere in the log is written on both sides, or
     * the log writes the missing kind (`Supersedes` or `Superseded by`) in another record, or
