@@ -3,7 +3,8 @@ ambiguous. Pure: no I/O.
 
 Families: ``iso`` (``2024-05-22``, ``2024-05``, ``2024``, with a time or a note after it),
 ``human`` (month names: ``June 19, 2018``, ``7 April 2020``, ``May 2023``), ``numeric``
-(``05/02/2018``, ``2017/11/22``, ``22.11.2017``), ``compact`` (``20171122``) and ``unknown``.
+(``05/02/2018``, ``2017/11/22``, ``22.11.2017``, ``05-02-2018``; dotted dates are read day
+first), ``compact`` (``20171122``), ``cjk`` (``2017年11月22日``) and ``unknown``.
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ _ISO = re.compile(
 )
 _YEAR = re.compile(r"^(\d{4})\.?$")
 _COMPACT = re.compile(r"^(\d{4})(\d{2})(\d{2})$")
-_NUMERIC = re.compile(r"^(\d{1,4})([/.])(\d{1,2})\2(\d{2,4})\.?$")
+_NUMERIC = re.compile(r"^(\d{1,4})([/.-])(\d{1,2})\2(\d{2,4})\.?$")
+_CJK = re.compile(r"^(\d{4})\s*年\s*(\d{1,2})\s*月(?:\s*(\d{1,2})\s*日)?$")
 _MONTHS = {
     name: i + 1
     for i, names in enumerate(
@@ -52,6 +54,7 @@ FAMILY_PICTURE = {
     "human": "dates with month names (June 19, 2018)",
     "numeric": "numeric dates with slashes or dots",
     "compact": "compact dates (YYYYMMDD)",
+    "cjk": "dates with 年, 月 and 日",
 }
 
 
@@ -101,6 +104,12 @@ def read(written: str) -> Reading:
     m = _NUMERIC.match(text)
     if m:
         return _numeric(text, m)
+    m = _CJK.match(text)
+    if m:
+        if m.group(3) is None:
+            return Reading(text, "cjk", problem="" if 1 <= int(m.group(2)) <= 12 else "impossible")
+        value = _date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
+        return Reading(text, "cjk", value, "" if value else "impossible")
     m = _HUMAN.match(text)
     if m and m.group("month").casefold() in _MONTHS:
         month = _MONTHS[m.group("month").casefold()]
@@ -122,6 +131,8 @@ def _numeric(text: str, m: re.Match[str]) -> Reading:
     day_first = _date(year, second, first)
     month_first = _date(year, first, second)
     shows = None if first == second else (True if first > 12 else (False if second > 12 else None))
+    if m.group(2) == "." and day_first is not None:  # dotted dates are day first (22.11.2017)
+        month_first = None
     options = tuple(dict.fromkeys(v for v in (day_first, month_first) if v is not None))
     if not options:
         return Reading(text, "numeric", problem="impossible")

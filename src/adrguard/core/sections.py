@@ -32,7 +32,7 @@ _COMBINERS = re.compile(r"\s+(?:&|and|und|et|y|e|en|и|\+)\s+|\s*[/,;&+|]\s*|\s*
 
 # Meaning -> names that carry it (casefolded, punctuation removed). English names come from the
 # Nygard, MADR, Y-statement, RFC and PEP templates; the others from the MADR and adr-tools
-# translations and localised ADR tools. "Proposal" and its kin carry a decision, never
+# translations and localised ADR templates. "Proposal" and its kin carry a decision, never
 # consequences; "Decision" carries MADR's "Decision Outcome".
 MEANINGS: dict[str, frozenset[str]] = {
     "context": frozenset(
@@ -46,7 +46,8 @@ MEANINGS: dict[str, frozenset[str]] = {
             "hintergrund", "kontext und problemstellung", "problemstellung", "contexto",
             "contexto y planteamiento del problema", "planteamiento del problema",
             "contexto e enunciado do problema", "contexto e declaração do problema",
-            "contesto", "contesto e definizione del problema", "achtergrond",
+            "contesto", "contesto e definizione del problema", "achtergrond", "kontekst",
+            "kontekst i problem", "tło",
             "context en probleemstelling", "probleemstelling", "контекст", "предпосылки",
             "контекст и постановка проблемы", "постановка проблемы",
             # zh, ja, ko
@@ -59,11 +60,14 @@ MEANINGS: dict[str, frozenset[str]] = {
             "decision", "decision outcome", "outcome", "the decision", "decision made",
             "resolution", "proposal", "proposed solution", "proposed change", "proposed changes",
             "proposed design", "what s proposed", "solution", "approach", "overview", "summary",
-            "chosen option", "recommendation", "specification",
+            "chosen option", "chosen solution", "selected option", "recommendation",
+            "specification",
             "décision", "résultat de la décision", "décision prise", "entscheidung",
             "entscheidungsergebnis", "beschluss", "decisión", "resultado de la decisión",
             "decisão", "resultado da decisão", "decisione", "esito della decisione",
-            "besluit", "beslissing", "решение", "результат решения", "принятое решение",
+            "besluit", "beslissing", "ergebnis der entscheidung", "getroffene entscheidung",
+            "gewählte option", "option choisie", "opción elegida", "decyzja", "wynik decyzji",
+            "решение", "результат решения", "принятое решение",
             "决策", "决定", "決定", "決定事項", "決策", "결정", "결정 결과", "결론",
         }
     ),
@@ -71,8 +75,11 @@ MEANINGS: dict[str, frozenset[str]] = {
         {
             "consequences", "consequence", "positive consequences", "negative consequences",
             "consequences of the decision", "implications", "impact", "impacts",
-            "conséquences", "konsequenzen", "folgen", "auswirkungen", "consecuencias",
-            "consequências", "conseguenze", "gevolgen", "consequenties", "последствия",
+            "conséquences", "conséquences positives", "conséquences négatives", "konsequenzen",
+            "positive konsequenzen", "negative konsequenzen", "folgen", "auswirkungen",
+            "consecuencias", "consecuencias positivas", "consecuencias negativas",
+            "consequências", "conseguenze", "gevolgen", "consequenties", "konsekwencje",
+            "последствия",
             "后果", "影响", "结果", "結果", "影響", "결과", "영향",
         }
     ),

@@ -118,10 +118,10 @@ class MissingSection(BaseRule):
     * a bold pseudo-heading (`**Decision Outcome**` alone on its line, or `**Decision:** ...`);
     * a synonym. Context: Context and Problem Statement, Problem (Statement), Background,
       Motivation, Issue, Introduction. Decision: Decision Outcome, Outcome, Proposal, Proposed
-      Solution/Change/Design, Solution, Approach, Overview, Summary, Chosen Option,
+      Solution/Change/Design, Solution, Approach, Overview, Summary, Chosen Option/Solution,
       Recommendation, Resolution, Specification. Consequences: Positive/Negative Consequences,
       Implications, Impact. The same in French, German, Spanish, Portuguese, Italian, Dutch,
-      Russian, Chinese, Japanese and Korean (`Contexte`, `Entscheidung`, `Consecuencias`,
+      Polish, Russian, Chinese, Japanese and Korean (`Contexte`, `Entscheidung`, `Consecuencias`,
       `背景`, `決定`, `결과`, ...). "Proposal" never stands in for Consequences.
 
     **Learns**: the log's format, for records whose format was not recognised (the format of
