@@ -133,11 +133,12 @@ class Log:
         """Every heading of the record except its title."""
         return tuple(s.title for s in d.sections if s.line != d.title_line or s.level > 1)
 
-    def carries(self, d: Decision, requirement: Requirement) -> bool:
-        """Whether a heading or a bold pseudo-heading of the record carries the requirement."""
-        if any(requirement.carried_by(h) for h in self.headings(d)):
+    def carries(self, d: Decision, requirement: Requirement, own: bool = False) -> bool:
+        """Whether a heading or a bold pseudo-heading of the record carries the requirement
+        (with ``own``: under one of the section's own names)."""
+        if any(requirement.carried_by(h, own) for h in self.headings(d)):
             return True
-        return any(requirement.carried_by(h) for h in self._pseudo(d.path))
+        return any(requirement.carried_by(h, own) for h in self._pseudo(d.path))
 
     def _pseudo(self, path: str) -> tuple[str, ...]:
         found = self._pseudo_cache.get(path)
@@ -155,11 +156,11 @@ class Log:
         return {}
 
     def share(self, requirement: Requirement) -> tuple[int, int]:
-        """(records carrying the requirement, substantive records) in this log."""
+        """(records that write the section under one of its own names, substantive records)."""
         key = requirement.entry
         cached = self._shares.get(key)
         if cached is None:
-            count = sum(1 for d in self.substantive if self.carries(d, requirement))
+            count = sum(1 for d in self.substantive if self.carries(d, requirement, own=True))
             cached = self._shares[key] = (count, len(self.substantive))
         return cached
 

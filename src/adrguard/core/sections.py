@@ -30,60 +30,76 @@ _PUNCT = re.compile(r"[^\w\s]")
 _SEPARATED = re.compile(r"\s*[:(\[,;|/–—]|\s+-\s")
 _COMBINERS = re.compile(r"\s+(?:&|and|und|et|y|e|en|и|\+)\s+|\s*[/,;&+|]\s*|\s*、\s*")
 
-# Meaning -> names that carry it (casefolded, punctuation removed). English names come from the
-# Nygard, MADR, Y-statement, RFC and PEP templates; the others from the MADR and adr-tools
-# translations and localised ADR templates. "Proposal" and its kin carry a decision, never
-# consequences; "Decision" carries MADR's "Decision Outcome".
-MEANINGS: dict[str, frozenset[str]] = {
+# Meaning -> the section's own names (casefolded, punctuation removed), in English (Nygard,
+# MADR) and in the MADR and adr-tools translations and localised ADR templates. A log that writes
+# these writes the section.
+OWN_NAMES: dict[str, frozenset[str]] = {
     "context": frozenset(
         {
-            "context", "context and problem statement", "problem statement", "problem",
-            "problem description", "the problem", "background", "motivation", "issue",
-            "the issue", "situation", "introduction", "context and problem",
-            # fr, de, es, pt, it, nl, ru
+            "context", "context and problem statement", "problem statement", "background",
+            "context and problem", "background and context",
+            # fr, de, es, pt, it, nl, pl, ru
             "contexte", "contexte et énoncé du problème", "contexte et définition du problème",
-            "énoncé du problème", "définition du problème", "problématique", "kontext",
-            "hintergrund", "kontext und problemstellung", "problemstellung", "contexto",
-            "contexto y planteamiento del problema", "planteamiento del problema",
-            "contexto e enunciado do problema", "contexto e declaração do problema",
-            "contesto", "contesto e definizione del problema", "achtergrond", "kontekst",
-            "kontekst i problem", "tło",
-            "context en probleemstelling", "probleemstelling", "контекст", "предпосылки",
-            "контекст и постановка проблемы", "постановка проблемы",
+            "kontext", "hintergrund", "kontext und problemstellung", "contexto",
+            "contexto y planteamiento del problema", "contexto e enunciado do problema",
+            "contexto e declaração do problema", "contesto",
+            "contesto e definizione del problema", "achtergrond", "context en probleemstelling",
+            "kontekst", "kontekst i problem", "контекст", "контекст и постановка проблемы",
             # zh, ja, ko
-            "背景", "上下文", "语境", "背景和问题陈述", "問題", "コンテキスト", "状況",
-            "背景と問題", "배경", "맥락", "컨텍스트", "상황", "문제",
+            "背景", "上下文", "语境", "背景和问题陈述", "コンテキスト", "背景と問題", "배경",
+            "맥락", "컨텍스트",
         }
     ),
     "decision": frozenset(
         {
-            "decision", "decision outcome", "outcome", "the decision", "decision made",
-            "resolution", "proposal", "proposed solution", "proposed change", "proposed changes",
-            "proposed design", "what s proposed", "solution", "approach", "overview", "summary",
-            "chosen option", "chosen solution", "selected option", "recommendation",
-            "specification",
+            "decision", "decision outcome", "the decision", "decision made",
             "décision", "résultat de la décision", "décision prise", "entscheidung",
-            "entscheidungsergebnis", "beschluss", "decisión", "resultado de la decisión",
-            "decisão", "resultado da decisão", "decisione", "esito della decisione",
-            "besluit", "beslissing", "ergebnis der entscheidung", "getroffene entscheidung",
-            "gewählte option", "option choisie", "opción elegida", "decyzja", "wynik decyzji",
-            "решение", "результат решения", "принятое решение",
-            "决策", "决定", "決定", "決定事項", "決策", "결정", "결정 결과", "결론",
+            "entscheidungsergebnis", "ergebnis der entscheidung", "getroffene entscheidung",
+            "decisión", "resultado de la decisión", "decisão", "resultado da decisão",
+            "decisione", "esito della decisione", "besluit", "beslissing", "decyzja",
+            "wynik decyzji", "решение", "результат решения", "принятое решение",
+            "决策", "决定", "決定", "決定事項", "決策", "결정", "결정 결과",
         }
     ),
     "consequences": frozenset(
         {
             "consequences", "consequence", "positive consequences", "negative consequences",
-            "consequences of the decision", "implications", "impact", "impacts",
-            "conséquences", "conséquences positives", "conséquences négatives", "konsequenzen",
-            "positive konsequenzen", "negative konsequenzen", "folgen", "auswirkungen",
-            "consecuencias", "consecuencias positivas", "consecuencias negativas",
-            "consequências", "conseguenze", "gevolgen", "consequenties", "konsekwencje",
-            "последствия",
-            "后果", "影响", "结果", "結果", "影響", "결과", "영향",
+            "consequences of the decision", "conséquences", "conséquences positives",
+            "conséquences négatives", "konsequenzen", "positive konsequenzen",
+            "negative konsequenzen", "folgen", "consecuencias", "consecuencias positivas",
+            "consecuencias negativas", "consequências", "conseguenze", "gevolgen",
+            "consequenties", "konsekwencje", "последствия", "后果", "结果", "結果", "결과",
         }
     ),
 }
+# Meaning -> other headings that carry it in real logs (RFC, PEP, Y-statement and home-grown
+# templates). They keep a "missing section" claim from being false, but a log that writes only
+# these is not thereby asked for the section. "Proposal" and its kin carry a decision, never
+# consequences.
+STAND_INS: dict[str, frozenset[str]] = {
+    "context": frozenset(
+        {
+            "problem", "problem description", "the problem", "motivation", "issue",
+            "the issue", "situation", "introduction", "énoncé du problème",
+            "définition du problème", "problématique", "problemstellung",
+            "planteamiento del problema", "probleemstelling", "tło", "предпосылки",
+            "постановка проблемы", "問題", "状況", "상황", "문제",
+        }
+    ),
+    "decision": frozenset(
+        {
+            "outcome", "resolution", "proposal", "proposed solution", "proposed change",
+            "proposed changes", "proposed design", "what s proposed", "solution", "approach",
+            "overview", "summary", "chosen option", "chosen solution", "selected option",
+            "recommendation", "specification", "beschluss", "gewählte option",
+            "option choisie", "opción elegida", "결론",
+        }
+    ),
+    "consequences": frozenset(
+        {"implications", "impact", "impacts", "auswirkungen", "影响", "影響", "영향"}
+    ),
+}
+MEANINGS: dict[str, frozenset[str]] = {m: OWN_NAMES[m] | STAND_INS[m] for m in OWN_NAMES}
 
 
 def fold(title: str) -> str:
@@ -112,6 +128,7 @@ class Requirement:
 
     entry: str  # as configured
     names: frozenset[str]  # folded names (and their singular forms) that satisfy it
+    own: frozenset[str]  # the subset that shows a log writes the section itself
 
     @classmethod
     def parse(cls, entry: str) -> Requirement:
@@ -120,29 +137,34 @@ class Requirement:
         heading called Outcome)."""
         choices = [fold(c) for c in entry.split("|") if fold(c)]
         names: set[str] = set(choices)
+        own: set[str] = set(choices)
         meaning = next((m for m in map(meaning_of, choices) if m), None)
         if meaning is not None:
             names.update(MEANINGS[meaning])
+            own.update(OWN_NAMES[meaning])
         names.update({_singular(n) for n in names})
-        return cls(entry, frozenset(names))
+        own.update({_singular(n) for n in own})
+        return cls(entry, frozenset(names), frozenset(own))
 
     @property
     def label(self) -> str:
         return " or ".join(f"'{c.strip()}'" for c in self.entry.split("|") if c.strip())
 
-    def carried_by(self, heading: str) -> bool:
-        """Whether a heading (as written, markup allowed) carries this requirement."""
+    def carried_by(self, heading: str, own: bool = False) -> bool:
+        """Whether a heading (as written, markup allowed) carries this requirement; with
+        ``own``, only under one of the section's own names."""
+        names = self.own if own else self.names
         folded = fold(heading)
-        if folded in self.names or _singular(folded) in self.names:
+        if folded in names or _singular(folded) in names:
             return True
         light = " ".join(_NUMBERING.sub("", heading.strip().lstrip("#").strip()).casefold().split())
         light = light.strip("*_` ")
-        for name in self.names:
+        for name in names:
             if light.startswith(name) and _SEPARATED.match(light, len(name)):
                 return True
         parts = [fold(p) for p in _COMBINERS.split(light)]
         if len(parts) > 1:
-            return any(p in self.names or _singular(p) in self.names for p in parts if p)
+            return any(p in names or _singular(p) in names for p in parts if p)
         return False
 
 

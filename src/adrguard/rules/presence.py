@@ -126,9 +126,12 @@ class MissingSection(BaseRule):
 
     **Learns**: the log's format, for records whose format was not recognised (the format of
     most of its records), and which required sections the log writes: in a log of three or more
-    records, a section that fewer than half of them carry is not required there (a log of
-    RFC-style documents with their own headings is not asked for MADR sections). Sign-posts are
-    left out.
+    records, a section that fewer than half of them write under one of its own names (Context,
+    Context and Problem Statement, Background, Problem Statement; Decision, Decision Outcome;
+    Consequences, and their translations) is not required there. Stand-ins such as Motivation,
+    Introduction, Proposal, Approach or Implications satisfy a record but do not make the log
+    ask for the section, so a log of RFC-style documents with their own headings is not asked for
+    MADR sections. Sign-posts are left out.
 
     **Override**: `required-sections = { nygard = ["context", "decision", "consequences|outcome"] }`
     sets a format's list (`a|b` accepts either); a configured list is required as written, in
