@@ -17,12 +17,13 @@ from functools import cached_property
 
 from adrguard.core import dates, naming
 from adrguard.core.model import Decision
-from adrguard.core.sections import Requirement, pseudo_headings
+from adrguard.core.sections import Requirement, heading_keys, pseudo_headings
 
 STRONG = 0.75  # share of a log's records that makes a habit the log's convention
 MIN_LEARN = 3  # a log needs this many records before it can set aside a default requirement
 _SIGNPOST_WORDS = 80
 _URL = re.compile(r"https?://|\]\(")
+_LINE_START_BOLD = re.compile(r"^[ \t]{0,3}(?:\*\*|__)", re.M)
 
 
 def log_order(d: Decision) -> tuple[bool, int, str]:
@@ -99,7 +100,14 @@ class Log:
         return naming.learn(self.name_of(d) for d in self.all)
 
     def name_of(self, d: Decision) -> naming.Name:
-        return naming.split(d.path, d.root)
+        name = self._names.get(d.path)
+        if name is None:
+            name = self._names[d.path] = naming.split(d.path, d.root)
+        return name
+
+    @cached_property
+    def _names(self) -> dict[str, naming.Name]:
+        return {}
 
     @cached_property
     def date_habit(self) -> dates.DateHabit:
@@ -136,15 +144,39 @@ class Log:
     def carries(self, d: Decision, requirement: Requirement, own: bool = False) -> bool:
         """Whether a heading or a bold pseudo-heading of the record carries the requirement
         (with ``own``: under one of the section's own names)."""
-        if any(requirement.carried_by(h, own) for h in self.headings(d)):
+        if requirement.carried_by_keys(self._record_keys(d, False), own):
             return True
-        return any(requirement.carried_by(h, own) for h in self._pseudo(d.path))
+        return requirement.carried_by_keys(self._record_keys(d, True), own)
+
+    def _record_keys(self, d: Decision, pseudo: bool) -> frozenset[str]:
+        """Every name the record's headings (or its bold pseudo-headings) may carry."""
+        cache = self._keys_cache
+        found = cache.get((d.path, pseudo))
+        if found is None:
+            titles = self._pseudo(d.path) if pseudo else self.headings(d)
+            found = cache[(d.path, pseudo)] = frozenset().union(*map(self._heading, titles))
+        return found
+
+    def _heading(self, title: str) -> frozenset[str]:
+        keys = self._heading_keys.get(title)
+        if keys is None:
+            keys = self._heading_keys[title] = heading_keys(title)
+        return keys
+
+    @cached_property
+    def _heading_keys(self) -> dict[str, frozenset[str]]:
+        return {}
+
+    @cached_property
+    def _keys_cache(self) -> dict[tuple[str, bool], frozenset[str]]:
+        return {}
 
     def _pseudo(self, path: str) -> tuple[str, ...]:
         found = self._pseudo_cache.get(path)
         if found is None:
-            d = self._by_path[path]
-            found = self._pseudo_cache[path] = tuple(pseudo_headings(d.text))
+            text = self._by_path[path].text
+            bold = _LINE_START_BOLD.search(text) is not None  # no bold line, no pseudo-heading
+            found = self._pseudo_cache[path] = tuple(pseudo_headings(text)) if bold else ()
         return found
 
     @cached_property

@@ -63,8 +63,9 @@ class Name:
     @property
     def word_sep(self) -> str:
         """The character between words of the slug: ``-``, ``_``, `` `` or ``""``."""
-        counts = Counter(c for c in self.slug if c in "-_ ")
-        return counts.most_common(1)[0][0] if counts else ""
+        counts = [(self.slug.count(c), c) for c in "-_ "]
+        count, sep = max(counts)
+        return sep if count else ""
 
     @property
     def harmful(self) -> str:

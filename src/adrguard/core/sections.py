@@ -153,19 +153,30 @@ class Requirement:
     def carried_by(self, heading: str, own: bool = False) -> bool:
         """Whether a heading (as written, markup allowed) carries this requirement; with
         ``own``, only under one of the section's own names."""
-        names = self.own if own else self.names
-        folded = fold(heading)
-        if folded in names or _singular(folded) in names:
-            return True
-        light = " ".join(_NUMBERING.sub("", heading.strip().lstrip("#").strip()).casefold().split())
-        light = light.strip("*_` ")
-        for name in names:
-            if light.startswith(name) and _SEPARATED.match(light, len(name)):
-                return True
-        parts = [fold(p) for p in _COMBINERS.split(light)]
-        if len(parts) > 1:
-            return any(p in names or _singular(p) in names for p in parts if p)
-        return False
+        return self.carried_by_keys(heading_keys(heading), own)
+
+    def carried_by_keys(self, keys: frozenset[str], own: bool = False) -> bool:
+        """:meth:`carried_by` for a heading's :func:`heading_keys`."""
+        return not keys.isdisjoint(self.own if own else self.names)
+
+
+def heading_keys(heading: str) -> frozenset[str]:
+    """The names a heading may carry: its folded text, the text before a separator
+    (``Decision: use X`` → ``decision``), and each part of a combined heading
+    (``Background & Context`` → ``background``, ``context``), each also without a plural ``s``."""
+    folded = fold(heading)
+    keys = {folded}
+    light = " ".join(_NUMBERING.sub("", heading.strip().lstrip("#").strip()).casefold().split())
+    light = light.strip("*_` ")
+    m = _SEPARATED.search(light)
+    if m and m.start() > 0:
+        keys.add(fold(light[: m.start()]))
+    parts = [fold(p) for p in _COMBINERS.split(light)]
+    if len(parts) > 1:
+        keys.update(p for p in parts if p)
+    keys.update([_singular(k) for k in keys])
+    keys.discard("")
+    return frozenset(keys)
 
 
 def pseudo_headings(markdown: str) -> Iterator[str]:
