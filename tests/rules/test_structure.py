@@ -164,3 +164,16 @@ def test_duplicate_id_lists_the_other_records() -> None:
     found = list(RULES_BY_CODE["ADR106"]().check(RuleContext(Corpus((a, b, c)), Options())))
     assert [f.location.path for f in found] == sorted([a.path, b.path, c.path])
     assert found[0].related == tuple(sorted([b.path, c.path]))
+
+
+def test_learned_counts_leave_fingerprints_alone() -> None:
+    from adrguard.core.findings import fingerprint
+
+    iso = [decision(path=f"docs/adr/000{i}-a.md", date=f"2021-0{i}-01") for i in range(1, 5)]
+    odd = decision(path="docs/adr/0009-z.md", id="ADR-0009", date="24/03/2021")
+    ctx = RuleContext(Corpus(decisions=(*iso, odd)), Options())
+    (before,) = RULES_BY_CODE["ADR109"]().check(ctx)
+    more = decision(path="docs/adr/0005-a.md", id="ADR-0005", date="2021-05-01")
+    (after,) = RULES_BY_CODE["ADR109"]().check(RuleContext(Corpus((*iso, more, odd)), Options()))
+    assert "4 of 5" in before.message and "5 of 6" in after.message
+    assert fingerprint(before) == fingerprint(after)

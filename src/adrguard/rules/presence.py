@@ -78,7 +78,7 @@ class MissingStatus(BaseRule):
                 else:
                     first = formats.record_name(habit.first, root)
                     why = (f"{log.label} states statuses from {first!r} on ({habit.stated} of "
-                           f"the {habit.total} records since)")
+                           f"{habit.total} records since then state one)")
                 yield self._missing(d, why)
 
     def _missing(self, d: Decision, why: str) -> Finding:
@@ -91,11 +91,10 @@ class MissingStatus(BaseRule):
 
     def _never(self, log: Log, missing: list[Decision], stated: int) -> Finding:
         total = len(log.substantive)
-        some = f"only {stated} of {total} records" if stated else f"none of the {total} records"
         return self.finding(
-            f"{some} in {log.label} state a status, so adrguard does not ask records there for "
-            "one and reads them as having none: set `require-status = true` to ask every record, "
-            "or `false` to drop this note",
+            f"{stated} of {total} records in {log.label} state a status, so adrguard does not ask "
+            "records there for one and reads them as having none: set `require-status = true` to "
+            "ask every record, or `false` to drop this note",
             Location(missing[0].path, missing[0].title_line),
             missing[0],
             severity=Severity.NOTE,
