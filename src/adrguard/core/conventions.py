@@ -17,9 +17,9 @@ from functools import cached_property
 
 from adrguard.core import dates, naming
 from adrguard.core.model import Decision
+from adrguard.core.naming import STRONG
 from adrguard.core.sections import Requirement, heading_keys, pseudo_headings
 
-STRONG = 0.75  # share of a log's records that makes a habit the log's convention
 MIN_LEARN = 3  # a log needs this many records before it can set aside a default requirement
 _SIGNPOST_WORDS = 80
 _URL = re.compile(r"https?://|\]\(")
@@ -55,10 +55,6 @@ class StatusHabit:
     since: int | None
     first: str = ""  # path of the record from which statuses are stated
 
-    @property
-    def adopted(self) -> bool:
-        return self.since is not None
-
 
 def status_habit(records: Sequence[Decision]) -> StatusHabit:
     stated = [states_status(d) for d in records]
@@ -81,6 +77,12 @@ class Log:
         self.root = root
         self.all = tuple(sorted(decisions, key=log_order))
         self.records = tuple(d for d in self.all if d.is_readable)
+        self._by_path = {d.path: d for d in self.records}
+        self._names: dict[str, naming.Name] = {}
+        self._heading_keys: dict[str, frozenset[str]] = {}
+        self._record_keys: dict[tuple[str, bool], frozenset[str]] = {}
+        self._pseudo: dict[str, tuple[str, ...]] = {}
+        self._shares: dict[str, tuple[int, int]] = {}
 
     @property
     def label(self) -> str:
@@ -96,6 +98,15 @@ class Log:
         return tuple(d for d in self.records if d.path not in self.signposts)
 
     @cached_property
+    def _positions(self) -> dict[str, int]:
+        return {d.path: i for i, d in enumerate(self.substantive)}
+
+    def position(self, d: Decision) -> int:
+        """The record's place among :attr:`substantive` in log order (-1 when it is not one)."""
+        return self._positions.get(d.path, -1)
+
+    # -- names and dates ------------------------------------------------------------------
+    @cached_property
     def scheme(self) -> naming.Scheme:
         return naming.learn(self.name_of(d) for d in self.all)
 
@@ -106,27 +117,16 @@ class Log:
         return name
 
     @cached_property
-    def _names(self) -> dict[str, naming.Name]:
-        return {}
-
-    @cached_property
     def date_habit(self) -> dates.DateHabit:
         return dates.learn(self.date_of(d) for d in self.records if d.date)
 
     def date_of(self, d: Decision) -> dates.Reading:
         return dates.read(d.date or "")
 
+    # -- statuses and formats -------------------------------------------------------------
     @cached_property
     def statuses(self) -> StatusHabit:
         return status_habit(self.substantive)
-
-    def position(self, d: Decision) -> int:
-        """The record's place among :attr:`substantive` in log order (-1 when it is not one)."""
-        return self._positions.get(d.path, -1)
-
-    @cached_property
-    def _positions(self) -> dict[str, int]:
-        return {d.path: i for i, d in enumerate(self.substantive)}
 
     @cached_property
     def dominant_format(self) -> str | None:
@@ -137,6 +137,7 @@ class Log:
         fmt, count = counts.most_common(1)[0]
         return fmt if 2 * count >= len(self.substantive) else None
 
+    # -- sections -------------------------------------------------------------------------
     def headings(self, d: Decision) -> tuple[str, ...]:
         """Every heading of the record except its title."""
         return tuple(s.title for s in d.sections if s.line != d.title_line or s.level > 1)
@@ -144,48 +145,9 @@ class Log:
     def carries(self, d: Decision, requirement: Requirement, own: bool = False) -> bool:
         """Whether a heading or a bold pseudo-heading of the record carries the requirement
         (with ``own``: under one of the section's own names)."""
-        if requirement.carried_by_keys(self._record_keys(d, False), own):
+        if requirement.carried_by_keys(self._keys(d, False), own):
             return True
-        return requirement.carried_by_keys(self._record_keys(d, True), own)
-
-    def _record_keys(self, d: Decision, pseudo: bool) -> frozenset[str]:
-        """Every name the record's headings (or its bold pseudo-headings) may carry."""
-        cache = self._keys_cache
-        found = cache.get((d.path, pseudo))
-        if found is None:
-            titles = self._pseudo(d.path) if pseudo else self.headings(d)
-            found = cache[(d.path, pseudo)] = frozenset().union(*map(self._heading, titles))
-        return found
-
-    def _heading(self, title: str) -> frozenset[str]:
-        keys = self._heading_keys.get(title)
-        if keys is None:
-            keys = self._heading_keys[title] = heading_keys(title)
-        return keys
-
-    @cached_property
-    def _heading_keys(self) -> dict[str, frozenset[str]]:
-        return {}
-
-    @cached_property
-    def _keys_cache(self) -> dict[tuple[str, bool], frozenset[str]]:
-        return {}
-
-    def _pseudo(self, path: str) -> tuple[str, ...]:
-        found = self._pseudo_cache.get(path)
-        if found is None:
-            text = self._by_path[path].text
-            bold = _LINE_START_BOLD.search(text) is not None  # no bold line, no pseudo-heading
-            found = self._pseudo_cache[path] = tuple(pseudo_headings(text)) if bold else ()
-        return found
-
-    @cached_property
-    def _by_path(self) -> dict[str, Decision]:
-        return {d.path: d for d in self.records}
-
-    @cached_property
-    def _pseudo_cache(self) -> dict[str, tuple[str, ...]]:
-        return {}
+        return requirement.carried_by_keys(self._keys(d, True), own)
 
     def share(self, requirement: Requirement) -> tuple[int, int]:
         """(records that write the section under one of its own names, substantive records)."""
@@ -196,13 +158,24 @@ class Log:
             cached = self._shares[key] = (count, len(self.substantive))
         return cached
 
-    @cached_property
-    def _shares(self) -> dict[str, tuple[int, int]]:
-        return {}
+    def _keys(self, d: Decision, pseudo: bool) -> frozenset[str]:
+        """Every name the record's headings (or its bold pseudo-headings) may carry."""
+        found = self._record_keys.get((d.path, pseudo))
+        if found is None:
+            titles = self._pseudo_headings(d) if pseudo else self.headings(d)
+            found = frozenset().union(*map(self._heading, titles))
+            self._record_keys[(d.path, pseudo)] = found
+        return found
 
+    def _heading(self, title: str) -> frozenset[str]:
+        keys = self._heading_keys.get(title)
+        if keys is None:
+            keys = self._heading_keys[title] = heading_keys(title)
+        return keys
 
-def logs_of(decisions: Iterable[Decision]) -> dict[str, list[Decision]]:
-    out: dict[str, list[Decision]] = {}
-    for d in decisions:
-        out.setdefault(d.root, []).append(d)
-    return out
+    def _pseudo_headings(self, d: Decision) -> tuple[str, ...]:
+        found = self._pseudo.get(d.path)
+        if found is None:
+            bold = _LINE_START_BOLD.search(d.text) is not None  # no bold line, no pseudo-heading
+            found = self._pseudo[d.path] = tuple(pseudo_headings(d.text)) if bold else ()
+        return found

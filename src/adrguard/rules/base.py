@@ -37,11 +37,16 @@ class RuleContext:
     _logs: dict[str, Log] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def log(self, root: str) -> Log:
-        """The log (records and learned habits) of one ADR root, built on first use."""
+        """The log (records and learned habits) of one ADR root; the logs of every root are
+        built on first use, their habits when a rule first asks for them."""
+        if not self._logs:
+            members: dict[str, list[Decision]] = {}
+            for d in self.corpus.decisions:
+                members.setdefault(d.root, []).append(d)
+            self._logs.update({r: Log(r, ds) for r, ds in members.items()})
         found = self._logs.get(root)
         if found is None:
-            members = (d for d in self.corpus.decisions if d.root == root)
-            found = self._logs[root] = Log(root, members)
+            found = self._logs[root] = Log(root, ())
         return found
 
 
