@@ -17,13 +17,17 @@ from adrguard.core.front_matter import split
 from adrguard.core.markdown import Block, Document, walk
 from adrguard.core.model import (
     Decision,
+    Location,
     Problem,
     Relationship,
+    RelKind,
     Section,
     SourceFile,
+    Status,
     StatusStatement,
 )
 from adrguard.core.options import Options
+from adrguard.core.statements import section_statement
 
 _BOM = b"\xef\xbb\xbf"
 _HEADING_MARKS = re.compile(r"^\s{0,3}#{1,6}[ \t]*|[ \t]+#+[ \t]*$")
@@ -129,9 +133,7 @@ class _Fields:
         for i, h in enumerate(doc.headings):
             folded = h.text.casefold()
             if folded in self.status_keys or (
-                len(folded) < 64
-                and probe.search(folded)
-                and st.fold(h.text).rstrip(":").strip() in self.status_keys
+                probe.search(folded) and st.is_status_heading(h.text, self.status_keys)
             ):
                 self.status_sections.add(i)
         first_h2 = next((i for i, h in enumerate(doc.headings) if h.level >= 2), len(doc.headings))
@@ -156,10 +158,11 @@ class _Fields:
 
     # -- title --------------------------------------------------------------------------
     def title(self) -> tuple[str | None, str | None, int, int | None]:
+        own = formats.name_id(self.source.path, self.source.root)
         found = self.fm_value("title")
         raw = formats.scalar(found[1]) if found else None
         if found and raw:
-            cleaned = formats.clean_title(formats.render_inline(raw))
+            cleaned = formats.clean_title(formats.render_inline(raw), own)
             return cleaned.text, raw, self.fm_lines.get(found[0], 1), cleaned.number
         for h in self.doc.headings:
             if h.level == 1:
@@ -169,7 +172,7 @@ class _Fields:
                     if first.lstrip().startswith("#")
                     else first.strip()
                 )
-                cleaned = formats.clean_title(h.text)
+                cleaned = formats.clean_title(h.text, own)
                 return cleaned.text, raw_h, h.line, cleaned.number
         return None, None, 1, None
 
@@ -197,60 +200,8 @@ class _Fields:
         return out
 
     def section_statement(self, idx: int) -> StatusStatement | None:
-        syn = self.options.status_synonyms
         blocks = self.by_section.get(idx, [])
-        if not blocks:
-            return None
-        first = blocks[0]
-        if first.kind == "item":
-            group = [first]
-            for b in blocks[1:]:
-                if b.kind != "item":
-                    break
-                group.append(b)
-            if any(b.checked is not None for b in group):  # a checklist: the ticked boxes
-                group = [b for b in group if b.checked]
-                if not group:
-                    return None
-            entries = [(b.text.split("\n", 1)[0], b.raw.split("\n", 1)[0], b.line) for b in group]
-        elif first.kind == "cell":
-            entries = self.table_rows(blocks)
-        else:
-            raws = first.raw.split("\n")
-            texts = first.text.split("\n")
-            entries = [
-                (t, raws[i] if len(raws) == len(texts) else t, first.line + i)
-                for i, t in enumerate(texts)
-            ]
-        kept = [e for e in entries if not self.is_date_line(e[0]) and e[0].strip()] or entries
-        latest = st.latest_entry([e[0] for e in kept], syn)
-        if latest is None and first.kind == "cell" and len(kept) == 1:
-            latest = 0 if st.date_key(kept[0][0]) else None
-        if latest is not None:
-            text, raw, line = kept[latest]
-            return StatusStatement(
-                raw.strip(), st.normalise(st.status_word(text, syn), syn), line, "section"
-            )
-        text, raw, line = kept[0]
-        whole = (
-            first.raw.strip() if first.kind != "item" and len(kept) == len(entries) else raw.strip()
-        )
-        return StatusStatement(whole, st.normalise(text, syn), line, "section")
-
-    def table_rows(self, blocks: list[Block]) -> list[tuple[str, str, int]]:
-        """A status history kept as a table: its dated rows (all rows when none is dated)."""
-        rows: dict[int, list[str]] = {}
-        for b in blocks:
-            if b.kind != "cell":
-                break
-            rows.setdefault(b.line, []).append(b.text.strip())
-        entries = [(" ".join(cells), " | ".join(cells), line) for line, cells in rows.items()]
-        dated = [e for e in entries if st.date_key(e[0]) is not None]
-        return dated if len(dated) >= 1 else entries
-
-    def is_date_line(self, text: str) -> bool:
-        label = formats.label_line(text)
-        return bool(label and formats.is_date_label(label[0]))
+        return section_statement(blocks, self.options.status_synonyms) if blocks else None
 
     def label_lines(self) -> list[tuple[Block, int, str, str]]:
         """Every ``Label: value`` line of the body: (block, line index, label, value)."""
@@ -314,13 +265,24 @@ class _Fields:
     def relationships(self, rid: str, primary: StatusStatement | None) -> tuple[Relationship, ...]:
         partly = bool(primary and _PARTLY.match(st.fold(primary.raw)))
         blocks = self.doc.blocks if relations.may_declare(self.body) else []
-        return relations.collect(
+        found = relations.collect(
             relations.Where(self.source.path, rid, self.fm_lines, self.status_sections),
             self.fm,
             self.fm_statuses,
             blocks,
             partly,
         )
+        if (
+            primary is None
+            or primary.status is not Status.SUPERSEDED
+            or any(r.kind is RelKind.SUPERSEDED_BY for r in found)
+        ):
+            return found
+        # "Superseded" without "by": the records its status statement names are the successors.
+        loc = Location(self.source.path, primary.line)
+        named = relations.named_targets(primary.raw)
+        kind = RelKind.SUPERSEDED_BY
+        return found + tuple(Relationship(kind, rid, t, loc, text, "status") for t, text in named)
 
     # -- assembly -----------------------------------------------------------------------
     def sections(self) -> tuple[Section, ...]:

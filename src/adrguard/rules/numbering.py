@@ -37,12 +37,22 @@ _PLACEHOLDER_NUMBER = re.compile(
 )
 
 
+def _same_number(ctx: RuleContext) -> Iterator[tuple[Decision, ...]]:
+    """Records sharing a number in one root, unless they are its versions (``scs-0002-v1``,
+    ``scs-0002-v2``: one version each)."""
+    for group in ctx.corpus.by_number.values():
+        versions = [formats.name_id(d.path, d.root).version for d in group]
+        if None in versions or len(set(versions)) < len(versions):
+            yield group
+
+
 class DuplicateId(BaseRule):
     """Two records, active or archived, share an id, or a number within the same root.
 
     **Why**: ids are how records, links and supersession refer to each other; a reused id makes
     every reference to it ambiguous. Archived records keep their ids, so a new record must not
-    take one. Several roots are separate number spaces.
+    take one. Several roots are separate number spaces; versions of one record named
+    `<number>-v<version>` (`0002-v1-x.md`, `0002-v2-x.md`) share its number.
 
     **Bad**: `docs/adr/0007-use-kafka.md` and `docs/adr/archive/0007-use-rabbitmq.md`.
 
@@ -59,7 +69,7 @@ class DuplicateId(BaseRule):
         by_root_id: dict[tuple[str, str], list[Decision]] = {}
         for d in ctx.corpus.decisions:  # several roots are separate namespaces
             by_root_id.setdefault((d.root, d.id.casefold()), []).append(d)
-        for group in (*by_root_id.values(), *ctx.corpus.by_number.values()):
+        for group in (*by_root_id.values(), *_same_number(ctx)):
             if len(group) > 1:
                 for d in group:
                     others.setdefault(d.path, set()).update(o.path for o in group if o is not d)

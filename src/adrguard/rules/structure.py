@@ -2,17 +2,17 @@
 
 Rules skip records that could not be read (ADR001 already reports them). This module holds the
 ADR1xx registry; status and section presence (ADR102, ADR104) live in
-:mod:`adrguard.rules.presence`, dates and front matter (ADR109, ADR110) in
-:mod:`adrguard.rules.fields`, numbers and names (ADR106-ADR108, ADR111) in
-:mod:`adrguard.rules.numbering`.
+:mod:`adrguard.rules.presence`, the status vocabulary (ADR103) in :mod:`adrguard.rules.statuses`,
+dates and front matter (ADR109, ADR110) in :mod:`adrguard.rules.fields`, numbers and names
+(ADR106-ADR108, ADR111) in :mod:`adrguard.rules.numbering`.
 """
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Iterator
 
+from adrguard.core import status as st
 from adrguard.core.findings import Finding, Severity
 from adrguard.core.model import Decision, Location, Status
 from adrguard.core.sections import Requirement
@@ -20,6 +20,7 @@ from adrguard.rules.base import BaseRule, RuleContext, RuleMeta
 from adrguard.rules.fields import FrontMatterSchema, InvalidDate
 from adrguard.rules.numbering import DuplicateId, FilenamePattern, IdMismatch, NumberingGap
 from adrguard.rules.presence import MissingSection, MissingStatus
+from adrguard.rules.statuses import UnknownStatus, suggest_status
 
 
 def _readable(ctx: RuleContext) -> Iterator[Decision]:
@@ -30,7 +31,8 @@ class MissingTitle(BaseRule):
     """The record has no title: no H1 heading and no `title` in its front matter.
 
     **Why**: the title is what indexes, link texts and reviewers show; a record without one is
-    listed as "(untitled)".
+    listed as "(untitled)". A template's placeholder left as the title (`# {short title of
+    solved problem}`, `# Title (a description of the decision)`) is no title either.
 
     **Bad**:
 
@@ -57,63 +59,22 @@ class MissingTitle(BaseRule):
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         for d in _readable(ctx):
-            if d.title is None and d.title_raw is None:
+            if d.title is not None:
+                continue
+            if d.title_raw is None:
                 yield self.finding(
                     "the record has no title: add an H1 (`# 7. Short title`) or `title:` "
                     "in the front matter",
                     Location(d.path, 1),
                     d,
                 )
-
-
-class UnknownStatus(BaseRule):
-    """The status is not a word of the status vocabulary.
-
-    **Why**: tools and readers sort records by status; a status adrguard cannot map to proposed,
-    accepted, rejected, deprecated, superseded or draft is treated as unknown everywhere
-    (supersession checks, indexes). Add your own words with the `statuses` config key
-    (`statuses = { "on hold" = "proposed" }`).
-
-    **Bad**: `Status: Acepted` or `Status: Parked`.
-
-    **Good**: `Status: Accepted`, or `Parked` mapped with `statuses = { parked = "proposed" }`.
-    """
-
-    meta = RuleMeta(
-        "ADR103",
-        "unknown-status",
-        "status not in the vocabulary (configurable); suggests the closest word",
-        Severity.WARNING,
-    )
-
-    def check(self, ctx: RuleContext) -> Iterator[Finding]:
-        synonyms = dict(ctx.options.status_synonyms)
-        for s in Status:
-            if s is not Status.UNKNOWN:
-                synonyms.setdefault(s.value, s.value)
-        for d in _readable(ctx):
-            if d.status is not Status.UNKNOWN:
-                continue
-            raw = (d.status_raw or "").strip()
-            hint = suggest_status(raw, synonyms)
-            yield self.finding(
-                f"status {raw!r} is not in the status vocabulary{hint}: use proposed, accepted, "
-                "rejected, deprecated, superseded or draft, or map the word with `statuses` in "
-                "the config",
-                Location(d.path, d.status_line),
-                d,
-            )
-
-
-def suggest_status(raw: str, synonyms: dict[str, str]) -> str:
-    """`` (did you mean 'superseded'?)`` for the vocabulary word closest to ``raw``, or ``""``."""
-    words = re.findall(r"[^\W\d_]+(?:[ -][^\W\d_]+)*", raw.casefold())
-    candidates = [raw.casefold(), *words, *(w.split()[0] for w in words)]
-    for candidate in candidates:
-        match = difflib.get_close_matches(candidate, list(synonyms), n=1, cutoff=0.75)
-        if match:
-            return f" (did you mean {synonyms[match[0]]!r}?)"
-    return ""
+            else:
+                yield self.finding(
+                    f"the title is still the template's placeholder {st.quote(d.title_raw)}: "
+                    "write the record's own title",
+                    Location(d.path, d.title_line),
+                    d,
+                )
 
 
 class EmptySection(BaseRule):
@@ -209,8 +170,9 @@ class ConflictingStatus(BaseRule):
             first = known[0]
             conflict = next(s for s in known if s.status != first.status)
             yield self.finding(
-                f"status {conflict.raw!r} ({conflict.status.value}, {conflict.source}) contradicts "
-                f"{first.raw!r} ({first.status.value}, {first.source}, line {first.line}): state "
+                f"status {st.quote(conflict.raw)} ({conflict.status.value}, {conflict.source}) "
+                f"contradicts {st.quote(first.raw)} ({first.status.value}, {first.source}, line "
+                f"{first.line}): state "
                 "one status, or make every statement agree",
                 Location(d.path, conflict.line),
                 d,
@@ -231,3 +193,5 @@ RULES: tuple[type[BaseRule], ...] = (
     NumberingGap,
     ConflictingStatus,
 )
+
+__all__ = ["RULES", "suggest_status"]
