@@ -10,12 +10,14 @@ asserts, over all collections together:
   a finding no label covers counts as not TP and is printed;
 * recall: at least 95% of the TP labels and of the `missed` entries with `expect_finding: true`
   are still reported, at any severity.
+
+A finding with no label at its exact line takes an unmatched label of the same path and code
+at most ``NEAR`` lines away: the same defect, reported on a neighbouring line.
 """
 
 from __future__ import annotations
 
 import json
-from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,6 +31,7 @@ CORPORA = Path(__file__).resolve().parents[1].parent / "shared" / "corpora"
 TODAY = "2026-11-30"  # fixed, so that "a date in the future" does not move with the clock
 MIN_PRECISION = 0.90
 MIN_RECALL = 0.95
+NEAR = 3  # lines: a finding may match a label of its path and code this far away
 
 Key = tuple[str, str, int]  # (path, code, line)
 
@@ -74,57 +77,80 @@ def run_check(collection: Path, config: Path, capsys: pytest.CaptureFixture[str]
     return findings
 
 
-def _labels(data: dict[str, Any]) -> dict[Key, list[str]]:
-    """(path, code, line) -> labels. A `missed` entry that expects a finding labels the finding
-    that now reports it TP."""
-    out: dict[Key, list[str]] = {}
-    for label in data["findings"]:
-        out.setdefault((label["path"], label["code"], label["line"]), []).append(label["label"])
-    for missed in data.get("missed", ()):
-        if missed.get("expect_finding") and missed.get("code"):
-            out.setdefault((missed["path"], missed["code"], missed["line"]), []).append("TP")
+@dataclass
+class Label:
+    path: str
+    code: str
+    line: int
+    label: str  # TP | FP | NOISE | COPY; a `missed` entry that expects a finding is TP
+    missed: str = ""  # the reason, for a `missed` entry
+    matched: bool = False
+
+
+def _labels(data: dict[str, Any]) -> list[Label]:
+    out = [Label(x["path"], x["code"], x["line"], x["label"]) for x in data["findings"]]
+    out += [
+        Label(x["path"], x["code"], x["line"], "TP", x["reason"])
+        for x in data.get("missed", ())
+        if x.get("expect_finding") and x.get("code")
+    ]
+    return out
+
+
+def _match(findings: list[Any], labels: list[Label]) -> list[Label | None]:
+    """The label of each finding: the same (path, code, line) first; else, for a finding no
+    label has, an unmatched label of the same path and code at most NEAR lines away (the same
+    defect reported on a neighbouring line, such as a Status section's text)."""
+    by_key: dict[Key, list[Label]] = {}
+    for label in labels:
+        by_key.setdefault((label.path, label.code, label.line), []).append(label)
+    out: list[Label | None] = []
+    for f in findings:
+        pool = by_key.get((f["path"], f["code"], f["line"]), [])
+        free = [x for x in pool if not x.matched]
+        label = free[0] if free else (pool[0] if pool else None)
+        if label is not None:
+            label.matched = True
+        out.append(label)
+    for i, f in enumerate(findings):
+        if out[i] is not None:
+            continue
+        near = [
+            x for x in labels
+            if not x.matched and (x.path, x.code) == (f["path"], f["code"])
+            and abs(x.line - f["line"]) <= NEAR
+        ]
+        if near:
+            label = min(near, key=lambda x: abs(x.line - f["line"]))
+            label.matched = True
+            out[i] = label
     return out
 
 
 def score(name: str, data: dict[str, Any], findings: list[Any]) -> Row:
     row = Row(name)
     labels = _labels(data)
-    remaining = {key: list(values) for key, values in labels.items()}
-    reported: Counter[Key] = Counter()
-    for f in findings:
-        key = (f["path"], f["code"], f["line"])
-        reported[key] += 1
-        pool = remaining.get(key)
-        label = pool.pop(0) if pool else (labels[key][0] if key in labels else None)
-        if f["severity"] == "note" or label == "COPY":
+    for f, label in zip(findings, _match(findings, labels), strict=True):
+        if f["severity"] == "note" or (label is not None and label.label == "COPY"):
             continue
         row.findings += 1
-        if label == "TP":
-            row.tp += 1
-        elif label == "FP":
-            row.fp += 1
-        elif label == "NOISE":
-            row.noise += 1
-        else:
+        if label is None:
             row.unlabelled.append(f)
-    for label in data["findings"]:
-        if label["label"] != "TP":
-            continue
-        key = (label["path"], label["code"], label["line"])
-        row.expected += 1
-        if reported[key]:
-            row.recalled += 1
+        elif label.label == "TP":
+            row.tp += 1
+        elif label.label == "FP":
+            row.fp += 1
         else:
-            row.lost.append(f"{name}: {key[1]} {key[0]}:{key[2]} (TP) no longer reported")
-    for missed in data.get("missed", ()):
-        if not missed.get("expect_finding"):
+            row.noise += 1
+    for label in labels:
+        if label.label != "TP":
             continue
         row.expected += 1
-        key = (missed["path"], missed["code"], missed["line"])
-        if reported[key]:
+        if label.matched:
             row.recalled += 1
         else:
-            row.lost.append(f"{name}: {key[1]} {key[0]}:{key[2]} (missed) {missed['reason']}")
+            what = f"(missed) {label.missed}" if label.missed else "(TP) no longer reported"
+            row.lost.append(f"{name}: {label.code} {label.path}:{label.line} {what}")
     return row
 
 
