@@ -66,6 +66,8 @@ def test_a_scheme_flags_only_padded_numbers_of_another_width() -> None:
         ("05.02.2018", "numeric", dt.date(2018, 2, 5), ""),
         ("08/01/24", "numeric", None, "ambiguous"),
         ("2017/11/22", "numeric", dt.date(2017, 11, 22), ""),
+        ("2020-1-5", "numeric", dt.date(2020, 1, 5), ""),
+        ("1/2/3", "unknown", None, ""),
         ("20180619", "compact", dt.date(2018, 6, 19), ""),
         ("2017年11月22日", "cjk", dt.date(2017, 11, 22), ""),
         ("someday", "unknown", None, ""),

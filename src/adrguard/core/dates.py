@@ -22,7 +22,7 @@ _ISO = re.compile(
 )
 _YEAR = re.compile(r"^(\d{4})\.?$")
 _COMPACT = re.compile(r"^(\d{4})(\d{2})(\d{2})$")
-_NUMERIC = re.compile(r"^(\d{1,4})([/.-])(\d{1,2})\2(\d{2,4})\.?$")
+_NUMERIC = re.compile(r"^(\d{1,4})([/.-])(\d{1,2})\2(\d{1,4})\.?$")
 _CJK = re.compile(r"^(\d{4})\s*年\s*(\d{1,2})\s*月(?:\s*(\d{1,2})\s*日)?$")
 _MONTHS = {
     name: i + 1
@@ -123,9 +123,11 @@ def read(written: str) -> Reading:
 
 def _numeric(text: str, m: re.Match[str]) -> Reading:
     a, b, c = m.group(1), m.group(3), m.group(4)
-    if len(a) == 4:  # year first: 2017/11/22
+    if len(a) == 4 and len(c) <= 2:  # year first: 2017/11/22, or ISO without padding: 2020-1-5
         value = _date(int(a), int(b), int(c))
         return Reading(text, "numeric", value, "" if value else "impossible")
+    if len(c) not in (2, 4) or len(a) > 2:
+        return Reading(text, "unknown")
     year = int(c) if len(c) == 4 else 2000 + int(c)
     first, second = int(a), int(b)
     day_first = _date(year, second, first)
