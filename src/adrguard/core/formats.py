@@ -280,6 +280,17 @@ def unwrap_emphasis(label: str, value: str) -> str:
     return value
 
 
+def flow_text(value: Any) -> str | None:
+    """A template's braces that YAML read as a mapping or a list, as text again:
+    ``{proposed | accepted}`` (a key without a value) -> ``{proposed | accepted}``,
+    ``[proposed, accepted]`` -> ``[proposed, accepted]``; None for other values."""
+    if isinstance(value, dict) and value and all(v is None for v in value.values()):
+        return "{" + ", ".join(str(k) for k in value) + "}"
+    if isinstance(value, list) and value and all(isinstance(v, str | int) for v in value):
+        return "[" + ", ".join(str(v) for v in value) + "]"
+    return None
+
+
 def scalar(value: Any) -> str | None:
     """A front-matter value as a non-empty string; None for mappings, lists, booleans, nulls."""
     if value is None or isinstance(value, dict | list | tuple | set | bool):

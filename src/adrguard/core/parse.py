@@ -13,7 +13,7 @@ from typing import Any
 
 from adrguard.core import formats, relations
 from adrguard.core import status as st
-from adrguard.core.front_matter import split
+from adrguard.core.front_matter import salvage, split
 from adrguard.core.markdown import Block, Document, walk
 from adrguard.core.model import (
     Decision,
@@ -55,6 +55,8 @@ def parse(source: SourceFile, options: Options) -> Decision:
             )
         fm, fm_lines, body, offset, fm_problem = split(text)
         fields = _Fields(source, options, fm, fm_lines, walk(body, offset), body)
+        if fm_problem is not None and not fm:
+            fields.salvage_statuses(salvage(text, offset))
         return fields.build(fallback_id, number, sha, body, offset, fm_problem)
     except Exception as exc:  # a bug must not abort a whole run: report it on the record
         message = f"could not be parsed ({type(exc).__name__}: {exc})"
@@ -126,7 +128,7 @@ class _Fields:
         self.fm_statuses: list[tuple[str, int]] = []
         for key in keys if fm else ():
             found = self.fm_value(key)
-            raw = formats.scalar(found[1]) if found else None
+            raw = (formats.scalar(found[1]) or formats.flow_text(found[1])) if found else None
             if found and raw:
                 self.fm_statuses.append((raw, fm_lines.get(found[0], 1)))
         self.status_sections = set()
@@ -143,6 +145,11 @@ class _Fields:
         for b in doc.blocks:
             if b.kind != "heading":
                 self.by_section.setdefault(b.section, []).append(b)
+
+    def salvage_statuses(self, lines: dict[str, tuple[str, int]]) -> None:
+        """Statuses from front matter YAML could not load, read from its lines as written."""
+        keys = _status_keys(tuple(self.options.status_headings))[0]
+        self.fm_statuses = [lines[k] for k in keys if k in lines]
 
     def fm_value(self, *keys: str) -> tuple[str, Any] | None:
         if not self.fm:

@@ -81,7 +81,7 @@ def section_statement(blocks: list[Block], synonyms: Mapping[str, str]) -> Statu
         if not folded or _is_date(e.text):
             skipped.add(id(e.block))
             continue
-        if st.is_template_text(folded, synonyms):
+        if st.is_template_text(folded, synonyms, st.is_braced(e.text)):
             templates.append(e)
             skipped.add(id(e.block))
         elif st.is_help_text(folded, synonyms):
