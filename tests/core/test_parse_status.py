@@ -74,6 +74,9 @@ def test_other_headings_are_not_the_status(heading: str) -> None:
         ("Obsoleted by RFC 9110", Status.SUPERSEDED),
         ("Replaced by [7](0007-y.md)", Status.SUPERSEDED),
         ("Stagnant", Status.DRAFT),
+        ("Likely Decline", Status.PROPOSED),
+        ("Stage 4", Status.ACCEPTED),
+        ("Accepted with revisions", Status.ACCEPTED),
         # translations of the Nygard and MADR templates
         ("Akzeptiert", Status.ACCEPTED),
         ("Abgelöst durch ADR-7", Status.SUPERSEDED),
@@ -201,6 +204,8 @@ def test_quote_keeps_messages_short() -> None:
         ("kep-0042-x.md", "KEP-42 Move the scheduler", "Move the scheduler", 42),
         ("0003-x.md", "Python 3 upgrade", "Python 3 upgrade", None),
         ("0001-x.md", "[Pick a queue]", "Pick a queue", None),
+        ("0011-x.md", "[ADR-0011] Pick a queue", "Pick a queue", 11),
+        ("0012-x.md", "Title: Pick a queue", "Pick a queue", None),
     ],
 )
 def test_a_title_that_repeats_the_records_own_id(
@@ -300,3 +305,16 @@ def test_a_record_named_as_superseded_by_the_one_that_says_so(
 ) -> None:
     d = rec(f"# 9. X\n\n## Context\n\n{line}\n", name="0009-x.md")
     assert [(r.kind.value, r.target_raw) for r in d.relationships] == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "- **상태 (Status)**: 승인됨\n- 날짜: 2024-01-02\n",
+        "状态 / Status：已接受\n\n日期：2024-01-02\n",
+        "Decision status: Accepted\nDate: 2024-01-02\n",
+    ],
+)
+def test_bilingual_status_and_date_labels(text: str) -> None:
+    d = rec(f"# 1. Pick a queue\n\n{text}\n## Context\n\nText.\n")
+    assert (d.status, d.date) == (Status.ACCEPTED, "2024-01-02")

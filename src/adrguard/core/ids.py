@@ -23,8 +23,8 @@ _GENERIC_PREFIXES = frozenset({"adr", "decision", "record"})  # the "ADR-0007" i
 # An id written in text: ``ADR-0042``, ``DR008``, ``SCS 2``, ``rfc_12`` (letters, then digits).
 _ID_TOKEN = re.compile(r"^(?P<prefix>[a-z]{2,10})[-_ #]?0*(?P<number>\d{1,6})$", re.I)
 _TITLE_ID = re.compile(
-    r"^(?P<prefix>[a-z]{2,10})[-_ #]?0*(?P<number>\d{1,6})(?:[-_.]v\d{1,4})?"
-    r"(?:(?P<mark>\s*[:.)\-–—])\s*|\s+(?=\S))",
+    r"^(?P<open>\[)?(?P<prefix>[a-z]{2,10})[-_ #]?0*(?P<number>\d{1,6})(?:[-_.]v\d{1,4})?"
+    r"(?(open)\])(?:(?P<mark>\s*[:.)\-–—])\s*|\s+(?=\S))",
     re.I,
 )
 
@@ -81,6 +81,7 @@ def strip_own_id(title: str, own: NameId) -> tuple[str, int | None]:
     if m is None or m.end() >= len(title):
         return title, None
     prefix, number = m.group("prefix").casefold(), int(m.group("number"))
-    if (own.prefix and prefix == own.prefix) or (number == own.number and m.group("mark")):
+    marked = m.group("mark") or m.group("open")
+    if (own.prefix and prefix == own.prefix) or (number == own.number and marked):
         return title[m.end() :].strip(), number
     return title, None

@@ -146,6 +146,13 @@ class _Fields:
             if b.kind != "heading":
                 self.by_section.setdefault(b.section, []).append(b)
 
+    def is_status_label(self, label: str) -> bool:
+        """``Status``, ``Statut``, ``상태 (Status)``: a label that introduces the status."""
+        if label in self.status_keys:
+            return True
+        several = "(" in label or "/" in label or " " in label
+        return several and st.is_status_heading(label, self.status_keys)
+
     def salvage_statuses(self, lines: dict[str, tuple[str, int]]) -> None:
         """Statuses from front matter YAML could not load, read from its lines as written."""
         keys = _status_keys(tuple(self.options.status_headings))[0]
@@ -197,7 +204,7 @@ class _Fields:
             if ":" not in h.text and "：" not in h.text:
                 continue
             label = formats.label_line(h.text)
-            if label and label[0] in self.status_keys:
+            if label and self.is_status_label(label[0]):
                 out.append(
                     StatusStatement(label[1], st.normalise(label[1], syn), h.line, "heading")
                 )
@@ -229,7 +236,7 @@ class _Fields:
         out: list[tuple[StatusStatement, bool]] = []
         raw_lines: dict[int, list[str]] = {}
         for b, i, label, value in self.label_lines():
-            if label not in self.status_keys or b.section in self.status_sections:
+            if not self.is_status_label(label) or b.section in self.status_sections:
                 continue
             raw = value
             raws = raw_lines.get(id(b))
