@@ -11,7 +11,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
-from adrguard.core import formats, relations
+from adrguard.core import formats, ids, relations
 from adrguard.core import status as st
 from adrguard.core.front_matter import salvage, split
 from adrguard.core.markdown import Block, Document, walk
@@ -38,7 +38,9 @@ _DATE_KEYS = ("date", "created", "decision-date", "decision_date")
 
 def parse(source: SourceFile, options: Options) -> Decision:
     """Read one record. Never raises: problems are recorded on the returned Decision."""
-    fallback_id, number = formats.identity(source.path, source.root)
+    name = formats.record_name(source.path, source.root)
+    own = ids.parse_name(name)
+    fallback_id, number = own.id or name, own.number
     sha = ""
     try:
         text, sha, problem = _decode(source, options)
@@ -54,7 +56,7 @@ def parse(source: SourceFile, options: Options) -> Decision:
                 problems=problems,
             )
         fm, fm_lines, body, offset, fm_problem = split(text)
-        fields = _Fields(source, options, fm, fm_lines, walk(body, offset), body)
+        fields = _Fields(source, options, fm, fm_lines, walk(body, offset), body, (name, own))
         if fm_problem is not None and not fm:
             fields.salvage_statuses(salvage(text, offset))
         return fields.build(fallback_id, number, sha, body, offset, fm_problem)
@@ -118,13 +120,16 @@ class _Fields:
         fm_lines: dict[str, int],
         doc: Document,
         body: str,
+        name: tuple[str, ids.NameId],
     ) -> None:
         self.body = body
         self.source, self.options = source, options
+        self.name, self.own = name  # the record's name and the id parts of it
         self.fm, self.fm_lines, self.doc = fm, fm_lines, doc
         self.fm_folded = {k.casefold(): k for k in fm}
         keys, probe = _status_keys(tuple(options.status_headings))
         self.status_keys = frozenset(keys)
+        self.probe = probe
         self.fm_statuses: list[tuple[str, int]] = []
         for key in keys if fm else ():
             found = self.fm_value(key)
@@ -151,7 +156,11 @@ class _Fields:
         if label in self.status_keys:
             return True
         several = "(" in label or "/" in label or " " in label
-        return several and st.is_status_heading(label, self.status_keys)
+        return (
+            several
+            and self.probe.search(label) is not None
+            and st.is_status_heading(label, self.status_keys)
+        )
 
     def salvage_statuses(self, lines: dict[str, tuple[str, int]]) -> None:
         """Statuses from front matter YAML could not load, read from its lines as written."""
@@ -172,7 +181,7 @@ class _Fields:
 
     # -- title --------------------------------------------------------------------------
     def title(self) -> tuple[str | None, str | None, int, int | None]:
-        own = formats.name_id(self.source.path, self.source.root)
+        own = self.own
         found = self.fm_value("title")
         raw = formats.scalar(found[1]) if found else None
         if found and raw:
@@ -327,7 +336,7 @@ class _Fields:
         header_labels = [
             label for b, i, label, _ in self.label_lines() if b.kind == "item" and self.in_header(b)
         ]
-        name = formats.record_name(self.source.path, self.source.root)
+        name = self.name
         fmt = formats.detect(name, self.fm, (h.text for h in self.doc.headings), header_labels)
         paths, comps = formats.governed(self.fm)
         return Decision(

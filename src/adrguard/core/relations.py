@@ -240,6 +240,8 @@ _OBJECT_FIRST = re.compile(
 
 def _object_first(text: str, spans: list[Span]) -> list[Found]:
     out: list[Found] = []
+    if "superseded" not in text:
+        return out
     for m in _OBJECT_FIRST.finditer(text):
         kind = RelKind.AMENDS if m.group("partial") else RelKind.SUPERSEDES
         start, end = m.span("id")

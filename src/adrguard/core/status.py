@@ -56,6 +56,7 @@ _MONTHS = {
 # Template alternatives (``a | b``, ``a or b``) and vocabulary legends (``a / b / c``).
 _ALTERNATIVES = re.compile(r"\s*(?:\||\s(?:or|oder|ou|o|of|или)\s|或|または|또는)\s*")
 _LEGEND = re.compile(r"\s*[/,、，;]\s*")
+_MAY_LIST = re.compile(r"[|/,、，;或]|\s(?:or|oder|ou|o|of|или)\s|または|또는")  # cheap first test
 _ANY_LABEL = re.compile(r"^[^\W\d][^:：]{0,24}[:：]\s*")
 _HEADING_SPLIT = re.compile(r"[\s()\[\]/|:：\-–—,、·]+")
 _HEADING_NUMBER = re.compile(r"^(?:\d+(?:\.\d+)*\.?|[ivx]+\.)\s+", re.I)
@@ -168,7 +169,7 @@ def is_template_text(folded: str, synonyms: Mapping[str, str], braced: bool = Fa
     """Template text left as the value: alternatives (``{proposed | accepted}``, ``Accepted or
     Rejected``), a legend listing three or more vocabulary words (``a / b / c``), or two or
     more listed inside a template's braces (``braced``: see :func:`is_braced`)."""
-    if not folded:
+    if not folded or not _MAY_LIST.search(folded, 0, _HELP_LIMIT):
         return False
     text = folded[:_HELP_LIMIT]
     label = _ANY_LABEL.match(text)
