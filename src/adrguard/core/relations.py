@@ -58,7 +58,7 @@ _LEAD = re.compile(
     re.I,
 )
 _STOP = re.compile(r"[.!?;](?:\s|$)|\s[-–—]\s")
-# A bare id after relation wording: ``ADR-0042``, ``DR008``, ``SCS-0002`` (a capitalised prefix:
+# A bare id after relation wording: ``ADR-0042``, ``DR008``, ``KEP-0002`` (a capitalised prefix:
 # the resolver decides whether it is this log's), ``#12``, a log4brains ``20200925-slug``, and
 # lists (``ADRs 60 and 61``).
 _ID = re.compile(
