@@ -74,6 +74,9 @@ def test_other_headings_are_not_the_status(heading: str) -> None:
         ("Obsoleted by RFC 9110", Status.SUPERSEDED),
         ("Replaced by [7](0007-y.md)", Status.SUPERSEDED),
         ("Stagnant", Status.DRAFT),
+        ("Likely Decline", Status.PROPOSED),
+        ("Stage 4", Status.ACCEPTED),
+        ("Accepted with revisions", Status.ACCEPTED),
         # translations of the Nygard and MADR templates
         ("Akzeptiert", Status.ACCEPTED),
         ("Abgelöst durch ADR-7", Status.SUPERSEDED),
@@ -150,9 +153,23 @@ def test_template_text_is_never_a_real_status(section: str) -> None:
     assert st.is_template_text(st.fold(d.status_raw or ""), SYN)
 
 
-def test_template_braces_left_in_front_matter() -> None:
-    d = rec('---\nstatus: "{proposed | rejected | accepted | superseded by ADR-0123"\n---\n# T\n')
-    assert d.status is Status.UNKNOWN
+@pytest.mark.parametrize(
+    "front_matter",
+    [
+        'status: "{proposed | rejected | accepted | superseded by ADR-0123"',  # quoted, unclosed
+        "status: {proposed | rejected | accepted}",  # YAML reads a mapping
+        "status: [proposed, accepted]",  # YAML reads a list
+    ],
+)
+def test_template_braces_left_in_front_matter(front_matter: str) -> None:
+    d = rec(f"---\n{front_matter}\ndate: {{YYYY-MM-DD}}\n---\n# T\n")
+    assert (d.status, d.status_line, d.problems) == (Status.UNKNOWN, 2, ())
+
+
+def test_template_braces_that_break_the_yaml_still_read_as_template_text() -> None:
+    d = rec("---\nstatus: {proposed | accepted | superseded by [ADR-5](0005-x.md)}\n---\n# T\n")
+    assert [p.code for p in d.problems] == ["ADR002"]
+    assert (d.status, d.status_line) == (Status.UNKNOWN, 2)
 
 
 def test_help_text_above_the_status_is_skipped() -> None:
@@ -187,6 +204,8 @@ def test_quote_keeps_messages_short() -> None:
         ("kep-0042-x.md", "KEP-42 Move the scheduler", "Move the scheduler", 42),
         ("0003-x.md", "Python 3 upgrade", "Python 3 upgrade", None),
         ("0001-x.md", "[Pick a queue]", "Pick a queue", None),
+        ("0011-x.md", "[ADR-0011] Pick a queue", "Pick a queue", 11),
+        ("0012-x.md", "Title: Pick a queue", "Pick a queue", None),
     ],
 )
 def test_a_title_that_repeats_the_records_own_id(
@@ -270,3 +289,32 @@ def test_relation_wording_and_ids(line: str, expected: list[tuple[str, str]]) ->
 def test_front_matter_relation_keys(key: str, kind: str) -> None:
     d = rec(f"---\n{key}: 0002-y.md\n---\n# 1. X\n")
     assert [(r.kind.value, r.target_raw) for r in d.relationships] == [(kind, "0002-y.md")]
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("ADR 2 can be considered superseded now.", [("supersedes", "ADR 2")]),
+        ("[ADR-3](0003-x.md) is now partly superseded.", [("amends", "0003-x.md")]),
+        ("ADR 4 should be marked as superseded once the model is done.", []),
+        ("ADR 5 is superseded by ADR 6 already.", []),
+    ],
+)
+def test_a_record_named_as_superseded_by_the_one_that_says_so(
+    line: str, expected: list[tuple[str, str]]
+) -> None:
+    d = rec(f"# 9. X\n\n## Context\n\n{line}\n", name="0009-x.md")
+    assert [(r.kind.value, r.target_raw) for r in d.relationships] == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "- **상태 (Status)**: 승인됨\n- 날짜: 2024-01-02\n",
+        "状态 / Status：已接受\n\n日期：2024-01-02\n",
+        "Decision status: Accepted\nDate: 2024-01-02\n",
+    ],
+)
+def test_bilingual_status_and_date_labels(text: str) -> None:
+    d = rec(f"# 1. Pick a queue\n\n{text}\n## Context\n\nText.\n")
+    assert (d.status, d.date) == (Status.ACCEPTED, "2024-01-02")

@@ -48,14 +48,17 @@ _ID_WORDS = frozenset({"adr", "rfc", "dr", "decision", "record", "architecture",
 _TITLE_WORDS = r"(?:title|titre|título|titolo|titel|заголовок|название|标题|標題|タイトル|제목)"
 _TITLE_WORD = re.compile(
     r"^(?:(?:short|brief|adr|decision|record|your|the)\s+)*" + _TITLE_WORDS
-    + r"\b(?:\s*$|\s*[(:\-–—,]|\s+(?:of|here|goes)\b)",
+    + r"\b(?:\s*$|\s*[(\-–—,]|\s*:\s*$|\s+(?:of|here|goes)\b)",
 )
+_TITLE_LABEL = re.compile(r"^" + _TITLE_WORDS + r"\s*[:：]\s*(?=\S)", re.I)  # "Title: Use X"
 _ANY_TITLE_WORD = re.compile(r"(?<!\w)" + _TITLE_WORDS + r"(?!\w)")
 _WRAPPED = re.compile(r"^\s*(?:\[([^\[\]]+)\]|\{([^{}]+)\}|<([^<>]+)>)\s*$")
 
 # Label lines (``Status: x``, ``* Date: y``) --------------------------------------------------
-_LABEL_LINE = re.compile(r"^\s*([^\W\d][\w \-]{0,30}?)\s*[:：]\s*(\S.*)$")
-_DATE_LABELS = frozenset({"date", "datum", "fecha", "data", "created", "decision date", "日期"})
+_LABEL_LINE = re.compile(r"^\s*([^\W\d][\w \-()（）/]{0,40}?)\s*[:：]\s*(\S.*)$")
+_DATE_LABELS = frozenset(
+    {"date", "datum", "fecha", "data", "created", "decision date", "日期", "日付", "날짜", "дата"}
+)
 _BARE_DATE = re.compile(
     r"^(?:(?:date|created|datum|decided|fecha)\b\s*[:\-–]?\s*)?"
     r"(\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[/.]\d{1,2}[/.]\d{2,4}"
@@ -149,6 +152,9 @@ def clean_title(text: str, own: ids.NameId | None = None) -> Title:
             title = t
         if title == before:
             break
+    label = _TITLE_LABEL.match(title)
+    if label:
+        title = title[label.end() :]
     if not title or is_placeholder_title(title):
         return Title(None, number)
     wrapped = _WRAPPED.match(title)  # the template's brackets kept around a real title
@@ -278,6 +284,17 @@ def unwrap_emphasis(label: str, value: str) -> str:
     if lead and label.count(lead.group()) % 2 == 1:
         return value[lead.end() :].strip()
     return value
+
+
+def flow_text(value: Any) -> str | None:
+    """A template's braces that YAML read as a mapping or a list, as text again:
+    ``{proposed | accepted}`` (a key without a value) -> ``{proposed | accepted}``,
+    ``[proposed, accepted]`` -> ``[proposed, accepted]``; None for other values."""
+    if isinstance(value, dict) and value and all(v is None for v in value.values()):
+        return "{" + ", ".join(str(k) for k in value) + "}"
+    if isinstance(value, list) and value and all(isinstance(v, str | int) for v in value):
+        return "[" + ", ".join(str(v) for v in value) + "]"
+    return None
 
 
 def scalar(value: Any) -> str | None:

@@ -1,8 +1,8 @@
 """Record ids: what a record's file name says about it, and how text names a record.
 
 A numbered name is ``<prefix><separator><number>`` with an optional version
-(``0012-x``, ``adr-05``, ``ADR030-x``, ``DR008-x``, ``scs-0002-v2-x``): the prefix is the log's
-own id prefix (``ADR``, ``DR``, ``RFC``, ``SCS``...). A log's prefixes are learned from its file
+(``0012-x``, ``adr-05``, ``ADR007-x``, ``DR008-x``, ``std-0002-v2-x``): the prefix is the log's
+own id prefix (``ADR``, ``DR``, ``RFC``, ``KEP``...). A log's prefixes are learned from its file
 names, so ``Superseded by DR008`` names record 8 of a log whose files are ``DRnnn-*.md``, and a
 title that repeats the record's own id (``# DR002: Title``, ``# API-001: Title``) is listed
 without it.
@@ -20,11 +20,11 @@ _NUMBERED = re.compile(
     re.I,
 )
 _GENERIC_PREFIXES = frozenset({"adr", "decision", "record"})  # the "ADR-0007" id family
-# An id written in text: ``ADR-0042``, ``DR008``, ``SCS 2``, ``rfc_12`` (letters, then digits).
+# An id written in text: ``ADR-0042``, ``DR008``, ``KEP 2``, ``rfc_12`` (letters, then digits).
 _ID_TOKEN = re.compile(r"^(?P<prefix>[a-z]{2,10})[-_ #]?0*(?P<number>\d{1,6})$", re.I)
 _TITLE_ID = re.compile(
-    r"^(?P<prefix>[a-z]{2,10})[-_ #]?0*(?P<number>\d{1,6})(?:[-_.]v\d{1,4})?"
-    r"(?:(?P<mark>\s*[:.)\-–—])\s*|\s+(?=\S))",
+    r"^(?P<open>\[)?(?P<prefix>[a-z]{2,10})[-_ #]?0*(?P<number>\d{1,6})(?:[-_.]v\d{1,4})?"
+    r"(?(open)\])(?:(?P<mark>\s*[:.)\-–—])\s*|\s+(?=\S))",
     re.I,
 )
 
@@ -39,7 +39,7 @@ class NameId:
 
     @property
     def id(self) -> str | None:
-        """``ADR-0012``, ``DR-0008``, ``SCS-0002-v2``; None for an unnumbered name."""
+        """``ADR-0012``, ``DR-0008``, ``STD-0002-v2``; None for an unnumbered name."""
         if self.number is None:
             return None
         family = "ADR" if self.prefix in _GENERIC_PREFIXES or not self.prefix else self.prefix
@@ -48,7 +48,7 @@ class NameId:
 
 
 def parse_name(name: str) -> NameId:
-    """``0012-x`` -> 12, ``adr-05`` -> ("adr", 5), ``scs-0002-v2-x`` -> ("scs", 2, 2);
+    """``0012-x`` -> 12, ``adr-05`` -> ("adr", 5), ``std-0002-v2-x`` -> ("std", 2, 2);
     nothing for dated names (``2023-03-02-x``, ``20230302-x``) and names without a number."""
     if _DATED.match(name):
         return NameId()
@@ -81,6 +81,7 @@ def strip_own_id(title: str, own: NameId) -> tuple[str, int | None]:
     if m is None or m.end() >= len(title):
         return title, None
     prefix, number = m.group("prefix").casefold(), int(m.group("number"))
-    if (own.prefix and prefix == own.prefix) or (number == own.number and m.group("mark")):
+    marked = m.group("mark") or m.group("open")
+    if (own.prefix and prefix == own.prefix) or (number == own.number and marked):
         return title[m.end() :].strip(), number
     return title, None

@@ -11,9 +11,9 @@ import re
 from functools import lru_cache
 from typing import Any
 
-from adrguard.core import formats, relations
+from adrguard.core import formats, ids, relations
 from adrguard.core import status as st
-from adrguard.core.front_matter import split
+from adrguard.core.front_matter import salvage, split
 from adrguard.core.markdown import Block, Document, walk
 from adrguard.core.model import (
     Decision,
@@ -38,7 +38,9 @@ _DATE_KEYS = ("date", "created", "decision-date", "decision_date")
 
 def parse(source: SourceFile, options: Options) -> Decision:
     """Read one record. Never raises: problems are recorded on the returned Decision."""
-    fallback_id, number = formats.identity(source.path, source.root)
+    name = formats.record_name(source.path, source.root)
+    own = ids.parse_name(name)
+    fallback_id, number = own.id or name, own.number
     sha = ""
     try:
         text, sha, problem = _decode(source, options)
@@ -54,7 +56,9 @@ def parse(source: SourceFile, options: Options) -> Decision:
                 problems=problems,
             )
         fm, fm_lines, body, offset, fm_problem = split(text)
-        fields = _Fields(source, options, fm, fm_lines, walk(body, offset), body)
+        fields = _Fields(source, options, fm, fm_lines, walk(body, offset), body, (name, own))
+        if fm_problem is not None and not fm:
+            fields.salvage_statuses(salvage(text, offset))
         return fields.build(fallback_id, number, sha, body, offset, fm_problem)
     except Exception as exc:  # a bug must not abort a whole run: report it on the record
         message = f"could not be parsed ({type(exc).__name__}: {exc})"
@@ -116,17 +120,20 @@ class _Fields:
         fm_lines: dict[str, int],
         doc: Document,
         body: str,
+        name: tuple[str, ids.NameId],
     ) -> None:
         self.body = body
         self.source, self.options = source, options
+        self.name, self.own = name  # the record's name and the id parts of it
         self.fm, self.fm_lines, self.doc = fm, fm_lines, doc
         self.fm_folded = {k.casefold(): k for k in fm}
         keys, probe = _status_keys(tuple(options.status_headings))
         self.status_keys = frozenset(keys)
+        self.probe = probe
         self.fm_statuses: list[tuple[str, int]] = []
         for key in keys if fm else ():
             found = self.fm_value(key)
-            raw = formats.scalar(found[1]) if found else None
+            raw = (formats.scalar(found[1]) or formats.flow_text(found[1])) if found else None
             if found and raw:
                 self.fm_statuses.append((raw, fm_lines.get(found[0], 1)))
         self.status_sections = set()
@@ -144,6 +151,22 @@ class _Fields:
             if b.kind != "heading":
                 self.by_section.setdefault(b.section, []).append(b)
 
+    def is_status_label(self, label: str) -> bool:
+        """``Status``, ``Statut``, ``상태 (Status)``: a label that introduces the status."""
+        if label in self.status_keys:
+            return True
+        several = "(" in label or "/" in label or " " in label
+        return (
+            several
+            and self.probe.search(label) is not None
+            and st.is_status_heading(label, self.status_keys)
+        )
+
+    def salvage_statuses(self, lines: dict[str, tuple[str, int]]) -> None:
+        """Statuses from front matter YAML could not load, read from its lines as written."""
+        keys = _status_keys(tuple(self.options.status_headings))[0]
+        self.fm_statuses = [lines[k] for k in keys if k in lines]
+
     def fm_value(self, *keys: str) -> tuple[str, Any] | None:
         if not self.fm:
             return None
@@ -158,7 +181,7 @@ class _Fields:
 
     # -- title --------------------------------------------------------------------------
     def title(self) -> tuple[str | None, str | None, int, int | None]:
-        own = formats.name_id(self.source.path, self.source.root)
+        own = self.own
         found = self.fm_value("title")
         raw = formats.scalar(found[1]) if found else None
         if found and raw:
@@ -190,7 +213,7 @@ class _Fields:
             if ":" not in h.text and "：" not in h.text:
                 continue
             label = formats.label_line(h.text)
-            if label and label[0] in self.status_keys:
+            if label and self.is_status_label(label[0]):
                 out.append(
                     StatusStatement(label[1], st.normalise(label[1], syn), h.line, "heading")
                 )
@@ -222,7 +245,7 @@ class _Fields:
         out: list[tuple[StatusStatement, bool]] = []
         raw_lines: dict[int, list[str]] = {}
         for b, i, label, value in self.label_lines():
-            if label not in self.status_keys or b.section in self.status_sections:
+            if not self.is_status_label(label) or b.section in self.status_sections:
                 continue
             raw = value
             raws = raw_lines.get(id(b))
@@ -313,7 +336,7 @@ class _Fields:
         header_labels = [
             label for b, i, label, _ in self.label_lines() if b.kind == "item" and self.in_header(b)
         ]
-        name = formats.record_name(self.source.path, self.source.root)
+        name = self.name
         fmt = formats.detect(name, self.fm, (h.text for h in self.doc.headings), header_labels)
         paths, comps = formats.governed(self.fm)
         return Decision(

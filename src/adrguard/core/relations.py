@@ -58,7 +58,7 @@ _LEAD = re.compile(
     re.I,
 )
 _STOP = re.compile(r"[.!?;](?:\s|$)|\s[-–—]\s")
-# A bare id after relation wording: ``ADR-0042``, ``DR008``, ``SCS-0002`` (a capitalised prefix:
+# A bare id after relation wording: ``ADR-0042``, ``DR008``, ``KEP-0002`` (a capitalised prefix:
 # the resolver decides whether it is this log's), ``#12``, a log4brains ``20200925-slug``, and
 # lists (``ADRs 60 and 61``).
 _ID = re.compile(
@@ -217,6 +217,7 @@ def scan_line(text: str, spans: list[Span], partly_superseded: bool = False) -> 
     for m in _PASSIVE.finditer(text):
         kind = RelKind.AMENDED_BY if m.group("partial") else RelKind.SUPERSEDED_BY
         out.extend(Found(kind, t, label, col) for t, label, col in _targets(text, spans, m.end()))
+    out.extend(_object_first(text, spans))
     if partly_superseded:
         out = [
             Found(_PARTIAL.get(f.kind, f.kind), f.target, f.text, f.column)
@@ -224,6 +225,31 @@ def scan_line(text: str, spans: list[Span], partly_superseded: bool = False) -> 
             else f
             for f in out
         ]
+    return out
+
+
+# ``ADR 2 can be considered superseded now``, ``[ADR-3](0003-x.md) is superseded``: the record
+# that says so supersedes it. Not ``… is superseded by X`` (a passive with its own successor),
+# not ``should be marked as superseded once …`` (a plan).
+_OBJECT_FIRST = re.compile(
+    r"(?P<id>\b(?i:adr|rfc)[-_ #]?\d{1,6}\b|\b[A-Z]{2,10}[-_ #]?\d{1,6}\b)\]?\s+"
+    r"(?:is|are|was|were|has\s+been|have\s+been|can\s+be\s+considered|is\s+hereby)\s+"
+    r"(?:now\s+)?(?P<partial>" + _P + r"\s+)?superseded\b(?!\s+by)",
+)
+
+
+def _object_first(text: str, spans: list[Span]) -> list[Found]:
+    out: list[Found] = []
+    if "superseded" not in text:
+        return out
+    for m in _OBJECT_FIRST.finditer(text):
+        kind = RelKind.AMENDS if m.group("partial") else RelKind.SUPERSEDES
+        start, end = m.span("id")
+        link = next((s.link for s in spans if s.start <= start < s.end), None)
+        if link is not None:
+            out.append(Found(kind, link.target, link.text, link.column))
+        else:
+            out.append(Found(kind, text[start:end], ""))
     return out
 
 

@@ -25,6 +25,7 @@ from adrguard.core.markdown import Block
 from adrguard.core.model import Status, StatusStatement
 
 _LEGEND_ITEMS = 3  # a bare list naming this many different statuses is a template's legend
+_HELP_MIN = 40  # help text explains three statuses: shorter text is a statement or a legend
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,10 +82,10 @@ def section_statement(blocks: list[Block], synonyms: Mapping[str, str]) -> Statu
         if not folded or _is_date(e.text):
             skipped.add(id(e.block))
             continue
-        if st.is_template_text(folded, synonyms):
+        if st.is_template_text(folded, synonyms, st.is_braced(e.text)):
             templates.append(e)
             skipped.add(id(e.block))
-        elif st.is_help_text(folded, synonyms):
+        elif len(folded) > _HELP_MIN and st.is_help_text(folded, synonyms):
             skipped.add(id(e.block))
         else:
             usable.append(e)
@@ -94,14 +95,15 @@ def section_statement(blocks: list[Block], synonyms: Mapping[str, str]) -> Statu
         e = dated[latest]
         status = st.normalise(st.status_word(e.text, synonyms), synonyms)
         return _statement(e, status, False)
-    known = [(e, st.normalise(e.text, synonyms)) for e in usable]
-    known = [(e, s) for e, s in known if s is not Status.UNKNOWN]
-    if _is_legend(known):
-        e = known[0][0]
-        listed = " | ".join(x.text.strip() for x, _ in known)
-        return StatusStatement(listed, Status.UNKNOWN, e.line, "section")
-    if known:
-        e, status = known[0]
+    first = _first_known(usable, synonyms)
+    if first is not None and first[0].block.kind == "item" and first[0].block.checked is None:
+        known = [(e, st.normalise(e.text, synonyms)) for e in usable]
+        known = [(e, s) for e, s in known if s is not Status.UNKNOWN]
+        if _is_legend(known):
+            listed = " | ".join(x.text.strip() for x, _ in known)
+            return StatusStatement(listed, Status.UNKNOWN, first[0].line, "section")
+    if first is not None:
+        e, status = first
         whole = e.index == 0 and e.block.kind == "paragraph" and id(e.block) not in skipped
         return _statement(e, status, whole)
     if templates:  # template text left in place, perhaps with a note on how to fill it in
@@ -110,6 +112,16 @@ def section_statement(blocks: list[Block], synonyms: Mapping[str, str]) -> Statu
         e = usable[0]
         whole = e.block.kind == "paragraph" and id(e.block) not in skipped
         return _statement(e, Status.UNKNOWN, whole)
+    return None
+
+
+def _first_known(
+    usable: list[_Entry], synonyms: Mapping[str, str]
+) -> tuple[_Entry, Status] | None:
+    for e in usable:
+        status = st.normalise(e.text, synonyms)
+        if status is not Status.UNKNOWN:
+            return e, status
     return None
 
 

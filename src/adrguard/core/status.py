@@ -56,6 +56,7 @@ _MONTHS = {
 # Template alternatives (``a | b``, ``a or b``) and vocabulary legends (``a / b / c``).
 _ALTERNATIVES = re.compile(r"\s*(?:\||\s(?:or|oder|ou|o|of|или)\s|或|または|또는)\s*")
 _LEGEND = re.compile(r"\s*[/,、，;]\s*")
+_MAY_LIST = re.compile(r"[|/,、，;或]|\s(?:or|oder|ou|o|of|или)\s|または|또는")  # cheap first test
 _ANY_LABEL = re.compile(r"^[^\W\d][^:：]{0,24}[:：]\s*")
 _HEADING_SPLIT = re.compile(r"[\s()\[\]/|:：\-–—,、·]+")
 _HEADING_NUMBER = re.compile(r"^(?:\d+(?:\.\d+)*\.?|[ivx]+\.)\s+", re.I)
@@ -158,16 +159,22 @@ def _parts_match(parts: Iterable[str], synonyms: Mapping[str, str]) -> tuple[int
     return hits, total
 
 
-def is_template_text(folded: str, synonyms: Mapping[str, str]) -> bool:
+def is_braced(raw: str) -> bool:
+    """Whether a value is wrapped in a template's braces or brackets (``[a, b]``, ``{a|b}``)."""
+    text = raw.strip()
+    return text[:1] in "{[<" and (text[-1:] in "}]>…" or text[:1] == "{")
+
+
+def is_template_text(folded: str, synonyms: Mapping[str, str], braced: bool = False) -> bool:
     """Template text left as the value: alternatives (``{proposed | accepted}``, ``Accepted or
-    Rejected``) or a legend listing three or more vocabulary words (``a / b / c``)."""
-    if not folded:
+    Rejected``), a legend listing three or more vocabulary words (``a / b / c``), or two or
+    more listed inside a template's braces (``braced``: see :func:`is_braced`)."""
+    if not folded or not _MAY_LIST.search(folded, 0, _HELP_LIMIT):
         return False
     text = folded[:_HELP_LIMIT]
     label = _ANY_LABEL.match(text)
     if label and match(text, synonyms) is None:
         text = text[label.end() :]
-    braced = text[:1] in "{[<(" and text[-1:] in "}]>)…"
     hits, total = _parts_match(_ALTERNATIVES.split(text), synonyms)
     if hits >= 2 and hits >= total - 1:
         return True
@@ -195,7 +202,7 @@ def is_help_text(folded: str, synonyms: Mapping[str, str]) -> bool:
 def normalise(raw: str, synonyms: Mapping[str, str]) -> Status:
     """Map a written status to the vocabulary; UNKNOWN when it is stated but not recognised."""
     folded = fold(raw)
-    if not folded or is_template_text(folded, synonyms):
+    if not folded or is_template_text(folded, synonyms, is_braced(raw)):
         return Status.UNKNOWN
     found = match(folded, synonyms)
     if found is None:

@@ -10,8 +10,10 @@ Sources (read for this list; none of it comes from the logs we test on):
   deferred, rejected, withdrawn, replaced), EIP-1 (Idea, Draft, Review, Last Call, Final,
   Stagnant, Withdrawn, Living), JEP 1 (Submitted, Candidate, Targeted, Integrated, Completed,
   Closed), Swift Evolution (awaiting review, active review, returned for revision, implemented),
-  Rust RFCs (final comment period), NEP/SEP process pages (WIP, Public Call, Abandoned,
-  Archived), IETF (Historic, Obsoleted by), pull-request reviews (open, merged).
+  Rust RFCs (final comment period), Go proposals (likely accept, likely decline, hold), TC39
+  (stage 0-4), Ember RFCs (exploring, ready for release, released, recommended, discontinued),
+  NEP/SEP process pages (WIP, Public Call, Abandoned, Archived), IETF (Historic, Obsoleted by),
+  pull-request reviews (open, merged).
 * Translations of the Nygard and MADR templates and localised ADR templates and tools: German
   (vorgeschlagen, akzeptiert, angenommen, abgelehnt, veraltet, überholt, abgelöst durch, ersetzt
   durch), French (proposé, accepté, rejeté, déprécié, remplacé par, brouillon, en attente), Spanish
@@ -47,7 +49,8 @@ _PROPOSED = _words(
     " under discussion; discussion; discussed; discussing; under consideration; considering;"
     " open; on hold; hold; deferred; postponed; paused; suggested; submitted; candidate;"
     " request for comments; rfc; last call; public call; final comment period; fcp;"
-    " returned for revision; exploring; tentative; proposed to target; in progress; ongoing",
+    " returned for revision; exploring; tentative; proposed to target; in progress; ongoing;"
+    " likely accept; likely decline; stage 0; stage 1; stage 2; stage 3",
     "vorgeschlagen; in prüfung; in diskussion; in abstimmung; zurückgestellt",  # de
     "proposé; proposée; en attente; en cours; en discussion; en revue; en révision",  # fr
     "propuesto; propuesta; pendiente; en revisión; en discusión",  # es
@@ -65,7 +68,8 @@ _ACCEPTED = _words(
     " completed; stable; active; final; finalized; finalised; living; integrated; delivered;"
     " released; shipped; merged; ratified; endorsed; enacted; in effect; effective; in force;"
     " targeted; ready for release; recommended; provisional; partially accepted;"
-    " partly accepted; partly superseded; partially superseded",
+    " partly accepted; partly superseded; partially superseded; confirmed; signed off;"
+    " conditionally accepted; conditionally approved; stage 4",
     "akzeptiert; angenommen; genehmigt; beschlossen; entschieden; freigegeben; umgesetzt;"
     " gültig",  # de
     "accepté; acceptée; approuvé; approuvée; validé; validée; adopté; adoptée; décidé;"
@@ -78,7 +82,7 @@ _ACCEPTED = _words(
     "принято; принят; принята; утверждено; утверждён; одобрено; реализовано",  # ru
     "通过; 已通过; 接受; 已接受; 批准; 已批准; 采纳; 已采纳; 采用; 完成; 已完成; 实施; 已实施;"
     " 通過; 核准; 採納",  # zh
-    "承認; 承認済み; 採用; 採択; 承諾; 決定; 実装済み",  # ja
+    "承認; 承認済み; 採用; 採択; 承諾; 決定; 実装済み; 完了",  # ja
     "승인; 승인됨; 수락; 수락됨; 채택; 채택됨; 결정됨",  # ko
 )
 _REJECTED = _words(
@@ -129,7 +133,7 @@ _SUPERSEDED = _words(
 _DRAFT = _words(
     "draft",
     "draft; wip; work in progress; incomplete; idea; early draft; sketch; stagnant; todo;"
-    " to do; not started; in preparation",
+    " to do; not started; in preparation; under construction",
     "entwurf; in arbeit",  # de
     "brouillon; ébauche",  # fr
     "borrador",  # es

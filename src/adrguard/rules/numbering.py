@@ -38,8 +38,8 @@ _PLACEHOLDER_NUMBER = re.compile(
 
 
 def _same_number(ctx: RuleContext) -> Iterator[tuple[Decision, ...]]:
-    """Records sharing a number in one root, unless they are its versions (``scs-0002-v1``,
-    ``scs-0002-v2``: one version each)."""
+    """Records sharing a number in one root, unless they are its versions (``std-0002-v1``,
+    ``std-0002-v2``: one version each)."""
     for group in ctx.corpus.by_number.values():
         versions = [formats.name_id(d.path, d.root).version for d in group]
         if None in versions or len(set(versions)) < len(versions):

@@ -55,7 +55,8 @@ class UnknownStatus(BaseRule):
                 continue
             raw = (d.status_raw or "").strip()
             folded = st.fold(raw)
-            if st.is_template_text(folded, synonyms) or st.is_help_text(folded, synonyms):
+            template = st.is_template_text(folded, synonyms, st.is_braced(raw))
+            if template or st.is_help_text(folded, synonyms):
                 yield self.finding(
                     f"the status is still the template's text {st.quote(raw)}: replace it with "
                     "the record's status (proposed, accepted, rejected, deprecated, superseded "
