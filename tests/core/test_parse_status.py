@@ -237,6 +237,7 @@ def test_a_title_that_repeats_the_records_own_id(
         "[titre court du problème résolu]",
         "Title (a description of the decision, not the problem)",
         "ADR {NUMBER}: {TITLE}",
+        "ADR-XXXX: [결정 제목]",
         "<Decision title>",
     ],
 )
