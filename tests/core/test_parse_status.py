@@ -119,6 +119,21 @@ def test_a_status_line_that_starts_or_ends_with_a_date(written: str) -> None:
     assert (d.status, d.status_raw) == (Status.ACCEPTED, written)
 
 
+@pytest.mark.parametrize(
+    ("written", "expected"),
+    [
+        ("2020-01-01 proposed → 2020-02-01 accepted", Status.ACCEPTED),
+        ("Proposed 2020-01-01; Accepted 2020-03-04", Status.ACCEPTED),
+        ("Accepted (2020-01-01), superseded by ADR-5 (2021-02-02)", Status.SUPERSEDED),
+        ("Proposed (2021-03-01) - Rejected (2021-04-01)", Status.REJECTED),
+    ],
+)
+def test_a_dated_history_on_one_line_counts_its_latest_entry(
+    written: str, expected: Status
+) -> None:
+    assert rec(f"# 1. X\n\nStatus: {written}\n").status is expected
+
+
 def test_a_dated_history_in_paragraphs_counts_its_latest_entry() -> None:
     section = "2021-03-01 Proposed\n\n2021-03-09 Accepted\n\n2022-01-20 Deprecated"
     d = rec(body("Status", section))
@@ -222,6 +237,7 @@ def test_a_title_that_repeats_the_records_own_id(
         "[titre court du problème résolu]",
         "Title (a description of the decision, not the problem)",
         "ADR {NUMBER}: {TITLE}",
+        "ADR-XXXX: [결정 제목]",
         "<Decision title>",
     ],
 )

@@ -44,7 +44,8 @@ _PLACEHOLDERS = frozenset(
 # ``Title (a description of the decision)``, ``ADR {NUMBER}: {TITLE}`` (any language).
 _BRACKETED = re.compile(r"\{[^{}]*\}|\[[^\[\]]*\]|<[^<>]*>")
 _LETTER_WORDS = re.compile(r"[^\W\d_]+")
-_ID_WORDS = frozenset({"adr", "rfc", "dr", "decision", "record", "architecture", "n", "nnnn", "x"})
+_ID_WORDS = frozenset({"adr", "rfc", "dr", "decision", "record", "architecture", "number"})
+_FILLER_ID = re.compile(r"^(?:x+|n+|y+|#+)$")  # ADR-XXXX, NNNN: a template's number
 _TITLE_WORDS = r"(?:title|titre|título|titolo|titel|заголовок|название|标题|標題|タイトル|제목)"
 _TITLE_WORD = re.compile(
     r"^(?:(?:short|brief|adr|decision|record|your|the)\s+)*" + _TITLE_WORDS
@@ -172,7 +173,7 @@ def is_placeholder_title(title: str) -> bool:
     if not groups or not any(_ANY_TITLE_WORD.search(g) for g in groups):
         return False
     rest = _BRACKETED.sub(" ", folded)
-    return all(w in _ID_WORDS for w in _LETTER_WORDS.findall(rest))
+    return all(w in _ID_WORDS or _FILLER_ID.match(w) for w in _LETTER_WORDS.findall(rest))
 
 
 def label_line(line: str) -> tuple[str, str] | None:

@@ -204,10 +204,30 @@ def normalise(raw: str, synonyms: Mapping[str, str]) -> Status:
     folded = fold(raw)
     if not folded or is_template_text(folded, synonyms, is_braced(raw)):
         return Status.UNKNOWN
+    history = _history_on_one_line(folded, synonyms)
+    if history is not None:
+        return history
     found = match(folded, synonyms)
     if found is None:
         found = match(_undated(folded), synonyms)
     return found if found is not None else Status.UNKNOWN
+
+
+_ENTRY_SEPARATOR = re.compile(r"\s*(?:[;|→⇒]|->|,\s|\s[-–—]\s)\s*")
+
+
+def _history_on_one_line(folded: str, synonyms: Mapping[str, str]) -> Status | None:
+    """``2020-01-02 proposed; 2020-03-04 accepted`` on one line: the latest entry's status."""
+    if _ISO_DATE.search(folded) is None and _NAMED_DATE.search(folded) is None:
+        return None
+    parts = [p for p in _ENTRY_SEPARATOR.split(folded) if p]
+    dated = [p for p in parts if date_key(p) is not None]
+    if len(dated) < 2:
+        return None
+    latest = latest_entry(dated, synonyms)
+    if latest is None:
+        return None
+    return match(status_word(dated[latest], synonyms), synonyms)
 
 
 def quote(raw: str, limit: int = 80) -> str:
