@@ -57,7 +57,7 @@ Date: 2024-01-03
 
 ## Context
 
-We need a database.
+We need a database (see [the sizing notes](sizing.md)).
 
 ## Decision
 
@@ -152,7 +152,7 @@ def test_manifest_is_valid_and_triggers_on_adr_folders(repo_dir: Path) -> None:
         assert not files.search(path), path
 
 
-def test_try_repo_clean_then_missing_status(repo_dir: Path, tmp_path: Path) -> None:
+def test_try_repo_clean_then_failing(repo_dir: Path, tmp_path: Path) -> None:
     env = _env(tmp_path)
     hook = _hook_repo(repo_dir, tmp_path / "hook", env)
     target = tmp_path / "target"
@@ -168,5 +168,5 @@ def test_try_repo_clean_then_missing_status(repo_dir: Path, tmp_path: Path) -> N
     _git(target, env, "add", "-A")  # staged: part of the next commit
     failing = _try_repo(hook, target, env)
     assert failing.returncode == 1, failing.stdout + failing.stderr
-    assert "ADR102" in failing.stdout
+    assert "ADR201" in failing.stdout  # the broken link fails the commit; ADR102 warns
     assert "docs/adr/0002-use-postgresql.md" in failing.stdout
