@@ -66,7 +66,8 @@ class FormatSpec:
 def parse_formats(
     values: Iterable[str] | None, allowed: Iterable[str], default: str
 ) -> list[FormatSpec]:
-    """``--format NAME[:PATH]``, repeatable. At most one format may go to stdout."""
+    """``--format NAME[:PATH]``, repeatable; ``NAME:-`` is stdout, like ``NAME``. At most one
+    format may go to stdout."""
     allowed = sorted(allowed)
     specs: list[FormatSpec] = []
     for value in values or [default]:
@@ -76,7 +77,7 @@ def parse_formats(
             raise UserError(f"unknown format {name!r}: choose one of {', '.join(allowed)}")
         if sep and not path:
             raise UserError(f"--format {value!r}: give a path after the colon, e.g. {name}:out.txt")
-        specs.append(FormatSpec(name, Path(path) if sep else None))
+        specs.append(FormatSpec(name, Path(path) if sep and path != "-" else None))
     if sum(1 for s in specs if s.path is None) > 1:
         raise UserError("only one --format may write to stdout; give the others a path (NAME:PATH)")
     return specs

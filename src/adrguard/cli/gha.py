@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shutil
 import sys
 import uuid
 from collections.abc import Mapping
@@ -258,18 +257,22 @@ def report(settings: Settings, root: Path) -> int:
 
 
 def publish_sarif(settings: Settings, written: Path) -> Path | None:
-    """Copy the SARIF file to the ``sarif-file`` input (relative to the workspace)."""
+    """Copy the SARIF file to the ``sarif-file`` input (relative to the workspace). Only a
+    path inside the workspace or ``$RUNNER_TEMP`` is written, never through a symlink."""
     if not written.is_file():
         return None
     wanted = settings.get("INPUT_SARIF_FILE")
     if not wanted:
         return written
+    from adrguard.adapters.write import write_atomic
+
+    workspace = Path(settings.get("GITHUB_WORKSPACE") or ".")
+    places = [workspace] + ([Path(t)] if (t := settings.get("RUNNER_TEMP")) else [])
     target = Path(wanted)
     if not target.is_absolute():
-        target = Path(settings.get("GITHUB_WORKSPACE") or ".") / target
+        target = workspace / target
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(written, target)
+        write_atomic(target, written.read_bytes(), within=places)
     except OSError as exc:
         notice(f"cannot write sarif-file {wanted}: {exc.strerror or exc}", "warning")
         return written
