@@ -24,7 +24,6 @@ _OPTIONS = (
     | pyromark.Options.ENABLE_STRIKETHROUGH
     | pyromark.Options.ENABLE_TASKLISTS
 )
-_COMMENT = re.compile(rb"<!--(.*?)-->", re.DOTALL)
 _HTML_REF = re.compile(r"""\b(href|src)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>"']+))""", re.I)
 _SLUG_DROP = re.compile(r"[^\w\- ]", re.UNICODE)
 _BLOCK_STARTS = frozenset(
@@ -318,10 +317,10 @@ class _Builder:
         if "<!--" in text:
             last_open = start + text.encode("utf-8", "surrogatepass").rfind(b"<!--")
             end = self.data.find(b"-->", last_open)
-            chunk = self.data[start : end + 3] if end != -1 else self.data[start : rng["end"]]
-            for cm in _COMMENT.finditer(chunk):
-                body = cm.group(1).decode("utf-8", "replace").strip()
-                self.doc.comments.append(Comment(body, self.lines.line(start + cm.start())))
+            stop = end + 3 if end != -1 else rng["end"]
+            for at, body in html_comments(self.data, start, stop):
+                text_of = body.decode("utf-8", "replace").strip()
+                self.doc.comments.append(Comment(text_of, self.lines.line(at)))
         for m in _HTML_REF.finditer(text):
             target = m.group(2) or m.group(3) or m.group(4) or ""
             pos = start + len(text[: m.start()].encode("utf-8", "surrogatepass"))
@@ -337,6 +336,20 @@ class _Builder:
             )
         if inline:
             self.block_end = max(self.block_end, rng["end"])
+
+
+def html_comments(data: bytes, start: int, stop: int) -> Iterator[tuple[int, bytes]]:
+    """``(offset, body)`` of each ``<!-- body -->`` in ``data[start:stop]``, in one forward
+    pass: a comment opened and never closed ends the scan (a regex would retry it from every
+    later ``<!--``, which is quadratic in a flood of them)."""
+    find = data.find
+    at = find(b"<!--", start, stop)
+    while at != -1:
+        close = find(b"-->", at + 4, stop)
+        if close == -1:
+            return
+        yield at, data[at + 4 : close]
+        at = find(b"<!--", close + 3, stop)
 
 
 def walk(text: str, line_offset: int = 0) -> Document:

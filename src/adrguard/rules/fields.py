@@ -210,14 +210,14 @@ def _jsonable(value: Any) -> Any:
 
 
 def _validator(schema: Mapping[str, Any] | None) -> Validator | None:
-    """One validator per run (building costs milliseconds; jsonschema is imported only here)."""
+    """One validator per run (building costs milliseconds; jsonschema is imported only here).
+    Regexes run in RE2 and ``$ref`` stays inside the schema (:mod:`adrguard.core.userschema`);
+    the config refused a schema with a problem when it was loaded."""
     if not schema:
         return None
-    from jsonschema import exceptions, validators
+    from adrguard.core.userschema import user_validator
 
-    cls = validators.validator_for(dict(schema))
     try:
-        cls.check_schema(dict(schema))
-    except exceptions.SchemaError as exc:
-        raise UserError(f"frontmatter-schema is not a valid JSON Schema: {exc.message}") from None
-    return cls(dict(schema))
+        return user_validator(schema)
+    except ValueError as exc:
+        raise UserError(f"frontmatter-schema {exc}") from None

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from adrguard.core import formats
 from adrguard.core.findings import Finding, Severity
 from adrguard.core.model import Decision, Location
+from adrguard.core.saferegex import UnsafePattern, compile_user
 from adrguard.rules.base import BaseRule, RuleContext, RuleMeta
 
 _LEADING_NUMBER = re.compile(r"^\s*\d+(?:\.\d+)*[.):]?\s+")
@@ -96,7 +97,10 @@ class FilenamePattern(BaseRule):
     )
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
-        pattern = re.compile(ctx.options.filename_pattern)
+        try:
+            pattern = compile_user(ctx.options.filename_pattern)
+        except UnsafePattern:  # the config refuses it first; Options() built by hand
+            return
         for d in ctx.corpus.decisions:
             name = record_name(d.path, d.root)
             if pattern.search(name):
