@@ -11,22 +11,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from adrguard.core.masking import blank_comments, mask_line
 from adrguard.core.saferegex import Regex
 
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
-_CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
-_COMMENT = re.compile(r"<!--.*?-->", re.S)
-_MASK = re.compile(
-    r"<!--.*?-->|\]\([^)]*\)|<[a-z][a-z0-9+.\-]*:[^>]*>|\b[a-z][a-z0-9+.\-]*://\S+", re.I | re.S
-)
-
-
-def _blank(m: re.Match[str]) -> str:
-    """The match with every character but a line break turned into a space."""
-    text = m.group(0)
-    if "\n" not in text:
-        return " " * len(text)
-    return "\n".join(" " * len(part) for part in text.split("\n"))
 
 
 def _matching_lines(body: str, pattern: Regex) -> set[int]:
@@ -42,16 +30,6 @@ def _matching_lines(body: str, pattern: Regex) -> set[int]:
     return found
 
 
-def _masked(line: str) -> str:
-    """The line with comments, link targets, URLs and code spans blanked (each pattern only
-    runs when the text it needs is there)."""
-    if "<" in line or "](" in line or "://" in line:
-        line = _MASK.sub(_blank, line)
-    if "`" in line:
-        line = _CODE_SPAN.sub(_blank, line)
-    return line
-
-
 def mentions_any(text: str, pattern: Regex) -> bool:
     """Whether ``pattern`` matches anywhere in ``text``."""
     return pattern.search(text) is not None
@@ -60,7 +38,7 @@ def mentions_any(text: str, pattern: Regex) -> bool:
 def masked_lines(text: str, pattern: Regex) -> Iterator[tuple[int, str]]:
     """Lines that may mention an id, with code, comments, URLs and link targets blanked;
     lines inside fenced or indented code blocks are skipped."""
-    body = _COMMENT.sub(_blank, text) if "<!--" in text else text
+    body = blank_comments(text)
     lines = body.split("\n")
     matching = _matching_lines(body, pattern)
     if "`" not in body and "~" not in body:
@@ -70,7 +48,7 @@ def masked_lines(text: str, pattern: Regex) -> Iterator[tuple[int, str]]:
             if not (
                 line.startswith(("    ", "\t")) and not line.lstrip().startswith(("-", "*", "+"))
             ):
-                yield number, _masked(line)
+                yield number, mask_line(line)
         return
     fence: str | None = None
     for number, line in enumerate(lines, start=1):
@@ -89,4 +67,4 @@ def masked_lines(text: str, pattern: Regex) -> Iterator[tuple[int, str]]:
             continue
         if line.startswith(("    ", "\t")) and not line.lstrip().startswith(("-", "*", "+")):
             continue
-        yield number, _masked(line)
+        yield number, mask_line(line)
