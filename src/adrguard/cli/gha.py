@@ -231,7 +231,7 @@ def report(settings: Settings, root: Path) -> int:
     sarif_path = publish_sarif(settings, out / FILES["sarif"])
     outputs = {"report-json": str(json_path) if json_path.is_file() else "",
                "sarif-file": str(sarif_path) if sarif_path else ""}
-    if check_exit not in (0, 1) or not json_path.is_file():
+    if check_exit not in (0, 1, 3) or not json_path.is_file():
         notice(f"adrguard check failed (exit {check_exit}); see its error in the log above. "
                f"fail-on is {fail_on}, so the step " + ("fails." if fail_on != "none" else
                                                         "does not fail."), "error")
@@ -244,8 +244,11 @@ def report(settings: Settings, root: Path) -> int:
     rep = report_from_json(json.loads(json_path.read_text(encoding="utf-8")))
     from adrguard.cli.gha_publish import publish
 
+    if check_exit == 3:  # a rule crashed: its ADR000 finding says which; the rest is published
+        notice("adrguard hit an internal error (ADR000 in the report); every other finding "
+               "is reported. Please report the bug.", "error")
     publish(settings, root, rep, out)
-    code = exit_code(rep, fail_on)
+    code = 3 if check_exit == 3 else exit_code(rep, fail_on)
     s = rep.summary
     write_outputs(settings, {"exit-code": str(code), "error-count": str(s.errors),
                              "warning-count": str(s.warnings), "note-count": str(s.notes),

@@ -114,10 +114,8 @@ def _link_spans(line: str) -> list[tuple[int, int]]:
         return at
 
     while True:
-        if open_ok[">"]:  # an autolink can still close: every `<` is worth a look
-            lt = after("<", pos)
-        else:
-            lt = after("<!--", pos) if open_ok["-->"] else -1
+        # while an autolink can still close every `<` is worth a look; then only `<!--`
+        lt = after("<", pos) if open_ok[">"] else after("<!--", pos) if open_ok["-->"] else -1
         br = after("](", pos) if open_ok[")"] else -1
         while u < len(urls) and urls[u] < pos:
             u += 1

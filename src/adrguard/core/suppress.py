@@ -96,8 +96,9 @@ def is_known(selector: str, rules: Iterable[tuple[str, str]]) -> bool:
 
 
 def split_selectors(text: str) -> tuple[str, ...]:
-    """``"ADR104, ADR201 broken-link"`` → ``("ADR104", "ADR201", "broken-link")``."""
-    return tuple(s for s in _SPLIT.split(text.strip()) if s)
+    """``"ADR104, ADR201 broken-link"`` → ``("ADR104", "ADR201", "broken-link")``; a selector
+    written twice counts once."""
+    return tuple(dict.fromkeys(s for s in _SPLIT.split(text.strip()) if s))
 
 
 def parse_directive(comment: str) -> tuple[str, tuple[str, ...]] | None:

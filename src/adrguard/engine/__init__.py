@@ -50,15 +50,6 @@ CORPUS_LEVEL_CODES = frozenset({"ADR106", "ADR111"})
 UNUSED_SUPPRESSION = ("ADR004", "unused-suppression")
 
 
-class InternalError(RuntimeError):
-    """A rule raised: a bug in adrguard, not in the user's records (the CLI exits 3)."""
-
-    def __init__(self, code: str, error: BaseException) -> None:
-        super().__init__(f"rule {code} failed: {type(error).__name__}: {error}")
-        self.code = code
-        self.error = error
-
-
 def is_selected(rule: type[BaseRule], config: Config) -> bool:
     """Whether the rule runs under the config's profile, ``select`` and ``ignore``."""
     meta = rule.meta
@@ -180,14 +171,10 @@ def check_selectors(config: Config) -> None:
 
 
 def _check(rule: type[BaseRule], ctx: RuleContext) -> list[Finding]:
-    from adrguard.core.errors import UserError
+    """The rule's findings; a crash becomes an ADR000 finding (:mod:`adrguard.engine.contain`)."""
+    from adrguard.engine.contain import run_contained
 
-    try:
-        return list(rule().check(ctx))
-    except UserError:
-        raise
-    except Exception as exc:
-        raise InternalError(rule.meta.code, exc) from exc
+    return run_contained(rule, ctx)
 
 
 @dataclass
@@ -248,7 +235,7 @@ def _apply_inline(
         entry = directives.get(f.location.path)
         if (
             entry is None
-            or f.code in {"ADR003", "ADR004"}
+            or f.code in {"ADR000", "ADR003", "ADR004"}
             or not entry[1].silences(f.location.line, f.code, f.name)
         ):
             kept.append(f)

@@ -122,7 +122,8 @@ class FrontMatterSchema(BaseRule):
     single values; `supersedes`, `superseded-by`, `replaces`, `depends-on`, `amends` (and their
     spellings) a string or a list of strings. With `frontmatter-schema = "adr.schema.json"` in
     the config every record that has front matter is also validated against that JSON Schema
-    (records without front matter are not).
+    (records without front matter are not). The path globs a record governs (`affected-paths`,
+    `scope`) must be valid gitwildmatch globs.
 
     **Bad**:
 
@@ -155,6 +156,7 @@ class FrontMatterSchema(BaseRule):
             if not d.front_matter or not d.is_readable:
                 continue
             yield from self._types(d)
+            yield from self._globs(d)
             if validator is not None:
                 yield from self._schema(d, validator)
 
@@ -170,6 +172,22 @@ class FrontMatterSchema(BaseRule):
                 Location(d.path, d.front_matter_lines.get(str(key), 1)),
                 d,
             )
+
+    def _globs(self, d: Decision) -> Iterator[Finding]:
+        """Governed paths (``affected-paths``, ``scope``) must be globs adrguard can match:
+        each is checked by the function that compiles it, so a bad one is reported here
+        instead of being skipped by the change-aware rules."""
+        from adrguard.core.globs import glob_problem
+        from adrguard.core.impact import front_matter_line
+
+        for glob in d.governed_paths:
+            problem = glob_problem(glob)
+            if problem is not None:
+                yield self.finding(
+                    f"front matter path glob {glob!r} cannot be matched: {problem}",
+                    Location(d.path, front_matter_line(d)),
+                    d,
+                )
 
     def _schema(self, d: Decision, validator: Validator) -> Iterator[Finding]:
         data = _jsonable(d.front_matter)
