@@ -41,6 +41,7 @@ def test_html_block_of_unclosed_comment_openers(repo_with, capsys) -> None:  # t
     flood = "# 2. Flood\n\n## Status\n\nAccepted\n\n" + "<!--" * 60_000 + "\n"
     repo_with({"docs/adr/0002-flood.md": flood})
     code, report = _check(capsys)
+    assert code in (0, 1)
     assert code in (0, 1) and report["summary"]["decisions"] == 2  # type: ignore[index]
 
 
@@ -52,6 +53,7 @@ def test_many_suppression_comments(repo_with, capsys) -> None:  # type: ignore[n
     repo_with({"docs/adr/0002-flood.md": "# 2. Flood\n\n## Status\n\nAccepted\n\n" + body,
                "docs/adr/0003-wide.md": record(3) + wide + "[y](gone.md)\n" * 5_000})
     code, report = _check(capsys)
+    assert code in (0, 1)
     assert "ADR201" not in _codes(report)  # every broken link is silenced
     assert "ADR004" not in _codes(report)  # each comment covers a silenced finding
 
@@ -60,6 +62,7 @@ def test_suppression_comment_with_a_long_run_of_spaces(repo_with, capsys) -> Non
     comment = "<!-- adrguard-disable" + " " * 200_000 + "x -->\n"
     repo_with({"docs/adr/0002-spaces.md": record(2) + comment})
     code, report = _check(capsys)
+    assert code in (0, 1)
     assert "ADR003" in _codes(report)  # `x` names no rule
 
 
@@ -67,7 +70,7 @@ def test_catastrophic_decision_id_pattern(repo_with, capsys) -> None:  # type: i
     """``(a+)+$`` against a line of a's followed by a b: Python's re takes hours; RE2 is linear."""
     repo_with({".adrguard.toml": 'decision-id-pattern = "(a+)+$"\n',
                "docs/adr/0002-a.md": record(2) + "a" * 100_000 + "b\n"})
-    code, report = _check(capsys)
+    code, _report = _check(capsys)
     assert code in (0, 1)
 
 
@@ -75,6 +78,7 @@ def test_catastrophic_filename_pattern(repo_with, capsys) -> None:  # type: igno
     repo_with({".adrguard.toml": 'filename-pattern = "^(a|aa)+$"\n',
                "docs/adr/" + "a" * 200 + ".md": record(2)})
     code, report = _check(capsys)
+    assert code in (0, 1)
     assert "ADR107" in _codes(report)
 
 
@@ -93,6 +97,7 @@ def test_catastrophic_front_matter_schema_pattern(repo_with, capsys) -> None:  #
     repo_with({".adrguard.toml": 'frontmatter-schema = "adr.schema.json"\n',
                "adr.schema.json": json.dumps(schema), "docs/adr/0002-a.md": record2})
     code, report = _check(capsys)
+    assert code in (0, 1)
     messages = [f["message"] for f in report["findings"] if f["code"] == "ADR110"]  # type: ignore[index]
     assert any("does not match '^(a+)+$'" in m for m in messages)
     assert any("additional properties are not allowed" in m for m in messages)
