@@ -6,7 +6,14 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
-from adrguard.cli.common import add_common, emit, info, load_config_for, parse_formats
+from adrguard.cli.common import (
+    add_common,
+    emit,
+    info,
+    load_config_for,
+    parse_formats,
+    write_stdout,
+)
 from adrguard.core.errors import UserError
 
 if TYPE_CHECKING:
@@ -170,7 +177,7 @@ def run_check(args: argparse.Namespace) -> int:
         )
     for spec in specs:
         tty = spec.path is None and sys.stdout.isatty()
-        emit(render_rows(spec.name, report, result, to_terminal=tty), spec)
+        emit(render_rows(spec.name, report, result, to_terminal=tty), spec, colour=tty)
     crashed = sorted({f.message.split(" ", 2)[1] for f in report.findings
                       if f.code == "ADR000" and f.message.startswith("rule ")})
     if crashed:  # every report was written; the run is still incomplete: our bug
@@ -247,26 +254,30 @@ def run_list(args: argparse.Namespace) -> int:
     corpus = api.load_with(root, config)
     rows = [_decision_row(d) for d in corpus.decisions]
     if args.format == "json":
-        sys.stdout.write(
+        write_stdout(
             json.dumps(
                 {"schemaVersion": 1, "decisions": rows},
                 indent=2,
                 sort_keys=True,
                 ensure_ascii=False,
             )
-            + "\n"
+            + "\n",
+            "json",
         )
         return 0
     if not rows:
         info("no decision records found")
         return 0
-    width = max(len(r["id"]) for r in rows)
+    from adrguard.core.textsafe import neutralise as safe
+
+    width = max(len(safe(r["id"])) for r in rows)
+    lines = []
     for r in rows:
         status = r["status"] or "-"
         flag = " (archived)" if r["archived"] else ""
-        sys.stdout.write(
-            f"{r['id']:<{width}}  {status:<10}  {r['title'] or '(untitled)'}{flag}  {r['path']}\n"
-        )
+        title = safe(r["title"] or "(untitled)")
+        lines.append(f"{safe(r['id']):<{width}}  {status:<10}  {title}{flag}  {safe(r['path'])}\n")
+    write_stdout("".join(lines))
     return 0
 
 
@@ -281,15 +292,18 @@ def run_show(args: argparse.Namespace) -> int:
     decision = find_decision(corpus, args.id)
     data = describe(corpus, decision)
     if args.format == "json":
-        sys.stdout.write(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
+        write_stdout(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n", "json")
         return 0
-    lines = [f"{decision.id}: {decision.title or '(untitled)'}", f"  path:    {decision.path}"]
+    from adrguard.core.textsafe import neutralise as safe
+
+    lines = [f"{safe(decision.id)}: {safe(decision.title or '(untitled)')}",
+             f"  path:    {safe(decision.path)}"]
     lines.append(
         f"  status:  {data['status'] or '(none stated)'}"
-        + (f"  ({decision.status_raw})" if decision.status_raw else "")
+        + (f"  ({safe(decision.status_raw)})" if decision.status_raw else "")
     )
     if decision.date:
-        lines.append(f"  date:    {decision.date}")
+        lines.append(f"  date:    {safe(decision.date)}")
     lines.append(f"  format:  {decision.format}{'  (archived)' if decision.archived else ''}")
     for key, label in (
         ("supersedes", "supersedes"),
@@ -300,10 +314,10 @@ def run_show(args: argparse.Namespace) -> int:
         ("referencedBy", "referenced by"),
     ):
         if data.get(key):
-            lines.append(f"  {label + ':':<14} {', '.join(data[key])}")
+            lines.append(f"  {label + ':':<14} {safe(', '.join(data[key]))}")
     if data.get("currentSuccessor"):
         lines.append(f"  current successor: {data['currentSuccessor']}")
-    sys.stdout.write("\n".join(lines) + "\n\n" + decision.text.rstrip("\n") + "\n")
+    write_stdout("\n".join(lines) + "\n\n" + decision.text.rstrip("\n") + "\n")
     return 0
 
 
@@ -320,7 +334,7 @@ def run_rules(args: argparse.Namespace) -> int:
             write_atomic(Path(args.write_docs) / name, text)
         info(f"wrote {len(pages)} rule pages to {args.write_docs}")
         return 0
-    sys.stdout.write(catalogue.render(args.format))
+    write_stdout(catalogue.render(args.format), "json" if args.format == "json" else "text")
     return 0
 
 
@@ -330,5 +344,5 @@ def run_explain(args: argparse.Namespace) -> int:
     page = catalogue.explain(args.code)
     if page is None:
         raise UserError(f"unknown rule {args.code!r}: run `adrguard rules` for the catalogue")
-    sys.stdout.write(page)
+    write_stdout(page)
     return 0
