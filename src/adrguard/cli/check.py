@@ -143,17 +143,22 @@ def _split(values: list[str]) -> list[str]:
 
 
 def run_check(args: argparse.Namespace) -> int:
+    import datetime as dt
+
     from adrguard import api
     from adrguard.reporters import REPORTERS
 
     specs = parse_formats(args.format, REPORTERS, "text")
-    root, config = load_config_for(args)
     if args.today:
-        today = args.today
+        try:
+            today = dt.date.fromisoformat(args.today).isoformat()
+        except ValueError:
+            raise UserError(f"--today {args.today!r} is not a date: write it as YYYY-MM-DD, "
+                            "e.g. --today 2024-05-31") from None
     else:
-        import datetime as dt
-
         today = dt.date.today().isoformat()
+    root, config = load_config_for(args)
+    _check_paths(args.paths, root)
     result = api.check_result(
         root,
         config=config,
@@ -187,6 +192,16 @@ def run_check(args: argparse.Namespace) -> int:
     if args.exit_zero:
         return 0
     return exit_code(report, args.fail_on or config.fail_on)
+
+
+def _check_paths(paths: list[str], root: Any) -> None:
+    """Every PATH must name something, relative to the current folder or the repository."""
+    from pathlib import Path
+
+    for path in paths:
+        if not (Path(path).exists() or (Path(root) / path).exists()):
+            raise UserError(f"{path}: no such file or folder (PATH arguments name files or "
+                            "folders in the repository)")
 
 
 def render_rows(
