@@ -52,6 +52,7 @@ def _schema_case() -> dict[str, str]:
 
 CASES: dict[str, Callable[[], dict[str, str]]] = {
     "HTML block of `<!--`": lambda: {"docs/adr/0002-hostile.md": fill("<!--")},
+    "HTML block of `<!--` lines": lambda: {"docs/adr/0002-hostile.md": fill("<!--\n")},
     "inline `<!--` in a paragraph": lambda: {"docs/adr/0002-hostile.md": fill("x <!--")},
     "next-line suppressions + broken links": lambda: {"docs/adr/0002-hostile.md": fill(
         "<!-- adrguard-disable-next-line ADR201 -->\n[x](missing.md)\n\n")},

@@ -45,6 +45,15 @@ def test_html_block_of_unclosed_comment_openers(repo_with, capsys) -> None:  # t
     assert code in (0, 1) and report["summary"]["decisions"] == 2  # type: ignore[index]
 
 
+def test_html_block_of_comment_opener_lines(repo_with, capsys) -> None:  # type: ignore[no-untyped-def]
+    """One HTML event per line: each looked for its `-->` to the end of the file."""
+    lines = "# 2. Lines\n\n## Status\n\nAccepted\n\n" + "<!--\n" * 100_000
+    closed = "# 3. Closed\n\n## Status\n\nAccepted\n\n" + "<!--\n" * 50_000 + "-->\n"
+    repo_with({"docs/adr/0002-lines.md": lines, "docs/adr/0003-closed.md": closed})
+    code, report = _check(capsys)
+    assert code in (0, 1) and report["summary"]["decisions"] == 3  # type: ignore[index]
+
+
 def test_many_suppression_comments(repo_with, capsys) -> None:  # type: ignore[no-untyped-def]
     body = "".join(
         f"<!-- adrguard-disable-next-line ADR201 -->\n[x](missing{i}.md)\n\n" for i in range(15_000)
