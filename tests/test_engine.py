@@ -153,18 +153,27 @@ def test_change_aware_rules_need_a_change_set(monkeypatch: pytest.MonkeyPatch) -
     assert [f.message for f in report.findings] == ["changed since main"]
 
 
-def test_a_crashing_rule_raises_internal_error(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_crashing_rule_is_contained_to_the_record_it_failed_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     class Crashes(BaseRule):
         meta = RuleMeta("ADR598", "fake-crash", "test rule", Severity.ERROR)
 
         def check(self, ctx: RuleContext) -> Iterator[Finding]:
-            raise ZeroDivisionError("boom")
+            for d in ctx.corpus.decisions:
+                if d.number == 2:
+                    raise ZeroDivisionError("boom")
+                yield self.finding("seen", Location(d.path, 1), d)
 
     monkeypatch.setattr(engine, "ALL_RULES", (*ALL_RULES, Crashes))
-    with pytest.raises(engine.InternalError) as info:
-        engine.run(corpus(record(1)), Config())
-    assert info.value.code == "ADR598"
-    assert "ADR598" in str(info.value) and "boom" in str(info.value)
+    report = engine.run(corpus(record(1), record(2), record(3)), Config())
+    crash = [f for f in report.findings if f.code == "ADR000"]
+    assert len(crash) == 1 and crash[0].location.path.endswith("0002-r.md")
+    assert "rule ADR598 (fake-crash) failed on this record (ZeroDivisionError: boom)" in (
+        crash[0].message
+    )
+    seen = sorted(f.location.path for f in report.findings if f.code == "ADR598")
+    assert [p.rsplit("/", 1)[1] for p in seen] == ["0001-r.md", "0003-r.md"]
 
 
 # --- severities and per-file ignores ------------------------------------------------------

@@ -79,8 +79,9 @@ def discover(repo_root: Path, config: Config) -> Discovery:
     roots = find_roots(base, config)
     listing = _git_listing(base, config.cache)
     url: str | None = None
+    unreadable: list[tuple[str, str]] = []
     if listing is None:
-        files = walk(base)
+        files = walk(base, unreadable=unreadable)
     else:
         files, url = listing
     git_top = listing is not None
@@ -91,6 +92,7 @@ def discover(repo_root: Path, config: Config) -> Discovery:
         got = read_bytes(real_base, path, max_size)
         if got is not None:
             sources.append(SourceFile(path, root, got[0], got[1], archived))
+    sources.extend(_unreadable_folders(unreadable, roots))
     file_set = frozenset(files)
     others = _other_texts(real_base, file_set, roots, plan, config)
     untracked = _untracked(base, roots, file_set) if git_top else ()
@@ -198,6 +200,7 @@ def _git_listing(base: Path, use_cache: bool) -> tuple[list[str], str | None] | 
             return list(hit[0]), hit[1]
     git_top = _git_top(base)
     if git_top is None:
+        _refused(base, top)
         return None
     from adrguard.adapters.git import remote_url
 
@@ -206,6 +209,35 @@ def _git_listing(base: Path, use_cache: bool) -> tuple[list[str], str | None] | 
     if key is not None and git_top.resolve() == top:
         cache.save_entry(base, "git-files", key, [files, url])
     return files, url
+
+
+def _unreadable_folders(found: list[tuple[str, str]], roots: Sequence[str]) -> list[SourceFile]:
+    """A folder under an ADR root that cannot be read is reported (ADR001), never skipped:
+    the records in it would silently go unchecked."""
+    ordered = longest_first(roots)
+    out: list[SourceFile] = []
+    for path, reason in sorted(found):
+        root = path if path in roots else root_of(path, ordered)
+        if root is not None:
+            out.append(SourceFile(path, root, None, f"the folder cannot be read ({reason}); "
+                                  "its records were not checked"))
+    return out
+
+
+def _refused(base: Path, top: Path) -> None:
+    """A ``.git`` that git will not read is a UserError, never a silent walk of the files."""
+    try:
+        from adrguard.adapters.git import refusal
+    except ImportError:  # gitpython without a git executable: walk the file system
+        return
+    why = refusal(base)
+    if why is None:
+        return
+    hint = ""
+    if "dubious ownership" in why or "safe.directory" in why:
+        hint = (f"; run adrguard as the repository's owner, or trust it with "
+                f"`git config --global --add safe.directory {top}`")
+    raise UserError(f"git refuses the repository at {top}: {why}{hint}")
 
 
 def _valid_listing(value: object) -> bool:
@@ -245,9 +277,10 @@ def _tracked_below(base: Path, top: Path) -> list[str]:
     return [f[len(cut) :] for f in files if f.startswith(cut)]
 
 
-def walk(base: Path, start: str = "") -> list[str]:
+def walk(base: Path, start: str = "", unreadable: list[tuple[str, str]] | None = None) -> list[str]:
     """Every file (and symlink) below ``base``/``start``, sorted; symlinked folders and the
-    folders in WALK_SKIP_DIRS are not entered."""
+    folders in WALK_SKIP_DIRS are not entered. Folders that cannot be read are appended to
+    ``unreadable`` as ``(path, reason)``."""
     out: list[str] = []
     stack = [start]
     while stack:
@@ -255,8 +288,12 @@ def walk(base: Path, start: str = "") -> list[str]:
         try:
             with os.scandir(os.path.join(base, rel_dir) if rel_dir else base) as it:
                 entries = list(it)
-        except OSError:
-            continue  # unreadable or vanished folder
+        except FileNotFoundError:
+            continue  # vanished while we walked
+        except OSError as exc:
+            if unreadable is not None:
+                unreadable.append((rel_dir or ".", exc.strerror or type(exc).__name__))
+            continue
         for entry in entries:
             rel = f"{rel_dir}/{entry.name}" if rel_dir else entry.name
             try:

@@ -26,6 +26,26 @@ def find_repo_root(start: Path) -> Path | None:
     return Path(out.strip()) if out.strip() else None
 
 
+def refusal(start: Path) -> str | None:
+    """Why git refuses to work in ``start`` although a ``.git`` is there (its first error
+    line, e.g. "detected dubious ownership"), or None when git works or is not installed."""
+    import git
+
+    try:
+        _git(start).rev_parse("--show-toplevel")
+    except git.GitCommandError as exc:
+        text = exc.stderr.decode("utf-8", "replace") if isinstance(exc.stderr, bytes) else str(
+            exc.stderr or exc)
+        lines = [ln.strip().removeprefix("stderr:").strip().removeprefix("'")
+                 for ln in text.splitlines() if ln.strip()]
+        first = next((ln for ln in lines if ln.lower().startswith(("fatal", "error"))),
+                     lines[0] if lines else "")
+        return first or "git failed"
+    except (git.GitCommandNotFound, OSError):
+        return None
+    return None
+
+
 # Variables that move the repository, its index or its config away from ``<top>/.git``.
 _LOCATION_VARIABLES = ("GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_CEILING_DIRECTORIES",
                        "GIT_DISCOVERY_ACROSS_FILESYSTEM", "GIT_OBJECT_DIRECTORY",

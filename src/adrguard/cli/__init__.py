@@ -127,7 +127,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         code: int = args.func(args)
         return code
     except UserError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        from adrguard.core.textsafe import neutralise
+
+        print(f"error: {neutralise(str(exc))}", file=sys.stderr)
         return 2
     except SystemExit as exc:  # argparse --help / --version
         return int(exc.code) if isinstance(exc.code, int) else 0
@@ -141,9 +143,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             import traceback
 
             traceback.print_exc()
+        from adrguard.core.textsafe import neutralise
+
         print(
-            f"internal error: {type(exc).__name__}: {exc} — this is a bug in adrguard "
-            f"{__version__}; rerun with --debug for the traceback and report it",
+            f"internal error: {type(exc).__name__}: {neutralise(str(exc))} — this is a bug in "
+            f"adrguard {__version__}; rerun with --debug for the traceback and report it",
             file=sys.stderr,
         )
         return 3
+    finally:
+        from adrguard.cli.common import resume_commands
+
+        resume_commands()

@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shutil
 import sys
 import uuid
 from collections.abc import Mapping
@@ -232,7 +231,7 @@ def report(settings: Settings, root: Path) -> int:
     sarif_path = publish_sarif(settings, out / FILES["sarif"])
     outputs = {"report-json": str(json_path) if json_path.is_file() else "",
                "sarif-file": str(sarif_path) if sarif_path else ""}
-    if check_exit not in (0, 1) or not json_path.is_file():
+    if check_exit not in (0, 1, 3) or not json_path.is_file():
         notice(f"adrguard check failed (exit {check_exit}); see its error in the log above. "
                f"fail-on is {fail_on}, so the step " + ("fails." if fail_on != "none" else
                                                         "does not fail."), "error")
@@ -245,8 +244,11 @@ def report(settings: Settings, root: Path) -> int:
     rep = report_from_json(json.loads(json_path.read_text(encoding="utf-8")))
     from adrguard.cli.gha_publish import publish
 
+    if check_exit == 3:  # a rule crashed: its ADR000 finding says which; the rest is published
+        notice("adrguard hit an internal error (ADR000 in the report); every other finding "
+               "is reported. Please report the bug.", "error")
     publish(settings, root, rep, out)
-    code = exit_code(rep, fail_on)
+    code = 3 if check_exit == 3 else exit_code(rep, fail_on)
     s = rep.summary
     write_outputs(settings, {"exit-code": str(code), "error-count": str(s.errors),
                              "warning-count": str(s.warnings), "note-count": str(s.notes),
@@ -258,18 +260,22 @@ def report(settings: Settings, root: Path) -> int:
 
 
 def publish_sarif(settings: Settings, written: Path) -> Path | None:
-    """Copy the SARIF file to the ``sarif-file`` input (relative to the workspace)."""
+    """Copy the SARIF file to the ``sarif-file`` input (relative to the workspace). Only a
+    path inside the workspace or ``$RUNNER_TEMP`` is written, never through a symlink."""
     if not written.is_file():
         return None
     wanted = settings.get("INPUT_SARIF_FILE")
     if not wanted:
         return written
+    from adrguard.adapters.write import write_atomic
+
+    workspace = Path(settings.get("GITHUB_WORKSPACE") or ".")
+    places = [workspace] + ([Path(t)] if (t := settings.get("RUNNER_TEMP")) else [])
     target = Path(wanted)
     if not target.is_absolute():
-        target = Path(settings.get("GITHUB_WORKSPACE") or ".") / target
+        target = workspace / target
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(written, target)
+        write_atomic(target, written.read_bytes(), within=places)
     except OSError as exc:
         notice(f"cannot write sarif-file {wanted}: {exc.strerror or exc}", "warning")
         return written

@@ -5,10 +5,9 @@ from __future__ import annotations
 import argparse
 import difflib
 import json
-import sys
 from typing import TYPE_CHECKING, Any
 
-from adrguard.cli.common import add_common, info
+from adrguard.cli.common import add_common, info, out, write_stdout
 from adrguard.core.errors import UserError
 
 if TYPE_CHECKING:
@@ -114,7 +113,7 @@ def run_index(args: argparse.Namespace) -> int:
     if args.write:
         written = generated.write_indexes(root, config, corpus, init=args.init)
         for path in written:
-            print(f"Fixing {path}")
+            out(f"Fixing {path}")
         return 1 if written and args.exit_non_zero_on_fix else 0
     states = generated.index_states(root, config, corpus)
     if args.check:
@@ -124,8 +123,8 @@ def run_index(args: argparse.Namespace) -> int:
             info(f"error: {state.message}")
             continue
         if len(states) > 1:
-            sys.stdout.write(f"==> {state.target.path} <==\n")
-        sys.stdout.write(state.expected)
+            write_stdout(f"==> {state.target.path} <==\n")
+        write_stdout(state.expected)
     return 1 if any(s.expected is None for s in states) else 0
 
 
@@ -137,20 +136,20 @@ def _check(states: list[IndexState]) -> int:
         failed = True
         path = state.target.path
         if state.kind == "stale" and state.current is not None and state.expected is not None:
-            sys.stdout.writelines(
+            write_stdout("".join(
                 difflib.unified_diff(
                     state.current.splitlines(keepends=True),
                     state.expected.splitlines(keepends=True),
                     fromfile=f"a/{path}",
                     tofile=f"b/{path}",
                 )
-            )
+            ))
         elif state.kind == "missing":
-            print(f"{path}: missing; run `adrguard index --write`")
+            out(f"{path}: missing; run `adrguard index --write`")
         elif state.kind == "unmanaged":
-            print(f"{path}: no generated-region markers; run `adrguard index --write --init`")
+            out(f"{path}: no generated-region markers; run `adrguard index --write --init`")
         else:
-            print(f"{state.message}")
+            out(f"{state.message}")
     if not failed:
         info(f"adrguard: {len(states)} index file(s) up to date")
     return 1 if failed else 0
@@ -162,29 +161,32 @@ def run_current(args: argparse.Namespace) -> int:
     root, config, corpus = _load(args)
     if args.current_command == "stamp":
         for w in generated.stamp_current(root, config, corpus, args.adr_root):
-            print(f"stamped {w.path}" if w.changed else f"{w.path} is up to date")
+            out(f"stamped {w.path}" if w.changed else f"{w.path} is up to date")
         return 0
     if args.current_command == "init":
         for w in generated.init_current(root, config, corpus, args.adr_root):
             if w.changed:
-                print(f"created {w.path} (a draft: review it, then run `adrguard current stamp`)")
+                out(f"created {w.path} (a draft: review it, then run `adrguard current stamp`)")
             else:
-                print(f"{w.path} exists; not overwritten")
+                out(f"{w.path} exists; not overwritten")
         return 0
     states = generated.current_states(root, config, corpus, args.adr_root)
     if args.format == "json":
-        print(json.dumps(_status_json(states), indent=2, sort_keys=True, ensure_ascii=False))
+        write_stdout(
+            json.dumps(_status_json(states), indent=2, sort_keys=True, ensure_ascii=False) + "\n",
+            "json",
+        )
         return 0 if all(s.fresh for s in states) else 1
     if not states:
-        print(
+        out(
             "no CURRENT.md or CURRENT.sources.json in the ADR roots; start with "
             "`adrguard current init`"
         )
         return 0
     for state in states:
-        print(f"{state.view}: {'fresh' if state.fresh else 'stale'}")
+        out(f"{state.view}: {'fresh' if state.fresh else 'stale'}")
         for reason in state.reasons:
-            print(f"  {reason.code} {reason.message}")
+            out(f"  {reason.code} {reason.message}")
     return 0 if all(s.fresh for s in states) else 1
 
 

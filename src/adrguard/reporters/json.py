@@ -50,8 +50,11 @@ def report_data(report: Report, ctx: ReportContext) -> dict[str, Any]:
 
 
 def dumps(data: Any) -> str:
-    """The one JSON style of adrguard's machine outputs."""
-    return json.dumps(data, sort_keys=True, indent=2, ensure_ascii=False) + "\n"
+    """The one JSON style of adrguard's machine outputs (control, bidi and workflow-command
+    characters escaped the JSON way: :func:`adrguard.core.textsafe.json_safe`)."""
+    from adrguard.core.textsafe import json_safe
+
+    return json_safe(json.dumps(data, sort_keys=True, indent=2, ensure_ascii=False) + "\n")
 
 
 def render(report: Report, ctx: ReportContext) -> str:

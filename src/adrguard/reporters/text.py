@@ -23,29 +23,22 @@ from itertools import groupby
 from typing import TYPE_CHECKING
 
 from adrguard.core.findings import Finding, Report, Severity
-from adrguard.reporters.context import ReportContext, clean, counts, position, scope
+from adrguard.core.textsafe import neutralise
+from adrguard.reporters.context import ReportContext, counts, position, scope
 
 if TYPE_CHECKING:
     from rich.text import Text
 
-# Compiled on first use (re caches them): plain one-line ASCII text never needs them.
-_CONTROL = r"[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028-\u202e\u2066-\u2069]"
 _NEWLINE = r"\r\n|\r|\n"
 GAP = "  "
 STYLES = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.NOTE: "cyan"}
 
 
 def visible(value: str) -> str:
-    """One line of untrusted text, safe for a terminal: controls become ``\\xNN``/``\\uNNNN``."""
-
-    def esc(m: re.Match[str]) -> str:
-        code = ord(m.group())
-        return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
-
-    value = clean(value).replace("\t", " ")
-    if value.isprintable():  # every character _CONTROL matches is unprintable
-        return value
-    return re.sub(_CONTROL, esc, value)
+    """One line of untrusted text, safe for a terminal and a CI log: controls become
+    ``\\xNN``/``\\uNNNN`` and workflow commands are broken
+    (:func:`adrguard.core.textsafe.neutralise`)."""
+    return neutralise(value)
 
 
 def _lines(message: str) -> list[str]:

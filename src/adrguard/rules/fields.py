@@ -143,7 +143,8 @@ class FrontMatterSchema(BaseRule):
     single values; `supersedes`, `superseded-by`, `replaces`, `depends-on`, `amends` (and their
     spellings) a string or a list of strings. With `frontmatter-schema = "adr.schema.json"` in
     the config every record that has front matter is also validated against that JSON Schema
-    (records without front matter are not).
+    (records without front matter are not). The path globs a record governs (`affected-paths`,
+    `scope`) must be valid gitwildmatch globs.
 
     **Bad**:
 
@@ -176,6 +177,7 @@ class FrontMatterSchema(BaseRule):
             if not d.front_matter or not d.is_readable:
                 continue
             yield from self._types(d)
+            yield from self._globs(d)
             if validator is not None:
                 yield from self._schema(d, validator)
 
@@ -191,6 +193,22 @@ class FrontMatterSchema(BaseRule):
                 Location(d.path, d.front_matter_lines.get(str(key), 1)),
                 d,
             )
+
+    def _globs(self, d: Decision) -> Iterator[Finding]:
+        """Governed paths (``affected-paths``, ``scope``) must be globs adrguard can match:
+        each is checked by the function that compiles it, so a bad one is reported here
+        instead of being skipped by the change-aware rules."""
+        from adrguard.core.globs import glob_problem
+        from adrguard.core.impact import front_matter_line
+
+        for glob in d.governed_paths:
+            problem = glob_problem(glob)
+            if problem is not None:
+                yield self.finding(
+                    f"front matter path glob {glob!r} cannot be matched: {problem}",
+                    Location(d.path, front_matter_line(d)),
+                    d,
+                )
 
     def _schema(self, d: Decision, validator: Validator) -> Iterator[Finding]:
         data = _jsonable(d.front_matter)
@@ -231,14 +249,14 @@ def _jsonable(value: Any) -> Any:
 
 
 def _validator(schema: Mapping[str, Any] | None) -> Validator | None:
-    """One validator per run (building costs milliseconds; jsonschema is imported only here)."""
+    """One validator per run (building costs milliseconds; jsonschema is imported only here).
+    Regexes run in RE2 and ``$ref`` stays inside the schema (:mod:`adrguard.core.userschema`);
+    the config refused a schema with a problem when it was loaded."""
     if not schema:
         return None
-    from jsonschema import exceptions, validators
+    from adrguard.core.userschema import user_validator
 
-    cls = validators.validator_for(dict(schema))
     try:
-        cls.check_schema(dict(schema))
-    except exceptions.SchemaError as exc:
-        raise UserError(f"frontmatter-schema is not a valid JSON Schema: {exc.message}") from None
-    return cls(dict(schema))
+        return user_validator(schema)
+    except ValueError as exc:
+        raise UserError(f"frontmatter-schema {exc}") from None

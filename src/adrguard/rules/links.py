@@ -12,6 +12,7 @@ from adrguard.core import graph
 from adrguard.core.findings import Finding, Severity
 from adrguard.core.model import Decision, Link, Location
 from adrguard.core.resolve import Resolver, Target, parse_target
+from adrguard.core.saferegex import Match, UnsafePattern, compile_user
 from adrguard.rules.base import BaseRule, RuleContext, RuleMeta
 from adrguard.rules.mentions import masked_lines, mentions_any
 
@@ -218,7 +219,7 @@ def _link_texts(d: Decision) -> dict[int, list[tuple[int, int]]]:
     return out
 
 
-def _number(m: re.Match[str]) -> int | None:
+def _number(m: Match) -> int | None:
     digits = m.group(1) if m.groups() else re.sub(r"\D", "", m.group(0))
     return int(digits) if digits and digits.isdigit() else None
 
@@ -248,8 +249,8 @@ class UnknownDecisionReference(BaseRule):
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         try:
-            pattern = re.compile(ctx.options.decision_id_pattern)
-        except re.error:
+            pattern = compile_user(ctx.options.decision_id_pattern, line_local=True)
+        except UnsafePattern:  # the config refuses it first; Options() built by hand
             return
         resolver = graph.build(ctx.corpus).resolver
         for d in ctx.corpus.decisions:
@@ -279,7 +280,7 @@ class UnknownDecisionReference(BaseRule):
                     )
 
     @staticmethod
-    def _known(resolver: Resolver, d: Decision, m: re.Match[str]) -> bool:
+    def _known(resolver: Resolver, d: Decision, m: Match) -> bool:
         if resolver.corpus.by_id.get(m.group(0).casefold()):
             return True
         n = _number(m)
@@ -308,8 +309,8 @@ class LinkTextMismatch(BaseRule):
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         try:
-            pattern = re.compile(ctx.options.decision_id_pattern)
-        except re.error:
+            pattern = compile_user(ctx.options.decision_id_pattern, line_local=True)
+        except UnsafePattern:  # the config refuses it first; Options() built by hand
             return
         resolver = graph.build(ctx.corpus).resolver
         for d, link, t in _checked_links(ctx):

@@ -14,6 +14,7 @@ from adrguard.core.conventions import Log
 from adrguard.core.findings import Finding, Severity
 from adrguard.core.model import Decision, Location
 from adrguard.core.naming import Name, Scheme
+from adrguard.core.saferegex import UnsafePattern, compile_user
 from adrguard.rules.base import BaseRule, RuleContext, RuleMeta
 
 
@@ -127,7 +128,10 @@ class FilenamePattern(BaseRule):
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         configured = ctx.options.filename_pattern
-        pattern = re.compile(configured) if configured else None
+        try:
+            pattern = compile_user(configured) if configured else None
+        except UnsafePattern:  # the config refuses it first; Options() built by hand
+            return
         for d in ctx.corpus.decisions:
             log = ctx.log(d.root)
             name = log.name_of(d)
