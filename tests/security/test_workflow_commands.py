@@ -151,7 +151,7 @@ def test_sarif_and_json_files_decode_to_the_original_text(
     for name in ("out.sarif", "out.json"):
         raw = (repo / name).read_text(encoding="utf-8")
         assert executed(raw) == [] and not UNSAFE_RAW.search(raw)
-        assert "::error::named" in json.dumps(json.loads(raw), ensure_ascii=False)
+        assert "::error::sup" in json.dumps(json.loads(raw), ensure_ascii=False)
 
 
 def test_the_escaping_function_on_its_own() -> None:
