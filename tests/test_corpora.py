@@ -67,7 +67,7 @@ def test_every_collection_lists_like_the_labels(
             capsys,
             [
                 "list",
-                "--root",
+                "--repo",
                 str(collection),
                 "--config",
                 str(_config(tmp_path, collection)),
@@ -142,7 +142,7 @@ def test_check_never_crashes_and_reads_every_valid_file(
             capsys,
             [
                 "check",
-                "--root",
+                "--repo",
                 str(collection),
                 "--config",
                 str(_config(tmp_path, collection)),
