@@ -64,7 +64,7 @@ def check(repo: GitRepo, capsys: pytest.CaptureFixture[str], *extra: str) -> tup
 def as_json(repo: GitRepo, capsys: pytest.CaptureFixture[str], *extra: str) -> dict[str, Any]:
     from adrguard.core.schemas import validator
 
-    code, out, _ = check(repo, capsys, "--format", "json", *extra)
+    _code, out, _ = check(repo, capsys, "--format", "json", *extra)
     data: dict[str, Any] = json.loads(out)
     validator("report.schema.json").validate(data)
     return data
@@ -119,7 +119,7 @@ def test_entries_survive_line_moves_and_follow_renames(
     repo.commit("rename")
     assert check(repo, capsys)[0] == 0  # also once committed (renamed since the baseline's commit)
     code, _, err = run(capsys, "baseline", "--update", "--repo", str(repo.path), "--no-cache")
-    assert "moved with renamed files" in err
+    assert code == 0 and "moved with renamed files" in err
     paths = {e["path"] for e in json.loads((repo.path / BASELINE).read_text("utf-8"))["entries"]}
     assert "docs/adr/0002-second-decision.md" in paths
 
@@ -137,7 +137,7 @@ def test_json_and_sarif_mark_known_and_new(
 
     sarif_path = tmp_path / "out.sarif"
     code, out, err = check(repo, capsys, "--format", f"sarif:{sarif_path}")
-    assert out == ""
+    assert code == 1 and out == ""
     assert err.strip().endswith("(1 new, 2 known)")  # every format went to a file: one line
     results = json.loads(sarif_path.read_text("utf-8"))["runs"][0]["results"]
     states = sorted(r["baselineState"] for r in results)

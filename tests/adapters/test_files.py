@@ -13,7 +13,7 @@ import pytest
 
 from adrguard.adapters import files
 from adrguard.adapters.files import SYMLINK_OUTSIDE, Discovery, discover
-from adrguard.config import DEFAULT_ROOTS, Config, from_mapping
+from adrguard.config import Config, from_mapping
 from adrguard.core.errors import UserError
 
 GIT_ENV = {

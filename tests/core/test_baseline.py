@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from adrguard.core import baseline as bl
 from adrguard.core.findings import Finding, Severity
 from adrguard.core.model import Location
@@ -94,4 +96,4 @@ def test_json_round_trip_and_a_stable_fingerprint() -> None:
     assert len(entries[0].fingerprint) == 16
     from adrguard.core.schemas import validator
 
-    validator("baseline.schema.json").validate(data)
+    validator("baseline.schema.json").validate(json.loads(json.dumps(data)))

@@ -109,11 +109,11 @@ def discover(
     else:
         files, url = listing
     git_top = listing is not None
-    new_files = _new_files(base) if git_top else []
-    visible = sorted({*files, *new_files}) if (untracked and new_files) else files
-    search = find_roots(base, config, visible, extra_roots, required=require_roots)
+    search = find_roots(base, config, files, extra_roots, required=require_roots)
     roots = tuple(r.path for r in search.roots)
     shallow = frozenset(r.path for r in search.roots if r.shallow)
+    new_files = _new_files(base, roots, shallow, files) if git_top else []
+    visible = sorted({*files, *new_files}) if (untracked and new_files) else files
     plan = classify(visible, roots, config, shallow=shallow)
     max_size = config.options.max_file_size
     sources: list[SourceFile] = []
@@ -296,13 +296,45 @@ def walk(base: Path, start: str = "") -> list[str]:
     return out
 
 
-def _new_files(base: Path) -> list[str]:
-    """Files below ``base`` that git neither tracks nor ignores (never the cache folder)."""
+def _new_files(
+    base: Path, roots: Sequence[str], shallow: frozenset[str], tracked: Sequence[str]
+) -> list[str]:
+    """Files under the roots that git neither tracks nor ignores. The roots are listed on disk
+    first; git is asked which of the files it does not track it ignores only when there are
+    some (so an unchanged log costs no git process)."""
     from adrguard.adapters.cache import CACHE_DIR
+
+    known = frozenset(tracked)
+    prefix = CACHE_DIR + "/"
+    on_disk: set[str] = set()
+    for root in roots:
+        start = "" if root == "." else root
+        listed = _shallow_files(base, start) if root in shallow else walk(base, start)
+        on_disk.update(p for p in listed if p not in known and not p.startswith(prefix))
+    if not on_disk:
+        return []
     from adrguard.adapters.gitwork import untracked_files
 
-    prefix = CACHE_DIR + "/"
-    return [p for p in untracked_files(base) if not p.startswith(prefix)]
+    return [p for p in untracked_files(base, sorted(set(roots))) if p in on_disk]
+
+
+def _shallow_files(base: Path, folder: str) -> list[str]:
+    """The files of a root found by content: directly in it, or in its numbered folders."""
+    from adrguard.core.rootnames import is_numbered
+
+    try:
+        with os.scandir(os.path.join(base, folder) if folder else base) as it:
+            entries = [(e.name, e.is_dir(follow_symlinks=False)) for e in it]
+    except OSError:
+        return []
+    out: list[str] = []
+    for name, is_dir in entries:
+        rel = f"{folder}/{name}" if folder else name
+        if not is_dir:
+            out.append(rel)
+        elif is_numbered(name):
+            out.extend(walk(base, rel))
+    return out
 
 
 def _under_roots(

@@ -4,7 +4,7 @@ lazily, like it: gitpython is slow to import)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from adrguard.core.errors import UserError
@@ -14,14 +14,15 @@ from adrguard.core.model import FileChange
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 
 
-def untracked_files(base: Path) -> list[str]:
-    """Files below ``base`` that git neither tracks nor ignores, relative to ``base``, sorted."""
+def untracked_files(base: Path, below: Sequence[str] = (".",)) -> list[str]:
+    """Files below ``base`` (in the folders ``below``, relative to it) that git neither tracks
+    nor ignores, relative to ``base``, sorted."""
     import git
 
     from adrguard.adapters.git import _run, decode_path
 
     try:
-        out = _run(base, "ls-files", "-z", "--others", "--exclude-standard", "--", ".")
+        out = _run(base, "ls-files", "-z", "--others", "--exclude-standard", "--", *below)
     except git.GitCommandError:
         return []
     return sorted(decode_path(p) for p in out.split(b"\0") if p)

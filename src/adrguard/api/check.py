@@ -164,16 +164,16 @@ def _check_local(
     gitwork.require_work_tree(root)
     head, diff = gitwork.staged_changes(root) if staged else gitwork.worktree_changes(root)
     passed = {p for p in (targets_rel(root, f) for f in changed_files) if p}
-    found = discover(
-        root, cfg, untracked=not staged, extra_roots=wanted.folders, require_roots=not staged
-    )
-    if staged:
-        why = relevance.nothing_to_check(cfg, found, diff, passed)
+    if staged:  # decide before reading any record: most commits touch no ADR
+        from adrguard.adapters.files import find_roots
+
+        search = find_roots(root, cfg, extra=wanted.folders, required=False)
+        why = relevance.nothing_to_check(cfg, search, diff, passed)
         if why is not None:
             empty = Report((), 0, 0, cfg.profile)
-            check = CheckResult(empty, cfg, found.repo_url, root=root, found=found,
-                                skipped_run=why)
+            check = CheckResult(empty, cfg, None, root=root, skipped_run=why)
             return _Run(check, skipped_run=why)
+    found = discover(root, cfg, untracked=not staged, extra_roots=wanted.folders)
     corpus = corpus_of(found, cfg, root)
     changes, scope = gate.local_scope(root, cfg, corpus, head, diff, staged=staged)
     scope = replace(scope, touched=scope.touched | passed)
@@ -218,8 +218,18 @@ def _check_tree(root: Path, cfg: Config, wanted: Any) -> _Run:
 
 
 def _previous_at_head(root: Path, cfg: Config, found: Discovery) -> dict[str, bytes]:
-    """Generated indexes HEAD holds that the work tree has lost (ADR401)."""
+    """Generated indexes HEAD holds that the work tree has lost (ADR401). Asked of git only
+    when an index file git tracks is missing from the work tree (a deletion that is staged
+    already is judged by the hook, --changed and --base, which compare with HEAD)."""
     if not found.uses_git:
+        return {}
+    from adrguard.core.index import AUTO_NAMES
+    from adrguard.core.region import join_root
+
+    names = {join_root(r, n) for r in found.roots for n in AUTO_NAMES} - set(found.other_texts)
+    tracked = frozenset(found.file_list) if names else frozenset()
+    gone = [p for p in names if p in tracked and not (root / p).exists()]
+    if not gone:
         return {}
     from adrguard.api.generated import lost_indexes
 

@@ -27,12 +27,27 @@ from adrguard.core.model import ChangeSet, Corpus, FileChange
 
 @dataclass(frozen=True)
 class Scope:
-    """A change being judged: what it touches and what was reported before it."""
+    """A change being judged: what it touches, and the corpus before it (whose findings tell
+    the older ones from those the change causes)."""
 
     label: str  # "this commit", "the uncommitted changes", "the changes since origin/main"
     touched: frozenset[str]
-    before: tuple[Finding, ...]
+    before: Corpus | None  # None: nothing before the change (every finding is new)
+    config: Config
     renames: Mapping[str, str] = field(default_factory=dict)  # old path -> new path
+
+    def findings_before(self, codes: Collection[str]) -> tuple[Finding, ...]:
+        """What the rules ``codes`` reported before the change (only those need to run: a
+        finding is older only if its own rule reported it before). Suppression bookkeeping
+        (ADR003, ADR004) depends on every rule that ran, so with those all rules run."""
+        from adrguard import engine
+
+        if self.before is None or not codes:
+            return ()
+        config = self.config
+        if not {"ADR003", "ADR004"} & set(codes):
+            config = config.with_overrides(select=tuple(sorted(codes)))
+        return engine.run(self.before, config).findings
 
 
 @dataclass(frozen=True)
@@ -98,7 +113,10 @@ def _split(findings: list[Finding], scope: Scope) -> tuple[list[Finding], tuple[
     """(findings that count, older findings in files the change does not touch)."""
     inside = [f for f in findings if f.location.path in scope.touched]
     outside = [f for f in findings if f.location.path not in scope.touched]
-    before = bl.follow_renames(bl.entries_of(scope.before), scope.renames)
+    if not outside:
+        return inside, ()
+    then = scope.findings_before({f.code for f in outside})
+    before = bl.follow_renames(bl.entries_of(then), scope.renames)
     result = bl.match(outside, before)
     return inside + list(result.new), result.known
 
@@ -138,14 +156,11 @@ def _renames(root: Path, since: str | None) -> dict[str, str]:
 
 def base_scope(changes: ChangeSet, config: Config) -> Scope:
     """``check --base REF``: the changes since the merge base."""
-    from adrguard import engine
-
-    before = changes.base_corpus
-    found = engine.run(before, config).findings if before is not None else ()
     return Scope(
         label=f"the changes since {changes.base}",
         touched=_touched(changes.changes),
-        before=tuple(found),
+        before=changes.base_corpus,
+        config=config,
         renames=_renamed(changes.changes),
     )
 
@@ -162,8 +177,6 @@ def local_scope(
     """The change not committed yet (``changes`` against commit ``head``): what the next
     commit holds (``staged``, the hook), or everything in the work tree (``check
     --changed``); the corpus before it is the one ``head`` holds."""
-    from adrguard import engine
-
     before = corpus_before(root, config, corpus, head, changes)
     changeset = ChangeSet(
         base="HEAD",
@@ -176,7 +189,8 @@ def local_scope(
     scope = Scope(
         label="this commit" if staged else "the uncommitted changes",
         touched=_touched(changes),
-        before=engine.run(before, config).findings,
+        before=before,
+        config=config,
         renames=_renamed(changes),
     )
     return changeset, scope

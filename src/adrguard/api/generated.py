@@ -77,13 +77,15 @@ def lost_indexes(
     return {p: d for p, d in held.items() if region.find_markers(region.normalise(d)).found}
 
 
-def index_states(repo_root: Path, config: Config, corpus: Corpus) -> list[index.IndexState]:
+def index_states(
+    repo_root: Path, config: Config, corpus: Corpus, *, recover: bool = False
+) -> list[index.IndexState]:
     """Every index compared with what ``index --write`` would write. An index path that is a
-    symlink (or reached through a symlinked folder) is refused. A generated index HEAD holds
-    and the work tree lost is written again under its name."""
+    symlink (or reached through a symlinked folder) is refused. With ``recover`` (``--write``)
+    a generated index that HEAD holds and the work tree lost keeps its name."""
     candidates = _index_candidates(corpus, config)
     texts = _read(repo_root, candidates, config.options.max_file_size, strict=False)
-    if (repo_root / ".git").exists() and not corpus.previous_texts:
+    if recover and (repo_root / ".git").exists() and not corpus.previous_texts:
         lost = lost_indexes(repo_root, config, corpus.roots, texts, "HEAD")
         if lost:
             corpus = replace(corpus, previous_texts=lost)
@@ -104,7 +106,7 @@ def write_indexes(
     or no markers and ``init`` is off. Returns the paths written."""
     from adrguard.adapters.write import write_atomic
 
-    states = index_states(repo_root, config, corpus)
+    states = index_states(repo_root, config, corpus, recover=True)
     for s in states:
         if s.kind == "malformed":
             raise UserError(f"{s.message}; nothing was written")

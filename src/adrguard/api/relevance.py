@@ -12,7 +12,7 @@ from adrguard.config import Config
 from adrguard.core.model import FileChange
 
 if TYPE_CHECKING:
-    from adrguard.adapters.files import Discovery
+    from adrguard.adapters.roots import Search
 
 # Files whose change can change any verdict: adrguard's config, the ADR tools' settings that
 # discovery reads, the baseline and the impact manifest.
@@ -30,19 +30,20 @@ def settings_paths(config: Config) -> set[str]:
 
 
 def nothing_to_check(
-    config: Config, found: Discovery, changes: Sequence[FileChange], passed: Collection[str]
+    config: Config, search: Search, changes: Sequence[FileChange], passed: Collection[str]
 ) -> str | None:
     """Why the hook can stop here (None: it must check). ``changes``: what the commit changes
     (from git, deletions included); ``passed``: the files pre-commit passed."""
     from adrguard.adapters.layout import longest_first, root_of
 
-    if not found.roots:
+    roots = tuple(r.path for r in search.roots)
+    if not roots:
         return "no ADR folder in this repository: nothing to check"
     touched = {p for c in changes for p in (c.path, c.old_path) if p} | set(passed)
     if touched & settings_paths(config):
         return None
-    ordered = longest_first(found.roots)
-    shallow = found.shallow_roots
+    ordered = longest_first(roots)
+    shallow = {r.path for r in search.roots if r.shallow}
     for path in touched:
         root = root_of(path, ordered)
         if root is None:
@@ -56,7 +57,7 @@ def nothing_to_check(
 def hook_has_work(root: Path, config_path: Path | None, passed: Sequence[str]) -> str | None:
     """For hooks other than the check (``index --write --hook``): why there is nothing to do
     in this commit, or None."""
-    from adrguard.adapters.files import discover
+    from adrguard.adapters.files import find_roots
     from adrguard.adapters.gitwork import require_work_tree, staged_changes
     from adrguard.api.check import targets_rel
     from adrguard.config import load_config
@@ -64,6 +65,6 @@ def hook_has_work(root: Path, config_path: Path | None, passed: Sequence[str]) -
     require_work_tree(root)
     config = load_config(root, config_path)
     _head, changes = staged_changes(root)
-    found = discover(root, config, require_roots=False)
+    search = find_roots(root, config, required=False)
     rel = {p for p in (targets_rel(root, f) for f in passed) if p}
-    return nothing_to_check(config, found, changes, rel)
+    return nothing_to_check(config, search, changes, rel)

@@ -65,7 +65,9 @@ class IndexMissing(_IndexRule):
     applies when `[index]` is configured, when any index carries the
     `<!-- adrguard:index:start -->` markers, or when a generated index (one with the markers)
     existed at HEAD, or at the base of `check --base REF`, and is gone: deleting the only
-    generated index must not silence the rule that guards it.
+    generated index must not silence the rule that guards it. (A deletion already staged is
+    judged by the pre-commit hook, `check --changed` and `check --base`, which compare with
+    HEAD; a plain `check` asks HEAD when an index git tracks is missing from the work tree.)
 
     **Bad**: `docs/adr/INDEX.md` has the markers, three records were moved to
     `docs/adr/archive/`, and `docs/adr/archive/INDEX.md` does not exist. Or a commit deletes
