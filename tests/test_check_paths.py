@@ -45,6 +45,10 @@ def test_a_folder_outside_every_root_is_checked_as_a_root(
     assert code == 1 and "handbook/choices/0001-b.md" in out and "nope.md" in out
     code, out, _ = run(capsys, "check", "--no-cache", "docs/adr")  # what the README says
     assert code == 0 and "1 decision" in out
+    # the repository itself, or a folder that holds a root, is not made a root
+    for wider in (".", "docs"):
+        code, out, _ = run(capsys, "check", "--no-cache", wider)
+        assert code == 0 and "1 decision (1 file)" in out, wider
 
 
 def test_a_missing_path_and_a_file_outside_the_roots_are_usage_errors(

@@ -175,7 +175,8 @@ def find_roots(
         path = normalise(entry, base, "the command line")
         if not _is_dir_inside(base / path, real_base):
             raise UserError(f"{entry} is not a folder inside {base}")
-        if not covered(path, roots):
+        holds_root = any(r.path != "." and r.path.startswith(path + "/") for r in roots)
+        if path != "." and not holds_root and not covered(path, roots):
             roots.append(Root(path, "given on the command line (for this run)"))
     if not roots and required:
         raise UserError(
