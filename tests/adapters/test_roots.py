@@ -71,15 +71,20 @@ def test_module_logs_are_found_next_to_the_global_one(tmp_path: Path) -> None:
 
 def test_code_test_and_dependency_folders_are_not_logs(tmp_path: Path) -> None:
     files = records(tmp_path, "docs/adr", ["0001-a.md"])
-    # named like a log, but in code: not a root by name (one record is no evidence by content)
+    # named like a log, but in code and holding no numbered record: not a root
     for folder in ("src/decisions", "app/models/adr"):
-        files.update(records(tmp_path, folder, ["0001-x.md"]))
+        files.update(records(tmp_path, folder, ["README.md"]))
     # test data, dependencies, hidden and example folders are never searched, whatever they hold
     for folder in ("tests/fixtures/docs/adr", "node_modules/pkg/docs/adr",
                    "vendor/lib/docs/decisions", ".github/adr", "examples/docs/adr"):
         files.update(records(tmp_path, folder, ["0001-x.md", "0002-y.md", "0003-z.md"]))
     write(tmp_path, files)
     assert list(roots(tmp_path)) == ["docs/adr"]
+
+
+def test_a_named_folder_elsewhere_holding_numbered_records_is_a_log(tmp_path: Path) -> None:
+    write(tmp_path, records(tmp_path, "tools/adr", ["0001-a.md"]))
+    assert list(roots(tmp_path)) == ["tools/adr"]
 
 
 def test_a_nested_named_folder_belongs_to_its_enclosing_root(tmp_path: Path) -> None:

@@ -201,10 +201,12 @@ def _named(folders: dict[str, list[str]]) -> list[Root]:
     holding: set[str] = set()
     for folder in folders:
         holding.update(_ancestors(folder) if folder != "." else ())
+    children = _children(folders)
     return [
         Root(f, f"named like a decision log ({f.rsplit('/', 1)[-1]}/)")
         for f in sorted(holding)
-        if rootnames.named_root(f)
+        if rootnames.is_log_name(f.rsplit("/", 1)[-1])
+        and rootnames.named_root(f, bool(_numbered(f, folders, children)))
     ]
 
 

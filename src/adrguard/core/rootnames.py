@@ -99,14 +99,15 @@ def is_searchable(parts: Sequence[str]) -> bool:
     )
 
 
-def named_root(folder: str) -> bool:
-    """A folder named like a decision log, at the top level or below a documentation folder:
-    ``ADR``, ``decisions``, ``docs/adr``, ``docs/developer/decision-records``,
-    ``services/api/docs/adr``, but not ``src/decisions``."""
+def named_root(folder: str, numbered: bool = False) -> bool:
+    """A folder named like a decision log, at the top level or below a documentation folder
+    (``ADR``, ``decisions``, ``docs/adr``, ``docs/developer/decision-records``,
+    ``services/api/docs/adr``), or anywhere else when it holds ``numbered`` markdown files
+    (``tools/adr/0001-x.md``); not ``src/decisions`` holding a README."""
     parts = folder.split("/")
     if not is_log_name(parts[-1]) or not is_searchable(parts):
         return False
-    return len(parts) == 1 or any(p.casefold() in DOC_PARTS for p in parts[:-1])
+    return numbered or len(parts) == 1 or any(p.casefold() in DOC_PARTS for p in parts[:-1])
 
 
 def is_numbered(name: str) -> bool:
