@@ -83,13 +83,13 @@ def test_clean_repo_exits_0(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
 
 
 def test_findings_exit_1_and_fail_on(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    _write(tmp_path, {"docs/adr/0001-use-adrs.md": "# 1. Use ADRs\n\n## Context\n\nx\n"})
+    _write(tmp_path, {"docs/adr/0001-use-adrs.md": "# 1. Use ADRs\n\nSee [the plan](plan.md).\n"})
     assert main(["check", "--repo", str(tmp_path)]) == 1
     out = capsys.readouterr().out
-    assert "ADR102" in out and "docs/adr/0001-use-adrs.md" in out
+    assert "ADR201" in out and "docs/adr/0001-use-adrs.md" in out
     assert main(["check", "--repo", str(tmp_path), "--fail-on", "none"]) == 0
     assert main(["check", "--repo", str(tmp_path), "--exit-zero"]) == 0
-    assert main(["check", "--repo", str(tmp_path), "--ignore", "ADR102,missing-section"]) == 0
+    assert main(["check", "--repo", str(tmp_path), "--ignore", "ADR201,missing-status"]) == 0
 
 
 def test_no_adr_folder_is_one_error_line(

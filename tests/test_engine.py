@@ -15,6 +15,7 @@ from adrguard.core.model import (
     Comment,
     Corpus,
     Decision,
+    Link,
     Location,
     Section,
     Status,
@@ -84,7 +85,8 @@ def test_legacy_profile_runs_its_short_list_as_warnings() -> None:
 
 
 def test_advisory_caps_at_warning_and_strict_raises_warnings() -> None:
-    c = corpus(record(1, status=None, statuses=(), sections=FULL[1:3]))
+    stated = [record(n) for n in range(2, 6)]  # the log states statuses and writes every section
+    c = corpus(record(1, status=None, statuses=(), sections=FULL[1:3]), *stated)
     advisory = engine.run(c, Config(profile="advisory"))
     assert {(f.code, f.severity) for f in advisory.findings} == {
         ("ADR102", Severity.WARNING),
@@ -257,25 +259,31 @@ def test_suppression_without_codes_silences_every_rule() -> None:
 
 
 def test_only_paths_keeps_corpus_level_findings() -> None:
-    a = record(1, sections=())
-    b = record(1, path="docs/adr/0001-s.md", sections=())
-    c = record(2, sections=(), path="docs/adr/other/0002-r.md")
-    report = engine.run(corpus(a, b, c), Config(), only_paths=["docs/adr/0001-r.md"])
+    a = record(1, sections=FULL[:1])
+    b = record(1, path="docs/adr/0001-s.md")
+    c = record(2, sections=FULL[:1], path="docs/adr/other/0002-r.md")
+    full = [record(n) for n in range(3, 6)]  # the log writes Context, Decision, Consequences
+    report = engine.run(corpus(a, b, c, *full), Config(), only_paths=["docs/adr/0001-r.md"])
     assert keys(report.findings) == [
         "ADR104 docs/adr/0001-r.md:1",
         "ADR106 docs/adr/0001-r.md:1",
         "ADR106 docs/adr/0001-s.md:1",
     ]
-    by_dir = engine.run(corpus(a, b, c), Config(select=("ADR104",)), only_paths=["docs/adr/other/"])
+    by_dir = engine.run(
+        corpus(a, b, c, *full), Config(select=("ADR104",)), only_paths=["docs/adr/other/"]
+    )
     assert keys(by_dir.findings) == ["ADR104 docs/adr/other/0002-r.md:1"]
 
 
 def test_report_counts_and_sorting() -> None:
-    c = corpus(record(2, sections=()), record(1, status=None, statuses=()))
+    broken = replace(record(1), links=(Link("missing.md", "x", 9),), status=None, statuses=())
+    c = corpus(record(2, sections=FULL[:3]), broken, *(record(n) for n in range(3, 6)))
     report = engine.run(c, Config())
-    assert (report.decisions, report.files, report.profile) == (2, 2, "standard")
-    assert keys(report.findings) == ["ADR102 docs/adr/0001-r.md:1", "ADR104 docs/adr/0002-r.md:1"]
-    assert report.summary.errors == 1 and report.summary.warnings == 1
+    assert (report.decisions, report.files, report.profile) == (5, 5, "standard")
+    assert keys(report.findings) == [
+        "ADR102 docs/adr/0001-r.md:1", "ADR201 docs/adr/0001-r.md:9", "ADR104 docs/adr/0002-r.md:1"
+    ]
+    assert report.summary.errors == 1 and report.summary.warnings == 2
 
 
 def test_unreadable_records_only_get_adr001() -> None:

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from test_corpora import _roots
+from corpus_labels import source_roots as _roots
 
 from adrguard import engine
 from adrguard.api import load_with

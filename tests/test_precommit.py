@@ -63,7 +63,7 @@ Date: 2024-01-03
 
 ## Context
 
-We need a database.
+We need a database (see [the sizing notes](sizing.md)).
 
 ## Decision
 
@@ -254,5 +254,5 @@ def test_try_repo_all_files_checks_every_file(
     _stage(target, env, {"docs/adr/0002-use-postgresql.md": NO_STATUS})
     failing = _try_repo(hook_repo, target, env)
     assert failing.returncode == 1, failing.stdout + failing.stderr
-    assert "ADR102" in failing.stdout
+    assert "ADR201" in failing.stdout  # the broken link fails the commit; ADR102 warns
     assert "docs/adr/0002-use-postgresql.md" in failing.stdout

@@ -215,6 +215,7 @@ def from_mapping(
             {k: tuple(s.casefold() for s in v) for k, v in data["required-sections"].items()}
         )
         opts["required_sections"] = req
+        opts["sections_configured"] = tuple(sorted(data["required-sections"]))
     for key, attr in (
         ("filename-pattern", "filename_pattern"),
         ("decision-id-pattern", "decision_id_pattern"),
@@ -227,6 +228,14 @@ def from_mapping(
                     f"{where}: {key} is not a valid regular expression: {exc}"
                 ) from None
             opts[attr] = data[key]
+    for key, attr in (
+        ("require-status", "require_status"),
+        ("supersession-both-sides", "supersession_both_sides"),
+    ):
+        if key in data:
+            opts[attr] = bool(data[key])
+    if "date-format" in data:
+        opts["date_format"] = _date_format(data["date-format"], where)
     if "archive-dirs" in data:
         opts["archive_dirs"] = tuple(data["archive-dirs"])
     if "max-file-size" in data:
@@ -259,6 +268,25 @@ def from_mapping(
         cache=bool(data.get("cache", True)),
         options=Options(**opts),
     )
+
+
+def _date_format(value: str, where: str) -> str:
+    """A strftime format that writes a year and reads back what it wrote (``%Y-%m-%d``,
+    ``%B %d, %Y``, ``%Y-%m``)."""
+    import datetime as dt
+
+    sample = dt.date(2001, 11, 22)
+    try:
+        dt.datetime.strptime(sample.strftime(value), value)
+        ok = "%Y" in value or "%y" in value
+    except ValueError:
+        ok = False
+    if not ok:
+        raise UserError(
+            f"{where}: date-format {value!r} is not a strftime format with a year that reads "
+            "back what it writes (for example '%Y-%m-%d' or '%B %d, %Y')"
+        )
+    return value
 
 
 def _load_fm_schema(name: str, base_dir: Path | None, where: str) -> dict[str, Any]:

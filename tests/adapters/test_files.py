@@ -93,15 +93,27 @@ def check_against_truth(found: Discovery, truth: dict[str, dict[str, object]]) -
 
 
 def test_all_corpora_classified_like_truth(corpora_dir: Path, tmp_path: Path) -> None:
+    """Discovery (by path) then the corpus (by content: front matter declaring a supplement)
+    keep exactly the labelled records of every collection, and skip every other file."""
+    from adrguard.api.corpus import corpus_of
+
     names = [c.name for c in collections(corpora_dir)]
     assert len(names) >= 25
     for coll in collections(corpora_dir):
         dest = tmp_path / coll.name
         truth, roots = copy_collection(coll, dest)
-        found = discover(dest, cfg(roots=roots))  # default excludes only
-        check_against_truth(found, truth)
+        config = cfg(roots=roots)  # default excludes only
+        found = discover(dest, config)
+        records = {p for p, v in truth.items() if v["kind"] == "adr"}
+        assert records <= set(paths(found)), coll.name  # discovery never drops a record
+        assert set(found.skipped) <= set(truth) - records, coll.name
+        assert paths(found) == sorted(paths(found))
+        assert all(s.error is None and s.data for s in found.sources)
         assert found.roots == tuple(roots)
         assert not found.uses_git and found.repo_url is None
+        corpus = corpus_of(found, config, dest)
+        assert {d.path for d in corpus.decisions} == records, coll.name
+        assert set(corpus.skipped) == set(truth) - records, coll.name
 
 
 def test_corpus_auto_detected_without_config(corpora_dir: Path, tmp_path: Path) -> None:

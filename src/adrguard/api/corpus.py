@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from adrguard.config import Config, load_config
 from adrguard.core.errors import UserError
 from adrguard.core.findings import Report
+from adrguard.core.formats import non_record_type
 from adrguard.core.model import Corpus, Decision, SourceFile
 
 if TYPE_CHECKING:
@@ -198,6 +199,13 @@ def build_corpus(
     shallow_roots: Collection[str] = (),
     previous_texts: dict[str, bytes] | None = None,
 ) -> Corpus:
+    # A document whose front matter declares a non-decision type (a supplement, a guide) is
+    # skipped like an index or a template.
+    others = [d.path for d in decisions if d.front_matter and non_record_type(d.front_matter)]
+    if others:
+        dropped = set(others)
+        decisions = [d for d in decisions if d.path not in dropped]
+        skipped = sorted({*skipped, *others})
     ordered = tuple(sorted(decisions, key=lambda d: (d.id, d.path)))
     return Corpus(
         decisions=ordered,

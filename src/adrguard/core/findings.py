@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+import re
 from dataclasses import dataclass, field, replace
 
 from adrguard.core.model import Location
@@ -48,6 +49,9 @@ class Finding:
         return replace(self, severity=severity)
 
 
+_LEARNED_COUNT = re.compile(r"\b\d+ of \d+\b")
+
+
 def fingerprint(finding: Finding) -> str:
     """A stable identity for a finding that survives unrelated edits (line numbers excluded)."""
     import hashlib
@@ -57,7 +61,7 @@ def fingerprint(finding: Finding) -> str:
         finding.location.path,
         finding.decision_id or "",
         "\x1f".join(finding.related),
-        finding.message,
+        _LEARNED_COUNT.sub("N of M", finding.message),  # "27 of 49 records" grows with the log
     ]
     return hashlib.sha256("\x1e".join(parts).encode("utf-8", "surrogatepass")).hexdigest()[:32]
 

@@ -7,9 +7,10 @@ files, git or config: everything arrives in the :class:`RuleContext`.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar, Protocol
 
+from adrguard.core.conventions import Log
 from adrguard.core.findings import Finding, Severity
 from adrguard.core.model import ChangeSet, Corpus, Decision, Location
 from adrguard.core.options import Options
@@ -27,9 +28,26 @@ class RuleMeta:
 
 @dataclass(frozen=True)
 class RuleContext:
+    """What a rule may look at: the records, the options and, for change-aware rules, the
+    change set. :meth:`log` gives the conventions learned from one ADR root's records."""
+
     corpus: Corpus
     options: Options
     changes: ChangeSet | None = None
+    _logs: dict[str, Log] = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    def log(self, root: str) -> Log:
+        """The log (records and learned habits) of one ADR root; the logs of every root are
+        built on first use, their habits when a rule first asks for them."""
+        if not self._logs:
+            members: dict[str, list[Decision]] = {}
+            for d in self.corpus.decisions:
+                members.setdefault(d.root, []).append(d)
+            self._logs.update({r: Log(r, ds) for r, ds in members.items()})
+        found = self._logs.get(root)
+        if found is None:
+            found = self._logs[root] = Log(root, ())
+        return found
 
 
 class Rule(Protocol):
@@ -49,12 +67,15 @@ class BaseRule:
         location: Location,
         decision: Decision | str | None = None,
         related: Iterable[str] = (),
+        severity: Severity | None = None,
     ) -> Finding:
+        """A finding of this rule, at the rule's default severity unless ``severity`` grades
+        it lower (a cosmetic deviation, an observation)."""
         decision_id = decision.id if isinstance(decision, Decision) else decision
         return Finding(
             code=self.meta.code,
             name=self.meta.name,
-            severity=self.meta.default_severity,
+            severity=self.meta.default_severity if severity is None else severity,
             message=message,
             location=location,
             decision_id=decision_id,
