@@ -220,13 +220,13 @@ def test_hook_passes_a_commit_that_touches_an_unrelated_record_in_a_log_with_old
     hook_repo, env = hook
     target = _target(tmp_path, env, {
         "docs/adr/0001-first.md": ACCEPTED,
-        "docs/adr/0002-use-postgresql.md": OLD_ERRORS,  # no status, a broken link: old errors
+        "docs/adr/0002-use-postgresql.md": OLD_ERRORS,  # no status, two broken links: old
     })
     _stage(target, env, {"docs/adr/0001-first.md": ACCEPTED.replace("this project.", "this  project.")})
     done = _staged_run(hook_repo, target, env)
     assert done.returncode == 0, done.stdout + done.stderr
     assert re.search(r"adrguard \(architecture decision records\)\.+Passed", done.stdout)
-    assert "2 older findings in files this commit does not touch; run adrguard check" in done.stdout
+    assert "3 older findings in files this commit does not touch; run adrguard check" in done.stdout
 
 
 @pytest.mark.slow
