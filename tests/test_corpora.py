@@ -69,7 +69,7 @@ def test_every_collection_lists_like_the_labels(
     table: list[str] = []
     wrong: list[str] = []
     for collection in collections:
-        argv = ["list", "--root", str(collection), "--format", "json", "--no-cache"]
+        argv = ["list", "--repo", str(collection), "--format", "json", "--no-cache"]
         argv += ["--config", str(labels.config_file(tmp_path, collection))]
         code, data = _run_json(capsys, argv)
         assert code == 0, collection.name
@@ -107,7 +107,7 @@ def test_check_never_crashes_and_reads_every_valid_file(
             capsys,
             [
                 "check",
-                "--root",
+                "--repo",
                 str(collection),
                 "--config",
                 str(labels.config_file(tmp_path, collection)),

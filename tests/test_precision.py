@@ -68,7 +68,7 @@ def write_config(config: dict[str, Any] | None, path: Path) -> Path:
 
 
 def run_check(collection: Path, config: Path, capsys: pytest.CaptureFixture[str]) -> list[Any]:
-    argv = ["check", "--root", str(collection), "--config", str(config), "--format", "json",
+    argv = ["check", "--repo", str(collection), "--config", str(config), "--format", "json",
             "--today", TODAY, "--no-cache"]
     code = main(argv)
     out = capsys.readouterr().out

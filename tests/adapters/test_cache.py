@@ -51,7 +51,7 @@ def _corpus(root: Path) -> None:
 
 
 def _report(root: Path, capsys: pytest.CaptureFixture[str], *extra: str) -> str:
-    main(["check", "--root", str(root), "--format", "json", "--today", "2026-01-01", *extra])
+    main(["check", "--repo", str(root), "--format", "json", "--today", "2026-01-01", *extra])
     return capsys.readouterr().out
 
 
@@ -221,7 +221,7 @@ def test_damaged_or_misfiled_shard_is_reparsed(
     _forget_result(tmp_path)
     assert _report(tmp_path, capsys) == cold
     assert json.loads(shards[1].read_text())["entries"]  # rebuilt
-    main(["list", "--root", str(tmp_path), "--format", "json"])
+    main(["list", "--repo", str(tmp_path), "--format", "json"])
     assert "Forged" not in capsys.readouterr().out
 
 
@@ -241,7 +241,7 @@ def test_parse_cache_outlives_the_date_and_is_shared_with_list(
     (before,) = (tmp_path / ".adrguard_cache").glob("parse-*.json")
     inode = before.stat().st_ino
     tomorrow = _report(tmp_path, capsys, "--today", "2026-01-02")
-    main(["list", "--root", str(tmp_path), "--format", "json"])
+    main(["list", "--repo", str(tmp_path), "--format", "json"])
     capsys.readouterr()
     (after,) = (tmp_path / ".adrguard_cache").glob("parse-*.json")
     assert after == before and after.stat().st_ino == inode  # neither re-keyed nor rewritten

@@ -43,7 +43,7 @@ FILES = {
 
 
 def _report(root: Path, capsys: pytest.CaptureFixture[str], *extra: str) -> str:
-    main(["check", "--root", str(root), "--format", "json", "--today", "2026-01-01", *extra])
+    main(["check", "--repo", str(root), "--format", "json", "--today", "2026-01-01", *extra])
     return capsys.readouterr().out
 
 
@@ -81,16 +81,17 @@ def test_second_run_is_served_from_the_result_cache(
     assert _report(repo.path, capsys) == first == _cold(repo.path, capsys)
 
 
-def test_warm_hit_imports_neither_the_engine_nor_git(
+def test_warm_hit_imports_neither_the_engine_nor_the_parser(
     tmp_path: Path, plain_git: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """(git is asked which files are untracked: manual runs check those too.)"""
     repo = _repo(tmp_path)
     monkeypatch.delenv("ADRGUARD_NO_CACHE", raising=False)
     probe = (
         "import sys\n"
         "from adrguard.cli import main\n"
-        "code = main(['check', '--root', sys.argv[1], '--format', 'json'])\n"
-        "heavy = sorted(m for m in ('adrguard.engine', 'adrguard.core.parse', 'git', 'pyromark')"
+        "code = main(['check', '--repo', sys.argv[1], '--format', 'json'])\n"
+        "heavy = sorted(m for m in ('adrguard.engine', 'adrguard.core.parse', 'pyromark')"
         " if m in sys.modules)\n"
         "print(code, heavy, file=sys.stderr)\n"
     )
@@ -111,8 +112,8 @@ def test_new_link_target_changes_the_report(
     after = _report(repo.path, capsys)
     assert "plan.md" not in after
     assert after == _cold(repo.path, capsys)
-    repo.git("rm", "-q", "--cached", "docs/plan.md")  # unstaged again: the link is broken again
-    assert _report(repo.path, capsys) == before
+    repo.git("rm", "-q", "--cached", "docs/plan.md")  # untracked and outside the ADR roots:
+    assert _report(repo.path, capsys) == before       # not seen, so the link is broken again
 
 
 def test_changed_record_option_and_paths_are_new_keys(
@@ -137,7 +138,7 @@ def test_index_file_change_is_seen(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], plain_git: None
 ) -> None:
     repo = _repo(tmp_path)
-    assert main(["index", "--root", str(repo.path), "--write"]) == 0
+    assert main(["index", "--repo", str(repo.path), "--write"]) == 0
     repo.commit("index")
     capsys.readouterr()
     fresh = _report(repo.path, capsys)
@@ -217,19 +218,19 @@ def test_cache_committed_to_git_is_not_trusted(
     stored["value"]["findings"] = []
     result.write_text(json.dumps(stored))
 
-    main(["list", "--root", str(repo.path), "--format", "json"])
+    main(["list", "--repo", str(repo.path), "--format", "json"])
     assert "Forged" in capsys.readouterr().out  # untracked: the (local) cache is used
 
     repo.git("add", "-f", ".adrguard_cache")
     repo.commit("a forged cache")
-    main(["list", "--root", str(repo.path), "--format", "json"])
+    main(["list", "--repo", str(repo.path), "--format", "json"])
     listed = capsys.readouterr().out
     assert "Forged" not in listed and '"First"' in listed
     assert _report(repo.path, capsys) == cold
 
 
 def _markdown(root: Path, capsys: pytest.CaptureFixture[str], *extra: str) -> str:
-    main(["check", "--root", str(root), "--format", "markdown", "--today", "2026-01-01", *extra])
+    main(["check", "--repo", str(root), "--format", "markdown", "--today", "2026-01-01", *extra])
     return capsys.readouterr().out
 
 

@@ -12,11 +12,20 @@ import os
 import re
 import stat
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from adrguard.adapters.layout import MARKDOWN_SUFFIXES, Plan, classify, longest_first, root_of
-from adrguard.config import DEFAULT_ROOTS, Config
+from adrguard.adapters.layout import Plan, classify, longest_first, root_of
+from adrguard.adapters.roots import (
+    Root,
+    Search,
+    configured,
+    covered,
+    detect,
+    is_dir_inside,
+    normalise,
+)
+from adrguard.config import Config
 from adrguard.core.errors import UserError
 from adrguard.core.model import SourceFile
 
@@ -65,18 +74,34 @@ class Discovery:
     other_texts: dict[str, bytes]  # index / CURRENT files under roots, by repo-relative path
     repo_url: str | None  # web URL of the ``origin`` remote, when there is one
     uses_git: bool = False  # files came from ``git ls-files``
-    untracked: tuple[str, ...] = ()  # markdown under roots on disk but not in the git index
+    # markdown under the roots that git does not track (and does not ignore); read as records
+    # when ``untracked_checked`` (manual runs), else only named in a note
+    untracked: tuple[str, ...] = ()
     file_list: Sequence[str] = ()  # ``repo_files`` as listed (sorted, or nearly: cheap to sort)
     # False when git tracks files in the cache folder: a pull request could have committed a
-    # forged cache (the keys are content hashes anyone can compute), so it is not read.
+    # forged cache (the keys are content hashes anyway anyone can compute), so it is not read.
     cache_trusted: bool = True
+    untracked_checked: bool = False
+    search: Search = field(default_factory=lambda: Search(()))  # the roots and why
+
+    @property
+    def shallow_roots(self) -> frozenset[str]:
+        return frozenset(r.path for r in self.search.roots if r.shallow)
 
 
-def discover(repo_root: Path, config: Config) -> Discovery:
-    """Find the ADR roots, enumerate the files, classify and read the records."""
+def discover(
+    repo_root: Path,
+    config: Config,
+    *,
+    untracked: bool = False,
+    extra_roots: Sequence[str] = (),
+    require_roots: bool = True,
+) -> Discovery:
+    """Find the ADR roots, enumerate the files, classify and read the records. ``untracked``
+    (manual runs) also reads the files under the roots that git neither tracks nor ignores;
+    ``extra_roots`` are folders to check as roots for this run (``adrguard check DIR``)."""
     base = Path(repo_root)
     real_base = os.path.realpath(base)
-    roots = find_roots(base, config)
     listing = _git_listing(base, config.cache)
     url: str | None = None
     unreadable: list[tuple[str, str]] = []
@@ -85,7 +110,12 @@ def discover(repo_root: Path, config: Config) -> Discovery:
     else:
         files, url = listing
     git_top = listing is not None
-    plan = classify(files, roots, config)
+    search = find_roots(base, config, files, extra_roots, required=require_roots)
+    roots = tuple(r.path for r in search.roots)
+    shallow = frozenset(r.path for r in search.roots if r.shallow)
+    new_files = _new_files(base, roots, shallow, files) if git_top else []
+    visible = sorted({*files, *new_files}) if (untracked and new_files) else files
+    plan = classify(visible, roots, config, shallow=shallow)
     max_size = config.options.max_file_size
     sources: list[SourceFile] = []
     for path, root, archived in plan.records:  # the hot loop of a warm run: kept flat
@@ -93,9 +123,11 @@ def discover(repo_root: Path, config: Config) -> Discovery:
         if got is not None:
             sources.append(SourceFile(path, root, got[0], got[1], archived))
     sources.extend(_unreadable_folders(unreadable, roots))
-    file_set = frozenset(files)
-    others = _other_texts(real_base, file_set, roots, plan, config)
-    untracked = _untracked(base, roots, file_set) if git_top else ()
+    file_set = frozenset(visible)
+    others = _other_texts(real_base, file_set, roots, plan, config, shallow)
+    pending = (
+        _under_roots(new_files, roots, shallow, config) if git_top else ()
+    )
     return Discovery(
         sources=sources,
         repo_files=file_set,
@@ -104,9 +136,11 @@ def discover(repo_root: Path, config: Config) -> Discovery:
         other_texts=others,
         repo_url=url,
         uses_git=git_top,
-        untracked=untracked,
-        file_list=files,
+        untracked=pending,
+        file_list=visible,
         cache_trusted=not (git_top and _tracks_cache(files)),
+        untracked_checked=untracked and bool(pending),
+        search=search,
     )
 
 
@@ -121,54 +155,45 @@ def _tracks_cache(files: list[str]) -> bool:
 # --- roots ------------------------------------------------------------------------------
 
 
-def find_roots(base: Path, config: Config) -> tuple[str, ...]:
-    """Configured roots (globs match directories), else every default root that exists."""
+def find_roots(
+    base: Path,
+    config: Config,
+    files: Sequence[str] | None = None,
+    extra: Sequence[str] = (),
+    *,
+    required: bool = True,
+) -> Search:
+    """The configured roots, else the detected ones (:mod:`adrguard.adapters.roots`), plus the
+    ``extra`` folders given for this run. No root at all is a one-line ``UserError`` that says
+    where adrguard looked."""
     real_base = os.path.realpath(base)
-    if not config.roots:
-        found = [r for r in DEFAULT_ROOTS if _is_dir_inside(base / r, real_base)]
-        if not found:
-            raise UserError(
-                f"no ADR folder found in {base} (looked for {', '.join(DEFAULT_ROOTS)}); "
-                f"{CONFIG_HINT}"
-            )
-        return tuple(found)
-    where = config.source or "configuration"
-    roots: list[str] = []
-    for entry in config.roots:
-        name = _normalise_root(entry, base, where)
-        if _GLOB.search(name):
-            matches = sorted(
-                rel
-                for p in base.glob(name)
-                if ".git" not in (rel := p.relative_to(base).as_posix()).split("/")
-                and _is_dir_inside(p, real_base)
-            )
-        else:
-            matches = [name] if _is_dir_inside(base / name, real_base) else []
-        if not matches:
-            raise UserError(
-                f"{where}: roots entry {entry!r} matches no folder in {base}; "
-                "fix `roots` (paths and globs are relative to the repository root)"
-            )
-        roots.extend(m for m in matches if m not in roots)
-    return tuple(roots)
+    if config.roots:
+        search = Search(configured(base, config))
+    else:
+        listed = files if files is not None else _listing_for_roots(base)
+        search = detect(base, listed, config)
+    roots = list(search.roots)
+    for entry in extra:
+        path = normalise(entry, base, "the command line")
+        if not _is_dir_inside(base / path, real_base):
+            raise UserError(f"{entry} is not a folder inside {base}")
+        holds_root = any(r.path != "." and r.path.startswith(path + "/") for r in roots)
+        if path != "." and not holds_root and not covered(path, roots):
+            roots.append(Root(path, "given on the command line (for this run)"))
+    if not roots and required:
+        raise UserError(
+            f"no ADR folder found in {base} (looked for {search.looked()}); {CONFIG_HINT}"
+        )
+    return Search(tuple(sorted(roots, key=lambda r: r.path)), search.examined)
 
 
-def _normalise_root(entry: str, base: Path, where: str) -> str:
-    text = entry.strip().replace("\\", "/")
-    if os.path.isabs(text):
-        try:
-            text = Path(text).resolve().relative_to(base.resolve()).as_posix()
-        except ValueError:
-            raise UserError(f"{where}: roots entry {entry!r} is outside {base}") from None
-    parts = [p for p in text.split("/") if p not in ("", ".")]
-    if ".." in parts:
-        raise UserError(f"{where}: roots entry {entry!r} must stay inside the repository (no '..')")
-    return "/".join(parts) or "."
+def _listing_for_roots(base: Path) -> list[str]:
+    listing = _git_listing(base, True)
+    return walk(base) if listing is None else listing[0]
 
 
 def _is_dir_inside(path: Path, real_base: str) -> bool:
-    return path.is_dir() and _inside(os.path.realpath(path), real_base)
+    return is_dir_inside(path, real_base)
 
 
 def _inside(real_path: str, real_base: str) -> bool:
@@ -309,13 +334,54 @@ def walk(base: Path, start: str = "", unreadable: list[tuple[str, str]] | None =
     return out
 
 
-def _untracked(base: Path, roots: Sequence[str], tracked: frozenset[str]) -> tuple[str, ...]:
-    found: set[str] = set()
+def _new_files(
+    base: Path, roots: Sequence[str], shallow: frozenset[str], tracked: Sequence[str]
+) -> list[str]:
+    """Files under the roots that git neither tracks nor ignores. The roots are listed on disk
+    first; git is asked which of the files it does not track it ignores only when there are
+    some (so an unchanged log costs no git process)."""
+    from adrguard.adapters.cache import CACHE_DIR
+
+    known = frozenset(tracked)
+    prefix = CACHE_DIR + "/"
+    on_disk: set[str] = set()
     for root in roots:
-        for rel in walk(base, "" if root == "." else root):
-            if rel not in tracked and rel.lower().endswith(MARKDOWN_SUFFIXES):
-                found.add(rel)
-    return tuple(sorted(found))
+        start = "" if root == "." else root
+        listed = _shallow_files(base, start) if root in shallow else walk(base, start)
+        on_disk.update(p for p in listed if p not in known and not p.startswith(prefix))
+    if not on_disk:
+        return []
+    from adrguard.adapters.gitwork import untracked_files
+
+    return [p for p in untracked_files(base, sorted(set(roots))) if p in on_disk]
+
+
+def _shallow_files(base: Path, folder: str) -> list[str]:
+    """The files of a root found by content: directly in it, or in its numbered folders."""
+    from adrguard.core.rootnames import is_numbered
+
+    try:
+        with os.scandir(os.path.join(base, folder) if folder else base) as it:
+            entries = [(e.name, e.is_dir(follow_symlinks=False)) for e in it]
+    except OSError:
+        return []
+    out: list[str] = []
+    for name, is_dir in entries:
+        rel = f"{folder}/{name}" if folder else name
+        if not is_dir:
+            out.append(rel)
+        elif is_numbered(name):
+            out.extend(walk(base, rel))
+    return out
+
+
+def _under_roots(
+    paths: Sequence[str], roots: Sequence[str], shallow: frozenset[str], config: Config
+) -> tuple[str, ...]:
+    """The files among ``paths`` that would be records under the roots."""
+    if not paths:
+        return ()
+    return tuple(p for p, _, _ in classify(paths, roots, config, shallow=shallow).records)
 
 
 # --- reading ----------------------------------------------------------------------------
@@ -399,7 +465,12 @@ def _too_large(size: int, limit: int) -> str:
 
 
 def _other_texts(
-    real_base: str, files: frozenset[str], roots: Sequence[str], plan: Plan, config: Config
+    real_base: str,
+    files: frozenset[str],
+    roots: Sequence[str],
+    plan: Plan,
+    config: Config,
+    shallow: frozenset[str] = frozenset(),
 ) -> dict[str, bytes]:
     """Index and CURRENT files under the roots (and the configured index/CURRENT paths)."""
     records = {p for p, _, _ in plan.records}
@@ -409,7 +480,8 @@ def _other_texts(
         for p in files
         if p.endswith(_OTHER_TEXT_SUFFIXES)
         and p.rsplit("/", 1)[-1] in OTHER_TEXT_NAMES
-        and root_of(p, ordered) is not None
+        and (root := root_of(p, ordered)) is not None
+        and (root not in shallow or p.count("/") == (0 if root == "." else root.count("/") + 1))
     }
     wanted.update(p for p in _configured_paths(roots, config) if p in files)
     out: dict[str, bytes] = {}

@@ -327,15 +327,19 @@ def _fetch(repo_root: Path, flag: str, remote: str, refspecs: list[str]) -> None
         raise UserError(f"--deepen: git fetch {flag} {remote} failed: {_stderr(exc)}") from None
 
 
-def diff_changes(repo_root: Path, old: str, new: str) -> tuple[list[FileChange], list[str]]:
-    """Files changed from commit ``old`` to ``new`` with status, old path (renames) and notes
-    on what was not inspected (submodules, paths that are not UTF-8). ``-z`` safe."""
+def diff_changes(
+    repo_root: Path, *revs: str, cached: bool = False
+) -> tuple[list[FileChange], list[str]]:
+    """Files changed from commit ``revs[0]`` to ``revs[1]`` (one rev: to the work tree, or with
+    ``cached`` to the index) with status, old path (renames) and notes on what was not
+    inspected (submodules, paths that are not UTF-8). ``-z`` safe."""
     import git
 
     try:
         out = _run(
             repo_root,
             "diff",
+            *(("--cached",) if cached else ()),
             "--raw",
             "-z",
             "--no-abbrev",
@@ -343,12 +347,12 @@ def diff_changes(repo_root: Path, old: str, new: str) -> tuple[list[FileChange],
             "--no-ext-diff",
             "--no-textconv",
             "--ignore-submodules=none",
-            old,
-            new,
+            *revs,
             "--",
         )
     except git.GitCommandError as exc:
-        raise UserError(f"git diff {old[:12]} {new[:12]} failed: {_stderr(exc)}") from None
+        shown = " ".join(r[:12] for r in revs)
+        raise UserError(f"git diff {shown} failed: {_stderr(exc)}") from None
     fields = out.split(b"\0")
     changes: list[FileChange] = []
     notes: list[str] = []

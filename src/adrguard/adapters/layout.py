@@ -4,11 +4,12 @@ archive folders and the configured excludes (gitwildmatch). Pure: works on path 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from adrguard.config import Config
+from adrguard.core.rootnames import is_numbered
 
 MARKDOWN_SUFFIXES = (".md", ".markdown")
 RECORD_README = frozenset({"readme.md", "readme.markdown"})  # casefolded
@@ -173,16 +174,25 @@ class _Folder(NamedTuple):
     archived: bool
     hit_any: bool  # a folder part matches an exclude name (all patterns)
     hit_record: bool  # the same, for the patterns that apply to a record's README
+    shallow: bool = False  # a root found by content: only numbered names directly in it
 
 
 def _folder(
-    path: str, folder: str, ordered: Sequence[str], archive: Sequence[str], excluder: _Excluder
+    path: str,
+    folder: str,
+    ordered: Sequence[str],
+    archive: Sequence[str],
+    excluder: _Excluder,
+    shallow: Collection[str] = (),
 ) -> _Folder | None:
     root = root_of(path, ordered)  # the same for every file of the folder
     if root is None:
         return None
     rel = folder if root == "." else folder[len(root) + 1 :]
     parts = rel.split("/") if rel else []
+    is_shallow = root in shallow
+    if is_shallow and (len(parts) > 1 or (parts and not is_numbered(parts[0]))):
+        return None  # below a root found by content, but not one of its record folders
     return _Folder(
         root=root,
         rel=rel,
@@ -190,11 +200,21 @@ def _folder(
         archived=bool(parts) and not set(parts).isdisjoint(archive),
         hit_any=excluder.any.in_folder(parts),
         hit_record=excluder.record.in_folder(parts),
+        shallow=is_shallow,
     )
 
 
-def classify(files: Iterable[str], roots: Sequence[str], config: Config) -> Plan:
-    """Split the markdown files under the roots into records and skipped files."""
+def classify(
+    files: Iterable[str],
+    roots: Sequence[str],
+    config: Config,
+    *,
+    shallow: Collection[str] = (),
+) -> Plan:
+    """Split the markdown files under the roots into records and skipped files. In a
+    ``shallow`` root (found by content) only numbered or dated names directly in it, and
+    numbered one-folder-per-record folders, are records; its other markdown files are
+    skipped."""
     ordered = longest_first(roots)
     archive = tuple(config.archive_dirs)
     excluder = _Excluder(config.exclude)
@@ -208,7 +228,7 @@ def classify(files: Iterable[str], roots: Sequence[str], config: Config) -> Plan
         if where in known:
             info = known[where]
         else:
-            info = known[where] = _folder(path, where, ordered, archive, excluder)
+            info = known[where] = _folder(path, where, ordered, archive, excluder, shallow)
         if info is None:
             continue
         rel = f"{info.rel}/{name}" if info.rel else name
@@ -229,7 +249,9 @@ def classify(files: Iterable[str], roots: Sequence[str], config: Config) -> Plan
                 records.append((path, info.root, info.archived))
             else:
                 skipped.append(path)  # a part of a record (renaming.md), or excluded
-        elif excluder.any.in_file(path, rel, name, info.hit_any):
+        elif excluder.any.in_file(path, rel, name, info.hit_any) or (
+            info.shallow and (info.rel or not is_numbered(name))
+        ):
             skipped.append(path)
         else:
             records.append((path, info.root, info.archived))

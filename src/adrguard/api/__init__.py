@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
+from adrguard.api.check import check, check_result
 from adrguard.api.corpus import (
     CheckResult,
     Loaded,
     build_corpus,
-    check,
-    check_result,
     load,
     load_with,
     resolve_root,

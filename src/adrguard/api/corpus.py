@@ -13,7 +13,7 @@ from adrguard.config import Config, load_config
 from adrguard.core.errors import UserError
 from adrguard.core.findings import Report
 from adrguard.core.formats import non_record_type
-from adrguard.core.model import ChangeSet, Corpus, Decision, SourceFile
+from adrguard.core.model import Corpus, Decision, SourceFile
 
 if TYPE_CHECKING:
     from adrguard.adapters.files import Discovery
@@ -34,9 +34,9 @@ def resolve_root(repo_root: Path | str | None) -> Path:
         return _discover_top(Path.cwd().resolve())
     root = Path(repo_root)
     if not root.exists():
-        raise UserError(f"--root {root} does not exist")
+        raise UserError(f"--repo {root} does not exist")
     if not root.is_dir():
-        raise UserError(f"--root {root} is not a directory")
+        raise UserError(f"--repo {root} is not a directory")
     return root.resolve()
 
 
@@ -196,6 +196,8 @@ def build_corpus(
     skipped: Sequence[str],
     repo_url: str | None,
     untracked: Sequence[str] = (),
+    shallow_roots: Collection[str] = (),
+    previous_texts: dict[str, bytes] | None = None,
 ) -> Corpus:
     # A document whose front matter declares a non-decision type (a supplement, a guide) is
     # skipped like an index or a template.
@@ -213,13 +215,20 @@ def build_corpus(
         skipped=tuple(skipped),
         repo_url=repo_url,
         untracked=tuple(untracked),
+        shallow_roots=frozenset(shallow_roots),
+        previous_texts=dict(previous_texts or {}),
     )
 
 
-def load_with(repo_root: Path, config: Config) -> Corpus:
+def load_with(
+    repo_root: Path, config: Config, *, untracked: bool = True, extra_roots: Sequence[str] = ()
+) -> Corpus:
+    """The repository's decisions; ``untracked`` (manual commands) also reads the records git
+    neither tracks nor ignores yet, like ``adrguard check`` does."""
     from adrguard.adapters.files import discover
 
-    return corpus_of(discover(repo_root, config), config, repo_root)
+    found = discover(repo_root, config, untracked=untracked, extra_roots=extra_roots)
+    return corpus_of(found, config, repo_root)
 
 
 def corpus_of(
@@ -236,6 +245,7 @@ def corpus_of(
         skipped=found.skipped,
         repo_url=found.repo_url,
         untracked=found.untracked,
+        shallow_roots=found.shallow_roots,
     )
     # The corpus lives until the process ends: keep the cyclic garbage collector from walking
     # it again and again (at 10,000 records that cost more than the rules themselves).
@@ -244,11 +254,11 @@ def corpus_of(
 
 
 def load(
-    repo_root: Path | str | None = None, config_path: Path | None = None
+    repo_root: Path | str | None = None, config_path: Path | None = None, *, untracked: bool = True
 ) -> tuple[Config, Corpus]:
     root = resolve_root(repo_root)
     config = load_config(root, config_path)
-    return config, load_with(root, config)
+    return config, load_with(root, config, untracked=untracked)
 
 
 @dataclass(frozen=True)
@@ -266,6 +276,8 @@ class CheckResult:
     parsed: Corpus | None = None
     key: str | None = None  # the result-cache key the report was stored or found under
     rows: tuple[DecisionRow, ...] | None = None  # see ``decisions``
+    found: Discovery | None = None  # what discovery found (roots and why, for ``-v``)
+    skipped_run: str | None = None  # why nothing was checked (the hook: nothing relevant)
 
     @property
     def corpus(self) -> Corpus:
@@ -292,101 +304,3 @@ class CheckResult:
             )
         assert self.rows is not None
         return self.rows
-
-
-def check(
-    repo_root: Path | str | None = None,
-    **kwargs: Any,
-) -> Report:
-    """Run every selected rule over the repository's decisions and return the sorted report."""
-    return check_result(repo_root, **kwargs).report
-
-
-def check_result(
-    repo_root: Path | str | None = None,
-    *,
-    config_path: Path | None = None,
-    config: Config | None = None,
-    paths: Sequence[str] = (),
-    profile: str | None = None,
-    select: Sequence[str] = (),
-    ignore: Sequence[str] = (),
-    base: str | None = None,
-    head: str | None = None,
-    today: str | None = None,
-    deepen: bool = False,
-) -> CheckResult:
-    """The report together with the corpus and the effective config it was made from. Without
-    ``base``, an unchanged repository gets the stored report back (see :mod:`.memo`)."""
-    root = resolve_root(repo_root)
-    cfg = config if config is not None else load_config(root, config_path)
-    overrides: dict[str, object] = {"profile": profile}
-    if select:
-        overrides["select"] = tuple(select)
-    if ignore:
-        overrides["ignore"] = tuple(cfg.ignore) + tuple(ignore)
-    cfg = cfg.with_overrides(**overrides)
-    if today is not None:
-        from dataclasses import replace
-
-        cfg = replace(cfg, options=replace(cfg.options, today=today))
-    rel_paths = [_relative(root, p) for p in paths]
-    if base is not None:
-        from adrguard.api import impact
-
-        corpus = impact.head_corpus(root, cfg, head)
-        changes = impact.build_changes(root, cfg, base, head, corpus=corpus, deepen=deepen)
-        return _run(corpus, cfg, root, rel_paths, changes)
-    if head is not None:
-        raise UserError("--head needs --base: say which revision the change is measured against")
-    from adrguard.adapters.cache import enabled
-    from adrguard.adapters.files import discover
-    from adrguard.api import memo
-
-    found = discover(root, cfg)
-    use = found.cache_trusted and enabled(root, cfg.cache)
-    key = memo.result_key(cfg, rel_paths, found) if use else None
-    hit = memo.load(root, key) if key is not None else None
-    if hit is not None:
-        return CheckResult(
-            hit, cfg, found.repo_url, found.untracked, cached=True, root=root, key=key
-        )
-    corpus = corpus_of(found, cfg, root, source_hashes(found.sources))
-    result = _run(corpus, cfg, root, rel_paths, None)
-    if key is not None:
-        memo.save(root, key, result.report, result.decisions)
-    return result
-
-
-def _run(
-    corpus: Corpus,
-    cfg: Config,
-    root: Path,
-    rel_paths: list[str],
-    changes: ChangeSet | None,
-) -> CheckResult:
-    from adrguard import engine
-
-    only = _expand(corpus, rel_paths) if rel_paths else None
-    report = engine.run(corpus, cfg, changes=changes, only_paths=only)
-    return CheckResult(report, cfg, corpus.repo_url, corpus.untracked, root=root, parsed=corpus)
-
-
-def _expand(corpus: Corpus, rel_paths: list[str]) -> list[str]:
-    """Files as given; a directory stands for every record below it."""
-    out: list[str] = []
-    for rel in rel_paths:
-        prefix = "" if rel in ("", ".") else rel.rstrip("/") + "/"
-        below = [d.path for d in corpus.decisions if d.path.startswith(prefix)]
-        out.extend(below if (not rel.endswith(".md") and below) else [rel])
-    return sorted(set(out))
-
-
-def _relative(root: Path, path: str) -> str:
-    p = Path(path)
-    if not p.is_absolute():
-        p = (Path.cwd() / p).resolve()
-    try:
-        return p.resolve().relative_to(root).as_posix()
-    except ValueError:
-        raise UserError(f"{path} is outside the repository root {root}") from None

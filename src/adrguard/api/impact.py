@@ -34,13 +34,18 @@ def corpus_at(
     from adrguard.adapters import layout
 
     blobs = gitio.files_at(repo_root, rev)
-    use_roots = roots or _roots_at(repo_root, config, blobs)
-    plan = layout.classify(sorted(blobs), use_roots, config)
+    if roots:
+        use_roots, shallow = roots, (reuse.shallow_roots if reuse is not None else frozenset())
+    else:
+        use_roots, shallow = _roots_at(repo_root, config, blobs)
+    plan = layout.classify(sorted(blobs), use_roots, config, shallow=shallow)
     limit = config.options.max_file_size
     manifest = manifest_path(config.options)
     wanted = [blobs[p] for p, _root, _arch in plan.records]
-    if manifest in blobs:
-        wanted.append(blobs[manifest])
+    texts = [p for p in _generated(blobs, use_roots) if p != manifest]
+    for path in (manifest, *texts):
+        if path in blobs:
+            wanted.append(blobs[path])
     data = gitio.read_blobs(repo_root, wanted)
     known = reuse.by_path if reuse is not None else {}
     kept: list[Decision] = []
@@ -59,7 +64,7 @@ def corpus_at(
             kept.append(same)
         else:
             sources.append(SourceFile(path, root, raw, None, archived))
-    others = {manifest: data[blobs[manifest]]} if manifest in blobs else {}
+    others = {p: data[blobs[p]] for p in (manifest, *texts) if p in blobs}
     return build_corpus(
         kept + parse_sources(sources, config),
         roots=use_roots,
@@ -67,7 +72,16 @@ def corpus_at(
         other_texts=others,
         skipped=plan.skipped,
         repo_url=None,
+        shallow_roots=shallow,
     )
+
+
+def _generated(blobs: Collection[str], roots: Collection[str]) -> list[str]:
+    """Index and CURRENT files directly in the roots (what rules compare the records with)."""
+    from adrguard.adapters.files import OTHER_TEXT_NAMES
+    from adrguard.core.region import join_root
+
+    return [p for r in roots for n in sorted(OTHER_TEXT_NAMES) if (p := join_root(r, n)) in blobs]
 
 
 def _content_sha(data: bytes) -> str:
@@ -75,16 +89,20 @@ def _content_sha(data: bytes) -> str:
     return hashlib.sha256(data.replace(b"\r\n", b"\n") if b"\r" in data else data).hexdigest()
 
 
-def _roots_at(repo_root: Path, config: Config, blobs: Collection[str]) -> tuple[str, ...]:
-    """The roots discovery would use, else (when they are gone from the work tree) the
-    configured or default roots that hold files at the revision."""
+def _roots_at(
+    repo_root: Path, config: Config, blobs: Collection[str]
+) -> tuple[tuple[str, ...], frozenset[str]]:
+    """The roots discovery would use (and which of them are shallow), else (when they are gone
+    from the work tree) the configured or default roots that hold files at the revision."""
     from adrguard.adapters import files
 
     try:
-        return files.find_roots(repo_root, config)
+        search = files.find_roots(repo_root, config)
     except UserError:
         candidates = config.roots or DEFAULT_ROOTS
-        return tuple(r for r in candidates if any(p.startswith(f"{r}/") for p in blobs))
+        held = tuple(r for r in candidates if any(p.startswith(f"{r}/") for p in blobs))
+        return held, frozenset()
+    return tuple(r.path for r in search.roots), frozenset(r.path for r in search.roots if r.shallow)
 
 
 def build_changes(
@@ -147,7 +165,7 @@ def head_corpus(repo_root: Path, config: Config, head: str | None) -> Corpus:
         wanted = gitio.resolve_commit(repo_root, head, "head")
         if wanted != gitio.resolve_commit(repo_root, "HEAD", "head"):
             return corpus_at(repo_root, config, wanted)
-    return load_with(repo_root, config)
+    return load_with(repo_root, config, untracked=False)  # what git will commit
 
 
 def impact(

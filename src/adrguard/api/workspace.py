@@ -83,7 +83,7 @@ class Workspace:
 
         with self.lock:  # one load at a time (the parse cache is one file)
             config = self.config()
-            found = discover(self.root, config)
+            found = discover(self.root, config, untracked=True)
             digest = hashlib.sha256()
             for src in found.sources:
                 digest.update(
@@ -108,6 +108,7 @@ class Workspace:
                 skipped=found.skipped,
                 repo_url=found.repo_url,
                 untracked=found.untracked,
+                shallow_roots=found.shallow_roots,
             )
             self._last = (key, corpus)
             return config, corpus

@@ -24,6 +24,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "show": ("check", "show one decision record"),
     "rules": ("check", "list every rule"),
     "explain": ("check", "explain one rule"),
+    "baseline": (
+        "baseline",
+        "record today's findings in .adrguard-baseline.json; check then fails on new ones",
+    ),
     "graph": ("graph", "draw the decision graph (mermaid, dot, json)"),
     "relationships": ("graph", "list declared relationships and their problems"),
     "index": ("index", "print, check or write the generated INDEX of each ADR root"),

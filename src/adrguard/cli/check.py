@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from adrguard.core.model import Corpus
 
 FAIL_ON = ("none", "note", "warning", "error")
+BASELINE_FILE = ".adrguard-baseline.json"
 
 
 def register(subparsers: Any) -> None:
@@ -43,7 +44,9 @@ def register(subparsers: Any) -> None:
         "paths",
         nargs="*",
         metavar="PATH",
-        help="report file-level findings only for these files (corpus-level findings always)",
+        help="report file-level findings only for these files or folders (corpus-level findings "
+        "always); a folder outside every ADR root is checked as a root for this run. With "
+        "--hook: the files pre-commit passes",
     )
     add_common(p)
     p.add_argument(
@@ -80,7 +83,34 @@ def register(subparsers: Any) -> None:
         metavar="NAME[:PATH]",
         help="text (default), json, markdown, github, sarif; repeatable, PATH writes a file",
     )
-    p.add_argument("--base", metavar="REF", help="also run change-aware rules (ADR5xx) against REF")
+    p.add_argument(
+        "--base",
+        metavar="REF",
+        help="judge the changes since REF: change-aware rules (ADR5xx) run, and older findings "
+        "in files the change does not touch do not fail the run",
+    )
+    p.add_argument(
+        "--changed",
+        action="store_true",
+        help="judge the uncommitted changes (against HEAD) the same way",
+    )
+    p.add_argument(
+        "--hook",
+        action="store_true",
+        help="run as the pre-commit hook: judge what the next commit holds (the index against "
+        "HEAD); PATHs are the files pre-commit passes; nothing relevant changed: exit 0 at once",
+    )
+    p.add_argument(
+        "--no-baseline",
+        action="store_true",
+        help="ignore the baseline file: every finding counts",
+    )
+    p.add_argument(
+        "--baseline",
+        metavar="FILE",
+        default=None,
+        help=f"the baseline file, repo-relative (default: {BASELINE_FILE})",
+    )
     p.add_argument(
         "--head", metavar="REF", help="head revision for --base (default: the work tree HEAD)"
     )
@@ -146,9 +176,12 @@ def run_check(args: argparse.Namespace) -> int:
     import datetime as dt
 
     from adrguard import api
+    from adrguard.cli.feedback import after_check
     from adrguard.reporters import REPORTERS
 
     specs = parse_formats(args.format, REPORTERS, "text")
+    if args.hook and (args.base or args.changed):
+        raise UserError("--hook judges the staged change: give neither --base nor --changed")
     if args.today:
         try:
             today = dt.date.fromisoformat(args.today).isoformat()
@@ -158,11 +191,11 @@ def run_check(args: argparse.Namespace) -> int:
     else:
         today = dt.date.today().isoformat()
     root, config = load_config_for(args)
-    _check_paths(args.paths, root)
+    change = "staged" if args.hook else "worktree" if args.changed else None
     result = api.check_result(
         root,
         config=config,
-        paths=args.paths,
+        paths=() if args.hook else args.paths,
         profile=args.profile,
         select=_split(args.select),
         ignore=_split(args.ignore),
@@ -170,19 +203,27 @@ def run_check(args: argparse.Namespace) -> int:
         head=args.head,
         today=today,
         deepen=args.deepen,
+        change=change,
+        changed_files=args.paths if args.hook else (),
+        baseline=not args.no_baseline,
+        baseline_path=args.baseline,
     )
+    if result.skipped_run is not None:
+        info(f"adrguard: {result.skipped_run}")
+        return 0
     report = result.report
-    untracked = result.untracked
-    if untracked:
-        shown = ", ".join(untracked[:5])
-        more = f" and {len(untracked) - 5} more" if len(untracked) > 5 else ""
-        info(
-            f"note: {len(untracked)} markdown file(s) under the ADR roots are not "
-            f"tracked by git and were not checked ({shown}{more}): `git add` them to check them"
-        )
+    if report.decisions == 0 and result.found is not None:
+        from adrguard.api.targets import no_decisions
+
+        raise no_decisions(result.found)  # nothing checked is not a pass
+    after_check(result, verbose=args.verbose)
     for spec in specs:
         tty = spec.path is None and sys.stdout.isatty()
         emit(render_rows(spec.name, report, result, to_terminal=tty), spec, colour=tty)
+    if all(spec.path is not None for spec in specs):
+        from adrguard.reporters.context import summary_line
+
+        info(summary_line(report))
     crashed = sorted({f.message.split(" ", 2)[1] for f in report.findings
                       if f.code == "ADR000" and f.message.startswith("rule ")})
     if crashed:  # every report was written; the run is still incomplete: our bug
@@ -192,16 +233,6 @@ def run_check(args: argparse.Namespace) -> int:
     if args.exit_zero:
         return 0
     return exit_code(report, args.fail_on or config.fail_on)
-
-
-def _check_paths(paths: list[str], root: Any) -> None:
-    """Every PATH must name something, relative to the current folder or the repository."""
-    from pathlib import Path
-
-    for path in paths:
-        if not (Path(path).exists() or (Path(root) / path).exists()):
-            raise UserError(f"{path}: no such file or folder (PATH arguments name files or "
-                            "folders in the repository)")
 
 
 def render_rows(

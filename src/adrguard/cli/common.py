@@ -15,14 +15,35 @@ if TYPE_CHECKING:
     from adrguard.config import Config
 
 
+class _DeprecatedRoot(argparse.Action):
+    """``--root DIR``: the old name of ``--repo`` (it names the repository, not an ADR root)."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: object,
+        option_string: str | None = None,
+    ) -> None:
+        info(
+            "warning: --root is deprecated and will be removed: it names the repository, so use "
+            "--repo DIR; to check one ADR folder, give it as a path (adrguard check docs/arch)"
+        )
+        setattr(namespace, self.dest, Path(str(values)))
+
+
 def add_common(parser: argparse.ArgumentParser) -> None:
-    """--root, --config and -v: where the repository is and which config to use."""
+    """--repo, --config and -v: where the repository is and which config to use."""
     parser.add_argument(
-        "--root",
+        "--repo",
+        dest="root",
         type=Path,
         default=None,
         metavar="DIR",
-        help="repository root (default: the git work tree around the current directory)",
+        help="the repository (default: the git work tree around the current directory)",
+    )
+    parser.add_argument(
+        "--root", dest="root", action=_DeprecatedRoot, metavar="DIR", help=argparse.SUPPRESS
     )
     parser.add_argument(
         "--config",
@@ -32,7 +53,11 @@ def add_common(parser: argparse.ArgumentParser) -> None:
         help="config file (default: .adrguard.toml, else [tool.adrguard] in pyproject.toml)",
     )
     parser.add_argument(
-        "-v", "--verbose", action="count", default=0, help="say which config and roots were used"
+        "-v",
+        "--verbose",
+        action="count",
+        default=0,
+        help="say which config was used, and each ADR root, why, and what it holds",
     )
     parser.add_argument(
         "--no-cache",

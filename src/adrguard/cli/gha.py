@@ -196,23 +196,41 @@ def _has_merge_base(root: Path, ref: str) -> bool:
 # report ---------------------------------------------------------------------------------------
 
 
+def _finding(f: Mapping[str, Any]) -> Finding:
+    return Finding(
+        code=str(f["code"]),
+        name=str(f["name"]),
+        severity=Severity.parse(str(f["severity"])),
+        message=str(f["message"]),
+        location=Location(str(f["path"]), int(f["line"]), int(f["column"])),
+        decision_id=f.get("decision"),
+        related=tuple(str(r) for r in f.get("related", ())),
+    )
+
+
 def report_from_json(data: Mapping[str, Any]) -> Report:
-    """The :class:`Report` a ``--format json`` file describes."""
-    findings = tuple(
-        Finding(
-            code=str(f["code"]),
-            name=str(f["name"]),
-            severity=Severity.parse(str(f["severity"])),
-            message=str(f["message"]),
-            location=Location(str(f["path"]), int(f["line"]), int(f["column"])),
-            decision_id=f.get("decision"),
-            related=tuple(str(r) for r in f.get("related", ())),
-        )
-        for f in data.get("findings", ())
+    """The :class:`Report` a ``--format json`` file describes: the findings that count, and
+    the ones held back (known to the baseline, older than the change) in its gate."""
+    from adrguard.core.findings import Gate
+
+    rows = [f for f in data.get("findings", ()) if isinstance(f, dict)]
+    counted = tuple(
+        _finding(f) for f in rows if f.get("baseline") != "known" and not f.get("older")
     )
     summary = data.get("summary", {})
-    return Report(findings, int(summary.get("decisions", 0)), int(summary.get("files", 0)),
-                  str(data.get("profile", "standard")))
+    raw = data.get("gate")
+    gate = None
+    if isinstance(raw, dict):
+        gate = Gate(
+            known=tuple(_finding(f) for f in rows if f.get("baseline") == "known"),
+            older=tuple(_finding(f) for f in rows if f.get("older")),
+            fixed=tuple(str(x) for x in raw.get("fixed") or ()),
+            baseline=raw.get("baseline"),
+            scope=raw.get("scope"),
+            untracked=tuple(str(x) for x in raw.get("untracked") or ()),
+        )
+    return Report(counted, int(summary.get("decisions", 0)), int(summary.get("files", 0)),
+                  str(data.get("profile", "standard")), gate=gate)
 
 
 def exit_code(report: Report, fail_on: str) -> int:

@@ -53,6 +53,13 @@ def register(subparsers: Any) -> None:
         action="store_true",
         help="with --write: exit 1 when a file was written (pre-commit fixer hooks)",
     )
+    p.add_argument(
+        "--hook",
+        action="store_true",
+        help="as a pre-commit hook: do nothing when the staged change touches no file under an "
+        "ADR root and no adrguard setting (FILES are the files pre-commit passes)",
+    )
+    p.add_argument("files", nargs="*", metavar="FILE", help=argparse.SUPPRESS)
     p.set_defaults(func=run_index)
 
     c = subparsers.add_parser(
@@ -92,7 +99,8 @@ def _load(args: argparse.Namespace) -> tuple[Path, Config, Corpus]:
     from adrguard import api
 
     root = api.resolve_root(args.root)
-    config, corpus = api.load(root, args.config)
+    # as a hook: what the commit holds; by hand: untracked records too, like `check`
+    config, corpus = api.load(root, args.config, untracked=not getattr(args, "hook", False))
     if args.verbose:
         info(
             f"adrguard: config {config.source or 'built-in defaults'}; roots "
@@ -106,6 +114,16 @@ def run_index(args: argparse.Namespace) -> int:
 
     if (args.init or args.exit_non_zero_on_fix) and not args.write:
         raise UserError("--init and --exit-non-zero-on-fix go with --write")
+    if args.files and not args.hook:
+        raise UserError("index takes no FILE arguments (they are for --hook)")
+    if args.hook:
+        from adrguard import api
+        from adrguard.api.relevance import hook_has_work
+
+        why = hook_has_work(api.resolve_root(args.root), args.config, args.files)
+        if why is not None:
+            info(f"adrguard: {why}")
+            return 0
     root, config, corpus = _load(args)
     if not generated.index_enabled(config):
         info("adrguard: index generation is off ([index] enabled = false)")

@@ -83,6 +83,23 @@ class Summary:
 
 
 @dataclass(frozen=True, slots=True)
+class Gate:
+    """How a run was judged, beyond its findings (see :mod:`adrguard.core.baseline`).
+
+    ``Report.findings`` holds only the findings that count (they can fail the run); the ones a
+    baseline file already lists (``known``) and, when a change is judged, the ones that were
+    there before it in files it does not touch (``older``) are kept here, shown by the formats
+    that record everything (JSON, SARIF) and counted by the others."""
+
+    known: tuple[Finding, ...] = ()
+    older: tuple[Finding, ...] = ()
+    fixed: tuple[str, ...] = ()  # baseline entries that no longer occur ("CODE path: message")
+    baseline: str | None = None  # the baseline file used, repo-relative (None: none)
+    scope: str | None = None  # the change judged ("this commit"), None for the whole log
+    untracked: tuple[str, ...] = ()  # records checked that git does not track yet
+
+
+@dataclass(frozen=True, slots=True)
 class Report:
     """The findings of one run, with how many decisions and files were checked."""
 
@@ -91,6 +108,7 @@ class Report:
     files: int
     profile: str = "standard"
     extra: dict[str, object] = field(default_factory=dict)  # e.g. impact data for reporters
+    gate: Gate | None = None  # baseline and change scope (None: every finding counts)
 
     @property
     def summary(self) -> Summary:

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 from adrguard.core.findings import Finding, Report, Severity
 from adrguard.core.textsafe import neutralise
-from adrguard.reporters.context import ReportContext, counts, position, scope
+from adrguard.reporters.context import ReportContext, counts, gate_lines, position, scope
 
 if TYPE_CHECKING:
     from rich.text import Text
@@ -71,13 +71,19 @@ def _rows(findings: list[Finding]) -> list[_Row]:
 
 def _groups(report: Report) -> list[tuple[str, list[_Row]]]:
     grouped = groupby(report.findings, key=lambda f: f.location.path)
-    return [(visible(path), _rows(list(items))) for path, items in grouped]
+    fresh = set(report.gate.untracked) if report.gate is not None else set()
+    return [
+        (visible(path) + (" (untracked)" if path in fresh else ""), _rows(list(items)))
+        for path, items in grouped
+    ]
 
 
 def _summary(report: Report) -> str:
     summary = report.summary
     if not report.findings:
-        return f"No problems found {scope(summary)}"
+        gate = report.gate
+        held = gate is not None and bool(gate.known or gate.older)
+        return f"No {'new ' if held else ''}problems found {scope(summary)}"
     return f"{counts(summary)} {scope(summary)}"
 
 
@@ -97,6 +103,7 @@ def render_plain(report: Report) -> str:
             out.extend(f"{indent}{more}".rstrip() for more in r.message[1:])
         out.append("")
     out.append(_summary(report))
+    out.extend(visible(line) for line in gate_lines(report))
     return "\n".join(out) + "\n"
 
 
@@ -125,6 +132,7 @@ def _styled(report: Report) -> list[Text]:
         lines.append(Text(""))
     worst = report.worst()
     lines.append(Text(_summary(report), style=STYLES[worst] if worst else "bold green"))
+    lines.extend(Text(visible(line), style="dim") for line in gate_lines(report))
     return lines
 
 
