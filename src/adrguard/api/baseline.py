@@ -8,6 +8,7 @@ from pathlib import Path
 from adrguard.config import Config
 from adrguard.core import baseline as bl
 from adrguard.core.errors import UserError
+from adrguard.engine.contain import INTERNAL_ERROR
 
 
 @dataclass(frozen=True)
@@ -40,7 +41,11 @@ def write_baseline(
 
     root = resolve_root(repo_root)
     rel = path or bl.DEFAULT_PATH
-    findings = check_result(root, config=config, baseline=False).report.findings
+    findings = tuple(  # an internal error (ADR000) is a bug to report, never a known finding
+        f
+        for f in check_result(root, config=config, baseline=False).report.findings
+        if f.code != INTERNAL_ERROR[0]
+    )
     current = store.read(root, rel)
     if update and current is None:
         raise UserError(f"no baseline at {rel} to update: run `adrguard baseline` to write one")

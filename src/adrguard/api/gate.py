@@ -23,6 +23,7 @@ from adrguard.core import baseline as bl
 from adrguard.core.errors import UserError
 from adrguard.core.findings import Finding, Gate, Report, sort_findings
 from adrguard.core.model import ChangeSet, Corpus, FileChange
+from adrguard.engine.contain import INTERNAL_ERROR
 
 
 @dataclass(frozen=True)
@@ -73,7 +74,9 @@ def judge(
     ``ran``: the codes of the rules that ran (only their baseline entries can be fixed; asked
     only when a baseline is used);
     ``only_paths``: ``check PATHS`` (only entries below them can be fixed)."""
-    counted = list(report.findings)
+    # adrguard's own failures (ADR000) are never held back: no baseline or change hides them
+    internal = [f for f in report.findings if f.code == INTERNAL_ERROR[0]]
+    counted = [f for f in report.findings if f.code != INTERNAL_ERROR[0]]
     known: tuple[Finding, ...] = ()
     fixed: tuple[str, ...] = ()
     used: str | None = None
@@ -106,7 +109,7 @@ def judge(
         scope=judging.scope.label if judging.scope is not None else None,
         untracked=tuple(untracked),
     )
-    return replace(report, findings=sort_findings(counted), gate=gate)
+    return replace(report, findings=sort_findings(counted + internal), gate=gate)
 
 
 def _split(findings: list[Finding], scope: Scope) -> tuple[list[Finding], tuple[Finding, ...]]:
