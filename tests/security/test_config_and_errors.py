@@ -183,7 +183,7 @@ def test_an_unreadable_folder_under_a_root_is_a_finding(
 
     monkeypatch.setattr(os, "scandir", scandir)
     monkeypatch.chdir(base)
-    result = run(capsys, "check", "--root", str(base), "--format", "json")
+    result = run(capsys, "check", "--repo", str(base), "--format", "json")
     found = [(f["code"], f["path"]) for f in json.loads(result.out)["findings"]]
     assert ("ADR001", "docs/adr/locked") in found
     message = next(f["message"] for f in json.loads(result.out)["findings"]

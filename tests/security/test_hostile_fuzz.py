@@ -82,7 +82,7 @@ def test_hostile_repositories_never_crash_hang_or_inject(
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(content, encoding="utf-8", newline="")
         capsys.readouterr()
-        code = main(["check", "--no-cache", "--root", tmp, "--format", fmt])
+        code = main(["check", "--no-cache", "--repo", tmp, "--format", fmt])
         out, err = capsys.readouterr()
         assert code in (0, 1, 2), err
         if code == 2:
@@ -96,6 +96,6 @@ def test_hostile_repositories_never_crash_hang_or_inject(
             assert commands == []
         for other in (["list"], ["graph"], ["search", "ADR"]):
             capsys.readouterr()
-            assert main([*other, "--no-cache", "--root", tmp]) in (0, 1, 2)
+            assert main([*other, "--no-cache", "--repo", tmp]) in (0, 1, 2)
             out, err = capsys.readouterr()
             assert executed(out + "\n" + err) == [] and not UNSAFE_RAW.search(out + err)

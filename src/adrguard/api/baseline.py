@@ -8,7 +8,7 @@ from pathlib import Path
 from adrguard.config import Config
 from adrguard.core import baseline as bl
 from adrguard.core.errors import UserError
-from adrguard.engine.contain import INTERNAL_ERROR
+from adrguard.core.findings import INTERNAL_ERROR
 
 
 @dataclass(frozen=True)

@@ -21,9 +21,8 @@ from pathlib import Path
 from adrguard.config import Config
 from adrguard.core import baseline as bl
 from adrguard.core.errors import UserError
-from adrguard.core.findings import Finding, Gate, Report, sort_findings
+from adrguard.core.findings import INTERNAL_ERROR, Finding, Gate, Report, sort_findings
 from adrguard.core.model import ChangeSet, Corpus, FileChange
-from adrguard.engine.contain import INTERNAL_ERROR
 
 
 @dataclass(frozen=True)

@@ -34,7 +34,7 @@ def resolve(root: Path, paths: Sequence[str]) -> Targets:
         p = Path(given)
         full = p if p.is_absolute() else Path.cwd() / p
         if not full.exists() and not full.is_symlink():
-            raise UserError(f"{given} does not exist: give a file or folder inside {root}")
+            raise UserError(f"{given}: no such file or folder: give a file or folder inside {root}")
         try:
             rel = full.resolve().relative_to(root).as_posix()
         except ValueError:

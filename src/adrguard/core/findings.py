@@ -8,6 +8,8 @@ from dataclasses import dataclass, field, replace
 
 from adrguard.core.model import Location
 
+# adrguard's own failure, reported as a finding (a rule that crashed): code and name
+INTERNAL_ERROR = ("ADR000", "internal-error")
 
 class Severity(enum.IntEnum):
     NOTE = 1

@@ -14,11 +14,10 @@ from dataclasses import replace
 from types import TracebackType
 
 from adrguard.core.errors import UserError
-from adrguard.core.findings import Finding, Severity
+from adrguard.core.findings import INTERNAL_ERROR, Finding, Severity
 from adrguard.core.model import Decision, Location
 from adrguard.rules import BaseRule, RuleContext
 
-INTERNAL_ERROR = ("ADR000", "internal-error")
 MAX_RETRIES = 8  # records set aside for one rule before it is given up
 
 
