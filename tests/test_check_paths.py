@@ -56,7 +56,7 @@ def test_a_missing_path_and_a_file_outside_the_roots_are_usage_errors(
 ) -> None:
     monkeypatch.chdir(repo)
     code, out, err = run(capsys, "check", "--no-cache", "nope/")
-    assert code == 2 and out == "" and err.startswith("error: nope/ does not exist")
+    assert code == 2 and out == "" and err.startswith("error: nope/: no such file or folder")
     code, _, err = run(capsys, "check", "--no-cache", "notes/todo.md")
     assert code == 2 and "notes/todo.md is not inside an ADR root (roots: docs/adr)" in err
     assert "adrguard check FOLDER" in err
