@@ -26,7 +26,7 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 
 def test_find_text_and_json(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(
-        capsys, "find", "--root", str(repo), "--no-cache", "--paths", "src/db/schema.py"
+        capsys, "find", "--repo", str(repo), "--no-cache", "--paths", "src/db/schema.py"
     )
     assert code == 0
     assert out.splitlines()[0].startswith("ADR-0005  Use PostgreSQL for storage  [accepted]")
@@ -35,7 +35,7 @@ def test_find_text_and_json(repo: Path, capsys: pytest.CaptureFixture[str]) -> N
     code, out, _ = run(
         capsys,
         "find",
-        "--root",
+        "--repo",
         str(repo),
         "--no-cache",
         "--topic",
@@ -50,16 +50,16 @@ def test_find_text_and_json(repo: Path, capsys: pytest.CaptureFixture[str]) -> N
 
 
 def test_find_needs_input_and_checks_it(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, _, err = run(capsys, "find", "--root", str(repo))
+    code, _, err = run(capsys, "find", "--repo", str(repo))
     assert code == 2 and "give paths" in err
-    code, _, err = run(capsys, "find", "--root", str(repo), "--paths", "/etc/passwd")
+    code, _, err = run(capsys, "find", "--repo", str(repo), "--paths", "/etc/passwd")
     assert code == 2 and "absolute" in err
-    code, _, err = run(capsys, "find", "--root", str(repo), "--topic", "x" * 300)
+    code, _, err = run(capsys, "find", "--repo", str(repo), "--topic", "x" * 300)
     assert code == 2 and "limit is 256" in err
 
 
 def test_context_text_json_and_cursor(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "context", "ADR-0002", "--root", str(repo), "--no-cache")
+    code, out, _ = run(capsys, "context", "ADR-0002", "--repo", str(repo), "--no-cache")
     assert code == 0
     assert out.startswith("=== ADR-0005: Use PostgreSQL for storage [accepted]")
     assert "current successor of ADR-0002" in out and "warning: ADR-0002 is superseded" in out
@@ -67,7 +67,7 @@ def test_context_text_json_and_cursor(repo: Path, capsys: pytest.CaptureFixture[
     code, out, _ = run(
         capsys,
         "context",
-        "--root",
+        "--repo",
         str(repo),
         "--no-cache",
         "--paths",
@@ -82,7 +82,7 @@ def test_context_text_json_and_cursor(repo: Path, capsys: pytest.CaptureFixture[
     code, out, _ = run(
         capsys,
         "context",
-        "--root",
+        "--repo",
         str(repo),
         "--no-cache",
         "--paths",
@@ -93,14 +93,14 @@ def test_context_text_json_and_cursor(repo: Path, capsys: pytest.CaptureFixture[
         first["cursor"],
     )
     assert code == 0 and "=== ADR-0006" in out
-    code, _, err = run(capsys, "context", "--root", str(repo), "--topic", "x", "--cursor", "bad")
+    code, _, err = run(capsys, "context", "--repo", str(repo), "--topic", "x", "--cursor", "bad")
     assert code == 2 and "cursor" in err
-    code, _, err = run(capsys, "context", "ADR-0003", "--root", str(repo), "--max-chars", "10")
+    code, _, err = run(capsys, "context", "ADR-0003", "--repo", str(repo), "--max-chars", "10")
     assert code == 2 and "max-chars must be at least 1,000" in err
 
 
 def test_search_text_and_json(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "search", "MySQL storage", "--root", str(repo), "--no-cache")
+    code, out, _ = run(capsys, "search", "MySQL storage", "--repo", str(repo), "--no-cache")
     assert code == 0
     assert out.splitlines()[0] == "ADR-0002  Use MySQL for storage  [superseded]  (title, body)"
     assert out.rstrip().endswith("2 of 2 matching records")
@@ -108,7 +108,7 @@ def test_search_text_and_json(repo: Path, capsys: pytest.CaptureFixture[str]) ->
         capsys,
         "search",
         "decision",
-        "--root",
+        "--repo",
         str(repo),
         "--limit",
         "1",
@@ -118,7 +118,7 @@ def test_search_text_and_json(repo: Path, capsys: pytest.CaptureFixture[str]) ->
     )
     data = json.loads(out)
     assert len(data["results"]) == 1 and data["total"] == 6 and data["excerptsAreUntrusted"]
-    code, _, err = run(capsys, "search", "decision", "--root", str(repo), "--limit", "101")
+    code, _, err = run(capsys, "search", "decision", "--repo", str(repo), "--limit", "101")
     assert code == 2 and "between 1 and 100" in err
 
 
@@ -150,7 +150,7 @@ def test_find_defaults_to_the_configured_governing_statuses(
     repo: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     """Without --status, find (like impact) takes `impact.statuses` from the config."""
-    argv = ["find", "--root", str(repo), "--no-cache", "--topic", "redis", "--format", "json"]
+    argv = ["find", "--repo", str(repo), "--no-cache", "--topic", "redis", "--format", "json"]
     plain = json.loads(run(capsys, *argv)[1])
     assert plain["statuses"] == ["accepted"]
     assert "ADR-0004" not in [r["id"] for r in plain["results"]]  # proposed

@@ -85,7 +85,7 @@ def test_adrguard_reads_every_generated_record(
 ) -> None:
     generate, _run = bench
     generate.generate(tmp_path, 100, seed=1)
-    assert main(["list", "--root", str(tmp_path), "--format", "json"]) == 0
+    assert main(["list", "--repo", str(tmp_path), "--format", "json"]) == 0
     listed = {d["path"]: d for d in json.loads(capsys.readouterr().out)["decisions"]}
     plan = generate.plan_corpus(100, 1)
     assert sorted(listed) == sorted(r.path for r in plan.records)
@@ -117,7 +117,7 @@ def test_check_finds_every_planted_defect(
     generate, _run = bench
     manifest = generate.generate(tmp_path, 100, seed=2)
     assert set(PLANTED_CODES) == set(generate.DEFECT_KINDS)
-    code = main(["check", "--root", str(tmp_path), "--format", "json", "--today", "2026-01-01"])
+    code = main(["check", "--repo", str(tmp_path), "--format", "json", "--today", "2026-01-01"])
     report = json.loads(capsys.readouterr().out)
     assert code == 1 and report["summary"]["decisions"] == 100
     found = {(f["code"], f["path"]) for f in report["findings"]}

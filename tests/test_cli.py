@@ -78,24 +78,24 @@ def test_check_help_teaches(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_clean_repo_exits_0(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     _write(tmp_path, {"docs/adr/0001-use-adrs.md": _adr(1, "Use ADRs")})
-    assert main(["check", "--root", str(tmp_path)]) == 0
+    assert main(["check", "--repo", str(tmp_path)]) == 0
     assert "No problems found" in capsys.readouterr().out
 
 
 def test_findings_exit_1_and_fail_on(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    _write(tmp_path, {"docs/adr/0001-use-adrs.md": "# 1. Use ADRs\n\n## Context\n\nx\n"})
-    assert main(["check", "--root", str(tmp_path)]) == 1
+    _write(tmp_path, {"docs/adr/0001-use-adrs.md": "# 1. Use ADRs\n\nSee [the plan](plan.md).\n"})
+    assert main(["check", "--repo", str(tmp_path)]) == 1
     out = capsys.readouterr().out
-    assert "ADR102" in out and "docs/adr/0001-use-adrs.md" in out
-    assert main(["check", "--root", str(tmp_path), "--fail-on", "none"]) == 0
-    assert main(["check", "--root", str(tmp_path), "--exit-zero"]) == 0
-    assert main(["check", "--root", str(tmp_path), "--ignore", "ADR102,missing-section"]) == 0
+    assert "ADR201" in out and "docs/adr/0001-use-adrs.md" in out
+    assert main(["check", "--repo", str(tmp_path), "--fail-on", "none"]) == 0
+    assert main(["check", "--repo", str(tmp_path), "--exit-zero"]) == 0
+    assert main(["check", "--repo", str(tmp_path), "--ignore", "ADR201,missing-status"]) == 0
 
 
 def test_no_adr_folder_is_one_error_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["check", "--root", str(tmp_path)]) == 2
+    assert main(["check", "--repo", str(tmp_path)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("error: ") and "roots" in err[0]
 
@@ -108,7 +108,7 @@ def test_config_typo_names_closest_key(tmp_path: Path, capsys: pytest.CaptureFix
             ".adrguard.toml": 'rots = ["docs/adr"]\n',
         },
     )
-    assert main(["check", "--root", str(tmp_path)]) == 2
+    assert main(["check", "--repo", str(tmp_path)]) == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith("error: .adrguard.toml: unknown key 'rots'") and "'roots'" in err
     assert len(err.splitlines()) == 1
@@ -122,10 +122,10 @@ def test_pyproject_table_and_first_found_wins(tmp_path: Path) -> None:
             "pyproject.toml": '[tool.adrguard]\nroots = ["records"]\n',
         },
     )
-    assert main(["check", "--root", str(tmp_path)]) == 0
+    assert main(["check", "--repo", str(tmp_path)]) == 0
     # .adrguard.toml wins and is not merged with pyproject.toml: its roots do not exist
     _write(tmp_path, {".adrguard.toml": 'roots = ["nowhere"]\n'})
-    assert main(["check", "--root", str(tmp_path)]) == 2
+    assert main(["check", "--repo", str(tmp_path)]) == 2
 
 
 def test_list_json_and_schema(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -139,7 +139,7 @@ def test_list_json_and_schema(tmp_path: Path, capsys: pytest.CaptureFixture[str]
             "docs/adr/README.md": "# Index\n",
         },
     )
-    assert main(["list", "--root", str(tmp_path), "--format", "json"]) == 0
+    assert main(["list", "--repo", str(tmp_path), "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
     validator("list.schema.json").validate(data)
     assert [(d["id"], d["status"], d["title"]) for d in data["decisions"]] == [
@@ -150,9 +150,9 @@ def test_list_json_and_schema(tmp_path: Path, capsys: pytest.CaptureFixture[str]
 
 def test_show_by_number_and_unknown(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     _write(tmp_path, {"docs/adr/0001-use-adrs.md": _adr(1, "Use ADRs")})
-    assert main(["show", "1", "--root", str(tmp_path)]) == 0
+    assert main(["show", "1", "--repo", str(tmp_path)]) == 0
     assert "ADR-0001: Use ADRs" in capsys.readouterr().out
-    assert main(["show", "99", "--root", str(tmp_path)]) == 2
+    assert main(["show", "99", "--repo", str(tmp_path)]) == 2
     assert "no decision matches '99'" in capsys.readouterr().err
 
 
@@ -169,9 +169,9 @@ def test_format_to_file_and_stdout(tmp_path: Path, capsys: pytest.CaptureFixture
     _write(tmp_path, {"docs/adr/0001-use-adrs.md": _adr(1, "Use ADRs")})
     out_file = tmp_path / "out" / "report.json"
     assert (
-        main(["check", "--root", str(tmp_path), "--format", f"json:{out_file}", "--format", "text"])
+        main(["check", "--repo", str(tmp_path), "--format", f"json:{out_file}", "--format", "text"])
         == 0
     )
     assert json.loads(out_file.read_text())["summary"]["errors"] == 0
-    assert main(["check", "--root", str(tmp_path), "--format", "bogus"]) == 2
-    assert main(["check", "--root", str(tmp_path), "--format", "json", "--format", "text"]) == 2
+    assert main(["check", "--repo", str(tmp_path), "--format", "bogus"]) == 2
+    assert main(["check", "--repo", str(tmp_path), "--format", "json", "--format", "text"]) == 2

@@ -15,6 +15,7 @@ from adrguard.core.model import (
     Comment,
     Corpus,
     Decision,
+    Link,
     Location,
     Section,
     Status,
@@ -84,7 +85,8 @@ def test_legacy_profile_runs_its_short_list_as_warnings() -> None:
 
 
 def test_advisory_caps_at_warning_and_strict_raises_warnings() -> None:
-    c = corpus(record(1, status=None, statuses=(), sections=FULL[1:3]))
+    stated = [record(n) for n in range(2, 6)]  # the log states statuses and writes every section
+    c = corpus(record(1, status=None, statuses=(), sections=FULL[1:3]), *stated)
     advisory = engine.run(c, Config(profile="advisory"))
     assert {(f.code, f.severity) for f in advisory.findings} == {
         ("ADR102", Severity.WARNING),
@@ -151,18 +153,27 @@ def test_change_aware_rules_need_a_change_set(monkeypatch: pytest.MonkeyPatch) -
     assert [f.message for f in report.findings] == ["changed since main"]
 
 
-def test_a_crashing_rule_raises_internal_error(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_crashing_rule_is_contained_to_the_record_it_failed_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     class Crashes(BaseRule):
         meta = RuleMeta("ADR598", "fake-crash", "test rule", Severity.ERROR)
 
         def check(self, ctx: RuleContext) -> Iterator[Finding]:
-            raise ZeroDivisionError("boom")
+            for d in ctx.corpus.decisions:
+                if d.number == 2:
+                    raise ZeroDivisionError("boom")
+                yield self.finding("seen", Location(d.path, 1), d)
 
     monkeypatch.setattr(engine, "ALL_RULES", (*ALL_RULES, Crashes))
-    with pytest.raises(engine.InternalError) as info:
-        engine.run(corpus(record(1)), Config())
-    assert info.value.code == "ADR598"
-    assert "ADR598" in str(info.value) and "boom" in str(info.value)
+    report = engine.run(corpus(record(1), record(2), record(3)), Config())
+    crash = [f for f in report.findings if f.code == "ADR000"]
+    assert len(crash) == 1 and crash[0].location.path.endswith("0002-r.md")
+    assert "rule ADR598 (fake-crash) failed on this record (ZeroDivisionError: boom)" in (
+        crash[0].message
+    )
+    seen = sorted(f.location.path for f in report.findings if f.code == "ADR598")
+    assert [p.rsplit("/", 1)[1] for p in seen] == ["0001-r.md", "0003-r.md"]
 
 
 # --- severities and per-file ignores ------------------------------------------------------
@@ -257,25 +268,31 @@ def test_suppression_without_codes_silences_every_rule() -> None:
 
 
 def test_only_paths_keeps_corpus_level_findings() -> None:
-    a = record(1, sections=())
-    b = record(1, path="docs/adr/0001-s.md", sections=())
-    c = record(2, sections=(), path="docs/adr/other/0002-r.md")
-    report = engine.run(corpus(a, b, c), Config(), only_paths=["docs/adr/0001-r.md"])
+    a = record(1, sections=FULL[:1])
+    b = record(1, path="docs/adr/0001-s.md")
+    c = record(2, sections=FULL[:1], path="docs/adr/other/0002-r.md")
+    full = [record(n) for n in range(3, 6)]  # the log writes Context, Decision, Consequences
+    report = engine.run(corpus(a, b, c, *full), Config(), only_paths=["docs/adr/0001-r.md"])
     assert keys(report.findings) == [
         "ADR104 docs/adr/0001-r.md:1",
         "ADR106 docs/adr/0001-r.md:1",
         "ADR106 docs/adr/0001-s.md:1",
     ]
-    by_dir = engine.run(corpus(a, b, c), Config(select=("ADR104",)), only_paths=["docs/adr/other/"])
+    by_dir = engine.run(
+        corpus(a, b, c, *full), Config(select=("ADR104",)), only_paths=["docs/adr/other/"]
+    )
     assert keys(by_dir.findings) == ["ADR104 docs/adr/other/0002-r.md:1"]
 
 
 def test_report_counts_and_sorting() -> None:
-    c = corpus(record(2, sections=()), record(1, status=None, statuses=()))
+    broken = replace(record(1), links=(Link("missing.md", "x", 9),), status=None, statuses=())
+    c = corpus(record(2, sections=FULL[:3]), broken, *(record(n) for n in range(3, 6)))
     report = engine.run(c, Config())
-    assert (report.decisions, report.files, report.profile) == (2, 2, "standard")
-    assert keys(report.findings) == ["ADR102 docs/adr/0001-r.md:1", "ADR104 docs/adr/0002-r.md:1"]
-    assert report.summary.errors == 1 and report.summary.warnings == 1
+    assert (report.decisions, report.files, report.profile) == (5, 5, "standard")
+    assert keys(report.findings) == [
+        "ADR102 docs/adr/0001-r.md:1", "ADR201 docs/adr/0001-r.md:9", "ADR104 docs/adr/0002-r.md:1"
+    ]
+    assert report.summary.errors == 1 and report.summary.warnings == 2
 
 
 def test_unreadable_records_only_get_adr001() -> None:

@@ -41,7 +41,7 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 def test_relationships_json_lists_every_declared_edge_with_its_state(
     repo: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, out, _ = run(capsys, "relationships", "--root", str(repo), "--format", "json")
+    code, out, _ = run(capsys, "relationships", "--repo", str(repo), "--format", "json")
     assert code == 0
     data = json.loads(out)
     validator("relationships.schema.json").validate(data)
@@ -61,7 +61,7 @@ def test_relationships_json_lists_every_declared_edge_with_its_state(
 
 
 def test_relationships_of_one_record_as_text(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "relationships", "ADR-0001", "--root", str(repo))
+    code, out, _ = run(capsys, "relationships", "ADR-0001", "--repo", str(repo))
     assert code == 0
     lines = out.splitlines()
     assert any("superseded-by '0003-use-postgres.md' -> ADR-0003  [resolved]" in ln for ln in lines)
@@ -71,16 +71,16 @@ def test_relationships_of_one_record_as_text(repo: Path, capsys: pytest.CaptureF
 
 
 def test_unknown_id_is_a_usage_error(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, _, err = run(capsys, "relationships", "ADR-0099", "--root", str(repo))
+    code, _, err = run(capsys, "relationships", "ADR-0099", "--repo", str(repo))
     assert code == 2 and "no decision matches" in err
-    code, _, err = run(capsys, "graph", "--root", str(repo), "--depth", "2")
+    code, _, err = run(capsys, "graph", "--repo", str(repo), "--depth", "2")
     assert code == 2 and "--focus" in err
 
 
 def test_graph_json_validates_and_normalises_edges(
     repo: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, out, _ = run(capsys, "graph", "--root", str(repo), "--format", "json")
+    code, out, _ = run(capsys, "graph", "--repo", str(repo), "--format", "json")
     assert code == 0 and out.endswith("}\n")
     data = json.loads(out)
     validator("graph.schema.json").validate(data)
@@ -94,17 +94,17 @@ def test_graph_json_validates_and_normalises_edges(
 
 
 def test_graph_focus_and_depth(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    _, out, _ = run(capsys, "graph", "--root", str(repo), "--format", "json", "--focus", "3")
+    _, out, _ = run(capsys, "graph", "--repo", str(repo), "--format", "json", "--focus", "3")
     data = json.loads(out)
     assert [n["id"] for n in data["nodes"]] == ["ADR-0001", "ADR-0003"]
     assert (data["focus"], data["depth"]) == ("ADR-0003", 1)
-    _, out, _ = run(capsys, "graph", "--root", str(repo), "--format", "json", "--focus",
+    _, out, _ = run(capsys, "graph", "--repo", str(repo), "--format", "json", "--focus",
                     "ADR-0003", "--depth", "2")
     assert [n["id"] for n in json.loads(out)["nodes"]] == ["ADR-0001", "ADR-0002", "ADR-0003"]
 
 
 def test_mermaid_is_quoted_and_escaped(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "graph", "--root", str(repo))
+    code, out, _ = run(capsys, "graph", "--repo", str(repo))
     assert code == 0
     lines = out.splitlines()
     assert lines[0] == "flowchart LR"
@@ -123,7 +123,7 @@ def test_mermaid_is_quoted_and_escaped(repo: Path, capsys: pytest.CaptureFixture
 
 
 def test_dot_escapes_and_colours(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "graph", "--root", str(repo), "--format", "dot", "-o",
+    code, out, _ = run(capsys, "graph", "--repo", str(repo), "--format", "dot", "-o",
                        str(repo / "g.dot"))
     assert code == 0 and out == ""
     text = (repo / "g.dot").read_text(encoding="utf-8")
@@ -133,7 +133,7 @@ def test_dot_escapes_and_colours(repo: Path, capsys: pytest.CaptureFixture[str])
 
 
 def test_show_gains_resolved_relations(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "show", "ADR-0001", "--root", str(repo), "--format", "json")
+    code, out, _ = run(capsys, "show", "ADR-0001", "--repo", str(repo), "--format", "json")
     assert code == 0
     data = json.loads(out)
     assert data["supersededBy"] == ["ADR-0003"]

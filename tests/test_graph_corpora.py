@@ -1,29 +1,20 @@
 """ADR2xx/ADR3xx over the real-world collections in ../shared/corpora, compared with the hand
-labels (TRUTH.json ``broken_links`` / ``broken_images`` and the relation fields)."""
+labels: TRUTH.json (``broken_*`` lists and the relation fields) and FINDINGS.json (what a
+maintainer thinks of each finding, matched on path, code and line)."""
 
 from __future__ import annotations
 
-import json
-import re
 from pathlib import Path
+from typing import Any
 
+import corpus_labels as labels
 import pytest
 
 from adrguard import api
 from adrguard.core import graph
+from adrguard.core.findings import Finding
 from adrguard.core.model import RelKind
 
-# Every ADR3xx finding on the collections, each read by eye: all are real (see docs/graph.md).
-EXPECTED_3XX = {
-    ("alphagov__govuk-aws", "ADR304", "docs/architecture/decisions/0004-dns-definitions-for-hosts-and-services.md"),
-    ("cisagov__manage.get.gov", "ADR304", "docs/architecture/decisions/0012-user-models.md"),
-    ("ministryofjustice__cloud-platform", "ADR304", "architecture-decision-record/021-Multi-cluster.md"),
-    ("zooniverse__front-end-monorepo", "ADR304", "docs/arch/adr-15.md"),
-    ("zooniverse__front-end-monorepo", "ADR307", "docs/arch/adr-15.md"),
-}
-# Empty link targets (`[text]()`) are not in the labels, which list missing files only; adrguard
-# reports them as ADR201 because nobody writes an empty link on purpose.
-EXTRA_201 = {("ministryofjustice__cloud-platform", "architecture-decision-record/007-Use-ECR-As-Container-Registry.md", "")}
 REL_FIELDS = {
     RelKind.SUPERSEDED_BY: "superseded_by",
     RelKind.SUPERSEDES: "supersedes",
@@ -31,40 +22,54 @@ REL_FIELDS = {
     RelKind.AMENDED_BY: "amended_by",
     RelKind.IN_FAVOUR_OF: "in_favour_of",
 }
-
-
-def _config(tmp_path: Path, collection: Path) -> Path:
-    text = (collection / "SOURCE.txt").read_text(encoding="utf-8")
-    m = re.search(r"^path\(s\) in repository:\s*(.+)$", text, re.MULTILINE)
-    assert m
-    roots = [p.strip().strip("/") or "." for p in m.group(1).split(",")]
-    cfg = tmp_path / f"{collection.name}.toml"
-    # cache = false: never write a parse cache into the read-only corpora
-    cfg.write_text("roots = " + json.dumps(roots) + "\ncache = false\n", encoding="utf-8")
-    return cfg
+# ADR304 (both sides of a supersession) learns whether a log writes the reverse side: that is
+# the rules half of issue 13, judged by tests/test_precision.py. Here its findings may still be
+# labelled NOISE (or be new and unlabelled); they are printed, never FP-checked.
+CONVENTION_CODES = frozenset({"ADR304"})
 
 
 @pytest.fixture(scope="module")
-def collections(corpora_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
-    return sorted(p for p in corpora_dir.iterdir() if (p / "TRUTH.json").is_file())
+def collections(corpora_dir: Path) -> list[Path]:
+    found = labels.collections(corpora_dir)
+    assert len(found) >= 25
+    return found
 
 
-def test_broken_links_agree_with_the_labels(
-    collections: list[Path], tmp_path: Path
-) -> None:
+def _label_index(collection: Path) -> dict[tuple[str, str, int], dict[str, Any]]:
+    data = labels.findings(collection)
+    return {(f["path"], f["code"], f["line"]): f for f in data["findings"]}
+
+
+def _expected_missed(collection: Path, prefix: str) -> set[tuple[str, str, int]]:
+    data = labels.findings(collection)
+    return {
+        (m["path"], m["code"], m["line"])
+        for m in data["missed"]
+        if m.get("expect_finding") and m.get("code") and m["code"].startswith(prefix)
+    }
+
+
+def test_broken_links_agree_with_the_labels(collections: list[Path], tmp_path: Path) -> None:
+    """ADR201 reports exactly the labelled broken targets of every record: zero false
+    positives, nothing missed (targets missing only in the copy count: they are missing here).
+    Empty targets (`[text]()`) are not in TRUTH.json, which lists missing files only; adrguard
+    reports them because nobody writes an empty link on purpose, and FINDINGS.json agrees."""
     expected: set[tuple[str, str, str]] = set()
     reported: set[tuple[str, str, str]] = set()
     for collection in collections:
-        truth = json.loads((collection / "TRUTH.json").read_text(encoding="utf-8"))["files"]
-        cfg = _config(tmp_path, collection)
+        index = _label_index(collection)
+        truth = labels.truth(collection)
+        cfg = labels.config_file(tmp_path, collection)
         _config_obj, corpus = api.load(collection, cfg)
         records = {p for p, label in truth.items() if label["kind"] == "adr"}
         for path in records:
             label = truth[path]
-            for target in (*label["broken_links"], *label["broken_images"]):
-                expected.add((collection.name, path, target))
+            for key in ("broken_links", "broken_images", "broken_html_refs"):
+                for target in label[key]:
+                    expected.add((collection.name, path, target))
         report = api.check(collection, config_path=cfg, select=["ADR201"])
         for f in report.findings:
+            assert f.location.path in records, f"ADR201 on a non-record: {f}"
             d = corpus.by_path[f.location.path]
             targets = {
                 link.target
@@ -72,45 +77,106 @@ def test_broken_links_agree_with_the_labels(
                 if (link.line, link.column) == (f.location.line, f.location.column)
             }
             assert len(targets) == 1, f
-            reported.add((collection.name, f.location.path, targets.pop()))
-            assert f.location.path in records, f"ADR201 on a non-record: {f}"
-    assert reported - EXTRA_201 == expected
-    assert len(expected) == 54  # 26 broken links + 28 broken images in records
+            target = targets.pop()
+            if not target.strip():
+                label = index.get((f.location.path, f.code, f.location.line), {})
+                assert label.get("label") == "TP", f
+                continue
+            reported.add((collection.name, f.location.path, target))
+    assert sorted(reported - expected) == []  # no false positive
+    assert sorted(expected - reported) == []  # nothing missed
+    assert len(expected) >= 98  # 54 + 44 broken targets in records over the 25 collections
 
 
-def test_relationship_findings_are_the_reviewed_ones(
+def _judge(
+    collection: Path, findings: list[Finding], prefix: str
+) -> tuple[list[str], list[str], list[str]]:
+    """(false or unlabelled findings, labelled defects not reported, tolerated convention
+    findings) for the findings whose code starts with ``prefix``."""
+    index = _label_index(collection)
+    expected = _expected_missed(collection, prefix)  # defects 28c68c7 did not report
+    bad: list[str] = []
+    tolerated: list[str] = []
+    seen: set[tuple[str, str, int]] = set()
+    for f in findings:
+        if not f.code.startswith(prefix):
+            continue
+        key = (f.location.path, f.code, f.location.line)
+        seen.add(key)
+        label = index.get(key)
+        verdict = label["label"] if label else "TP" if key in expected else "unlabelled"
+        where = f"{collection.name} {f.code} {f.location}: {f.message[:100]} [{verdict}]"
+        if verdict in ("TP", "COPY"):
+            continue
+        if f.code in CONVENTION_CODES and verdict in ("NOISE", "unlabelled"):
+            tolerated.append(where)
+        else:
+            bad.append(where)
+    wanted = {k for k, v in index.items() if k[1].startswith(prefix) and v["label"] == "TP"}
+    wanted |= expected
+    missed = [f"{collection.name} {code} {path}:{line}" for path, code, line in wanted - seen]
+    return bad, sorted(missed), tolerated
+
+
+def test_relationship_findings_agree_with_the_labels(
     collections: list[Path], tmp_path: Path
 ) -> None:
-    found = set()
-    other_2xx = []
+    """ADR3xx: no finding a maintainer labelled false (or that nobody labelled), and every
+    labelled relationship defect is reported. ADR2xx other than ADR201: no false finding."""
+    bad: list[str] = []
+    missed: list[str] = []
+    tolerated: list[str] = []
     for collection in collections:
-        report = api.check(collection, config_path=_config(tmp_path, collection),
-                           select=["ADR2", "ADR3"])
-        for f in report.findings:
-            if f.code.startswith("ADR3"):
-                found.add((collection.name, f.code, f.location.path))
-            elif f.code != "ADR201":
-                other_2xx.append(f)
-    assert found == EXPECTED_3XX
-    assert other_2xx == []
+        cfg = labels.config_file(tmp_path, collection)
+        report = api.check(collection, config_path=cfg, select=["ADR2", "ADR3"])
+        findings = [f for f in report.findings if f.code != "ADR201"]
+        b3, m3, t3 = _judge(collection, findings, "ADR3")
+        b2, _m2, t2 = _judge(collection, findings, "ADR2")
+        bad += b3 + b2
+        missed += m3
+        tolerated += t3 + t2
+    for line in tolerated:
+        print("  convention finding (judged by the precision test):", line)
+    for line in missed:
+        print("  missed:", line)
+    assert bad == []
+    assert len(missed) <= 2, missed
 
 
 def test_declared_relations_resolve_like_the_labels(
     collections: list[Path], tmp_path: Path
 ) -> None:
+    """Each record's declared relations, resolved by the real graph, equal its labelled
+    relation fields (a label ``UNRESOLVED:`` is a relation that names no single record)."""
+    total = agree = 0
+    wrong: list[str] = []
     for collection in collections:
-        truth = json.loads((collection / "TRUTH.json").read_text(encoding="utf-8"))["files"]
-        _cfg, corpus = api.load(collection, _config(tmp_path, collection))
+        truth = labels.truth(collection)
+        _cfg, corpus = api.load(collection, labels.config_file(tmp_path, collection))
         got: dict[tuple[str, str], set[str]] = {}
         for dec in graph.build(corpus).declared:
-            assert dec.target is not None, (collection.name, dec.rel)
-            key = (dec.source.path, REL_FIELDS[dec.rel.kind])
-            got.setdefault(key, set()).add(dec.target.path)
-        want = {
-            (path, field): set(label[field])
-            for path, label in truth.items()
-            if label["kind"] == "adr"
-            for field in REL_FIELDS.values()
-            if label.get(field)
-        }
-        assert got == want, collection.name
+            field = REL_FIELDS.get(dec.rel.kind)
+            if field is None:
+                continue
+            target = dec.target.path if dec.target is not None else labels.UNRESOLVED
+            got.setdefault((dec.source.path, field), set()).add(target)
+        for path, label in sorted(truth.items()):
+            if label["kind"] != "adr":
+                continue
+            total += 1
+            mine = {f: got.get((path, f), set()) for f in labels.RELATION_FIELDS}
+            want = {
+                f: {
+                    labels.UNRESOLVED if str(t).startswith(labels.UNRESOLVED) else str(t)
+                    for t in label.get(f) or []
+                }
+                for f in labels.RELATION_FIELDS
+            }
+            if mine == want:
+                agree += 1
+            else:
+                diff = {f: (sorted(want[f]), sorted(mine[f])) for f in want if want[f] != mine[f]}
+                wrong.append(f"{collection.name}/{path}: (label, ours) {diff}")
+    for line in wrong:
+        print("  relations:", line)
+    assert labels.pct(agree, total) >= 99.0, wrong

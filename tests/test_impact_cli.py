@@ -69,7 +69,7 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 
 def test_text_output(repo: tuple[GitRepo, str], capsys: pytest.CaptureFixture[str]) -> None:
     r, _ = repo
-    code, out, _ = run(capsys, "impact", "--root", str(r.path), "--base", "main")
+    code, out, _ = run(capsys, "impact", "--repo", str(r.path), "--base", "main")
     assert code == 0
     assert "never means that the change violates them" in out
     assert "ADR-0001 Money as integers [accepted] via front-matter" in out
@@ -83,7 +83,7 @@ def test_json_validates_and_status_widens(
     repo: tuple[GitRepo, str], capsys: pytest.CaptureFixture[str]
 ) -> None:
     r, base = repo
-    code, out, _ = run(capsys, "impact", "--root", str(r.path), "--base", "main",
+    code, out, _ = run(capsys, "impact", "--repo", str(r.path), "--base", "main",
                        "--status", "accepted,proposed", "--format", "json")
     assert code == 0
     data = json.loads(out)
@@ -103,12 +103,12 @@ def test_config_statuses_are_the_default(
 ) -> None:
     r, _ = repo
     (r.path / ".adrguard.toml").write_text('[impact]\nstatuses = ["proposed"]\n', encoding="utf-8")
-    code, out, _ = run(capsys, "impact", "--root", str(r.path), "--base", "main",
+    code, out, _ = run(capsys, "impact", "--repo", str(r.path), "--base", "main",
                        "--format", "json")
     assert code == 0
     assert [a["id"] for a in json.loads(out)["affected"]] == ["ADR-0004"]
     (r.path / ".adrguard.toml").write_text('[impact]\nstatuses = ["acepted"]\n', encoding="utf-8")
-    code, _, err = run(capsys, "impact", "--root", str(r.path), "--base", "main")
+    code, _, err = run(capsys, "impact", "--repo", str(r.path), "--base", "main")
     assert code == 2 and "config impact.statuses: unknown status acepted" in err
 
 
@@ -117,7 +117,7 @@ def test_markdown_to_a_file(
 ) -> None:
     r, _ = repo
     target = tmp_path / "impact.md"
-    code, out, _ = run(capsys, "impact", "--root", str(r.path), "--base", "main",
+    code, out, _ = run(capsys, "impact", "--repo", str(r.path), "--base", "main",
                        "--format", f"markdown:{target}")
     assert code == 0 and out == ""
     text = target.read_text(encoding="utf-8")
@@ -131,7 +131,7 @@ def test_explicit_head_reads_records_at_that_revision(
 ) -> None:
     r, _ = repo
     r.git("checkout", "-q", "main")  # the work tree no longer holds the feature
-    code, out, _ = run(capsys, "impact", "--root", str(r.path), "--base", "main",
+    code, out, _ = run(capsys, "impact", "--repo", str(r.path), "--base", "main",
                        "--head", "feature", "--format", "json")
     data = json.loads(out)
     assert code == 0 and data["head"] == "feature"
@@ -144,7 +144,7 @@ def test_broken_manifest_is_exit_2_with_line_and_column(
     r, _ = repo
     r.write({".adrguard-impact.json": '{"schemaVersion": 1,\n  "mappings": [}\n'})
     r.commit("break it")
-    code, _, err = run(capsys, "impact", "--root", str(r.path), "--base", "main")
+    code, _, err = run(capsys, "impact", "--repo", str(r.path), "--base", "main")
     assert code == 2
     assert err.startswith("error: .adrguard-impact.json:2:16: not valid JSON")
     assert err.count("\n") == 1
@@ -152,11 +152,11 @@ def test_broken_manifest_is_exit_2_with_line_and_column(
 
 def test_usage_errors(repo: tuple[GitRepo, str], capsys: pytest.CaptureFixture[str]) -> None:
     r, _ = repo
-    assert run(capsys, "impact", "--root", str(r.path))[0] == 2
-    code, _, err = run(capsys, "impact", "--root", str(r.path), "--base", "main",
+    assert run(capsys, "impact", "--repo", str(r.path))[0] == 2
+    code, _, err = run(capsys, "impact", "--repo", str(r.path), "--base", "main",
                        "--status", "acepted")
     assert code == 2 and "--status: unknown status acepted; choose from accepted" in err
-    code, _, err = run(capsys, "impact", "--root", str(r.path), "--base", "origin/main")
+    code, _, err = run(capsys, "impact", "--repo", str(r.path), "--base", "origin/main")
     assert code == 2
     assert err == ("error: base ref 'origin/main' not found: fetch it (git fetch origin "
                    "origin/main) or pass --base with an existing ref\n")
@@ -168,13 +168,13 @@ def test_pre_push_hook_mode_never_fails(
     r, base = repo
     monkeypatch.setenv("PRE_COMMIT_FROM_REF", base)
     monkeypatch.setenv("PRE_COMMIT_TO_REF", r.git("rev-parse", "feature"))
-    code, out, _ = run(capsys, "impact", "--root", str(r.path), "--from-env")
+    code, out, _ = run(capsys, "impact", "--repo", str(r.path), "--from-env")
     assert code == 0 and "ADR-0001 Money as integers" in out
     monkeypatch.setenv("PRE_COMMIT_FROM_REF", "0" * 40)
-    code, out, err = run(capsys, "impact", "--root", str(r.path), "--from-env")
+    code, out, err = run(capsys, "impact", "--repo", str(r.path), "--from-env")
     assert (code, out) == (0, "") and "new branch" in err
     monkeypatch.setenv("PRE_COMMIT_FROM_REF", "f" * 40)
-    code, out, err = run(capsys, "impact", "--root", str(r.path), "--from-env")
+    code, out, err = run(capsys, "impact", "--repo", str(r.path), "--from-env")
     assert (code, out) == (0, "") and "not blocking the push" in err
 
 
@@ -193,7 +193,7 @@ def test_check_base_runs_the_change_rules(
     r.write({"docs/adr/0001-money.md": MONEY.replace("cents", "euros")})
     r.remove(["docs/adr/0004-search.md"])
     r.commit("rewrite and delete")
-    code, out, _ = run(capsys, "check", "--root", str(r.path), "--base", "main",
+    code, out, _ = run(capsys, "check", "--repo", str(r.path), "--base", "main",
                        "--select", "ADR5", "--format", "json")
     findings = {(f["code"], f["path"]) for f in json.loads(out)["findings"]}
     assert findings == {

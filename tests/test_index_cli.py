@@ -50,8 +50,13 @@ def test_golden_index_of_real_collection(
 ) -> None:
     roots = COLLECTIONS[collection]
     config = tmp_path / "adrguard.toml"
+    # [index] path: these logs keep a README.md or index.md index, beside which adrguard
+    # never creates INDEX.md on its own (see test_no_index_beside_an_existing_index)
     config.write_text(
-        "cache = false\n" + (f"roots = {json.dumps(roots)}\n" if roots else ""), "utf-8"
+        "cache = false\n"
+        + (f"roots = {json.dumps(roots)}\n" if roots else "")
+        + '[index]\npath = "INDEX.md"\n',
+        "utf-8",
     )
     repo = corpora_dir / collection
     cfg, corpus = api.load(repo, config)
@@ -83,7 +88,7 @@ def test_golden_ltb_puts_00011_between_0010_and_0012() -> None:
 
 def test_index_print_check_write_cycle(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     repo = make_repo(tmp_path, BASE)
-    assert main(["index", "--root", str(repo)]) == 0
+    assert main(["index", "--repo", str(repo)]) == 0
     printed = capsys.readouterr().out
     assert (
         printed.startswith("# Architecture decision records\n")
@@ -91,34 +96,34 @@ def test_index_print_check_write_cycle(tmp_path: Path, capsys: pytest.CaptureFix
     )
     assert not (repo / "docs/adr/INDEX.md").exists()  # printing writes nothing
 
-    assert main(["index", "--check", "--root", str(repo)]) == 1
+    assert main(["index", "--check", "--repo", str(repo)]) == 1
     assert "docs/adr/INDEX.md: missing" in capsys.readouterr().out
-    assert main(["index", "--write", "--root", str(repo)]) == 0
+    assert main(["index", "--write", "--repo", str(repo)]) == 0
     assert capsys.readouterr().out == "Fixing docs/adr/INDEX.md\n"
     assert (repo / "docs/adr/INDEX.md").read_text("utf-8") == printed
-    assert main(["index", "--check", "--root", str(repo)]) == 0
+    assert main(["index", "--check", "--repo", str(repo)]) == 0
 
     (repo / "docs/adr/0003-use-redis.md").write_text(record(3, "Use Redis"), "utf-8")
     capsys.readouterr()
-    assert main(["index", "--check", "--root", str(repo)]) == 1
+    assert main(["index", "--check", "--repo", str(repo)]) == 1
     diff = capsys.readouterr().out
     assert diff.startswith("--- a/docs/adr/INDEX.md\n+++ b/docs/adr/INDEX.md\n")
     assert "+| 0003 | [Use Redis](0003-use-redis.md) | accepted |" in diff
-    assert main(["index", "--write", "--exit-non-zero-on-fix", "--root", str(repo)]) == 1
-    assert main(["index", "--write", "--exit-non-zero-on-fix", "--root", str(repo)]) == 0
+    assert main(["index", "--write", "--exit-non-zero-on-fix", "--repo", str(repo)]) == 1
+    assert main(["index", "--write", "--exit-non-zero-on-fix", "--repo", str(repo)]) == 0
 
 
 def test_write_keeps_hand_text_and_writes_lf(tmp_path: Path) -> None:
     repo = make_repo(tmp_path, BASE)
-    assert main(["index", "--write", "--root", str(repo)]) == 0
+    assert main(["index", "--write", "--repo", str(repo)]) == 0
     index_file = repo / "docs/adr/INDEX.md"
     block = index_file.read_text("utf-8").split("\n", 2)[2]
     index_file.write_bytes(
         ("# Ours\r\n\r\nIntro.\r\n\r\n" + block.replace("\n", "\r\n") + "Footer.\r\n").encode()
     )
-    assert main(["index", "--check", "--root", str(repo)]) == 0  # CRLF alone is not stale
+    assert main(["index", "--check", "--repo", str(repo)]) == 0  # CRLF alone is not stale
     (repo / "docs/adr/0003-use-redis.md").write_text(record(3, "Use Redis"), "utf-8")
-    assert main(["index", "--write", "--root", str(repo)]) == 0
+    assert main(["index", "--write", "--repo", str(repo)]) == 0
     text = index_file.read_bytes().decode()
     assert "\r" not in text and text.startswith("# Ours\n\nIntro.\n") and text.endswith("Footer.\n")
     assert "0003-use-redis.md" in text
@@ -128,18 +133,18 @@ def test_write_refuses_unmanaged_and_malformed_files(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     repo = make_repo(tmp_path, {**BASE, "docs/adr/INDEX.md": "# Hand made\n\n* 0001\n"})
-    assert main(["index", "--write", "--root", str(repo)]) == 2
+    assert main(["index", "--write", "--repo", str(repo)]) == 2
     assert "--init" in capsys.readouterr().err
     assert (repo / "docs/adr/INDEX.md").read_text("utf-8") == "# Hand made\n\n* 0001\n"
-    assert main(["index", "--write", "--init", "--root", str(repo)]) == 0
+    assert main(["index", "--write", "--init", "--repo", str(repo)]) == 0
     text = (repo / "docs/adr/INDEX.md").read_text("utf-8")
     assert text.startswith("# Hand made\n\n* 0001\n\n<!-- adrguard:index:start -->")
 
     (repo / "docs/adr/INDEX.md").write_text("x\n<!-- adrguard:index:start -->\n", "utf-8")
-    assert main(["index", "--write", "--init", "--root", str(repo)]) == 2
+    assert main(["index", "--write", "--init", "--repo", str(repo)]) == 2
     err = capsys.readouterr().err
     assert "no <!-- adrguard:index:end -->" in err and "nothing was written" in err
-    assert main(["index", "--check", "--root", str(repo)]) == 1
+    assert main(["index", "--check", "--repo", str(repo)]) == 1
 
 
 def test_symlinked_index_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -148,19 +153,19 @@ def test_symlinked_index_is_refused(tmp_path: Path, capsys: pytest.CaptureFixtur
     outside.write_text("<!-- adrguard:index:start -->\n<!-- adrguard:index:end -->\n", "utf-8")
     (repo / "docs/adr/INDEX.md").symlink_to(outside)
     for args in (["index", "--write"], ["index", "--check"], ["index"]):
-        assert main([*args, "--root", str(repo)]) == 2
+        assert main([*args, "--repo", str(repo)]) == 2
         assert "symlink" in capsys.readouterr().err
     assert outside.read_text("utf-8").count("\n") == 2
 
 
 def test_index_disabled_and_bad_columns(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     repo = make_repo(tmp_path, BASE, "cache = false\n[index]\nenabled = false\n")
-    assert main(["index", "--write", "--root", str(repo)]) == 0
+    assert main(["index", "--write", "--repo", str(repo)]) == 0
     assert not (repo / "docs/adr/INDEX.md").exists()
     (repo / ".adrguard.toml").write_text("[index]\ncolumns = ['title', 'owner']\n", "utf-8")
-    assert main(["index", "--root", str(repo)]) == 2
+    assert main(["index", "--repo", str(repo)]) == 2
     assert "unknown column 'owner'" in capsys.readouterr().err
-    assert main(["index", "--init", "--root", str(repo)]) == 2
+    assert main(["index", "--init", "--repo", str(repo)]) == 2
 
 
 def test_current_workflow_init_review_stamp_status(
@@ -169,29 +174,29 @@ def test_current_workflow_init_review_stamp_status(
     repo = make_repo(
         tmp_path, {**BASE, "docs/adr/0003-try-redis.md": record(3, "Try Redis", "Proposed")}
     )
-    assert main(["current", "status", "--root", str(repo)]) == 0
+    assert main(["current", "status", "--repo", str(repo)]) == 0
     assert "current init" in capsys.readouterr().out
-    assert main(["current", "init", "--root", str(repo)]) == 0
+    assert main(["current", "init", "--repo", str(repo)]) == 0
     view = repo / "docs/adr/CURRENT.md"
     draft = view.read_text("utf-8")
     assert "Draft for review" in draft and "Use Kafka" in draft and "Try Redis" not in draft
     view.write_text("# Custom\n", "utf-8")
-    assert main(["current", "init", "--root", str(repo)]) == 0
+    assert main(["current", "init", "--repo", str(repo)]) == 0
     assert (
         "exists; not overwritten" in capsys.readouterr().out
         and view.read_text("utf-8") == "# Custom\n"
     )
 
-    assert main(["current", "status", "--root", str(repo)]) == 1
+    assert main(["current", "status", "--repo", str(repo)]) == 1
     assert "ADR404" in capsys.readouterr().out
     view.write_text("# In force\n\n* PostgreSQL stores data.\n* Kafka carries events.\n", "utf-8")
-    assert main(["current", "stamp", "--root", str(repo)]) == 0
+    assert main(["current", "stamp", "--repo", str(repo)]) == 0
     assert capsys.readouterr().out == "stamped docs/adr/CURRENT.sources.json\n"
     manifest = repo / "docs/adr/CURRENT.sources.json"
     first = manifest.read_bytes()
-    assert main(["current", "stamp", "--root", str(repo)]) == 0
+    assert main(["current", "stamp", "--repo", str(repo)]) == 0
     assert "is up to date" in capsys.readouterr().out and manifest.read_bytes() == first
-    assert main(["current", "status", "--root", str(repo)]) == 0
+    assert main(["current", "status", "--repo", str(repo)]) == 0
     assert capsys.readouterr().out == "docs/adr/CURRENT.md: fresh\n"
 
     data = json.loads(first)
@@ -199,7 +204,7 @@ def test_current_workflow_init_review_stamp_status(
     (repo / "docs/adr/0002-use-kafka.md").write_text(record(2, "Use Kafka", "Superseded"), "utf-8")
     (repo / "docs/adr/0004-use-pulsar.md").write_text(record(4, "Use Pulsar"), "utf-8")
     view.write_text(view.read_text("utf-8") + "* Pulsar replaces Kafka.\n", "utf-8")
-    assert main(["current", "status", "--root", str(repo)]) == 1
+    assert main(["current", "status", "--repo", str(repo)]) == 1
     out = capsys.readouterr().out
     assert out.startswith("docs/adr/CURRENT.md: stale\n")
     for fragment in (
@@ -209,13 +214,13 @@ def test_current_workflow_init_review_stamp_status(
     ):
         assert fragment in out
     manifest.write_text(json.dumps(data), "utf-8")  # a reviewer set a coverage value by hand
-    assert main(["current", "stamp", "--root", str(repo)]) == 0
+    assert main(["current", "stamp", "--repo", str(repo)]) == 0
     members = json.loads(manifest.read_text("utf-8"))["members"]
     assert [(m["path"].rsplit("/", 1)[1], m["coverage"]) for m in members] == [
         ("0001-use-postgresql.md", "kept"),
         ("0004-use-pulsar.md", "open"),
     ]
-    assert main(["current", "status", "--root", str(repo)]) == 0
+    assert main(["current", "status", "--repo", str(repo)]) == 0
 
 
 def test_stamp_refuses_a_corrupt_or_newer_manifest(
@@ -229,10 +234,10 @@ def test_stamp_refuses_a_corrupt_or_newer_manifest(
             "docs/adr/CURRENT.sources.json": '{"schemaVersion": 9}',
         },
     )
-    assert main(["current", "stamp", "--root", str(repo)]) == 2
+    assert main(["current", "stamp", "--repo", str(repo)]) == 2
     assert "newer adrguard" in capsys.readouterr().err
     assert (repo / "docs/adr/CURRENT.sources.json").read_text("utf-8") == '{"schemaVersion": 9}'
-    assert main(["current", "stamp", "--adr-root", "nope", "--root", str(repo)]) == 2
+    assert main(["current", "stamp", "--adr-root", "nope", "--repo", str(repo)]) == 2
 
 
 def _snapshot(root: Path) -> dict[str, tuple[int, bytes]]:
@@ -261,7 +266,7 @@ def test_check_writes_nothing(
     )
     before = _snapshot(repo)
     dirs_before = sorted(p.relative_to(repo).as_posix() for p in repo.rglob("*") if p.is_dir())
-    assert main(["check", "--root", str(repo), "--select", "ADR4"]) == 1
+    assert main(["check", "--repo", str(repo), "--select", "ADR4"]) == 1
     out = capsys.readouterr().out
     assert "ADR402" in out and "ADR404" in out
     after = {k: v for k, v in _snapshot(repo).items() if not k.startswith(".adrguard_cache/")}
@@ -281,7 +286,7 @@ def test_fixer_hook_with_pre_commit_try_repo(repo_dir: Path, tmp_path: Path) -> 
     env = _env(tmp_path)
     hook = _hook_repo(repo_dir, tmp_path / "hook", env)
     target = make_repo(tmp_path / "target", BASE, "")
-    assert main(["index", "--write", "--root", str(target)]) == 0
+    assert main(["index", "--write", "--repo", str(target)]) == 0
     (target / "docs/adr/0003-use-redis.md").write_text(record(3, "Use Redis"), "utf-8")
     _commit_all(target, env)
 
@@ -319,8 +324,8 @@ def test_stamp_refuses_a_view_still_marked_as_draft(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     repo = make_repo(tmp_path, BASE)
-    assert main(["current", "init", "--root", str(repo)]) == 0
-    assert main(["current", "stamp", "--root", str(repo)]) == 2
+    assert main(["current", "init", "--repo", str(repo)]) == 0
+    assert main(["current", "stamp", "--repo", str(repo)]) == 2
     assert "still marked as a draft" in capsys.readouterr().err
     assert not (repo / "docs/adr/CURRENT.sources.json").exists()
 
@@ -332,7 +337,7 @@ def test_symlinks_out_of_the_repository_are_never_followed(
     secret = tmp_path / "secret.md"
     secret.write_text("# 9. Secret\n\n## Status\n\nAccepted\n", "utf-8")
     (repo / "docs/adr/CURRENT.md").write_text("# In force\n", "utf-8")
-    assert main(["current", "stamp", "--root", str(repo)]) == 0
+    assert main(["current", "stamp", "--repo", str(repo)]) == 0
     manifest = repo / "docs/adr/CURRENT.sources.json"
     data = json.loads(manifest.read_text("utf-8"))
     (repo / "docs/adr/0009-secret.md").symlink_to(secret)
@@ -345,14 +350,14 @@ def test_symlinks_out_of_the_repository_are_never_followed(
         }
     )
     manifest.write_text(json.dumps(data), "utf-8")
-    assert main(["check", "--root", str(repo), "--select", "ADR405"]) == 1
+    assert main(["check", "--repo", str(repo), "--select", "ADR405"]) == 1
     assert "symlink out of the repository" in capsys.readouterr().out
 
     manifest.unlink()
     outside = tmp_path / "elsewhere.json"
     outside.write_text("{}", "utf-8")
     manifest.symlink_to(outside)
-    assert main(["current", "status", "--root", str(repo)]) == 2
+    assert main(["current", "status", "--repo", str(repo)]) == 2
     assert "symlink out of the repository" in capsys.readouterr().err
 
 
@@ -363,14 +368,14 @@ def test_current_status_json_follows_its_schema(
 
     check = validator("current-status.schema.json")
     repo = make_repo(tmp_path, BASE)
-    assert main(["current", "status", "--root", str(repo), "--format", "json"]) == 0
+    assert main(["current", "status", "--repo", str(repo), "--format", "json"]) == 0
     empty = json.loads(capsys.readouterr().out)
     check.validate(empty)
     assert empty == {"schemaVersion": 1, "views": []}
 
-    assert main(["current", "init", "--root", str(repo)]) == 0
+    assert main(["current", "init", "--repo", str(repo)]) == 0
     capsys.readouterr()
-    assert main(["current", "status", "--root", str(repo), "--format", "json"]) == 1
+    assert main(["current", "status", "--repo", str(repo), "--format", "json"]) == 1
     stale = json.loads(capsys.readouterr().out)
     check.validate(stale)
     (view,) = stale["views"]
@@ -379,9 +384,9 @@ def test_current_status_json_follows_its_schema(
     assert [r["code"] for r in view["reasons"]] == ["ADR404"]
 
     (repo / "docs/adr/CURRENT.md").write_text("# In force\n\n* PostgreSQL stores data.\n", "utf-8")
-    assert main(["current", "stamp", "--root", str(repo)]) == 0
+    assert main(["current", "stamp", "--repo", str(repo)]) == 0
     capsys.readouterr()
-    assert main(["current", "status", "--root", str(repo), "--format", "json"]) == 0
+    assert main(["current", "status", "--repo", str(repo), "--format", "json"]) == 0
     fresh = json.loads(capsys.readouterr().out)
     check.validate(fresh)
     assert fresh["views"][0]["fresh"] is True and fresh["views"][0]["reasons"] == []

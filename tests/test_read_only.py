@@ -52,7 +52,7 @@ def _repo(tmp_path: Path) -> GitRepo:
     repo = GitRepo(tmp_path / "repo")
     repo.write(FILES)
     repo.commit("records")
-    assert main(["index", "--root", str(repo.path), "--write", "--no-cache"]) == 0
+    assert main(["index", "--repo", str(repo.path), "--write", "--no-cache"]) == 0
     repo.write({"src/app.py": "x = 2\n"})
     repo.commit("index and a change")
     return repo
@@ -100,7 +100,7 @@ def test_read_commands_write_nothing_into_the_repository(
     assert before == ""  # a clean work tree: anything new would show, even an ignored file
     for command in READ_COMMANDS:
         for extra in ([], ["--no-cache"]):
-            code = main([*command, "--root", str(repo.path), *extra])
+            code = main([*command, "--repo", str(repo.path), *extra])
             assert code in (0, 1), (command, capsys.readouterr().err)
     assert _status(repo) == before
 
@@ -111,7 +111,7 @@ async def test_an_mcp_session_writes_nothing_into_the_repository(tmp_path: Path)
 
     repo = _repo(tmp_path)
     before = _status(repo)
-    argv = [sys.executable, "-m", "adrguard", "mcp", "--root", str(repo.path)]
+    argv = [sys.executable, "-m", "adrguard", "mcp", "--repo", str(repo.path)]
     params = StdioServerParameters(command=argv[0], args=argv[1:], env=_env(), cwd=str(tmp_path))
     async with Client(params, mode="legacy") as client:
         for name, args in [
@@ -133,7 +133,7 @@ def _forged_cache(repo: GitRepo, tmp_path: Path) -> Path:
     """A copy of a real cache whose every record says something else (title, status), plus an
     old-style result entry claiming there is nothing to report."""
     real = recordcache.store_dir()
-    main(["list", "--root", str(repo.path)])  # fills the real cache
+    main(["list", "--repo", str(repo.path)])  # fills the real cache
     forged = tmp_path / "forged"
     shutil.copytree(real, forged)
     found = recordcache.records(forged)
@@ -153,7 +153,7 @@ def _outputs(repo: GitRepo, capsys: pytest.CaptureFixture[str], *extra: str) -> 
         ["list", "--format", "json"],
         ["show", "2", "--format", "json"],
     ):
-        main([*command, "--root", str(repo.path), *extra])
+        main([*command, "--repo", str(repo.path), *extra])
         out.append(capsys.readouterr().out)
     return out
 
@@ -182,7 +182,7 @@ def test_a_cache_in_the_repository_is_never_read(
     assert _outputs(repo, capsys) == plain  # warm
     # the same folder as the real cache *is* read: the comparison above means something
     monkeypatch.setenv("ADRGUARD_CACHE_DIR", str(forged))
-    main(["list", "--root", str(repo.path)])
+    main(["list", "--repo", str(repo.path)])
     assert "Forged" in capsys.readouterr().out
 
 

@@ -6,13 +6,12 @@ built-in defaults. :func:`from_mapping` is pure; :func:`load_config` reads the f
 
 from __future__ import annotations
 
-import re
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from adrguard.configfile import one_line, read_config_file, read_toml, tool_table
 from adrguard.core.errors import UserError
 from adrguard.core.findings import Severity
 from adrguard.core.options import (
@@ -152,10 +151,15 @@ def _codes(values: Any) -> tuple[str, ...]:
 
 
 def from_mapping(
-    data: Mapping[str, Any], source: str | None = None, base_dir: Path | None = None
+    data: Mapping[str, Any],
+    source: str | None = None,
+    base_dir: Path | None = None,
+    inside: tuple[Path, ...] = (),
 ) -> Config:
     """Build a Config from an already-parsed mapping. Pure apart from reading the
-    ``frontmatter-schema`` file named by the config (relative to ``base_dir``)."""
+    ``frontmatter-schema`` file named by the config (relative to ``base_dir``, and only when it
+    resolves inside one of the folders ``inside``: the repository, and the folder of a config
+    file named on the command line; ``base_dir`` alone when ``inside`` is empty)."""
     where = source or "configuration"
     validate_mapping(data, where)
     opts: dict[str, Any] = {}
@@ -175,18 +179,26 @@ def from_mapping(
             {k: tuple(s.casefold() for s in v) for k, v in data["required-sections"].items()}
         )
         opts["required_sections"] = req
+        opts["sections_configured"] = tuple(sorted(data["required-sections"]))
     for key, attr in (
         ("filename-pattern", "filename_pattern"),
         ("decision-id-pattern", "decision_id_pattern"),
     ):
         if key in data:
-            try:
-                re.compile(data[key])
-            except re.error as exc:
-                raise UserError(
-                    f"{where}: {key} is not a valid regular expression: {exc}"
-                ) from None
+            from adrguard.core.saferegex import pattern_problem
+
+            problem = pattern_problem(data[key], line_local=key == "decision-id-pattern")
+            if problem is not None:
+                raise UserError(f"{where}: {key} {data[key]!r} cannot be used: {problem}")
             opts[attr] = data[key]
+    for key, attr in (
+        ("require-status", "require_status"),
+        ("supersession-both-sides", "supersession_both_sides"),
+    ):
+        if key in data:
+            opts[attr] = bool(data[key])
+    if "date-format" in data:
+        opts["date_format"] = _date_format(data["date-format"], where)
     if "archive-dirs" in data:
         opts["archive_dirs"] = tuple(data["archive-dirs"])
     if "max-file-size" in data:
@@ -198,7 +210,9 @@ def from_mapping(
     if "impact" in data:
         opts["impact"] = ImpactOptions(**_table(data["impact"]))
     if "frontmatter-schema" in data:
-        opts["frontmatter_schema"] = _load_fm_schema(data["frontmatter-schema"], base_dir, where)
+        opts["frontmatter_schema"] = _load_fm_schema(
+            data["frontmatter-schema"], base_dir, where, inside
+        )
 
     severity: dict[str, Severity] = {}
     for code, sev in (data.get("severity") or {}).items():
@@ -238,41 +252,59 @@ def _cache_dir(value: str | None, where: str) -> str | None:
     return value
 
 
-def _load_fm_schema(name: str, base_dir: Path | None, where: str) -> dict[str, Any]:
+def _date_format(value: str, where: str) -> str:
+    """A strftime format that writes a year and reads back what it wrote (``%Y-%m-%d``,
+    ``%B %d, %Y``, ``%Y-%m``)."""
+    import datetime as dt
+
+    sample = dt.date(2001, 11, 22)
+    try:
+        dt.datetime.strptime(sample.strftime(value), value)
+        ok = "%Y" in value or "%y" in value
+    except ValueError:
+        ok = False
+    if not ok:
+        raise UserError(
+            f"{where}: date-format {value!r} is not a strftime format with a year that reads "
+            "back what it writes (for example '%Y-%m-%d' or '%B %d, %Y')"
+        )
+    return value
+
+
+def _load_fm_schema(
+    name: str, base_dir: Path | None, where: str, inside: tuple[Path, ...]
+) -> dict[str, Any]:
     import json
 
-    path = (base_dir or Path.cwd()) / name
+    from adrguard.core.userschema import schema_problem
+
+    base = base_dir or Path.cwd()
+    raw = read_config_file(base / name, inside or (base,), f"{where}: frontmatter-schema {name!r}")
     try:
-        loaded = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
+        loaded = json.loads(raw.decode("utf-8"))
+    except (ValueError, RecursionError) as exc:
         raise UserError(
-            f"{where}: frontmatter-schema {name!r} cannot be read as JSON: {exc}"
+            f"{where}: frontmatter-schema {name!r} is not valid JSON: {one_line(exc)}"
         ) from None
     if not isinstance(loaded, dict):
         raise UserError(f"{where}: frontmatter-schema {name!r} must hold a JSON object")
+    problem = schema_problem(loaded)
+    if problem is not None:
+        raise UserError(f"{where}: frontmatter-schema {name!r} {problem}")
     return loaded
 
 
-def _read_toml(path: Path) -> dict[str, Any]:
-    try:
-        with path.open("rb") as fh:
-            return tomllib.load(fh)
-    except OSError as exc:
-        raise UserError(f"cannot read config {path}: {exc.strerror or exc}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise UserError(f"{path.name}: not valid TOML: {exc}") from None
-
-
 def find_config(repo_root: Path) -> tuple[Path, dict[str, Any]] | None:
-    """The first config file that exists, with its adrguard table (first found wins)."""
+    """The first config file that exists, with its adrguard table (first found wins). A
+    config file that is a symlink out of the repository is refused, never followed."""
+    inside = (repo_root,)
     dedicated = repo_root / ".adrguard.toml"
-    if dedicated.is_file():
-        return dedicated, _read_toml(dedicated)
+    if dedicated.is_file() or dedicated.is_symlink():
+        return dedicated, read_toml(dedicated, inside)
     pyproject = repo_root / "pyproject.toml"
-    if pyproject.is_file():
-        data = _read_toml(pyproject)
-        table = data.get("tool", {}).get("adrguard")
-        if isinstance(table, dict):
+    if pyproject.is_file() or pyproject.is_symlink():
+        table = tool_table(read_toml(pyproject, inside), pyproject)
+        if table is not None:
             return pyproject, table
     return None
 
@@ -281,10 +313,13 @@ def load_config(repo_root: Path, explicit: Path | None = None) -> Config:
     if explicit is not None:
         if not explicit.is_file():
             raise UserError(f"config file {explicit} does not exist; check the --config path")
-        data = _read_toml(explicit)
+        # named on the command line: trusted to live anywhere; what it names stays inside the
+        # repository or the config file's own folder
+        inside = (repo_root, explicit.parent)
+        data = read_toml(explicit, (explicit.parent,))
         if explicit.name == "pyproject.toml":
-            data = data.get("tool", {}).get("adrguard", {})
-        return from_mapping(data, _display(explicit, repo_root), explicit.parent)
+            data = tool_table(data, explicit) or {}
+        return from_mapping(data, _display(explicit, repo_root), explicit.parent, inside)
     found = find_config(repo_root)
     if found is None:
         return Config()
@@ -292,7 +327,7 @@ def load_config(repo_root: Path, explicit: Path | None = None) -> Config:
     label = _display(path, repo_root)
     if path.name == "pyproject.toml":
         label += " [tool.adrguard]"
-    return from_mapping(data, label, path.parent)
+    return from_mapping(data, label, path.parent, (repo_root,))
 
 
 def _display(path: Path, repo_root: Path) -> str:

@@ -54,7 +54,7 @@ def _corpus(root: Path) -> None:
 def _report(
     root: Path, capsys: pytest.CaptureFixture[str], *extra: str, fmt: str = "json"
 ) -> str:
-    main(["check", "--root", str(root), "--format", fmt, "--today", "2026-01-01", *extra])
+    main(["check", "--repo", str(root), "--format", fmt, "--today", "2026-01-01", *extra])
     return capsys.readouterr().out
 
 
@@ -93,7 +93,7 @@ def test_the_cache_is_read(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     _corpus(tmp_path)
     _report(tmp_path, capsys)
     recordcache.forge(*recordcache.records()["docs/adr/0002-second.md"], title="Forged")
-    main(["list", "--root", str(tmp_path)])
+    main(["list", "--repo", str(tmp_path)])
     assert "Forged" in capsys.readouterr().out
 
 
@@ -179,7 +179,7 @@ def test_symlinked_pack_is_not_followed(
     pack.rename(forged)
     pack.symlink_to(forged)
     assert _report(tmp_path, capsys) == cold
-    main(["list", "--root", str(tmp_path)])
+    main(["list", "--repo", str(tmp_path)])
     assert "Forged" not in capsys.readouterr().out
 
 
@@ -248,7 +248,7 @@ def test_yaml_tags_report_the_same_cold_warm_and_without_cache(
     for command in (["list", "--format", "json"], ["show", "0004", "--format", "json"]):
         outputs = []
         for extra in ([], [], ["--no-cache"]):
-            main([*command, "--root", str(tmp_path), *extra])
+            main([*command, "--repo", str(tmp_path), *extra])
             outputs.append(capsys.readouterr().out)
         assert outputs[0] == outputs[1] == outputs[2]
 
@@ -258,7 +258,7 @@ def test_no_cache_reads_and_writes_nothing(
 ) -> None:
     _corpus(tmp_path)
     for command in (["check"], ["list"], ["show", "1"], ["graph"], ["index", "--check"]):
-        main([*command, "--root", str(tmp_path), "--no-cache"])
+        main([*command, "--repo", str(tmp_path), "--no-cache"])
     capsys.readouterr()
     assert not recordcache.store_dir().exists() or not recordcache.files()
 
@@ -272,7 +272,7 @@ def test_records_outlive_the_date_and_are_shared_with_list(
     _report(tmp_path, capsys)
     before = {p: p.stat().st_ino for p in recordcache.files()}
     tomorrow = _report(tmp_path, capsys, "--today", "2026-01-02")
-    main(["list", "--root", str(tmp_path), "--format", "json"])
+    main(["list", "--repo", str(tmp_path), "--format", "json"])
     capsys.readouterr()
     assert {p: p.stat().st_ino for p in recordcache.files()} == before  # nothing rewritten
     assert tomorrow == _cold(tmp_path, capsys, "--today", "2026-01-02")
@@ -289,15 +289,15 @@ def test_cache_dir_setting_and_its_limits(
     assert (chosen / "CACHEDIR.TAG").is_file()
 
     (tmp_path / ".adrguard.toml").write_text('cache-dir = "relative/cache"\n', encoding="utf-8")
-    assert main(["check", "--root", str(tmp_path)]) == 2
+    assert main(["check", "--repo", str(tmp_path)]) == 2
     assert "cache-dir 'relative/cache' is not an absolute path" in capsys.readouterr().err
 
     inside = tmp_path / "docs" / "cache"
     (tmp_path / ".adrguard.toml").write_text(f'cache-dir = "{inside}"\n', encoding="utf-8")
-    assert main(["check", "--root", str(tmp_path)]) == 2
+    assert main(["check", "--repo", str(tmp_path)]) == 2
     assert "is inside the repository" in capsys.readouterr().err
     assert not inside.exists()
-    assert main(["check", "--root", str(tmp_path), "--no-cache"]) == 0  # ADR103: a warning
+    assert main(["check", "--repo", str(tmp_path), "--no-cache"]) == 0  # ADR103: a warning
 
 
 def test_default_cache_folder_inside_the_repository_is_not_used(
@@ -310,7 +310,7 @@ def test_default_cache_folder_inside_the_repository_is_not_used(
     assert _report(tmp_path, capsys) == _cold(tmp_path, capsys)
     assert not (tmp_path / ".cache").exists()
     monkeypatch.setenv("ADRGUARD_CACHE_DIR", str(tmp_path / ".cache"))  # chosen: an error
-    assert main(["check", "--root", str(tmp_path)]) == 2
+    assert main(["check", "--repo", str(tmp_path)]) == 2
     assert "is inside the repository" in capsys.readouterr().err
 
 

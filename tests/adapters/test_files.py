@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 
 from adrguard.adapters import files
-from adrguard.adapters.files import SYMLINK_OUTSIDE, Discovery, discover
-from adrguard.config import DEFAULT_ROOTS, Config, from_mapping
+from adrguard.adapters.files import Discovery, discover
+from adrguard.adapters.reading import SYMLINK_OUTSIDE
+from adrguard.config import Config, from_mapping
 from adrguard.core.errors import UserError
 
 GIT_ENV = {
@@ -82,23 +83,38 @@ def copy_collection(src: Path, dest: Path) -> tuple[dict[str, dict[str, object]]
 
 def check_against_truth(found: Discovery, truth: dict[str, dict[str, object]]) -> None:
     records = {p for p, v in truth.items() if v["kind"] == "adr"}
-    others = {p for p, v in truth.items() if v["kind"] != "adr"}
-    assert set(paths(found)) == records
-    assert set(found.skipped) == others
+    # documents a front-matter type marks as not decisions (a scorer may count them either
+    # way, the corpora README says): discovery goes by paths, so they are records here
+    typed = {p for p, v in truth.items() if v["kind"] == "other" and v.get("doc_type")}
+    others = {p for p, v in truth.items() if v["kind"] != "adr"} - typed
+    assert set(paths(found)) - typed == records
+    assert set(found.skipped) - typed == others
     assert paths(found) == sorted(paths(found))
     assert all(s.error is None and s.data for s in found.sources)
 
 
 def test_all_corpora_classified_like_truth(corpora_dir: Path, tmp_path: Path) -> None:
+    """Discovery (by path) then the corpus (by content: front matter declaring a supplement)
+    keep exactly the labelled records of every collection, and skip every other file."""
+    from adrguard.api.corpus import corpus_of
+
     names = [c.name for c in collections(corpora_dir)]
-    assert len(names) == 15
+    assert len(names) >= 25
     for coll in collections(corpora_dir):
         dest = tmp_path / coll.name
         truth, roots = copy_collection(coll, dest)
-        found = discover(dest, cfg(roots=roots))  # default excludes only
-        check_against_truth(found, truth)
+        config = cfg(roots=roots)  # default excludes only
+        found = discover(dest, config)
+        records = {p for p, v in truth.items() if v["kind"] == "adr"}
+        assert records <= set(paths(found)), coll.name  # discovery never drops a record
+        assert set(found.skipped) <= set(truth) - records, coll.name
+        assert paths(found) == sorted(paths(found))
+        assert all(s.error is None and s.data for s in found.sources)
         assert found.roots == tuple(roots)
         assert not found.uses_git and found.repo_url is None
+        corpus = corpus_of(found, config)
+        assert {d.path for d in corpus.decisions} == records, coll.name
+        assert set(corpus.skipped) == set(truth) - records, coll.name
 
 
 def test_corpus_auto_detected_without_config(corpora_dir: Path, tmp_path: Path) -> None:
@@ -132,7 +148,7 @@ def test_no_adr_folder_is_a_one_line_user_error(tmp_path: Path) -> None:
     text = str(err.value)
     assert "\n" not in text
     assert str(tmp_path) in text
-    assert all(root in text for root in DEFAULT_ROOTS)
+    assert "looked for folders named" in text and "numbered markdown files" in text
     assert "roots" in text and ".adrguard.toml" in text and "[tool.adrguard]" in text
 
 
@@ -141,7 +157,7 @@ def test_every_existing_default_root_is_used(tmp_path: Path) -> None:
     write(tmp_path, "adr/0001-b.md")
     (tmp_path / "decisions").write_text("a file, not a folder")
     found = discover(tmp_path, Config())
-    assert found.roots == ("docs/adr", "adr")
+    assert found.roots == ("adr", "docs/adr")
     assert paths(found) == ["adr/0001-b.md", "docs/adr/0001-a.md"]
     assert {s.root for s in found.sources} == {"docs/adr", "adr"}
 
@@ -396,10 +412,19 @@ def test_git_tracked_staged_untracked_and_deleted(tmp_path: Path) -> None:
     found = discover(tmp_path, Config())
     assert found.uses_git
     assert paths(found) == ["docs/adr/0001-tracked.md", "docs/adr/0003-staged.md"]
-    assert found.untracked == ("docs/adr/0004-untracked.md", "docs/adr/ignored.md")
+    assert found.untracked == ("docs/adr/0004-untracked.md",)  # ignored files are not listed
     assert "docs/adr/0004-untracked.md" not in found.repo_files
     assert {".gitignore", "docs/adr/0002-deleted.md"} <= found.repo_files
     assert found.repo_url is None
+    assert not found.untracked_checked
+    # a manual run also reads the untracked (not ignored) records, and says they are untracked
+    manual = discover(tmp_path, Config(), untracked=True)
+    assert paths(manual) == [
+        "docs/adr/0001-tracked.md", "docs/adr/0003-staged.md", "docs/adr/0004-untracked.md"
+    ]
+    assert manual.untracked == ("docs/adr/0004-untracked.md",) and manual.untracked_checked
+    assert "docs/adr/0004-untracked.md" in manual.repo_files
+    assert "docs/adr/ignored.md" not in manual.repo_files
 
 
 def test_repo_root_below_the_git_top(tmp_path: Path) -> None:

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote
 
+import corpus_labels as labels
 import pytest
 
 from adrguard.core.model import Decision, RelKind, SourceFile
@@ -21,30 +22,16 @@ RELATION_FIELDS = {
     "amended_by": RelKind.AMENDED_BY,
     "in_favour_of": RelKind.IN_FAVOUR_OF,
 }
-_NON_WORD = re.compile(r"[\W_]+")
 _NUMBER = re.compile(r"(\d+)")
 
 
-def fold_title(value: str | None) -> str | None:
-    return None if value is None else _NON_WORD.sub("", value.casefold())
-
-
-def roots_of(collection: Path) -> list[str]:
-    text = (collection / "SOURCE.txt").read_text(encoding="utf-8")
-    line = next(x for x in text.splitlines() if x.startswith("path(s) in repository:"))
-    return [r.strip().rstrip("/") for r in line.split(":", 1)[1].split(",") if r.strip()]
-
-
-def root_for(path: str, roots: list[str]) -> str:
-    best = "."
-    for root in roots:
-        if root != "." and (path.startswith(root + "/")) and len(root) > len(best):
-            best = root
-    return best
+roots_of = labels.source_roots
+root_for = labels.root_for
 
 
 def resolve(target: str, source_path: str, records: dict[str, int | None]) -> str:
-    """A relation target -> the repo path of the record it names (or the target itself)."""
+    """A relation target -> the repo path of the record it names, or ``UNRESOLVED:`` when it
+    names no single record (the labels write ``UNRESOLVED:<text>`` for those)."""
     t = target.split("#", 1)[0].strip()
     folder = source_path.rsplit("/", 1)[0] if "/" in source_path else ""
     if t and not re.match(r"^[a-z]+:", t, re.I):
@@ -60,13 +47,19 @@ def resolve(target: str, source_path: str, records: dict[str, int | None]) -> st
             if option in records:
                 return option
     numbers = _NUMBER.findall(t)
-    if numbers:
+    if numbers and not t.endswith(".md") and not re.match(r"^[a-z]+:", t, re.I):
         same_folder = [
             p for p, n in records.items() if n == int(numbers[-1]) and p.rsplit("/", 1)[0] == folder
         ]
         if len(same_folder) == 1:
             return same_folder[0]
-    return t
+    return labels.UNRESOLVED
+
+
+def _label_targets(label: dict[str, object], field_name: str) -> set[str]:
+    values = label.get(field_name) or []
+    assert isinstance(values, list)
+    return {labels.UNRESOLVED if str(v).startswith(labels.UNRESOLVED) else str(v) for v in values}
 
 
 @dataclass
@@ -87,7 +80,7 @@ class Tally:
 
 def _relations_agree(d: Decision, label: dict[str, object], records: dict[str, int | None]) -> bool:
     for field_name, kind in RELATION_FIELDS.items():
-        truth = set(label.get(field_name) or [])  # type: ignore[call-overload]
+        truth = _label_targets(label, field_name)
         ours = {resolve(r.target_raw, d.path, records) for r in d.relationships if r.kind is kind}
         if truth != ours:
             return False
@@ -105,16 +98,15 @@ def score(collection: Path, options: Options) -> Tally:
         data = (collection / path).read_bytes()
         d = parse(SourceFile(path=path, root=root_for(path, roots), data=data), options)
         where = f"{collection.name}/{path}"
-        if label["status"] != "ambiguous":
-            want = None if label["status"] == "none" else label["status"]
-            got = d.status.value if d.status is not None else None
-            tally.status[1] += 1
-            if got == want:
-                tally.status[0] += 1
-            else:
-                tally.misses.append(f"status {where}: want {want} got {got} ({d.status_raw!r})")
+        got = d.status.value if d.status is not None else None
+        tally.status[1] += 1
+        if got in labels.acceptable_statuses(label):
+            tally.status[0] += 1
+        else:
+            want = label["status"]
+            tally.misses.append(f"status {where}: want {want} got {got} ({d.status_raw!r})")
         tally.title[1] += 1
-        if fold_title(d.title) == fold_title(label["title"]):
+        if labels.fold_title(d.title) in labels.acceptable_titles(label):
             tally.title[0] += 1
         else:
             tally.misses.append(f"title  {where}: want {label['title']!r} got {d.title!r}")
@@ -139,8 +131,8 @@ def _pct(pair: list[int]) -> float:
 
 def test_parser_agrees_with_hand_labels(corpora_dir: Path) -> None:
     options = Options()
-    collections = sorted(p for p in corpora_dir.iterdir() if (p / "TRUTH.json").is_file())
-    assert len(collections) >= 15
+    collections = labels.collections(corpora_dir)
+    assert len(collections) >= 25
     total = Tally()
     rows = []
     for collection in collections:
@@ -162,7 +154,7 @@ def test_parser_agrees_with_hand_labels(corpora_dir: Path) -> None:
     assert _pct(total.status) >= 98.0
     assert _pct(total.title) >= 97.0
     assert _pct(total.number) >= 99.0
-    assert _pct(total.relations) >= 98.0
+    assert _pct(total.relations) >= 99.0
 
 
 _SCHEME = re.compile(r"^[a-z][a-z0-9+.-]*:|^//", re.I)
@@ -190,30 +182,44 @@ def broken(collection: Path, path: str, d: Decision) -> dict[str, list[str]]:
     return out
 
 
+_QUOTE_MARKS = re.compile(r"^(?:\s*>)+\s*")
+
+
+def _as_written(raw: str | None) -> str | None:
+    """A status as written, for comparison: blockquote marks and line breaks do not count (the
+    labels keep a paragraph's line break in one record and a space in another)."""
+    return None if raw is None else " ".join(_QUOTE_MARKS.sub("", raw[:80]).split())
+
+
 def test_links_and_raw_values_agree_with_hand_labels(corpora_dir: Path) -> None:
-    """Every file (records, indexes, templates): links found, status_raw and title_raw."""
-    disagreements: list[tuple[str, str, object, object]] = []
-    checked = 0
-    for collection in sorted(p for p in corpora_dir.iterdir() if (p / "TRUTH.json").is_file()):
-        truth = json.loads((collection / "TRUTH.json").read_text(encoding="utf-8"))
+    """Every file (records, indexes, templates): the broken links found are exactly the
+    labelled ones; a record's status_raw and title_raw agree with the labels (the status as
+    written is a judgement where a record states it more than once, hence a threshold)."""
+    link_disagreements: list[tuple[str, str, object, object]] = []
+    raw_disagreements: list[tuple[str, str, object, object]] = []
+    checked = raw_checked = 0
+    for collection in labels.collections(corpora_dir):
         roots = roots_of(collection)
-        for path, label in sorted(truth["files"].items()):
+        for path, label in sorted(labels.truth(collection).items()):
             data = (collection / path).read_bytes()
             d = parse(SourceFile(path=path, root=root_for(path, roots), data=data), Options())
             got = broken(collection, path, d)
             for key, value in got.items():
                 checked += 1
                 if value != label[key]:
-                    disagreements.append((path, key, label[key], value))
+                    link_disagreements.append((path, key, label[key], value))
             if label["kind"] == "adr":
-                checked += 2
+                raw_checked += 2
                 raw = d.status_raw[:80] if d.status_raw else None
-                if raw != label["status_raw"]:
-                    disagreements.append((path, "status_raw", label["status_raw"], raw))
+                if _as_written(raw) != _as_written(label["status_raw"]):
+                    raw_disagreements.append((path, "status_raw", label["status_raw"], raw))
                 if d.title_raw != label["title_raw"]:
-                    disagreements.append((path, "title_raw", label["title_raw"], d.title_raw))
-    assert checked > 2000
-    assert disagreements == []
+                    raw_disagreements.append((path, "title_raw", label["title_raw"], d.title_raw))
+    for item in raw_disagreements:
+        print("  raw value:", item)
+    assert checked > 2500
+    assert link_disagreements == []
+    assert labels.pct(raw_checked - len(raw_disagreements), raw_checked) >= 98.0
 
 
 @pytest.mark.parametrize("name", ["alphagov__govuk-aws", "zooniverse__front-end-monorepo"])

@@ -193,6 +193,8 @@ class ActionRunner:
             "GITHUB_REPOSITORY": "acme/shop",
             "GITHUB_SERVER_URL": "https://github.com",
             "GITHUB_RUN_ID": "4242",
+            "GITHUB_WORKFLOW": "adrguard",
+            "GITHUB_JOB": "adrs",
             "GITHUB_SHA": self.fx.head,
             "GITHUB_WORKSPACE": str(self.fx.repo.path),
             "GITHUB_OUTPUT": str(work / "output"),
@@ -202,7 +204,7 @@ class ActionRunner:
             "RUNNER_TEMP": str(work),
         }
         defaults = {"fail-on": "none", "base": "", "config": "", "profile": "", "comment": "true",
-                    "annotations": "true", "sarif-file": ""}
+                    "comment-key": "", "annotations": "true", "sarif-file": ""}
         for name, value in {**defaults, **inputs}.items():
             env["INPUT_" + name.upper().replace("-", "_")] = value
         for k, v in env.items():

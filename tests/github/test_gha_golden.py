@@ -35,4 +35,4 @@ def test_pull_request_outputs_match_golden(action: ActionRunner, github: State) 
     # ADR text cannot start a command: every line is one of ours, hostile text stays inside it
     assert "file=docs/adr/0005-a%2Cb%3A%3Aerror%3A%3Ac.md," in run.stdout
     assert "'Frobnicated ::error::pwned @org/team <img src=x onerror=alert(1)>'" in run.stdout
-    assert run.stdout.count("\n") == 9 and all(line.startswith("::") for line in run.stdout.splitlines())
+    assert run.stdout.count("\n") == 8 and all(line.startswith("::") for line in run.stdout.splitlines())

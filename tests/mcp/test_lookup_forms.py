@@ -60,7 +60,7 @@ def small(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _cli(root: Path, capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
-    code = main([*argv, "--root", str(root), "--no-cache"])
+    code = main([*argv, "--repo", str(root), "--no-cache"])
     out = capsys.readouterr()
     return code, out.out + out.err
 

@@ -1,4 +1,4 @@
-"""End to end: ``adrguard mcp --root <repo>`` as a subprocess, spoken to over stdio."""
+"""End to end: ``adrguard mcp --repo <repo>`` as a subprocess, spoken to over stdio."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ def env() -> dict[str, str]:
 
 
 def command(repo: Path) -> list[str]:
-    return [sys.executable, "-m", "adrguard", "mcp", "--root", str(repo), "--no-cache"]
+    return [sys.executable, "-m", "adrguard", "mcp", "--repo", str(repo), "--no-cache"]
 
 
 @pytest.mark.anyio
@@ -101,7 +101,7 @@ def test_missing_extra_prints_the_install_hint(
 
     monkeypatch.setitem(sys.modules, "mcp", None)
     monkeypatch.setitem(sys.modules, "mcp.server.mcpserver", None)
-    assert main(["mcp", "--root", str(repo)]) == 2
+    assert main(["mcp", "--repo", str(repo)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1
     assert err[0].startswith("error:") and "pip install 'adrguard[mcp]'" in err[0]

@@ -47,10 +47,12 @@ def test_text_layout(tricky: Report, ctx: ReportContext) -> None:
     assert lines[-1] == "3 errors, 1 warning, 1 note in 4 decisions (5 files)"
     assert "\x1b" not in out and "\u202e" not in out and "\r" not in out
     assert "\\x1b[31mred\\x1b[0m" in out and "\\u202eevil" in out
-    # a multi-line message continues under the message column, never at column 0
+    # a multi-line message continues under the message column, never at column 0, and a
+    # continuation line that would open with `::` (a workflow command after blanks) shows `\x3a`
     first = next(i for i, line in enumerate(lines) if "ADR303" in line)
     column = lines[first].index("supersedes")
-    assert lines[first + 1].startswith(" " * column + "::error file=x")
+    assert lines[first + 1].startswith(" " * column + "\\x3a:error file=x")
+    assert not any(line.lstrip().startswith("::") for line in lines)
     assert all(line == line.rstrip() for line in lines)
 
 

@@ -7,9 +7,9 @@ import pytest
 from adrguard.core.errors import UserError
 from adrguard.core.model import Corpus, Decision, Section, Status, StatusStatement
 from adrguard.core.options import DEFAULT_STATUS_SYNONYMS, Options
+from adrguard.core.sections import fold
 from adrguard.rules import RULES_BY_CODE, RuleContext
-from adrguard.rules.fields import normalise_heading, singular
-from adrguard.rules.numbering import file_number, record_name, slug
+from adrguard.rules.numbering import file_number, record_name
 from adrguard.rules.structure import suggest_status
 
 
@@ -50,15 +50,8 @@ def test_suggest_status(raw: str, hint: str | None) -> None:
         ("**Decision**", "decision"),
     ],
 )
-def test_normalise_heading(title: str, expected: str) -> None:
-    assert normalise_heading(title) == expected
-
-
-def test_singular() -> None:
-    assert singular("decisions") == "decision"
-    assert singular("consequences") == "consequence"
-    assert singular("status") == "statu"  # both sides are singularised, so they still match
-    assert singular("process") == "process"
+def test_fold_heading(title: str, expected: str) -> None:
+    assert fold(title) == expected
 
 
 @pytest.mark.parametrize(
@@ -77,33 +70,39 @@ def test_record_name_and_number(path: str, root: str, name: str, number: int | N
     assert file_number(path, root) == number
 
 
-def test_slug() -> None:
-    assert slug("7. Use Kafka & Zookeeper!") == "use-kafka-zookeeper"
-    assert slug("Établir l'API") == "etablir-l-api"
-    assert slug("???") == "title"
-
-
 def test_unknown_status_message_suggests_and_explains() -> None:
     d = decision(status=Status.UNKNOWN, status_raw="Superseeded", status_line=5)
     (msg,) = messages("ADR103", d)
     assert "'Superseeded'" in msg and "did you mean 'superseded'" in msg and "statuses" in msg
 
 
-def test_filename_message_proposes_a_name() -> None:
-    d = decision(path="docs/adr/Use Kafka.md", number=7, title="Use Kafka")
-    (msg,) = messages("ADR107", d)
-    assert "0007-use-kafka.md" in msg and "filename-pattern" in msg
+def test_filename_message_never_invents_a_name_from_the_title() -> None:
+    logged = [decision(path=f"docs/adr/000{i}-record-{i}.md", number=i) for i in range(1, 5)]
+    odd = decision(path="docs/adr/Use Kafka.md", number=7, title="Use Kafka")
+    (msg,) = messages("ADR107", *logged, odd)
+    assert "'Use Kafka.md'" in msg and "4 of 5 records" in msg and "'0001-record-1.md'" in msg
+    assert "use-kafka" not in msg and "filename-pattern" in msg
 
 
-def test_invalid_date_suggestions() -> None:
-    found = [
-        messages("ADR109", decision(date=written))
-        for written in ("12/03/2021", "July 25, 2018", "2023-13-10", "someday")
-    ]
-    assert "(2021-03-12?)" in found[0][0]
-    assert "(2018-07-25?)" in found[1][0]
-    assert "(2023-10-13?)" in found[2][0]
-    assert found[3][0].endswith("write it as YYYY-MM-DD")
+def test_filename_width_message_keeps_the_slug() -> None:
+    logged = [decision(path=f"docs/adr/{i:04d}-x{i}.md", number=i) for i in range(1, 6)]
+    wide = decision(path="docs/adr/00011-remote-access.md", number=11)
+    (msg,) = messages("ADR107", *logged, wide)
+    assert "'0011-remote-access.md'" in msg and "sorts out of order" in msg
+
+
+def test_invalid_date_messages() -> None:
+    iso = [decision(path=f"docs/adr/000{i}-a.md", date=f"2021-0{i}-01") for i in range(1, 5)]
+    found = {
+        written: messages("ADR109", *iso, decision(path="docs/adr/0009-z.md", date=written))
+        for written in ("12/03/2021", "July 25, 2018", "2023-13-10", "someday", "24/03/2021")
+    }
+    assert "2021-03-12 day first or 2021-12-03 month first" in found["12/03/2021"][0]
+    assert "4 of 5 dated records" in found["July 25, 2018"][0]
+    assert "(2018-07-25)" in found["July 25, 2018"][0]
+    assert "(did you mean 2023-10-13?)" in found["2023-13-10"][0]
+    assert "not a date adrguard can read" in found["someday"][0]
+    assert "(2021-03-24)" in found["24/03/2021"][0]
 
 
 def test_future_date_needs_today() -> None:
@@ -165,3 +164,16 @@ def test_duplicate_id_lists_the_other_records() -> None:
     found = list(RULES_BY_CODE["ADR106"]().check(RuleContext(Corpus((a, b, c)), Options())))
     assert [f.location.path for f in found] == sorted([a.path, b.path, c.path])
     assert found[0].related == tuple(sorted([b.path, c.path]))
+
+
+def test_learned_counts_leave_fingerprints_alone() -> None:
+    from adrguard.core.findings import fingerprint
+
+    iso = [decision(path=f"docs/adr/000{i}-a.md", date=f"2021-0{i}-01") for i in range(1, 5)]
+    odd = decision(path="docs/adr/0009-z.md", id="ADR-0009", date="24/03/2021")
+    ctx = RuleContext(Corpus(decisions=(*iso, odd)), Options())
+    (before,) = RULES_BY_CODE["ADR109"]().check(ctx)
+    more = decision(path="docs/adr/0005-a.md", id="ADR-0005", date="2021-05-01")
+    (after,) = RULES_BY_CODE["ADR109"]().check(RuleContext(Corpus((*iso, more, odd)), Options()))
+    assert "4 of 5" in before.message and "5 of 6" in after.message
+    assert fingerprint(before) == fingerprint(after)

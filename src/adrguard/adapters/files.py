@@ -2,33 +2,36 @@
 
 Inside a git work tree the files are what ``git ls-files`` lists (tracked and staged: what the
 next commit holds); elsewhere the file system is walked. Decoding and NUL checks are the
-parser's job; this module reports only what stops a file being read (a symlink out of the
-repository, a permission error, a size above ``max-file-size``) in ``SourceFile.error``.
+parser's job; reading (:mod:`.reading`) reports only what stops a file being read (a symlink out
+of the repository, a permission error, a size above ``max-file-size``) in ``SourceFile.error``.
 """
 
 from __future__ import annotations
 
 import os
-import re
-import stat
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from adrguard.adapters.layout import MARKDOWN_SUFFIXES, Plan, classify, longest_first, root_of
-from adrguard.config import DEFAULT_ROOTS, Config
+from adrguard.adapters.layout import Plan, classify, longest_first, other_text_paths, root_of
+from adrguard.adapters.reading import read_bytes
+from adrguard.adapters.roots import (
+    Root,
+    Search,
+    configured,
+    covered,
+    detect,
+    is_dir_inside,
+    normalise,
+)
+from adrguard.config import Config
 from adrguard.core.errors import UserError
 from adrguard.core.model import SourceFile
 
 if TYPE_CHECKING:
     from adrguard.adapters.cache import Store
 
-# Files under a root that rules read as text (indexes, CURRENT views and manifests).
-OTHER_TEXT_NAMES = frozenset(
-    {"README.md", "readme.md", "index.md", "INDEX.md", "CURRENT.md", "CURRENT.sources.json"}
-)
-_OTHER_TEXT_SUFFIXES = tuple(OTHER_TEXT_NAMES)  # a cheap first test (endswith, in C)
 # Folders never walked outside git (tool caches, dependencies, other VCS data).
 WALK_SKIP_DIRS = frozenset(
     {
@@ -46,15 +49,9 @@ WALK_SKIP_DIRS = frozenset(
         ".ruff_cache",
     }
 )
-SYMLINK_OUTSIDE = "symlink points outside the repository: not followed"
 CONFIG_HINT = (
     'set roots = ["path/to/adrs"] in .adrguard.toml or under [tool.adrguard] in pyproject.toml'
 )
-_GLOB = re.compile(r"[*?\[]")
-# never block on a FIFO swapped in after lstat; binary mode on Windows
-_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
-# Where open() can refuse a symlink, regular files are read without a separate lstat.
-_FAST_FLAGS = _OPEN_FLAGS | os.O_NOFOLLOW if hasattr(os, "O_NOFOLLOW") else 0
 
 
 @dataclass(frozen=True)
@@ -68,38 +65,60 @@ class Discovery:
     other_texts: dict[str, bytes]  # index / CURRENT files under roots, by repo-relative path
     repo_url: str | None  # web URL of the ``origin`` remote, when there is one
     uses_git: bool = False  # files came from git (``git ls-files``, or a revision's tree)
-    untracked: tuple[str, ...] = ()  # markdown under roots on disk but not in the git index
+    # markdown under the roots that git does not track (and does not ignore); read as records
+    # when ``untracked_checked`` (manual runs), else only named in a note
+    untracked: tuple[str, ...] = ()
     file_list: Sequence[str] = ()  # ``repo_files`` as listed (sorted)
+    untracked_checked: bool = False
+    search: Search = field(default_factory=lambda: Search(()))  # the roots and why
+
+    @property
+    def shallow_roots(self) -> frozenset[str]:
+        return frozenset(r.path for r in self.search.roots if r.shallow)
 
 
-def discover(repo_root: Path, config: Config, store: Store | None = None) -> Discovery:
+def discover(
+    repo_root: Path,
+    config: Config,
+    store: Store | None = None,
+    *,
+    untracked: bool = False,
+    extra_roots: Sequence[str] = (),
+    require_roots: bool = True,
+) -> Discovery:
     """Find the ADR roots, enumerate the files, classify and read the records. ``repo_root`` is
-    resolved already (see :func:`adrguard.api.resolve_root`); ``store`` keeps git listings."""
+    resolved already (see :func:`adrguard.api.resolve_root`); ``store`` keeps git listings.
+    ``untracked`` (manual runs) also reads the files under the roots that git neither tracks nor
+    ignores; ``extra_roots`` are folders to check as roots for this run (``adrguard check
+    DIR``)."""
     base = Path(os.path.abspath(repo_root))
     real_base = os.path.realpath(base)
-    roots = find_roots(base, config)
     listing = _git_listing(base, store)
     url: str | None = None
+    unreadable: list[tuple[str, str]] = []
     if listing is None:
-        files = walk(base)
+        files = walk(base, unreadable=unreadable)
     else:
         files, url = listing
     git_top = listing is not None
-    plan = classify(files, roots, config)
+    search = find_roots(base, config, files, extra_roots, required=require_roots, store=store)
+    roots = tuple(r.path for r in search.roots)
+    shallow = frozenset(r.path for r in search.roots if r.shallow)
+    new_files = _new_files(base, roots, shallow, files) if git_top else []
+    visible = sorted({*files, *new_files}) if (untracked and new_files) else files
+    plan = classify(visible, roots, config, shallow=shallow)
     max_size = config.options.max_file_size
     sources: list[SourceFile] = []
     for path, root, archived in plan.records:  # the hot loop of a warm run: kept flat
         got = read_bytes(real_base, path, max_size)
         if got is not None:
             sources.append(SourceFile(path, root, got[0], got[1], archived))
-    file_set = frozenset(files)
-    records = {p for p, _, _ in plan.records}
-    others: dict[str, bytes] = {}
-    for path in sorted(other_text_paths(file_set, roots, plan, config) - records):
-        got = read_bytes(real_base, path, max_size)
-        if got is not None and got[0] is not None:
-            others[path] = got[0]
-    untracked = _untracked(base, roots, file_set) if git_top else ()
+    sources.extend(_unreadable_folders(unreadable, roots))
+    file_set = frozenset(visible)
+    others = _other_texts(real_base, file_set, roots, plan, config, shallow)
+    pending = (
+        _under_roots(new_files, roots, shallow, config) if git_top else ()
+    )
     return Discovery(
         sources=sources,
         repo_files=file_set,
@@ -108,66 +127,52 @@ def discover(repo_root: Path, config: Config, store: Store | None = None) -> Dis
         other_texts=others,
         repo_url=url,
         uses_git=git_top,
-        untracked=untracked,
-        file_list=files,
+        untracked=pending,
+        file_list=visible,
+        untracked_checked=untracked and bool(pending),
+        search=search,
     )
 
 
 # --- roots ------------------------------------------------------------------------------
 
 
-def find_roots(base: Path, config: Config) -> tuple[str, ...]:
-    """Configured roots (globs match directories), else every default root that exists."""
+def find_roots(
+    base: Path,
+    config: Config,
+    files: Sequence[str] | None = None,
+    extra: Sequence[str] = (),
+    *,
+    required: bool = True,
+    store: Store | None = None,
+) -> Search:
+    """The configured roots, else the detected ones (:mod:`adrguard.adapters.roots`), plus the
+    ``extra`` folders given for this run. No root at all is a one-line ``UserError`` that says
+    where adrguard looked. ``files``: the repository's files when listed already."""
     real_base = os.path.realpath(base)
-    if not config.roots:
-        found = [r for r in DEFAULT_ROOTS if _is_dir_inside(base / r, real_base)]
-        if not found:
-            raise UserError(
-                f"no ADR folder found in {base} (looked for {', '.join(DEFAULT_ROOTS)}); "
-                f"{CONFIG_HINT}"
-            )
-        return tuple(found)
-    where = config.source or "configuration"
-    roots: list[str] = []
-    for entry in config.roots:
-        name = _normalise_root(entry, base, where)
-        if _GLOB.search(name):
-            matches = sorted(
-                rel
-                for p in base.glob(name)
-                if ".git" not in (rel := p.relative_to(base).as_posix()).split("/")
-                and _is_dir_inside(p, real_base)
-            )
-        else:
-            matches = [name] if _is_dir_inside(base / name, real_base) else []
-        if not matches:
-            raise UserError(
-                f"{where}: roots entry {entry!r} matches no folder in {base}; "
-                "fix `roots` (paths and globs are relative to the repository root)"
-            )
-        roots.extend(m for m in matches if m not in roots)
-    return tuple(roots)
+    if config.roots:
+        search = Search(configured(base, config))
+    else:
+        listed = files if files is not None else _listing_for_roots(base, store)
+        search = detect(base, listed, config)
+    roots = list(search.roots)
+    for entry in extra:
+        path = normalise(entry, base, "the command line")
+        if not is_dir_inside(base / path, real_base):
+            raise UserError(f"{entry} is not a folder inside {base}")
+        holds_root = any(r.path != "." and r.path.startswith(path + "/") for r in roots)
+        if path != "." and not holds_root and not covered(path, roots):
+            roots.append(Root(path, "given on the command line (for this run)"))
+    if not roots and required:
+        raise UserError(
+            f"no ADR folder found in {base} (looked for {search.looked()}); {CONFIG_HINT}"
+        )
+    return Search(tuple(sorted(roots, key=lambda r: r.path)), search.examined)
 
 
-def _normalise_root(entry: str, base: Path, where: str) -> str:
-    text = entry.strip().replace("\\", "/")
-    if os.path.isabs(text):
-        try:
-            text = Path(text).resolve().relative_to(base.resolve()).as_posix()
-        except ValueError:
-            raise UserError(f"{where}: roots entry {entry!r} is outside {base}") from None
-    parts = [p for p in text.split("/") if p not in ("", ".")]
-    if ".." in parts:
-        raise UserError(f"{where}: roots entry {entry!r} must stay inside the repository (no '..')")
-    return "/".join(parts) or "."
-
-
-def _is_dir_inside(path: Path, real_base: str) -> bool:
-    return path.is_dir() and _inside(os.path.realpath(path), real_base)
-
-
-def _inside(real_path: str, real_base: str) -> bool:
-    return real_path == real_base or real_path.startswith(real_base.rstrip(os.sep) + os.sep)
+def _listing_for_roots(base: Path, store: Store | None) -> list[str]:
+    listing = _git_listing(base, store)
+    return walk(base) if listing is None else listing[0]
 
 
 # --- enumeration ------------------------------------------------------------------------
@@ -198,6 +203,7 @@ def _git_listing(base: Path, store: Store | None) -> tuple[list[str], str | None
         return None
     files = tracked_files(base)
     if files is None:
+        _refused(base, top)  # a .git that git will not read is an error, never a silent walk
         return None
     url = remote_url(base)
     if entry is not None and store is not None:
@@ -218,9 +224,39 @@ def _decode_listing(data: bytes | None) -> tuple[list[str], str | None] | None:
         return None
 
 
-def walk(base: Path, start: str = "") -> list[str]:
+def _unreadable_folders(found: list[tuple[str, str]], roots: Sequence[str]) -> list[SourceFile]:
+    """A folder under an ADR root that cannot be read is reported (ADR001), never skipped:
+    the records in it would silently go unchecked."""
+    ordered = longest_first(roots)
+    out: list[SourceFile] = []
+    for path, reason in sorted(found):
+        root = path if path in roots else root_of(path, ordered)
+        if root is not None:
+            out.append(SourceFile(path, root, None, f"the folder cannot be read ({reason}); "
+                                  "its records were not checked"))
+    return out
+
+
+def _refused(base: Path, top: Path) -> None:
+    """A ``.git`` that git will not read is a UserError, never a silent walk of the files."""
+    try:
+        from adrguard.adapters.git import refusal
+    except ImportError:  # gitpython without a git executable: walk the file system
+        return
+    why = refusal(base)
+    if why is None:
+        return
+    hint = ""
+    if "dubious ownership" in why or "safe.directory" in why:
+        hint = (f"; run adrguard as the repository's owner, or trust it with "
+                f"`git config --global --add safe.directory {top}`")
+    raise UserError(f"git refuses the repository at {top}: {why}{hint}")
+
+
+def walk(base: Path, start: str = "", unreadable: list[tuple[str, str]] | None = None) -> list[str]:
     """Every file (and symlink) below ``base``/``start``, sorted; symlinked folders and the
-    folders in WALK_SKIP_DIRS are not entered."""
+    folders in WALK_SKIP_DIRS are not entered. Folders that cannot be read are appended to
+    ``unreadable`` as ``(path, reason)``."""
     out: list[str] = []
     stack = [start]
     while stack:
@@ -228,8 +264,12 @@ def walk(base: Path, start: str = "") -> list[str]:
         try:
             with os.scandir(os.path.join(base, rel_dir) if rel_dir else base) as it:
                 entries = list(it)
-        except OSError:
-            continue  # unreadable or vanished folder
+        except FileNotFoundError:
+            continue  # vanished while we walked
+        except OSError as exc:
+            if unreadable is not None:
+                unreadable.append((rel_dir or ".", exc.strerror or type(exc).__name__))
+            continue
         for entry in entries:
             rel = f"{rel_dir}/{entry.name}" if rel_dir else entry.name
             try:
@@ -245,129 +285,64 @@ def walk(base: Path, start: str = "") -> list[str]:
     return out
 
 
-def _untracked(base: Path, roots: Sequence[str], tracked: frozenset[str]) -> tuple[str, ...]:
-    found: set[str] = set()
+def _new_files(
+    base: Path, roots: Sequence[str], shallow: frozenset[str], tracked: Sequence[str]
+) -> list[str]:
+    """Files under the roots that git neither tracks nor ignores. The roots are listed on disk
+    first; git is asked which of the files it does not track it ignores only when there are
+    some (so an unchanged log costs no git process)."""
+    known = frozenset(tracked)
+    on_disk: set[str] = set()
     for root in roots:
-        for rel in walk(base, "" if root == "." else root):
-            if rel not in tracked and rel.lower().endswith(MARKDOWN_SUFFIXES):
-                found.add(rel)
-    return tuple(sorted(found))
+        start = "" if root == "." else root
+        listed = _shallow_files(base, start) if root in shallow else walk(base, start)
+        on_disk.update(p for p in listed if p not in known)
+    if not on_disk:
+        return []
+    from adrguard.adapters.gitwork import untracked_files
+
+    return [p for p in untracked_files(base, sorted(set(roots))) if p in on_disk]
 
 
-# --- reading ----------------------------------------------------------------------------
+def _shallow_files(base: Path, folder: str) -> list[str]:
+    """The files of a root found by content: directly in it, or in its numbered folders."""
+    from adrguard.core.rootnames import is_numbered
 
-
-def read_bytes(real_base: str, path: str, max_size: int) -> tuple[bytes | None, str | None] | None:
-    """``(data, None)``, ``(None, why)`` or None when there is nothing to read (a missing file
-    or a directory). Never follows a symlink out of ``real_base``; never blocks on a FIFO."""
-    full = real_base + os.sep + path  # path is repo-relative with "/" (fine on Windows too)
-    if _FAST_FLAGS:
-        # The common case in three system calls: open (refusing a symlink), fstat, read.
-        # Anything else (a symlink, a folder, a FIFO, an error, a file that grew) goes the
-        # careful way below, which decides what to say about it.
-        try:
-            fd = os.open(full, _FAST_FLAGS)
-        except OSError:
-            return _read_careful(full, real_base, max_size)
-        try:
-            st = os.fstat(fd)
-            if stat.S_ISREG(st.st_mode) and st.st_size <= max_size:
-                data = os.read(fd, st.st_size + 1)
-                if len(data) <= st.st_size:
-                    return data, None
-        except OSError:
-            pass
-        finally:
-            os.close(fd)
-    return _read_careful(full, real_base, max_size)
-
-
-def _read_careful(
-    full: str, real_base: str, max_size: int
-) -> tuple[bytes | None, str | None] | None:
     try:
-        st = os.lstat(full)
-    except FileNotFoundError:
-        return None  # tracked but deleted from the work tree (not staged): not in the commit
-    except OSError as exc:
-        return None, f"cannot read file: {exc.strerror or exc}"
-    if stat.S_ISLNK(st.st_mode):
-        if not _inside(os.path.realpath(full), real_base):
-            return None, SYMLINK_OUTSIDE
-        try:
-            st = os.stat(full)
-        except FileNotFoundError:
-            return None, "symlink target does not exist"
-        except OSError as exc:
-            return None, f"cannot read file: {exc.strerror or exc}"
-    if stat.S_ISDIR(st.st_mode):
-        return None  # a folder named like a file (x.md) or a submodule
-    if not stat.S_ISREG(st.st_mode):
-        return None, "not a regular file"
-    if st.st_size > max_size:
-        return None, too_large(st.st_size, max_size)
-    try:  # os.open/os.read: a third of the cost of open().read() on many small files
-        fd = os.open(full, _OPEN_FLAGS)
-    except PermissionError:
-        return None, "cannot read file: permission denied"
-    except OSError as exc:
-        return None, f"cannot read file: {exc.strerror or exc}"
-    try:
-        chunks = [os.read(fd, min(st.st_size, max_size) + 1)]
-        total = len(chunks[0])
-        while st.st_size < total <= max_size:  # the file grew after lstat: read on to EOF
-            chunk = os.read(fd, max_size + 1 - total)
-            if not chunk:
-                break
-            chunks.append(chunk)
-            total += len(chunk)
-    except OSError as exc:
-        return None, f"cannot read file: {exc.strerror or exc}"
-    finally:
-        os.close(fd)
-    if total > max_size:
-        return None, too_large(total, max_size)
-    return b"".join(chunks), None
+        with os.scandir(os.path.join(base, folder) if folder else base) as it:
+            entries = [(e.name, e.is_dir(follow_symlinks=False)) for e in it]
+    except OSError:
+        return []
+    out: list[str] = []
+    for name, is_dir in entries:
+        rel = f"{folder}/{name}" if folder else name
+        if not is_dir:
+            out.append(rel)
+        elif is_numbered(name):
+            out.extend(walk(base, rel))
+    return out
 
 
-def too_large(size: int, limit: int) -> str:
-    return f"file is {size:,} bytes, larger than the {limit:,}-byte limit (max-file-size); not read"
+def _under_roots(
+    paths: Sequence[str], roots: Sequence[str], shallow: frozenset[str], config: Config
+) -> tuple[str, ...]:
+    """The files among ``paths`` that would be records under the roots."""
+    if not paths:
+        return ()
+    return tuple(p for p, _, _ in classify(paths, roots, config, shallow=shallow).records)
 
 
-def other_text_paths(
-    files: frozenset[str], roots: Sequence[str], plan: Plan, config: Config
-) -> set[str]:
-    """Index and CURRENT files under the roots, the configured index/CURRENT paths and the
-    impact manifest: the texts rules read besides the records."""
-    ordered = longest_first(roots)
-    wanted = {
-        p
-        for p in files
-        if p.endswith(_OTHER_TEXT_SUFFIXES)
-        and p.rsplit("/", 1)[-1] in OTHER_TEXT_NAMES
-        and root_of(p, ordered) is not None
-    }
-    wanted.update(p for p in _configured_paths(roots, config) if p in files)
-    return wanted
-
-
-def _configured_paths(roots: Sequence[str], config: Config) -> set[str]:
-    def joined(root: str, rel: str) -> str:
-        return rel if root in ("", ".") else f"{root}/{rel}"
-
-    names = [
-        config.options.index.path,
-        config.options.current.view,
-        config.options.current.manifest,
-    ]
-    from adrguard.core.options import manifest_path
-
-    out: set[str] = {manifest_path(config.options)}  # the impact manifest (ADR502-ADR504)
-    for name in names:
-        if name:
-            out.add(name.lstrip("/"))
-            out.update(joined(r, name) for r in roots)
-    for root, name in config.options.index.paths.items():
-        if name:
-            out.update({name.lstrip("/"), joined(str(root).strip("/"), name)})
+def _other_texts(
+    real_base: str,
+    files: frozenset[str],
+    roots: Sequence[str],
+    plan: Plan,
+    config: Config,
+    shallow: frozenset[str] = frozenset(),
+) -> dict[str, bytes]:
+    out: dict[str, bytes] = {}
+    for path in sorted(other_text_paths(files, roots, plan, config, shallow)):
+        got = read_bytes(real_base, path, config.options.max_file_size)
+        if got is not None and got[0] is not None:
+            out[path] = got[0]
     return out

@@ -15,6 +15,37 @@ def _git(cwd: Path):  # type: ignore[no-untyped-def]
     return git.Git(str(cwd))
 
 
+def find_repo_root(start: Path) -> Path | None:
+    """The top of the work tree containing ``start``, or None outside a git repository."""
+    import git
+
+    try:
+        out = _git(start).rev_parse("--show-toplevel")
+    except (git.GitCommandError, git.GitCommandNotFound, OSError):
+        return None
+    return Path(out.strip()) if out.strip() else None
+
+
+def refusal(start: Path) -> str | None:
+    """Why git refuses to work in ``start`` although a ``.git`` is there (its first error
+    line, e.g. "detected dubious ownership"), or None when git works or is not installed."""
+    import git
+
+    try:
+        _git(start).rev_parse("--show-toplevel")
+    except git.GitCommandError as exc:
+        text = exc.stderr.decode("utf-8", "replace") if isinstance(exc.stderr, bytes) else str(
+            exc.stderr or exc)
+        lines = [ln.strip().removeprefix("stderr:").strip().removeprefix("'")
+                 for ln in text.splitlines() if ln.strip()]
+        first = next((ln for ln in lines if ln.lower().startswith(("fatal", "error"))),
+                     lines[0] if lines else "")
+        return first or "git failed"
+    except (git.GitCommandNotFound, OSError):
+        return None
+    return None
+
+
 # Variables that move the repository, its index or its config away from ``<top>/.git``.
 _LOCATION_VARIABLES = ("GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_CEILING_DIRECTORIES",
                        "GIT_DISCOVERY_ACROSS_FILESYSTEM", "GIT_OBJECT_DIRECTORY",
@@ -296,15 +327,19 @@ def _fetch(repo_root: Path, flag: str, remote: str, refspecs: list[str]) -> None
         raise UserError(f"--deepen: git fetch {flag} {remote} failed: {_stderr(exc)}") from None
 
 
-def diff_changes(repo_root: Path, old: str, new: str) -> tuple[list[FileChange], list[str]]:
-    """Files changed from commit ``old`` to ``new`` with status, old path (renames) and notes
-    on what was not inspected (submodules, paths that are not UTF-8). ``-z`` safe."""
+def diff_changes(
+    repo_root: Path, *revs: str, cached: bool = False
+) -> tuple[list[FileChange], list[str]]:
+    """Files changed from commit ``revs[0]`` to ``revs[1]`` (one rev: to the work tree, or with
+    ``cached`` to the index) with status, old path (renames) and notes on what was not
+    inspected (submodules, paths that are not UTF-8). ``-z`` safe."""
     import git
 
     try:
         out = _run(
             repo_root,
             "diff",
+            *(("--cached",) if cached else ()),
             "--raw",
             "-z",
             "--no-abbrev",
@@ -312,12 +347,12 @@ def diff_changes(repo_root: Path, old: str, new: str) -> tuple[list[FileChange],
             "--no-ext-diff",
             "--no-textconv",
             "--ignore-submodules=none",
-            old,
-            new,
+            *revs,
             "--",
         )
     except git.GitCommandError as exc:
-        raise UserError(f"git diff {old[:12]} {new[:12]} failed: {_stderr(exc)}") from None
+        shown = " ".join(r[:12] for r in revs)
+        raise UserError(f"git diff {shown} failed: {_stderr(exc)}") from None
     fields = out.split(b"\0")
     changes: list[FileChange] = []
     notes: list[str] = []

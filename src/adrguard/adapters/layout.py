@@ -3,14 +3,20 @@ archive folders and the configured excludes (gitwildmatch). Pure: works on path 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from adrguard.config import Config
+from adrguard.core.rootnames import is_numbered
 
 MARKDOWN_SUFFIXES = (".md", ".markdown")
 RECORD_README = frozenset({"readme.md", "readme.markdown"})  # casefolded
+# Files under a root that rules read as text (indexes, CURRENT views and manifests).
+OTHER_TEXT_NAMES = frozenset(
+    {"README.md", "readme.md", "index.md", "INDEX.md", "CURRENT.md", "CURRENT.sources.json"}
+)
+_OTHER_TEXT_SUFFIXES = tuple(OTHER_TEXT_NAMES)  # a cheap first test (endswith, in C)
 
 
 @dataclass(frozen=True)
@@ -99,26 +105,44 @@ class _Folder(NamedTuple):
     rel: str  # the folder below the root ("" for the root itself)
     record_folder: str | None  # the one-folder-per-record candidate holding its files
     archived: bool
+    shallow: bool = False  # a root found by content: only numbered names directly in it
 
 
 def _folder(
-    path: str, folder: str, ordered: Sequence[str], archive: Sequence[str]
+    path: str,
+    folder: str,
+    ordered: Sequence[str],
+    archive: Sequence[str],
+    shallow: Collection[str] = (),
 ) -> _Folder | None:
     root = root_of(path, ordered)  # the same for every file of the folder
     if root is None:
         return None
     rel = folder if root == "." else folder[len(root) + 1 :]
     parts = rel.split("/") if rel else []
+    is_shallow = root in shallow
+    if is_shallow and (len(parts) > 1 or (parts and not is_numbered(parts[0]))):
+        return None  # below a root found by content, but not one of its record folders
     return _Folder(
         root=root,
         rel=rel,
         record_folder=_record_folder([*parts, ""], archive) if parts else None,
         archived=bool(parts) and not set(parts).isdisjoint(archive),
+        shallow=is_shallow,
     )
 
 
-def classify(files: Iterable[str], roots: Sequence[str], config: Config) -> Plan:
-    """Split the markdown files under the roots into records and skipped files."""
+def classify(
+    files: Iterable[str],
+    roots: Sequence[str],
+    config: Config,
+    *,
+    shallow: Collection[str] = (),
+) -> Plan:
+    """Split the markdown files under the roots into records and skipped files. In a
+    ``shallow`` root (found by content) only numbered or dated names directly in it, and
+    numbered one-folder-per-record folders, are records; its other markdown files are
+    skipped."""
     ordered = longest_first(roots)
     archive = tuple(config.archive_dirs)
     excluder = _Excluder(config.exclude)
@@ -132,7 +156,7 @@ def classify(files: Iterable[str], roots: Sequence[str], config: Config) -> Plan
         if where in known:
             info = known[where]
         else:
-            info = known[where] = _folder(path, where, ordered, archive)
+            info = known[where] = _folder(path, where, ordered, archive, shallow)
         if info is None:
             continue
         rel = f"{info.rel}/{name}" if info.rel else name
@@ -153,7 +177,9 @@ def classify(files: Iterable[str], roots: Sequence[str], config: Config) -> Plan
                 records.append((path, info.root, info.archived))
             else:
                 skipped.append(path)  # a part of a record (renaming.md), or excluded
-        elif excluder.any(path, rel):
+        elif excluder.any(path, rel) or (
+            info.shallow and (info.rel or not is_numbered(path.rsplit("/", 1)[-1]))
+        ):
             skipped.append(path)
         else:
             records.append((path, info.root, info.archived))
@@ -164,3 +190,49 @@ def classify(files: Iterable[str], roots: Sequence[str], config: Config) -> Plan
 def longest_first(roots: Sequence[str]) -> list[str]:
     """Roots in the order a path is matched against them: the most specific first."""
     return sorted(roots, key=lambda r: (r == ".", -len(r)))
+
+
+def other_text_paths(
+    files: frozenset[str],
+    roots: Sequence[str],
+    plan: Plan,
+    config: Config,
+    shallow: Collection[str] = frozenset(),
+) -> set[str]:
+    """Index and CURRENT files under the roots (in a shallow root: directly in it), the
+    configured index/CURRENT paths and the impact manifest, records excepted: the texts rules
+    read besides the records."""
+    records = {p for p, _, _ in plan.records}
+    ordered = longest_first(roots)
+    wanted = {
+        p
+        for p in files
+        if p.endswith(_OTHER_TEXT_SUFFIXES)
+        and p.rsplit("/", 1)[-1] in OTHER_TEXT_NAMES
+        and (root := root_of(p, ordered)) is not None
+        and (root not in shallow or p.count("/") == (0 if root == "." else root.count("/") + 1))
+    }
+    wanted.update(p for p in _configured_paths(roots, config) if p in files)
+    return wanted - records
+
+
+def _configured_paths(roots: Sequence[str], config: Config) -> set[str]:
+    def joined(root: str, rel: str) -> str:
+        return rel if root in ("", ".") else f"{root}/{rel}"
+
+    names = [
+        config.options.index.path,
+        config.options.current.view,
+        config.options.current.manifest,
+    ]
+    from adrguard.core.options import manifest_path
+
+    out: set[str] = {manifest_path(config.options)}  # the impact manifest (ADR502-ADR504)
+    for name in names:
+        if name:
+            out.add(name.lstrip("/"))
+            out.update(joined(r, name) for r in roots)
+    for root, name in config.options.index.paths.items():
+        if name:
+            out.update({name.lstrip("/"), joined(str(root).strip("/"), name)})
+    return out

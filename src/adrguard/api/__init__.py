@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
+from adrguard.api.check import check, check_result
 from adrguard.api.corpus import (
     CheckResult,
     build_corpus,
-    check,
-    check_result,
     load,
     load_corpus,
     load_with,

@@ -167,7 +167,7 @@ def validate_adrs(ws: Workspace, profile: str = "standard", limit: int = 200) ->
         raise UserError(f"unknown profile {profile!r}: choose one of {', '.join(PROFILES)}")
     if not 1 <= limit <= 10_000:
         raise UserError("limit must be between 1 and 10,000")
-    from adrguard.api.corpus import check_result
+    from adrguard.api.check import check_result
     from adrguard.core.findings import Severity
     from adrguard.reporters.json import finding_data
 

@@ -15,10 +15,12 @@ from pathlib import Path
 
 from adrguard.adapters.cache import Store
 from adrguard.adapters.files import Discovery
+from adrguard.adapters.roots import Search
 from adrguard.adapters.source import Source, WorkTree
 from adrguard.config import Config, load_config
 from adrguard.core.errors import UserError
 from adrguard.core.findings import Report
+from adrguard.core.formats import non_record_type
 from adrguard.core.model import Corpus, Decision, SourceFile
 
 
@@ -31,9 +33,9 @@ def resolve_root(repo_root: Path | str | None) -> Path:
         return next((d for d in (start, *start.parents) if (d / ".git").exists()), start)
     root = Path(repo_root)
     if not root.exists():
-        raise UserError(f"--root {root} does not exist")
+        raise UserError(f"--repo {root} does not exist")
     if not root.is_dir():
-        raise UserError(f"--root {root} is not a directory")
+        raise UserError(f"--repo {root} is not a directory")
     return root.resolve()
 
 
@@ -59,31 +61,58 @@ def open_store(config: Config, repo_root: Path) -> Store | None:
     return cache.Store.open(directory)
 
 
-def load_corpus(source: Source, config: Config, *, reuse: Corpus | None = None) -> Corpus:
-    """The corpus ``source`` holds. Records of ``reuse`` with the same path, root, archive flag
-    and bytes are taken as they are (the base of a change shares most records with its head)."""
-    # Records of a revision are not cached: the head's records (``reuse``) hold almost all of them.
-    work_tree = isinstance(source, WorkTree)
-    store = open_store(config, source.root) if work_tree else None
+def search_roots(
+    repo_root: Path, config: Config, *, extra: Sequence[str] = (), required: bool = True
+) -> Search:
+    """The ADR roots of the work tree and why each is one, without reading any record (the
+    hooks decide from them whether a commit concerns them); the git listing this needs comes
+    from the record cache when it holds it."""
+    from adrguard.adapters.files import find_roots
+
+    store = open_store(config, repo_root)
     try:
-        found = source.discover(config, store)
-        return corpus_of(found, config, store, reuse, source.root if work_tree else None)
+        return find_roots(repo_root, config, extra=extra, required=required, store=store)
     finally:
         if store is not None:
             store.close()
 
 
-def load_with(repo_root: Path, config: Config) -> Corpus:
-    """The corpus of the work tree at ``repo_root`` (already resolved)."""
-    return load_corpus(WorkTree(repo_root), config)
+def load_corpus(source: Source, config: Config, *, reuse: Corpus | None = None) -> Corpus:
+    """The corpus ``source`` holds. Records of ``reuse`` with the same path, root, archive flag
+    and bytes are taken as they are (the base of a change shares most records with its head)."""
+    return read_source(source, config, reuse=reuse)[1]
+
+
+def read_source(
+    source: Source, config: Config, *, reuse: Corpus | None = None
+) -> tuple[Discovery, Corpus]:
+    """:func:`load_corpus`, with what discovery found (the roots and why, untracked files)."""
+    # Records of a revision are not cached: the head's records (``reuse``) hold almost all of them.
+    work_tree = isinstance(source, WorkTree)
+    store = open_store(config, source.root) if work_tree else None
+    try:
+        found = source.discover(config, store)
+        return found, corpus_of(found, config, store, reuse, source.root if work_tree else None)
+    finally:
+        if store is not None:
+            store.close()
+
+
+def load_with(
+    repo_root: Path, config: Config, *, untracked: bool = True, extra_roots: Sequence[str] = ()
+) -> Corpus:
+    """The corpus of the work tree at ``repo_root`` (already resolved). ``untracked`` (manual
+    commands) also reads the records git neither tracks nor ignores yet, like ``adrguard
+    check`` does; ``extra_roots`` are folders checked as roots for this run."""
+    return load_corpus(WorkTree(repo_root, untracked, tuple(extra_roots)), config)
 
 
 def load(
-    repo_root: Path | str | None = None, config_path: Path | None = None
+    repo_root: Path | str | None = None, config_path: Path | None = None, *, untracked: bool = True
 ) -> tuple[Config, Corpus]:
     root = resolve_root(repo_root)
     config = load_config(root, config_path)
-    return config, load_with(root, config)
+    return config, load_with(root, config, untracked=untracked)
 
 
 def corpus_of(
@@ -103,6 +132,7 @@ def corpus_of(
         skipped=found.skipped,
         repo_url=found.repo_url,
         untracked=found.untracked,
+        shallow_roots=found.shallow_roots,
     )
 
 
@@ -211,7 +241,16 @@ def build_corpus(
     skipped: Sequence[str],
     repo_url: str | None,
     untracked: Sequence[str] = (),
+    shallow_roots: Collection[str] = (),
+    previous_texts: Mapping[str, bytes] | None = None,
 ) -> Corpus:
+    # A document whose front matter declares a non-decision type (a supplement, a guide) is
+    # skipped like an index or a template.
+    others = [d.path for d in decisions if d.front_matter and non_record_type(d.front_matter)]
+    if others:
+        dropped = set(others)
+        decisions = [d for d in decisions if d.path not in dropped]
+        skipped = sorted({*skipped, *others})
     ordered = tuple(sorted(decisions, key=lambda d: (d.id, d.path)))
     return Corpus(
         decisions=ordered,
@@ -221,16 +260,21 @@ def build_corpus(
         skipped=tuple(skipped),
         repo_url=repo_url,
         untracked=tuple(untracked),
+        shallow_roots=frozenset(shallow_roots),
+        previous_texts=dict(previous_texts or {}),
     )
 
 
 @dataclass(frozen=True)
 class CheckResult:
-    """A report, the effective config it was made with, and the corpus it was made from."""
+    """A report, the effective config it was made with, the corpus it was made from and what
+    discovery found (the roots and why, for ``-v``; None when the corpus came from git)."""
 
     report: Report
     config: Config
     corpus: Corpus
+    found: Discovery | None = None
+    skipped_run: str | None = None  # why nothing was checked (the hook: nothing relevant)
 
     @property
     def repo_url(self) -> str | None:
@@ -239,99 +283,3 @@ class CheckResult:
     @property
     def untracked(self) -> tuple[str, ...]:
         return self.corpus.untracked
-
-
-def check(
-    repo_root: Path | str | None = None,
-    *,
-    config_path: Path | None = None,
-    config: Config | None = None,
-    paths: Sequence[str] = (),
-    profile: str | None = None,
-    select: Sequence[str] = (),
-    ignore: Sequence[str] = (),
-    base: str | None = None,
-    head: str | None = None,
-    today: str | None = None,
-    deepen: bool = False,
-) -> Report:
-    """Run every selected rule over the repository's decisions and return the sorted report
-    (the arguments are :func:`check_result`'s)."""
-    return check_result(
-        repo_root,
-        config_path=config_path,
-        config=config,
-        paths=paths,
-        profile=profile,
-        select=select,
-        ignore=ignore,
-        base=base,
-        head=head,
-        today=today,
-        deepen=deepen,
-    ).report
-
-
-def check_result(
-    repo_root: Path | str | None = None,
-    *,
-    config_path: Path | None = None,
-    config: Config | None = None,
-    paths: Sequence[str] = (),
-    profile: str | None = None,
-    select: Sequence[str] = (),
-    ignore: Sequence[str] = (),
-    base: str | None = None,
-    head: str | None = None,
-    today: str | None = None,
-    deepen: bool = False,
-) -> CheckResult:
-    """The report together with the corpus and the effective config it was made from.
-    ``base`` adds the change-aware rules, measured from the merge base of ``base`` and
-    ``head`` (default: the work tree)."""
-    from adrguard import engine
-
-    root = resolve_root(repo_root)
-    cfg = config if config is not None else load_config(root, config_path)
-    overrides: dict[str, object] = {"profile": profile}
-    if select:
-        overrides["select"] = tuple(select)
-    if ignore:
-        overrides["ignore"] = tuple(cfg.ignore) + tuple(ignore)
-    cfg = cfg.with_overrides(**overrides)
-    if today is not None:
-        cfg = replace(cfg, options=replace(cfg.options, today=today))
-    rel_paths = [_relative(root, p) for p in paths]
-    if base is None and head is not None:
-        raise UserError("--head needs --base: say which revision the change is measured against")
-    changes = None
-    if base is not None:
-        from adrguard.api import impact
-
-        corpus = impact.head_corpus(root, cfg, head)
-        changes = impact.build_changes(root, cfg, base, head, corpus=corpus, deepen=deepen)
-    else:
-        corpus = load_with(root, cfg)
-    only = _expand(corpus, rel_paths) if rel_paths else None
-    report = engine.run(corpus, cfg, changes=changes, only_paths=only)
-    return CheckResult(report, cfg, corpus)
-
-
-def _expand(corpus: Corpus, rel_paths: list[str]) -> list[str]:
-    """Files as given; a directory stands for every record below it."""
-    out: list[str] = []
-    for rel in rel_paths:
-        prefix = "" if rel in ("", ".") else rel.rstrip("/") + "/"
-        below = [d.path for d in corpus.decisions if d.path.startswith(prefix)]
-        out.extend(below if (not rel.endswith(".md") and below) else [rel])
-    return sorted(set(out))
-
-
-def _relative(root: Path, path: str) -> str:
-    p = Path(path)
-    if not p.is_absolute():
-        p = Path.cwd() / p
-    try:
-        return p.resolve().relative_to(root).as_posix()
-    except ValueError:
-        raise UserError(f"{path} is outside the repository root {root}") from None

@@ -5,8 +5,8 @@ what core computes, and write them atomically (``index --write``, ``current stam
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from adrguard.config import Config
@@ -20,7 +20,7 @@ def _read(
 ) -> dict[str, bytes]:
     """The regular files among ``paths``. Symlinks inside the repository are read; a symlink
     out of it is never followed (``strict``: refused), and a folder counts as absent."""
-    from adrguard.adapters.files import SYMLINK_OUTSIDE, read_bytes
+    from adrguard.adapters.reading import SYMLINK_OUTSIDE, read_bytes
 
     real = os.path.realpath(repo_root)
     out: dict[str, bytes] = {}
@@ -55,11 +55,40 @@ def _index_candidates(corpus: Corpus, config: Config) -> set[str]:
     return {region.join_root(folder, name) for folder in folders for name in names}
 
 
-def index_states(repo_root: Path, config: Config, corpus: Corpus) -> list[index.IndexState]:
+def lost_indexes(
+    repo_root: Path, config: Config, roots: Sequence[str], texts: Mapping[str, bytes], rev: str
+) -> dict[str, bytes]:
+    """The generated indexes (with markers) of the roots that ``rev`` holds and the work tree
+    no longer has: ADR401 reports them, ``index --write`` regenerates them under their name."""
+    from adrguard.adapters.gitwork import blobs_at
+
+    cfg = index.settings(config.options)
+    if cfg.enabled is False:
+        return {}
+    names = {*index.AUTO_NAMES, *(n for n in (cfg.path,) if n), *cfg.paths.values()}
+    gone = {region.join_root(r, n) for r in roots for n in names} - set(texts)
+    gone = {p for p in gone if not (repo_root / p).exists()}
+    if not gone:
+        return {}
+    try:
+        held = blobs_at(repo_root, rev, gone)
+    except UserError:
+        return {}
+    return {p: d for p, d in held.items() if region.find_markers(region.normalise(d)).found}
+
+
+def index_states(
+    repo_root: Path, config: Config, corpus: Corpus, *, recover: bool = False
+) -> list[index.IndexState]:
     """Every index compared with what ``index --write`` would write. An index path that is a
-    symlink (or reached through a symlinked folder) is refused."""
+    symlink (or reached through a symlinked folder) is refused. With ``recover`` (``--write``)
+    a generated index that HEAD holds and the work tree lost keeps its name."""
     candidates = _index_candidates(corpus, config)
     texts = _read(repo_root, candidates, config.options.max_file_size, strict=False)
+    if recover and (repo_root / ".git").exists() and not corpus.previous_texts:
+        lost = lost_indexes(repo_root, config, corpus.roots, texts, "HEAD")
+        if lost:
+            corpus = replace(corpus, previous_texts=lost)
     states = index.evaluate(corpus, config.options, texts)
     _refuse_unsafe(repo_root, (s.target.path for s in states))
     return states
@@ -77,15 +106,12 @@ def write_indexes(
     or no markers and ``init`` is off. Returns the paths written."""
     from adrguard.adapters.write import write_atomic
 
-    states = index_states(repo_root, config, corpus)
+    states = index_states(repo_root, config, corpus, recover=True)
     for s in states:
         if s.kind == "malformed":
             raise UserError(f"{s.message}; nothing was written")
         if s.kind == "unmanaged" and not init:
-            raise UserError(
-                f"{s.message}; refusing to touch it. Run `adrguard index --write --init` to append "
-                f"the generated table, or set [index] path to another file; nothing was written"
-            )
+            raise UserError(_adopt_hint(s))
     written: list[str] = []
     for s in states:
         if s.kind in ("stale", "missing", "unmanaged") and s.expected is not None:
@@ -95,6 +121,25 @@ def write_indexes(
                 raise UserError(f"cannot write {s.target.path}: {exc.strerror or exc}") from None
             written.append(s.target.path)
     return written
+
+
+def _adopt_hint(state: index.IndexState) -> str:
+    """How to adopt an index written by hand (``index --write`` never writes beside it)."""
+    path = state.target.path
+    name = path.rsplit("/", 1)[-1]
+    if name in ("README.md", "index.md"):
+        why = (
+            f"{path} is this log's index but has no {region.MARK_START} markers, and adrguard "
+            f"does not create {index.DEFAULT_PATH} beside it"
+            + (" (index.md and INDEX.md are one file on case-insensitive checkouts)"
+               if name == "index.md" else "")
+        )
+    else:
+        why = f"{state.message}; refusing to touch it"
+    return (
+        f"{why}. Run `adrguard index --write --init` to append the generated table to {path}, "
+        "or set `[index] path` to another file name; nothing was written"
+    )
 
 
 # --- CURRENT ----------------------------------------------------------------------------

@@ -26,11 +26,14 @@ def corpus_at(
     reuse: Corpus | None = None,
 ) -> Corpus:
     """The corpus as it was at commit ``rev`` (see :class:`adrguard.adapters.source.Revision`):
-    the same pipeline as the work tree's, reading git objects. A record of ``reuse`` with the
-    same path and content is taken as it is instead of being parsed again."""
+    the same pipeline as the work tree's, reading git objects. ``roots``: the ADR roots to use
+    (the head's; default: those discovery finds). A record of ``reuse`` with the same path and
+    content is taken as it is instead of being parsed again; its shallow roots (found by
+    content) stay shallow."""
     from adrguard.adapters.source import Revision
 
-    return load_corpus(Revision(repo_root, rev, roots), config, reuse=reuse)
+    shallow = reuse.shallow_roots if reuse is not None and roots else frozenset()
+    return load_corpus(Revision(repo_root, rev, roots, shallow), config, reuse=reuse)
 
 
 def build_changes(
@@ -84,16 +87,24 @@ def build_changes(
     )
 
 
+def other_head(repo_root: Path, head: str | None) -> str | None:
+    """The commit ``head`` names when it is not the one checked out (None: the work tree is
+    the head of the change)."""
+    from adrguard.adapters import git as gitio
+
+    if head is None:
+        return None
+    wanted = gitio.resolve_commit(repo_root, head, "head")
+    return None if wanted == gitio.resolve_commit(repo_root, "HEAD", "head") else wanted
+
+
 def head_corpus(repo_root: Path, config: Config, head: str | None) -> Corpus:
     """The corpus ``head`` describes: the work tree for no head (or a head naming the commit
     checked out), else the files of that commit."""
-    from adrguard.adapters import git as gitio
-
-    if head is not None:
-        wanted = gitio.resolve_commit(repo_root, head, "head")
-        if wanted != gitio.resolve_commit(repo_root, "HEAD", "head"):
-            return corpus_at(repo_root, config, wanted)
-    return load_with(repo_root, config)
+    other = other_head(repo_root, head)
+    if other is not None:
+        return corpus_at(repo_root, config, other)
+    return load_with(repo_root, config, untracked=False)  # what git will commit
 
 
 def impact(

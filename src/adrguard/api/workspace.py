@@ -86,7 +86,7 @@ class Workspace:
             config = self.config()
             store = open_store(config, self.root)
             try:
-                found = WorkTree(self.root).discover(config, store)
+                found = WorkTree(self.root, untracked=True).discover(config, store)
                 key = (config, _digest(found))
                 if self._last is not None and self._last[0] == key:
                     return config, self._last[1]
@@ -115,7 +115,8 @@ def _digest(found: Discovery) -> str:
     for name in sorted(found.other_texts):
         add(name)
         digest.update(hashlib.sha256(found.other_texts[name]).digest())
-    add("roots", *found.roots, "skipped", *found.skipped, "untracked", *found.untracked)
+    add("roots", *found.roots, "shallow", *sorted(found.shallow_roots))
+    add("skipped", *found.skipped, "untracked", *found.untracked)
     add("url", found.repo_url, "files", *sorted(found.repo_files))
     return digest.hexdigest()
 

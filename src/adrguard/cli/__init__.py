@@ -23,6 +23,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "show": ("check", "show one decision record"),
     "rules": ("check", "list every rule"),
     "explain": ("check", "explain one rule"),
+    "baseline": (
+        "baseline",
+        "record today's findings in .adrguard-baseline.json; check then fails on new ones",
+    ),
     "graph": ("graph", "draw the decision graph (mermaid, dot, json)"),
     "relationships": ("graph", "list declared relationships and their problems"),
     "index": ("index", "print, check or write the generated INDEX of each ADR root"),
@@ -106,7 +110,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         code: int = args.func(args)
         return code
     except UserError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        from adrguard.core.textsafe import neutralise
+
+        print(f"error: {neutralise(str(exc))}", file=sys.stderr)
         return 2
     except SystemExit as exc:  # argparse --help / --version
         return int(exc.code) if isinstance(exc.code, int) else 0
@@ -120,9 +126,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             import traceback
 
             traceback.print_exc()
+        from adrguard.core.textsafe import neutralise
+
         print(
-            f"internal error: {type(exc).__name__}: {exc} — this is a bug in adrguard "
-            f"{__version__}; rerun with --debug for the traceback and report it",
+            f"internal error: {type(exc).__name__}: {neutralise(str(exc))} — this is a bug in "
+            f"adrguard {__version__}; rerun with --debug for the traceback and report it",
             file=sys.stderr,
         )
         return 3
+    finally:
+        from adrguard.cli.common import resume_commands
+
+        resume_commands()

@@ -11,6 +11,7 @@ import textwrap
 from typing import Any
 
 from adrguard.cli.common import add_common
+from adrguard.cli.common import out as print_line
 from adrguard.core.impact import STATUS_CHOICES
 
 
@@ -127,7 +128,7 @@ def run_find(args: argparse.Namespace) -> int:
     if not data["results"]:
         lines.append("no decision found")
     lines += [f"note: {n}" for n in data["notes"]]
-    print("\n".join(lines))
+    print_line("\n".join(lines))
     return 0
 
 
@@ -170,7 +171,7 @@ def run_context(args: argparse.Namespace) -> int:
     )
     if data["cursor"]:
         out.append(f"continue with: --cursor {data['cursor']}")
-    print("\n".join(out))
+    print_line("\n".join(out))
     return 0
 
 
@@ -192,5 +193,5 @@ def run_search(args: argparse.Namespace) -> int:
             out.append(textwrap.indent(r["excerpt"], "    "))
     shown = len(data["results"])
     out.append(f"{shown} of {data['total']} matching records")
-    print("\n".join(out))
+    print_line("\n".join(out))
     return 0

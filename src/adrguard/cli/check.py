@@ -6,7 +6,14 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
-from adrguard.cli.common import add_common, emit, info, load_config_for, parse_formats
+from adrguard.cli.common import (
+    add_common,
+    emit,
+    info,
+    load_config_for,
+    parse_formats,
+    write_stdout,
+)
 from adrguard.core.errors import UserError
 
 if TYPE_CHECKING:
@@ -14,6 +21,7 @@ if TYPE_CHECKING:
     from adrguard.core.model import Corpus
 
 FAIL_ON = ("none", "note", "warning", "error")
+BASELINE_FILE = ".adrguard-baseline.json"
 
 
 def register(subparsers: Any) -> None:
@@ -35,7 +43,9 @@ def register(subparsers: Any) -> None:
         "paths",
         nargs="*",
         metavar="PATH",
-        help="report file-level findings only for these files (corpus-level findings always)",
+        help="report file-level findings only for these files or folders (corpus-level findings "
+        "always); a folder outside every ADR root is checked as a root for this run. With "
+        "--hook: the files pre-commit passes",
     )
     add_common(p)
     p.add_argument(
@@ -72,7 +82,34 @@ def register(subparsers: Any) -> None:
         metavar="NAME[:PATH]",
         help="text (default), json, markdown, github, sarif; repeatable, PATH writes a file",
     )
-    p.add_argument("--base", metavar="REF", help="also run change-aware rules (ADR5xx) against REF")
+    p.add_argument(
+        "--base",
+        metavar="REF",
+        help="judge the changes since REF: change-aware rules (ADR5xx) run, and older findings "
+        "in files the change does not touch do not fail the run",
+    )
+    p.add_argument(
+        "--changed",
+        action="store_true",
+        help="judge the uncommitted changes (against HEAD) the same way",
+    )
+    p.add_argument(
+        "--hook",
+        action="store_true",
+        help="run as the pre-commit hook: judge what the next commit holds (the index against "
+        "HEAD); PATHs are the files pre-commit passes; nothing relevant changed: exit 0 at once",
+    )
+    p.add_argument(
+        "--no-baseline",
+        action="store_true",
+        help="ignore the baseline file: every finding counts",
+    )
+    p.add_argument(
+        "--baseline",
+        metavar="FILE",
+        default=None,
+        help=f"the baseline file, repo-relative (default: {BASELINE_FILE})",
+    )
     p.add_argument(
         "--head", metavar="REF", help="head revision for --base (default: the work tree HEAD)"
     )
@@ -135,21 +172,29 @@ def _split(values: list[str]) -> list[str]:
 
 
 def run_check(args: argparse.Namespace) -> int:
+    import datetime as dt
+
     from adrguard import api
+    from adrguard.cli.feedback import after_check
     from adrguard.reporters import REPORTERS
 
     specs = parse_formats(args.format, REPORTERS, "text")
-    root, config = load_config_for(args)
+    if args.hook and (args.base or args.changed):
+        raise UserError("--hook judges the staged change: give neither --base nor --changed")
     if args.today:
-        today = args.today
+        try:
+            today = dt.date.fromisoformat(args.today).isoformat()
+        except ValueError:
+            raise UserError(f"--today {args.today!r} is not a date: write it as YYYY-MM-DD, "
+                            "e.g. --today 2024-05-31") from None
     else:
-        import datetime as dt
-
         today = dt.date.today().isoformat()
+    root, config = load_config_for(args)
+    change = "staged" if args.hook else "worktree" if args.changed else None
     result = api.check_result(
         root,
         config=config,
-        paths=args.paths,
+        paths=() if args.hook else args.paths,
         profile=args.profile,
         select=_split(args.select),
         ignore=_split(args.ignore),
@@ -157,19 +202,33 @@ def run_check(args: argparse.Namespace) -> int:
         head=args.head,
         today=today,
         deepen=args.deepen,
+        change=change,
+        changed_files=args.paths if args.hook else (),
+        baseline=not args.no_baseline,
+        baseline_path=args.baseline,
     )
+    if result.skipped_run is not None:
+        info(f"adrguard: {result.skipped_run}")
+        return 0
     report = result.report
-    untracked = result.untracked
-    if untracked:
-        shown = ", ".join(untracked[:5])
-        more = f" and {len(untracked) - 5} more" if len(untracked) > 5 else ""
-        info(
-            f"note: {len(untracked)} markdown file(s) under the ADR roots are not "
-            f"tracked by git and were not checked ({shown}{more}): `git add` them to check them"
-        )
+    if report.decisions == 0 and result.found is not None:
+        from adrguard.api.targets import no_decisions
+
+        raise no_decisions(result.found)  # nothing checked is not a pass
+    after_check(result, verbose=args.verbose)
     for spec in specs:
         tty = spec.path is None and sys.stdout.isatty()
-        emit(render(spec.name, report, result.corpus, to_terminal=tty), spec)
+        emit(render(spec.name, report, result.corpus, to_terminal=tty), spec, colour=tty)
+    if all(spec.path is not None for spec in specs):
+        from adrguard.reporters.context import summary_line
+
+        info(summary_line(report))
+    crashed = sorted({f.message.split(" ", 2)[1] for f in report.findings
+                      if f.code == "ADR000" and f.message.startswith("rule ")})
+    if crashed:  # every report was written; the run is still incomplete: our bug
+        info(f"internal error: rule {', '.join(crashed)} failed (ADR000 in the report); the "
+             "other findings were reported. This is a bug in adrguard: please report it")
+        return 3
     if args.exit_zero:
         return 0
     return exit_code(report, args.fail_on or config.fail_on)
@@ -208,26 +267,30 @@ def run_list(args: argparse.Namespace) -> int:
     corpus = api.load_with(root, config)
     rows = [decision_row(d) for d in corpus.decisions]
     if args.format == "json":
-        sys.stdout.write(
+        write_stdout(
             json.dumps(
                 {"schemaVersion": 1, "decisions": rows},
                 indent=2,
                 sort_keys=True,
                 ensure_ascii=False,
             )
-            + "\n"
+            + "\n",
+            "json",
         )
         return 0
     if not rows:
         info("no decision records found")
         return 0
-    width = max(len(r["id"]) for r in rows)
+    from adrguard.core.textsafe import neutralise as safe
+
+    width = max(len(safe(r["id"])) for r in rows)
+    lines = []
     for r in rows:
         status = r["status"] or "-"
         flag = " (archived)" if r["archived"] else ""
-        sys.stdout.write(
-            f"{r['id']:<{width}}  {status:<10}  {r['title'] or '(untitled)'}{flag}  {r['path']}\n"
-        )
+        title = safe(r["title"] or "(untitled)")
+        lines.append(f"{safe(r['id']):<{width}}  {status:<10}  {title}{flag}  {safe(r['path'])}\n")
+    write_stdout("".join(lines))
     return 0
 
 
@@ -242,15 +305,18 @@ def run_show(args: argparse.Namespace) -> int:
     decision = find_decision(corpus, args.id)
     data = describe(corpus, decision)
     if args.format == "json":
-        sys.stdout.write(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
+        write_stdout(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n", "json")
         return 0
-    lines = [f"{decision.id}: {decision.title or '(untitled)'}", f"  path:    {decision.path}"]
+    from adrguard.core.textsafe import neutralise as safe
+
+    lines = [f"{safe(decision.id)}: {safe(decision.title or '(untitled)')}",
+             f"  path:    {safe(decision.path)}"]
     lines.append(
         f"  status:  {data['status'] or '(none stated)'}"
-        + (f"  ({decision.status_raw})" if decision.status_raw else "")
+        + (f"  ({safe(decision.status_raw)})" if decision.status_raw else "")
     )
     if decision.date:
-        lines.append(f"  date:    {decision.date}")
+        lines.append(f"  date:    {safe(decision.date)}")
     lines.append(f"  format:  {decision.format}{'  (archived)' if decision.archived else ''}")
     for key, label in (
         ("supersedes", "supersedes"),
@@ -261,10 +327,10 @@ def run_show(args: argparse.Namespace) -> int:
         ("referencedBy", "referenced by"),
     ):
         if data.get(key):
-            lines.append(f"  {label + ':':<14} {', '.join(data[key])}")
+            lines.append(f"  {label + ':':<14} {safe(', '.join(data[key]))}")
     if data.get("currentSuccessor"):
         lines.append(f"  current successor: {data['currentSuccessor']}")
-    sys.stdout.write("\n".join(lines) + "\n\n" + decision.text.rstrip("\n") + "\n")
+    write_stdout("\n".join(lines) + "\n\n" + decision.text.rstrip("\n") + "\n")
     return 0
 
 
@@ -281,7 +347,7 @@ def run_rules(args: argparse.Namespace) -> int:
             write_atomic(Path(args.write_docs) / name, text)
         info(f"wrote {len(pages)} rule pages to {args.write_docs}")
         return 0
-    sys.stdout.write(catalogue.render(args.format))
+    write_stdout(catalogue.render(args.format), "json" if args.format == "json" else "text")
     return 0
 
 
@@ -291,5 +357,5 @@ def run_explain(args: argparse.Namespace) -> int:
     page = catalogue.explain(args.code)
     if page is None:
         raise UserError(f"unknown rule {args.code!r}: run `adrguard rules` for the catalogue")
-    sys.stdout.write(page)
+    write_stdout(page)
     return 0

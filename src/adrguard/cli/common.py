@@ -15,14 +15,35 @@ if TYPE_CHECKING:
     from adrguard.config import Config
 
 
+class _DeprecatedRoot(argparse.Action):
+    """``--root DIR``: the old name of ``--repo`` (it names the repository, not an ADR root)."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: object,
+        option_string: str | None = None,
+    ) -> None:
+        info(
+            "warning: --root is deprecated and will be removed: it names the repository, so use "
+            "--repo DIR; to check one ADR folder, give it as a path (adrguard check docs/arch)"
+        )
+        setattr(namespace, self.dest, Path(str(values)))
+
+
 def add_common(parser: argparse.ArgumentParser) -> None:
-    """--root, --config and -v: where the repository is and which config to use."""
+    """--repo, --config and -v: where the repository is and which config to use."""
     parser.add_argument(
-        "--root",
+        "--repo",
+        dest="root",
         type=Path,
         default=None,
         metavar="DIR",
-        help="repository root (default: the git work tree around the current directory)",
+        help="the repository (default: the git work tree around the current directory)",
+    )
+    parser.add_argument(
+        "--root", dest="root", action=_DeprecatedRoot, metavar="DIR", help=argparse.SUPPRESS
     )
     parser.add_argument(
         "--config",
@@ -32,7 +53,11 @@ def add_common(parser: argparse.ArgumentParser) -> None:
         help="config file (default: .adrguard.toml, else [tool.adrguard] in pyproject.toml)",
     )
     parser.add_argument(
-        "-v", "--verbose", action="count", default=0, help="say which config and roots were used"
+        "-v",
+        "--verbose",
+        action="count",
+        default=0,
+        help="say which config was used, and each ADR root, why, and what it holds",
     )
     parser.add_argument(
         "--no-cache",
@@ -68,7 +93,8 @@ class FormatSpec:
 def parse_formats(
     values: Iterable[str] | None, allowed: Iterable[str], default: str
 ) -> list[FormatSpec]:
-    """``--format NAME[:PATH]``, repeatable. At most one format may go to stdout."""
+    """``--format NAME[:PATH]``, repeatable; ``NAME:-`` is stdout, like ``NAME``. At most one
+    format may go to stdout."""
     allowed = sorted(allowed)
     specs: list[FormatSpec] = []
     for value in values or [default]:
@@ -78,26 +104,93 @@ def parse_formats(
             raise UserError(f"unknown format {name!r}: choose one of {', '.join(allowed)}")
         if sep and not path:
             raise UserError(f"--format {value!r}: give a path after the colon, e.g. {name}:out.txt")
-        specs.append(FormatSpec(name, Path(path) if sep else None))
+        specs.append(FormatSpec(name, Path(path) if sep and path != "-" else None))
     if sum(1 for s in specs if s.path is None) > 1:
         raise UserError("only one --format may write to stdout; give the others a path (NAME:PATH)")
     return specs
 
 
-def emit(text: str, spec: FormatSpec) -> None:
-    """Write ``text`` to stdout or to the spec's file (atomically)."""
+RAW_FORMATS = frozenset({"github"})  # workflow commands on purpose: escaped by their reporter
+JSON_FORMATS = frozenset({"json", "sarif"})
+
+
+def kind_of(format_name: str) -> str:
+    """How :func:`write_stdout` treats a format's text: ``commands``, ``json`` or ``text``."""
+    if format_name in RAW_FORMATS:
+        return "commands"
+    return "json" if format_name in JSON_FORMATS else "text"
+
+
+def emit(text: str, spec: FormatSpec, *, colour: bool = False) -> None:
+    """Write ``text`` to stdout (:func:`write_stdout`) or to the spec's file (atomically, never
+    through a symlink: :func:`adrguard.adapters.write.write_atomic`)."""
     if spec.path is None:
-        sys.stdout.write(text)
-        sys.stdout.flush()
+        write_stdout(text, "raw" if colour else kind_of(spec.name))
         return
     from adrguard.adapters.write import write_atomic
 
+    if kind_of(spec.name) == "json":
+        from adrguard.core.textsafe import json_safe
+
+        text = json_safe(text)
     try:
         write_atomic(spec.path, text)
     except OSError as exc:
         raise UserError(f"cannot write {spec.path}: {exc.strerror or exc}") from None
 
 
+class _Stdout:
+    """Whether workflow commands are switched off, and by which token (GitHub Actions only)."""
+
+    token: str | None = None
+
+
+def write_stdout(text: str, kind: str = "text") -> None:
+    """Every byte adrguard prints to stdout goes through here. ``text``: untrusted text is made
+    inert (:func:`adrguard.core.textsafe.neutralise`); ``json``: the same, the JSON way;
+    ``commands``: workflow commands our reporter wrote on purpose; ``raw``: as is (colour on a
+    terminal, whose fields were escaped one by one). Under GitHub Actions
+    (``GITHUB_ACTIONS=true``) everything but ``commands`` is also wrapped in
+    ``::stop-commands::TOKEN`` ... ``::TOKEN::`` with an unguessable token."""
+    import os
+
+    from adrguard.core.textsafe import json_safe, neutralise
+
+    if kind == "text":
+        text = neutralise(text, multiline=True)
+    elif kind == "json":
+        text = json_safe(text)
+    if os.environ.get("GITHUB_ACTIONS") == "true":
+        if kind == "commands":
+            resume_commands()
+        elif _Stdout.token is None:
+            import secrets
+
+            _Stdout.token = secrets.token_hex(16)
+            sys.stdout.write(f"::stop-commands::{_Stdout.token}\n")
+    sys.stdout.write(text)
+    sys.stdout.flush()
+
+
+def resume_commands() -> None:
+    """End a ``::stop-commands::`` that :func:`write_stdout` started (the CLI calls this before
+    it exits)."""
+    token, _Stdout.token = _Stdout.token, None
+    if token is not None:
+        try:
+            sys.stdout.write(f"::{token}::\n")
+            sys.stdout.flush()
+        except OSError:  # a closed pipe: nobody is reading the log any more
+            pass
+
+
+def out(line: str) -> None:
+    """One line of text output (untrusted parts included) to stdout."""
+    write_stdout(line + "\n")
+
+
 def info(message: str) -> None:
-    """Decoration and progress go to stderr."""
-    print(message, file=sys.stderr)
+    """Decoration and progress go to stderr, made inert like stdout."""
+    from adrguard.core.textsafe import neutralise
+
+    print(neutralise(message, multiline=True), file=sys.stderr)

@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shutil
 import sys
 import uuid
 from collections.abc import Mapping
@@ -197,23 +196,41 @@ def _has_merge_base(root: Path, ref: str) -> bool:
 # report ---------------------------------------------------------------------------------------
 
 
+def _finding(f: Mapping[str, Any]) -> Finding:
+    return Finding(
+        code=str(f["code"]),
+        name=str(f["name"]),
+        severity=Severity.parse(str(f["severity"])),
+        message=str(f["message"]),
+        location=Location(str(f["path"]), int(f["line"]), int(f["column"])),
+        decision_id=f.get("decision"),
+        related=tuple(str(r) for r in f.get("related", ())),
+    )
+
+
 def report_from_json(data: Mapping[str, Any]) -> Report:
-    """The :class:`Report` a ``--format json`` file describes."""
-    findings = tuple(
-        Finding(
-            code=str(f["code"]),
-            name=str(f["name"]),
-            severity=Severity.parse(str(f["severity"])),
-            message=str(f["message"]),
-            location=Location(str(f["path"]), int(f["line"]), int(f["column"])),
-            decision_id=f.get("decision"),
-            related=tuple(str(r) for r in f.get("related", ())),
-        )
-        for f in data.get("findings", ())
+    """The :class:`Report` a ``--format json`` file describes: the findings that count, and
+    the ones held back (known to the baseline, older than the change) in its gate."""
+    from adrguard.core.findings import Gate
+
+    rows = [f for f in data.get("findings", ()) if isinstance(f, dict)]
+    counted = tuple(
+        _finding(f) for f in rows if f.get("baseline") != "known" and not f.get("older")
     )
     summary = data.get("summary", {})
-    return Report(findings, int(summary.get("decisions", 0)), int(summary.get("files", 0)),
-                  str(data.get("profile", "standard")))
+    raw = data.get("gate")
+    gate = None
+    if isinstance(raw, dict):
+        gate = Gate(
+            known=tuple(_finding(f) for f in rows if f.get("baseline") == "known"),
+            older=tuple(_finding(f) for f in rows if f.get("older")),
+            fixed=tuple(str(x) for x in raw.get("fixed") or ()),
+            baseline=raw.get("baseline"),
+            scope=raw.get("scope"),
+            untracked=tuple(str(x) for x in raw.get("untracked") or ()),
+        )
+    return Report(counted, int(summary.get("decisions", 0)), int(summary.get("files", 0)),
+                  str(data.get("profile", "standard")), gate=gate)
 
 
 def exit_code(report: Report, fail_on: str) -> int:
@@ -232,7 +249,7 @@ def report(settings: Settings, root: Path) -> int:
     sarif_path = publish_sarif(settings, out / FILES["sarif"])
     outputs = {"report-json": str(json_path) if json_path.is_file() else "",
                "sarif-file": str(sarif_path) if sarif_path else ""}
-    if check_exit not in (0, 1) or not json_path.is_file():
+    if check_exit not in (0, 1, 3) or not json_path.is_file():
         notice(f"adrguard check failed (exit {check_exit}); see its error in the log above. "
                f"fail-on is {fail_on}, so the step " + ("fails." if fail_on != "none" else
                                                         "does not fail."), "error")
@@ -245,8 +262,11 @@ def report(settings: Settings, root: Path) -> int:
     rep = report_from_json(json.loads(json_path.read_text(encoding="utf-8")))
     from adrguard.cli.gha_publish import publish
 
+    if check_exit == 3:  # a rule crashed: its ADR000 finding says which; the rest is published
+        notice("adrguard hit an internal error (ADR000 in the report); every other finding "
+               "is reported. Please report the bug.", "error")
     publish(settings, root, rep, out)
-    code = exit_code(rep, fail_on)
+    code = 3 if check_exit == 3 else exit_code(rep, fail_on)
     s = rep.summary
     write_outputs(settings, {"exit-code": str(code), "error-count": str(s.errors),
                              "warning-count": str(s.warnings), "note-count": str(s.notes),
@@ -258,18 +278,22 @@ def report(settings: Settings, root: Path) -> int:
 
 
 def publish_sarif(settings: Settings, written: Path) -> Path | None:
-    """Copy the SARIF file to the ``sarif-file`` input (relative to the workspace)."""
+    """Copy the SARIF file to the ``sarif-file`` input (relative to the workspace). Only a
+    path inside the workspace or ``$RUNNER_TEMP`` is written, never through a symlink."""
     if not written.is_file():
         return None
     wanted = settings.get("INPUT_SARIF_FILE")
     if not wanted:
         return written
+    from adrguard.adapters.write import write_atomic
+
+    workspace = Path(settings.get("GITHUB_WORKSPACE") or ".")
+    places = [workspace] + ([Path(t)] if (t := settings.get("RUNNER_TEMP")) else [])
     target = Path(wanted)
     if not target.is_absolute():
-        target = Path(settings.get("GITHUB_WORKSPACE") or ".") / target
+        target = workspace / target
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(written, target)
+        write_atomic(target, written.read_bytes(), within=places)
     except OSError as exc:
         notice(f"cannot write sarif-file {wanted}: {exc.strerror or exc}", "warning")
         return written

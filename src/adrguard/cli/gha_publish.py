@@ -1,9 +1,12 @@
 """Publishing for ``adrguard action report``: job summary, annotations, sticky PR comment.
 
-The sticky comment is found by its hidden marker **and** its author: the token's own login
-(``GET /user``), or ``github-actions[bot]`` for an Actions token, which cannot read ``/user``.
-A comment someone else wrote that copies the marker is never touched. Every API problem (a
-fork's read-only token, 404, 5xx, no network) becomes a notice, never a failure.
+The sticky comment is ours when its **first line** is exactly our marker line, which carries
+the run's identity (the ``comment-key`` input, else ``GITHUB_WORKFLOW/GITHUB_JOB``), **and** its
+author is the token's own login (``GET /user``), or ``github-actions[bot]`` for an Actions token,
+which cannot read ``/user``. A comment that merely contains the marker, another job's comment and
+anything someone else wrote are never touched. Of our comments the most recent is updated; older
+copies of the same identity (a race between two runs) are removed. Every API problem (a fork's
+read-only token, 404, 5xx, no network) becomes a notice, never a failure.
 """
 
 from __future__ import annotations
@@ -86,8 +89,11 @@ def publish(settings: Settings, root: Path, report: Report, out: Path) -> None:
     if not isinstance(number, int) or not repo:
         info("adrguard: not a pull request: no comment to write")
         return
-    wanted = body.comment(report, ctx, page) if body.has_news(report, page.impact) else None
-    problem = sticky(settings, repo, number, wanted, body.resolved(page))
+    identity = comment_identity(settings)
+    wanted = (body.comment(report, ctx, page, identity=identity)
+              if body.has_news(report, page.impact) else None)
+    problem = sticky(settings, repo, number, wanted, body.resolved(page, identity),
+                     body.marker(identity))
     if problem:
         notice(f"the pull-request comment was skipped: {problem}. The job summary has the "
                "full report.")
@@ -118,10 +124,18 @@ def own_login(settings: Settings, client: GitHubClient) -> str:
     return DEFAULT_BOT
 
 
-def sticky(settings: Settings, repo: str, number: int, wanted: str | None, done: str) -> str:
-    """Create, update or resolve the one adrguard comment; the problem (for a notice) or ''."""
-    from adrguard.reporters.comment import MARKER
+def comment_identity(settings: Settings) -> str:
+    """Which run owns the sticky comment: the ``comment-key`` input, else workflow/job."""
+    key = settings.get("INPUT_COMMENT_KEY")
+    if key:
+        return key
+    parts = [settings.get("GITHUB_WORKFLOW"), settings.get("GITHUB_JOB")]
+    return "/".join(p for p in parts if p)
 
+
+def sticky(settings: Settings, repo: str, number: int, wanted: str | None, done: str,
+           marker_line: str) -> str:
+    """Create, update or resolve the one adrguard comment; the problem (for a notice) or ''."""
     client = _client(settings)
     if client is None:
         return "no github-token was given"
@@ -129,7 +143,7 @@ def sticky(settings: Settings, repo: str, number: int, wanted: str | None, done:
     listing = client.list_comments(repo, number)
     if not listing.ok:
         return _why("listing the comments failed", listing)
-    mine = [c for c in listing.data if _is_ours(c, login, MARKER)]
+    mine = [c for c in listing.data if _is_ours(c, login, marker_line)]
     if not mine:
         if wanted is None:
             return ""
@@ -137,20 +151,24 @@ def sticky(settings: Settings, repo: str, number: int, wanted: str | None, done:
         if made.ok:
             info(f"adrguard: commented on #{number}")
         return "" if made.ok else _why("creating the comment failed", made)
-    first, *extra = sorted(mine, key=lambda c: int(c.get("id", 0)))
+    *older, latest = sorted(mine, key=lambda c: int(c["id"]))
     text = done if wanted is None else wanted
-    if first.get("body") != text:
-        changed = client.update_comment(repo, int(first["id"]), text)
+    if latest.get("body") != text:
+        changed = client.update_comment(repo, int(latest["id"]), text)
         if not changed.ok:
             return _why("updating the comment failed", changed)
-        info(f"adrguard: updated comment {first['id']} on #{number}")
-    for dup in extra:  # an earlier run raced this one: keep a single comment
+        info(f"adrguard: updated comment {latest['id']} on #{number}")
+    for dup in older:  # our own copies from a run that raced this one: keep a single comment
         client.delete_comment(repo, int(dup["id"]))
     return ""
 
 
-def _is_ours(c: Any, login: str, marker: str) -> bool:
+def _is_ours(c: Any, login: str, marker_line: str) -> bool:
+    """Written by ``login`` and opening with exactly ``marker_line`` (our identity)."""
     if not isinstance(c, dict) or not isinstance(c.get("body"), str):
         return False
+    if not isinstance(c.get("id"), int):
+        return False
     user = as_dict(c.get("user"))
-    return marker in c["body"] and str(user.get("login", "")) == login
+    first = c["body"].split("\n", 1)[0].rstrip("\r")
+    return first == marker_line and str(user.get("login", "")) == login

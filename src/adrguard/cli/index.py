@@ -5,10 +5,9 @@ from __future__ import annotations
 import argparse
 import difflib
 import json
-import sys
 from typing import TYPE_CHECKING, Any
 
-from adrguard.cli.common import add_common, info
+from adrguard.cli.common import add_common, info, load_config_for, out, write_stdout
 from adrguard.core.errors import UserError
 
 if TYPE_CHECKING:
@@ -54,6 +53,13 @@ def register(subparsers: Any) -> None:
         action="store_true",
         help="with --write: exit 1 when a file was written (pre-commit fixer hooks)",
     )
+    p.add_argument(
+        "--hook",
+        action="store_true",
+        help="as a pre-commit hook: do nothing when the staged change touches no file under an "
+        "ADR root and no adrguard setting (FILES are the files pre-commit passes)",
+    )
+    p.add_argument("files", nargs="*", metavar="FILE", help=argparse.SUPPRESS)
     p.set_defaults(func=run_index)
 
     c = subparsers.add_parser(
@@ -90,17 +96,21 @@ def register(subparsers: Any) -> None:
 
 
 def _load(args: argparse.Namespace) -> tuple[Path, Config, Corpus]:
-    from adrguard import api
-    from adrguard.cli.common import load_config_for
-
     root, config = load_config_for(args)
-    corpus = api.load_with(root, config)
+    return root, config, _corpus(args, root, config)
+
+
+def _corpus(args: argparse.Namespace, root: Path, config: Config) -> Corpus:
+    from adrguard import api
+
+    # as a hook: what the commit holds; by hand: untracked records too, like `check`
+    corpus = api.load_with(root, config, untracked=not getattr(args, "hook", False))
     if args.verbose:
         info(
             f"adrguard: config {config.source or 'built-in defaults'}; roots "
             f"{', '.join(corpus.roots)}"
         )
-    return root, config, corpus
+    return corpus
 
 
 def run_index(args: argparse.Namespace) -> int:
@@ -108,14 +118,24 @@ def run_index(args: argparse.Namespace) -> int:
 
     if (args.init or args.exit_non_zero_on_fix) and not args.write:
         raise UserError("--init and --exit-non-zero-on-fix go with --write")
-    root, config, corpus = _load(args)
+    if args.files and not args.hook:
+        raise UserError("index takes no FILE arguments (they are for --hook)")
+    root, config = load_config_for(args)
+    if args.hook:
+        from adrguard.api.relevance import hook_has_work
+
+        why = hook_has_work(root, config, args.files)
+        if why is not None:
+            info(f"adrguard: {why}")
+            return 0
+    corpus = _corpus(args, root, config)
     if not generated.index_enabled(config):
         info("adrguard: index generation is off ([index] enabled = false)")
         return 0
     if args.write:
         written = generated.write_indexes(root, config, corpus, init=args.init)
         for path in written:
-            print(f"Fixing {path}")
+            out(f"Fixing {path}")
         return 1 if written and args.exit_non_zero_on_fix else 0
     states = generated.index_states(root, config, corpus)
     if args.check:
@@ -125,8 +145,8 @@ def run_index(args: argparse.Namespace) -> int:
             info(f"error: {state.message}")
             continue
         if len(states) > 1:
-            sys.stdout.write(f"==> {state.target.path} <==\n")
-        sys.stdout.write(state.expected)
+            write_stdout(f"==> {state.target.path} <==\n")
+        write_stdout(state.expected)
     return 1 if any(s.expected is None for s in states) else 0
 
 
@@ -138,20 +158,20 @@ def _check(states: list[IndexState]) -> int:
         failed = True
         path = state.target.path
         if state.kind == "stale" and state.current is not None and state.expected is not None:
-            sys.stdout.writelines(
+            write_stdout("".join(
                 difflib.unified_diff(
                     state.current.splitlines(keepends=True),
                     state.expected.splitlines(keepends=True),
                     fromfile=f"a/{path}",
                     tofile=f"b/{path}",
                 )
-            )
+            ))
         elif state.kind == "missing":
-            print(f"{path}: missing; run `adrguard index --write`")
+            out(f"{path}: missing; run `adrguard index --write`")
         elif state.kind == "unmanaged":
-            print(f"{path}: no generated-region markers; run `adrguard index --write --init`")
+            out(f"{path}: no generated-region markers; run `adrguard index --write --init`")
         else:
-            print(f"{state.message}")
+            out(f"{state.message}")
     if not failed:
         info(f"adrguard: {len(states)} index file(s) up to date")
     return 1 if failed else 0
@@ -163,29 +183,32 @@ def run_current(args: argparse.Namespace) -> int:
     root, config, corpus = _load(args)
     if args.current_command == "stamp":
         for w in generated.stamp_current(root, config, corpus, args.adr_root):
-            print(f"stamped {w.path}" if w.changed else f"{w.path} is up to date")
+            out(f"stamped {w.path}" if w.changed else f"{w.path} is up to date")
         return 0
     if args.current_command == "init":
         for w in generated.init_current(root, config, corpus, args.adr_root):
             if w.changed:
-                print(f"created {w.path} (a draft: review it, then run `adrguard current stamp`)")
+                out(f"created {w.path} (a draft: review it, then run `adrguard current stamp`)")
             else:
-                print(f"{w.path} exists; not overwritten")
+                out(f"{w.path} exists; not overwritten")
         return 0
     states = generated.current_states(root, config, corpus, args.adr_root)
     if args.format == "json":
-        print(json.dumps(_status_json(states), indent=2, sort_keys=True, ensure_ascii=False))
+        write_stdout(
+            json.dumps(_status_json(states), indent=2, sort_keys=True, ensure_ascii=False) + "\n",
+            "json",
+        )
         return 0 if all(s.fresh for s in states) else 1
     if not states:
-        print(
+        out(
             "no CURRENT.md or CURRENT.sources.json in the ADR roots; start with "
             "`adrguard current init`"
         )
         return 0
     for state in states:
-        print(f"{state.view}: {'fresh' if state.fresh else 'stale'}")
+        out(f"{state.view}: {'fresh' if state.fresh else 'stale'}")
         for reason in state.reasons:
-            print(f"  {reason.code} {reason.message}")
+            out(f"  {reason.code} {reason.message}")
     return 0 if all(s.fresh for s in states) else 1
 
 

@@ -16,7 +16,7 @@ def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "mcp",
         help="serve read-only ADR tools to coding agents over MCP (stdio)",
-        description="Start an MCP server on stdin/stdout bound to the repository (--root). Tools: "
+        description="Start an MCP server on stdin/stdout bound to the repository (--repo). Tools: "
         "list_adrs, get_adr, search_adrs, get_adr_relationships, validate_adrs, find_adrs, "
         "adr_context, analyze_impact. Needs the extra: pip install 'adrguard[mcp]'.",
     )

@@ -176,15 +176,26 @@ def evaluate(corpus: Corpus, options: Options, texts: Mapping[str, bytes]) -> li
     states: list[CurrentState] = []
     for root in corpus.roots:
         view, mpath = join_root(root, cfg.view), join_root(root, cfg.manifest)
-        if view not in texts and mpath not in texts:
+        present = corpus.repo_files
+        if view not in texts and mpath not in texts and view not in present \
+                and mpath not in present:
             continue
         states.append(compare(corpus, cfg, root, view, mpath, texts))
     return states
 
 
+UNREADABLE = ("exists but could not be read: it is larger than max-file-size, a symlink out of "
+              "the repository, not a regular file, or unreadable; make it a regular file inside "
+              "the repository")
+
+
 def compare(
     corpus: Corpus, cfg: Settings, root: str, view: str, mpath: str, texts: Mapping[str, bytes]
 ) -> CurrentState:
+    unreadable = [p for p in (mpath, view) if p not in texts and p in corpus.repo_files]
+    if unreadable:  # there, but not readable: say so, never "missing"
+        why = tuple(Reason("ADR405", f"{p} {UNREADABLE}", p) for p in unreadable)
+        return CurrentState(root, view, mpath, None, why)
     if mpath not in texts:
         return CurrentState(
             root,

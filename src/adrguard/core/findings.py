@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import enum
+import re
 from dataclasses import dataclass, field, replace
 
 from adrguard.core.model import Location
 
+# adrguard's own failure, reported as a finding (a rule that crashed): code and name
+INTERNAL_ERROR = ("ADR000", "internal-error")
 
 class Severity(enum.IntEnum):
     NOTE = 1
@@ -48,6 +51,9 @@ class Finding:
         return replace(self, severity=severity)
 
 
+_LEARNED_COUNT = re.compile(r"\b\d+ of \d+\b")
+
+
 def fingerprint(finding: Finding) -> str:
     """A stable identity for a finding that survives unrelated edits (line numbers excluded)."""
     import hashlib
@@ -57,7 +63,7 @@ def fingerprint(finding: Finding) -> str:
         finding.location.path,
         finding.decision_id or "",
         "\x1f".join(finding.related),
-        finding.message,
+        _LEARNED_COUNT.sub("N of M", finding.message),  # "27 of 49 records" grows with the log
     ]
     return hashlib.sha256("\x1e".join(parts).encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
@@ -79,6 +85,23 @@ class Summary:
 
 
 @dataclass(frozen=True, slots=True)
+class Gate:
+    """How a run was judged, beyond its findings (see :mod:`adrguard.core.baseline`).
+
+    ``Report.findings`` holds only the findings that count (they can fail the run); the ones a
+    baseline file already lists (``known``) and, when a change is judged, the ones that were
+    there before it in files it does not touch (``older``) are kept here, shown by the formats
+    that record everything (JSON, SARIF) and counted by the others."""
+
+    known: tuple[Finding, ...] = ()
+    older: tuple[Finding, ...] = ()
+    fixed: tuple[str, ...] = ()  # baseline entries that no longer occur ("CODE path: message")
+    baseline: str | None = None  # the baseline file used, repo-relative (None: none)
+    scope: str | None = None  # the change judged ("this commit"), None for the whole log
+    untracked: tuple[str, ...] = ()  # records checked that git does not track yet
+
+
+@dataclass(frozen=True, slots=True)
 class Report:
     """The findings of one run, with how many decisions and files were checked."""
 
@@ -87,6 +110,7 @@ class Report:
     files: int
     profile: str = "standard"
     extra: dict[str, object] = field(default_factory=dict)  # e.g. impact data for reporters
+    gate: Gate | None = None  # baseline and change scope (None: every finding counts)
 
     @property
     def summary(self) -> Summary:

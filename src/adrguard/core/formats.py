@@ -11,9 +11,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from adrguard.core import ids
+
 # File names -------------------------------------------------------------------------------
 _DATED = re.compile(r"^(?:\d{8}|\d{4}-\d{2}-\d{2})(?:[-_ .]|$)")
-_NUMBERED = re.compile(r"^(?:adr|rfc|dr|decision)?[-_ ]?(\d{1,6})(?=$|[-_ .])", re.I)
 _FOLDER_FILES = frozenset({"readme.md", "index.md", "readme.markdown", "index.markdown"})
 
 # Titles -----------------------------------------------------------------------------------
@@ -39,10 +40,26 @@ _PLACEHOLDERS = frozenset(
         "record title",
     }
 )
+# A template's title left in place: ``{title}``, ``[short title of solved problem]``,
+# ``Title (a description of the decision)``, ``ADR {NUMBER}: {TITLE}`` (any language).
+_BRACKETED = re.compile(r"\{[^{}]*\}|\[[^\[\]]*\]|<[^<>]*>")
+_LETTER_WORDS = re.compile(r"[^\W\d_]+")
+_ID_WORDS = frozenset({"adr", "rfc", "dr", "decision", "record", "architecture", "number"})
+_FILLER_ID = re.compile(r"^(?:x+|n+|y+|#+)$")  # ADR-XXXX, NNNN: a template's number
+_TITLE_WORDS = r"(?:title|titre|título|titolo|titel|заголовок|название|标题|標題|タイトル|제목)"
+_TITLE_WORD = re.compile(
+    r"^(?:(?:short|brief|adr|decision|record|your|the)\s+)*" + _TITLE_WORDS
+    + r"\b(?:\s*$|\s*[(\-–—,]|\s*:\s*$|\s+(?:of|here|goes)\b)",
+)
+_TITLE_LABEL = re.compile(r"^" + _TITLE_WORDS + r"\s*[:：]\s*(?=\S)", re.I)  # "Title: Use X"
+_ANY_TITLE_WORD = re.compile(r"(?<!\w)" + _TITLE_WORDS + r"(?!\w)")
+_WRAPPED = re.compile(r"^\s*(?:\[([^\[\]]+)\]|\{([^{}]+)\}|<([^<>]+)>)\s*$")
 
 # Label lines (``Status: x``, ``* Date: y``) --------------------------------------------------
-_LABEL_LINE = re.compile(r"^\s*([^\W\d][\w \-]{0,30}?)\s*[:：]\s*(\S.*)$")
-_DATE_LABELS = frozenset({"date", "datum", "fecha", "data", "created", "decision date", "日期"})
+_LABEL_LINE = re.compile(r"^\s*([^\W\d][\w \-()（）/]{0,40}?)\s*[:：]\s*(\S.*)$")
+_DATE_LABELS = frozenset(
+    {"date", "datum", "fecha", "data", "created", "decision date", "日期", "日付", "날짜", "дата"}
+)
 _BARE_DATE = re.compile(
     r"^(?:(?:date|created|datum|decided|fecha)\b\s*[:\-–]?\s*)?"
     r"(\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[/.]\d{1,2}[/.]\d{2,4}"
@@ -87,17 +104,19 @@ def record_name(path: str, root: str) -> str:
 
 def number_from_name(name: str) -> int | None:
     """``0012-x`` -> 12, ``adr-05`` -> 5, ``00011-x`` -> 11; None for dated names."""
-    if _DATED.match(name):
-        return None
-    m = _NUMBERED.match(name)
-    return int(m.group(1)) if m else None
+    return ids.parse_name(name).number
+
+
+def name_id(path: str, root: str) -> ids.NameId:
+    """The id parts (prefix, number, version) of a record's name."""
+    return ids.parse_name(record_name(path, root))
 
 
 def identity(path: str, root: str) -> tuple[str, int | None]:
-    """(fallback id, number) from a path."""
+    """(fallback id, number) from a path: ``ADR-0012``, ``DR-0008``, or the name itself."""
     stem = record_name(path, root)
-    number = number_from_name(stem)
-    return (f"ADR-{number:04d}" if number is not None else stem), number
+    parsed = ids.parse_name(stem)
+    return parsed.id or stem, parsed.number
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,11 +130,15 @@ def render_inline(text: str) -> str:
     return _INLINE_MARKUP.sub("", _MD_LINK.sub(r"\1", text)).strip()
 
 
-def clean_title(text: str) -> Title:
-    """Strip number and type prefixes; None for an untouched template placeholder."""
+def clean_title(text: str, own: ids.NameId | None = None) -> Title:
+    """Strip number and type prefixes (and an id in the record's own scheme, ``DR002:``);
+    None for an untouched template placeholder."""
     title = _HEADING_ATTRS.sub("", text).strip()
     number: int | None = None
     stripped = False
+    if own is not None:
+        title, number = ids.strip_own_id(title, own)
+        stripped = number is not None
     for _ in range(3):
         before = title
         title = _TYPE_LABEL.sub("", title).strip()
@@ -130,10 +153,27 @@ def clean_title(text: str) -> Title:
             title = t
         if title == before:
             break
-    folded = title.strip("{}[]<> ").casefold()
-    if not title or folded in _PLACEHOLDERS:
+    label = _TITLE_LABEL.match(title)
+    if label:
+        title = title[label.end() :]
+    if not title or is_placeholder_title(title):
         return Title(None, number)
-    return Title(title, number)
+    wrapped = _WRAPPED.match(title)  # the template's brackets kept around a real title
+    return Title(next(g for g in wrapped.groups() if g).strip() if wrapped else title, number)
+
+
+def is_placeholder_title(title: str) -> bool:
+    """Whether a title is a template's placeholder left in place: a known placeholder, a
+    ``Title (...)`` line, or bracketed template text that names the title (``{TITLE}``,
+    ``[titre du problème résolu]``) with nothing but an id around it."""
+    folded = title.casefold().strip()
+    if folded.strip("{}[]<> ") in _PLACEHOLDERS or _TITLE_WORD.match(folded):
+        return True
+    groups = _BRACKETED.findall(folded)
+    if not groups or not any(_ANY_TITLE_WORD.search(g) for g in groups):
+        return False
+    rest = _BRACKETED.sub(" ", folded)
+    return all(w in _ID_WORDS or _FILLER_ID.match(w) for w in _LETTER_WORDS.findall(rest))
 
 
 def label_line(line: str) -> tuple[str, str] | None:
@@ -187,6 +227,33 @@ def detect(
     return "generic"
 
 
+# Front matter that declares what a document is; these values say it is not a decision record.
+_TYPE_KEYS = ("type", "doc-type", "doc_type", "doctype", "document-type", "document_type", "kind")
+_NON_DECISION_TYPES = frozenset(
+    {
+        "supplement", "supplementary", "guide", "guidance", "template", "how-to", "howto",
+        "tutorial", "index", "toc", "glossary", "faq", "changelog", "readme", "overview",
+        "example", "sample", "appendix", "annex", "notes", "minutes", "runbook", "playbook",
+        "report",
+    }
+)
+
+
+def non_record_type(front_matter: Mapping[str, Any]) -> str | None:
+    """The declared type of a document that is not a decision record (``type: Supplement``,
+    ``type: guide``, ``doc_type: template``; a type's last word counts: ``Implementation
+    Notes``), or None. Any other type (Standard, Decision Record, RFC, Process...) is a record."""
+    folded = {str(k).casefold(): v for k, v in front_matter.items()}
+    for key in _TYPE_KEYS:
+        value = scalar(folded.get(key))
+        if value is None:
+            continue
+        words = value.casefold().replace("_", " ").split()
+        if words and (" ".join(words) in _NON_DECISION_TYPES or words[-1] in _NON_DECISION_TYPES):
+            return value
+    return None
+
+
 def _strings(value: Any) -> tuple[str, ...]:
     items = value if isinstance(value, list | tuple) else [value]
     out = (str(v).strip() for v in items if v is not None and not isinstance(v, dict | list | bool))
@@ -218,6 +285,17 @@ def unwrap_emphasis(label: str, value: str) -> str:
     if lead and label.count(lead.group()) % 2 == 1:
         return value[lead.end() :].strip()
     return value
+
+
+def flow_text(value: Any) -> str | None:
+    """A template's braces that YAML read as a mapping or a list, as text again:
+    ``{proposed | accepted}`` (a key without a value) -> ``{proposed | accepted}``,
+    ``[proposed, accepted]`` -> ``[proposed, accepted]``; None for other values."""
+    if isinstance(value, dict) and value and all(v is None for v in value.values()):
+        return "{" + ", ".join(str(k) for k in value) + "}"
+    if isinstance(value, list) and value and all(isinstance(v, str | int) for v in value):
+        return "[" + ", ".join(str(v) for v in value) + "]"
+    return None
 
 
 def scalar(value: Any) -> str | None:

@@ -99,3 +99,19 @@ def split(text: str) -> Split:
     if shape:
         return {}, lines, body, taken, Problem("ADR002", shape, 1)
     return {str(k): v for k, v in value.items()}, lines, body, taken, None
+
+
+_TOP_LINE = re.compile(r"^([^\s#:\-?'\"][^:]*?)[ \t]*:[ \t]+(\S.*?)[ \t]*$")
+
+
+def salvage(text: str, taken: int) -> dict[str, tuple[str, int]]:
+    """The top-level ``key: value`` lines of front matter that YAML could not load (a
+    template's ``status: {proposed | accepted | … [ADR-0005](x.md)}``), as written: casefolded
+    key -> (value, line). Only for reading what the author meant; the front matter stays
+    invalid (ADR002)."""
+    out: dict[str, tuple[str, int]] = {}
+    for number, line in enumerate(text.split("\n", taken)[1 : max(taken - 1, 1)], start=2):
+        m = _TOP_LINE.match(line)
+        if m:
+            out.setdefault(m.group(1).strip().casefold(), (m.group(2), number))
+    return out

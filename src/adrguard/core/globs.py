@@ -13,6 +13,7 @@ takes a path back out.
 from __future__ import annotations
 
 import re
+import warnings
 from bisect import bisect_left
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -67,17 +68,27 @@ def _matcher(body: str) -> _Matcher | None:
     """How to match a glob (without its ``!``); ValueError when pathspec rejects it."""
     try:
         regex, include = _pattern_class().pattern_to_regex(body)
-    except Exception as exc:  # pathspec raises its own error classes, all ValueError-like
-        raise ValueError(str(exc)) from None
-    if include is None or regex is None:
-        return None
+        if include is None or regex is None:
+            return None
+        with warnings.catch_warnings():  # `[[:alpha:]]`: "possible nested set" is no news
+            warnings.simplefilter("ignore", FutureWarning)
+            compiled = re.compile(regex, re.DOTALL)  # `[z-a]` fails only here
+    except Exception as exc:  # pathspec's own error classes, and re.error
+        raise ValueError(_reason(exc)) from None
     literal = _LITERAL.fullmatch(regex)
     if literal is not None:
         path = _UNESCAPE.sub(r"\1", literal.group(1))
         if literal.group(2) == "/":
             return _Matcher(path + "/", None)
         return _Matcher(path, None, exact=path)
-    return _Matcher(literal_prefix(body), re.compile(regex, re.DOTALL))
+    return _Matcher(literal_prefix(body), compiled)
+
+
+def _reason(exc: BaseException) -> str:
+    text = str(exc)
+    if isinstance(exc, re.error) and "bad character range" in text:
+        return f"{exc.msg}: a range in brackets must go from low to high, as [a-z]"
+    return text
 
 
 def literal_prefix(body: str) -> str:

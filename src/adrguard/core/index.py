@@ -175,6 +175,7 @@ class IndexState:
     expected: str | None
     message: str = ""
     line: int = 1
+    was_generated: bool = False  # missing, but HEAD or the base of the change held it, marked
 
 
 def archive_folder(d: Decision, archive_dirs: Sequence[str]) -> str:
@@ -189,15 +190,45 @@ def _has_markers(data: bytes | None) -> bool:
     return data is not None and find_markers(normalise(data)).found
 
 
-def _root_index_name(root: str, cfg: IndexSettings, texts: Mapping[str, bytes]) -> str:
+def _root_index_name(
+    root: str,
+    cfg: IndexSettings,
+    texts: Mapping[str, bytes],
+    previous: Mapping[str, bytes],
+    records: Sequence[Decision],
+) -> str:
+    """The index file of ``root``: configured, else the one that carries the markers now, else
+    one that carried them before (a generated index that is gone), else an existing
+    ``index.md`` or ``README.md`` that serves as the index (never ``INDEX.md`` beside it: on a
+    case-insensitive checkout ``index.md`` and ``INDEX.md`` are one file), else ``INDEX.md``."""
     if root in cfg.paths:
         return cfg.paths[root]
     if cfg.path is not None:
         return cfg.path
-    for name in AUTO_NAMES:
-        if _has_markers(texts.get(join_root(root, name))):
-            return name
+    for source in (texts, previous):
+        for name in AUTO_NAMES:
+            if _has_markers(source.get(join_root(root, name))):
+                return name
+    if join_root(root, DEFAULT_PATH) not in texts:
+        if join_root(root, "index.md") in texts:
+            return "index.md"
+        readme = texts.get(join_root(root, "README.md"))
+        if readme is not None and _lists_records(readme, root, records):
+            return "README.md"
     return DEFAULT_PATH
+
+
+def _lists_records(data: bytes, root: str, records: Sequence[Decision]) -> bool:
+    """Whether a README links to at least one record of its root (so it is the log's index)."""
+    text = data.decode("utf-8", "replace")
+    return any(f"]({relative_link(join_root(root, 'README.md'), d.path)}" in text
+               or f"](./{relative_link(join_root(root, 'README.md'), d.path)}" in text
+               for d in records)
+
+
+def previous_markers(corpus: Corpus, path: str) -> bool:
+    """Whether ``path`` carried the markers before the change (at HEAD or at the base)."""
+    return _has_markers(corpus.previous_texts.get(path))
 
 
 def targets(corpus: Corpus, options: Options, texts: Mapping[str, bytes]) -> list[IndexTarget]:
@@ -205,8 +236,8 @@ def targets(corpus: Corpus, options: Options, texts: Mapping[str, bytes]) -> lis
     cfg = settings(options)
     out: list[IndexTarget] = []
     for root in corpus.roots:
-        name = _root_index_name(root, cfg, texts)
         mine = [d for d in corpus.decisions if d.root == root]
+        name = _root_index_name(root, cfg, texts, corpus.previous_texts, mine)
         out.append(
             IndexTarget(
                 join_root(root, name), root, False, tuple(d for d in mine if not d.archived)
@@ -239,7 +270,9 @@ def evaluate(
     if cfg.enabled is False:
         return []
     found = targets(corpus, options, texts)
-    required = cfg.configured or any(_has_markers(texts.get(t.path)) for t in found)
+    required = cfg.configured or any(
+        _has_markers(texts.get(t.path)) or previous_markers(corpus, t.path) for t in found
+    )
     if required_only and not required:
         return []
     succ = successor_map(corpus)
@@ -257,6 +290,7 @@ def evaluate(
                     None,
                     from_template(template, block),
                     f"{t.path} does not exist",
+                    was_generated=previous_markers(corpus, t.path),
                 )
             )
             continue

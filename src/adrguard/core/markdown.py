@@ -24,7 +24,6 @@ _OPTIONS = (
     | pyromark.Options.ENABLE_STRIKETHROUGH
     | pyromark.Options.ENABLE_TASKLISTS
 )
-_COMMENT = re.compile(rb"<!--(.*?)-->", re.DOTALL)
 _HTML_REF = re.compile(r"""\b(href|src)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>"']+))""", re.I)
 _SLUG_DROP = re.compile(r"[^\w\- ]", re.UNICODE)
 _BLOCK_STARTS = frozenset(
@@ -185,6 +184,8 @@ class _Builder:
         self.link_stack: list[tuple[dict[str, Any], int, int, int, bool]] = []
         self.plain_len = 0
         self.checked: bool | None = None
+        self.close_at = -2  # next `-->` after the last lookup (-2: not looked up yet)
+        self.scanned_to = 0  # bytes before this were searched for comments already
 
     # -- blocks -------------------------------------------------------------------------
     def open_block(self, kind: str, start: int) -> None:
@@ -313,15 +314,25 @@ class _Builder:
         self.spans.append(Span(plain_start, plain_start + len(text), link))
         self.block_end = max(self.block_end, rng["end"])
 
+    def _close_after(self, pos: int) -> int:
+        """Offset of the first ``-->`` at or after ``pos`` (-1: none). HTML events come in
+        document order, so the answer is looked up again only once ``pos`` passes it: one
+        forward pass however many events a block of ``<!--`` lines makes."""
+        at = self.close_at
+        if at == -2 or (at != -1 and at < pos):
+            at = self.close_at = self.data.find(b"-->", pos)
+        return at
+
     def html(self, text: str, rng: dict[str, int], inline: bool) -> None:
         start = rng["start"]
-        if "<!--" in text:
+        if "<!--" in text and rng["end"] > self.scanned_to:
             last_open = start + text.encode("utf-8", "surrogatepass").rfind(b"<!--")
-            end = self.data.find(b"-->", last_open)
-            chunk = self.data[start : end + 3] if end != -1 else self.data[start : rng["end"]]
-            for cm in _COMMENT.finditer(chunk):
-                body = cm.group(1).decode("utf-8", "replace").strip()
-                self.doc.comments.append(Comment(body, self.lines.line(start + cm.start())))
+            end = self._close_after(last_open)
+            stop = end + 3 if end != -1 else rng["end"]
+            for at, body in html_comments(self.data, max(start, self.scanned_to), stop):
+                text_of = body.decode("utf-8", "replace").strip()
+                self.doc.comments.append(Comment(text_of, self.lines.line(at)))
+            self.scanned_to = max(self.scanned_to, stop)
         for m in _HTML_REF.finditer(text):
             target = m.group(2) or m.group(3) or m.group(4) or ""
             pos = start + len(text[: m.start()].encode("utf-8", "surrogatepass"))
@@ -337,6 +348,20 @@ class _Builder:
             )
         if inline:
             self.block_end = max(self.block_end, rng["end"])
+
+
+def html_comments(data: bytes, start: int, stop: int) -> Iterator[tuple[int, bytes]]:
+    """``(offset, body)`` of each ``<!-- body -->`` in ``data[start:stop]``, in one forward
+    pass: a comment opened and never closed ends the scan (a regex would retry it from every
+    later ``<!--``, which is quadratic in a flood of them)."""
+    find = data.find
+    at = find(b"<!--", start, stop)
+    while at != -1:
+        close = find(b"-->", at + 4, stop)
+        if close == -1:
+            return
+        yield at, data[at + 4 : close]
+        at = find(b"<!--", close + 3, stop)
 
 
 def walk(text: str, line_offset: int = 0) -> Document:

@@ -211,7 +211,12 @@ class Corpus:
     other_texts: Mapping[str, bytes] = field(default_factory=dict)  # index/CURRENT files etc.
     skipped: tuple[str, ...] = ()  # files under roots skipped by excludes (indexes, templates)
     repo_url: str | None = None  # e.g. https://github.com/owner/repo
-    untracked: tuple[str, ...] = ()  # markdown under roots that git does not track (not checked)
+    untracked: tuple[str, ...] = ()  # markdown under roots that git does not track
+    # roots found by content: only numbered or dated files directly in them are records
+    shallow_roots: frozenset[str] = frozenset()
+    # generated files (indexes) that HEAD or the base of the change held and the work tree no
+    # longer has, by path (ADR401: a generated index that is gone)
+    previous_texts: Mapping[str, bytes] = field(default_factory=dict)
 
     @cached_property
     def by_path(self) -> Mapping[str, Decision]:

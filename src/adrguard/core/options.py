@@ -9,109 +9,12 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-# Status words -> normalised status. Keys are casefolded. Users extend this with the
-# ``statuses`` config key (``{"on hold" = "proposed"}``).
-DEFAULT_STATUS_SYNONYMS: Mapping[str, str] = {
-    # English
-    "proposed": "proposed",
-    "pending": "proposed",
-    "in review": "proposed",
-    "under review": "proposed",
-    "in progress": "proposed",
-    "open": "proposed",
-    "on hold": "proposed",
-    "ongoing": "proposed",
-    "discussed": "proposed",
-    "discussing": "proposed",
-    "suggested": "proposed",
-    "accepted": "accepted",
-    "approved": "accepted",
-    "decided": "accepted",
-    "implemented": "accepted",
-    "done": "accepted",
-    "stable": "accepted",
-    "adopted": "accepted",
-    "agreed": "accepted",
-    "active": "accepted",
-    "final": "accepted",
-    "partly superseded": "accepted",
-    "partially superseded": "accepted",
-    "rejected": "rejected",
-    "declined": "rejected",
-    "deprecated": "deprecated",
-    "obsolete": "deprecated",
-    "reverted": "deprecated",
-    "retired": "deprecated",
-    "superseded": "superseded",
-    "superceded": "superseded",
-    "replaced": "superseded",
-    "draft": "draft",
-    "incomplete": "draft",
-    "wip": "draft",
-    "work in progress": "draft",
-    # French
-    "proposé": "proposed",
-    "proposée": "proposed",
-    "en cours": "proposed",
-    "accepté": "accepted",
-    "acceptée": "accepted",
-    "approuvé": "accepted",
-    "validé": "accepted",
-    "rejeté": "rejected",
-    "refusé": "rejected",
-    "déprécié": "deprecated",
-    "obsolète": "deprecated",
-    "remplacé": "superseded",
-    "brouillon": "draft",
-    # German
-    "vorgeschlagen": "proposed",
-    "akzeptiert": "accepted",
-    "angenommen": "accepted",
-    "genehmigt": "accepted",
-    "abgelehnt": "rejected",
-    "veraltet": "deprecated",
-    "ersetzt": "superseded",
-    "entwurf": "draft",
-    # Spanish
-    "propuesto": "proposed",
-    "propuesta": "proposed",
-    "aceptado": "accepted",
-    "aceptada": "accepted",
-    "aprobado": "accepted",
-    "rechazado": "rejected",
-    "obsoleto": "deprecated",
-    "reemplazado": "superseded",
-    "sustituido": "superseded",
-    "borrador": "draft",
-    # Portuguese
-    "proposto": "proposed",
-    "aceito": "accepted",
-    "aceita": "accepted",
-    "aprovado": "accepted",
-    "rejeitado": "rejected",
-    "substituído": "superseded",
-    "substituido": "superseded",
-    "depreciado": "deprecated",
-    "rascunho": "draft",
-    # Chinese
-    "提议": "proposed",
-    "提议中": "proposed",
-    "已提议": "proposed",
-    "已接受": "accepted",
-    "接受": "accepted",
-    "已采纳": "accepted",
-    "已批准": "accepted",
-    "已拒绝": "rejected",
-    "拒绝": "rejected",
-    "已废弃": "deprecated",
-    "已弃用": "deprecated",
-    "已取代": "superseded",
-    "已被取代": "superseded",
-    "草稿": "draft",
-}
+from adrguard.core.vocabulary import STATUS_HEADINGS, STATUS_SYNONYMS
 
-# Headings that name the status section (casefolded). Only an exact match counts.
-DEFAULT_STATUS_HEADINGS: tuple[str, ...] = ("status", "statut", "estado", "状态", "stand")
+# The built-in status vocabulary and status headings (sources in :mod:`.vocabulary`). Users
+# extend them with the ``statuses`` and ``status-headings`` config keys.
+DEFAULT_STATUS_SYNONYMS: Mapping[str, str] = STATUS_SYNONYMS
+DEFAULT_STATUS_HEADINGS: tuple[str, ...] = STATUS_HEADINGS
 
 # Required sections per format (casefolded titles; an entry "a|b" accepts either).
 DEFAULT_REQUIRED_SECTIONS: Mapping[str, tuple[str, ...]] = {
@@ -197,7 +100,12 @@ class Options:
     required_sections: Mapping[str, tuple[str, ...]] = field(
         default_factory=lambda: dict(DEFAULT_REQUIRED_SECTIONS)
     )
-    filename_pattern: str = r"^\d{4}-[a-z0-9-]+\.md$"
+    # Conventions: None (or empty) = learn from each log; a configured value always wins.
+    filename_pattern: str | None = None  # ADR107: regex every record name must match
+    sections_configured: tuple[str, ...] = ()  # formats whose required-sections the config set
+    require_status: bool | None = None  # ADR102: True every record, False never
+    date_format: str | None = None  # ADR109: strftime format every date must use
+    supersession_both_sides: bool | None = None  # ADR304: True/False instead of learning
     decision_id_pattern: str = r"\bADR[- ]?(\d{1,5})\b"
     max_file_size: int = 1024 * 1024
     today: str | None = None  # ISO date; ADR109 treats later dates as future (None: no check)

@@ -11,19 +11,23 @@ import re
 from functools import lru_cache
 from typing import Any
 
-from adrguard.core import formats, relations
+from adrguard.core import formats, ids, relations
 from adrguard.core import status as st
-from adrguard.core.front_matter import split
+from adrguard.core.front_matter import salvage, split
 from adrguard.core.markdown import Block, Document, walk
 from adrguard.core.model import (
     Decision,
+    Location,
     Problem,
     Relationship,
+    RelKind,
     Section,
     SourceFile,
+    Status,
     StatusStatement,
 )
 from adrguard.core.options import Options
+from adrguard.core.statements import section_statement
 
 _BOM = b"\xef\xbb\xbf"
 _HEADING_MARKS = re.compile(r"^\s{0,3}#{1,6}[ \t]*|[ \t]+#+[ \t]*$")
@@ -34,7 +38,9 @@ _DATE_KEYS = ("date", "created", "decision-date", "decision_date")
 
 def parse(source: SourceFile, options: Options) -> Decision:
     """Read one record. Never raises: problems are recorded on the returned Decision."""
-    fallback_id, number = formats.identity(source.path, source.root)
+    name = formats.record_name(source.path, source.root)
+    own = ids.parse_name(name)
+    fallback_id, number = own.id or name, own.number
     sha = ""
     try:
         text, sha, problem = _decode(source, options)
@@ -50,7 +56,9 @@ def parse(source: SourceFile, options: Options) -> Decision:
                 problems=problems,
             )
         fm, fm_lines, body, offset, fm_problem = split(text)
-        fields = _Fields(source, options, fm, fm_lines, walk(body, offset), body)
+        fields = _Fields(source, options, fm, fm_lines, walk(body, offset), body, (name, own))
+        if fm_problem is not None and not fm:
+            fields.salvage_statuses(salvage(text, offset))
         return fields.build(fallback_id, number, sha, body, offset, fm_problem)
     except Exception as exc:  # a bug must not abort a whole run: report it on the record
         message = f"could not be parsed ({type(exc).__name__}: {exc})"
@@ -112,26 +120,27 @@ class _Fields:
         fm_lines: dict[str, int],
         doc: Document,
         body: str,
+        name: tuple[str, ids.NameId],
     ) -> None:
         self.body = body
         self.source, self.options = source, options
+        self.name, self.own = name  # the record's name and the id parts of it
         self.fm, self.fm_lines, self.doc = fm, fm_lines, doc
         self.fm_folded = {k.casefold(): k for k in fm}
         keys, probe = _status_keys(tuple(options.status_headings))
         self.status_keys = frozenset(keys)
+        self.probe = probe
         self.fm_statuses: list[tuple[str, int]] = []
         for key in keys if fm else ():
             found = self.fm_value(key)
-            raw = formats.scalar(found[1]) if found else None
+            raw = (formats.scalar(found[1]) or formats.flow_text(found[1])) if found else None
             if found and raw:
                 self.fm_statuses.append((raw, fm_lines.get(found[0], 1)))
         self.status_sections = set()
         for i, h in enumerate(doc.headings):
             folded = h.text.casefold()
             if folded in self.status_keys or (
-                len(folded) < 64
-                and probe.search(folded)
-                and st.fold(h.text).rstrip(":").strip() in self.status_keys
+                probe.search(folded) and st.is_status_heading(h.text, self.status_keys)
             ):
                 self.status_sections.add(i)
         first_h2 = next((i for i, h in enumerate(doc.headings) if h.level >= 2), len(doc.headings))
@@ -141,6 +150,22 @@ class _Fields:
         for b in doc.blocks:
             if b.kind != "heading":
                 self.by_section.setdefault(b.section, []).append(b)
+
+    def is_status_label(self, label: str) -> bool:
+        """``Status``, ``Statut``, ``상태 (Status)``: a label that introduces the status."""
+        if label in self.status_keys:
+            return True
+        several = "(" in label or "/" in label or " " in label
+        return (
+            several
+            and self.probe.search(label) is not None
+            and st.is_status_heading(label, self.status_keys)
+        )
+
+    def salvage_statuses(self, lines: dict[str, tuple[str, int]]) -> None:
+        """Statuses from front matter YAML could not load, read from its lines as written."""
+        keys = _status_keys(tuple(self.options.status_headings))[0]
+        self.fm_statuses = [lines[k] for k in keys if k in lines]
 
     def fm_value(self, *keys: str) -> tuple[str, Any] | None:
         if not self.fm:
@@ -156,10 +181,11 @@ class _Fields:
 
     # -- title --------------------------------------------------------------------------
     def title(self) -> tuple[str | None, str | None, int, int | None]:
+        own = self.own
         found = self.fm_value("title")
         raw = formats.scalar(found[1]) if found else None
         if found and raw:
-            cleaned = formats.clean_title(formats.render_inline(raw))
+            cleaned = formats.clean_title(formats.render_inline(raw), own)
             return cleaned.text, raw, self.fm_lines.get(found[0], 1), cleaned.number
         for h in self.doc.headings:
             if h.level == 1:
@@ -169,7 +195,7 @@ class _Fields:
                     if first.lstrip().startswith("#")
                     else first.strip()
                 )
-                cleaned = formats.clean_title(h.text)
+                cleaned = formats.clean_title(h.text, own)
                 return cleaned.text, raw_h, h.line, cleaned.number
         return None, None, 1, None
 
@@ -187,7 +213,7 @@ class _Fields:
             if ":" not in h.text and "：" not in h.text:
                 continue
             label = formats.label_line(h.text)
-            if label and label[0] in self.status_keys:
+            if label and self.is_status_label(label[0]):
                 out.append(
                     StatusStatement(label[1], st.normalise(label[1], syn), h.line, "heading")
                 )
@@ -197,60 +223,8 @@ class _Fields:
         return out
 
     def section_statement(self, idx: int) -> StatusStatement | None:
-        syn = self.options.status_synonyms
         blocks = self.by_section.get(idx, [])
-        if not blocks:
-            return None
-        first = blocks[0]
-        if first.kind == "item":
-            group = [first]
-            for b in blocks[1:]:
-                if b.kind != "item":
-                    break
-                group.append(b)
-            if any(b.checked is not None for b in group):  # a checklist: the ticked boxes
-                group = [b for b in group if b.checked]
-                if not group:
-                    return None
-            entries = [(b.text.split("\n", 1)[0], b.raw.split("\n", 1)[0], b.line) for b in group]
-        elif first.kind == "cell":
-            entries = self.table_rows(blocks)
-        else:
-            raws = first.raw.split("\n")
-            texts = first.text.split("\n")
-            entries = [
-                (t, raws[i] if len(raws) == len(texts) else t, first.line + i)
-                for i, t in enumerate(texts)
-            ]
-        kept = [e for e in entries if not self.is_date_line(e[0]) and e[0].strip()] or entries
-        latest = st.latest_entry([e[0] for e in kept], syn)
-        if latest is None and first.kind == "cell" and len(kept) == 1:
-            latest = 0 if st.date_key(kept[0][0]) else None
-        if latest is not None:
-            text, raw, line = kept[latest]
-            return StatusStatement(
-                raw.strip(), st.normalise(st.status_word(text, syn), syn), line, "section"
-            )
-        text, raw, line = kept[0]
-        whole = (
-            first.raw.strip() if first.kind != "item" and len(kept) == len(entries) else raw.strip()
-        )
-        return StatusStatement(whole, st.normalise(text, syn), line, "section")
-
-    def table_rows(self, blocks: list[Block]) -> list[tuple[str, str, int]]:
-        """A status history kept as a table: its dated rows (all rows when none is dated)."""
-        rows: dict[int, list[str]] = {}
-        for b in blocks:
-            if b.kind != "cell":
-                break
-            rows.setdefault(b.line, []).append(b.text.strip())
-        entries = [(" ".join(cells), " | ".join(cells), line) for line, cells in rows.items()]
-        dated = [e for e in entries if st.date_key(e[0]) is not None]
-        return dated if len(dated) >= 1 else entries
-
-    def is_date_line(self, text: str) -> bool:
-        label = formats.label_line(text)
-        return bool(label and formats.is_date_label(label[0]))
+        return section_statement(blocks, self.options.status_synonyms) if blocks else None
 
     def label_lines(self) -> list[tuple[Block, int, str, str]]:
         """Every ``Label: value`` line of the body: (block, line index, label, value)."""
@@ -271,7 +245,7 @@ class _Fields:
         out: list[tuple[StatusStatement, bool]] = []
         raw_lines: dict[int, list[str]] = {}
         for b, i, label, value in self.label_lines():
-            if label not in self.status_keys or b.section in self.status_sections:
+            if not self.is_status_label(label) or b.section in self.status_sections:
                 continue
             raw = value
             raws = raw_lines.get(b.start)
@@ -314,13 +288,24 @@ class _Fields:
     def relationships(self, rid: str, primary: StatusStatement | None) -> tuple[Relationship, ...]:
         partly = bool(primary and _PARTLY.match(st.fold(primary.raw)))
         blocks = self.doc.blocks if relations.may_declare(self.body) else []
-        return relations.collect(
+        found = relations.collect(
             relations.Where(self.source.path, rid, self.fm_lines, self.status_sections),
             self.fm,
             self.fm_statuses,
             blocks,
             partly,
         )
+        if (
+            primary is None
+            or primary.status is not Status.SUPERSEDED
+            or any(r.kind is RelKind.SUPERSEDED_BY for r in found)
+        ):
+            return found
+        # "Superseded" without "by": the records its status statement names are the successors.
+        loc = Location(self.source.path, primary.line)
+        named = relations.named_targets(primary.raw)
+        kind = RelKind.SUPERSEDED_BY
+        return found + tuple(Relationship(kind, rid, t, loc, text, "status") for t, text in named)
 
     # -- assembly -----------------------------------------------------------------------
     def sections(self) -> tuple[Section, ...]:
@@ -351,7 +336,7 @@ class _Fields:
         header_labels = [
             label for b, i, label, _ in self.label_lines() if b.kind == "item" and self.in_header(b)
         ]
-        name = formats.record_name(self.source.path, self.source.root)
+        name = self.name
         fmt = formats.detect(name, self.fm, (h.text for h in self.doc.headings), header_labels)
         paths, comps = formats.governed(self.fm)
         return Decision(

@@ -29,6 +29,8 @@ _START_RULES: tuple[tuple[re.Pattern[str], RelKind], ...] = tuple(
         (r"replaces\b", RelKind.SUPERSEDES),
         (r"replaced\s+by\b", RelKind.SUPERSEDED_BY),
         (r"amends\b", RelKind.AMENDS),
+        (r"(?:this\s+(?:adr\s+|decision\s+|record\s+|document\s+)?is\s+)?an?\s+addendum\s+to\b",
+         RelKind.AMENDS),
         (r"refines\b", RelKind.AMENDS),
         (r"(?:amended|refined)\s+by\b", RelKind.AMENDED_BY),
         (r"depends\s+on\b", RelKind.DEPENDS_ON),
@@ -41,16 +43,30 @@ _SUBJECT = re.compile(
     r"\b(?:this|the\s+present)\s+(?:adr|decision(?:\s+record)?|record|document)\b"
     r"(?:\s+(?:is|was|has\s+been|hereby))?\s+(?P<partial>" + _P + r"\s+)?"
     r"(?P<verb>supersedes\s+(?:some|certain|several)?\s*(?:aspects?|parts?)\s+of"
-    r"|supersedes|super[sc]eded\s+by|replaces|replaced\s+by|amends|amended\s+by)\b",
+    r"|supersedes|super[sc]eded\s+by|replaces|replaced\s+by|amends|amended\s+by|adds\s+to)\b",
     re.I,
 )
 _PASSIVE = re.compile(
     r"\b(?:has|have)\s+been\s+(?P<partial>" + _P + r"\s+)?superseded\s+by\b", re.I
 )
 _CLAUSE = re.compile(r"\s*(?:;|\s[-–—]\s|,\s+(?=(?:and\s+)?(?:supersed|amend|replac)))\s*")
-_LEAD = re.compile(r"^[\W_]*(?:(?:status|statut|note|nb)\s*[:：]\s*[\W_]*)?", re.I)
+# What may precede relation wording at the start of a clause: bullets and emphasis, a label, a
+# changelog date (``- 2023-05-03: Mark as rejected in favour of ADR-101``), "mark(ed) as".
+_LEAD = re.compile(
+    r"^[\W_]*(?:\d{4}-\d{1,2}-\d{1,2}\s*[:：\-–—]?\s*[\W_]*)?"
+    r"(?:(?:status|statut|note|nb)\s*[:：]\s*[\W_]*)?(?:mark(?:ed)?\s+as\s+)?",
+    re.I,
+)
 _STOP = re.compile(r"[.!?;](?:\s|$)|\s[-–—]\s")
-_ID = re.compile(r"\b(?:ADR|RFC)[-_ #]?\d+\b|(?<![\w/])#\d+\b|\b\d{8}-[a-z0-9-]+\b", re.I)
+# A bare id after relation wording: ``ADR-0042``, ``DR008``, ``KEP-0002`` (a capitalised prefix:
+# the resolver decides whether it is this log's), ``#12``, a log4brains ``20200925-slug``, and
+# lists (``ADRs 60 and 61``).
+_ID = re.compile(
+    r"\b(?P<prefix>(?i:adr|rfc)|[A-Z]{2,10})(?P<plural>s)?[-_ #]?(?P<number>\d{1,6})\b"
+    r"(?P<more>(?:\s*(?:,|and|&|or)\s*\d{1,6}\b)*)"
+    r"|(?<![\w/])#\d+\b|\b\d{8}-[a-z0-9-]+\b"
+)
+_MORE_NUMBERS = re.compile(r"\d+")
 _YAML_LINK = re.compile(r"\[([^\]]*)\]\(\s*<?([^)\s>]*)>?[^)]*\)")
 
 _VERB_KIND = {
@@ -61,6 +77,7 @@ _VERB_KIND = {
     "replaced by": RelKind.SUPERSEDED_BY,
     "amends": RelKind.AMENDS,
     "amended by": RelKind.AMENDED_BY,
+    "adds to": RelKind.AMENDS,
 }
 _PARTIAL = {RelKind.SUPERSEDES: RelKind.AMENDS, RelKind.SUPERSEDED_BY: RelKind.AMENDED_BY}
 
@@ -74,6 +91,12 @@ FRONT_MATTER_KEYS: Mapping[str, RelKind] = {
     "dependson": RelKind.DEPENDS_ON,
     "amends": RelKind.AMENDS,
     "amended-by": RelKind.AMENDED_BY,
+    "enhances": RelKind.AMENDS,  # an addition to a record, in force beside it
+    "enhanced-by": RelKind.AMENDED_BY,
+    "updates": RelKind.AMENDS,  # IETF RFC header fields: Updates / Updated-By
+    "updated-by": RelKind.AMENDED_BY,
+    "obsoletes": RelKind.SUPERSEDES,  # IETF RFC header fields: Obsoletes / Obsoleted-By
+    "obsoleted-by": RelKind.SUPERSEDED_BY,
     "relates-to": RelKind.RELATES_TO,
     "related-to": RelKind.RELATES_TO,
 }
@@ -129,8 +152,21 @@ def _targets(text: str, spans: list[Span], start: int) -> list[tuple[str, str, i
         stop = m.start() if m else len(text)
     if found:
         return found
-    masked = text[start:stop]
-    return [(m.group(0), "", 1) for m in _ID.finditer(masked)]
+    return [(target, "", 1) for target in _ids(text[start:stop])]
+
+
+def _ids(masked: str) -> list[str]:
+    """The bare ids written in ``masked`` (a list such as ``ADRs 60 and 61`` gives two)."""
+    out: list[str] = []
+    for m in _ID.finditer(masked):
+        prefix, more = m.group("prefix"), m.group("more")
+        if not prefix:
+            out.append(m.group(0))
+        elif not more:
+            out.append(m.group(0) if not m.group("plural") else f"{prefix} {m.group('number')}")
+        else:
+            out.extend(f"{prefix} {n}" for n in (m.group("number"), *_MORE_NUMBERS.findall(more)))
+    return out
 
 
 _CLAUSE_CHARS = (";", ",", "-", "–", "—")  # every _CLAUSE match holds one of these
@@ -144,7 +180,7 @@ def _clauses(text: str) -> Iterable[int]:
         yield m.end()
 
 
-_KEYWORDS = re.compile("supers|superc|replac|amend|refine|depend|reject")
+_KEYWORDS = re.compile("supers|superc|replac|amend|refine|depend|reject|addend|adds to")
 
 
 def may_declare(text: str) -> bool:
@@ -181,6 +217,7 @@ def scan_line(text: str, spans: list[Span], partly_superseded: bool = False) -> 
     for m in _PASSIVE.finditer(text):
         kind = RelKind.AMENDED_BY if m.group("partial") else RelKind.SUPERSEDED_BY
         out.extend(Found(kind, t, label, col) for t, label, col in _targets(text, spans, m.end()))
+    out.extend(_object_first(text, spans))
     if partly_superseded:
         out = [
             Found(_PARTIAL.get(f.kind, f.kind), f.target, f.text, f.column)
@@ -188,6 +225,31 @@ def scan_line(text: str, spans: list[Span], partly_superseded: bool = False) -> 
             else f
             for f in out
         ]
+    return out
+
+
+# ``ADR 2 can be considered superseded now``, ``[ADR-3](0003-x.md) is superseded``: the record
+# that says so supersedes it. Not ``… is superseded by X`` (a passive with its own successor),
+# not ``should be marked as superseded once …`` (a plan).
+_OBJECT_FIRST = re.compile(
+    r"(?P<id>\b(?i:adr|rfc)[-_ #]?\d{1,6}\b|\b[A-Z]{2,10}[-_ #]?\d{1,6}\b)\]?\s+"
+    r"(?:is|are|was|were|has\s+been|have\s+been|can\s+be\s+considered|is\s+hereby)\s+"
+    r"(?:now\s+)?(?P<partial>" + _P + r"\s+)?superseded\b(?!\s+by)",
+)
+
+
+def _object_first(text: str, spans: list[Span]) -> list[Found]:
+    out: list[Found] = []
+    if "superseded" not in text:
+        return out
+    for m in _OBJECT_FIRST.finditer(text):
+        kind = RelKind.AMENDS if m.group("partial") else RelKind.SUPERSEDES
+        start, end = m.span("id")
+        link = next((s.link for s in spans if s.start <= start < s.end), None)
+        if link is not None:
+            out.append(Found(kind, link.target, link.text, link.column))
+        else:
+            out.append(Found(kind, text[start:end], ""))
     return out
 
 
@@ -219,6 +281,15 @@ def scan_value(value: str) -> list[Found]:
         pos = m.end()
     parts.append(value[pos:])
     return scan_line("".join(parts).replace("\n", " "), spans)
+
+
+def named_targets(value: str) -> list[tuple[str, str]]:
+    """(target, link text) of every record a status statement names: its links, else its ids
+    (``superseded - in [ADR 9] we changed ...``)."""
+    links = [(dest, label) for label, dest in _YAML_LINK.findall(value) if is_record_target(dest)]
+    if links:
+        return links
+    return [(target, "") for target in _ids(_YAML_LINK.sub(" ", value))]
 
 
 @dataclass(frozen=True, slots=True)

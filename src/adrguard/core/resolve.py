@@ -9,8 +9,11 @@ Pure: works on the :class:`~adrguard.core.model.Corpus` only (its ``repo_files``
 * a path, relative to the file's folder or root-relative (``/docs/...``), with ``?query`` and
   ``#anchor`` dropped and ``%xx`` decoded; an absolute URL to this repository's own files
   (``https://github.com/OWNER/REPO/blob/BRANCH/path``) becomes a root-relative path,
-* or, for relationships, an id (``ADR-0005``, ``ADR 5``, ``ADR005``, ``adr-5``, ``#5``, ``5``),
-  a log4brains slug (a file stem), a title, or link text such as ``5. Title``.
+* or, for relationships, an id (``ADR-0005``, ``ADR 5``, ``ADR005``, ``adr-5``, ``#5``, ``5``,
+  or the prefix the log's own file names use: ``DR008`` in a log of ``DRnnn-*.md`` files),
+  a log4brains slug (a file stem), a title, or link text such as ``5. Title``. An id with a
+  prefix the log does not use (``RFC 7231`` in a log of ``nnnn-*.md`` files) names something
+  outside the log: external, not checked.
 """
 
 from __future__ import annotations
@@ -22,10 +25,12 @@ from dataclasses import dataclass
 from functools import cached_property
 from urllib.parse import unquote
 
+from adrguard.core import formats, ids
 from adrguard.core.model import Corpus, Decision
 
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
 _NUMBER = re.compile(r"^(?:adr[-_ ]?|#)?0*(\d{1,6})$", re.IGNORECASE)
+_FAMILY = frozenset({"adr", "decision", "record"})  # generic names for any log's records
 _TEXT_NUMBER = re.compile(r"^\s*(?:adr[-_ ]?)?#?0*(\d{1,6})\b(?![-/]\d)", re.IGNORECASE)
 _RECORD_FILES = frozenset({"readme.md", "index.md"})
 
@@ -205,6 +210,26 @@ class Resolver:
         return {k: tuple(v) for k, v in out.items()}
 
     @cached_property
+    def prefixes(self) -> Mapping[str, frozenset[str]]:
+        """root -> the id prefixes its records' file names use (``dr`` for ``DR008-x.md``)."""
+        out: dict[str, set[str]] = {}
+        for d in self.corpus.decisions:
+            prefix = formats.name_id(d.path, d.root).prefix
+            if prefix:
+                out.setdefault(d.root, set()).add(prefix)
+        return {k: frozenset(v) for k, v in out.items()}
+
+    def log_id(self, source: Decision, token: str) -> tuple[bool, int] | None:
+        """For an id written as ``<prefix><number>``: (whether the prefix is one of the
+        source's log, or a generic ``ADR``; the number). None when ``token`` is no such id."""
+        parsed = ids.id_token(token)
+        if parsed is None:
+            return None
+        prefix, number = parsed
+        own = prefix in _FAMILY or prefix in self.prefixes.get(source.root, frozenset())
+        return own, number
+
+    @cached_property
     def by_any_number(self) -> Mapping[int, tuple[Decision, ...]]:
         out: dict[int, list[Decision]] = {}
         for d in self.corpus.decisions:
@@ -259,6 +284,15 @@ class Resolver:
             return Resolution("unresolved", (), "the target is empty")
         if _NUMBER.match(target):  # "#5" is an id here, not an anchor
             return self._resolve_token(source, Target("path", target, target), target)
+        log_id = self.log_id(source, target)
+        if log_id is not None and not self.corpus.by_id.get(target.casefold()):
+            own, number = log_id
+            if not own:
+                return Resolution("external", (), f"{target} is not an id of this log")
+            hits = self.by_number_in(source, number)
+            if hits:
+                return self._verdict(hits, target)
+            return Resolution("unresolved", (), f"no record has number {number}")
         parsed = parse_target(target, source.path, self.corpus.repo_url)
         if parsed.kind == "external":
             return Resolution("external", (), f"{target} is outside this repository")

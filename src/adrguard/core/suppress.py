@@ -27,10 +27,9 @@ NEXT_LINE = "next-line"
 # Exact matches (a code or a name) outrank every prefix; prefixes rank by their length.
 EXACT = 1000
 
-_DIRECTIVE = re.compile(
-    r"^\s*(?:<!--)?\s*adrguard-disable(?P<next>-next-line)?(?![\w-])(?P<rest>.*?)\s*(?:-->)?\s*$",
-    re.DOTALL,
-)
+_DIRECTIVE = "adrguard-disable"
+_NEXT = "-next-line"
+_WORD = re.compile(r"[\w-]")
 _CODE = re.compile(r"^ADR\d{1,3}$", re.IGNORECASE)
 _SPLIT = re.compile(r"[\s,]+")
 _REASON = re.compile(r"\s--(?:\s|$)")
@@ -89,21 +88,40 @@ def best_match(selectors: Iterable[str], code: str, name: str) -> int | None:
 
 def is_known(selector: str, rules: Iterable[tuple[str, str]]) -> bool:
     """Whether ``selector`` matches at least one rule of ``rules`` ((code, name) pairs)."""
-    return any(specificity(selector, code, name) is not None for code, name in rules)
+    s = normalise_selector(selector)
+    if not s:
+        return False
+    prefix = is_code_like(s)
+    return any(s in (code, name) or (prefix and code.startswith(s)) for code, name in rules)
 
 
 def split_selectors(text: str) -> tuple[str, ...]:
-    """``"ADR104, ADR201 broken-link"`` → ``("ADR104", "ADR201", "broken-link")``."""
-    return tuple(s for s in _SPLIT.split(text.strip()) if s)
+    """``"ADR104, ADR201 broken-link"`` → ``("ADR104", "ADR201", "broken-link")``; a selector
+    written twice counts once."""
+    return tuple(dict.fromkeys(s for s in _SPLIT.split(text.strip()) if s))
 
 
 def parse_directive(comment: str) -> tuple[str, tuple[str, ...]] | None:
-    """``(kind, selectors)`` for a suppression comment's text, None for any other comment."""
-    m = _DIRECTIVE.match(comment)
-    if m is None:
+    """``(kind, selectors)`` for a suppression comment's text, None for any other comment.
+
+    String operations only (no backtracking pattern over text of any length): the text may
+    be wrapped in ``<!--``/``-->``; after the directive word comes the selector list, then an
+    optional `` -- reason``."""
+    text = comment.strip()
+    if text.startswith("<!--"):
+        text = text[4:].lstrip()
+    if not text.startswith(_DIRECTIVE):
         return None
-    rest = _REASON.split(" " + m.group("rest"), maxsplit=1)[0]
-    kind = NEXT_LINE if m.group("next") else FILE
+    rest = text[len(_DIRECTIVE) :]
+    kind = FILE
+    if rest.startswith(_NEXT) and not _WORD.match(rest, len(_NEXT)):
+        kind, rest = NEXT_LINE, rest[len(_NEXT) :]
+    if _WORD.match(rest):
+        return None  # adrguard-disabled, adrguard-disable-foo: another word
+    rest = rest.rstrip()
+    if rest.endswith("-->"):
+        rest = rest[:-3]
+    rest = _REASON.split(" " + rest, maxsplit=1)[0]
     return kind, split_selectors(rest)
 
 
@@ -111,8 +129,8 @@ def suppressions(decision: Decision) -> tuple[Suppression, ...]:
     """Every suppression directive in the record's HTML comments, in file order."""
     if not decision.comments:
         return ()
-    lines = decision.text.splitlines()
     out: list[Suppression] = []
+    following: _NextNonBlank | None = None
     for comment in decision.comments:
         parsed = parse_directive(comment.text)
         if parsed is None:
@@ -120,18 +138,63 @@ def suppressions(decision: Decision) -> tuple[Suppression, ...]:
         kind, selectors = parsed
         target = None
         if kind == NEXT_LINE:
-            end = comment.line + comment.text.count("\n")
-            target = _next_non_blank(lines, end, decision.body_line_offset)
+            if following is None:
+                following = _NextNonBlank(decision.text, decision.body_line_offset)
+            target = following(comment.line + comment.text.count("\n"))
         out.append(Suppression(kind, selectors, comment.line, target))
     return tuple(out)
 
 
-def _next_non_blank(lines: list[str], after: int, offset: int) -> int | None:
-    """File line number of the first non-blank line after file line ``after``.
+class _NextNonBlank:
+    """File line number of the first non-blank line after a file line, for a record's body
+    (body line ``i``, 0-based, is file line ``i + 1 + offset``). One backward pass over the
+    lines answers every question: a flood of comments above a flood of blank lines is linear."""
 
-    ``lines`` are the body lines; body line ``i`` (0-based) is file line ``i + 1 + offset``.
-    """
-    for index in range(max(after - offset, 0), len(lines)):
-        if lines[index].strip():
-            return index + 1 + offset
-    return None
+    def __init__(self, text: str, offset: int) -> None:
+        lines = text.splitlines()
+        self.offset = offset
+        self.next: list[int | None] = [None] * (len(lines) + 1)
+        for index in range(len(lines) - 1, -1, -1):
+            self.next[index] = index if lines[index].strip() else self.next[index + 1]
+
+    def __call__(self, after: int) -> int | None:
+        index = min(max(after - self.offset, 0), len(self.next) - 1)
+        found = self.next[index]
+        return None if found is None else found + 1 + self.offset
+
+
+class Index:
+    """A record's suppressions, looked up by line: which directives cover a finding, and the
+    ``(comment line, selector)`` pairs that silenced something. Each distinct (line, rule) is
+    worked out once, so many comments and many findings stay linear together."""
+
+    def __init__(self, found: Iterable[Suppression]) -> None:
+        self.all = tuple(found)
+        self.file_wide = tuple(s for s in self.all if s.kind == FILE)
+        self.by_line: dict[int, list[Suppression]] = {}
+        for s in self.all:
+            if s.kind == NEXT_LINE and s.target_line is not None:
+                self.by_line.setdefault(s.target_line, []).append(s)
+        self.used: set[tuple[int, str]] = set()
+        self._answers: dict[tuple[int | None, str, str], bool] = {}
+
+    def silences(self, line: int, code: str, name: str) -> bool:
+        """Whether a directive covers a finding of rule ``code``/``name`` on ``line``; every
+        selector that does is recorded in :attr:`used`."""
+        wide = self._silenced(None, self.file_wide, code, name)
+        near = self._silenced(line, self.by_line.get(line, ()), code, name)
+        return wide or near
+
+    def _silenced(self, line: int | None, found: Iterable[Suppression], code: str,
+                  name: str) -> bool:
+        key = (line, code, name)
+        answer = self._answers.get(key)
+        if answer is None:
+            answer = False
+            for s in found:
+                for selector in s.selectors or ("*",):
+                    if selector == "*" or specificity(selector, code, name):
+                        self.used.add((s.line, selector))
+                        answer = True
+            self._answers[key] = answer
+        return answer

@@ -66,6 +66,9 @@ class ConfigTable(_Table):
     status_headings: Texts | UnsetType = UNSET
     required_sections: dict[str, Texts] | UnsetType = UNSET
     filename_pattern: str | UnsetType = UNSET
+    require_status: bool | UnsetType = UNSET
+    date_format: Annotated[str, Meta(min_length=2)] | UnsetType = UNSET
+    supersession_both_sides: bool | UnsetType = UNSET
     decision_id_pattern: str | UnsetType = UNSET
     max_file_size: Positive | UnsetType = UNSET
     frontmatter_schema: str | UnsetType = UNSET

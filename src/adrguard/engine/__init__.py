@@ -32,7 +32,7 @@ kept; file-level ones only for the paths given (a directory path covers the file
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 
 from adrguard.config import Config
@@ -47,15 +47,6 @@ LEGACY_CODES = frozenset(
 CORPUS_LEVEL_PREFIXES = ("ADR3", "ADR4", "ADR5")
 CORPUS_LEVEL_CODES = frozenset({"ADR106", "ADR111"})
 UNUSED_SUPPRESSION = ("ADR004", "unused-suppression")
-
-
-class InternalError(RuntimeError):
-    """A rule raised: a bug in adrguard, not in the user's records (the CLI exits 3)."""
-
-    def __init__(self, code: str, error: BaseException) -> None:
-        super().__init__(f"rule {code} failed: {type(error).__name__}: {error}")
-        self.code = code
-        self.error = error
 
 
 def is_selected(rule: type[BaseRule], config: Config) -> bool:
@@ -180,14 +171,10 @@ def check_selectors(config: Config) -> None:
 
 
 def _check(rule: type[BaseRule], ctx: RuleContext) -> list[Finding]:
-    from adrguard.core.errors import UserError
+    """The rule's findings; a crash becomes an ADR000 finding (:mod:`adrguard.engine.contain`)."""
+    from adrguard.engine.contain import run_contained
 
-    try:
-        return list(rule().check(ctx))
-    except UserError:
-        raise
-    except Exception as exc:
-        raise InternalError(rule.meta.code, exc) from exc
+    return run_contained(rule, ctx)
 
 
 @dataclass
@@ -236,32 +223,24 @@ def _apply_inline(
     findings: list[Finding], corpus: Corpus, ran: frozenset[str]
 ) -> tuple[list[Finding], list[Finding]]:
     """Drop findings silenced by inline comments; return (kept, unused-suppression findings)."""
-    directives: dict[str, tuple[Decision, tuple[suppress.Suppression, ...]]] = {}
+    directives: dict[str, tuple[Decision, suppress.Index]] = {}
     for d in corpus.decisions:
         found = suppress.suppressions(d)
         if found:
-            directives[d.path] = (d, found)
+            directives[d.path] = (d, suppress.Index(found))
     if not directives:
         return findings, []
-    used: set[tuple[str, int, str]] = set()  # (path, comment line, selector)
     kept: list[Finding] = []
     for f in findings:
         entry = directives.get(f.location.path)
-        silenced = False
-        if entry is not None and f.code not in {"ADR003", "ADR004"}:
-            for s in entry[1]:
-                if not s.covers_line(f.location.line):
-                    continue
-                for selector in s.selectors or ("*",):
-                    if selector == "*" or suppress.specificity(selector, f.code, f.name):
-                        used.add((f.location.path, s.line, selector))
-                        silenced = True
-        if not silenced:
+        if (
+            entry is None
+            or f.code in {"ADR000", "ADR003", "ADR004"}
+            or not entry[1].silences(f.location.line, f.code, f.name)
+        ):
             kept.append(f)
     ran_any = _RanCache(ran - {"ADR003", "ADR004"})
-    unused = [
-        u for path, (d, found) in directives.items() for u in _unused(d, found, used, ran_any)
-    ]
+    unused = [u for d, index in directives.values() for u in _unused(d, index, ran_any)]
     return kept, unused
 
 
@@ -282,16 +261,11 @@ class _RanCache:
         return self.cache[selector]
 
 
-def _unused(
-    d: Decision,
-    found: Iterable[suppress.Suppression],
-    used: set[tuple[str, int, str]],
-    ran_any: _RanCache,
-) -> list[Finding]:
+def _unused(d: Decision, index: suppress.Index, ran_any: _RanCache) -> list[Finding]:
     out: list[Finding] = []
-    for s in found:
+    for s in index.all:
         for selector in s.selectors or ("*",):
-            if (d.path, s.line, selector) in used:
+            if (s.line, selector) in index.used:
                 continue
             # Unknown selectors are ADR003's business; rules that did not run prove nothing.
             if not ran_any(selector):

@@ -24,7 +24,16 @@ from adrguard.reporters import markdown
 from adrguard.reporters.context import ReportContext, plural
 from adrguard.reporters.graph import View, render_mermaid
 
-MARKER = "<!-- adrguard:sticky -->"
+MARKER = "<!-- adrguard:sticky -->"  # the marker line without a run identity
+_IDENTITY_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._/-")
+
+
+def marker(identity: str = "") -> str:
+    """The hidden first line of the sticky comment: the marker and the identity of the run that
+    owns it (``workflow/job``, or the action's ``comment-key``). Characters outside
+    ``[A-Za-z0-9._/-]`` become ``_``, so the identity can never end the HTML comment."""
+    key = "".join(ch if ch in _IDENTITY_CHARS else "_" for ch in identity.strip())[:200]
+    return f"<!-- adrguard:sticky {key} -->" if key else MARKER
 COMMENT_LIMIT = 65_536 - 1_536  # characters GitHub accepts, less room for our own notes
 SUMMARY_LIMIT = 1024 * 1024 - 16_384  # bytes a job summary step may add
 MESSAGE_LIMIT = 1_000  # characters of one finding message shown in the table
@@ -179,15 +188,17 @@ def has_news(report: Report, impact: Impact | None) -> bool:
     )
 
 
-def comment(report: Report, ctx: ReportContext, page: Page, limit: int = COMMENT_LIMIT) -> str:
-    """The sticky comment: the hidden marker, then :func:`document`."""
-    return f"{MARKER}\n{document(report, ctx, page, limit - len(MARKER) - 1)}"
+def comment(report: Report, ctx: ReportContext, page: Page, limit: int = COMMENT_LIMIT,
+            identity: str = "") -> str:
+    """The sticky comment: the hidden marker line (:func:`marker`), then :func:`document`."""
+    head = marker(identity)
+    return f"{head}\n{document(report, ctx, page, limit - len(head) - 1)}"
 
 
-def resolved(page: Page) -> str:
+def resolved(page: Page, identity: str = "") -> str:
     """What the sticky comment becomes once there is nothing left to say."""
     lines = [
-        MARKER,
+        marker(identity),
         markdown.HEADING,
         "",
         "✅ Nothing left to report: the ADR findings an earlier run listed here are resolved "

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from adrguard.core.findings import Finding, Severity, Summary, fingerprint
+from adrguard.core.findings import Finding, Report, Severity, Summary, fingerprint
 
 if TYPE_CHECKING:
     from adrguard.core.model import Corpus
@@ -162,3 +162,59 @@ def finding_fingerprint(finding: Finding) -> str:
         related=tuple(clean(r) for r in finding.related),
     )
     return fingerprint(safe)
+
+
+# The judging of a run (baseline file, change scope): see adrguard.core.findings.Gate ------------
+
+_FIXED_SHOWN = 3
+
+
+def _outside(scope: str) -> str:
+    if scope == "this commit":
+        return "files this commit does not touch"
+    return f"files outside {scope}"
+
+
+def gate_lines(report: Report) -> list[str]:
+    """The lines that say what a run held back: ``3 new, 41 known``, the older findings outside
+    the change, the baseline entries that can be removed."""
+    gate = report.gate
+    if gate is None:
+        return []
+    lines: list[str] = []
+    if gate.baseline is not None:
+        lines.append(
+            f"{len(report.findings)} new, {len(gate.known)} known (listed in "
+            f"{clean(gate.baseline)}; --no-baseline shows them)"
+        )
+    if gate.older:
+        lines.append(
+            f"{plural(len(gate.older), 'older finding')} in {_outside(gate.scope or '')}; "
+            "run adrguard check"
+        )
+    if gate.fixed:
+        n = len(gate.fixed)
+        entries = "1 baseline entry no longer occurs" if n == 1 else (
+            f"{n} baseline entries no longer occur"
+        )
+        shown = "; ".join(clean(f) for f in gate.fixed[:_FIXED_SHOWN])
+        more = f"; and {n - _FIXED_SHOWN} more" if n > _FIXED_SHOWN else ""
+        lines.append(
+            f"note: {entries} and can be removed with `adrguard baseline --update` "
+            f"({shown}{more})"
+        )
+    return lines
+
+
+def summary_line(report: Report) -> str:
+    """One line for stderr when every format went to a file: counts, and what was held back."""
+    s = report.summary
+    gate = report.gate
+    held: list[str] = []
+    if gate is not None:
+        if gate.baseline is not None:
+            held.append(f"{len(report.findings)} new, {len(gate.known)} known")
+        if gate.older:
+            held.append(f"{len(gate.older)} older outside the change")
+    head = f"adrguard: {counts(s)} {scope(s)}"
+    return head + (f" ({'; '.join(held)})" if held else "")

@@ -15,6 +15,7 @@ from typing import Any
 from adrguard.core.findings import Finding
 from adrguard.core.graph import EDGE_KINDS, Edge, Graph
 from adrguard.core.model import Decision
+from adrguard.core.textsafe import json_safe, neutralise
 
 SCHEMA_VERSION = 1
 
@@ -110,7 +111,7 @@ def to_data(v: View) -> dict[str, Any]:
 
 
 def _one(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, ensure_ascii=False)
+    return json_safe(json.dumps(value, sort_keys=True, ensure_ascii=False))
 
 
 def dumps(data: Mapping[str, Any]) -> str:
@@ -160,7 +161,7 @@ MERMAID_MAX_EDGES = 500  # GitHub's Mermaid refuses to render more
 def mermaid_text(text: str) -> str:
     """Text safe inside a quoted Mermaid label (GitHub's Mermaid): entity codes for
     quotes, brackets and the characters Mermaid gives meaning to; no line breaks."""
-    flat = " ".join(text.split())
+    flat = " ".join(neutralise(text).split())
     return "".join(_MERMAID_ESCAPES.get(ch, ch) for ch in flat)
 
 
@@ -196,7 +197,8 @@ def render_mermaid(v: View) -> str:
 
 
 def dot_text(text: str) -> str:
-    return text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ")
+    flat = " ".join(neutralise(text).split())
+    return flat.replace("\\", "\\\\").replace('"', '\\"')
 
 
 def render_dot(v: View) -> str:

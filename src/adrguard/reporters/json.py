@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from adrguard.core.findings import Finding, Report
+from adrguard.core.findings import Finding, Gate, Report
 from adrguard.reporters.context import ReportContext, clean, finding_fingerprint, position
 
 SCHEMA_VERSION = 1
@@ -32,9 +32,45 @@ def finding_data(f: Finding) -> dict[str, Any]:
     }
 
 
+def _findings(report: Report) -> list[dict[str, Any]]:
+    """Every finding of the run, sorted: the ones that count, and with a :class:`Gate` also the
+    held ones, marked ``"baseline": "known"`` (in the baseline file) or ``"older": true`` (in a
+    file the judged change does not touch, reported before it)."""
+    gate = report.gate
+    if gate is None:
+        return [finding_data(f) for f in report.findings]
+    fresh = set(gate.untracked)
+    rows: list[tuple[Finding, dict[str, Any]]] = []
+    for group, marks in (
+        (report.findings, {}),
+        (gate.known, {"baseline": "known"}),
+        (gate.older, {"older": True}),
+    ):
+        for f in group:
+            data = finding_data(f) | marks
+            if gate.baseline is not None:
+                data.setdefault("baseline", "new")
+            if f.location.path in fresh:
+                data["untracked"] = True
+            rows.append((f, data))
+    rows.sort(key=lambda row: (row[0].sort_key, row[0].decision_id or ""))
+    return [data for _, data in rows]
+
+
+def gate_data(gate: Gate) -> dict[str, Any]:
+    return {
+        "baseline": clean(gate.baseline) if gate.baseline is not None else None,
+        "scope": gate.scope,
+        "known": len(gate.known),
+        "older": len(gate.older),
+        "fixed": [clean(f) for f in gate.fixed],
+        "untracked": [clean(p) for p in gate.untracked],
+    }
+
+
 def report_data(report: Report, ctx: ReportContext) -> dict[str, Any]:
     s = report.summary
-    return {
+    data = {
         "schemaVersion": SCHEMA_VERSION,
         "tool": {"name": ctx.tool_name, "version": ctx.version},
         "profile": report.profile,
@@ -45,13 +81,19 @@ def report_data(report: Report, ctx: ReportContext) -> dict[str, Any]:
             "warnings": s.warnings,
             "notes": s.notes,
         },
-        "findings": [finding_data(f) for f in report.findings],
+        "findings": _findings(report),
     }
+    if report.gate is not None:
+        data["gate"] = gate_data(report.gate)
+    return data
 
 
 def dumps(data: Any) -> str:
-    """The one JSON style of adrguard's machine outputs."""
-    return json.dumps(data, sort_keys=True, indent=2, ensure_ascii=False) + "\n"
+    """The one JSON style of adrguard's machine outputs (control, bidi and workflow-command
+    characters escaped the JSON way: :func:`adrguard.core.textsafe.json_safe`)."""
+    from adrguard.core.textsafe import json_safe
+
+    return json_safe(json.dumps(data, sort_keys=True, indent=2, ensure_ascii=False) + "\n")
 
 
 def render(report: Report, ctx: ReportContext) -> str:

@@ -14,7 +14,15 @@ from collections import Counter
 from urllib.parse import quote
 
 from adrguard.core.findings import Finding, Report, Severity
-from adrguard.reporters.context import ReportContext, clean, counts, plural, position, scope
+from adrguard.reporters.context import (
+    ReportContext,
+    clean,
+    counts,
+    gate_lines,
+    plural,
+    position,
+    scope,
+)
 
 ZWSP = "&#8203;"  # zero-width space: GitHub renders nothing, but no longer sees a mention/link
 ICONS = {Severity.ERROR: "🔴", Severity.WARNING: "🟡", Severity.NOTE: "🔵"}
@@ -136,16 +144,23 @@ def render(report: Report, ctx: ReportContext, *, max_bytes: int | None = None) 
     1 MiB) the findings table is cut so the whole text fits, and a note says so."""
     summary = report.summary
     lines = [HEADING, ""]
+    held = [escape(line) for line in gate_lines(report)]
+    held = [*held, ""] if held else []
     if not report.findings:
-        lines += [f"✅ No problems found {scope(summary)} · profile {escape(report.profile)}", ""]
-        lines += _statuses(ctx)
+        gate = report.gate
+        new = "new " if gate is not None and (gate.known or gate.older) else ""
+        lines += [
+            f"✅ No {new}problems found {scope(summary)} · profile {escape(report.profile)}",
+            "",
+        ]
+        lines += held + _statuses(ctx)
         return "\n".join(lines)
     worst = report.worst() or Severity.NOTE
     lines += [
         f"{ICONS[worst]} **{counts(summary)}** {scope(summary)} · profile {escape(report.profile)}",
         "",
     ]
-    lines += _statuses(ctx)
+    lines += held + _statuses(ctx)
     lines += TABLE_HEAD
     tail = [
         "",

@@ -54,7 +54,8 @@ def _unknown_rule(f: Finding, ctx: ReportContext) -> dict[str, Any]:
 def _rules(report: Report, ctx: ReportContext) -> tuple[list[dict[str, Any]], dict[str, int]]:
     codes = sorted({m.code for m in ctx.rules})
     rules = [_rule(ctx, code) for code in codes]
-    for f in report.findings:
+    held = (*report.gate.known, *report.gate.older) if report.gate is not None else ()
+    for f in (*report.findings, *held):
         if f.code not in codes:
             codes.append(f.code)
             rules.append(_unknown_rule(f, ctx))
@@ -64,6 +65,21 @@ def _rules(report: Report, ctx: ReportContext) -> tuple[list[dict[str, Any]], di
 def artifact_uri(path: str) -> str:
     """A repository-relative path as a relative URI reference (spaces, ``%``, ``#`` encoded)."""
     return quote(clean(path).lstrip("/"), safe="/-._~!$&'()*+,;=@")
+
+
+def _results(report: Report, index: dict[str, int]) -> list[dict[str, Any]]:
+    """Every finding; with a :class:`Gate` each carries SARIF's ``baselineState``: ``new`` for
+    the ones that count, ``unchanged`` for the ones the baseline file lists or that were
+    reported before the judged change (in files it does not touch). Baseline entries that no
+    longer occur are not written as ``absent`` results: code scanning would show them as
+    alerts; ``run.properties.baselineFixed`` lists them."""
+    gate = report.gate
+    if gate is None:
+        return [_result(f, index[f.code]) for f in report.findings]
+    rows = [(f, "new") for f in report.findings]
+    rows += [(f, "unchanged") for f in (*gate.known, *gate.older)]
+    rows.sort(key=lambda row: (row[0].sort_key, row[0].decision_id or ""))
+    return [_result(f, index[f.code]) | {"baselineState": state} for f, state in rows]
 
 
 def _result(f: Finding, index: int) -> dict[str, Any]:
@@ -97,6 +113,7 @@ def _result(f: Finding, index: int) -> dict[str, Any]:
 def sarif_data(report: Report, ctx: ReportContext) -> dict[str, Any]:
     rules, index = _rules(report, ctx)
     s = report.summary
+    gate = report.gate
     run: dict[str, Any] = {
         "tool": {
             "driver": {
@@ -111,9 +128,11 @@ def sarif_data(report: Report, ctx: ReportContext) -> dict[str, Any]:
             SRCROOT: {"description": {"text": "The root of the checked repository."}}
         },
         "columnKind": "unicodeCodePoints",
-        "results": [_result(f, index[f.code]) for f in report.findings],
+        "results": _results(report, index),
         "properties": {"profile": report.profile, "decisions": s.decisions, "files": s.files},
     }
+    if gate is not None:
+        run["properties"]["baselineFixed"] = [clean(f) for f in gate.fixed]
     return {"$schema": SARIF_SCHEMA, "version": SARIF_VERSION, "runs": [run]}
 
 

@@ -23,29 +23,22 @@ from itertools import groupby
 from typing import TYPE_CHECKING
 
 from adrguard.core.findings import Finding, Report, Severity
-from adrguard.reporters.context import ReportContext, clean, counts, position, scope
+from adrguard.core.textsafe import neutralise
+from adrguard.reporters.context import ReportContext, counts, gate_lines, position, scope
 
 if TYPE_CHECKING:
     from rich.text import Text
 
-# Compiled on first use (re caches them): plain one-line ASCII text never needs them.
-_CONTROL = r"[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028-\u202e\u2066-\u2069]"
 _NEWLINE = r"\r\n|\r|\n"
 GAP = "  "
 STYLES = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.NOTE: "cyan"}
 
 
 def visible(value: str) -> str:
-    """One line of untrusted text, safe for a terminal: controls become ``\\xNN``/``\\uNNNN``."""
-
-    def esc(m: re.Match[str]) -> str:
-        code = ord(m.group())
-        return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
-
-    value = clean(value).replace("\t", " ")
-    if value.isprintable():  # every character _CONTROL matches is unprintable
-        return value
-    return re.sub(_CONTROL, esc, value)
+    """One line of untrusted text, safe for a terminal and a CI log: controls become
+    ``\\xNN``/``\\uNNNN`` and workflow commands are broken
+    (:func:`adrguard.core.textsafe.neutralise`)."""
+    return neutralise(value)
 
 
 def _lines(message: str) -> list[str]:
@@ -78,13 +71,19 @@ def _rows(findings: list[Finding]) -> list[_Row]:
 
 def _groups(report: Report) -> list[tuple[str, list[_Row]]]:
     grouped = groupby(report.findings, key=lambda f: f.location.path)
-    return [(visible(path), _rows(list(items))) for path, items in grouped]
+    fresh = set(report.gate.untracked) if report.gate is not None else set()
+    return [
+        (visible(path) + (" (untracked)" if path in fresh else ""), _rows(list(items)))
+        for path, items in grouped
+    ]
 
 
 def _summary(report: Report) -> str:
     summary = report.summary
     if not report.findings:
-        return f"No problems found {scope(summary)}"
+        gate = report.gate
+        held = gate is not None and bool(gate.known or gate.older)
+        return f"No {'new ' if held else ''}problems found {scope(summary)}"
     return f"{counts(summary)} {scope(summary)}"
 
 
@@ -104,6 +103,7 @@ def render_plain(report: Report) -> str:
             out.extend(f"{indent}{more}".rstrip() for more in r.message[1:])
         out.append("")
     out.append(_summary(report))
+    out.extend(visible(line) for line in gate_lines(report))
     return "\n".join(out) + "\n"
 
 
@@ -132,6 +132,7 @@ def _styled(report: Report) -> list[Text]:
         lines.append(Text(""))
     worst = report.worst()
     lines.append(Text(_summary(report), style=STYLES[worst] if worst else "bold green"))
+    lines.extend(Text(visible(line), style="dim") for line in gate_lines(report))
     return lines
 
 

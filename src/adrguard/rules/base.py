@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol, TypeVar, cast
 
+from adrguard.core.conventions import Log
 from adrguard.core.findings import Finding, Severity
 from adrguard.core.model import ChangeSet, Corpus, Decision, Location
 from adrguard.core.options import Options
@@ -30,6 +31,9 @@ T = TypeVar("T")
 
 @dataclass(frozen=True)
 class RuleContext:
+    """What a rule may look at: the records, the options and, for change-aware rules, the
+    change set. :meth:`log` gives the conventions learned from one ADR root's records."""
+
     corpus: Corpus
     options: Options
     changes: ChangeSet | None = None
@@ -41,6 +45,22 @@ class RuleContext:
         if name not in self._derived:
             self._derived[name] = compute()
         return cast(T, self._derived[name])
+
+    def log(self, root: str) -> Log:
+        """The log (records and learned habits) of one ADR root; the logs of every root are
+        built on first use, their habits when a rule first asks for them."""
+        logs = self.derived("logs", lambda: _logs_of(self.corpus))
+        found = logs.get(root)
+        if found is None:
+            found = logs[root] = Log(root, ())
+        return found
+
+
+def _logs_of(corpus: Corpus) -> dict[str, Log]:
+    members: dict[str, list[Decision]] = {}
+    for d in corpus.decisions:
+        members.setdefault(d.root, []).append(d)
+    return {r: Log(r, ds) for r, ds in members.items()}
 
 
 class Rule(Protocol):
@@ -60,12 +80,15 @@ class BaseRule:
         location: Location,
         decision: Decision | str | None = None,
         related: Iterable[str] = (),
+        severity: Severity | None = None,
     ) -> Finding:
+        """A finding of this rule, at the rule's default severity unless ``severity`` grades
+        it lower (a cosmetic deviation, an observation)."""
         decision_id = decision.id if isinstance(decision, Decision) else decision
         return Finding(
             code=self.meta.code,
             name=self.meta.name,
-            severity=self.meta.default_severity,
+            severity=self.meta.default_severity if severity is None else severity,
             message=message,
             location=location,
             decision_id=decision_id,

@@ -1,4 +1,4 @@
-"""ADR1xx rules on single fields (dates, front matter) and the helpers the structure rules share.
+"""ADR1xx rules on single fields: dates (ADR109) and front matter (ADR110).
 
 Registered through :mod:`adrguard.rules.structure` (its ``RULES`` tuple lists these classes).
 """
@@ -6,11 +6,11 @@ Registered through :mod:`adrguard.rules.structure` (its ``RULES`` tuple lists th
 from __future__ import annotations
 
 import datetime as dt
-import functools
-import re
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
+from adrguard.core import dates
+from adrguard.core.conventions import Log
 from adrguard.core.errors import UserError
 from adrguard.core.findings import Finding, Severity
 from adrguard.core.model import Decision, Location
@@ -19,68 +19,52 @@ from adrguard.rules.base import BaseRule, RuleContext, RuleMeta
 if TYPE_CHECKING:
     from jsonschema.protocols import Validator
 
-_HEADING_NUMBER = re.compile(r"^\s*(?:\d+(?:\.\d+)*[.)]?|[ivx]+[.)])\s+", re.IGNORECASE)
-_ISO_DATE = re.compile(
-    r"^(\d{4}-\d{2}-\d{2})"  # the date
-    r"(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?)?"  # optional time
-    r"(?:\s+\([^)]*\))?$"  # optional note: "2024-05-22 (back dated)"
-)
-_OTHER_DATE_FORMATS = ("%Y/%m/%d", "%d/%m/%Y", "%d.%m.%Y", "%Y.%m.%d", "%d %B %Y", "%B %d, %Y",
-                       "%d %b %Y", "%b %d, %Y", "%Y%m%d")
-
-
-def singular(heading: str) -> str:
-    """``"decisions"`` → ``"decision"``: the last word without a plural ``s``."""
-    return heading[:-1] if heading.endswith("s") and not heading.endswith("ss") else heading
-
-
-@functools.lru_cache(maxsize=8192)
-def normalise_heading(title: str) -> str:
-    """``"## 2. Decision Outcome:"`` → ``"decision outcome"``: casefolded, numbering, markup and
-    punctuation removed, whitespace collapsed."""
-    text = title.strip().lstrip("#").strip()
-    text = _HEADING_NUMBER.sub("", text)
-    text = re.sub(r"[^\w\s]", " ", text.casefold())
-    return " ".join(text.split())
-
-
 class InvalidDate(BaseRule):
-    """The record's date is not an ISO 8601 date, or lies in the future.
+    """A date that is impossible or ambiguous, lies in the future, or leaves the log's format.
 
-    **Why**: `YYYY-MM-DD` sorts, compares and reads the same in every country; `03/04/2021` does
-    not. A date after today is a typo. Full ISO date-times (`2024-01-05T10:00:00Z`) are accepted,
-    and so is a note in parentheses after the date (`2024-05-22 (back dated)`).
-    Future dates are checked against the date the CLI passes in (`--today`, default today).
+    **Why**: a date a reader cannot trust (`2023-13-10`), cannot read one way only (`05/02/2018`:
+    February or May? `08/01/24`: which century?) or that is written unlike the rest of the log
+    sorts and compares wrongly. Impossible and ambiguous dates are always reported; a date after
+    today (`--today`, default today) is a typo.
 
-    **Bad**: `Date: 12/03/2021`, `date: 2042-01-01`.
+    **Learns**: the log's date format, the family that more than half of its dated records use
+    (ISO `2018-06-19`, month names `June 19, 2018` or `7 April 2020`, numeric `19/06/2018`,
+    compact `20180619`; ISO when no family has a majority). A date of another family is
+    reported, with what was learned ("27 of 49 dated records in docs/adr write ISO dates"). An
+    ISO date is never reported for its format, nor is a log's own month precision (`May 2023`,
+    `2023-05`); a note or decoration after a valid date is allowed (`2024-05-22 (back dated)`).
 
-    **Good**: `Date: 2021-03-12`.
+    **Override**: `date-format = "%Y-%m-%d"` (a strftime format) replaces the learned format:
+    every date must be written that way.
+
+    **Bad**: `Date: 2023-13-10`; `Date: 05/02/2018` in a log of ISO dates.
+
+    **Good**: `Date: 2018-02-05`; `Date: June 19, 2018` in a log that writes all its dates so.
     """
 
-    meta = RuleMeta("ADR109", "invalid-date", "a date that is not ISO 8601, or lies in the future",
-                    Severity.WARNING)
+    meta = RuleMeta(
+        "ADR109", "invalid-date",
+        "an impossible, ambiguous or future date, or one that leaves the log's date format",
+        Severity.WARNING,
+    )
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
-        today = ctx.options.today
+        today = _parse_date(ctx.options.today) if ctx.options.today else None
+        configured = ctx.options.date_format
         for d in ctx.corpus.decisions:
-            if d.date is None or not d.is_readable:
+            if not d.date or not d.is_readable:
                 continue
-            written = d.date.strip()
-            where = Location(d.path, d.date_line)
-            m = _ISO_DATE.match(written)
-            if m is None or _parse_date(m.group(1)) is None:
-                yield self.finding(
-                    f"date {written!r} is not an ISO 8601 date: write it as YYYY-MM-DD"
-                    f"{_suggest_date(written)}",
-                    where,
-                    d,
-                )
-            elif today is not None and m.group(1) > today:
-                yield self.finding(
-                    f"date {m.group(1)} lies in the future (today is {today}): correct the date",
-                    where,
-                    d,
-                )
+            log = ctx.log(d.root)
+            reading = log.date_of(d)
+            if configured:
+                message = _against_format(reading, configured)
+            else:
+                message = _problem(reading, log.date_habit) or _deviation(reading, log)
+            if message is None and today and reading.value and reading.value > today:
+                message = (f"date {reading.value.isoformat()} lies in the future (today is "
+                           f"{today.isoformat()}): correct the date")
+            if message:
+                yield self.finding(message, Location(d.path, d.date_line), d)
 
 
 def _parse_date(text: str) -> dt.date | None:
@@ -90,17 +74,54 @@ def _parse_date(text: str) -> dt.date | None:
         return None
 
 
-def _suggest_date(text: str) -> str:
-    swapped = re.fullmatch(r"(\d{4})-(\d{2})-(\d{2})", text)
-    if swapped and _parse_date(f"{swapped[1]}-{swapped[3]}-{swapped[2]}"):
-        return f" ({swapped[1]}-{swapped[3]}-{swapped[2]}?)"
-    for fmt in _OTHER_DATE_FORMATS:
-        try:
-            parsed = dt.datetime.strptime(text, fmt).date()
-        except ValueError:
-            continue
-        return f" ({parsed.isoformat()}?)"
-    return ""
+def _problem(r: dates.Reading, habit: dates.DateHabit) -> str | None:
+    """Impossible and ambiguous dates, whatever the log's format."""
+    if r.problem == "impossible":
+        hint = f" (did you mean {r.readings[0].isoformat()}?)" if r.readings else ""
+        return f"date {r.written!r} is impossible{hint}: correct it, as YYYY-MM-DD"
+    if r.problem != "ambiguous":
+        return None
+    first = [v.isoformat() for v in r.readings]
+    if len(first) == 1:
+        reason = f"its two-digit year leaves the century open ({first[0]}?)"
+    elif habit.day_first is not None:
+        order = "day" if habit.day_first else "month"
+        meant = first[0] if habit.day_first else first[-1]
+        reason = (f"it reads {first[0]} day first or {first[1]} month first; the log writes the "
+                  f"{order} first elsewhere, so probably {meant}")
+    else:
+        reason = f"it reads {first[0]} day first or {first[1]} month first"
+    return f"date {r.written!r} is ambiguous: {reason}: write it as YYYY-MM-DD"
+
+
+def _deviation(r: dates.Reading, log: Log) -> str | None:
+    habit = log.date_habit
+    if r.family in (habit.family, "iso"):
+        return None
+    hint = f" ({r.value.isoformat()})" if r.value and habit.family == "iso" else ""
+    if r.family == "unknown":
+        written = f"{r.written!r}, which is not a date adrguard can read"
+    else:
+        written = repr(r.written)
+    picture = dates.FAMILY_PICTURE[habit.family]
+    if habit.learned:
+        learned = f"{habit.count} of {habit.total} dated records in {log.label} write {picture}"
+        like = f"like {habit.example!r}" if habit.family != "iso" else "as YYYY-MM-DD"
+    else:
+        learned = f"no date format has a majority in {log.label}, so ISO applies"
+        like = "as YYYY-MM-DD"
+    return (f"{learned}; this one writes {written}: write it {like}{hint}, or set "
+            "`date-format` in the config")
+
+
+def _against_format(r: dates.Reading, fmt: str) -> str | None:
+    try:
+        dt.datetime.strptime(r.written, fmt)
+    except ValueError:
+        sample = dt.date(2018, 6, 19).strftime(fmt)
+        return (f"date {r.written!r} does not match date-format `{fmt}` (for example "
+                f"{sample!r}): write it that way")
+    return None
 
 
 # Known front-matter keys and what they must hold: "scalar" or "refs" (string or list of strings).
@@ -122,7 +143,8 @@ class FrontMatterSchema(BaseRule):
     single values; `supersedes`, `superseded-by`, `replaces`, `depends-on`, `amends` (and their
     spellings) a string or a list of strings. With `frontmatter-schema = "adr.schema.json"` in
     the config every record that has front matter is also validated against that JSON Schema
-    (records without front matter are not).
+    (records without front matter are not). The path globs a record governs (`affected-paths`,
+    `scope`) must be valid gitwildmatch globs.
 
     **Bad**:
 
@@ -155,6 +177,7 @@ class FrontMatterSchema(BaseRule):
             if not d.front_matter or not d.is_readable:
                 continue
             yield from self._types(d)
+            yield from self._globs(d)
             if validator is not None:
                 yield from self._schema(d, validator)
 
@@ -170,6 +193,22 @@ class FrontMatterSchema(BaseRule):
                 Location(d.path, d.front_matter_lines.get(str(key), 1)),
                 d,
             )
+
+    def _globs(self, d: Decision) -> Iterator[Finding]:
+        """Governed paths (``affected-paths``, ``scope``) must be globs adrguard can match:
+        each is checked by the function that compiles it, so a bad one is reported here
+        instead of being skipped by the change-aware rules."""
+        from adrguard.core.globs import glob_problem
+        from adrguard.core.impact import front_matter_line
+
+        for glob in d.governed_paths:
+            problem = glob_problem(glob)
+            if problem is not None:
+                yield self.finding(
+                    f"front matter path glob {glob!r} cannot be matched: {problem}",
+                    Location(d.path, front_matter_line(d)),
+                    d,
+                )
 
     def _schema(self, d: Decision, validator: Validator) -> Iterator[Finding]:
         data = _jsonable(d.front_matter)
@@ -210,14 +249,14 @@ def _jsonable(value: Any) -> Any:
 
 
 def _validator(schema: Mapping[str, Any] | None) -> Validator | None:
-    """One validator per run (building costs milliseconds; jsonschema is imported only here)."""
+    """One validator per run (building costs milliseconds; jsonschema is imported only here).
+    Regexes run in RE2 and ``$ref`` stays inside the schema (:mod:`adrguard.core.userschema`);
+    the config refused a schema with a problem when it was loaded."""
     if not schema:
         return None
-    from jsonschema import exceptions, validators
+    from adrguard.core.userschema import user_validator
 
-    cls = validators.validator_for(dict(schema))
     try:
-        cls.check_schema(dict(schema))
-    except exceptions.SchemaError as exc:
-        raise UserError(f"frontmatter-schema is not a valid JSON Schema: {exc.message}") from None
-    return cls(dict(schema))
+        return user_validator(schema)
+    except ValueError as exc:
+        raise UserError(f"frontmatter-schema {exc}") from None

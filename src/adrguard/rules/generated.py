@@ -45,14 +45,19 @@ class IndexMissing(_IndexRule):
 
     **Why**: people pick the next number and find records through the index; when the project
     keeps generated indexes, a root or archive folder without one hides its records. The rule
-    applies when `[index]` is configured, or when any index already carries the
-    `<!-- adrguard:index:start -->` markers (so indexes were generated before).
+    applies when `[index]` is configured, when any index carries the
+    `<!-- adrguard:index:start -->` markers, or when a generated index (one with the markers)
+    existed at HEAD, or at the base of `check --base REF`, and is gone: deleting the only
+    generated index must not silence the rule that guards it. (A deletion already staged is
+    judged by the pre-commit hook, `check --changed` and `check --base`, which compare with
+    HEAD; a plain `check` asks HEAD when an index git tracks is missing from the work tree.)
 
     **Bad**: `docs/adr/INDEX.md` has the markers, three records were moved to
-    `docs/adr/archive/`, and `docs/adr/archive/INDEX.md` does not exist.
+    `docs/adr/archive/`, and `docs/adr/archive/INDEX.md` does not exist. Or a commit deletes
+    the generated `docs/adr/INDEX.md`.
 
     **Good**: run `adrguard index --write`; it creates `docs/adr/archive/INDEX.md` from the
-    template and fills the table.
+    template and fills the table. To stop generating indexes, set `[index] enabled = false`.
     """
 
     meta = RuleMeta(
@@ -65,9 +70,16 @@ class IndexMissing(_IndexRule):
 
     def message(self, state: index.IndexState) -> str:
         what = "archive index" if state.target.archive else "index"
+        count = len(state.target.decisions)
+        if state.was_generated:
+            return (
+                f"the generated {what} {state.target.path} is gone ({count} records): "
+                "regenerate it with `adrguard index --write`, or set `[index] enabled = false` "
+                "to stop generating indexes"
+            )
         return (
-            f"the {what} {state.target.path} is missing "
-            f"({len(state.target.decisions)} records); run `adrguard index --write`"
+            f"the {what} {state.target.path} is missing ({count} records); "
+            "run `adrguard index --write`"
         )
 
 

@@ -12,6 +12,7 @@ from adrguard.core import graph
 from adrguard.core.findings import Finding, Severity
 from adrguard.core.model import Decision, Link, Location
 from adrguard.core.resolve import Resolver, Target, parse_target
+from adrguard.core.saferegex import Match, UnsafePattern, compile_user
 from adrguard.rules.base import BaseRule, RuleContext, RuleMeta
 from adrguard.rules.mentions import masked_lines, mentions_any
 
@@ -188,7 +189,37 @@ class LinkOutsideRepo(BaseRule):
                 )
 
 
-def _number(m: re.Match[str]) -> int | None:
+def _link_texts(d: Decision) -> dict[int, list[tuple[int, int]]]:
+    """Body line -> (start, end) character ranges of the link texts on it (``[ADR 83][ref]``:
+    the part between the brackets). Links whose text spans lines are left out."""
+    lines = d.text.split("\n")
+    out: dict[int, list[tuple[int, int]]] = {}
+    for link in d.links:
+        number = link.line - d.body_line_offset
+        if link.kind not in ("inline", "reference") or not 1 <= number <= len(lines):
+            continue
+        raw = lines[number - 1]
+        start = link.column - 1 + (1 if link.is_image else 0)
+        if raw[start : start + 1] != "[":
+            continue
+        depth, end = 0, -1
+        for i in range(start, len(raw)):
+            ch = raw[i]
+            if ch == "\\":
+                continue
+            if ch == "[" and (i == 0 or raw[i - 1] != "\\"):
+                depth += 1
+            elif ch == "]" and raw[i - 1] != "\\":
+                depth -= 1
+                if depth == 0:
+                    end = i
+                    break
+        if end > start:
+            out.setdefault(number, []).append((start + 1, end))
+    return out
+
+
+def _number(m: Match) -> int | None:
     digits = m.group(1) if m.groups() else re.sub(r"\D", "", m.group(0))
     return int(digits) if digits and digits.isdigit() else None
 
@@ -200,7 +231,9 @@ class UnknownDecisionReference(BaseRule):
     deleting a record such mentions point nowhere. Mentions are found with the configurable
     `decision-id-pattern` (default `ADR-0042`, `ADR 42`, `ADR042`); code, link targets, URLs
     and date-like ids (`ADR-2023-05-09`) are skipped. A number resolves in the record's own
-    log first, then in any log.
+    log first, then in any log. An id that is the text of a link (`[ADR 83][pr]` with
+    `[pr]: https://…/pull/9651`) names what the link points to, often a decision of another
+    project: it is not checked here (ADR201 checks the link, ADR205 a link to another record).
 
     **Bad**: `This refines ADR-0042.` when no record is numbered 42.
 
@@ -216,20 +249,25 @@ class UnknownDecisionReference(BaseRule):
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         try:
-            pattern = re.compile(ctx.options.decision_id_pattern)
-        except re.error:
+            pattern = compile_user(ctx.options.decision_id_pattern, line_local=True)
+        except UnsafePattern:  # the config refuses it first; Options() built by hand
             return
         resolver = graph.build(ctx.corpus).resolver
         for d in ctx.corpus.decisions:
             if not d.text or not mentions_any(d.text, pattern):
                 continue
             seen: set[tuple[int, str]] = set()
+            linked: dict[int, list[tuple[int, int]]] | None = None
             for number, line in masked_lines(d.text, pattern):
                 for m in pattern.finditer(line):
                     if _DATE_AFTER.match(line, m.end()):
                         continue
                     if self._known(resolver, d, m):
                         continue
+                    if linked is None:
+                        linked = _link_texts(d)
+                    if any(a <= m.start() < b for a, b in linked.get(number, ())):
+                        continue  # the id is the text of a link: it names what the link names
                     mention = m.group(0)
                     if (number, mention) in seen:
                         continue
@@ -242,7 +280,7 @@ class UnknownDecisionReference(BaseRule):
                     )
 
     @staticmethod
-    def _known(resolver: Resolver, d: Decision, m: re.Match[str]) -> bool:
+    def _known(resolver: Resolver, d: Decision, m: Match) -> bool:
         if resolver.corpus.by_id.get(m.group(0).casefold()):
             return True
         n = _number(m)
@@ -271,8 +309,8 @@ class LinkTextMismatch(BaseRule):
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         try:
-            pattern = re.compile(ctx.options.decision_id_pattern)
-        except re.error:
+            pattern = compile_user(ctx.options.decision_id_pattern, line_local=True)
+        except UnsafePattern:  # the config refuses it first; Options() built by hand
             return
         resolver = graph.build(ctx.corpus).resolver
         for d, link, t in _checked_links(ctx):

@@ -7,15 +7,15 @@ from __future__ import annotations
 
 import itertools
 import re
-import unicodedata
 from collections.abc import Iterator
 
 from adrguard.core import formats
+from adrguard.core.conventions import Log
 from adrguard.core.findings import Finding, Severity
 from adrguard.core.model import Decision, Location
+from adrguard.core.naming import Name, Scheme
+from adrguard.core.saferegex import UnsafePattern, compile_user
 from adrguard.rules.base import BaseRule, RuleContext, RuleMeta
-
-_LEADING_NUMBER = re.compile(r"^\s*\d+(?:\.\d+)*[.):]?\s+")
 
 
 def record_name(path: str, root: str) -> str:
@@ -32,11 +32,19 @@ def file_number(path: str, root: str) -> int | None:
     return formats.number_from_name(formats.record_name(path, root))
 
 
-def slug(title: str) -> str:
-    text = unicodedata.normalize("NFKD", title).encode("ascii", "ignore").decode("ascii")
-    text = _LEADING_NUMBER.sub("", text)
-    return re.sub(r"[^a-z0-9]+", "-", text.casefold()).strip("-") or "title"
+# "# n. Title", "# NNNN - Title", "# ADR-XXX: Title": the template's number was never filled in.
+_PLACEHOLDER_NUMBER = re.compile(
+    r"^\s*(?:(?:adr|rfc|dr)[-_ ]?)?((?:n|nn+|x|xx+|#+)\s*[.:)\-–—])\s", re.IGNORECASE
+)
 
+
+def _same_number(ctx: RuleContext) -> Iterator[tuple[Decision, ...]]:
+    """Records sharing a number in one root, unless they are its versions (``std-0002-v1``,
+    ``std-0002-v2``: one version each)."""
+    for group in ctx.corpus.by_number.values():
+        versions = [formats.name_id(d.path, d.root).version for d in group]
+        if None in versions or len(set(versions)) < len(versions):
+            yield group
 
 
 class DuplicateId(BaseRule):
@@ -44,7 +52,8 @@ class DuplicateId(BaseRule):
 
     **Why**: ids are how records, links and supersession refer to each other; a reused id makes
     every reference to it ambiguous. Archived records keep their ids, so a new record must not
-    take one. Several roots are separate number spaces.
+    take one. Several roots are separate number spaces; versions of one record named
+    `<number>-v<version>` (`0002-v1-x.md`, `0002-v2-x.md`) share its number.
 
     **Bad**: `docs/adr/0007-use-kafka.md` and `docs/adr/archive/0007-use-rabbitmq.md`.
 
@@ -61,7 +70,7 @@ class DuplicateId(BaseRule):
         by_root_id: dict[tuple[str, str], list[Decision]] = {}
         for d in ctx.corpus.decisions:  # several roots are separate namespaces
             by_root_id.setdefault((d.root, d.id.casefold()), []).append(d)
-        for group in (*by_root_id.values(), *ctx.corpus.by_number.values()):
+        for group in (*by_root_id.values(), *_same_number(ctx)):
             if len(group) > 1:
                 for d in group:
                     others.setdefault(d.path, set()).update(o.path for o in group if o is not d)
@@ -78,48 +87,142 @@ class DuplicateId(BaseRule):
 
 
 class FilenamePattern(BaseRule):
-    """The file name does not match the configured pattern.
+    """A file name that leaves the log's own naming scheme, or that harms links or sorting.
 
-    **Why**: a consistent naming scheme keeps records sorted, makes ids predictable and lets
-    tools find the next number. The pattern is a regular expression searched in the file name
-    (`filename-pattern`, default `^\\d{4}-[a-z0-9-]+\\.md$`). For a record kept as
-    `<folder>/README.md` (one folder per record), the folder name plus `.md` is checked.
+    **Why**: names decide where a record sorts and how tools and links find it.
 
-    **Bad**: `docs/adr/Use Kafka.md`, `docs/adr/7-use-kafka.md`.
+    **Learns**: the log's naming scheme, from its records' names: the prefix (`adr-`, `ADR`,
+    `DR`, none), a sequence number and its width or a date, the separators, one folder per
+    record, the extension. It reports:
 
-    **Good**: `docs/adr/0007-use-kafka.md`.
+    * a name with a character that breaks relative links to it (`#`, `?`, `%`): always;
+    * a name of another structure than three quarters or more of the log (no number in a
+      numbered log, another prefix, a date instead of a number): it sorts apart and tools that
+      look for the next number miss it;
+    * a zero-padded number of another width (`00011` among `0001`..`0012`): it sorts out of
+      order;
+    * as a **note** only, a cosmetic difference from the log's clear habit (`_` between words
+      in a `-` log, `.MD` among `.md`): renaming breaks every inbound link, so it is left to
+      you. Capitals are never reported (acronyms and identifiers are common in names).
+
+    A log's own scheme, whatever it is (`adr-NN.md`, `ADR-NNN-slug.md`, `YYYYMMDD-slug.md`,
+    `<date>-slug/README.md`), is never reported. The message says what was learned ("31 of 33
+    records in docs/adr are named like 0001-use-x.md") and never invents a new name from the
+    title.
+
+    **Override**: `filename-pattern = '^\\d{4}-[a-z0-9-]+\\.md$'` (a regular expression searched
+    in the name; for `<folder>/README.md` records, the folder name plus `.md`) replaces the
+    learned scheme; link-breaking characters are still reported.
+
+    **Bad**: `docs/adr/Use Kafka.md` in a log of `0001-...md` records; `00011-remote-access.md`
+    among `0001`..`0012`; `0024-use-#-in-names.md`.
+
+    **Good**: `docs/adr/0007-use-kafka.md` beside `0006-...md`.
     """
 
     meta = RuleMeta(
-        "ADR107", "filename-pattern", "filename does not match the configured pattern",
+        "ADR107", "filename-pattern",
+        "filename leaves the configured or learned naming scheme, or harms links or sorting",
         Severity.WARNING,
     )
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
-        pattern = re.compile(ctx.options.filename_pattern)
+        configured = ctx.options.filename_pattern
+        try:
+            pattern = compile_user(configured) if configured else None
+        except UnsafePattern:  # the config refuses it first; Options() built by hand
+            return
         for d in ctx.corpus.decisions:
-            name = record_name(d.path, d.root)
-            if pattern.search(name):
-                continue
-            hint = ""
-            if d.number is not None and d.title:
-                hint = f" (for example {d.number:04d}-{slug(d.title)}.md)"
+            log = ctx.log(d.root)
+            name = log.name_of(d)
+            what = f"folder name {name.shown!r}" if name.folder else f"file name {name.shown!r}"
+            where = Location(d.path, 1)
+            if name.harmful:
+                chars = " ".join(repr(c) for c in name.harmful)
+                yield self.finding(
+                    f"{what} contains {chars}, which ends the path of a relative link (`#` "
+                    "starts an anchor, `?` a query, `%` an escape), so links to this record "
+                    "break: rename it without them and update the links",
+                    where,
+                    d,
+                )
+            elif pattern is not None:
+                if not pattern.search(record_name(d.path, d.root)):
+                    yield self.finding(
+                        f"{what} does not match filename-pattern `{configured}`: rename the "
+                        "record (and update links to it) or change `filename-pattern`",
+                        where,
+                        d,
+                    )
+            else:
+                yield from self._learned(log, d, name, what, where)
+
+    def _learned(
+        self, log: Log, d: Decision, name: Name, what: str, where: Location
+    ) -> Iterator[Finding]:
+        scheme = log.scheme
+        habit = scheme.structure
+        if habit.holds and name.structure != habit.value:
+            example = next(
+                (log.name_of(o).shown for o in log.all if log.name_of(o).structure == habit.value),
+                habit.example,
+            )
             yield self.finding(
-                f"file name {name!r} does not match filename-pattern "
-                f"`{ctx.options.filename_pattern}`: rename the file{hint} or set "
-                "`filename-pattern` in the config",
-                Location(d.path, 1),
+                f"{what} leaves the naming scheme of {log.label}: {habit} records are named "
+                f"like {example!r} ({habit.example}), so this one sorts apart and tools looking "
+                "for the next number miss it: rename it in that scheme and update links to it, "
+                "or set `filename-pattern`",
+                where,
                 d,
             )
+        elif scheme.width_harm(name):
+            width = scheme.width.value
+            assert isinstance(width, int)
+            digits = name.digits.lstrip("0").rjust(width, "0") or "0" * width
+            fixed = name.shown.replace(name.digits, digits, 1)
+            taken = any(log.name_of(o).shown == fixed for o in log.all)
+            hint = "" if taken else f" (for example {fixed!r})"
+            yield self.finding(
+                f"{what} has a {len(name.digits)}-digit number where {scheme.width} numbered "
+                f"records in {log.label} use {width} digits, so it sorts out of order: rename it"
+                f"{hint} and update links to it",
+                where,
+                d,
+            )
+        else:
+            odd = _cosmetic(scheme, name)
+            if odd:
+                yield self.finding(
+                    f"{what} differs from the habit of {log.label}: {'; '.join(odd)}; cosmetic "
+                    "only, and renaming breaks links to it, so change it only together with "
+                    "them",
+                    where,
+                    d,
+                    severity=Severity.NOTE,
+                )
+
+
+def _cosmetic(scheme: Scheme, name: Name) -> list[str]:
+    odd: list[str] = []
+    sep = scheme.word_sep
+    if name.word_sep and sep.holds and name.word_sep != sep.value:
+        odd.append(f"{sep} names separate words with {sep.value!r}, this one with "
+                   f"{name.word_sep!r}")
+    if not name.folder and scheme.ext.holds and name.ext != scheme.ext.value:
+        odd.append(f"{scheme.ext} names end in {scheme.ext.value!r}, this one in {name.ext!r}")
+    return odd
 
 
 class IdMismatch(BaseRule):
     """The number in the file name differs from the number in the title or front-matter `id`.
 
     **Why**: a record copied from another and renumbered in only one place is referred to by two
-    numbers; links by number then reach the wrong record.
+    numbers; links by number then reach the wrong record. A title that still carries the
+    template's number placeholder (`# n. Title`, `# NNNN. Title`, `# ADR-XXX: Title`) was never
+    given its number.
 
-    **Bad**: `0035-use-terraform.md` titled `# 3. Use Terraform`.
+    **Bad**: `0035-use-terraform.md` titled `# 3. Use Terraform`; `0010-use-x.md` titled
+    `# n. Use X`.
 
     **Good**: `0035-use-terraform.md` titled `# 35. Use Terraform`.
     """
@@ -135,10 +238,18 @@ class IdMismatch(BaseRule):
             number = file_number(d.path, d.root)
             if number is None:
                 continue
+            placeholder = _PLACEHOLDER_NUMBER.match(d.title_raw or "")
             if d.title_number is not None and d.title_number != number:
                 yield self.finding(
                     f"the file name says {number} but the title says {d.title_number}: "
                     "renumber the title or rename the file so they agree",
+                    Location(d.path, d.title_line),
+                    d,
+                )
+            elif d.title_number is None and placeholder:
+                yield self.finding(
+                    f"the title still carries the template's number placeholder "
+                    f"{placeholder.group(1)!r}: write the record's number, {number}",
                     Location(d.path, d.title_line),
                     d,
                 )

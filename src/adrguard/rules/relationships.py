@@ -13,6 +13,7 @@ from adrguard.core.findings import Finding, Severity
 from adrguard.core.graph import link_line, short
 from adrguard.core.model import INACTIVE_STATUSES, Decision, Location, RelKind, Status
 from adrguard.rules.base import BaseRule, RuleContext, RuleMeta
+from adrguard.rules.supersession import OneSidedSupersession
 
 _SELF_KINDS = graph.SELF_KINDS
 _NOT_YET = graph.NOT_YET_ACTIVE
@@ -139,45 +140,6 @@ class RelationshipCycle(BaseRule):
 def _edge_location(g: graph.Graph, kind: str, a: str, b: str) -> Location | None:
     edge = g.edge_index.get((kind, a, b))
     return edge.declared[0].rel.location if edge is not None and edge.declared else None
-
-
-class OneSidedSupersession(BaseRule):
-    """A supersedes B, but B does not say it is superseded by A (or the reverse).
-
-    **Why**: readers land on the old record from search and links; if only the new record
-    says so, they follow a decision that is no longer in force. Both ends should say it.
-
-    **Bad**: 0005 says `Supersedes [2. Use MySQL](0002-use-mysql.md)`; 0002 still reads
-    `Accepted` with no `Superseded by` line.
-
-    **Good**: 0002 also says `Superseded by [5. Use Postgres](0005-use-postgres.md)`.
-    """
-
-    meta = RuleMeta(
-        code="ADR304",
-        name="one-sided-supersession",
-        summary="A supersedes B but B does not say superseded-by A, or the reverse",
-        default_severity=Severity.WARNING,
-    )
-
-    def check(self, ctx: RuleContext) -> Iterator[Finding]:
-        g = graph.build(ctx.corpus)
-        for dec in g.declared:
-            t = dec.target
-            if t is None or not g.counterpart_missing(dec):
-                continue
-            s = dec.source
-            if dec.rel.kind is RelKind.SUPERSEDES:
-                message = (
-                    f"{short(s)} says it supersedes {short(t)}, but {short(t)} does not say it is "
-                    f"superseded by {short(s)}: add {link_line(t, s, 'Superseded by')} to {t.path}"
-                )
-            else:
-                message = (
-                    f"{short(s)} says it is superseded by {short(t)}, but {short(t)} does not list "
-                    f"{short(s)} in supersedes: add {link_line(t, s, 'Supersedes')} to {t.path}"
-                )
-            yield self.finding(message, dec.rel.location, s, related=[t.id])
 
 
 class SupersededWithoutSuccessor(BaseRule):

@@ -1,21 +1,26 @@
 """ADR1xx: the structure of one record (title, status, sections, id, file name, dates).
 
 Rules skip records that could not be read (ADR001 already reports them). This module holds the
-ADR1xx registry; dates and front matter (ADR109, ADR110) live in :mod:`adrguard.rules.fields`,
-numbers and names (ADR106-ADR108, ADR111) in :mod:`adrguard.rules.numbering`.
+ADR1xx registry; status and section presence (ADR102, ADR104) live in
+:mod:`adrguard.rules.presence`, the status vocabulary (ADR103) in :mod:`adrguard.rules.statuses`,
+dates and front matter (ADR109, ADR110) in :mod:`adrguard.rules.fields`, numbers and names
+(ADR106-ADR108, ADR111) in :mod:`adrguard.rules.numbering`.
 """
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Iterator
 
+from adrguard.core import status as st
 from adrguard.core.findings import Finding, Severity
 from adrguard.core.model import Decision, Location, Status
+from adrguard.core.sections import Requirement
 from adrguard.rules.base import BaseRule, RuleContext, RuleMeta
-from adrguard.rules.fields import FrontMatterSchema, InvalidDate, normalise_heading, singular
+from adrguard.rules.fields import FrontMatterSchema, InvalidDate
 from adrguard.rules.numbering import DuplicateId, FilenamePattern, IdMismatch, NumberingGap
+from adrguard.rules.presence import MissingSection, MissingStatus
+from adrguard.rules.statuses import UnknownStatus, suggest_status
 
 
 def _readable(ctx: RuleContext) -> Iterator[Decision]:
@@ -26,7 +31,8 @@ class MissingTitle(BaseRule):
     """The record has no title: no H1 heading and no `title` in its front matter.
 
     **Why**: the title is what indexes, link texts and reviewers show; a record without one is
-    listed as "(untitled)".
+    listed as "(untitled)". A template's placeholder left as the title (`# {short title of
+    solved problem}`, `# Title (a description of the decision)`) is no title either.
 
     **Bad**:
 
@@ -53,151 +59,19 @@ class MissingTitle(BaseRule):
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         for d in _readable(ctx):
-            if d.title is None and d.title_raw is None:
+            if d.title is not None:
+                continue
+            if d.title_raw is None:
                 yield self.finding(
                     "the record has no title: add an H1 (`# 7. Short title`) or `title:` "
                     "in the front matter",
                     Location(d.path, 1),
                     d,
                 )
-
-
-class MissingStatus(BaseRule):
-    """The record states no status anywhere.
-
-    **Why**: a reader cannot tell whether a record without a status is in force, still being
-    discussed, or replaced. adrguard looks in front matter (`status:`), a `## Status` section,
-    `Status:` lines and `* Status:` bullets.
-
-    **Bad**: a record with Context, Decision and Consequences and no status.
-
-    **Good**:
-
-    ```markdown
-    ## Status
-
-    Accepted
-    ```
-    """
-
-    meta = RuleMeta(
-        "ADR102",
-        "missing-status",
-        "no status anywhere (front matter, `## Status` section, `Status:` line)",
-        Severity.ERROR,
-    )
-
-    def check(self, ctx: RuleContext) -> Iterator[Finding]:
-        for d in _readable(ctx):
-            if d.status is None and not d.statuses:
+            else:
                 yield self.finding(
-                    "the record states no status: add a `## Status` section (or `status:` in "
-                    "the front matter) saying proposed, accepted, rejected, deprecated or "
-                    "superseded",
-                    Location(d.path, d.title_line),
-                    d,
-                )
-
-
-class UnknownStatus(BaseRule):
-    """The status is not a word of the status vocabulary.
-
-    **Why**: tools and readers sort records by status; a status adrguard cannot map to proposed,
-    accepted, rejected, deprecated, superseded or draft is treated as unknown everywhere
-    (supersession checks, indexes). Add your own words with the `statuses` config key
-    (`statuses = { "on hold" = "proposed" }`).
-
-    **Bad**: `Status: Acepted` or `Status: Parked`.
-
-    **Good**: `Status: Accepted`, or `Parked` mapped with `statuses = { parked = "proposed" }`.
-    """
-
-    meta = RuleMeta(
-        "ADR103",
-        "unknown-status",
-        "status not in the vocabulary (configurable); suggests the closest word",
-        Severity.WARNING,
-    )
-
-    def check(self, ctx: RuleContext) -> Iterator[Finding]:
-        synonyms = dict(ctx.options.status_synonyms)
-        for s in Status:
-            if s is not Status.UNKNOWN:
-                synonyms.setdefault(s.value, s.value)
-        for d in _readable(ctx):
-            if d.status is not Status.UNKNOWN:
-                continue
-            raw = (d.status_raw or "").strip()
-            hint = suggest_status(raw, synonyms)
-            yield self.finding(
-                f"status {raw!r} is not in the status vocabulary{hint}: use proposed, accepted, "
-                "rejected, deprecated, superseded or draft, or map the word with `statuses` in "
-                "the config",
-                Location(d.path, d.status_line),
-                d,
-            )
-
-
-def suggest_status(raw: str, synonyms: dict[str, str]) -> str:
-    """`` (did you mean 'superseded'?)`` for the vocabulary word closest to ``raw``, or ``""``."""
-    words = re.findall(r"[^\W\d_]+(?:[ -][^\W\d_]+)*", raw.casefold())
-    candidates = [raw.casefold(), *words, *(w.split()[0] for w in words)]
-    for candidate in candidates:
-        match = difflib.get_close_matches(candidate, list(synonyms), n=1, cutoff=0.75)
-        if match:
-            return f" (did you mean {synonyms[match[0]]!r}?)"
-    return ""
-
-
-class MissingSection(BaseRule):
-    """A section the record's format requires is absent.
-
-    **Why**: a decision without its context or consequences cannot be reviewed or revisited.
-    Required sections depend on the detected format (Nygard: Context, Decision, Consequences;
-    MADR and log4brains: Context and Problem Statement, Decision Outcome) and are configurable
-    with `required-sections` (`nygard = ["context", "decision", "consequences|outcome"]`; `a|b`
-    accepts either). Titles are compared case-insensitively, ignoring numbering, punctuation and
-    a plural `s` (`## 2. Decision outcome:` matches `decision outcome`, `## Decisions` matches
-    `decision`).
-
-    **Bad**: a Nygard record with `## Context` and `## Decision` but no `## Consequences`.
-
-    **Good**: the same record with a `## Consequences` section.
-    """
-
-    meta = RuleMeta(
-        "ADR104", "missing-section", "a section required for the record's format is absent",
-        Severity.WARNING,
-    )
-
-    def check(self, ctx: RuleContext) -> Iterator[Finding]:
-        required = {
-            fmt: [[normalise_heading(c) for c in entry.split("|")] for entry in entries]
-            for fmt, entries in ctx.options.required_sections.items()
-        }
-        keys = {
-            fmt: [[singular(c) for c in choices] for choices in entries]
-            for fmt, entries in required.items()
-        }
-        folded: dict[str, str] = {}  # heading -> its key (records repeat the same headings)
-        for d in _readable(ctx):
-            titles = set()
-            for s in d.sections:
-                key = folded.get(s.title)
-                if key is None:
-                    key = folded[s.title] = singular(normalise_heading(s.title))
-                titles.add(key)
-            missing: list[str] = []
-            pairs = zip(required.get(d.format, ()), keys.get(d.format, ()), strict=True)
-            for choices, wanted in pairs:
-                if not any(c in titles for c in wanted):
-                    missing.append(" or ".join(f"'## {c.capitalize()}'" for c in choices))
-            if missing:
-                plural = "s" if len(missing) > 1 else ""
-                yield self.finding(
-                    f"{d.format} record lacks the section{plural} {', '.join(missing)}: add "
-                    f"{'them' if plural else 'it'}, or change `required-sections.{d.format}` "
-                    "in the config",
+                    f"the title is still the template's placeholder {st.quote(d.title_raw)}: "
+                    "write the record's own title",
                     Location(d.path, d.title_line),
                     d,
                 )
@@ -233,14 +107,14 @@ class EmptySection(BaseRule):
     )
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
+        parsed: dict[str, tuple[Requirement, ...]] = {}
         for d in _readable(ctx):
-            required = {
-                normalise_heading(c)
-                for entry in ctx.options.required_sections.get(d.format, ())
-                for c in entry.split("|")
-            }
+            required = parsed.get(d.format)
+            if required is None:
+                entries = ctx.options.required_sections.get(d.format, ())
+                required = parsed[d.format] = tuple(Requirement.parse(e) for e in entries)
             for i, s in enumerate(d.sections):
-                if normalise_heading(s.title) in required and _is_empty(d, i):
+                if any(r.carried_by(s.title) for r in required) and _is_empty(d, i):
                     yield self.finding(
                         f"section {s.title!r} is empty: write what it asks for, or remove the "
                         "heading if it does not apply",
@@ -296,8 +170,9 @@ class ConflictingStatus(BaseRule):
             first = known[0]
             conflict = next(s for s in known if s.status != first.status)
             yield self.finding(
-                f"status {conflict.raw!r} ({conflict.status.value}, {conflict.source}) contradicts "
-                f"{first.raw!r} ({first.status.value}, {first.source}, line {first.line}): state "
+                f"status {st.quote(conflict.raw)} ({conflict.status.value}, {conflict.source}) "
+                f"contradicts {st.quote(first.raw)} ({first.status.value}, {first.source}, line "
+                f"{first.line}): state "
                 "one status, or make every statement agree",
                 Location(d.path, conflict.line),
                 d,
@@ -318,3 +193,5 @@ RULES: tuple[type[BaseRule], ...] = (
     NumberingGap,
     ConflictingStatus,
 )
+
+__all__ = ["RULES", "suggest_status"]

@@ -1,0 +1,265 @@
+"""``check``: the one entry every front end uses to check a repository (the CLI, the MCP
+server's ``validate_adrs``, the GitHub Action through the CLI). The corpus comes from the one
+pipeline (:func:`adrguard.api.corpus.read_source`), the rules from :mod:`adrguard.engine`, then
+the judging (:mod:`.gate`): the baseline file and, for a change, what it touches."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, TypedDict, Unpack
+
+from adrguard.adapters.source import WorkTree
+from adrguard.api.corpus import CheckResult, read_source, resolve_root
+from adrguard.config import Config, load_config
+from adrguard.core.baseline import DEFAULT_PATH
+from adrguard.core.errors import UserError
+from adrguard.core.findings import Report
+from adrguard.core.model import ChangeSet, Corpus
+
+if TYPE_CHECKING:
+    from adrguard.adapters.files import Discovery
+    from adrguard.api.gate import Scope
+    from adrguard.api.targets import Targets
+
+
+class CheckArgs(TypedDict, total=False):
+    """The keyword arguments of :func:`check` (see :func:`check_result`)."""
+
+    config_path: Path | None
+    config: Config | None
+    paths: Sequence[str]
+    profile: str | None
+    select: Sequence[str]
+    ignore: Sequence[str]
+    base: str | None
+    head: str | None
+    today: str | None
+    deepen: bool
+    change: str | None
+    changed_files: Sequence[str]
+    baseline: bool
+    baseline_path: str | None
+
+
+def check(repo_root: Path | str | None = None, **kwargs: Unpack[CheckArgs]) -> Report:
+    """Run every selected rule over the repository's decisions and return the sorted report."""
+    return check_result(repo_root, **kwargs).report
+
+
+def check_result(
+    repo_root: Path | str | None = None,
+    *,
+    config_path: Path | None = None,
+    config: Config | None = None,
+    paths: Sequence[str] = (),
+    profile: str | None = None,
+    select: Sequence[str] = (),
+    ignore: Sequence[str] = (),
+    base: str | None = None,
+    head: str | None = None,
+    today: str | None = None,
+    deepen: bool = False,
+    change: str | None = None,
+    changed_files: Sequence[str] = (),
+    baseline: bool = True,
+    baseline_path: str | None = None,
+) -> CheckResult:
+    """The report together with the corpus and the effective config it was made from.
+
+    ``paths`` (``check PATH...``) limits file-level findings to them; a folder outside every
+    root is checked as a root. ``change`` judges a change not committed yet: ``"staged"`` (the
+    pre-commit hook; ``changed_files`` are the files it passes) or ``"worktree"``
+    (``--changed``); ``base`` judges the changes since ``base`` (to ``head``, default the work
+    tree). The baseline file (unless ``baseline`` is False) and the change hold findings back
+    (:mod:`adrguard.api.gate`). Manual runs (no change, no base) also check files git does not
+    track yet."""
+    from adrguard.api import gate, targets
+
+    root = resolve_root(repo_root)
+    cfg = _effective(config if config is not None else load_config(root, config_path),
+                     profile, select, ignore, today)
+    wanted = targets.resolve(root, paths)
+    judging = gate.Judging(use_baseline=baseline, baseline_path=baseline_path or DEFAULT_PATH)
+    if base is not None:
+        if change is not None:
+            raise UserError("--base and --changed judge different changes: give one of them")
+        run = _check_base(root, cfg, wanted, base, head, deepen)
+        changes = run.changes
+        assert changes is not None
+        judging = replace(
+            judging, baseline_rev=changes.merge_base, scope=gate.base_scope(changes, cfg)
+        )
+    elif head is not None:
+        raise UserError("--head needs --base: say which revision the change is measured against")
+    elif change is not None:
+        run = _check_local(root, cfg, wanted, change, changed_files)
+        if run.check.skipped_run is not None:
+            return run.check
+        judging = replace(judging, scope=run.scope)
+    else:
+        run = _check_tree(root, cfg, wanted)
+    check = run.check
+    found = check.found
+    if found is not None:
+        targets.check_files(wanted, found)
+
+    def ran() -> set[str]:
+        from adrguard import engine
+
+        return {r.meta.code for r in engine.selected_rules(cfg, run.changes)}
+
+    untracked = found.untracked if found is not None and found.untracked_checked else ()
+    report = gate.judge(
+        check.report,
+        root,
+        judging,
+        ran=ran,
+        only_paths=list(wanted.paths) or None,
+        untracked=untracked,
+    )
+    return replace(check, report=report)
+
+
+def _effective(
+    cfg: Config,
+    profile: str | None,
+    select: Sequence[str],
+    ignore: Sequence[str],
+    today: str | None,
+) -> Config:
+    overrides: dict[str, object] = {"profile": profile}
+    if select:
+        overrides["select"] = tuple(select)
+    if ignore:
+        overrides["ignore"] = tuple(cfg.ignore) + tuple(ignore)
+    cfg = cfg.with_overrides(**overrides)
+    if today is not None:
+        cfg = replace(cfg, options=replace(cfg.options, today=today))
+    return cfg
+
+
+@dataclass(frozen=True)
+class _Run:
+    check: CheckResult
+    changes: ChangeSet | None = None
+    scope: Scope | None = None  # a local change being judged
+
+
+def _check_base(
+    root: Path, cfg: Config, wanted: Targets, base: str, head: str | None, deepen: bool
+) -> _Run:
+    from adrguard.api import impact
+
+    found: Discovery | None = None
+    other = impact.other_head(root, head)
+    if other is None:  # the work tree, as git will commit it
+        found, corpus = read_source(WorkTree(root, extra_roots=wanted.folders), cfg)
+    else:
+        corpus = impact.corpus_at(root, cfg, other)
+    changes = impact.build_changes(root, cfg, base, head, corpus=corpus, deepen=deepen)
+    corpus = _with_previous(corpus, changes.base_corpus)
+    return _Run(_run(corpus, cfg, list(wanted.paths), changes, found), changes)
+
+
+def _check_local(
+    root: Path, cfg: Config, wanted: Targets, change: str, changed_files: Sequence[str]
+) -> _Run:
+    from adrguard.adapters import gitwork
+    from adrguard.api import gate, relevance
+    from adrguard.api.corpus import search_roots
+
+    if change not in ("staged", "worktree"):
+        raise ValueError(f"unknown change {change!r}")
+    staged = change == "staged"
+    gitwork.require_work_tree(root)
+    head, diff = gitwork.staged_changes(root) if staged else gitwork.worktree_changes(root)
+    passed = {p for p in (targets_rel(root, f) for f in changed_files) if p}
+    if staged:  # decide before reading any record: most commits touch no ADR
+        search = search_roots(root, cfg, extra=wanted.folders, required=False)
+        why = relevance.nothing_to_check(cfg, search, diff, passed)
+        if why is not None:
+            empty = Report((), 0, 0, cfg.profile)
+            return _Run(CheckResult(empty, cfg, Corpus(()), skipped_run=why))
+    source = WorkTree(root, untracked=not staged, extra_roots=wanted.folders)
+    found, corpus = read_source(source, cfg)
+    changes, scope = gate.local_scope(root, cfg, found, corpus, head, diff, staged=staged)
+    scope = replace(scope, touched=scope.touched | passed)
+    corpus = _with_previous(corpus, changes.base_corpus)
+    return _Run(_run(corpus, cfg, list(wanted.paths), changes, found), changes, scope)
+
+
+def targets_rel(root: Path, path: str) -> str:
+    """A path pre-commit passes (relative to the current directory) as repo-relative."""
+    p = Path(path)
+    full = p if p.is_absolute() else Path.cwd() / p
+    try:
+        return full.resolve().relative_to(root).as_posix()
+    except (ValueError, OSError):
+        return ""
+
+
+def _check_tree(root: Path, cfg: Config, wanted: Targets) -> _Run:
+    found, corpus = read_source(WorkTree(root, untracked=True, extra_roots=wanted.folders), cfg)
+    previous = _previous_at_head(root, cfg, found)
+    if previous:
+        corpus = replace(corpus, previous_texts=previous)
+    return _Run(_run(corpus, cfg, list(wanted.paths), None, found))
+
+
+def _previous_at_head(root: Path, cfg: Config, found: Discovery) -> dict[str, bytes]:
+    """Generated indexes HEAD holds that the work tree has lost (ADR401). Asked of git only
+    when an index file git tracks is missing from the work tree (a deletion that is staged
+    already is judged by the hook, --changed and --base, which compare with HEAD)."""
+    if not found.uses_git:
+        return {}
+    from adrguard.core.index import AUTO_NAMES
+    from adrguard.core.region import join_root
+
+    names = {join_root(r, n) for r in found.roots for n in AUTO_NAMES} - set(found.other_texts)
+    tracked = frozenset(found.file_list) if names else frozenset()
+    gone = [p for p in names if p in tracked and not (root / p).exists()]
+    if not gone:
+        return {}
+    from adrguard.api.generated import lost_indexes
+
+    return lost_indexes(root, cfg, found.roots, found.other_texts, "HEAD")
+
+
+def _with_previous(corpus: Corpus, before: Corpus | None) -> Corpus:
+    """The corpus with the base's generated indexes that are gone now (ADR401)."""
+    if before is None:
+        return corpus
+    from adrguard.core.index import AUTO_NAMES
+
+    gone = {
+        p: t
+        for p, t in before.other_texts.items()
+        if p not in corpus.other_texts and p.rsplit("/", 1)[-1] in AUTO_NAMES
+    }
+    return replace(corpus, previous_texts=gone) if gone else corpus
+
+
+def _run(
+    corpus: Corpus,
+    cfg: Config,
+    rel_paths: list[str],
+    changes: ChangeSet | None,
+    found: Discovery | None,
+) -> CheckResult:
+    from adrguard import engine
+
+    only = _expand(corpus, rel_paths) if rel_paths else None
+    report = engine.run(corpus, cfg, changes=changes, only_paths=only)
+    return CheckResult(report, cfg, corpus, found)
+
+
+def _expand(corpus: Corpus, rel_paths: list[str]) -> list[str]:
+    """Files as given; a directory stands for every record below it."""
+    out: list[str] = []
+    for rel in rel_paths:
+        prefix = "" if rel in ("", ".") else rel.rstrip("/") + "/"
+        below = [d.path for d in corpus.decisions if d.path.startswith(prefix)]
+        out.extend(below if (not rel.endswith(".md") and below) else [rel])
+    return sorted(set(out))

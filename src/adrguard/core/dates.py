@@ -1,0 +1,173 @@
+"""How a record's date is written: its family, its value, and whether it is impossible or
+ambiguous. Pure: no I/O.
+
+Families: ``iso`` (``2024-05-22``, ``2024-05``, ``2024``, with a time or a note after it),
+``human`` (month names: ``June 19, 2018``, ``7 April 2020``, ``May 2023``), ``numeric``
+(``05/02/2018``, ``2017/11/22``, ``22.11.2017``, ``05-02-2018``; dotted dates are read day
+first), ``compact`` (``20171122``), ``cjk`` (``2017年11月22日``) and ``unknown``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+_ISO = re.compile(
+    r"^(\d{4})-(\d{2})(?:-(\d{2}))?"
+    r"(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?)?"
+    r"(?=$|[^\d/.-]|\.(?!\d))"  # a note or a decoration may follow: "2024-05-22 (back dated)"
+)
+_YEAR = re.compile(r"^(\d{4})\.?$")
+_COMPACT = re.compile(r"^(\d{4})(\d{2})(\d{2})$")
+_NUMERIC = re.compile(r"^(\d{1,4})([/.-])(\d{1,2})\2(\d{1,4})\.?$")
+_CJK = re.compile(r"^(\d{4})\s*年\s*(\d{1,2})\s*月(?:\s*(\d{1,2})\s*日)?$")
+_MONTHS = {
+    name: i + 1
+    for i, names in enumerate(
+        (
+            "january jan janvier janv januar enero ene janeiro gennaio",
+            "february feb février févr februar febrero fevereiro febbraio",
+            "march mar mars märz marzo março",
+            "april apr avril abril aprile",
+            "may mai mayo maio maggio",
+            "june jun juin juni junio junho giugno",
+            "july jul juillet juli julio julho luglio",
+            "august aug août agosto",
+            "september sep sept septembre septiembre setembro settembre",
+            "october oct octobre oktober octubre outubro ottobre",
+            "november nov novembre noviembre novembro",
+            "december dec décembre dezember diciembre dezembro dicembre",
+        )
+    )
+    for name in names.split()
+}
+_HUMAN = re.compile(
+    r"^(?:(?P<d1>\d{1,2})(?:st|nd|rd|th)?\.?\s+(?:de\s+)?)?(?P<month>[^\W\d_]+)\.?"
+    r"(?:\s+(?P<d2>\d{1,2})(?:st|nd|rd|th)?)?,?\s+(?:de\s+)?(?P<year>\d{4})\.?$",
+    re.I,
+)
+FAMILY_PICTURE = {
+    "iso": "ISO dates (YYYY-MM-DD)",
+    "human": "dates with month names (June 19, 2018)",
+    "numeric": "numeric dates with slashes or dots",
+    "compact": "compact dates (YYYYMMDD)",
+    "cjk": "dates with 年, 月 and 日",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """What a written date says."""
+
+    written: str
+    family: str  # iso | human | numeric | compact | unknown
+    value: dt.date | None = None  # None when impossible, ambiguous, month precision or unknown
+    problem: str = ""  # "" | "impossible" | "ambiguous"
+    readings: tuple[dt.date, ...] = ()  # the possible values of an ambiguous or impossible date
+    day_first: bool | None = None  # numeric d/m/y (True) or m/d/y (False), when it shows
+
+    @property
+    def iso(self) -> str | None:
+        return self.value.isoformat() if self.value else None
+
+
+def _date(y: int, m: int, d: int) -> dt.date | None:
+    try:
+        return dt.date(y, m, d)
+    except ValueError:
+        return None
+
+
+def read(written: str) -> Reading:
+    text = " ".join(written.strip().split())
+    m = _ISO.match(text)
+    if m:
+        y, mo = int(m.group(1)), int(m.group(2))
+        if m.group(3) is None:
+            ok = 1 <= mo <= 12
+            return Reading(text, "iso", problem="" if ok else "impossible")
+        day = int(m.group(3))
+        value = _date(y, mo, day)
+        if value is not None:
+            return Reading(text, "iso", value)
+        swapped = _date(y, day, mo)
+        return Reading(text, "iso", problem="impossible", readings=(swapped,) if swapped else ())
+    if _YEAR.match(text):
+        return Reading(text, "iso")
+    m = _COMPACT.match(text)
+    if m:
+        value = _date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
+        return Reading(text, "compact", value, "" if value else "impossible")
+    m = _NUMERIC.match(text)
+    if m:
+        return _numeric(text, m)
+    m = _CJK.match(text)
+    if m:
+        if m.group(3) is None:
+            return Reading(text, "cjk", problem="" if 1 <= int(m.group(2)) <= 12 else "impossible")
+        value = _date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
+        return Reading(text, "cjk", value, "" if value else "impossible")
+    m = _HUMAN.match(text)
+    if m and m.group("month").casefold() in _MONTHS:
+        month = _MONTHS[m.group("month").casefold()]
+        written_day = m.group("d1") or m.group("d2")
+        if written_day is None:
+            return Reading(text, "human")
+        value = _date(int(m.group("year")), month, int(written_day))
+        return Reading(text, "human", value, "" if value else "impossible")
+    return Reading(text, "unknown")
+
+
+def _numeric(text: str, m: re.Match[str]) -> Reading:
+    a, b, c = m.group(1), m.group(3), m.group(4)
+    if len(a) == 4 and len(c) <= 2:  # year first: 2017/11/22, or ISO without padding: 2020-1-5
+        value = _date(int(a), int(b), int(c))
+        return Reading(text, "numeric", value, "" if value else "impossible")
+    if len(c) not in (2, 4) or len(a) > 2:
+        return Reading(text, "unknown")
+    year = int(c) if len(c) == 4 else 2000 + int(c)
+    first, second = int(a), int(b)
+    day_first = _date(year, second, first)
+    month_first = _date(year, first, second)
+    shows = None if first == second else (True if first > 12 else (False if second > 12 else None))
+    if m.group(2) == "." and day_first is not None:  # dotted dates are day first (22.11.2017)
+        month_first = None
+    options = tuple(dict.fromkeys(v for v in (day_first, month_first) if v is not None))
+    if not options:
+        return Reading(text, "numeric", problem="impossible")
+    if len(c) != 4 or len(options) > 1:
+        return Reading(text, "numeric", problem="ambiguous", readings=options, day_first=shows)
+    return Reading(text, "numeric", options[0], day_first=shows)
+
+
+@dataclass(frozen=True, slots=True)
+class DateHabit:
+    """The date family a log writes: ``count`` of ``total`` dated records use ``family``."""
+
+    family: str
+    count: int
+    total: int
+    day_first: bool | None  # the order the log's unambiguous numeric dates show, if any
+    example: str = ""  # a date of the family as the log writes it
+
+    @property
+    def learned(self) -> bool:
+        """The log writes one family more often than all others together."""
+        return self.total > 0 and 2 * self.count > self.total
+
+
+def learn(readings: Iterable[Reading]) -> DateHabit:
+    listed = [r for r in readings if r.family != "unknown"]
+    counts = Counter(r.family for r in listed)
+    orders = Counter(r.day_first for r in listed if r.day_first is not None)
+    day_first = orders.most_common(1)[0][0] if len(orders) == 1 else None
+    if not counts:
+        return DateHabit("iso", 0, 0, day_first)
+    family, count = counts.most_common(1)[0]
+    if 2 * count <= len(listed):  # no family holds a majority: ISO is the default
+        family, count = "iso", counts.get("iso", 0)
+    example = next((r.written for r in listed if r.family == family), "")
+    return DateHabit(family, count, len(listed), day_first, example)

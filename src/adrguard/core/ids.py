@@ -1,0 +1,87 @@
+"""Record ids: what a record's file name says about it, and how text names a record.
+
+A numbered name is ``<prefix><separator><number>`` with an optional version
+(``0012-x``, ``adr-05``, ``ADR007-x``, ``DR008-x``, ``std-0002-v2-x``): the prefix is the log's
+own id prefix (``ADR``, ``DR``, ``RFC``, ``KEP``...). A log's prefixes are learned from its file
+names, so ``Superseded by DR008`` names record 8 of a log whose files are ``DRnnn-*.md``, and a
+title that repeats the record's own id (``# DR002: Title``, ``# API-001: Title``) is listed
+without it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_DATED = re.compile(r"^(?:\d{8}|\d{4}-\d{2}-\d{2})(?:[-_ .]|$)")
+_NUMBERED = re.compile(
+    r"^(?:(?P<prefix>[a-z]{2,10})[-_ ]?)?(?P<number>\d{1,6})"
+    r"(?:[-_.]v(?P<version>\d{1,4}))?(?=$|[-_ .])",
+    re.I,
+)
+_GENERIC_PREFIXES = frozenset({"adr", "decision", "record"})  # the "ADR-0007" id family
+# An id written in text: ``ADR-0042``, ``DR008``, ``KEP 2``, ``rfc_12`` (letters, then digits).
+_ID_TOKEN = re.compile(r"^(?P<prefix>[a-z]{2,10})[-_ #]?0*(?P<number>\d{1,6})$", re.I)
+_TITLE_ID = re.compile(
+    r"^(?P<open>\[)?(?P<prefix>[a-z]{2,10})[-_ #]?0*(?P<number>\d{1,6})(?:[-_.]v\d{1,4})?"
+    r"(?(open)\])(?:(?P<mark>\s*[:.)\-–—])\s*|\s+(?=\S))",
+    re.I,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class NameId:
+    """The id parts of a record name: prefix (casefolded, "" when none), number, version."""
+
+    prefix: str = ""
+    number: int | None = None
+    version: int | None = None
+
+    @property
+    def id(self) -> str | None:
+        """``ADR-0012``, ``DR-0008``, ``STD-0002-v2``; None for an unnumbered name."""
+        if self.number is None:
+            return None
+        family = "ADR" if self.prefix in _GENERIC_PREFIXES or not self.prefix else self.prefix
+        suffix = f"-v{self.version}" if self.version is not None else ""
+        return f"{family.upper()}-{self.number:04d}{suffix}"
+
+
+def parse_name(name: str) -> NameId:
+    """``0012-x`` -> 12, ``adr-05`` -> ("adr", 5), ``std-0002-v2-x`` -> ("std", 2, 2);
+    nothing for dated names (``2023-03-02-x``, ``20230302-x``) and names without a number."""
+    if _DATED.match(name):
+        return NameId()
+    m = _NUMBERED.match(name)
+    if m is None:
+        return NameId()
+    version = m.group("version")
+    return NameId(
+        (m.group("prefix") or "").casefold(),
+        int(m.group("number")),
+        int(version) if version is not None else None,
+    )
+
+
+def id_token(text: str) -> tuple[str, int] | None:
+    """``DR008`` -> ("dr", 8), ``ADR-0042`` -> ("adr", 42); None for anything else."""
+    m = _ID_TOKEN.match(text.strip())
+    if m is None:
+        return None
+    return m.group("prefix").casefold(), int(m.group("number"))
+
+
+def strip_own_id(title: str, own: NameId) -> tuple[str, int | None]:
+    """(title, number written) without a leading id in the record's own scheme: the prefix of
+    its file name (``DR002: Title`` for ``DR002-x.md``), or its number followed by a mark
+    (``API-001: Title`` for ``0001-x.md``). Anything else is left alone."""
+    if own.number is None:
+        return title, None
+    m = _TITLE_ID.match(title)
+    if m is None or m.end() >= len(title):
+        return title, None
+    prefix, number = m.group("prefix").casefold(), int(m.group("number"))
+    marked = m.group("mark") or m.group("open")
+    if (own.prefix and prefix == own.prefix) or (number == own.number and marked):
+        return title[m.end() :].strip(), number
+    return title, None

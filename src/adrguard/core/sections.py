@@ -1,0 +1,226 @@
+"""What a heading means: which required section (Context, Decision, Consequences) it carries.
+
+A section is found by its meaning, not by its exact text. A required entry such as
+``"decision outcome"`` belongs to a *meaning* (here: the decision), and any heading that carries
+that meaning satisfies it:
+
+* the name itself, compared casefolded without numbering, markup or punctuation, with a plural
+  ``s`` ignored (``## 2. Decision outcome:``, ``## Decisions``);
+* a heading that starts with the name followed by a separator (``## Decision: use X``,
+  ``### Decision Outcome: AWS Lambda``, ``## Proposal (draft)``), but not one that merely
+  starts with the same word (``## Decision Drivers`` carries no decision);
+* one part of a combined heading (``## Background & Context``, ``## Context / Problem``);
+* a known synonym of the meaning, in several languages (:data:`MEANINGS`);
+* a bold pseudo-heading: a paragraph that is only bold text (``**Decision Outcome**``), or a
+  bold label ending in a colon (``**Decision:** we use X``).
+
+Entries that belong to no known meaning match by their own text only (with the same prefix and
+combined-heading rules). Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+_NUMBERING = re.compile(r"^\s*(?:\d+(?:\.\d+)*[.)]?|[ivx]+[.)])\s+", re.IGNORECASE)
+_PUNCT = re.compile(r"[^\w\s]")
+_SEPARATED = re.compile(r"\s*[:(\[,;|/–—]|\s+-\s")
+_COMBINERS = re.compile(r"\s+(?:&|and|und|et|y|e|en|и|\+)\s+|\s*[/,;&+|]\s*|\s*、\s*")
+
+# Meaning -> the section's own names (casefolded, punctuation removed), in English (Nygard,
+# MADR) and in the MADR and adr-tools translations and localised ADR templates. A log that writes
+# these writes the section.
+OWN_NAMES: dict[str, frozenset[str]] = {
+    "context": frozenset(
+        {
+            "context", "context and problem statement", "problem statement", "background",
+            "context and problem", "background and context",
+            # fr, de, es, pt, it, nl, pl, ru
+            "contexte", "contexte et énoncé du problème", "contexte et définition du problème",
+            "kontext", "hintergrund", "kontext und problemstellung", "contexto",
+            "contexto y planteamiento del problema", "contexto e enunciado do problema",
+            "contexto e declaração do problema", "contesto",
+            "contesto e definizione del problema", "achtergrond", "context en probleemstelling",
+            "kontekst", "kontekst i problem", "контекст", "контекст и постановка проблемы",
+            # zh, ja, ko
+            "背景", "上下文", "语境", "背景和问题陈述", "コンテキスト", "背景と問題", "배경",
+            "맥락", "컨텍스트",
+        }
+    ),
+    "decision": frozenset(
+        {
+            "decision", "decision outcome", "the decision", "decision made",
+            "décision", "résultat de la décision", "décision prise", "entscheidung",
+            "entscheidungsergebnis", "ergebnis der entscheidung", "getroffene entscheidung",
+            "decisión", "resultado de la decisión", "decisão", "resultado da decisão",
+            "decisione", "esito della decisione", "besluit", "beslissing", "decyzja",
+            "wynik decyzji", "решение", "результат решения", "принятое решение",
+            "决策", "决定", "決定", "決定事項", "決策", "결정", "결정 결과",
+        }
+    ),
+    "consequences": frozenset(
+        {
+            "consequences", "consequence", "positive consequences", "negative consequences",
+            "consequences of the decision", "conséquences", "conséquences positives",
+            "conséquences négatives", "konsequenzen", "positive konsequenzen",
+            "negative konsequenzen", "folgen", "consecuencias", "consecuencias positivas",
+            "consecuencias negativas", "consequências", "conseguenze", "gevolgen",
+            "consequenties", "konsekwencje", "последствия", "后果", "结果", "結果", "결과",
+        }
+    ),
+}
+# Meaning -> other headings that carry it in real logs (RFC, PEP, Y-statement and home-grown
+# templates). They keep a "missing section" claim from being false, but a log that writes only
+# these is not thereby asked for the section. "Proposal" and its kin carry a decision, never
+# consequences.
+STAND_INS: dict[str, frozenset[str]] = {
+    "context": frozenset(
+        {
+            "problem", "problem description", "the problem", "motivation", "issue",
+            "the issue", "situation", "introduction", "énoncé du problème",
+            "définition du problème", "problématique", "problemstellung",
+            "planteamiento del problema", "probleemstelling", "tło", "предпосылки",
+            "постановка проблемы", "問題", "状況", "상황", "문제",
+        }
+    ),
+    "decision": frozenset(
+        {
+            "outcome", "resolution", "proposal", "proposed solution", "proposed change",
+            "proposed changes", "proposed design", "what s proposed", "solution", "approach",
+            "overview", "summary", "chosen option", "chosen solution", "selected option",
+            "recommendation", "specification", "beschluss", "gewählte option",
+            "option choisie", "opción elegida", "결론",
+        }
+    ),
+    "consequences": frozenset(
+        {"implications", "impact", "impacts", "auswirkungen", "影响", "影響", "영향"}
+    ),
+}
+MEANINGS: dict[str, frozenset[str]] = {m: OWN_NAMES[m] | STAND_INS[m] for m in OWN_NAMES}
+
+
+def fold(title: str) -> str:
+    """``"## 2. Decision Outcome:"`` → ``"decision outcome"``: casefolded, without numbering,
+    markup and punctuation, whitespace collapsed."""
+    text = _NUMBERING.sub("", title.strip().lstrip("#").strip())
+    return " ".join(_PUNCT.sub(" ", text.casefold()).split())
+
+
+def _singular(text: str) -> str:
+    return text[:-1] if text.endswith("s") and not text.endswith("ss") else text
+
+
+def meaning_of(entry: str) -> str | None:
+    """The meaning a required entry (or heading) names, if it is a known name."""
+    key = fold(entry)
+    for meaning, names in MEANINGS.items():
+        if key in names or _singular(key) in names:
+            return meaning
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class Requirement:
+    """One required entry: ``"consequences|outcome"`` accepts any carrier of either."""
+
+    entry: str  # as configured
+    names: frozenset[str]  # folded names (and their singular forms) that satisfy it
+    own: frozenset[str]  # the subset that shows a log writes the section itself
+
+    @classmethod
+    def parse(cls, entry: str) -> Requirement:
+        """The meaning of the first choice that names one gives its synonyms; every choice
+        also matches as written (``"consequences|outcome"``: any carrier of consequences, or a
+        heading called Outcome)."""
+        choices = [fold(c) for c in entry.split("|") if fold(c)]
+        names: set[str] = set(choices)
+        own: set[str] = set(choices)
+        meaning = next((m for m in map(meaning_of, choices) if m), None)
+        if meaning is not None:
+            names.update(MEANINGS[meaning])
+            own.update(OWN_NAMES[meaning])
+        names.update({_singular(n) for n in names})
+        own.update({_singular(n) for n in own})
+        return cls(entry, frozenset(names), frozenset(own))
+
+    @property
+    def label(self) -> str:
+        return " or ".join(f"'{c.strip()}'" for c in self.entry.split("|") if c.strip())
+
+    def carried_by(self, heading: str, own: bool = False) -> bool:
+        """Whether a heading (as written, markup allowed) carries this requirement; with
+        ``own``, only under one of the section's own names."""
+        return self.carried_by_keys(heading_keys(heading), own)
+
+    def carried_by_keys(self, keys: frozenset[str], own: bool = False) -> bool:
+        """:meth:`carried_by` for a heading's :func:`heading_keys`."""
+        return not keys.isdisjoint(self.own if own else self.names)
+
+
+def heading_keys(heading: str) -> frozenset[str]:
+    """The names a heading may carry: its folded text, the text before a separator
+    (``Decision: use X`` → ``decision``), and each part of a combined heading
+    (``Background & Context`` → ``background``, ``context``), each also without a plural ``s``."""
+    folded = fold(heading)
+    keys = {folded}
+    light = " ".join(_NUMBERING.sub("", heading.strip().lstrip("#").strip()).casefold().split())
+    light = light.strip("*_` ")
+    m = _SEPARATED.search(light)
+    if m and m.start() > 0:
+        keys.add(fold(light[: m.start()]))
+    parts = [fold(p) for p in _COMBINERS.split(light)]
+    if len(parts) > 1:
+        keys.update(p for p in parts if p)
+    keys.update([_singular(k) for k in keys])
+    keys.discard("")
+    return frozenset(keys)
+
+
+def pseudo_headings(markdown: str) -> Iterator[str]:
+    """Bold pseudo-headings of a markdown body that have content: a paragraph that starts with
+    bold text which is either a whole line followed by text (``**Decision Outcome**`` and a
+    paragraph or list below it, before the next heading) or a label ending in a colon
+    (``**Decision:** we use X``). Structure comes from pyromark events."""
+    import pyromark
+
+    state = 0  # 0 outside, 1 paragraph start, 2 in leading bold, 3 after leading bold
+    bold: list[str] = []
+    pending = ""  # a bold line waiting for content below it
+    for event in pyromark.events(markdown):
+        if isinstance(event, str):
+            if state == 3 and event in ("SoftBreak", "HardBreak"):
+                yield "".join(bold)
+                state = 0
+            elif state == 2:
+                bold.append(" ")
+            continue
+        start: Any = event.get("Start")
+        end: Any = event.get("End")
+        text: Any = event.get("Text", event.get("Code"))
+        if pending and start is not None:
+            if not (isinstance(start, dict) and "Heading" in start):
+                yield pending
+            pending = ""
+        if start == "Paragraph":
+            state, bold = 1, []
+        elif state == 1:
+            state = 2 if start == "Strong" else 0
+        elif state == 2:
+            if end == "Strong":
+                state = 3
+            elif isinstance(text, str):
+                bold.append(text)
+        elif state == 3:
+            label = "".join(bold).strip()
+            if label.endswith(":") or (isinstance(text, str) and text.lstrip().startswith(":")):
+                yield label
+            elif end == "Paragraph":
+                pending = label
+            state = 0
+
+
+def carriers(headings: Iterable[str], requirement: Requirement) -> bool:
+    return any(requirement.carried_by(h) for h in headings)

@@ -1,0 +1,124 @@
+"""ADR103: the status vocabulary (registered through :mod:`adrguard.rules.structure`)."""
+
+from __future__ import annotations
+
+import difflib
+import json
+import re
+from collections.abc import Iterator
+
+from adrguard.core import status as st
+from adrguard.core.findings import Finding, Severity
+from adrguard.core.model import Decision, Location, Status
+from adrguard.rules.base import BaseRule, RuleContext, RuleMeta
+
+
+class UnknownStatus(BaseRule):
+    """The status is not a word of the status vocabulary.
+
+    **Why**: tools and readers sort records by status; a status adrguard cannot map to proposed,
+    accepted, rejected, deprecated, superseded or draft is treated as unknown everywhere
+    (supersession checks, indexes). The built-in vocabulary covers the ADR templates and tools
+    and the lifecycles of RFC/PEP-style processes in a dozen languages (see
+    `docs/statuses.md`); add your own words with the `statuses` config key
+    (`statuses = { "on hold" = "proposed" }`).
+
+    What is reported:
+
+    - a template's text left as the status (`{proposed | accepted}`, `Accepted or Rejected`, a
+      legend listing the vocabulary): replace it with the record's status;
+    - a likely misspelling, with the closest word (`Acepted`: did you mean accepted?);
+    - a log whose records consistently use words adrguard does not know (two or more records
+      with the same word): one note for the whole log, proposing the `statuses` mapping;
+    - any other unknown status, once per record.
+
+    **Bad**: `Status: Acepted`, or `Status: Parked` in one record.
+
+    **Good**: `Status: Accepted`, or `Parked` mapped with `statuses = { parked = "proposed" }`.
+    """
+
+    meta = RuleMeta(
+        "ADR103",
+        "unknown-status",
+        "status not in the vocabulary (configurable); suggests the closest word",
+        Severity.WARNING,
+    )
+
+    def check(self, ctx: RuleContext) -> Iterator[Finding]:
+        synonyms = dict(ctx.options.status_synonyms)
+        for s in Status:
+            if s is not Status.UNKNOWN:
+                synonyms.setdefault(s.value, s.value)
+        house: dict[str, dict[str, list[Decision]]] = {}  # root -> unknown word -> records
+        for d in ctx.corpus.decisions:
+            if not d.is_readable or d.status is not Status.UNKNOWN:
+                continue
+            raw = (d.status_raw or "").strip()
+            folded = st.fold(raw)
+            template = st.is_template_text(folded, synonyms, st.is_braced(raw))
+            if template or st.is_help_text(folded, synonyms):
+                yield self.finding(
+                    f"the status is still the template's text {st.quote(raw)}: replace it with "
+                    "the record's status (proposed, accepted, rejected, deprecated, superseded "
+                    "or draft)",
+                    Location(d.path, d.status_line),
+                    d,
+                )
+                continue
+            hint = suggest_status(raw, synonyms)
+            if hint:
+                yield self._unknown(d, raw, hint)
+            else:
+                house.setdefault(d.root, {}).setdefault(_status_key(folded), []).append(d)
+        for root, words in sorted(house.items()):
+            shared = {w: ds for w, ds in words.items() if len(ds) >= 2}
+            for w, ds in sorted(words.items()):
+                if w not in shared:
+                    yield self._unknown(ds[0], (ds[0].status_raw or "").strip(), "")
+            if shared:
+                yield self._log_note(root, shared)
+
+    def _unknown(self, d: Decision, raw: str, hint: str) -> Finding:
+        return self.finding(
+            f"status {st.quote(raw)} is not in the status vocabulary{hint}: use proposed, "
+            "accepted, rejected, deprecated, superseded or draft, or map the word with "
+            "`statuses` in the config",
+            Location(d.path, d.status_line),
+            d,
+        )
+
+    def _log_note(self, root: str, shared: dict[str, list[Decision]]) -> Finding:
+        records = sorted((d for ds in shared.values() for d in ds), key=lambda d: d.path)
+        words = sorted(shared, key=lambda w: (-len(shared[w]), w))
+        listed = ", ".join(f"{st.quote(w, 40)} ({len(shared[w])})" for w in words[:6])
+        mapping = ", ".join(f'{json.dumps(w, ensure_ascii=False)} = "<status>"' for w in words[:3])
+        first = records[0]
+        where = "the repository root" if root in ("", ".") else root
+        return self.finding(
+            f"{len(records)} records in {where} state statuses adrguard does not know: {listed}."
+            f" If they are this log's own words, map each to proposed, accepted, rejected, "
+            f"deprecated, superseded or draft in the config: statuses = {{ {mapping} }}",
+            Location(first.path, first.status_line),
+            first,
+            related=[d.id for d in records[1:]],
+        ).with_severity(Severity.NOTE)
+
+
+_KEY_END = re.compile(r"[^\w\s'’-]")
+
+
+def _status_key(folded: str) -> str:
+    """The words that name an unknown status (``parked (since May)`` -> ``parked``)."""
+    head = _KEY_END.split(folded, maxsplit=1)[0]
+    return " ".join(head.split()[:3])[:40] or folded[:40]
+
+
+def suggest_status(raw: str, synonyms: dict[str, str]) -> str:
+    """`` (did you mean 'superseded'?)`` for the vocabulary word closest to ``raw``, or ``""``."""
+    words = re.findall(r"[^\W\d_]+(?:[ -][^\W\d_]+)*", raw.casefold())
+    candidates = [raw.casefold(), *words, *(w.split()[0] for w in words)]
+    for candidate in candidates:
+        match = difflib.get_close_matches(candidate, list(synonyms), n=1, cutoff=0.75)
+        if match:
+            return f" (did you mean {synonyms[match[0]]!r}?)"
+    return ""

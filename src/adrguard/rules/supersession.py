@@ -1,0 +1,127 @@
+"""ADR304: one-sided supersession, asked for only where the log writes both sides.
+
+Registered through :mod:`adrguard.rules.relationships` (its ``RULES`` tuple lists this class).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from adrguard.core import graph
+from adrguard.core.findings import Finding, Severity
+from adrguard.core.graph import link_line, short
+from adrguard.core.model import RelKind, Status
+from adrguard.rules.base import BaseRule, RuleContext, RuleMeta
+
+_NOT_YET = graph.NOT_YET_ACTIVE
+
+
+class OneSidedSupersession(BaseRule):
+    """A supersedes B, but B does not say it is superseded by A (or the reverse), in a log that
+    writes both sides.
+
+    **Why**: readers land on the old record from search and links; if only the new record
+    says so, they follow a decision that is no longer in force.
+
+    **Learns**: whether the log writes both sides. Many logs write only one side by habit (only
+    `Superseded by` in the old record, or only `Supersedes` in the new one), so adrguard asks for
+    the other side only where the log shows it writes both:
+
+    * some supersession or amendment elsewhere in the log is written on both sides, or
+    * the log writes the missing kind (`Supersedes` or `Superseded by`) in another record, or
+    * the repository uses adr-tools (a `.adr-dir` file), which writes both sides itself.
+
+    It is also quiet while the successor is not in force (proposed, draft or rejected): many
+    processes add the back-link only once the successor is accepted.
+
+    **Override**: `supersession-both-sides = true` asks every log for both sides, `false` never.
+
+    **Bad**: 0005 (accepted) says `Supersedes [2. Use MySQL](0002-use-mysql.md)`; 0002 still
+    reads `Accepted` with no `Superseded by` line, in a log where 0004 and 0001 both say so.
+
+    **Good**: 0002 also says `Superseded by [5. Use Postgres](0005-use-postgres.md)`.
+    """
+
+    meta = RuleMeta(
+        code="ADR304",
+        name="one-sided-supersession",
+        summary="A supersedes B but B does not say superseded-by A, or the reverse",
+        default_severity=Severity.WARNING,
+    )
+
+    def check(self, ctx: RuleContext) -> Iterator[Finding]:
+        wanted = ctx.options.supersession_both_sides
+        if wanted is False:
+            return
+        g = graph.build(ctx.corpus)
+        evidence = None if wanted else _both_sides(g, ctx.corpus.repo_files)
+        for dec in g.declared:
+            t = dec.target
+            if t is None or not g.counterpart_missing(dec):
+                continue
+            s = dec.source
+            supersedes = dec.rel.kind is RelKind.SUPERSEDES
+            successor = s if supersedes else t
+            if successor.status in _NOT_YET or successor.status is Status.UNKNOWN:
+                continue
+            missing = RelKind.SUPERSEDED_BY if supersedes else RelKind.SUPERSEDES
+            why = "" if evidence is None else evidence.why(t.root, missing)
+            if why is None:
+                continue
+            if supersedes:
+                message = (
+                    f"{short(s)} says it supersedes {short(t)}, but {short(t)} does not say it is "
+                    f"superseded by {short(s)}{why}: add {link_line(t, s, 'Superseded by')} to "
+                    f"{t.path}"
+                )
+            else:
+                message = (
+                    f"{short(s)} says it is superseded by {short(t)}, but {short(t)} does not list "
+                    f"{short(s)} in supersedes{why}: add {link_line(t, s, 'Supersedes')} to "
+                    f"{t.path}"
+                )
+            yield self.finding(message, dec.rel.location, s, related=[t.id])
+
+
+_PAIRS = {
+    RelKind.SUPERSEDES: RelKind.SUPERSEDED_BY,
+    RelKind.SUPERSEDED_BY: RelKind.SUPERSEDES,
+    RelKind.AMENDS: RelKind.AMENDED_BY,
+    RelKind.AMENDED_BY: RelKind.AMENDS,
+}
+
+
+@dataclass
+class _Evidence:
+    """Per log (root): whether it writes relations on both sides, and which kinds it writes."""
+
+    tooling: bool
+    paired: dict[str, tuple[str, str]]  # root -> (source, target) of a two-sided pair
+    writes: dict[tuple[str, RelKind], str]  # (root, kind) -> a record that writes it
+
+    def why(self, root: str, missing: RelKind) -> str | None:
+        """A clause saying why this log is asked for both sides, or None when it is not."""
+        pair = self.paired.get(root)
+        if pair is not None:
+            return f" (this log writes both sides elsewhere, as {pair[0]} and {pair[1]} do)"
+        writer = self.writes.get((root, missing))
+        if writer is not None:
+            return f" ({writer} writes {missing.value} in this log)"
+        if self.tooling:
+            return " (adr-tools, which this repository uses, writes both sides)"
+        return None
+
+
+def _both_sides(g: graph.Graph, repo_files: frozenset[str]) -> _Evidence:
+    paired: dict[str, tuple[str, str]] = {}
+    writes: dict[tuple[str, RelKind], str] = {}
+    for dec in g.declared:
+        s, t = dec.source, dec.target
+        writes.setdefault((s.root, dec.rel.kind), short(s))
+        mirror = _PAIRS.get(dec.rel.kind)
+        if t is None or mirror is None or t.path == s.path or s.root != t.root:
+            continue
+        if (t.path, s.path) in g.said[mirror]:
+            paired.setdefault(s.root, (short(s), short(t)))
+    return _Evidence(".adr-dir" in repo_files, paired, writes)
