@@ -4,7 +4,7 @@ import pytest
 from agentrepo import RECORDS, record
 from test_search import corpus_of
 
-from adrguard.core.context import (
+from adrguard.core.agent.context import (
     DEFAULT_MAX_CHARS,
     MIN_CHARS,
     build,

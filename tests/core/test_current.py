@@ -7,12 +7,12 @@ from dataclasses import replace
 
 import pytest
 
-from adrguard.core import current
 from adrguard.core.errors import UserError
-from adrguard.core.manifest import dump, parse_manifest
+from adrguard.core.generated import current
+from adrguard.core.generated.manifest import dump, parse_manifest
+from adrguard.core.generated.region import content_sha256
 from adrguard.core.model import Corpus, Decision, Status
 from adrguard.core.options import CurrentOptions, Options
-from adrguard.core.region import content_sha256
 
 VIEW = "docs/adr/CURRENT.md"
 MAN = "docs/adr/CURRENT.sources.json"

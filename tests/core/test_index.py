@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from adrguard.core import index, region
 from adrguard.core.errors import UserError
+from adrguard.core.generated import index, region
 from adrguard.core.model import Corpus, Decision, Location, Relationship, RelKind, Status
 from adrguard.core.options import IndexOptions, Options
 

@@ -7,9 +7,9 @@ from agentrepo import MANIFEST, RECORDS
 from test_search import corpus_of
 
 from adrguard.api.agent import hit_row
-from adrguard.core.mapping import Manifest, parse_manifest
+from adrguard.core.agent.retrieval import Bm25, find, path_terms, tokens
+from adrguard.core.impact.mapping import Manifest, parse_manifest
 from adrguard.core.model import Corpus
-from adrguard.core.retrieval import Bm25, find, path_terms, tokens
 
 
 @pytest.fixture(scope="module")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from adrguard.core.findings import Finding, Report, Severity
-from adrguard.core.graph import build
+from adrguard.core.graph.graph import build
 from adrguard.core.model import Corpus, Decision, Location, Status
 from adrguard.reporters.comment import (
     COMMENT_LIMIT,

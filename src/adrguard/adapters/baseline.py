@@ -11,8 +11,8 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
-from adrguard.core.baseline import Entry, from_json, to_json
 from adrguard.core.errors import UserError
+from adrguard.core.gate.baseline import Entry, from_json, to_json
 
 SCHEMA = "baseline.schema.json"
 MAX_SIZE = 64 * 1024 * 1024  # a baseline of a million findings is still far below this

@@ -255,7 +255,7 @@ def _by_content(
     if not candidates:
         return []
     from adrguard.adapters.reading import read_bytes
-    from adrguard.core.parse import parse
+    from adrguard.core.parse.record import parse
 
     out: list[Root] = []
     for folder, numbered in candidates:

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from adrguard.api.check import check, check_result
+from adrguard.api.check import CheckResult, check, check_result
 from adrguard.api.corpus import (
-    CheckResult,
     build_corpus,
     load,
     load_corpus,

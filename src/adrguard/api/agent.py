@@ -27,11 +27,11 @@ from adrguard.api.workspace import (
     check_statuses,
 )
 from adrguard.config import PROFILES
-from adrguard.core import context as ctx_mod
-from adrguard.core import retrieval, search
+from adrguard.core.agent import context as ctx_mod
+from adrguard.core.agent import retrieval, search
 from adrguard.core.errors import UserError
-from adrguard.core.impact import configured_statuses, status_key
-from adrguard.core.mapping import manifest_of
+from adrguard.core.impact.analysis import configured_statuses, status_key
+from adrguard.core.impact.mapping import manifest_of
 
 __all__ = [
     "Limits",
@@ -89,7 +89,7 @@ def get_adr(ws: Workspace, adr_id: str) -> dict[str, Any]:
     key = check_identifier(adr_id, "id")
     _config, corpus = ws.load()
     d, _part = find_part(corpus, key)
-    from adrguard.core import graph as core_graph
+    from adrguard.core.graph import graph as core_graph
 
     data = decision_row(d)
     data.update(
@@ -136,7 +136,7 @@ def get_adr_relationships(ws: Workspace, adr_id: str) -> dict[str, Any]:
     key = check_identifier(adr_id, "id")
     _config, corpus = ws.load()
     d, _part = find_part(corpus, key)
-    from adrguard.core import graph as core_graph
+    from adrguard.core.graph import graph as core_graph
 
     g = core_graph.build(corpus)
     declared = [
@@ -314,7 +314,7 @@ def analyze_impact(ws: Workspace, base: str, head: str | None = None) -> dict[st
         if ref.startswith("-") or not re.fullmatch(r"[\w./@^~{}+-]+", ref):
             raise UserError(f"{ref[:80]!r} is not a git revision: give a branch, tag or commit")
     from adrguard.api.impact import impact
-    from adrguard.core.impact import to_json
+    from adrguard.core.impact.analysis import to_json
 
     with ws.lock:
         result = impact(ws.root, base=refs[0], head=refs[1] if head else None, config=ws.config())

@@ -10,18 +10,38 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, TypedDict, Unpack
 
+from adrguard.adapters.files import Discovery
 from adrguard.adapters.source import WorkTree
-from adrguard.api.corpus import CheckResult, read_source, resolve_root
+from adrguard.api.corpus import read_source, resolve_root
 from adrguard.config import Config, load_config
-from adrguard.core.baseline import DEFAULT_PATH
 from adrguard.core.errors import UserError
 from adrguard.core.findings import Report
+from adrguard.core.gate.baseline import DEFAULT_PATH
 from adrguard.core.model import ChangeSet, Corpus
 
 if TYPE_CHECKING:
-    from adrguard.adapters.files import Discovery
     from adrguard.api.gate import Scope
     from adrguard.api.targets import Targets
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """A report, the effective config it was made with, the corpus it was made from and what
+    discovery found (the roots and why, for ``-v``; None when the corpus came from git)."""
+
+    report: Report
+    config: Config
+    corpus: Corpus
+    found: Discovery | None = None
+    skipped_run: str | None = None  # why nothing was checked (the hook: nothing relevant)
+
+    @property
+    def repo_url(self) -> str | None:
+        return self.corpus.repo_url
+
+    @property
+    def untracked(self) -> tuple[str, ...]:
+        return self.corpus.untracked
 
 
 class CheckArgs(TypedDict, total=False):
@@ -169,13 +189,14 @@ def _check_local(
     from adrguard.adapters import gitwork
     from adrguard.api import gate, relevance
     from adrguard.api.corpus import search_roots
+    from adrguard.api.targets import repo_relative
 
     if change not in ("staged", "worktree"):
         raise ValueError(f"unknown change {change!r}")
     staged = change == "staged"
     gitwork.require_work_tree(root)
     head, diff = gitwork.staged_changes(root) if staged else gitwork.worktree_changes(root)
-    passed = {p for p in (targets_rel(root, f) for f in changed_files) if p}
+    passed = {p for p in (repo_relative(root, f) for f in changed_files) if p}
     if staged:  # decide before reading any record: most commits touch no ADR
         search = search_roots(root, cfg, extra=wanted.folders, required=False)
         why = relevance.nothing_to_check(cfg, search, diff, passed)
@@ -188,16 +209,6 @@ def _check_local(
     scope = replace(scope, touched=scope.touched | passed)
     corpus = _with_previous(corpus, changes.base_corpus)
     return _Run(_run(corpus, cfg, list(wanted.paths), changes, found), changes, scope)
-
-
-def targets_rel(root: Path, path: str) -> str:
-    """A path pre-commit passes (relative to the current directory) as repo-relative."""
-    p = Path(path)
-    full = p if p.is_absolute() else Path.cwd() / p
-    try:
-        return full.resolve().relative_to(root).as_posix()
-    except (ValueError, OSError):
-        return ""
 
 
 def _check_tree(root: Path, cfg: Config, wanted: Targets) -> _Run:
@@ -214,8 +225,8 @@ def _previous_at_head(root: Path, cfg: Config, found: Discovery) -> dict[str, by
     already is judged by the hook, --changed and --base, which compare with HEAD)."""
     if not found.uses_git:
         return {}
-    from adrguard.core.index import AUTO_NAMES
-    from adrguard.core.region import join_root
+    from adrguard.core.generated.index import AUTO_NAMES
+    from adrguard.core.generated.region import join_root
 
     names = {join_root(r, n) for r in found.roots for n in AUTO_NAMES} - set(found.other_texts)
     tracked = frozenset(found.file_list) if names else frozenset()
@@ -231,7 +242,7 @@ def _with_previous(corpus: Corpus, before: Corpus | None) -> Corpus:
     """The corpus with the base's generated indexes that are gone now (ADR401)."""
     if before is None:
         return corpus
-    from adrguard.core.index import AUTO_NAMES
+    from adrguard.core.generated.index import AUTO_NAMES
 
     gone = {
         p: t

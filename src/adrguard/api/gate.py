@@ -20,9 +20,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from adrguard.config import Config
-from adrguard.core import baseline as bl
 from adrguard.core.errors import UserError
 from adrguard.core.findings import INTERNAL_ERROR, Finding, Gate, Report, sort_findings
+from adrguard.core.gate import baseline as bl
 from adrguard.core.model import ChangeSet, Corpus, FileChange
 
 if TYPE_CHECKING:

@@ -10,8 +10,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from adrguard.config import Config
-from adrguard.core import current, index, manifest, region
 from adrguard.core.errors import UserError
+from adrguard.core.generated import current, index, manifest, region
 from adrguard.core.model import Corpus
 
 

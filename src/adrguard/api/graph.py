@@ -9,9 +9,9 @@ from typing import Any
 from adrguard.api.corpus import load, load_with, resolve_root
 from adrguard.api.lookup import find_decision
 from adrguard.config import Config
-from adrguard.core import graph as core_graph
 from adrguard.core.errors import UserError
 from adrguard.core.findings import Finding
+from adrguard.core.graph import graph as core_graph
 from adrguard.core.model import Corpus
 from adrguard.reporters import graph as render
 

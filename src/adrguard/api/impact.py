@@ -1,4 +1,4 @@
-"""Change sets and impact: git history → ChangeSet → :func:`adrguard.core.impact.analyse`.
+"""Change sets and impact: git history → ChangeSet → :func:`adrguard.core.impact.analysis.analyse`.
 
 ``build_changes`` is what ``check --base`` and ``impact`` share: the merge base of base and
 head (``base...head``), the files changed since it (``-z`` safe, renames with their old path),
@@ -13,8 +13,8 @@ from pathlib import Path
 from adrguard.api.corpus import load_corpus, load_with, resolve_root
 from adrguard.config import Config, load_config
 from adrguard.core.errors import UserError
-from adrguard.core.impact import Impact, analyse, configured_statuses
-from adrguard.core.mapping import manifest_of
+from adrguard.core.impact.analysis import Impact, analyse, configured_statuses
+from adrguard.core.impact.mapping import manifest_of
 from adrguard.core.model import ChangeSet, Corpus
 
 
@@ -47,25 +47,25 @@ def build_changes(
 ) -> ChangeSet:
     """What changed from the merge base of ``base`` and ``head`` (default ``HEAD``) to head,
     with the corpus at the merge base. ``deepen`` fetches more history in shallow clones."""
-    from adrguard.adapters import git as gitio
+    from adrguard.adapters import revisions
 
     head_ref = head or "HEAD"
-    head_sha = gitio.resolve_commit(repo_root, head_ref, "head")
+    head_sha = revisions.resolve_commit(repo_root, head_ref, "head")
     try:
-        base_sha = gitio.resolve_commit(repo_root, base, "base")
+        base_sha = revisions.resolve_commit(repo_root, base, "base")
     except UserError:
-        if not deepen or not gitio.is_shallow(repo_root):
+        if not deepen or not revisions.is_shallow(repo_root):
             raise
         base_sha = ""  # --deepen fetches it
-    merge = gitio.merge_base(repo_root, base_sha, head_sha) if base_sha else None
+    merge = revisions.merge_base(repo_root, base_sha, head_sha) if base_sha else None
     notes: list[str] = []
     if merge is None:
-        if not deepen or not gitio.is_shallow(repo_root):
-            raise gitio.no_merge_base_error(repo_root, base, head_ref)
-        merge, fetched = gitio.deepen_until_merge_base(repo_root, base, head_ref)
+        if not deepen or not revisions.is_shallow(repo_root):
+            raise revisions.no_merge_base_error(repo_root, base, head_ref)
+        merge, fetched = revisions.deepen_until_merge_base(repo_root, base, head_ref)
         notes.append(f"--deepen fetched more history ({fetched} fetches) to find the merge base")
-        base_sha = gitio.resolve_commit(repo_root, base, "base")
-        head_sha = gitio.resolve_commit(repo_root, head_ref, "head")
+        base_sha = revisions.resolve_commit(repo_root, base, "base")
+        head_sha = revisions.resolve_commit(repo_root, head_ref, "head")
     if base_sha == head_sha:
         notes.append(f"base {base} and head {head_ref} are the same commit: nothing changed")
     elif merge != base_sha:
@@ -73,7 +73,7 @@ def build_changes(
             f"{base} is not an ancestor of {head_ref}: compared against their merge base "
             f"{merge[:12]}, so only what {head_ref} changed since it branched counts"
         )
-    changes, diff_notes = gitio.diff_changes(repo_root, merge, head_sha)
+    changes, diff_notes = revisions.diff_changes(repo_root, merge, head_sha)
     roots = corpus.roots if corpus is not None else ()
     return ChangeSet(
         base=base,
@@ -90,12 +90,12 @@ def build_changes(
 def other_head(repo_root: Path, head: str | None) -> str | None:
     """The commit ``head`` names when it is not the one checked out (None: the work tree is
     the head of the change)."""
-    from adrguard.adapters import git as gitio
+    from adrguard.adapters import revisions
 
     if head is None:
         return None
-    wanted = gitio.resolve_commit(repo_root, head, "head")
-    return None if wanted == gitio.resolve_commit(repo_root, "HEAD", "head") else wanted
+    wanted = revisions.resolve_commit(repo_root, head, "head")
+    return None if wanted == revisions.resolve_commit(repo_root, "HEAD", "head") else wanted
 
 
 def head_corpus(repo_root: Path, config: Config, head: str | None) -> Corpus:

@@ -31,7 +31,7 @@ def find_decision(corpus: Corpus, key: str) -> Decision:
         if m:
             hits = [d for d in corpus.decisions if d.number == int(m.group(1))]
     if not hits:
-        from adrguard.core.resolve import record_key
+        from adrguard.core.graph.resolve import record_key
 
         hits = [d for d in corpus.decisions if record_key(d).casefold() == key.casefold()]
     if not hits:
@@ -69,7 +69,7 @@ def decision_row(d: Decision) -> dict[str, Any]:
 def describe(corpus: Corpus, d: Decision) -> dict[str, Any]:
     """``show --format json``: the row, the relationships as written (by kind), and how they
     resolved (supersedes, superseded by, referenced by, current successor, ...)."""
-    from adrguard.core import graph
+    from adrguard.core.graph import graph
 
     written: dict[str, list[str]] = {}
     for rel in d.relationships:

@@ -41,7 +41,7 @@ def parse_all(
 
 
 def _parse_here(sources: Sequence[SourceFile], options: Options, encoded: bool) -> list[Parsed]:
-    from adrguard.core.parse import parse
+    from adrguard.core.parse.record import parse
     from adrguard.core.serialize import encode
 
     out: list[Parsed] = []
@@ -75,7 +75,7 @@ def _parse_pooled(
 
 def _worker(chunk: list[SourceFile], options: Options) -> list[Decision | bytes]:
     """In a worker: each record encoded (compact, cheap to send), else the record itself."""
-    from adrguard.core.parse import parse
+    from adrguard.core.parse.record import parse
     from adrguard.core.serialize import encode
 
     out: list[Decision | bytes] = []

@@ -20,7 +20,7 @@ SETTINGS = (".adrguard.toml", "pyproject.toml", ".adr-dir", ".log4brains.yml")
 
 
 def settings_paths(config: Config) -> set[str]:
-    from adrguard.core.baseline import DEFAULT_PATH
+    from adrguard.core.gate.baseline import DEFAULT_PATH
     from adrguard.core.options import manifest_path
 
     paths = {*SETTINGS, DEFAULT_PATH, manifest_path(config.options)}
@@ -58,11 +58,11 @@ def hook_has_work(root: Path, config: Config, passed: Sequence[str]) -> str | No
     """For hooks other than the check (``index --write --hook``): why there is nothing to do
     in this commit, or None."""
     from adrguard.adapters.gitwork import require_work_tree, staged_changes
-    from adrguard.api.check import targets_rel
     from adrguard.api.corpus import search_roots
+    from adrguard.api.targets import repo_relative
 
     require_work_tree(root)
     _head, changes = staged_changes(root)
     search = search_roots(root, config, required=False)
-    rel = {p for p in (targets_rel(root, f) for f in passed) if p}
+    rel = {p for p in (repo_relative(root, f) for f in passed) if p}
     return nothing_to_check(config, search, changes, rel)

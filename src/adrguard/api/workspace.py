@@ -19,9 +19,9 @@ from typing import Any
 
 from adrguard.adapters.files import Discovery
 from adrguard.config import Config
-from adrguard.core import context as ctx_mod
+from adrguard.core.agent import context as ctx_mod
 from adrguard.core.errors import UserError
-from adrguard.core.impact import STATUS_CHOICES
+from adrguard.core.impact.analysis import STATUS_CHOICES
 from adrguard.core.model import Corpus
 
 MAX_IDENTIFIER = 1_024
@@ -80,7 +80,8 @@ class Workspace:
         when nothing changed (same config, same bytes) the corpus of the last call is reused,
         so a large repository is parsed once, not once per request."""
         from adrguard.adapters.source import WorkTree
-        from adrguard.api.corpus import corpus_of, open_store
+        from adrguard.api.corpus import corpus_of
+        from adrguard.api.records import open_store
 
         with self.lock:  # one load at a time
             config = self.config()

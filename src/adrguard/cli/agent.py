@@ -12,7 +12,7 @@ from typing import Any
 
 from adrguard.cli.common import add_common
 from adrguard.cli.common import out as print_line
-from adrguard.core.impact import STATUS_CHOICES
+from adrguard.core.impact.analysis import STATUS_CHOICES
 
 
 def _workspace(args: argparse.Namespace) -> Any:

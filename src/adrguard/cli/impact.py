@@ -8,7 +8,7 @@ from typing import Any
 
 from adrguard.cli.common import add_common, emit, info, parse_formats
 from adrguard.core.errors import UserError
-from adrguard.core.impact import STATUS_CHOICES, configured_statuses, statuses_from
+from adrguard.core.impact.analysis import STATUS_CHOICES, configured_statuses, statuses_from
 from adrguard.core.options import Options
 
 NULL_SHA = "0" * 40

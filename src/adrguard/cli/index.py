@@ -14,8 +14,8 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from adrguard.config import Config
-    from adrguard.core.current import CurrentState
-    from adrguard.core.index import IndexState
+    from adrguard.core.generated.current import CurrentState
+    from adrguard.core.generated.index import IndexState
     from adrguard.core.model import Corpus
 
 

@@ -29,7 +29,7 @@ DEFAULT_REQUIRED_SECTIONS: Mapping[str, tuple[str, ...]] = {
 
 class Vocabulary(Mapping[str, str]):
     """Status words -> statuses, immutable and hashable, so the tables the parser derives from
-    it can be memoised by value (:func:`adrguard.core.status.match`)."""
+    it can be memoised by value (:func:`adrguard.core.parse.status.match`)."""
 
     __slots__ = ("_hash", "_words")
 
@@ -126,5 +126,6 @@ DEFAULT_IMPACT_MANIFEST = ".adrguard-impact.json"
 
 def manifest_path(options: Options) -> str:
     """Repo-relative path of the impact manifest (config key ``impact.manifest``). It lives
-    here, not in :mod:`.mapping`, so discovery can name the file without importing the parser."""
+    here, not in :mod:`adrguard.core.impact.mapping`, so discovery can name the file without
+    importing the parser."""
     return (options.impact.manifest or "").strip() or DEFAULT_IMPACT_MANIFEST

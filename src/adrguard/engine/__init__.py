@@ -19,7 +19,7 @@ Severity: the profile's severity (``legacy`` all warnings, ``advisory`` capped a
 name (most specific key wins).
 
 Suppressions, in this order: ``per-file-ignores`` (gitignore-style globs → codes, prefixes or
-names), then inline comments (:mod:`adrguard.core.suppress`). ADR003 and ADR004 findings are
+names), then inline comments (:mod:`adrguard.core.gate.suppress`). ADR003 and ADR004 findings are
 never silenced inline. A selector that suppressed nothing becomes ADR004, but only when a rule
 it names ran (a narrower ``--select`` must not make suppressions look unused); selectors that
 name no rule at all are ADR003's business, not ADR004's.
@@ -36,8 +36,8 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 
 from adrguard.config import Config
-from adrguard.core import suppress
 from adrguard.core.findings import Finding, Report, Severity, sort_findings
+from adrguard.core.gate import suppress
 from adrguard.core.model import ChangeSet, Corpus, Decision, Location
 from adrguard.rules import ALL_RULES, BaseRule, RuleContext
 

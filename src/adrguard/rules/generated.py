@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from adrguard.core import current, index
 from adrguard.core.findings import Finding, Severity
+from adrguard.core.generated import current, index
 from adrguard.core.model import Location
 from adrguard.rules.base import BaseRule, RuleContext, RuleMeta
 

@@ -1,5 +1,5 @@
 """CURRENT views: ``CURRENT.md`` is a human-reviewed summary of the decisions in force;
-``CURRENT.sources.json`` (see :mod:`adrguard.core.manifest`) records what it was reviewed
+``CURRENT.sources.json`` (see :mod:`adrguard.core.generated.manifest`) records what it was reviewed
 against. This module decides membership, builds the manifest ``current stamp`` writes, compares
 a stamped manifest with the corpus now (ADR404-ADR408) and drafts a skeleton view.
 
@@ -13,8 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from adrguard.core.errors import UserError
-from adrguard.core.index import sort_key
-from adrguard.core.manifest import (
+from adrguard.core.generated.index import sort_key
+from adrguard.core.generated.manifest import (
     DEFAULT_STATUSES,
     Manifest,
     Member,
@@ -23,15 +23,15 @@ from adrguard.core.manifest import (
     members_digest,
     parse_manifest,
 )
-from adrguard.core.model import Corpus, Decision, Status
-from adrguard.core.options import Options
-from adrguard.core.region import (
+from adrguard.core.generated.region import (
     content_sha256,
     join_root,
     relative_link,
     relative_name,
     under_root,
 )
+from adrguard.core.model import Corpus, Decision, Status
+from adrguard.core.options import Options
 
 DEFAULT_VIEW = "CURRENT.md"
 DEFAULT_MANIFEST = "CURRENT.sources.json"

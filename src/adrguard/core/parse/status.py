@@ -2,11 +2,11 @@
 
 The value is folded first (markdown links reduced to their text, emoji, bold, code and quote
 decoration removed, a ``Status:`` label dropped, case folded), then its leading words are
-matched against the synonym vocabulary (:mod:`.vocabulary`); the longest matching entry wins,
-so "Partly superseded" (accepted) beats "superseded", and trailing notes such as "(PR #12)" or
-"by @alice" are ignored. A value that starts with a date (``2017-11-22 Proposed``) is read after
-the date. Template text left as the status (``{proposed | accepted}``, ``Accepted or Rejected``,
-a legend listing the vocabulary) is never a status: it normalises to UNKNOWN and
+matched against the synonym vocabulary (:mod:`adrguard.core.vocabulary`); the longest matching
+entry wins, so "Partly superseded" (accepted) beats "superseded", and trailing notes such as
+"(PR #12)" or "by @alice" are ignored. A value that starts with a date (``2017-11-22 Proposed``)
+is read after the date. Template text left as the status (``{proposed | accepted}``, ``Accepted
+or Rejected``, a legend listing the vocabulary) is never a status: it normalises to UNKNOWN and
 :func:`is_template_text` says why.
 """
 

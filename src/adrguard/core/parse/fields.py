@@ -1,20 +1,15 @@
-"""``parse(SourceFile, Options) -> Decision``: tolerant, total, one markdown pass per file.
-
-Unreadable input becomes an ADR001 problem and broken front matter an ADR002 problem; the
-record is still returned with whatever could be read. Nothing here raises.
+"""What a record says, read from its front matter and its one markdown pass: the title, every
+status statement (front matter, a status section, a heading or a ``Status:`` line), the date,
+the relationships it declares and its sections. :func:`adrguard.core.parse.record.parse`
+builds a :class:`Fields` per record and asks it for the :class:`~adrguard.core.model.Decision`.
 """
 
 from __future__ import annotations
 
-import hashlib
 import re
 from functools import lru_cache
 from typing import Any
 
-from adrguard.core import formats, ids, relations
-from adrguard.core import status as st
-from adrguard.core.front_matter import salvage, split
-from adrguard.core.markdown import Block, Document, walk
 from adrguard.core.model import (
     Decision,
     Location,
@@ -27,78 +22,15 @@ from adrguard.core.model import (
     StatusStatement,
 )
 from adrguard.core.options import Options
-from adrguard.core.statements import section_statement
+from adrguard.core.parse import formats, ids, relations
+from adrguard.core.parse import status as st
+from adrguard.core.parse.document import Block, Document
+from adrguard.core.parse.statements import section_statement
 
-_BOM = b"\xef\xbb\xbf"
 _HEADING_MARKS = re.compile(r"^\s{0,3}#{1,6}[ \t]*|[ \t]+#+[ \t]*$")
 _PARTLY = re.compile(r"^(?:partly|partially|in part)\s+supers", re.I)
 _COLON = re.compile(r"[:：]")
 _DATE_KEYS = ("date", "created", "decision-date", "decision_date")
-
-
-def parse(source: SourceFile, options: Options) -> Decision:
-    """Read one record. Never raises: problems are recorded on the returned Decision."""
-    name = formats.record_name(source.path, source.root)
-    own = ids.parse_name(name)
-    fallback_id, number = own.id or name, own.number
-    sha = ""
-    try:
-        text, sha, problem = _decode(source, options)
-        if text is None:
-            problems = (problem,) if problem else ()
-            return Decision(
-                id=fallback_id,
-                path=source.path,
-                root=source.root,
-                number=number,
-                archived=source.archived,
-                sha256=sha,
-                problems=problems,
-            )
-        fm, fm_lines, body, offset, fm_problem = split(text)
-        fields = _Fields(source, options, fm, fm_lines, walk(body, offset), body, (name, own))
-        if fm_problem is not None and not fm:
-            fields.salvage_statuses(salvage(text, offset))
-        return fields.build(fallback_id, number, sha, body, offset, fm_problem)
-    except Exception as exc:  # a bug must not abort a whole run: report it on the record
-        message = f"could not be parsed ({type(exc).__name__}: {exc})"
-        return Decision(
-            id=fallback_id,
-            path=source.path,
-            root=source.root,
-            number=number,
-            archived=source.archived,
-            sha256=sha,
-            problems=(Problem("ADR001", message),),
-        )
-
-
-def _decode(source: SourceFile, options: Options) -> tuple[str | None, str, Problem | None]:
-    """(text with LF line ends, sha256, problem) of a source file."""
-    if source.error:
-        return None, "", Problem("ADR001", source.error)
-    data = source.data
-    if data is None:
-        return None, "", Problem("ADR001", "the file could not be read")
-    sha = hashlib.sha256(data.replace(b"\r\n", b"\n") if b"\r" in data else data).hexdigest()
-    if len(data) > options.max_file_size:
-        msg = f"file is {len(data)} bytes, over the {options.max_file_size}-byte limit"
-        return None, sha, Problem("ADR001", msg)
-    nul = data.find(b"\x00")
-    if nul != -1:
-        line = data.count(b"\n", 0, nul) + 1
-        return None, sha, Problem("ADR001", "file holds a NUL byte (binary?)", line)
-    if data.startswith(_BOM):
-        data = data[3:]
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        msg = f"not valid UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start})"
-        return None, sha, Problem("ADR001", msg, line)
-    if "\r" in text:
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
-    return text, sha, None
 
 
 @lru_cache(maxsize=32)
@@ -109,8 +41,9 @@ def _status_keys(headings: tuple[str, ...]) -> tuple[tuple[str, ...], re.Pattern
     return keys, probe
 
 
-class _Fields:
-    """Field extraction over one parsed document."""
+class Fields:
+    """What one parsed record says (its front matter and its markdown document): title,
+    statuses, date, relationships and sections, assembled into a :class:`Decision`."""
 
     def __init__(
         self,
@@ -370,6 +303,3 @@ class _Fields:
             problems=(fm_problem,) if fm_problem else (),
             h1_count=sum(1 for h in self.doc.headings if h.level == 1),
         )
-
-
-__all__ = ["parse"]

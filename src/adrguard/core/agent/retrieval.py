@@ -23,9 +23,9 @@ from collections import Counter
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 
-from adrguard.core.globs import GlobSet, match_globs
-from adrguard.core.impact import DEFAULT_STATUSES, governors, resolve, status_key
-from adrguard.core.mapping import Manifest
+from adrguard.core.impact.analysis import DEFAULT_STATUSES, governors, resolve, status_key
+from adrguard.core.impact.globs import GlobSet, match_globs
+from adrguard.core.impact.mapping import Manifest
 from adrguard.core.model import Corpus, Decision
 
 PATH_SCORE = 10.0  # per path a record governs; keyword scores rarely reach it
@@ -207,7 +207,7 @@ def find(
     limit: int = 10,
 ) -> FindResult:
     """Decisions for ``paths`` and/or ``topic``, best first."""
-    from adrguard.core import graph as graph_mod
+    from adrguard.core.graph import graph as graph_mod
 
     wanted = frozenset(statuses)
     scored, notes, mapped = _path_matches(corpus, manifest, list(paths))

@@ -18,7 +18,7 @@ from functools import lru_cache
 from typing import Any
 
 from adrguard.core.errors import UserError
-from adrguard.core.globs import glob_problem
+from adrguard.core.impact.globs import glob_problem
 from adrguard.core.model import Corpus
 from adrguard.core.options import Options, manifest_path
 

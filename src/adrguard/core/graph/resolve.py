@@ -25,8 +25,8 @@ from dataclasses import dataclass
 from functools import cached_property
 from urllib.parse import unquote
 
-from adrguard.core import formats, ids
 from adrguard.core.model import Corpus, Decision
+from adrguard.core.parse import formats, ids
 
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
 _NUMBER = re.compile(r"^(?:adr[-_ ]?|#)?0*(\d{1,6})$", re.IGNORECASE)

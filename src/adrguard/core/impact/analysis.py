@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from adrguard.core.errors import UserError
-from adrguard.core.globs import GlobSet, glob_problem
-from adrguard.core.mapping import Manifest
+from adrguard.core.impact.globs import GlobSet, glob_problem
+from adrguard.core.impact.mapping import Manifest
 from adrguard.core.model import INACTIVE_STATUSES, ChangeSet, Corpus, Decision, Location
 from adrguard.core.options import Options
 
@@ -173,7 +173,7 @@ def resolve(corpus: Corpus, key: str) -> tuple[Decision, ...]:
 
 
 def successor(corpus: Corpus, d: Decision) -> Decision | None:
-    from adrguard.core import graph
+    from adrguard.core.graph import graph
 
     return graph.build(corpus).current_successor(d)
 

@@ -1,9 +1,9 @@
 """What one log (the records under one ADR root) does by habit, learned from its records.
 
 Convention rules judge a record against the log it belongs to, not against adrguard's defaults:
-the file-name scheme (:mod:`adrguard.core.naming`), the date family (:mod:`adrguard.core.dates`),
-whether records state a status, which required sections the log writes, and which of its
-records are sign-posts. A :class:`Log` computes each habit once, on first use; the rule context
+the file-name scheme (:mod:`.naming`), the date family (:mod:`.dates`), whether records state a
+status, which required sections the log writes (:mod:`.sections`), and which of its records
+are sign-posts. A :class:`Log` computes each habit once, on first use; the rule context
 keeps one per root. Pure: no I/O.
 """
 
@@ -15,10 +15,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
-from adrguard.core import dates, naming
+from adrguard.core.conventions import dates, naming
+from adrguard.core.conventions.naming import STRONG
+from adrguard.core.conventions.sections import Requirement, heading_keys, pseudo_headings
 from adrguard.core.model import Decision
-from adrguard.core.naming import STRONG
-from adrguard.core.sections import Requirement, heading_keys, pseudo_headings
 
 MIN_LEARN = 3  # a log needs this many records before it can set aside a default requirement
 _SIGNPOST_WORDS = 80

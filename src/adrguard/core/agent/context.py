@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from adrguard.core.errors import UserError
-from adrguard.core.impact import status_key
+from adrguard.core.impact.analysis import status_key
 from adrguard.core.model import Corpus, Decision
 
 DEFAULT_MAX_UNITS = 8
@@ -85,7 +85,7 @@ def fingerprint(corpus: Corpus) -> str:
 def plan(corpus: Corpus, seeds: Sequence[tuple[Decision, str]]) -> list[tuple[Decision, str, int]]:
     """Records in response order: each seed (its current successor first when it has one),
     then related records breadth-first up to MAX_HOPS (archived ones up to ARCHIVED_HOPS)."""
-    from adrguard.core import graph as graph_mod
+    from adrguard.core.graph import graph as graph_mod
 
     g = graph_mod.build(corpus)
     order: list[tuple[Decision, str, int]] = []

@@ -19,10 +19,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from adrguard.core import formats
-from adrguard.core import status as st
-from adrguard.core.markdown import Block
 from adrguard.core.model import Status, StatusStatement
+from adrguard.core.parse import formats
+from adrguard.core.parse import status as st
+from adrguard.core.parse.document import Block
 
 _LEGEND_ITEMS = 3  # a bare list naming this many different statuses is a template's legend
 _HELP_MIN = 40  # help text explains three statuses: shorter text is a statement or a legend

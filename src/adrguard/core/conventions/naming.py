@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from adrguard.core import formats
+from adrguard.core.parse import formats
 
 _DATED = re.compile(r"^(\d{4}-\d{2}-\d{2}|\d{8})(?=$|[-_ .])")
 _NUMBERED = re.compile(r"^([A-Za-z]{0,12}?)([-_ ]?)(\d{1,9})(?=$|[-_ .])")

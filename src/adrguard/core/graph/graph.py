@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from adrguard.core.graph.resolve import Resolution, Resolver, record_key
 from adrguard.core.model import (
     INACTIVE_STATUSES,
     Corpus,
@@ -23,7 +24,6 @@ from adrguard.core.model import (
     RelKind,
     Status,
 )
-from adrguard.core.resolve import Resolution, Resolver, record_key
 
 # Relationship kind -> (edge kind, reversed?) in the normalised graph. "A superseded-by B" is
 # the edge B -supersedes-> A.
@@ -290,7 +290,7 @@ class Graph:
     @cached_property
     def referenced_by(self) -> Mapping[str, tuple[str, ...]]:
         """record path -> paths of records that link to it (links and relationships)."""
-        from adrguard.core.resolve import parse_target
+        from adrguard.core.graph.resolve import parse_target
 
         out: dict[str, set[str]] = {}
         for d in self.corpus.decisions:

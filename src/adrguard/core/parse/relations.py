@@ -14,8 +14,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from adrguard.core.markdown import Block, Span
 from adrguard.core.model import Link, Location, Relationship, RelKind
+from adrguard.core.parse.document import Block, Span
 
 _P = r"(?:partially|partly|in\s+part)"
 _START_RULES: tuple[tuple[re.Pattern[str], RelKind], ...] = tuple(
