@@ -2,7 +2,7 @@
 
     PYTHONPATH=src python benchmarks/bench_impact.py [--paths 50000] [--mappings 2000] [--repeat 5]
 
-Pure and in memory (no git): it times ``adrguard.core.impact.analyse`` on a generated corpus of
+Pure and in memory (no git): it times ``adrguard.core.impact.analysis.analyse`` on a generated corpus of
 accepted decisions, an impact manifest and a change set, the way ``adrguard impact`` and
 ``check --base`` call it. The mappings mix what real manifests hold: directory globs with a
 literal prefix (most), ``!negations``, components, and prefix-free globs such as ``*.proto`` and
@@ -22,8 +22,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from adrguard.core.impact import analyse
-from adrguard.core.mapping import parse_manifest
+from adrguard.core.impact.analysis import analyse
+from adrguard.core.impact.mapping import parse_manifest
 from adrguard.core.model import (
     ChangeSet,
     Corpus,

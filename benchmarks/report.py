@@ -134,21 +134,31 @@ def targets_section(results: Sequence[Result]) -> str:
 
 
 def compare_table(pairs: dict[tuple[str, int], list[tuple[float, float]]],
-                  notes: dict[tuple[str, int], str]) -> str:
+                  notes: dict[tuple[str, int], str],
+                  cpu: dict[tuple[str, int], list[tuple[float, float]]] | None = None) -> str:
+    """Wall-time ratios B/A per pair; with ``cpu``, the median CPU-time ratio too (user + sys of
+    each child: far less sensitive to other work on the machine than wall time)."""
     rows = []
     all_ratios: list[float] = []
     for (label, size), values in pairs.items():
+        extra = [""] if cpu is not None else []
         if not values:
-            rows.append([label, f"{size:,}", "", "", "", "", "0", notes.get((label, size), "n/a")])
+            rows.append([label, f"{size:,}", "", "", "", "", *extra, "0",
+                         notes.get((label, size), "n/a")])
             continue
         ratios = [b / a for a, b in values]
         all_ratios += ratios
+        if cpu is not None:
+            cpu_ratios = [b / a for a, b in cpu.get((label, size), []) if a > 0]
+            extra = [f"{median(cpu_ratios):.3f}" if cpu_ratios else ""]
         rows.append([label, f"{size:,}", fmt_s(median([a for a, _ in values])),
                      fmt_s(median([b for _, b in values])), f"{median(ratios):.3f}",
-                     f"{min(ratios):.3f}–{max(ratios):.3f}", str(len(ratios)), ""])
+                     f"{min(ratios):.3f}–{max(ratios):.3f}", *extra, str(len(ratios)), ""])
     headers = ["command", "records", "A wall median (s)", "B wall median (s)",
-               "B/A median", "B/A range", "pairs", "note"]
-    text = format_table(headers, rows, [False, *[True] * 6, False])
+               "B/A median", "B/A range", *(["B/A CPU median"] if cpu is not None else []),
+               "pairs", "note"]
+    numeric = 7 if cpu is not None else 6
+    text = format_table(headers, rows, [False, *[True] * numeric, False])
     if all_ratios:
         text += f"\nMedian B/A over all pairs: {median(all_ratios):.3f} (< 1 means B is faster).\n"
     return text

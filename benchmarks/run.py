@@ -51,7 +51,7 @@ from report import (
 
 HERE = Path(__file__).resolve().parent
 
-CACHE_DIR = ".adrguard_cache"
+LEGACY_CACHE_DIR = ".adrguard_cache"  # where versions before issue 16 kept their caches
 TIMEOUT = 900.0
 FLOOR_CODE = """\
 import hashlib, os, sys
@@ -71,8 +71,8 @@ print(n)
 class Command:
     label: str
     args: tuple[str, ...]  # after ``-m adrguard``; {sample_path} is filled from the corpus
-    cold_cache: bool = False  # remove .adrguard_cache before every run
-    edit: bool = False  # change one record before every run (parse cache warm, result cache not)
+    cold_cache: bool = False  # remove the record cache before every run
+    edit: bool = False  # change one record before every run (every other record cached)
 
 
 COMMANDS: tuple[Command, ...] = (
@@ -89,11 +89,19 @@ SHORT_NAMES = {"startup": 0, "check": 1, "check-warm": 2, "check-edit": 3, "inde
                "graph": 5, "impact": 6, "find": 7}
 
 
+def cache_of(folder: Path) -> Path:
+    """The record cache a run in ``folder`` uses (``ADRGUARD_CACHE_DIR``): beside the corpus,
+    never inside it, and one per corpus copy, so two versions never share entries."""
+    return folder.with_name(f"{folder.name}.cache")
+
+
 def run_once(argv: Sequence[str], cwd: Path, timeout: float = TIMEOUT) -> Sample:
     """Run one child to completion; wall from the parent, CPU and RSS from wait4."""
     # Bytecode is written (as a pip install does), so the warm-up run leaves __pycache__ behind.
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    env.update({"NO_COLOR": "1", "PYTHONUNBUFFERED": "0"})
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("PYTHONDONTWRITEBYTECODE", "ADRGUARD_NO_CACHE")}
+    env.update({"NO_COLOR": "1", "PYTHONUNBUFFERED": "0",
+                "ADRGUARD_CACHE_DIR": str(cache_of(cwd))})
     with tempfile.TemporaryFile() as err:
         start = time.perf_counter()
         proc = subprocess.Popen(argv, cwd=cwd, stdout=subprocess.DEVNULL, stderr=err, env=env)
@@ -135,16 +143,20 @@ def floor_argv(python: str, corpus: dict[str, object]) -> list[str]:
 
 
 def clear_cache(folder: Path) -> None:
-    shutil.rmtree(folder / CACHE_DIR, ignore_errors=True)
+    """Remove the record cache of runs in ``folder`` (and an older version's in-tree cache)."""
+    shutil.rmtree(cache_of(folder), ignore_errors=True)
+    shutil.rmtree(folder / LEGACY_CACHE_DIR, ignore_errors=True)
 
 
 def cache_state(folder: Path) -> frozenset[tuple[str, int, int]]:
     """Names, sizes and mtimes of adrguard's cache files: if a warm run changes them, it missed."""
-    try:
-        entries = list(os.scandir(folder / CACHE_DIR))
-    except OSError:
-        return frozenset()
-    return frozenset((e.name, e.stat().st_size, e.stat().st_mtime_ns) for e in entries)
+    found: set[tuple[str, int, int]] = set()
+    for top in (cache_of(folder), folder / LEGACY_CACHE_DIR):
+        for base, _dirs, files in os.walk(top):
+            for name in files:
+                st = os.stat(os.path.join(base, name))
+                found.add((os.path.join(base, name), st.st_size, st.st_mtime_ns))
+    return frozenset(found)
 
 
 def ensure_corpus(work_dir: Path, size: int, seed: int,
@@ -254,27 +266,29 @@ def run_single(python: str, sizes: Sequence[int], commands: Sequence[Command], f
 
 
 def side_folder(folder: Path, side: str) -> Path:
-    """A copy of the corpus for one side of a comparison. Each version keeps its own caches:
-    two versions sharing one ``.adrguard_cache`` would evict each other's entries, and every
-    "warm" run would time a miss."""
+    """A copy of the corpus for one side of a comparison. Each version keeps its own cache
+    (:func:`cache_of` the copy): two versions sharing one would evict each other's entries, and
+    every "warm" run would time a miss."""
     copy = folder.with_name(f"{folder.name}-compare-{side}")
     stamp = (folder / MANIFEST).read_bytes()
     if not (copy / MANIFEST).is_file() or (copy / MANIFEST).read_bytes() != stamp:
         shutil.rmtree(copy, ignore_errors=True)
-        shutil.copytree(folder, copy, symlinks=True, ignore=shutil.ignore_patterns(CACHE_DIR))
+        shutil.copytree(folder, copy, symlinks=True,
+                        ignore=shutil.ignore_patterns(LEGACY_CACHE_DIR))
     return copy
 
 
 def run_compare(pythons: Sequence[str], sizes: Sequence[int], commands: Sequence[Command],
                 repeat: int, work_dir: Path, seed: int, fresh: bool) -> str:
     pairs: dict[tuple[str, int], list[tuple[float, float]]] = {}
+    cpu: dict[tuple[str, int], list[tuple[float, float]]] = {}
     notes: dict[tuple[str, int], str] = {}
     for size in sizes:
         folder, corpus = ensure_corpus(work_dir, size, seed, fresh)
         folders = [side_folder(folder, side) for side in "AB"]
         for cmd in commands:
             key = (cmd.label, size)
-            pairs[key] = []
+            pairs[key], cpu[key] = [], []
             argvs = [command_argv(p, cmd, corpus) for p in pythons]
             print(f"  {size:>6} {cmd.label} (A/B) ...", file=sys.stderr, flush=True)
             for f in folders:
@@ -287,28 +301,30 @@ def run_compare(pythons: Sequence[str], sizes: Sequence[int], commands: Sequence
             targets = [edit_target(f) for f in folders] if cmd.edit else []
             originals = [t.read_bytes() for t in targets]
             try:
-                _compare_runs(pairs[key], argvs, folders, repeat, cmd, targets, originals)
+                _compare_runs(pairs[key], cpu[key], argvs, folders, repeat, cmd, targets,
+                              originals)
             finally:
                 for target, original in zip(targets, originals, strict=True):
                     target.write_bytes(original)
         for f in folders:
             clear_cache(f)
-    return compare_table(pairs, notes)
+    return compare_table(pairs, notes, cpu)
 
 
-def _compare_runs(pairs: list[tuple[float, float]], argvs: list[list[str]],
-                  folders: list[Path], repeat: int, cmd: Command, targets: list[Path],
-                  originals: list[bytes]) -> None:
+def _compare_runs(pairs: list[tuple[float, float]], cpu: list[tuple[float, float]],
+                  argvs: list[list[str]], folders: list[Path], repeat: int, cmd: Command,
+                  targets: list[Path], originals: list[bytes]) -> None:
     for i in range(repeat):
         order = (0, 1) if i % 2 == 0 else (1, 0)
-        walls = [0.0, 0.0]
+        samples = [Sample(0.0, 0.0, 0, 0), Sample(0.0, 0.0, 0, 0)]
         for k in order:
             if cmd.cold_cache:
                 clear_cache(folders[k])
             if targets:
                 toggle_edit(targets[k], originals[k])
-            walls[k] = run_once(argvs[k], folders[k]).wall
-        pairs.append((walls[0], walls[1]))
+            samples[k] = run_once(argvs[k], folders[k])
+        pairs.append((samples[0].wall, samples[1].wall))
+        cpu.append((samples[0].cpu, samples[1].cpu))
 
 
 def parse_sizes(text: str) -> list[int]:

@@ -38,8 +38,13 @@ def repo_dir() -> Path:
 
 
 @pytest.fixture(autouse=True)
-def _no_parse_cache(monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest) -> None:
-    """Tests never leave a parse cache behind (least of all in ../shared/corpora); the cache
-    tests opt back in with the marker ``uses_cache``."""
+def _no_record_cache(
+    monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """Tests never touch the user's real cache: the cache folder is a temporary one, and the
+    cache is off unless a test opts in with the marker ``uses_cache``."""
+    monkeypatch.setenv("ADRGUARD_CACHE_DIR", str(tmp_path_factory.mktemp("adrguard-cache")))
     if request.node.get_closest_marker("uses_cache") is None:
         monkeypatch.setenv("ADRGUARD_NO_CACHE", "1")
+    else:
+        monkeypatch.delenv("ADRGUARD_NO_CACHE", raising=False)

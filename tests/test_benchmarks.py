@@ -193,6 +193,12 @@ def test_compare_table_reports_pair_ratios(bench: tuple[ModuleType, ModuleType])
     assert cells[2:7] == ["1.000", "0.600", "0.600", "0.500–0.750", "3"]
     assert "A: n/a (command not available)" in text
     assert "Median B/A over all pairs: 0.600" in text
+    cpu = {("check", 100): [(2.0, 1.0), (2.0, 3.0), (1.0, 1.2)], ("graph", 100): []}
+    text = report.compare_table(pairs, {}, cpu)
+    assert "B/A CPU median" in text.splitlines()[0]
+    row = next(line for line in text.splitlines() if line.startswith("| check"))
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    assert cells[6:8] == ["1.200", "3"]
 
 
 def test_runner_detects_missing_commands_and_measures_children(
@@ -220,19 +226,22 @@ def test_runner_discards_a_cell_whose_timed_runs_change_behaviour(
 
 
 def test_runner_flags_a_warm_run_that_rebuilt_the_cache(runner: ModuleType, tmp_path: Path) -> None:
-    cache = tmp_path / runner.CACHE_DIR
-    touch = (f"import pathlib, time; p = pathlib.Path({str(cache)!r}); p.mkdir(exist_ok=True); "
-             "(p / 'parse.json').write_text(str(time.time_ns()))")
-    result = runner.time_command([sys.executable, "-c", touch], tmp_path, 2, False, "x", "x", 10)
+    touch = ("import os, pathlib, time; p = pathlib.Path(os.environ['ADRGUARD_CACHE_DIR']); "
+             "p.mkdir(exist_ok=True); (p / 'entry').write_text(str(time.time_ns()))")
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    result = runner.time_command([sys.executable, "-c", touch], corpus, 2, False, "x", "x", 10)
     assert len(result.samples) == 2 and "cache rebuilt" in (result.note or "")
+    assert runner.cache_of(corpus).parent == tmp_path  # beside the corpus, never inside it
 
 
 def test_compare_gives_each_side_its_own_copy_and_cache(runner: ModuleType, tmp_path: Path) -> None:
-    """Two versions sharing one .adrguard_cache evict each other's entries: each side of a
-    comparison runs in its own copy of the corpus (made once, refreshed when it is regenerated)."""
+    """Two versions sharing one cache evict each other's entries: each side of a comparison
+    runs in its own copy of the corpus (made once, refreshed when it is regenerated) with its
+    own cache folder beside it; an older version's in-tree cache is never copied."""
     corpus = tmp_path / "100-seed1"
-    (corpus / runner.CACHE_DIR).mkdir(parents=True)
-    (corpus / runner.CACHE_DIR / "check-result.json").write_text("{}")
+    (corpus / runner.LEGACY_CACHE_DIR).mkdir(parents=True)
+    (corpus / runner.LEGACY_CACHE_DIR / "check-result.json").write_text("{}")
     (corpus / runner.MANIFEST).write_text('{"generator": 1}')
     (corpus / "docs").mkdir()
     (corpus / "docs" / "0001-a.md").write_text("# A\n")
@@ -240,8 +249,9 @@ def test_compare_gives_each_side_its_own_copy_and_cache(runner: ModuleType, tmp_
     assert a != b and a.parent == b.parent == tmp_path
     for side in (a, b):
         assert (side / "docs" / "0001-a.md").read_text() == "# A\n"
-        assert not (side / runner.CACHE_DIR).exists()
-    (a / runner.CACHE_DIR).mkdir()
-    assert runner.side_folder(corpus, "A") == a and (a / runner.CACHE_DIR).is_dir()  # reused
+        assert not (side / runner.LEGACY_CACHE_DIR).exists()
+    (a / runner.LEGACY_CACHE_DIR).mkdir()
+    assert runner.side_folder(corpus, "A") == a and (a / runner.LEGACY_CACHE_DIR).is_dir()  # reused
     (corpus / runner.MANIFEST).write_text('{"generator": 2}')  # regenerated: copied again
-    assert not (runner.side_folder(corpus, "A") / runner.CACHE_DIR).exists()
+    assert not (runner.side_folder(corpus, "A") / runner.LEGACY_CACHE_DIR).exists()
+    assert runner.cache_of(a) != runner.cache_of(b)

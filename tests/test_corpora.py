@@ -126,3 +126,37 @@ def test_check_never_crashes_and_reads_every_valid_file(
                 pytest.fail(
                     f"{collection.name}: {f['code']} on a readable file {f['path']}: {f['message']}"
                 )
+
+
+def test_a_crashing_rule_on_real_logs_costs_only_its_own_findings(
+    corpora_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A rule that raises on a real log becomes one ADR000 finding; every other rule reports
+    exactly what it reports in a run without that rule."""
+    from adrguard import engine
+    from adrguard.api import load_with
+    from adrguard.config import load_config
+    from adrguard.rules import ALL_RULES
+
+    broken = next(r for r in ALL_RULES if r.meta.code == "ADR205")
+
+    def boom(self: object, ctx: object) -> list[object]:
+        raise ZeroDivisionError("planted")
+
+    compared = 0
+    for collection in labels.collections(corpora_dir)[:4]:
+        config = load_config(collection, labels.config_file(tmp_path, collection))
+        corpus = load_with(collection, config)
+        without = engine.run(corpus, config.with_overrides(ignore=("ADR205",)))
+        with monkeypatch.context() as m:
+            m.setattr(broken, "check", boom)
+            crashed = engine.run(corpus, config)
+        crash = [f for f in crashed.findings if f.code == "ADR000"]
+        assert len(crash) == 1, collection.name
+        assert "rule ADR205 (link-text-mismatch) failed (ZeroDivisionError: planted)" in (
+            crash[0].message
+        )
+        others = [f for f in crashed.findings if f.code not in ("ADR000", "ADR003", "ADR004")]
+        assert others == [f for f in without.findings if f.code not in ("ADR003", "ADR004")]
+        compared += bool(others)
+    assert compared, "no log had findings to compare"

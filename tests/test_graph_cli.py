@@ -161,7 +161,7 @@ def _chain(n: int) -> Corpus:
 
 
 def test_graph_of_10000_records_renders_in_under_a_second() -> None:
-    from adrguard.core import graph
+    from adrguard.core.graph import graph
     from adrguard.reporters import graph as render
 
     chain = _chain(10_000)

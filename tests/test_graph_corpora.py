@@ -11,8 +11,8 @@ import corpus_labels as labels
 import pytest
 
 from adrguard import api
-from adrguard.core import graph
 from adrguard.core.findings import Finding
+from adrguard.core.graph import graph
 from adrguard.core.model import RelKind
 
 REL_FIELDS = {

@@ -108,10 +108,10 @@ def _match(findings: list[Any], labels: list[Label]) -> list[Label | None]:
     for f in findings:
         pool = by_key.get((f["path"], f["code"], f["line"]), [])
         free = [x for x in pool if not x.matched]
-        label = free[0] if free else (pool[0] if pool else None)
-        if label is not None:
-            label.matched = True
-        out.append(label)
+        hit = free[0] if free else (pool[0] if pool else None)
+        if hit is not None:
+            hit.matched = True
+        out.append(hit)
     for i, f in enumerate(findings):
         if out[i] is not None:
             continue

@@ -18,6 +18,9 @@ from adrguard.core.options import (
     DEFAULT_REQUIRED_SECTIONS,
     DEFAULT_STATUS_HEADINGS,
     DEFAULT_STATUS_SYNONYMS,
+    CurrentOptions,
+    ImpactOptions,
+    IndexOptions,
     Options,
 )
 
@@ -76,6 +79,10 @@ class Config:
     per_file_ignores: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     fail_on: str = "error"
     cache: bool = True
+    cache_dir: str | None = None  # the record cache's folder (None: see adapters.cache)
+    # Processes that parse a large corpus: 1 = this one only (the default for library use),
+    # 0 = one per core, up to 4 (what the command line asks for). See adrguard.api.parsing.
+    jobs: int = 1
     options: Options = field(default_factory=Options)
 
     def with_overrides(self, **changes: Any) -> Config:
@@ -113,69 +120,16 @@ def _check_keys(
             _check_keys(value, sub, where, f"{prefix}{key}.")
 
 
-_NOTES = frozenset({"description", "title", "$schema", "$id", "$defs"})
-_TYPES: dict[str, type] = {"string": str, "boolean": bool, "integer": int, "object": dict}
-
-
-def _surely_valid(value: Any, schema: Mapping[str, Any], root: Mapping[str, Any]) -> bool:
-    """True only when ``value`` certainly satisfies ``schema`` (the subset of JSON Schema the
-    config schema uses); anything unusual answers False and gets the full validator. This
-    spares every run importing jsonschema (the largest part of start-up) for a valid config."""
-    ref = schema.get("$ref")
-    if isinstance(ref, str):
-        if not ref.startswith("#/$defs/") or len(schema) - len(_NOTES & schema.keys()) != 1:
-            return False
-        target = root.get("$defs", {}).get(ref[len("#/$defs/") :])
-        return isinstance(target, Mapping) and _surely_valid(value, target, root)
-    for key, rule in schema.items():
-        if key in _NOTES:
-            continue
-        if key == "type":
-            kind = ("array" if rule == "array" else _TYPES.get(rule)) if type(rule) is str else None
-            if kind == "array":
-                if type(value) is not list:
-                    return False
-            elif kind is None or type(value) is not kind:
-                return False
-        elif key == "enum":
-            if type(value) is not str or type(rule) is not list or value not in rule:
-                return False
-        elif key == "minLength":
-            if type(value) is not str or len(value) < rule:
-                return False
-        elif key == "minimum":
-            if type(value) is not int or type(rule) is not int or value < rule:
-                return False
-        elif key == "items":
-            if type(value) is not list or not all(_surely_valid(v, rule, root) for v in value):
-                return False
-        elif key in ("properties", "additionalProperties"):
-            if not _object_surely_valid(value, schema, root):
-                return False
-        else:
-            return False
-    return True
-
-
-def _object_surely_valid(value: Any, schema: Mapping[str, Any], root: Mapping[str, Any]) -> bool:
-    if type(value) is not dict:
-        return False
-    props = schema.get("properties", {})
-    extra = schema.get("additionalProperties", True)
-    for key, item in value.items():
-        sub = props.get(key, extra)
-        if sub is False or type(key) is not str:
-            return False
-        if sub is not True and not (isinstance(sub, Mapping) and _surely_valid(item, sub, root)):
-            return False
-    return True
-
-
 def validate_mapping(data: Mapping[str, Any], where: str) -> None:
-    """Reject unknown keys (naming the closest valid one) and wrong types."""
+    """Reject unknown keys (naming the closest valid one) and wrong types. A configuration the
+    typed model (:mod:`adrguard.core.typed`) accepts is valid; anything else goes to jsonschema
+    and ``schemas/config.schema.json``, which say what is wrong and where (and accept what the
+    stricter model did not, such as ``1.0`` for an integer)."""
     schema = _schema()
     _check_keys(data, schema, where, "")
-    if _surely_valid(dict(data), schema, schema):
+    from adrguard.core.typed import ConfigTable, conforms
+
+    if conforms(data, ConfigTable):
         return
     from adrguard.core.schemas import validator
 
@@ -184,6 +138,12 @@ def validate_mapping(data: Mapping[str, Any], where: str) -> None:
         err = errors[0]
         path = ".".join(str(p) for p in err.path) or "(top level)"
         raise UserError(f"{where}: invalid value at {path}: {err.message}")
+
+
+def _table(raw: Mapping[str, Any]) -> dict[str, Any]:
+    """A validated ``[index]``/``[current]``/``[impact]`` table as keyword arguments of its typed
+    options (the schema has checked every key and type; lists become tuples)."""
+    return {k: tuple(v) if isinstance(v, list) else v for k, v in raw.items()}
 
 
 def _codes(values: Any) -> tuple[str, ...]:
@@ -243,9 +203,12 @@ def from_mapping(
         opts["archive_dirs"] = tuple(data["archive-dirs"])
     if "max-file-size" in data:
         opts["max_file_size"] = int(data["max-file-size"])
-    for key in ("index", "current", "impact"):
-        if key in data:
-            opts[key] = dict(data[key])
+    if "index" in data:
+        opts["index"] = IndexOptions(**_table(data["index"]))
+    if "current" in data:
+        opts["current"] = CurrentOptions(**_table(data["current"]))
+    if "impact" in data:
+        opts["impact"] = ImpactOptions(**_table(data["impact"]))
     if "frontmatter-schema" in data:
         opts["frontmatter_schema"] = _load_fm_schema(
             data["frontmatter-schema"], base_dir, where, inside
@@ -271,8 +234,22 @@ def from_mapping(
         per_file_ignores={k: _codes(v) for k, v in (data.get("per-file-ignores") or {}).items()},
         fail_on=data.get("fail-on", "error"),
         cache=bool(data.get("cache", True)),
+        cache_dir=_cache_dir(data.get("cache-dir"), where),
         options=Options(**opts),
     )
+
+
+def _cache_dir(value: str | None, where: str) -> str | None:
+    """``cache-dir`` as written, once it is known to be absolute (``~`` allowed): a relative
+    folder would be relative to the repository, and the cache never lives there."""
+    if value is None:
+        return None
+    if not Path(value).expanduser().is_absolute():
+        raise UserError(
+            f"{where}: cache-dir {value!r} is not an absolute path: give a folder outside the "
+            "repository, such as ~/.cache/adrguard"
+        )
+    return value
 
 
 def _date_format(value: str, where: str) -> str:

@@ -1,12 +1,14 @@
-"""The parse cache never changes a result: a changed file, a changed config, a new tool version
-and a corrupted or foreign cache each give exactly the report of a cold run."""
+"""The record cache never changes a result: a changed file, config or tool version, and a
+damaged, foreign or planted entry each give exactly the report of a run without the cache. It
+lives in the user cache folder (here a temporary ``ADRGUARD_CACHE_DIR``), never in the work tree."""
 
 from __future__ import annotations
 
-import json
+import dataclasses
 from pathlib import Path
 
 import pytest
+import recordcache
 
 import adrguard
 from adrguard.adapters import cache as cache_mod
@@ -44,42 +46,58 @@ def _corpus(root: Path) -> None:
         (2, "Second", "Proposed"),
         (3, "Third", "Bogus"),
     ]:
-        slug = title.lower()
-        (adr / f"000{n}-{slug}.md").write_text(
+        (adr / f"000{n}-{title.lower()}.md").write_text(
             RECORD.format(n=n, title=title, status=status), encoding="utf-8"
         )
 
 
-def _report(root: Path, capsys: pytest.CaptureFixture[str], *extra: str) -> str:
-    main(["check", "--repo", str(root), "--format", "json", "--today", "2026-01-01", *extra])
+def _report(
+    root: Path, capsys: pytest.CaptureFixture[str], *extra: str, fmt: str = "json"
+) -> str:
+    main(["check", "--repo", str(root), "--format", fmt, "--today", "2026-01-01", *extra])
     return capsys.readouterr().out
 
 
-def _cold(root: Path, capsys: pytest.CaptureFixture[str]) -> str:
-    return _report(root, capsys, "--no-cache")
+def _cold(
+    root: Path, capsys: pytest.CaptureFixture[str], *extra: str, fmt: str = "json"
+) -> str:
+    return _report(root, capsys, "--no-cache", *extra, fmt=fmt)
 
 
-def _forget_result(root: Path) -> None:
-    """Drop the stored check result, so the next run goes through the parse cache."""
-    (root / ".adrguard_cache" / "check-result.json").unlink()
+def _record_paths() -> set[str]:
+    return set(recordcache.records())
 
 
-def test_warm_equals_cold_and_cache_is_tagged(
+def test_warm_equals_cold_and_the_cache_is_outside_the_work_tree(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    _corpus(tmp_path)
-    first = _report(tmp_path, capsys)
-    cache_dir = tmp_path / ".adrguard_cache"
-    assert (
-        (cache_dir / "CACHEDIR.TAG")
-        .read_text()
-        .startswith("Signature: 8a477f597d28d172789f06886806bc55")
+    repo = tmp_path / "repo"
+    _corpus(repo)
+    before = sorted(p.relative_to(repo) for p in repo.rglob("*"))
+    first = _report(repo, capsys)
+    assert (recordcache.store_dir() / "CACHEDIR.TAG").read_text().startswith(
+        "Signature: 8a477f597d28d172789f06886806bc55"
     )
-    assert (cache_dir / ".gitignore").read_text().strip().endswith("*")
-    assert _report(tmp_path, capsys) == first == _cold(tmp_path, capsys)
+    assert _record_paths() == {
+        "docs/adr/0001-first.md",
+        "docs/adr/0002-second.md",
+        "docs/adr/0003-third.md",
+    }
+    assert _report(repo, capsys) == first == _cold(repo, capsys)
+    assert sorted(p.relative_to(repo) for p in repo.rglob("*")) == before
 
 
-def test_changed_file_is_reparsed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_cache_is_read(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The damage tests below prove something only if entries are read at all: a well-formed
+    entry that says something else is served."""
+    _corpus(tmp_path)
+    _report(tmp_path, capsys)
+    recordcache.forge(*recordcache.records()["docs/adr/0002-second.md"], title="Forged")
+    main(["list", "--repo", str(tmp_path)])
+    assert "Forged" in capsys.readouterr().out
+
+
+def test_changed_file_is_parsed_again(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     _corpus(tmp_path)
     before = _report(tmp_path, capsys)
     path = tmp_path / "docs/adr/0003-third.md"
@@ -98,151 +116,240 @@ def test_changed_config_is_a_new_key(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert warm == _cold(tmp_path, capsys)
 
 
-def test_new_tool_version_ignores_old_cache(
+def test_new_tool_version_is_a_new_key(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     _corpus(tmp_path)
     _report(tmp_path, capsys)
-    old = sorted((tmp_path / ".adrguard_cache").glob("parse-*.json"))
+    old = set(recordcache.files())
     monkeypatch.setattr(cache_mod, "__version__", adrguard.__version__ + ".post1")
-    assert _report(tmp_path, capsys) == _cold(tmp_path, capsys)
-    new = sorted((tmp_path / ".adrguard_cache").glob("parse-*.json"))
-    assert old != new and len(new) == 1
+    cache_mod.parser_signature.cache_clear()
+    try:
+        assert _report(tmp_path, capsys) == _cold(tmp_path, capsys)
+        (new,) = {p for p in recordcache.files() if recordcache.read_pack(p)} - old
+        assert len(recordcache.read_pack(new) or {}) == 3
+    finally:
+        cache_mod.parser_signature.cache_clear()
 
 
-@pytest.mark.parametrize(
-    "damage",
-    [
-        b"not json at all",
-        b"[]",
-        b'{"format": 1, "key": "x", "entries": {}}',
-        None,  # entries with the right key but forged, ill-typed records
-    ],
-)
-def test_corrupt_or_foreign_cache_is_rebuilt(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], damage: bytes | None
+@pytest.mark.parametrize("damage", [b"", b"not msgpack", b"\x93\x01\x02\x03", b"\xc1"])
+def test_damaged_entries_and_packs_are_misses(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], damage: bytes
 ) -> None:
     _corpus(tmp_path)
     cold = _cold(tmp_path, capsys)
     _report(tmp_path, capsys)
-    (cache_file,) = (tmp_path / ".adrguard_cache").glob("parse-*.json")
-    if damage is None:
-        data = json.loads(cache_file.read_text())
-        for entry in data["entries"].values():
-            entry[3] = ["ADR-9999", {"evil": 1}, 42]
-        cache_file.write_text(json.dumps(data))
-    else:
-        cache_file.write_bytes(damage)
-    _forget_result(tmp_path)
+    (pack,) = {pack for pack, _ in recordcache.records().values()}
+    entries = recordcache.read_pack(pack) or {}
+    recordcache.write_pack(pack, dict.fromkeys(entries, damage))  # every record damaged
+    assert _report(tmp_path, capsys) == cold
+    assert len(_record_paths()) == 3  # damaged entries were parsed again and stored whole
+    for path in recordcache.files():
+        path.write_bytes(recordcache.header(path) + damage)  # whole files damaged
+    assert _report(tmp_path, capsys) == cold
+    for path in recordcache.files():
+        path.write_bytes(damage)  # not even the header
     assert _report(tmp_path, capsys) == cold
 
 
-def test_forged_decision_with_matching_hash_but_wrong_path_is_ignored(
+def test_entry_of_another_record_is_ignored(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Keys are hashes anyone can compute; an entry must also name the record it was asked for."""
+    _corpus(tmp_path)
+    cold = _cold(tmp_path, capsys)
+    _report(tmp_path, capsys)
+    found = recordcache.records()
+    (pack, first), (_, third) = found["docs/adr/0001-first.md"], found["docs/adr/0003-third.md"]
+    entries = recordcache.read_pack(pack) or {}
+    entries[first], entries[third] = entries[third], entries[first]
+    recordcache.write_pack(pack, entries)
+    assert _report(tmp_path, capsys) == cold
+
+
+def test_symlinked_pack_is_not_followed(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     _corpus(tmp_path)
     cold = _cold(tmp_path, capsys)
     _report(tmp_path, capsys)
-    (cache_file,) = (tmp_path / ".adrguard_cache").glob("parse-*.json")
-    data = json.loads(cache_file.read_text())
-    entries = data["entries"]
-    a, b = "docs/adr/0001-first.md", "docs/adr/0003-third.md"
-    entries[a][3], entries[b][3] = entries[b][3], entries[a][3]  # swap parsed bodies
-    cache_file.write_text(json.dumps(data))
-    _forget_result(tmp_path)
+    pack, entry = recordcache.records()["docs/adr/0003-third.md"]
+    recordcache.forge(pack, entry, title="Forged")  # well-formed: served if it were followed
+    forged = tmp_path.parent / f"{tmp_path.name}-forged-pack"
+    pack.rename(forged)
+    pack.symlink_to(forged)
     assert _report(tmp_path, capsys) == cold
-
-
-def test_forged_parse_entry_is_what_a_damaged_cache_would_serve(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    """The damage tests above only prove something if the parse cache is read at all: an
-    entry that decodes fine but says something else is served (and changes the report)."""
-    _corpus(tmp_path)
-    cold = _cold(tmp_path, capsys)
-    _report(tmp_path, capsys)
-    (cache_file,) = (tmp_path / ".adrguard_cache").glob("parse-*.json")
-    text = cache_file.read_text(encoding="utf-8")
-    cache_file.write_text(text.replace('"Bogus"', '"Accepted"'), encoding="utf-8")
-    _forget_result(tmp_path)
-    assert _report(tmp_path, capsys) != cold
-
-
-@pytest.fixture
-def sharded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """40 records, with the shard threshold lowered to 5: the parse cache is 32 files."""
-    monkeypatch.setattr(cache_mod, "SHARD_MIN", 5)
-    adr = tmp_path / "docs" / "adr"
-    adr.mkdir(parents=True)
-    for n in range(1, 41):
-        (adr / f"{n:04d}-record-{n}.md").write_text(
-            RECORD.format(n=n, title=f"Record {n}", status="Accepted"), encoding="utf-8"
-        )
-    return tmp_path
-
-
-def test_large_corpus_cache_is_sharded_and_an_edit_rewrites_one_shard(
-    sharded: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    tmp_path = sharded
-    first = _report(tmp_path, capsys)
-    shards = sorted((tmp_path / ".adrguard_cache").glob("parse-*.json"))
-    assert len(shards) > 1 and all(".json" in s.name and s.name.count(".") == 2 for s in shards)
-    before = {s.name: s.stat().st_ino for s in shards}  # write_atomic replaces: a new inode
-
-    edited = tmp_path / "docs/adr/0007-record-7.md"
-    edited.write_text(edited.read_text().replace("Accepted", "Bogus"), encoding="utf-8")
-    after = _report(tmp_path, capsys)
-    assert after != first and after == _cold(tmp_path, capsys)
-    now = {s.name: s.stat().st_ino for s in (tmp_path / ".adrguard_cache").glob("parse-*.json")}
-    rewritten = [name for name in now if now[name] != before.get(name)]
-    assert now.keys() == before.keys()
-    expected = cache_mod.shard_of("docs/adr/0007-record-7.md", cache_mod.SHARDS)
-    assert rewritten == [f"{shards[0].name.split('.')[0]}.{expected:02d}.json"]
-
-
-def test_damaged_or_misfiled_shard_is_reparsed(
-    sharded: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    tmp_path = sharded
-    cold = _cold(tmp_path, capsys)
-    _report(tmp_path, capsys)
-    shards = sorted((tmp_path / ".adrguard_cache").glob("parse-*.json"))
-    first = json.loads(shards[0].read_text())
-    # entries filed under another shard than their path's are not read, even when they decode
-    # (here: shard 1's records, retitled, moved into shard 0; `list` shows titles)
-    moved = json.loads(shards[1].read_text())["entries"]
-    assert moved
-    for entry in moved.values():
-        entry[3][4] = "Forged"
-    first["entries"].update(moved)
-    shards[0].write_text(json.dumps(first))
-    shards[1].write_bytes(b"{not json")
-    _forget_result(tmp_path)
-    assert _report(tmp_path, capsys) == cold
-    assert json.loads(shards[1].read_text())["entries"]  # rebuilt
-    main(["list", "--repo", str(tmp_path), "--format", "json"])
+    main(["list", "--repo", str(tmp_path)])
     assert "Forged" not in capsys.readouterr().out
 
 
-def test_no_cache_writes_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    _corpus(tmp_path)
-    _cold(tmp_path, capsys)
-    assert not (tmp_path / ".adrguard_cache").exists()
-
-
-def test_parse_cache_outlives_the_date_and_is_shared_with_list(
+def test_an_edit_writes_a_small_delta_and_the_pack_stays_the_corpus(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """`today` matters to ADR109 only: a new day (or `list`, which has no date) reuses the
-    parsed records instead of parsing the corpus again."""
+    adr = tmp_path / "docs" / "adr"
+    adr.mkdir(parents=True)
+    for n in range(1, 21):
+        (adr / f"{n:04d}-r{n}.md").write_text(
+            RECORD.format(n=n, title=f"R{n}", status="Accepted"), encoding="utf-8"
+        )
+    _report(tmp_path, capsys)
+    (base,) = [p for p in recordcache.files() if len(recordcache.read_pack(p) or {}) == 20]
+    inode = base.stat().st_ino
+    edited = adr / "0007-r7.md"
+    for text in ("Bogus", "Accepted", "Proposed"):
+        edited.write_text(RECORD.format(n=7, title="R7", status=text), encoding="utf-8")
+        assert _report(tmp_path, capsys) == _cold(tmp_path, capsys)
+        assert base.stat().st_ino == inode  # the base was not rewritten: only the delta
+    assert len(recordcache.records()) == 20
+    for path in sorted(adr.glob("*.md"))[:10]:  # many changes: the base is written again
+        path.write_text(path.read_text() + "\nMore.\n", encoding="utf-8")
+    assert _report(tmp_path, capsys) == _cold(tmp_path, capsys)
+    assert base.stat().st_ino != inode
+    sizes = sorted(len(recordcache.read_pack(p) or {}) for p in recordcache.files())
+    assert sizes[-1] == 20 and sum(sizes) == 20  # exactly the corpus, delta emptied
+
+
+YAML_TAGS = """---
+status: accepted
+date: 2024-01-01
+blob: !!binary aGVsbG8=
+tags: !!set {a, b}
+when: !!timestamp 2024-01-02
+ordered: !!omap [{a: 1}, {b: 2}]
+big: 123456789012345678901234567890
+---
+# Tagged front matter
+
+## Context and Problem Statement
+
+See [the missing one](0404-missing.md).
+
+## Decision Outcome
+
+Yes.
+"""
+
+
+def test_yaml_tags_report_the_same_cold_warm_and_without_cache(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``!!binary`` gives bytes and ``!!set`` a set: a record whose front matter would not come
+    back from the cache exactly as parsed is not cached at all."""
+    _corpus(tmp_path)
+    (tmp_path / "docs/adr/0004-tagged.md").write_text(YAML_TAGS, encoding="utf-8")
+    for fmt in ("json", "text", "sarif"):
+        cold = _report(tmp_path, capsys, fmt=fmt)
+        warm = _report(tmp_path, capsys, fmt=fmt)
+        plain = _cold(tmp_path, capsys, fmt=fmt)
+        assert cold == warm == plain != "", fmt
+    assert "0404-missing.md" in plain
+    assert "docs/adr/0004-tagged.md" not in _record_paths()
+    assert "docs/adr/0001-first.md" in _record_paths()
+    for command in (["list", "--format", "json"], ["show", "0004", "--format", "json"]):
+        outputs = []
+        for extra in ([], [], ["--no-cache"]):
+            main([*command, "--repo", str(tmp_path), *extra])
+            outputs.append(capsys.readouterr().out)
+        assert outputs[0] == outputs[1] == outputs[2]
+
+
+def test_no_cache_reads_and_writes_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _corpus(tmp_path)
+    for command in (["check"], ["list"], ["show", "1"], ["graph"], ["index", "--check"]):
+        main([*command, "--repo", str(tmp_path), "--no-cache"])
+    capsys.readouterr()
+    assert not recordcache.store_dir().exists() or not recordcache.files()
+
+
+def test_records_outlive_the_date_and_are_shared_with_list(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``today`` matters to ADR109 only: a new day (or ``list``, which has no date) reuses the
+    parsed records."""
     _corpus(tmp_path)
     _report(tmp_path, capsys)
-    (before,) = (tmp_path / ".adrguard_cache").glob("parse-*.json")
-    inode = before.stat().st_ino
+    before = {p: p.stat().st_ino for p in recordcache.files()}
     tomorrow = _report(tmp_path, capsys, "--today", "2026-01-02")
     main(["list", "--repo", str(tmp_path), "--format", "json"])
     capsys.readouterr()
-    (after,) = (tmp_path / ".adrguard_cache").glob("parse-*.json")
-    assert after == before and after.stat().st_ino == inode  # neither re-keyed nor rewritten
-    assert tomorrow == _report(tmp_path, capsys, "--no-cache", "--today", "2026-01-02")
+    assert {p: p.stat().st_ino for p in recordcache.files()} == before  # nothing rewritten
+    assert tomorrow == _cold(tmp_path, capsys, "--today", "2026-01-02")
+
+
+def test_cache_dir_setting_and_its_limits(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _corpus(tmp_path)
+    chosen = tmp_path.parent / f"{tmp_path.name}-chosen-cache"
+    monkeypatch.delenv("ADRGUARD_CACHE_DIR")
+    (tmp_path / ".adrguard.toml").write_text(f'cache-dir = "{chosen}"\n', encoding="utf-8")
+    assert _report(tmp_path, capsys) == _cold(tmp_path, capsys)
+    assert (chosen / "CACHEDIR.TAG").is_file()
+
+    (tmp_path / ".adrguard.toml").write_text('cache-dir = "relative/cache"\n', encoding="utf-8")
+    assert main(["check", "--repo", str(tmp_path)]) == 2
+    assert "cache-dir 'relative/cache' is not an absolute path" in capsys.readouterr().err
+
+    inside = tmp_path / "docs" / "cache"
+    (tmp_path / ".adrguard.toml").write_text(f'cache-dir = "{inside}"\n', encoding="utf-8")
+    assert main(["check", "--repo", str(tmp_path)]) == 2
+    assert "is inside the repository" in capsys.readouterr().err
+    assert not inside.exists()
+    assert main(["check", "--repo", str(tmp_path), "--no-cache"]) == 0  # ADR103: a warning
+
+
+def test_default_cache_folder_inside_the_repository_is_not_used(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A repository of the home folder (dotfiles) holds ~/.cache: the run goes without a cache."""
+    _corpus(tmp_path)
+    monkeypatch.delenv("ADRGUARD_CACHE_DIR")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / ".cache"))
+    assert _report(tmp_path, capsys) == _cold(tmp_path, capsys)
+    assert not (tmp_path / ".cache").exists()
+    monkeypatch.setenv("ADRGUARD_CACHE_DIR", str(tmp_path / ".cache"))  # chosen: an error
+    assert main(["check", "--repo", str(tmp_path)]) == 2
+    assert "is inside the repository" in capsys.readouterr().err
+
+
+def test_unusable_cache_folder_only_costs_time(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _corpus(tmp_path)
+    blocker = tmp_path.parent / f"{tmp_path.name}-a-file"
+    blocker.write_text("not a folder", encoding="utf-8")
+    monkeypatch.setenv("ADRGUARD_CACHE_DIR", str(blocker))
+    assert _report(tmp_path, capsys) == _cold(tmp_path, capsys)
+
+
+def test_pooled_parse_equals_serial_parse(
+    corpora_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Above POOL_MIN records, when the caller allows it, a pool of fresh interpreters parses:
+    the records that come back (encoded, or as themselves when they cannot be encoded) equal a
+    serial parse."""
+    from adrguard.adapters.files import discover
+    from adrguard.api import parsing
+    from adrguard.config import Config
+
+    folder = next(p for p in sorted(corpora_dir.iterdir()) if (p / "docs").is_dir())
+    sources = discover(folder, Config()).sources
+    sources.append(
+        dataclasses.replace(sources[0], path="docs/adr/9999-tagged.md", data=YAML_TAGS.encode())
+    )
+    options = Config().options
+    serial = parsing.parse_all(sources, options, encoded=True)
+    monkeypatch.setattr(parsing, "POOL_MIN", 2)
+    monkeypatch.setattr(parsing, "CHUNK", 3)
+
+    def no_fallback(*args: object) -> None:
+        raise AssertionError("the pool fell back to parsing in this process")
+
+    monkeypatch.setattr(parsing, "_parse_here", no_fallback)
+    pooled = parsing.parse_all(sources, options, encoded=True, jobs=2)
+    assert parsing.parse_all(sources, options, encoded=False, jobs=2)[0][1] is None
+    assert [d for d, _ in pooled] == [d for d, _ in serial]
+    assert [b for _, b in pooled] == [b for _, b in serial]
+    assert serial[-1][1] is None and serial[-1][0].front_matter["tags"] == {"a", "b"}

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from adrguard.adapters import files
-from adrguard.adapters.files import SYMLINK_OUTSIDE, Discovery, discover
+from adrguard.adapters.files import Discovery, discover
+from adrguard.adapters.reading import SYMLINK_OUTSIDE
 from adrguard.config import Config, from_mapping
 from adrguard.core.errors import UserError
 
@@ -111,7 +112,7 @@ def test_all_corpora_classified_like_truth(corpora_dir: Path, tmp_path: Path) ->
         assert all(s.error is None and s.data for s in found.sources)
         assert found.roots == tuple(roots)
         assert not found.uses_git and found.repo_url is None
-        corpus = corpus_of(found, config, dest)
+        corpus = corpus_of(found, config)
         assert {d.path for d in corpus.decisions} == records, coll.name
         assert set(corpus.skipped) == set(truth) - records, coll.name
 

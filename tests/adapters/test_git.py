@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from gitrepo import BASE_ENV, GitRepo
 
-from adrguard.adapters import git as gitio
+from adrguard.adapters import revisions
 from adrguard.api.impact import build_changes, corpus_at
 from adrguard.config import Config
 from adrguard.core.errors import UserError
@@ -71,7 +71,7 @@ def test_missing_base_ref_names_the_fetch(tmp_path: Path) -> None:
 
 def test_outside_a_repository(tmp_path: Path) -> None:
     with pytest.raises(UserError, match="not inside a git repository"):
-        gitio.resolve_commit(tmp_path, "HEAD")
+        revisions.resolve_commit(tmp_path, "HEAD")
 
 
 def test_awkward_file_names_binary_and_submodule_changes(tmp_path: Path) -> None:
@@ -91,7 +91,7 @@ def test_awkward_file_names_binary_and_submodule_changes(tmp_path: Path) -> None
     repo.git("add", "-A")
     repo.git("update-index", "--add", "--cacheinfo", f"160000,{'b' * 40},vendor/lib")
     repo.git("commit", "-q", "-m", "awkward")
-    changes, notes = gitio.diff_changes(repo.path, base, repo.git("rev-parse", "HEAD"))
+    changes, notes = revisions.diff_changes(repo.path, base, repo.git("rev-parse", "HEAD"))
     got = {(c.status, c.path) for c in changes}
     assert got == {
         ("A", "caf\\xe9.txt"),
@@ -110,7 +110,7 @@ def test_renames_keep_the_old_path(tmp_path: Path) -> None:
     (repo.path / "docs/adr/archive").mkdir()
     repo.git("mv", "docs/adr/0001-use-postgres.md", "docs/adr/archive/0001-use-postgres.md")
     head = repo.commit("archive")
-    changes, _ = gitio.diff_changes(repo.path, base, head)
+    changes, _ = revisions.diff_changes(repo.path, base, head)
     assert [(c.status, c.path, c.old_path) for c in changes] == [
         ("R", "docs/adr/archive/0001-use-postgres.md", "docs/adr/0001-use-postgres.md")
     ]
@@ -210,7 +210,7 @@ def _clone(tmp_path: Path, up: GitRepo, fetch_main: bool) -> Path:
 
 def test_shallow_clone_without_merge_base_says_how_to_fix(tmp_path: Path) -> None:
     clone = _clone(tmp_path, _upstream(tmp_path), fetch_main=True)
-    assert gitio.is_shallow(clone)
+    assert revisions.is_shallow(clone)
     with pytest.raises(UserError) as err:
         build_changes(clone, Config(), "origin/main")
     message = str(err.value)
@@ -245,4 +245,4 @@ def test_deepen_is_bounded(tmp_path: Path) -> None:
     env = {**BASE_ENV, "PATH": __import__("os").environ["PATH"]}
     subprocess.run(["git", "commit", "-q", "-m", "lonely"], cwd=clone, check=True, env=env)
     with pytest.raises(UserError, match=r"share no history even after fetching all of it"):
-        gitio.deepen_until_merge_base(clone, "origin/main", "HEAD", steps=(1, 2))
+        revisions.deepen_until_merge_base(clone, "origin/main", "HEAD", steps=(1, 2))

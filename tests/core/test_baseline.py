@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from adrguard.core import baseline as bl
 from adrguard.core.findings import Finding, Severity
+from adrguard.core.gate import baseline as bl
 from adrguard.core.model import Location
 
 

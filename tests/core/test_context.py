@@ -4,7 +4,7 @@ import pytest
 from agentrepo import RECORDS, record
 from test_search import corpus_of
 
-from adrguard.core.context import (
+from adrguard.core.agent.context import (
     DEFAULT_MAX_CHARS,
     MIN_CHARS,
     build,
@@ -83,7 +83,7 @@ def test_whole_record_is_one_unit_with_counts(corpus: Corpus) -> None:
     assert res.code_points <= DEFAULT_MAX_CHARS
     assert res.bytes == res.code_points  # ASCII only
     data = unit_json(res.units[0])
-    assert data["text"].startswith("# 3. Expose a REST API")
+    assert str(data["text"]).startswith("# 3. Expose a REST API")
     assert data["startLine"] == 6 and data["why"] == "requested"
 
 

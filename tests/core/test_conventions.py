@@ -8,10 +8,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from adrguard.core import dates, naming
-from adrguard.core.conventions import Log, is_signpost, status_habit
+from adrguard.core.conventions import dates, naming
+from adrguard.core.conventions.log import Log, is_signpost, status_habit
+from adrguard.core.conventions.sections import Requirement, heading_keys, pseudo_headings
 from adrguard.core.model import Decision, Section, Status
-from adrguard.core.sections import Requirement, heading_keys, pseudo_headings
 
 
 def record(path: str, number: int | None = None, **fields: object) -> Decision:

@@ -7,12 +7,12 @@ from dataclasses import replace
 
 import pytest
 
-from adrguard.core import current
 from adrguard.core.errors import UserError
-from adrguard.core.manifest import dump, parse_manifest
+from adrguard.core.generated import current
+from adrguard.core.generated.manifest import dump, parse_manifest
+from adrguard.core.generated.region import content_sha256
 from adrguard.core.model import Corpus, Decision, Status
-from adrguard.core.options import Options
-from adrguard.core.region import content_sha256
+from adrguard.core.options import CurrentOptions, Options
 
 VIEW = "docs/adr/CURRENT.md"
 MAN = "docs/adr/CURRENT.sources.json"
@@ -143,7 +143,7 @@ def test_hand_edited_members_and_changed_selection() -> None:
     data["members"][0]["coverage"] = "kept"
     texts[MAN] = json.dumps(data).encode()
     assert any("edited by hand" in m for _, m in reasons(corpus(A, B), texts))
-    opts = Options(current={"statuses": ["accepted", "proposed"]})
+    opts = Options(current=CurrentOptions(statuses=("accepted", "proposed")))
     assert any(
         "selection in the config" in m
         for _, m in reasons(corpus(A, B), stamped(corpus(A, B)), opts)
@@ -228,13 +228,13 @@ def test_project_view_lists_module_views_instead_of_their_records() -> None:
 
 
 def test_selection_globs_and_statuses() -> None:
-    opts = Options(current={"exclude": ["0002-*"], "statuses": ["accepted", "proposed"]})
+    opts = Options(current=CurrentOptions(exclude=("0002-*",), statuses=("accepted", "proposed")))
     manifest = current.build_manifest(corpus(A, B, P), opts, "docs/adr", {VIEW: VIEW_TEXT}, None)
     assert [m.path for m in manifest.members] == [A.path, P.path]
     with pytest.raises(UserError, match="unknown status"):
-        current.settings(Options(current={"statuses": ["acepted"]}))
+        current.settings(Options(current=CurrentOptions(statuses=("acepted",))))
     with pytest.raises(UserError, match="inside the ADR root"):
-        current.settings(Options(current={"view": "../CURRENT.md"}))
+        current.settings(Options(current=CurrentOptions(view="../CURRENT.md")))
 
 
 def test_skeleton_is_a_marked_draft_of_the_decisions_in_scope() -> None:

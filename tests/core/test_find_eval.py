@@ -11,10 +11,10 @@ import pytest
 
 from adrguard.api.corpus import load_with
 from adrguard.config import load_config
-from adrguard.core.impact import STATUS_CHOICES
-from adrguard.core.mapping import manifest_of
+from adrguard.core.agent.retrieval import find
+from adrguard.core.impact.analysis import STATUS_CHOICES
+from adrguard.core.impact.mapping import manifest_of
 from adrguard.core.model import Corpus
-from adrguard.core.retrieval import find
 
 EVAL = Path(__file__).resolve().parents[1] / "data" / "find_eval.json"
 K = 5

@@ -6,11 +6,11 @@ import time
 
 import pytest
 
-from adrguard.core import graph
 from adrguard.core.findings import Finding
+from adrguard.core.graph import graph
+from adrguard.core.graph.resolve import Resolver, normalise, parse_target
 from adrguard.core.model import Corpus, Decision, Link, Location, Relationship, RelKind, Status
 from adrguard.core.options import Options
-from adrguard.core.resolve import Resolver, normalise, parse_target
 from adrguard.rules.base import RuleContext
 from adrguard.rules.links import RULES as LINK_RULES
 from adrguard.rules.relationships import RULES as REL_RULES

@@ -8,17 +8,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from adrguard.core.globs import GlobSet, glob_problem, literal_prefix
-from adrguard.core.history import decision_text, first_difference
-from adrguard.core.impact import analyse, to_json
-from adrguard.core.mapping import ManifestError, parse_manifest
-from adrguard.core.model import ChangeSet, Corpus, FileChange, SourceFile
+from adrguard.core.impact.analysis import analyse, to_json
+from adrguard.core.impact.globs import GlobSet, glob_problem, literal_prefix
+from adrguard.core.impact.history import decision_text, first_difference
+from adrguard.core.impact.mapping import ManifestError, parse_manifest
+from adrguard.core.model import ChangeSet, Corpus, Decision, FileChange, SourceFile
 from adrguard.core.options import Options
-from adrguard.core.parse import parse
+from adrguard.core.parse.record import parse
 from adrguard.core.schemas import validator
 
 
-def record(path: str, text: str) -> object:
+def record(path: str, text: str) -> Decision:
     return parse(SourceFile(path, "docs/adr", text.encode()), Options())
 
 

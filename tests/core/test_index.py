@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from adrguard.core import index, region
 from adrguard.core.errors import UserError
+from adrguard.core.generated import index, region
 from adrguard.core.model import Corpus, Decision, Location, Relationship, RelKind, Status
-from adrguard.core.options import Options
+from adrguard.core.options import IndexOptions, Options
 
 
 def rec(
@@ -124,7 +124,7 @@ def test_archive_gets_its_own_index_and_links_climb_out() -> None:
 
 
 def test_columns_and_template_are_configurable() -> None:
-    opts = Options(index={"columns": ["title", "status"], "template": "Intro\n{index}\nOutro\n"})
+    opts = Options(index=IndexOptions(columns=("title", "status"), template="Intro\n{index}\nOutro\n"))
     (state,) = index.evaluate(corpus(rec("docs/adr/0001-a.md", 1, "A")), opts, {})
     text = state.expected or ""
     assert text.startswith("Intro\n<!-- adrguard:index:start -->") and text.endswith("-->\nOutro\n")
@@ -134,13 +134,13 @@ def test_columns_and_template_are_configurable() -> None:
 @pytest.mark.parametrize(
     "bad",
     [
-        {"columns": ["title", "owner"]},
-        {"columns": ["status"]},
-        {"path": "../INDEX.md"},
-        {"path": "/tmp/INDEX.md"},
+        IndexOptions(columns=("title", "owner")),
+        IndexOptions(columns=("status",)),
+        IndexOptions(path="../INDEX.md"),
+        IndexOptions(path="/tmp/INDEX.md"),
     ],
 )
-def test_bad_settings_are_user_errors(bad: dict[str, object]) -> None:
+def test_bad_settings_are_user_errors(bad: IndexOptions) -> None:
     with pytest.raises(UserError):
         index.settings(Options(index=bad))
 
@@ -209,11 +209,11 @@ def test_auto_mode_finds_a_marked_readme_and_requires_other_roots() -> None:
 def test_disabled_index_has_no_targets_and_empty_root_says_so() -> None:
     assert (
         index.evaluate(
-            corpus(rec("docs/adr/0001-a.md", 1, "A")), Options(index={"enabled": False}), {}
+            corpus(rec("docs/adr/0001-a.md", 1, "A")), Options(index=IndexOptions(enabled=False)), {}
         )
         == []
     )
-    (state,) = index.evaluate(corpus(), Options(index={"enabled": True}), {})
+    (state,) = index.evaluate(corpus(), Options(index=IndexOptions(enabled=True)), {})
     assert state.required and "_No decision records yet._" in (state.expected or "")
 
 

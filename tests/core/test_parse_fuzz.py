@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from adrguard.core.model import Decision, SourceFile
 from adrguard.core.options import Options
-from adrguard.core.parse import parse
+from adrguard.core.parse.record import parse
 
 OPTIONS = Options()
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from adrguard.core import formats, ids
-from adrguard.core import status as st
 from adrguard.core.model import Decision, SourceFile, Status
 from adrguard.core.options import Options
-from adrguard.core.parse import parse
+from adrguard.core.parse import formats, ids
+from adrguard.core.parse import status as st
+from adrguard.core.parse.record import parse
 
 ROOT = "docs/adr"
 SYN = Options().status_synonyms

@@ -6,7 +6,7 @@ import pytest
 
 from adrguard.core.model import Decision, SourceFile
 from adrguard.core.options import Options
-from adrguard.core.parse import parse
+from adrguard.core.parse.record import parse
 
 ROOT = "docs/adr"
 

@@ -3,10 +3,10 @@ from __future__ import annotations
 import pytest
 from agentrepo import RECORDS
 
+from adrguard.core.agent.search import MAX_LIMIT, excerpt_at, search, terms_of
 from adrguard.core.model import Corpus, SourceFile
 from adrguard.core.options import Options
-from adrguard.core.parse import parse
-from adrguard.core.search import MAX_LIMIT, excerpt_at, search, terms_of
+from adrguard.core.parse.record import parse
 
 
 def corpus_of(files: dict[str, str]) -> Corpus:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from adrguard.core import suppress
+from adrguard.core.gate import suppress
 from adrguard.core.model import Comment, Decision
 
 

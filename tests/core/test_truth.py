@@ -13,7 +13,7 @@ import pytest
 
 from adrguard.core.model import Decision, RelKind, SourceFile
 from adrguard.core.options import Options
-from adrguard.core.parse import parse
+from adrguard.core.parse.record import parse
 
 RELATION_FIELDS = {
     "superseded_by": RelKind.SUPERSEDED_BY,

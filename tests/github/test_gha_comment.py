@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from adrguard.core.findings import Finding, Report, Severity
-from adrguard.core.graph import build
+from adrguard.core.graph.graph import build
 from adrguard.core.model import Corpus, Decision, Location, Status
 from adrguard.reporters.comment import (
     COMMENT_LIMIT,
@@ -19,7 +19,7 @@ from adrguard.reporters.comment import (
     summary,
 )
 from adrguard.reporters.context import DecisionInfo, ReportContext
-from adrguard.reporters.github import render as annotations
+from adrguard.reporters.github import render as render_annotations
 
 HOSTILE = "Use ::error::pwned @org/team <img src=x onerror=alert(1)> #123 [x](https://evil.example)"
 CTX = ReportContext(
@@ -53,7 +53,7 @@ def test_hostile_title_and_message_are_inert() -> None:
 
 def test_hostile_message_cannot_inject_workflow_commands() -> None:
     report = Report((_finding("line one\n::error::injected\r\n::set-output name=x::y"),), 1, 1)
-    text = annotations(report, CTX)
+    text = render_annotations(report, CTX)
     assert text.count("\n") == 1 and text.startswith("::warning ")
     assert "%0A::error::injected%0D%0A::set-output" in text
 

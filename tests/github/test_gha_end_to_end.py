@@ -164,7 +164,8 @@ def test_nothing_left_to_say_resolves_the_comment(action: ActionRunner, github: 
     run = action()
     assert run.outputs["error-count"] == "0"
     (c,) = _comments(github)
-    assert c["body"].startswith(OURS + "\n") and "Nothing left to report" in c["body"]
+    body = str(c["body"])
+    assert body.startswith(OURS + "\n") and "Nothing left to report" in body
 
 
 def test_clean_run_without_a_comment_creates_none(action: ActionRunner, github: State) -> None:

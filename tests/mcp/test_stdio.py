@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from mcp import Client, StdioServerParameters
@@ -43,7 +44,7 @@ async def test_stdio_session(repo: Path, tmp_path: Path) -> None:
 
 
 def test_stdout_carries_only_the_protocol(repo: Path, tmp_path: Path) -> None:
-    messages = [
+    messages: list[dict[str, Any]] = [
         {
             "jsonrpc": "2.0",
             "id": 1,

@@ -7,6 +7,7 @@ import re
 import subprocess
 import sys
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -96,7 +97,7 @@ def test_json_schema_rejects_what_it_should(clean: Report, ctx: ReportContext) -
     check = validator("report.schema.json")
     data = json.loads(REPORTERS["json"](clean, ctx))
     check.validate(data)
-    bad_finding = {
+    bad_finding: dict[str, Any] = {
         "code": "ADR303",
         "name": "relationship-cycle",
         "severity": "fatal",

@@ -18,7 +18,7 @@ from adrguard.reporters import REPORTERS, ReportContext
 from adrguard.reporters.markdown import escape
 
 TEXT = st.text(
-    alphabet=st.characters(blacklist_categories=("Cs",)) | st.sampled_from(list("%:,\r\n@#|<>`")),
+    alphabet=st.characters(codec="utf-8") | st.sampled_from(list("%:,\r\n@#|<>`")),
     max_size=60,
 )
 FINDINGS = st.lists(

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from adrguard.core.conventions.sections import fold
 from adrguard.core.errors import UserError
 from adrguard.core.model import Corpus, Decision, Section, Status, StatusStatement
 from adrguard.core.options import DEFAULT_STATUS_SYNONYMS, Options
-from adrguard.core.sections import fold
 from adrguard.rules import RULES_BY_CODE, RuleContext
 from adrguard.rules.numbering import file_number, record_name
 from adrguard.rules.structure import suggest_status

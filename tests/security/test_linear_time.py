@@ -107,6 +107,7 @@ def test_catastrophic_front_matter_schema_pattern(repo_with, capsys) -> None:  #
                "adr.schema.json": json.dumps(schema), "docs/adr/0002-a.md": record2})
     code, report = _check(capsys)
     assert code in (0, 1)
-    messages = [f["message"] for f in report["findings"] if f["code"] == "ADR110"]  # type: ignore[index]
+    findings: list[dict[str, str]] = report["findings"]  # type: ignore[assignment]
+    messages = [f["message"] for f in findings if f["code"] == "ADR110"]
     assert any("does not match '^(a+)+$'" in m for m in messages)
     assert any("additional properties are not allowed" in m for m in messages)

@@ -11,8 +11,8 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
-from adrguard.core.baseline import Entry, from_json, to_json
 from adrguard.core.errors import UserError
+from adrguard.core.gate.baseline import Entry, from_json, to_json
 
 SCHEMA = "baseline.schema.json"
 MAX_SIZE = 64 * 1024 * 1024  # a baseline of a million findings is still far below this
@@ -37,7 +37,7 @@ def parse(data: bytes, shown: str) -> tuple[list[Entry], str | None]:
 def read(repo_root: Path, rel: str) -> tuple[list[Entry], str | None] | None:
     """The baseline at ``repo_root/rel``, or None when there is none. A symlink out of the
     repository is refused, like every file adrguard reads."""
-    from adrguard.adapters.files import SYMLINK_OUTSIDE, read_bytes
+    from adrguard.adapters.reading import SYMLINK_OUTSIDE, read_bytes
 
     got = read_bytes(os.path.realpath(repo_root), rel, MAX_SIZE)
     if got is None:

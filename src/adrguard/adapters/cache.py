@@ -1,262 +1,276 @@
-"""The caches in ``.adrguard_cache/``: parsed records keyed by content, tool and config, and
-(see the end of this module and ADR 8) whole check results and git listings.
+"""The record cache: parsed records (and git listings) in the user's cache folder, by content.
 
-Keyed by the SHA-256 of each file's bytes, the tool version, the model layout and a hash of the
-configuration — never by mtime, which CI checkouts reset. The file is JSON (never pickle: a pull
-request could commit a cache, and loading it must not run code). A corrupt, foreign or
-mismatched cache is ignored and rebuilt, never trusted. Writes are atomic; the folder carries a
-CACHEDIR.TAG and its own ``.gitignore``. This folder is the only thing ``check`` ever writes, and
-``--no-cache`` (or ``cache = false``) turns that off.
+Where: ``ADRGUARD_CACHE_DIR``, else the ``cache-dir`` setting, else ``$XDG_CACHE_HOME/adrguard``,
+else ``~/.cache/adrguard`` — never inside the repository being checked, so nothing a pull request
+commits can be read as a cache entry. ``--no-cache``, ``cache = false`` or ``ADRGUARD_NO_CACHE``
+turn it off.
+
+A record's entry is keyed by a SHA-256 over everything the parse depends on: its bytes, path,
+root and archive flag, and the parser's signature (adrguard's version and parser source, the
+pyromark, PyYAML, msgspec and Python versions, the parse options). The entries of one work tree
+live in one :class:`Pack` (a base file and a small delta), because creating a file per record
+costs more than parsing it. Files are named by keys, opened relative to the cache folder without
+following symlinks, written to a temporary name and renamed; a file or entry that is missing,
+damaged, a symlink or for another record is a miss. A cache never changes a result: a failure to
+read or write it only costs time.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
-import json
 import os
-import zlib
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+import stat
+import sys
 from pathlib import Path
-from typing import Any
 
 from adrguard import __version__
-from adrguard.core.model import Decision
 
-CACHE_DIR = ".adrguard_cache"
-FORMAT = 1
-TAG = "Signature: 8a477f597d28d172789f06886806bc55\n# adrguard parse cache: safe to delete.\n"
-
-
-def content_hash(data: bytes | None) -> str:
-    return hashlib.sha256(data).hexdigest() if data is not None else ""
-
-
-def code_signature() -> str:
-    """A hash of the parser's own source, so a changed parser never reuses old results (the
-    version alone does not change between development builds)."""
-    core = Path(__file__).resolve().parent.parent / "core"
-    digest = hashlib.sha256()
-    for path in sorted(core.glob("*.py")):
-        digest.update(path.name.encode("utf-8") + b"\0" + path.read_bytes())
-    return digest.hexdigest()
+FORMAT = b"adrguard-cache 1\n"
+TAG = "Signature: 8a477f597d28d172789f06886806bc55\n# adrguard cache: safe to delete.\n"
+ENTRIES = "v1"  # folder of the entries (a new layout gets a new name)
+MAX_ENTRY = 64 * 1024 * 1024
+_DIR_FLAGS = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0)
+_READ_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+_WRITE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
 
 
-def cache_key(config_fingerprint: str) -> str:
-    from adrguard.core.serialize import model_signature
-
-    raw = "\0".join(
-        [__version__, str(FORMAT), model_signature(), code_signature(), config_fingerprint]
+def supported() -> bool:
+    """Whether this platform can open files relative to a folder without following symlinks
+    (elsewhere the cache stays off)."""
+    return (
+        hasattr(os, "O_NOFOLLOW")
+        and hasattr(os, "O_DIRECTORY")
+        and os.open in os.supports_dir_fd
+        and os.mkdir in os.supports_dir_fd
+        and os.rename in os.supports_dir_fd  # os.replace takes the same dir_fd arguments
     )
-    return hashlib.sha256(raw.encode("utf-8")).hexdigest()[:24]
 
 
-SHARDS = 32  # parse-cache files for a large corpus: an edit rewrites one of them
-SHARD_MIN = 1000  # records below which the parse cache is one file
+def cache_dir(setting: str | None = None) -> Path:
+    """``ADRGUARD_CACHE_DIR``, else the ``cache-dir`` setting, else ``$XDG_CACHE_HOME/adrguard``,
+    else ``~/.cache/adrguard``."""
+    explicit = os.environ.get("ADRGUARD_CACHE_DIR") or setting
+    if explicit:
+        return Path(explicit).expanduser()
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    base = Path(xdg) if xdg and os.path.isabs(xdg) else Path.home() / ".cache"
+    return base / "adrguard"
 
 
-def shard_of(path: str, shards: int) -> int:
-    """The parse-cache file a record's entry lives in: a stable function of its path, so an
-    edited record rewrites the same small file."""
-    return zlib.crc32(path.encode("utf-8", "surrogateescape")) % shards if shards > 1 else 0
+def digest(*parts: str | bytes) -> bytes:
+    """A SHA-256 over the parts (each length-prefixed, so different part lists never collide)."""
+    hasher = hashlib.sha256()
+    for part in parts:
+        data = part.encode("utf-8", "surrogateescape") if isinstance(part, str) else part
+        hasher.update(b"%d:" % len(data))
+        hasher.update(data)
+    return hasher.digest()
 
 
-@dataclass
-class ParseCache:
-    """Parsed records by path, in one JSON file (``parse-<key>.json``) or, for a corpus of
-    :data:`SHARD_MIN` records or more, in :data:`SHARDS` files (``parse-<key>.<NN>.json``) by a
-    hash of the path; only the files whose entries changed are written again."""
+def key(*parts: str | bytes) -> str:
+    """:func:`digest` in hex: the name of a file in the store."""
+    return digest(*parts).hex()
 
-    directory: Path
-    key: str
-    entries: dict[str, list[Any]]  # path -> [sha256, root, archived, encoded decision]
-    shards: int = 1
-    dirty: set[int] = field(default_factory=set)  # shards to write
+
+class Store:
+    """Entries below one cache folder; every call fails quietly (a miss, or nothing written)."""
+
+    def __init__(self, top: int) -> None:
+        self._top = top  # descriptor of the ENTRIES folder
+        self._dirs: dict[str, int] = {}
 
     @classmethod
-    def open(cls, repo_root: Path, config_fingerprint: str, records: int = 0) -> ParseCache:
-        directory = repo_root / CACHE_DIR
-        key = cache_key(config_fingerprint)
-        shards = SHARDS if records >= SHARD_MIN else 1
-        entries: dict[str, list[Any]] = {}
-        for shard in range(shards):
-            path = directory / _shard_name(key, shard, shards)
+    def open(cls, directory: Path) -> Store | None:
+        """The store in ``directory`` (created with its CACHEDIR.TAG), or None when it cannot be
+        used. ``directory`` itself may be a symlink (the user chose it); nothing below is
+        followed."""
+        if not supported():
+            return None
+        try:
+            os.makedirs(directory, mode=0o700, exist_ok=True)
+            top = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
+        except OSError:
+            return None
+        try:
+            _write_tag(top)
+            entries = _subdir(top, ENTRIES)
+        except OSError:
+            entries = None
+        finally:
+            os.close(top)
+        return None if entries is None else cls(entries)
+
+    def close(self) -> None:
+        for fd in self._dirs.values():
+            os.close(fd)
+        self._dirs.clear()
+        if self._top >= 0:
+            os.close(self._top)
+            self._top = -1
+
+    def _folder(self, name: str) -> int | None:
+        fd = self._dirs.get(name)
+        if fd is None:
             try:
-                if path.is_symlink() or not path.is_file():
-                    continue
-                loaded = json.loads(path.read_bytes())
-            except (OSError, ValueError, RecursionError):
-                continue
-            if (
-                isinstance(loaded, dict)
-                and loaded.get("format") == FORMAT
-                and loaded.get("key") == key
-                and isinstance(loaded.get("entries"), dict)
-            ):
-                got: dict[str, Any] = loaded["entries"]
-                if shards > 1:  # an entry filed under the wrong shard is not ours
-                    got = {p: e for p, e in got.items() if shard_of(p, shards) == shard}
-                entries.update(got)
-        return cls(directory=directory, key=key, entries=entries, shards=shards)
+                fd = _subdir(self._top, name)
+            except OSError:
+                return None
+            self._dirs[name] = fd
+        return fd
 
-    def get(self, path: str, sha: str, root: str, archived: bool) -> Decision | None:
-        from adrguard.core.serialize import decode
-
-        entry = self.entries.get(path)
-        if not isinstance(entry, list) or len(entry) != 4 or entry[:3] != [sha, root, archived]:
+    def get(self, entry: str) -> bytes | None:
+        """The value stored under the key ``entry``, or None."""
+        folder = self._folder(entry[:2])
+        if folder is None:
             return None
         try:
-            decision = decode(entry[3])
-        except (ValueError, TypeError, KeyError, IndexError, AttributeError):
+            fd = os.open(entry[2:], _READ_FLAGS, dir_fd=folder)
+        except OSError:
             return None
-        return decision if decision.path == path else None
+        try:
+            st = os.fstat(fd)
+            if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_ENTRY:
+                return None
+            data = os.read(fd, st.st_size + 1)
+        except OSError:
+            return None
+        finally:
+            os.close(fd)
+        head = FORMAT + entry.encode("ascii") + b"\n"
+        return data[len(head) :] if data.startswith(head) else None
 
-    def put(self, path: str, sha: str, root: str, archived: bool, decision: Decision) -> None:
-        from adrguard.core.serialize import encode
-
-        self.put_encoded(path, sha, root, archived, encode(decision))
-
-    def put_encoded(self, path: str, sha: str, root: str, archived: bool, data: Any) -> None:
-        """Store a record already encoded with :func:`adrguard.core.serialize.encode`."""
-        self.entries[path] = [sha, root, archived, data]
-        self.dirty.add(shard_of(path, self.shards))
-
-    def retain(self, paths: set[str]) -> None:
-        for p in set(self.entries) - paths:
-            del self.entries[p]
-            self.dirty.add(shard_of(p, self.shards))
-
-    def save(self) -> None:
-        """Write the shards whose entries changed, and remove the files of other keys or
-        layouts; a failure to write is never an error."""
-        if not self.dirty:
+    def put(self, entry: str, value: bytes) -> None:
+        """Store ``value`` under the key ``entry``: a temporary file, then a rename."""
+        folder = self._folder(entry[:2])
+        if folder is None:
             return
-        from adrguard.adapters.write import write_atomic
-
-        mine = {_shard_name(self.key, i, self.shards) for i in range(self.shards)}
+        name = entry[2:]
+        tmp = f".{name}.{os.getpid()}.{os.urandom(4).hex()}.tmp"
         try:
-            if not _prepare(self.directory):
-                return
-            for old in self.directory.glob("parse-*.json"):
-                if old.name not in mine:
-                    old.unlink(missing_ok=True)
-            parts: list[dict[str, list[Any]]] = [{} for _ in range(self.shards)]
-            for path, entry in self.entries.items():
-                parts[shard_of(path, self.shards)][path] = entry
-            for shard in sorted(self.dirty):
-                body = {"format": FORMAT, "key": self.key, "entries": parts[shard]}
-                write_atomic(
-                    self.directory / _shard_name(self.key, shard, self.shards),
-                    json.dumps(body, separators=(",", ":"), ensure_ascii=False),
-                    durable=False,
-                )
+            fd = os.open(tmp, _WRITE_FLAGS, 0o600, dir_fd=folder)
         except OSError:
             return
-        self.dirty.clear()
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(FORMAT + entry.encode("ascii") + b"\n" + value)
+            os.replace(tmp, name, src_dir_fd=folder, dst_dir_fd=folder)
+        except OSError:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp, dir_fd=folder)
 
 
-def _shard_name(key: str, shard: int, shards: int) -> str:
-    return f"parse-{key}.json" if shards == 1 else f"parse-{key}.{shard:02d}.json"
+def record_digest(signature: bytes, sha: bytes, path: str, root: str, archived: bool) -> bytes:
+    """The key of one record's entry: the parser's signature and the SHA-256 of the bytes (both
+    of fixed length), then the path, root and archive flag (paths hold no NUL)."""
+    names = f"{path}\0{root}\0{'a' if archived else ''}".encode("utf-8", "surrogateescape")
+    return hashlib.sha256(signature + sha + names).digest()
 
 
-def _prepare(directory: Path) -> bool:
-    """Create the cache folder with its CACHEDIR.TAG and .gitignore; False for a symlink."""
-    if directory.is_symlink():
-        return False
-    directory.mkdir(exist_ok=True)
-    _ensure_marker(directory / "CACHEDIR.TAG", TAG)
-    _ensure_marker(directory / ".gitignore", "# created by adrguard\n*\n")
-    return True
+class Pack:
+    """The cached records of one corpus: entry digest -> encoded record, kept in two files of
+    the store, a base and a delta. Reading a corpus's records is two file reads. A run that
+    added records (or stopped using some) writes only the delta while it stays small (an edit
+    rewrites a few kilobytes, not the whole corpus), else the base again with exactly this run's
+    records, so the pack never grows beyond the corpus by more than an eighth."""
+
+    def __init__(self, store: Store, name: str) -> None:
+        self._store, self._name, self._delta = store, name, key(name, "delta")
+        self._base = _decode_pack(store.get(self._name))
+        delta = store.get(self._delta)
+        self._has_delta = bool(delta)
+        self._old = {**self._base, **_decode_pack(delta)}
+        self._used: dict[bytes, bytes] = {}
+        self._added = False
+
+    def get(self, entry: bytes) -> bytes | None:
+        blob = self._old.get(entry)
+        if blob is not None:
+            self._used[entry] = blob
+        return blob
+
+    def put(self, entry: bytes, blob: bytes) -> None:
+        self._used[entry] = blob
+        self._added = True
+
+    def save(self) -> None:
+        if not self._added and len(self._used) == len(self._old):
+            return
+        import msgspec
+
+        base = self._base
+        fresh = {k: v for k, v in self._used.items() if base.get(k) is not v}
+        stale = len(base) - (len(self._used) - len(fresh))  # in the base, not used any more
+        if len(fresh) + stale <= len(base) // 8:
+            self._store.put(self._delta, msgspec.msgpack.encode(fresh))
+        else:
+            self._store.put(self._name, msgspec.msgpack.encode(self._used))
+            if self._has_delta:  # folded into the base now
+                self._store.put(self._delta, msgspec.msgpack.encode({}))
 
 
-def _ensure_marker(path: Path, text: str) -> None:
-    if not path.exists():
-        with open(path, "w", encoding="utf-8") as fh:
-            fh.write(text)
+def _decode_pack(data: bytes | None) -> dict[bytes, bytes]:
+    if data is None:
+        return {}
+    import msgspec
+
+    try:
+        return msgspec.msgpack.decode(data, type=dict[bytes, bytes])
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return {}
 
 
-def config_fingerprint(options: Mapping[str, Any]) -> str:
-    """A stable hash of whatever settings change how a file parses."""
-    raw = json.dumps(options, sort_keys=True, default=repr)
-    return hashlib.sha256(raw.encode("utf-8")).hexdigest()
+def _subdir(parent: int, name: str) -> int:
+    """A folder below ``parent`` (created if missing), opened without following a symlink."""
+    try:
+        return os.open(name, _DIR_FLAGS, dir_fd=parent)
+    except FileNotFoundError:
+        with contextlib.suppress(FileExistsError):
+            os.mkdir(name, 0o700, dir_fd=parent)
+        return os.open(name, _DIR_FLAGS, dir_fd=parent)
 
 
-def cpu_count() -> int:
-    return (
-        len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    )
+def _write_tag(top: int) -> None:
+    """CACHEDIR.TAG (https://bford.info/cachedir/), so backup tools skip the folder."""
+    try:
+        fd = os.open("CACHEDIR.TAG", _WRITE_FLAGS, 0o644, dir_fd=top)
+    except FileExistsError:
+        return
+    with os.fdopen(fd, "w", encoding="ascii") as fh:
+        fh.write(TAG)
 
 
-# --- whole results and git listings ---------------------------------------------------------
-#
-# An unchanged repository re-checked must cost little more than reading its files. Two more
-# entries live beside the parse cache, under the same rules (JSON, keyed by content, ignored when
-# anything about them is off): the last ``check`` report, keyed by a digest of every input the
-# engine sees, and the last ``git ls-files`` listing, keyed by the bytes of the git index.
-
-
-def package_signature() -> str:
-    """A hash of every module of adrguard: any change to the code is a new key."""
-    return _package_signature()
+# --- what a parse depends on ------------------------------------------------------------------
 
 
 @functools.cache
-def _package_signature() -> str:
-    package = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
-    names: list[str] = []  # os.walk, not Path.rglob: a third of the cost, paid on every run
-    for folder, dirs, files in os.walk(package):
-        dirs[:] = [d for d in dirs if d != "__pycache__"]
-        rel = os.path.relpath(folder, package).replace(os.sep, "/")
-        names += [f if rel == "." else f"{rel}/{f}" for f in files if f.endswith(".py")]
-    digest = hashlib.sha256(f"{__version__}\0{FORMAT}\0".encode())
-    for name in sorted(names):
-        with open(os.path.join(package, name), "rb") as fh:
-            data = fh.read()
-        digest.update(name.encode("utf-8") + b"\0")
-        digest.update(hashlib.sha256(data).digest())
-    return digest.hexdigest()
+def parser_signature() -> str:
+    """adrguard's version and parser source (every module of ``core``), the installed libraries
+    that parse and encode (pyromark, PyYAML, msgspec) and Python's version."""
+    core = Path(__file__).resolve().parent.parent / "core"
+    parts: list[str | bytes] = [FORMAT, __version__, sys.version, sys.platform]
+    parts += [_installed(name) for name in ("pyromark", "yaml", "msgspec")]
+    for path in sorted(core.rglob("*.py")):
+        parts += [path.relative_to(core).as_posix(), path.read_bytes()]
+    return key(*parts)
 
 
-def _full_key(key: str) -> str:
-    return f"{__version__}:{package_signature()}:{key}"
+def _installed(name: str) -> str:
+    """Which copy of a library is installed: its folder and the name, size and modification
+    time of each of its files. Another version (or a reinstall) writes other files, so it is
+    another key; this reads no library code (importing them, or importlib.metadata, costs more
+    than a warm run spends parsing)."""
+    from importlib.util import find_spec
 
-
-def enabled(repo_root: Path | None, cache_setting: bool) -> bool:
-    return bool(cache_setting and repo_root is not None and not os.environ.get("ADRGUARD_NO_CACHE"))
-
-
-def load_entry(repo_root: Path, name: str, key: str) -> Any:
-    """The ``value`` stored under ``name`` when its key matches, else None (never raises)."""
-    path = repo_root / CACHE_DIR / f"{name}.json"
-    try:
-        if path.is_symlink() or not path.is_file():
-            return None
-        loaded = json.loads(path.read_bytes())
-    except (OSError, ValueError, RecursionError):
-        return None
-    if (
-        not isinstance(loaded, dict)
-        or loaded.get("format") != FORMAT
-        or loaded.get("key") != _full_key(key)
-    ):
-        return None
-    return loaded.get("value")
-
-
-def save_entry(repo_root: Path, name: str, key: str, value: Any) -> None:
-    """Store ``value`` under ``name`` (one entry per name); a failure to write is never an error."""
-    from adrguard.adapters.write import write_atomic
-
-    directory = repo_root / CACHE_DIR
-    body = {"format": FORMAT, "key": _full_key(key), "value": value}
-    try:
-        if not _prepare(directory):
-            return
-        write_atomic(
-            directory / f"{name}.json",
-            json.dumps(body, separators=(",", ":"), ensure_ascii=False),
-            durable=False,
-        )
-    except (OSError, ValueError):
-        return
+    spec = find_spec(name)
+    if spec is None or spec.origin is None:
+        return f"{name}: absent"
+    folder = os.path.dirname(spec.origin)
+    parts = [f"{name}: {folder}"]
+    with os.scandir(folder) as entries:
+        for entry in sorted(entries, key=lambda e: e.name):
+            if entry.is_file():
+                st = entry.stat()
+                parts.append(f"{entry.name} {st.st_size} {st.st_mtime_ns}")
+    return "\n".join(parts)

@@ -2,20 +2,20 @@
 
 Inside a git work tree the files are what ``git ls-files`` lists (tracked and staged: what the
 next commit holds); elsewhere the file system is walked. Decoding and NUL checks are the
-parser's job; this module reports only what stops a file being read (a symlink out of the
-repository, a permission error, a size above ``max-file-size``) in ``SourceFile.error``.
+parser's job; reading (:mod:`.reading`) reports only what stops a file being read (a symlink out
+of the repository, a permission error, a size above ``max-file-size``) in ``SourceFile.error``.
 """
 
 from __future__ import annotations
 
 import os
-import re
-import stat
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from adrguard.adapters.layout import Plan, classify, longest_first, root_of
+from adrguard.adapters.layout import Plan, classify, longest_first, other_text_paths, root_of
+from adrguard.adapters.reading import read_bytes
 from adrguard.adapters.roots import (
     Root,
     Search,
@@ -29,11 +29,9 @@ from adrguard.config import Config
 from adrguard.core.errors import UserError
 from adrguard.core.model import SourceFile
 
-# Files under a root that rules read as text (indexes, CURRENT views and manifests).
-OTHER_TEXT_NAMES = frozenset(
-    {"README.md", "readme.md", "index.md", "INDEX.md", "CURRENT.md", "CURRENT.sources.json"}
-)
-_OTHER_TEXT_SUFFIXES = tuple(OTHER_TEXT_NAMES)  # a cheap first test (endswith, in C)
+if TYPE_CHECKING:
+    from adrguard.adapters.cache import Store
+
 # Folders never walked outside git (tool caches, dependencies, other VCS data).
 WALK_SKIP_DIRS = frozenset(
     {
@@ -49,18 +47,11 @@ WALK_SKIP_DIRS = frozenset(
         ".mypy_cache",
         ".pytest_cache",
         ".ruff_cache",
-        ".adrguard_cache",
     }
 )
-SYMLINK_OUTSIDE = "symlink points outside the repository: not followed"
 CONFIG_HINT = (
     'set roots = ["path/to/adrs"] in .adrguard.toml or under [tool.adrguard] in pyproject.toml'
 )
-_GLOB = re.compile(r"[*?\[]")
-# never block on a FIFO swapped in after lstat; binary mode on Windows
-_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
-# Where open() can refuse a symlink, regular files are read without a separate lstat.
-_FAST_FLAGS = _OPEN_FLAGS | os.O_NOFOLLOW if hasattr(os, "O_NOFOLLOW") else 0
 
 
 @dataclass(frozen=True)
@@ -73,14 +64,11 @@ class Discovery:
     skipped: tuple[str, ...]  # markdown files under roots left out (indexes, templates, parts)
     other_texts: dict[str, bytes]  # index / CURRENT files under roots, by repo-relative path
     repo_url: str | None  # web URL of the ``origin`` remote, when there is one
-    uses_git: bool = False  # files came from ``git ls-files``
+    uses_git: bool = False  # files came from git (``git ls-files``, or a revision's tree)
     # markdown under the roots that git does not track (and does not ignore); read as records
     # when ``untracked_checked`` (manual runs), else only named in a note
     untracked: tuple[str, ...] = ()
-    file_list: Sequence[str] = ()  # ``repo_files`` as listed (sorted, or nearly: cheap to sort)
-    # False when git tracks files in the cache folder: a pull request could have committed a
-    # forged cache (the keys are content hashes anyway anyone can compute), so it is not read.
-    cache_trusted: bool = True
+    file_list: Sequence[str] = ()  # ``repo_files`` as listed (sorted)
     untracked_checked: bool = False
     search: Search = field(default_factory=lambda: Search(()))  # the roots and why
 
@@ -92,17 +80,20 @@ class Discovery:
 def discover(
     repo_root: Path,
     config: Config,
+    store: Store | None = None,
     *,
     untracked: bool = False,
     extra_roots: Sequence[str] = (),
     require_roots: bool = True,
 ) -> Discovery:
-    """Find the ADR roots, enumerate the files, classify and read the records. ``untracked``
-    (manual runs) also reads the files under the roots that git neither tracks nor ignores;
-    ``extra_roots`` are folders to check as roots for this run (``adrguard check DIR``)."""
-    base = Path(repo_root)
+    """Find the ADR roots, enumerate the files, classify and read the records. ``repo_root`` is
+    resolved already (see :func:`adrguard.api.resolve_root`); ``store`` keeps git listings.
+    ``untracked`` (manual runs) also reads the files under the roots that git neither tracks nor
+    ignores; ``extra_roots`` are folders to check as roots for this run (``adrguard check
+    DIR``)."""
+    base = Path(os.path.abspath(repo_root))
     real_base = os.path.realpath(base)
-    listing = _git_listing(base, config.cache)
+    listing = _git_listing(base, store)
     url: str | None = None
     unreadable: list[tuple[str, str]] = []
     if listing is None:
@@ -110,7 +101,7 @@ def discover(
     else:
         files, url = listing
     git_top = listing is not None
-    search = find_roots(base, config, files, extra_roots, required=require_roots)
+    search = find_roots(base, config, files, extra_roots, required=require_roots, store=store)
     roots = tuple(r.path for r in search.roots)
     shallow = frozenset(r.path for r in search.roots if r.shallow)
     new_files = _new_files(base, roots, shallow, files) if git_top else []
@@ -138,18 +129,9 @@ def discover(
         uses_git=git_top,
         untracked=pending,
         file_list=visible,
-        cache_trusted=not (git_top and _tracks_cache(files)),
         untracked_checked=untracked and bool(pending),
         search=search,
     )
-
-
-def _tracks_cache(files: list[str]) -> bool:
-    """Whether git tracks anything in the cache folder (see ``Discovery.cache_trusted``)."""
-    from adrguard.adapters.cache import CACHE_DIR  # loaded already by the listing
-
-    prefix = CACHE_DIR + "/"
-    return any(p.startswith(prefix) for p in files)
 
 
 # --- roots ------------------------------------------------------------------------------
@@ -162,20 +144,21 @@ def find_roots(
     extra: Sequence[str] = (),
     *,
     required: bool = True,
+    store: Store | None = None,
 ) -> Search:
     """The configured roots, else the detected ones (:mod:`adrguard.adapters.roots`), plus the
     ``extra`` folders given for this run. No root at all is a one-line ``UserError`` that says
-    where adrguard looked."""
+    where adrguard looked. ``files``: the repository's files when listed already."""
     real_base = os.path.realpath(base)
     if config.roots:
         search = Search(configured(base, config))
     else:
-        listed = files if files is not None else _listing_for_roots(base)
+        listed = files if files is not None else _listing_for_roots(base, store)
         search = detect(base, listed, config)
     roots = list(search.roots)
     for entry in extra:
         path = normalise(entry, base, "the command line")
-        if not _is_dir_inside(base / path, real_base):
+        if not is_dir_inside(base / path, real_base):
             raise UserError(f"{entry} is not a folder inside {base}")
         holds_root = any(r.path != "." and r.path.startswith(path + "/") for r in roots)
         if path != "." and not holds_root and not covered(path, roots):
@@ -187,53 +170,58 @@ def find_roots(
     return Search(tuple(sorted(roots, key=lambda r: r.path)), search.examined)
 
 
-def _listing_for_roots(base: Path) -> list[str]:
-    listing = _git_listing(base, True)
+def _listing_for_roots(base: Path, store: Store | None) -> list[str]:
+    listing = _git_listing(base, store)
     return walk(base) if listing is None else listing[0]
-
-
-def _is_dir_inside(path: Path, real_base: str) -> bool:
-    return is_dir_inside(path, real_base)
-
-
-def _inside(real_path: str, real_base: str) -> bool:
-    return real_path == real_base or real_path.startswith(real_base.rstrip(os.sep) + os.sep)
 
 
 # --- enumeration ------------------------------------------------------------------------
 
 
-def _git_listing(base: Path, use_cache: bool) -> tuple[list[str], str | None] | None:
-    """``(tracked files below base, remote URL)`` inside a git work tree, else None. The answer
-    is kept in the cache keyed by the index and config bytes (see
-    :func:`adrguard.adapters.git.state_digest`), so an unchanged repository needs no git."""
-    from adrguard.adapters import cache
-
-    here = base.resolve()
-    top = next((d for d in (here, *here.parents) if (d / ".git").exists()), None)
+def _git_listing(base: Path, store: Store | None) -> tuple[list[str], str | None] | None:
+    """``(tracked files below base, remote URL)`` inside a git work tree, else None (also when
+    git cannot be used there). With a ``store`` the answer is kept, keyed by the bytes of the git
+    index and config (:func:`adrguard.adapters.git.state_digest`): an unchanged repository then
+    needs neither gitpython nor a git process."""
+    top = next((d for d in (base, *base.parents) if (d / ".git").exists()), None)
     if top is None:
         return None  # not a repository: no need to start git at all
-    key: str | None = None
-    if cache.enabled(base, use_cache):
+    entry: str | None = None
+    if store is not None:
+        from adrguard.adapters.cache import key
         from adrguard.adapters.git import state_digest
 
         digest = state_digest(top)
-        key = f"{digest}:{here}" if digest else None
-    if key is not None:
-        hit = cache.load_entry(base, "git-files", key)
-        if _valid_listing(hit):
-            return list(hit[0]), hit[1]
-    git_top = _git_top(base)
-    if git_top is None:
-        _refused(base, top)
+        entry = key("git-listing", digest, str(base)) if digest else None
+    if entry is not None and store is not None:
+        hit = _decode_listing(store.get(entry))
+        if hit is not None:
+            return hit
+    try:
+        from adrguard.adapters.git import remote_url, tracked_files
+    except ImportError:  # gitpython without a git executable
         return None
-    from adrguard.adapters.git import remote_url
-
-    files = _tracked_below(base, git_top)
+    files = tracked_files(base)
+    if files is None:
+        _refused(base, top)  # a .git that git will not read is an error, never a silent walk
+        return None
     url = remote_url(base)
-    if key is not None and git_top.resolve() == top:
-        cache.save_entry(base, "git-files", key, [files, url])
+    if entry is not None and store is not None:
+        import msgspec
+
+        store.put(entry, msgspec.msgpack.encode((files, url)))
     return files, url
+
+
+def _decode_listing(data: bytes | None) -> tuple[list[str], str | None] | None:
+    if data is None:
+        return None
+    import msgspec
+
+    try:
+        return msgspec.msgpack.decode(data, type=tuple[list[str], str | None])
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return None
 
 
 def _unreadable_folders(found: list[tuple[str, str]], roots: Sequence[str]) -> list[SourceFile]:
@@ -263,43 +251,6 @@ def _refused(base: Path, top: Path) -> None:
         hint = (f"; run adrguard as the repository's owner, or trust it with "
                 f"`git config --global --add safe.directory {top}`")
     raise UserError(f"git refuses the repository at {top}: {why}{hint}")
-
-
-def _valid_listing(value: object) -> bool:
-    if not (
-        isinstance(value, list)
-        and len(value) == 2
-        and isinstance(value[0], list)
-        and (value[1] is None or isinstance(value[1], str))
-    ):
-        return False
-    try:
-        "".join(value[0])  # every item a string: checked in C, 20,000 paths in a millisecond
-    except TypeError:
-        return False
-    return True
-
-
-def _git_top(base: Path) -> Path | None:
-    """The git work tree around ``base`` (which has a ``.git`` above it) when git can be used
-    there, else None."""
-    try:
-        from adrguard.adapters.git import find_repo_root
-    except ImportError:  # gitpython without a git executable
-        return None
-    return find_repo_root(base)
-
-
-def _tracked_below(base: Path, top: Path) -> list[str]:
-    """Tracked files below ``base``, relative to ``base`` (which may be below the top)."""
-    from adrguard.adapters.git import tracked_files
-
-    files = tracked_files(base)
-    prefix = Path(os.path.realpath(base)).relative_to(os.path.realpath(top)).as_posix()
-    if prefix in ("", "."):
-        return files
-    cut = prefix + "/"
-    return [f[len(cut) :] for f in files if f.startswith(cut)]
 
 
 def walk(base: Path, start: str = "", unreadable: list[tuple[str, str]] | None = None) -> list[str]:
@@ -340,15 +291,12 @@ def _new_files(
     """Files under the roots that git neither tracks nor ignores. The roots are listed on disk
     first; git is asked which of the files it does not track it ignores only when there are
     some (so an unchanged log costs no git process)."""
-    from adrguard.adapters.cache import CACHE_DIR
-
     known = frozenset(tracked)
-    prefix = CACHE_DIR + "/"
     on_disk: set[str] = set()
     for root in roots:
         start = "" if root == "." else root
         listed = _shallow_files(base, start) if root in shallow else walk(base, start)
-        on_disk.update(p for p in listed if p not in known and not p.startswith(prefix))
+        on_disk.update(p for p in listed if p not in known)
     if not on_disk:
         return []
     from adrguard.adapters.gitwork import untracked_files
@@ -384,86 +332,6 @@ def _under_roots(
     return tuple(p for p, _, _ in classify(paths, roots, config, shallow=shallow).records)
 
 
-# --- reading ----------------------------------------------------------------------------
-
-
-def read_bytes(real_base: str, path: str, max_size: int) -> tuple[bytes | None, str | None] | None:
-    """``(data, None)``, ``(None, why)`` or None when there is nothing to read (a missing file
-    or a directory). Never follows a symlink out of ``real_base``; never blocks on a FIFO."""
-    full = real_base + os.sep + path  # path is repo-relative with "/" (fine on Windows too)
-    if _FAST_FLAGS:
-        # The common case in three system calls: open (refusing a symlink), fstat, read.
-        # Anything else (a symlink, a folder, a FIFO, an error, a file that grew) goes the
-        # careful way below, which decides what to say about it.
-        try:
-            fd = os.open(full, _FAST_FLAGS)
-        except OSError:
-            return _read_careful(full, real_base, max_size)
-        try:
-            st = os.fstat(fd)
-            if stat.S_ISREG(st.st_mode) and st.st_size <= max_size:
-                data = os.read(fd, st.st_size + 1)
-                if len(data) <= st.st_size:
-                    return data, None
-        except OSError:
-            pass
-        finally:
-            os.close(fd)
-    return _read_careful(full, real_base, max_size)
-
-
-def _read_careful(
-    full: str, real_base: str, max_size: int
-) -> tuple[bytes | None, str | None] | None:
-    try:
-        st = os.lstat(full)
-    except FileNotFoundError:
-        return None  # tracked but deleted from the work tree (not staged): not in the commit
-    except OSError as exc:
-        return None, f"cannot read file: {exc.strerror or exc}"
-    if stat.S_ISLNK(st.st_mode):
-        if not _inside(os.path.realpath(full), real_base):
-            return None, SYMLINK_OUTSIDE
-        try:
-            st = os.stat(full)
-        except FileNotFoundError:
-            return None, "symlink target does not exist"
-        except OSError as exc:
-            return None, f"cannot read file: {exc.strerror or exc}"
-    if stat.S_ISDIR(st.st_mode):
-        return None  # a folder named like a file (x.md) or a submodule
-    if not stat.S_ISREG(st.st_mode):
-        return None, "not a regular file"
-    if st.st_size > max_size:
-        return None, _too_large(st.st_size, max_size)
-    try:  # os.open/os.read: a third of the cost of open().read() on many small files
-        fd = os.open(full, _OPEN_FLAGS)
-    except PermissionError:
-        return None, "cannot read file: permission denied"
-    except OSError as exc:
-        return None, f"cannot read file: {exc.strerror or exc}"
-    try:
-        chunks = [os.read(fd, min(st.st_size, max_size) + 1)]
-        total = len(chunks[0])
-        while st.st_size < total <= max_size:  # the file grew after lstat: read on to EOF
-            chunk = os.read(fd, max_size + 1 - total)
-            if not chunk:
-                break
-            chunks.append(chunk)
-            total += len(chunk)
-    except OSError as exc:
-        return None, f"cannot read file: {exc.strerror or exc}"
-    finally:
-        os.close(fd)
-    if total > max_size:
-        return None, _too_large(total, max_size)
-    return b"".join(chunks), None
-
-
-def _too_large(size: int, limit: int) -> str:
-    return f"file is {size:,} bytes, larger than the {limit:,}-byte limit (max-file-size); not read"
-
-
 def _other_texts(
     real_base: str,
     files: frozenset[str],
@@ -472,45 +340,9 @@ def _other_texts(
     config: Config,
     shallow: frozenset[str] = frozenset(),
 ) -> dict[str, bytes]:
-    """Index and CURRENT files under the roots (and the configured index/CURRENT paths)."""
-    records = {p for p, _, _ in plan.records}
-    ordered = longest_first(roots)
-    wanted = {
-        p
-        for p in files
-        if p.endswith(_OTHER_TEXT_SUFFIXES)
-        and p.rsplit("/", 1)[-1] in OTHER_TEXT_NAMES
-        and (root := root_of(p, ordered)) is not None
-        and (root not in shallow or p.count("/") == (0 if root == "." else root.count("/") + 1))
-    }
-    wanted.update(p for p in _configured_paths(roots, config) if p in files)
     out: dict[str, bytes] = {}
-    for path in sorted(wanted - records):
+    for path in sorted(other_text_paths(files, roots, plan, config, shallow)):
         got = read_bytes(real_base, path, config.options.max_file_size)
         if got is not None and got[0] is not None:
             out[path] = got[0]
-    return out
-
-
-def _configured_paths(roots: Sequence[str], config: Config) -> set[str]:
-    def joined(root: str, rel: str) -> str:
-        return rel if root in ("", ".") else f"{root}/{rel}"
-
-    names = [
-        config.options.index.get("path"),
-        config.options.current.get("view"),
-        config.options.current.get("manifest"),
-    ]
-    from adrguard.core.options import manifest_path
-
-    out: set[str] = {manifest_path(config.options)}  # the impact manifest (ADR502-ADR504)
-    for name in names:
-        if isinstance(name, str) and name:
-            out.add(name.lstrip("/"))
-            out.update(joined(r, name) for r in roots)
-    mapping = config.options.index.get("paths") or {}
-    if isinstance(mapping, dict):
-        for root, name in mapping.items():
-            if isinstance(name, str) and name:
-                out.update({name.lstrip("/"), joined(str(root).strip("/"), name)})
     return out

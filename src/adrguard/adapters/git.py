@@ -6,7 +6,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from adrguard.core.errors import UserError
-from adrguard.core.model import FileChange
 
 
 def _git(cwd: Path):  # type: ignore[no-untyped-def]
@@ -92,16 +91,16 @@ def state_digest(top: Path) -> str | None:
     return digest.hexdigest()
 
 
-def tracked_files(repo_root: Path) -> list[str]:
-    """Tracked and staged files (``git ls-files``), repo-relative POSIX paths; ``-z`` safe."""
+def tracked_files(where: Path) -> list[str] | None:
+    """Tracked and staged files below ``where`` (``git ls-files``, ``-z`` safe), relative to
+    it, sorted; None when git cannot list them there (not a work tree, no git, a repository
+    git refuses to use)."""
     import git
 
     try:
-        out = _git(repo_root).ls_files(
-            "-z", "--cached", "--full-name", strip_newline_in_stdout=False
-        )
-    except (git.GitCommandError, OSError) as exc:
-        raise UserError(f"git ls-files failed in {repo_root}: {exc}") from None
+        out = _git(where).ls_files("-z", "--cached", strip_newline_in_stdout=False)
+    except (git.GitCommandError, git.GitCommandNotFound, OSError):
+        return None
     return sorted({p for p in out.split("\0") if p})
 
 
@@ -134,13 +133,7 @@ def normalise_remote(url: str) -> str | None:
     return url
 
 
-# --- change sets: refs, merge base, diff, files at a revision (issue 5) -----------------------
-
-_FETCH_TIMEOUT = 300.0  # seconds per fetch attempt
-DEEPEN_STEPS: tuple[int, ...] = (64, 512, 4096)  # bounded: three deepening fetches, then unshallow
-
-
-def _run(repo_root: Path, *args: str, timeout: float | None = None) -> bytes:
+def run_git(repo_root: Path, *args: str, timeout: float | None = None) -> bytes:
     """``git ARGS`` in ``repo_root``; raw stdout. Raises ``git.GitCommandError`` on failure and
     ``UserError`` when git itself is missing."""
     import git
@@ -158,7 +151,7 @@ def _run(repo_root: Path, *args: str, timeout: float | None = None) -> bytes:
     return out
 
 
-def _stderr(exc: Exception) -> str:
+def stderr_line(exc: Exception) -> str:
     text = str(getattr(exc, "stderr", "") or exc).strip().strip("'").strip()
     return text.replace("\n", " ").removeprefix("stderr: ").strip().strip("'")[:200]
 
@@ -176,7 +169,7 @@ def require_repo(repo_root: Path) -> None:
     import git
 
     try:
-        _run(repo_root, "rev-parse", "--git-dir")
+        run_git(repo_root, "rev-parse", "--git-dir")
     except git.GitCommandError:
         raise UserError(
             f"{repo_root} is not inside a git repository: change-aware checks need history; "
@@ -184,217 +177,14 @@ def require_repo(repo_root: Path) -> None:
         ) from None
 
 
-def _fetch_hint(repo_root: Path, ref: str) -> str:
-    remote, _, branch = ref.partition("/")
-    if branch and remote in remotes(repo_root):
-        return f"git fetch {remote} {branch}"
-    return f"git fetch origin {ref}"
-
-
-def resolve_commit(repo_root: Path, ref: str, role: str = "base") -> str:
-    """The full commit id ``ref`` names; a one-line ``UserError`` naming the fix otherwise."""
-    import git
-
-    require_repo(repo_root)
-    try:
-        out = _run(
-            repo_root, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{ref}^{{commit}}"
-        )
-    except git.GitCommandError:
-        flag = "--base" if role == "base" else "--head"
-        raise UserError(
-            f"{role} ref {ref!r} not found: fetch it ({_fetch_hint(repo_root, ref)}) "
-            f"or pass {flag} with an existing ref"
-        ) from None
-    return out.decode("ascii").strip()
-
-
-def remotes(repo_root: Path) -> list[str]:
-    import git
-
-    try:
-        return _run(repo_root, "remote").decode("utf-8", "replace").split()
-    except git.GitCommandError:
-        return []
-
-
-def is_shallow(repo_root: Path) -> bool:
-    import git
-
-    try:
-        return _run(repo_root, "rev-parse", "--is-shallow-repository").strip() == b"true"
-    except git.GitCommandError:
-        return False
-
-
-def merge_base(repo_root: Path, base: str, head: str) -> str | None:
-    """The best common ancestor of two commits (``base...head``), or None when there is none."""
-    import git
-
-    try:
-        out = _run(repo_root, "merge-base", base, head)
-    except git.GitCommandError as exc:
-        if exc.status == 1:
-            return None
-        raise UserError(f"git merge-base {base} {head} failed: {_stderr(exc)}") from None
-    return out.decode("ascii").strip() or None
-
-
-def no_merge_base_error(repo_root: Path, base_ref: str, head_ref: str) -> UserError:
-    if is_shallow(repo_root):
-        return UserError(
-            f"no merge base between {base_ref!r} and {head_ref!r} in this shallow clone: fetch "
-            "more history (actions/checkout with fetch-depth: 0, or git fetch --deepen=500 origin) "
-            "or rerun with --deepen"
-        )
-    return UserError(
-        f"{base_ref!r} and {head_ref!r} share no history (no merge base): pass a --base that "
-        "the head branch was started from"
-    )
-
-
-def _deepen_remote(repo_root: Path, base_ref: str) -> tuple[str, list[str]]:
-    """The remote to fetch from and the refspecs that keep ``base_ref`` up to date."""
-    known = remotes(repo_root)
-    remote, _, branch = base_ref.partition("/")
-    if branch and remote in known:
-        return remote, [f"+refs/heads/{branch}:refs/remotes/{remote}/{branch}"]
-    if "origin" in known:
-        return "origin", []
-    if len(known) == 1:
-        return known[0], []
-    raise UserError(
-        "--deepen needs a remote to fetch from, and none is configured (git remote add origin URL)"
-    )
-
-
-def deepen_until_merge_base(
-    repo_root: Path, base_ref: str, head_ref: str, steps: tuple[int, ...] = DEEPEN_STEPS
-) -> tuple[str, int]:
-    """Fetch more history from the configured remote until ``base_ref`` and ``head_ref`` have a
-    merge base: one ``git fetch --deepen=N`` per step, then one ``--unshallow``. Returns the
-    merge base and the number of fetches made."""
-    remote, refspecs = _deepen_remote(repo_root, base_ref)
-    attempts = [f"--deepen={n}" for n in steps] + ["--unshallow"]
-    fetched = 0
-    if refspecs and not _exists(repo_root, base_ref):  # CI clones often lack the base branch
-        _fetch(repo_root, f"--depth={steps[0]}", remote, refspecs)
-        fetched += 1
-    for flag in attempts:
-        base = resolve_commit(repo_root, base_ref, "base")
-        head = resolve_commit(repo_root, head_ref, "head")
-        found = merge_base(repo_root, base, head)
-        if found is not None:
-            return found, fetched
-        if not is_shallow(repo_root):
-            break
-        _fetch(repo_root, flag, remote, refspecs)
-        fetched += 1
-    base = resolve_commit(repo_root, base_ref, "base")
-    head = resolve_commit(repo_root, head_ref, "head")
-    found = merge_base(repo_root, base, head)
-    if found is None:
-        raise UserError(
-            f"{base_ref!r} and {head_ref!r} share no history even after fetching all of it from "
-            f"{remote} ({fetched} fetches): pass a --base that the head branch was started from"
-        )
-    return found, fetched
-
-
-def _exists(repo_root: Path, ref: str) -> bool:
-    try:
-        resolve_commit(repo_root, ref)
-    except UserError:
-        return False
-    return True
-
-
-def _fetch(repo_root: Path, flag: str, remote: str, refspecs: list[str]) -> None:
-    import git
-
-    try:
-        _run(
-            repo_root,
-            "fetch",
-            "--quiet",
-            "--no-tags",
-            flag,
-            remote,
-            *refspecs,
-            timeout=_FETCH_TIMEOUT,
-        )
-    except git.GitCommandError as exc:
-        raise UserError(f"--deepen: git fetch {flag} {remote} failed: {_stderr(exc)}") from None
-
-
-def diff_changes(
-    repo_root: Path, *revs: str, cached: bool = False
-) -> tuple[list[FileChange], list[str]]:
-    """Files changed from commit ``revs[0]`` to ``revs[1]`` (one rev: to the work tree, or with
-    ``cached`` to the index) with status, old path (renames) and notes on what was not
-    inspected (submodules, paths that are not UTF-8). ``-z`` safe."""
-    import git
-
-    try:
-        out = _run(
-            repo_root,
-            "diff",
-            *(("--cached",) if cached else ()),
-            "--raw",
-            "-z",
-            "--no-abbrev",
-            "--find-renames",
-            "--no-ext-diff",
-            "--no-textconv",
-            "--ignore-submodules=none",
-            *revs,
-            "--",
-        )
-    except git.GitCommandError as exc:
-        shown = " ".join(r[:12] for r in revs)
-        raise UserError(f"git diff {shown} failed: {_stderr(exc)}") from None
-    fields = out.split(b"\0")
-    changes: list[FileChange] = []
-    notes: list[str] = []
-    i = 0
-    while i < len(fields) and fields[i].startswith(b":"):
-        meta = fields[i][1:].split(b" ")
-        old_mode, new_mode, status = meta[0], meta[1], meta[4].decode("ascii")
-        kind, score = status[0], status[1:]
-        if kind in "RC":
-            src, dst = decode_path(fields[i + 1]), decode_path(fields[i + 2])
-            raw_paths: tuple[bytes, ...] = (fields[i + 1], fields[i + 2])
-            i += 3
-        else:
-            src, dst = None, decode_path(fields[i + 1])
-            raw_paths = (fields[i + 1],)
-            i += 2
-        if kind == "C":  # copies are additions that name where they came from
-            kind = "A"
-        changes.append(FileChange(kind, dst, src, int(score) if score else None))
-        if b"160000" in (old_mode, new_mode):
-            notes.append(f"submodule {dst} changed: its own files are not inspected")
-        if any(_not_utf8(p) for p in raw_paths):
-            notes.append(f"path {dst} is not valid UTF-8: shown with \\x escapes")
-    return changes, notes
-
-
-def _not_utf8(raw: bytes) -> bool:
-    try:
-        raw.decode("utf-8")
-    except UnicodeDecodeError:
-        return True
-    return False
-
-
 def files_at(repo_root: Path, rev: str) -> dict[str, str]:
     """Every blob path at ``rev`` mapped to its object id (``git ls-tree -r -z``)."""
     import git
 
     try:
-        out = _run(repo_root, "ls-tree", "-r", "-z", "--full-tree", rev)
+        out = run_git(repo_root, "ls-tree", "-r", "-z", "--full-tree", rev)
     except git.GitCommandError as exc:
-        raise UserError(f"git ls-tree {rev[:12]} failed: {_stderr(exc)}") from None
+        raise UserError(f"git ls-tree {rev[:12]} failed: {stderr_line(exc)}") from None
     found: dict[str, str] = {}
     for entry in out.split(b"\0"):
         if not entry:
@@ -419,6 +209,6 @@ def read_blobs(repo_root: Path, shas: list[str]) -> dict[str, bytes]:
     try:
         return {sha: repo.odb.stream(bytes.fromhex(sha)).read() for sha in dict.fromkeys(shas)}
     except (ValueError, git.GitCommandError) as exc:
-        raise UserError(f"cannot read objects from {repo_root}: {_stderr(exc)}") from None
+        raise UserError(f"cannot read objects from {repo_root}: {stderr_line(exc)}") from None
     finally:
         repo.close()

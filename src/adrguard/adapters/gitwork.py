@@ -19,10 +19,10 @@ def untracked_files(base: Path, below: Sequence[str] = (".",)) -> list[str]:
     nor ignores, relative to ``base``, sorted."""
     import git
 
-    from adrguard.adapters.git import _run, decode_path
+    from adrguard.adapters.git import decode_path, run_git
 
     try:
-        out = _run(base, "ls-files", "-z", "--others", "--exclude-standard", "--", *below)
+        out = run_git(base, "ls-files", "-z", "--others", "--exclude-standard", "--", *below)
     except git.GitCommandError:
         return []
     return sorted(decode_path(p) for p in out.split(b"\0") if p)
@@ -32,10 +32,10 @@ def head_commit(base: Path) -> str | None:
     """The commit HEAD names, or None in a repository without commits."""
     import git
 
-    from adrguard.adapters.git import _run
+    from adrguard.adapters.git import run_git
 
     try:
-        out = _run(base, "rev-parse", "--verify", "-q", "HEAD^{commit}")
+        out = run_git(base, "rev-parse", "--verify", "-q", "HEAD^{commit}")
     except git.GitCommandError:
         return None
     return out.decode("ascii").strip() or None
@@ -44,7 +44,7 @@ def head_commit(base: Path) -> str | None:
 def staged_changes(base: Path) -> tuple[str, list[FileChange]]:
     """What the next commit changes (the index against HEAD) and the commit it starts from
     (git's empty tree when there is none)."""
-    from adrguard.adapters.git import diff_changes
+    from adrguard.adapters.revisions import diff_changes
 
     head = head_commit(base) or EMPTY_TREE
     return head, diff_changes(base, head, cached=True)[0]
@@ -53,7 +53,7 @@ def staged_changes(base: Path) -> tuple[str, list[FileChange]]:
 def worktree_changes(base: Path) -> tuple[str, list[FileChange]]:
     """Everything not committed yet (the work tree, staged or not, and untracked files that
     git does not ignore) against HEAD, and the commit it starts from."""
-    from adrguard.adapters.git import diff_changes
+    from adrguard.adapters.revisions import diff_changes
 
     head = head_commit(base) or EMPTY_TREE
     changes = diff_changes(base, head)[0]
@@ -78,7 +78,7 @@ def _from_top(base: Path, paths: Iterable[str]) -> list[str]:
 
 def renames_since(base: Path, rev: str) -> dict[str, str]:
     """Old path -> new path for every file git sees renamed from ``rev`` to the work tree."""
-    from adrguard.adapters.git import diff_changes
+    from adrguard.adapters.revisions import diff_changes
 
     try:
         changes = diff_changes(base, rev)[0]
@@ -91,13 +91,13 @@ def blobs_at(base: Path, rev: str, paths: Iterable[str]) -> dict[str, bytes]:
     """The files among ``paths`` as commit ``rev`` holds them (absent ones are left out)."""
     import git
 
-    from adrguard.adapters.git import _run, decode_path, read_blobs
+    from adrguard.adapters.git import decode_path, read_blobs, run_git
 
     wanted = sorted(set(paths))
     if not wanted:
         return {}
     try:
-        out = _run(base, "ls-tree", "-z", "--full-tree", rev, "--", *wanted)
+        out = run_git(base, "ls-tree", "-z", "--full-tree", rev, "--", *wanted)
     except git.GitCommandError:
         return {}
     shas: dict[str, str] = {}

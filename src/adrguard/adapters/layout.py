@@ -3,7 +3,6 @@ archive folders and the configured excludes (gitwildmatch). Pure: works on path 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -13,7 +12,11 @@ from adrguard.core.rootnames import is_numbered
 
 MARKDOWN_SUFFIXES = (".md", ".markdown")
 RECORD_README = frozenset({"readme.md", "readme.markdown"})  # casefolded
-_NAMED = re.compile(r"\(\?P<\w+>")
+# Files under a root that rules read as text (indexes, CURRENT views and manifests).
+OTHER_TEXT_NAMES = frozenset(
+    {"README.md", "readme.md", "index.md", "INDEX.md", "CURRENT.md", "CURRENT.sources.json"}
+)
+_OTHER_TEXT_SUFFIXES = tuple(OTHER_TEXT_NAMES)  # a cheap first test (endswith, in C)
 
 
 @dataclass(frozen=True)
@@ -25,117 +28,47 @@ class Plan:
 
 
 class _Excluder:
-    """The configured excludes (gitwildmatch) matched against the path below the root and the
-    repo-relative path. For the README.md of a one-folder-per-record layout the index-name
-    patterns ("README.md") do not apply: that README is the record itself."""
+    """The configured excludes (gitwildmatch, through pathspec). For the README.md of a
+    one-folder-per-record layout the index-name patterns ("README.md") do not apply: that README
+    is the record itself."""
 
     def __init__(self, patterns: Sequence[str]) -> None:
-        self.any = _matcher(patterns)
+        self.any = _Spec(patterns)
         kept = [p for p in patterns if not _is_index_name(p)]
-        self.record = _matcher(kept) if len(kept) != len(patterns) else self.any
+        self.record = _Spec(kept) if len(kept) != len(patterns) else self.any
+
+
+class _Spec:
+    """Excludes matched as pathspec matches them: a pattern naming a file or folder (no slash
+    but a trailing one) against the path below the root, a pattern with a path against that and
+    the repo-relative path. With a negation (``!``) order matters: every pattern is matched
+    against both, in one spec."""
+
+    def __init__(self, patterns: Sequence[str]) -> None:
+        if any(p.lstrip().startswith("!") for p in patterns):
+            named, rest = [], list(patterns)
+        else:
+            named = [p for p in patterns if "/" not in p.rstrip("/")]
+            rest = [p for p in patterns if "/" in p.rstrip("/")]
+        self.names = _pathspec(named) if named else None
+        self.paths = _pathspec(rest) if rest else None
+
+    def __call__(self, path: str, rel: str) -> bool:
+        if self.names is not None and self.names.match_file(rel):
+            return True
+        return self.paths is not None and bool(
+            self.paths.match_file(rel) or self.paths.match_file(path)
+        )
 
 
 def _pathspec(patterns: Iterable[str]) -> Any:
     import pathspec
 
-    lines = list(patterns)
-    try:
-        return pathspec.PathSpec.from_lines("gitignore", lines)
-    except (KeyError, LookupError):  # pathspec < 1.0 names it "gitwildmatch"
-        return pathspec.PathSpec.from_lines("gitwildmatch", lines)
-
-
-_ANY_DIR, _DIR_OR_END = "^(?:.+/)?", "(?:/|$)"
-_PLAIN_SPECIALS = frozenset("/\\[]!#")
-
-
-def _simple_regex(pattern: str) -> str | None:
-    """The regex pathspec writes for a plain file-name glob (letters, ``*`` and ``?`` only:
-    ``README.md``, ``0000-*template*``), written here without importing pathspec (start-up
-    time; every default exclude is one). None for any other pattern: pathspec handles it."""
-    if (
-        not pattern
-        or "**" in pattern
-        or not pattern.strip("*?")
-        or not _PLAIN_SPECIALS.isdisjoint(pattern)
-        or any(c.isspace() for c in pattern)
-    ):
-        return None
-    body = "".join("[^/]*" if c == "*" else "[^/]" if c == "?" else re.escape(c) for c in pattern)
-    return f"{_ANY_DIR}{body}{_DIR_OR_END}"
-
-
-def _names_only(patterns: Sequence[str]) -> list[str] | None:
-    """The name regexes of the patterns when every one is plain (see :func:`_simple_regex`)."""
-    names: list[str] = []
-    for p in patterns:
-        text = _simple_regex(p)
-        if text is None:
-            return None
-        names.append(text.removeprefix(_ANY_DIR))
-    return names
-
-
-def _matcher(patterns: Sequence[str]) -> _Matcher:
-    """A predicate over (repo path, path below the root). Without negations the patterns are
-    joined into two regexes (a name regex tried on each part below the root, a path regex):
-    pathspec tries them one by one, which is 20 times slower on 10,000 files."""
-    plain = _names_only(patterns)
-    if plain is not None:
-        return _Matcher(plain, [])
-    spec = _pathspec(patterns)
-    used = [p for p in spec.patterns if p.include is not None]
-    if any(not p.include for p in used) or any(not hasattr(p, "regex") for p in used):
-        return _Matcher([], [], spec)
-    names: list[str] = []
-    paths: list[str] = []
-    for p in used:
-        text = _NAMED.sub("(?:", p.regex.pattern)
-        rest = text.removeprefix(_ANY_DIR)
-        core = rest.removesuffix(_DIR_OR_END).replace("[^/]", "")
-        if text.startswith(_ANY_DIR) and "/" not in core:
-            names.append(rest)
-        else:
-            paths.append(text)
-    return _Matcher(names, paths)
-
-
-class _Matcher:
-    """``(path, rel) -> excluded``: a name regex tried on each part of ``rel``, a path regex
-    tried on ``rel`` and ``path``, or (with negations) pathspec itself. :meth:`in_file` takes
-    the verdict on the folder parts, worked out once per folder (see :func:`classify`)."""
-
-    def __init__(self, names: list[str], paths: list[str], spec: Any = None) -> None:
-        self.name_rx = re.compile("|".join(f"(?:{n})" for n in names)) if names else None
-        self.path_rx = re.compile("|".join(f"(?:{n})" for n in paths)) if paths else None
-        self.spec = spec
-
-    def __call__(self, path: str, rel: str) -> bool:
-        parts = rel.split("/")
-        return self.in_file(path, rel, parts[-1], self.in_folder(parts[:-1]))
-
-    def in_folder(self, parts: Sequence[str]) -> bool:
-        """Whether a folder part (below the root) matches a name pattern."""
-        rx = self.name_rx
-        return rx is not None and any(rx.match(part) for part in parts)
-
-    def in_file(self, path: str, rel: str, name: str, folder_hit: bool) -> bool:
-        if self.spec is not None:
-            return bool(self.spec.match_file(rel) or self.spec.match_file(path))
-        if folder_hit or (self.name_rx is not None and self.name_rx.match(name)):
-            return True
-        rx = self.path_rx
-        return rx is not None and bool(rx.match(rel) or rx.match(path))
+    return pathspec.GitIgnoreSpec.from_lines(list(patterns))
 
 
 def _is_index_name(pattern: str) -> bool:
     """A pattern naming a README file (it would also exclude per-record README.md files)."""
-    plain = _simple_regex(pattern)
-    if plain is not None:
-        rx = re.compile(plain)
-        return bool(rx.match("README.md") or rx.match("readme.md")) and not rx.match(
-            "0001-record.md"
-        )
     spec = _pathspec([pattern])
     return bool(spec.match_file("README.md") or spec.match_file("readme.md")) and not bool(
         spec.match_file("0001-record.md")
@@ -172,8 +105,6 @@ class _Folder(NamedTuple):
     rel: str  # the folder below the root ("" for the root itself)
     record_folder: str | None  # the one-folder-per-record candidate holding its files
     archived: bool
-    hit_any: bool  # a folder part matches an exclude name (all patterns)
-    hit_record: bool  # the same, for the patterns that apply to a record's README
     shallow: bool = False  # a root found by content: only numbered names directly in it
 
 
@@ -182,7 +113,6 @@ def _folder(
     folder: str,
     ordered: Sequence[str],
     archive: Sequence[str],
-    excluder: _Excluder,
     shallow: Collection[str] = (),
 ) -> _Folder | None:
     root = root_of(path, ordered)  # the same for every file of the folder
@@ -198,8 +128,6 @@ def _folder(
         rel=rel,
         record_folder=_record_folder([*parts, ""], archive) if parts else None,
         archived=bool(parts) and not set(parts).isdisjoint(archive),
-        hit_any=excluder.any.in_folder(parts),
-        hit_record=excluder.record.in_folder(parts),
         shallow=is_shallow,
     )
 
@@ -219,7 +147,7 @@ def classify(
     archive = tuple(config.archive_dirs)
     excluder = _Excluder(config.exclude)
     known: dict[str, _Folder | None] = {}
-    found: list[tuple[str, str, str, _Folder]] = []
+    found: list[tuple[str, str, _Folder]] = []
     folders: dict[tuple[str, str], list[str]] = {}
     for path in files:
         if not path.lower().endswith(MARKDOWN_SUFFIXES):
@@ -228,11 +156,11 @@ def classify(
         if where in known:
             info = known[where]
         else:
-            info = known[where] = _folder(path, where, ordered, archive, excluder, shallow)
+            info = known[where] = _folder(path, where, ordered, archive, shallow)
         if info is None:
             continue
         rel = f"{info.rel}/{name}" if info.rel else name
-        found.append((path, name, rel, info))
+        found.append((path, rel, info))
         if info.record_folder is not None:
             inner = rel[len(info.record_folder) + 1 :]
             folders.setdefault((info.root, info.record_folder), []).append(inner)
@@ -241,16 +169,16 @@ def classify(
     }
     records: list[tuple[str, str, bool]] = []
     skipped: list[str] = []
-    for path, name, rel, info in found:
+    for path, rel, info in found:
         folder = info.record_folder
         if folder is not None and (info.root, folder) in per_record:
             is_readme = rel[len(folder) + 1 :].casefold() in RECORD_README
-            if is_readme and not excluder.record.in_file(path, rel, name, info.hit_record):
+            if is_readme and not excluder.record(path, rel):
                 records.append((path, info.root, info.archived))
             else:
                 skipped.append(path)  # a part of a record (renaming.md), or excluded
-        elif excluder.any.in_file(path, rel, name, info.hit_any) or (
-            info.shallow and (info.rel or not is_numbered(name))
+        elif excluder.any(path, rel) or (
+            info.shallow and (info.rel or not is_numbered(path.rsplit("/", 1)[-1]))
         ):
             skipped.append(path)
         else:
@@ -262,3 +190,49 @@ def classify(
 def longest_first(roots: Sequence[str]) -> list[str]:
     """Roots in the order a path is matched against them: the most specific first."""
     return sorted(roots, key=lambda r: (r == ".", -len(r)))
+
+
+def other_text_paths(
+    files: frozenset[str],
+    roots: Sequence[str],
+    plan: Plan,
+    config: Config,
+    shallow: Collection[str] = frozenset(),
+) -> set[str]:
+    """Index and CURRENT files under the roots (in a shallow root: directly in it), the
+    configured index/CURRENT paths and the impact manifest, records excepted: the texts rules
+    read besides the records."""
+    records = {p for p, _, _ in plan.records}
+    ordered = longest_first(roots)
+    wanted = {
+        p
+        for p in files
+        if p.endswith(_OTHER_TEXT_SUFFIXES)
+        and p.rsplit("/", 1)[-1] in OTHER_TEXT_NAMES
+        and (root := root_of(p, ordered)) is not None
+        and (root not in shallow or p.count("/") == (0 if root == "." else root.count("/") + 1))
+    }
+    wanted.update(p for p in _configured_paths(roots, config) if p in files)
+    return wanted - records
+
+
+def _configured_paths(roots: Sequence[str], config: Config) -> set[str]:
+    def joined(root: str, rel: str) -> str:
+        return rel if root in ("", ".") else f"{root}/{rel}"
+
+    names = [
+        config.options.index.path,
+        config.options.current.view,
+        config.options.current.manifest,
+    ]
+    from adrguard.core.options import manifest_path
+
+    out: set[str] = {manifest_path(config.options)}  # the impact manifest (ADR502-ADR504)
+    for name in names:
+        if name:
+            out.add(name.lstrip("/"))
+            out.update(joined(r, name) for r in roots)
+    for root, name in config.options.index.paths.items():
+        if name:
+            out.update({name.lstrip("/"), joined(str(root).strip("/"), name)})
+    return out

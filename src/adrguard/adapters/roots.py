@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from adrguard.adapters.reading import inside
 from adrguard.config import DEFAULT_ROOTS, Config
 from adrguard.core import rootnames
 from adrguard.core.errors import UserError
@@ -63,12 +64,8 @@ class Search:
         return text
 
 
-def _inside(real_path: str, real_base: str) -> bool:
-    return real_path == real_base or real_path.startswith(real_base.rstrip(os.sep) + os.sep)
-
-
 def is_dir_inside(path: Path, real_base: str) -> bool:
-    return path.is_dir() and _inside(os.path.realpath(path), real_base)
+    return path.is_dir() and inside(os.path.realpath(path), real_base)
 
 
 # --- configured roots -------------------------------------------------------------------------
@@ -188,7 +185,7 @@ def _log4brains_folders(text: str) -> list[str]:
 
 
 def _read_text(path: Path, limit: int) -> str:
-    from adrguard.adapters.files import read_bytes
+    from adrguard.adapters.reading import read_bytes
 
     got = read_bytes(os.path.dirname(os.path.realpath(path)), path.name, limit)
     if got is None or got[0] is None:
@@ -257,8 +254,8 @@ def _by_content(
 ) -> list[Root]:
     if not candidates:
         return []
-    from adrguard.adapters.files import read_bytes
-    from adrguard.core.parse import parse
+    from adrguard.adapters.reading import read_bytes
+    from adrguard.core.parse.record import parse
 
     out: list[Root] = []
     for folder, numbered in candidates:

@@ -2,23 +2,22 @@
 
 from __future__ import annotations
 
-from adrguard.api.check import check, check_result
+from adrguard.api.check import CheckResult, check, check_result
 from adrguard.api.corpus import (
-    CheckResult,
-    Loaded,
     build_corpus,
     load,
+    load_corpus,
     load_with,
     resolve_root,
 )
 
 __all__ = [
     "CheckResult",
-    "Loaded",
     "build_corpus",
     "check",
     "check_result",
     "load",
+    "load_corpus",
     "load_with",
     "resolve_root",
 ]

@@ -14,6 +14,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from adrguard.api.lookup import decision_row, find_part
 from adrguard.api.workspace import (
     MAX_IDENTIFIER,
     UNTRUSTED,
@@ -26,12 +27,11 @@ from adrguard.api.workspace import (
     check_statuses,
 )
 from adrguard.config import PROFILES
-from adrguard.core import context as ctx_mod
-from adrguard.core import retrieval, search
+from adrguard.core.agent import context as ctx_mod
+from adrguard.core.agent import retrieval, search
 from adrguard.core.errors import UserError
-from adrguard.core.impact import configured_statuses, status_key
-from adrguard.core.mapping import manifest_of
-from adrguard.core.model import Corpus, Decision
+from adrguard.core.impact.analysis import configured_statuses, status_key
+from adrguard.core.impact.mapping import manifest_of
 
 __all__ = [
     "Limits",
@@ -45,28 +45,6 @@ __all__ = [
     "search_adrs",
     "validate_adrs",
 ]
-
-
-def _summary(d: Decision) -> dict[str, Any]:
-    return {
-        "id": d.id,
-        "title": d.title,
-        "status": status_key(d),
-        "path": d.path,
-        "date": d.date,
-        "archived": d.archived,
-    }
-
-
-def _lookup(corpus: Corpus, key: str) -> tuple[Decision, int | None]:
-    """The record ``key`` names (``ID#N`` names its part N)."""
-    from adrguard.api.graph import find as resolve_key
-
-    part: int | None = None
-    base, sep, tail = key.partition("#")
-    if sep and tail.isdigit():
-        key, part = base, int(tail)
-    return resolve_key(corpus, key), part
 
 
 # ---- the tools ----------------------------------------------------------------------------
@@ -101,7 +79,7 @@ def list_adrs(
     data = {
         "total": len(rows),
         "offset": offset,
-        "records": [_summary(d) for d in page],
+        "records": [decision_row(d) for d in page],
     }
     return bounded(ws, data, "narrow with status, under or a smaller limit")
 
@@ -110,15 +88,12 @@ def get_adr(ws: Workspace, adr_id: str) -> dict[str, Any]:
     """One record: metadata, resolved relationships and its markdown (marked untrusted)."""
     key = check_identifier(adr_id, "id")
     _config, corpus = ws.load()
-    d, _part = _lookup(corpus, key)
-    from adrguard.core import graph as core_graph
+    d, _part = find_part(corpus, key)
+    from adrguard.core.graph import graph as core_graph
 
-    data = _summary(d)
+    data = decision_row(d)
     data.update(
         {
-            "number": d.number,
-            "statusRaw": d.status_raw,
-            "format": d.format,
             "governedPaths": list(d.governed_paths),
             "governedComponents": list(d.governed_components),
             "relationships": core_graph.describe(corpus, d),
@@ -144,7 +119,7 @@ def search_adrs(ws: Workspace, query: str, limit: int = search.DEFAULT_LIMIT) ->
         "excerptsAreUntrusted": True,
         "results": [
             {
-                **_summary(h.decision),
+                **decision_row(h.decision),
                 "fields": list(h.fields),
                 "matches": {t: list(f) for t, f in h.terms.items()},
                 "excerpt": h.excerpt,
@@ -160,8 +135,8 @@ def get_adr_relationships(ws: Workspace, adr_id: str) -> dict[str, Any]:
     """Declared relationships of one record with their resolution state, and its successor."""
     key = check_identifier(adr_id, "id")
     _config, corpus = ws.load()
-    d, _part = _lookup(corpus, key)
-    from adrguard.core import graph as core_graph
+    d, _part = find_part(corpus, key)
+    from adrguard.core.graph import graph as core_graph
 
     g = core_graph.build(corpus)
     declared = [
@@ -178,10 +153,10 @@ def get_adr_relationships(ws: Workspace, adr_id: str) -> dict[str, Any]:
     ]
     succ = g.current_successor(d)
     data = {
-        **_summary(d),
+        **decision_row(d),
         "declared": declared,
         "resolved": core_graph.describe(corpus, d),
-        "currentSuccessor": _summary(succ) if succ is not None else None,
+        "currentSuccessor": decision_row(succ) if succ is not None else None,
     }
     return bounded(ws, data, "ask for one record at a time")
 
@@ -245,7 +220,7 @@ def find_adrs(
         "topic": q,
         "statuses": sorted(wanted),
         "total": result.total,
-        "results": [retrieval.hit_json(h) for h in result.hits],
+        "results": [hit_row(h) for h in result.hits],
         "notes": list(result.notes),
         "heldBack": result.held_back,
     }
@@ -281,7 +256,7 @@ def adr_context(
     warnings: list[str] = []
     part: int | None = None
     if key is not None:
-        d, part = _lookup(corpus, key)
+        d, part = find_part(corpus, key)
         seeds = [(d, "requested")]
         if status_key(d) == "superseded":
             warnings.append(f"{d.id} is superseded: its current successor comes first")
@@ -318,6 +293,15 @@ def adr_context(
     return bounded(ws, data, "lower max_chars or max_units")
 
 
+def hit_row(hit: retrieval.Hit) -> dict[str, Any]:
+    """A ``find`` result: the record's row, its score and why it matched."""
+    return {
+        **decision_row(hit.decision),
+        "score": hit.score,
+        "reasons": [r.to_json() for r in hit.reasons],
+    }
+
+
 def _why(hit: retrieval.Hit) -> str:
     r = hit.reasons[0]
     return f"matched {r.kind} {r.detail}" + (f" ({r.path})" if r.path else "")
@@ -330,7 +314,7 @@ def analyze_impact(ws: Workspace, base: str, head: str | None = None) -> dict[st
         if ref.startswith("-") or not re.fullmatch(r"[\w./@^~{}+-]+", ref):
             raise UserError(f"{ref[:80]!r} is not a git revision: give a branch, tag or commit")
     from adrguard.api.impact import impact
-    from adrguard.core.impact import to_json
+    from adrguard.core.impact.analysis import to_json
 
     with ws.lock:
         result = impact(ws.root, base=refs[0], head=refs[1] if head else None, config=ws.config())

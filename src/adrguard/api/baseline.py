@@ -6,9 +6,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from adrguard.config import Config
-from adrguard.core import baseline as bl
 from adrguard.core.errors import UserError
 from adrguard.core.findings import INTERNAL_ERROR
+from adrguard.core.gate import baseline as bl
 
 
 @dataclass(frozen=True)

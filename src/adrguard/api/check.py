@@ -1,30 +1,69 @@
 """``check``: the one entry every front end uses to check a repository (the CLI, the MCP
-server's ``validate_adrs``, the GitHub Action through the CLI). Discovery, parsing and the rules
-(:mod:`.corpus`, :mod:`adrguard.engine`), then the judging (:mod:`.gate`): the baseline file and,
-for a change, what it touches."""
+server's ``validate_adrs``, the GitHub Action through the CLI). The corpus comes from the one
+pipeline (:func:`adrguard.api.corpus.read_source`), the rules from :mod:`adrguard.engine`, then
+the judging (:mod:`.gate`): the baseline file and, for a change, what it touches."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypedDict, Unpack
 
-from adrguard.api.corpus import CheckResult, corpus_of, resolve_root, source_hashes
+from adrguard.adapters.files import Discovery
+from adrguard.adapters.source import WorkTree
+from adrguard.api.corpus import read_source, resolve_root
 from adrguard.config import Config, load_config
-from adrguard.core.baseline import DEFAULT_PATH
 from adrguard.core.errors import UserError
 from adrguard.core.findings import Report
+from adrguard.core.gate.baseline import DEFAULT_PATH
 from adrguard.core.model import ChangeSet, Corpus
 
 if TYPE_CHECKING:
-    from adrguard.adapters.files import Discovery
+    from adrguard.api.gate import Scope
+    from adrguard.api.targets import Targets
 
 
-def check(
-    repo_root: Path | str | None = None,
-    **kwargs: Any,
-) -> Report:
+@dataclass(frozen=True)
+class CheckResult:
+    """A report, the effective config it was made with, the corpus it was made from and what
+    discovery found (the roots and why, for ``-v``; None when the corpus came from git)."""
+
+    report: Report
+    config: Config
+    corpus: Corpus
+    found: Discovery | None = None
+    skipped_run: str | None = None  # why nothing was checked (the hook: nothing relevant)
+
+    @property
+    def repo_url(self) -> str | None:
+        return self.corpus.repo_url
+
+    @property
+    def untracked(self) -> tuple[str, ...]:
+        return self.corpus.untracked
+
+
+class CheckArgs(TypedDict, total=False):
+    """The keyword arguments of :func:`check` (see :func:`check_result`)."""
+
+    config_path: Path | None
+    config: Config | None
+    paths: Sequence[str]
+    profile: str | None
+    select: Sequence[str]
+    ignore: Sequence[str]
+    base: str | None
+    head: str | None
+    today: str | None
+    deepen: bool
+    change: str | None
+    changed_files: Sequence[str]
+    baseline: bool
+    baseline_path: str | None
+
+
+def check(repo_root: Path | str | None = None, **kwargs: Unpack[CheckArgs]) -> Report:
     """Run every selected rule over the repository's decisions and return the sorted report."""
     return check_result(repo_root, **kwargs).report
 
@@ -52,10 +91,10 @@ def check_result(
     ``paths`` (``check PATH...``) limits file-level findings to them; a folder outside every
     root is checked as a root. ``change`` judges a change not committed yet: ``"staged"`` (the
     pre-commit hook; ``changed_files`` are the files it passes) or ``"worktree"``
-    (``--changed``); ``base`` judges the changes since ``base``. The baseline file (unless
-    ``baseline`` is False) and the change hold findings back (:mod:`adrguard.api.gate`).
-    Manual runs (no change, no base) also check files git does not track yet. Without
-    ``base``, an unchanged repository gets the stored engine report back (see :mod:`.memo`)."""
+    (``--changed``); ``base`` judges the changes since ``base`` (to ``head``, default the work
+    tree). The baseline file (unless ``baseline`` is False) and the change hold findings back
+    (:mod:`adrguard.api.gate`). Manual runs (no change, no base) also check files git does not
+    track yet."""
     from adrguard.api import gate, targets
 
     root = resolve_root(repo_root)
@@ -66,8 +105,8 @@ def check_result(
     if base is not None:
         if change is not None:
             raise UserError("--base and --changed judge different changes: give one of them")
-        result = _check_base(root, cfg, wanted, base, head, deepen)
-        changes = result.changes
+        run = _check_base(root, cfg, wanted, base, head, deepen)
+        changes = run.changes
         assert changes is not None
         judging = replace(
             judging, baseline_rev=changes.merge_base, scope=gate.base_scope(changes, cfg)
@@ -75,20 +114,21 @@ def check_result(
     elif head is not None:
         raise UserError("--head needs --base: say which revision the change is measured against")
     elif change is not None:
-        result = _check_local(root, cfg, wanted, change, changed_files)
-        if result.skipped_run is not None:
-            return result.check
-        judging = replace(judging, scope=result.scope)
+        run = _check_local(root, cfg, wanted, change, changed_files)
+        if run.check.skipped_run is not None:
+            return run.check
+        judging = replace(judging, scope=run.scope)
     else:
-        result = _check_tree(root, cfg, wanted)
-    check = result.check
+        run = _check_tree(root, cfg, wanted)
+    check = run.check
     found = check.found
     if found is not None:
         targets.check_files(wanted, found)
+
     def ran() -> set[str]:
         from adrguard import engine
 
-        return {r.meta.code for r in engine.selected_rules(cfg, result.changes)}
+        return {r.meta.code for r in engine.selected_rules(cfg, run.changes)}
 
     untracked = found.untracked if found is not None and found.untracked_checked else ()
     report = gate.judge(
@@ -124,97 +164,59 @@ def _effective(
 class _Run:
     check: CheckResult
     changes: ChangeSet | None = None
-    scope: Any = None  # gate.Scope of a local change
-    skipped_run: str | None = None
+    scope: Scope | None = None  # a local change being judged
 
 
 def _check_base(
-    root: Path, cfg: Config, wanted: Any, base: str, head: str | None, deepen: bool
+    root: Path, cfg: Config, wanted: Targets, base: str, head: str | None, deepen: bool
 ) -> _Run:
-    from adrguard.adapters.files import discover
     from adrguard.api import impact
 
-    if head is None or not _names_head(root, head):
-        found = discover(root, cfg, extra_roots=wanted.folders)
-        corpus = corpus_of(found, cfg, root)
+    found: Discovery | None = None
+    other = impact.other_head(root, head)
+    if other is None:  # the work tree, as git will commit it
+        found, corpus = read_source(WorkTree(root, extra_roots=wanted.folders), cfg)
     else:
-        found, corpus = None, impact.head_corpus(root, cfg, head)
+        corpus = impact.corpus_at(root, cfg, other)
     changes = impact.build_changes(root, cfg, base, head, corpus=corpus, deepen=deepen)
     corpus = _with_previous(corpus, changes.base_corpus)
-    run = _run(corpus, cfg, root, list(wanted.paths), changes)
-    return _Run(replace(run, found=found), changes)
-
-
-def _names_head(root: Path, head: str) -> bool:
-    from adrguard.adapters import git as gitio
-
-    return gitio.resolve_commit(root, head, "head") != gitio.resolve_commit(root, "HEAD", "head")
+    return _Run(_run(corpus, cfg, list(wanted.paths), changes, found), changes)
 
 
 def _check_local(
-    root: Path, cfg: Config, wanted: Any, change: str, changed_files: Sequence[str]
+    root: Path, cfg: Config, wanted: Targets, change: str, changed_files: Sequence[str]
 ) -> _Run:
     from adrguard.adapters import gitwork
-    from adrguard.adapters.files import discover
     from adrguard.api import gate, relevance
+    from adrguard.api.corpus import search_roots
+    from adrguard.api.targets import repo_relative
 
     if change not in ("staged", "worktree"):
         raise ValueError(f"unknown change {change!r}")
     staged = change == "staged"
     gitwork.require_work_tree(root)
     head, diff = gitwork.staged_changes(root) if staged else gitwork.worktree_changes(root)
-    passed = {p for p in (targets_rel(root, f) for f in changed_files) if p}
+    passed = {p for p in (repo_relative(root, f) for f in changed_files) if p}
     if staged:  # decide before reading any record: most commits touch no ADR
-        from adrguard.adapters.files import find_roots
-
-        search = find_roots(root, cfg, extra=wanted.folders, required=False)
+        search = search_roots(root, cfg, extra=wanted.folders, required=False)
         why = relevance.nothing_to_check(cfg, search, diff, passed)
         if why is not None:
             empty = Report((), 0, 0, cfg.profile)
-            check = CheckResult(empty, cfg, None, root=root, skipped_run=why)
-            return _Run(check, skipped_run=why)
-    found = discover(root, cfg, untracked=not staged, extra_roots=wanted.folders)
-    corpus = corpus_of(found, cfg, root)
-    changes, scope = gate.local_scope(root, cfg, corpus, head, diff, staged=staged)
+            return _Run(CheckResult(empty, cfg, Corpus(()), skipped_run=why))
+    source = WorkTree(root, untracked=not staged, extra_roots=wanted.folders)
+    found, corpus = read_source(source, cfg)
+    changes, scope = gate.local_scope(root, cfg, found, corpus, head, diff, staged=staged)
     scope = replace(scope, touched=scope.touched | passed)
     corpus = _with_previous(corpus, changes.base_corpus)
-    run = _run(corpus, cfg, root, list(wanted.paths), changes)
-    return _Run(replace(run, found=found), changes, scope)
+    return _Run(_run(corpus, cfg, list(wanted.paths), changes, found), changes, scope)
 
 
-def targets_rel(root: Path, path: str) -> str:
-    """A path pre-commit passes (relative to the current directory) as repo-relative."""
-    p = Path(path)
-    full = p if p.is_absolute() else Path.cwd() / p
-    try:
-        return full.resolve().relative_to(root).as_posix()
-    except (ValueError, OSError):
-        return ""
-
-
-def _check_tree(root: Path, cfg: Config, wanted: Any) -> _Run:
-    from adrguard.adapters.cache import enabled
-    from adrguard.adapters.files import discover
-    from adrguard.api import memo
-
-    rel_paths = list(wanted.paths)
-    found = discover(root, cfg, untracked=True, extra_roots=wanted.folders)
+def _check_tree(root: Path, cfg: Config, wanted: Targets) -> _Run:
+    found, corpus = read_source(WorkTree(root, untracked=True, extra_roots=wanted.folders), cfg)
     previous = _previous_at_head(root, cfg, found)
-    use = found.cache_trusted and enabled(root, cfg.cache) and not previous
-    key = memo.result_key(cfg, rel_paths, found) if use else None
-    hit = memo.load(root, key) if key is not None else None
-    if hit is not None:
-        return _Run(
-            CheckResult(hit, cfg, found.repo_url, found.untracked, cached=True, root=root,
-                        key=key, found=found)
-        )
-    corpus = corpus_of(found, cfg, root, source_hashes(found.sources))
     if previous:
         corpus = replace(corpus, previous_texts=previous)
-    result = _run(corpus, cfg, root, rel_paths, None)
-    if key is not None:
-        memo.save(root, key, result.report, result.decisions)
-    return _Run(replace(result, found=found))
+    return _Run(_run(corpus, cfg, list(wanted.paths), None, found))
 
 
 def _previous_at_head(root: Path, cfg: Config, found: Discovery) -> dict[str, bytes]:
@@ -223,8 +225,8 @@ def _previous_at_head(root: Path, cfg: Config, found: Discovery) -> dict[str, by
     already is judged by the hook, --changed and --base, which compare with HEAD)."""
     if not found.uses_git:
         return {}
-    from adrguard.core.index import AUTO_NAMES
-    from adrguard.core.region import join_root
+    from adrguard.core.generated.index import AUTO_NAMES
+    from adrguard.core.generated.region import join_root
 
     names = {join_root(r, n) for r in found.roots for n in AUTO_NAMES} - set(found.other_texts)
     tracked = frozenset(found.file_list) if names else frozenset()
@@ -240,7 +242,7 @@ def _with_previous(corpus: Corpus, before: Corpus | None) -> Corpus:
     """The corpus with the base's generated indexes that are gone now (ADR401)."""
     if before is None:
         return corpus
-    from adrguard.core.index import AUTO_NAMES
+    from adrguard.core.generated.index import AUTO_NAMES
 
     gone = {
         p: t
@@ -253,15 +255,15 @@ def _with_previous(corpus: Corpus, before: Corpus | None) -> Corpus:
 def _run(
     corpus: Corpus,
     cfg: Config,
-    root: Path,
     rel_paths: list[str],
     changes: ChangeSet | None,
+    found: Discovery | None,
 ) -> CheckResult:
     from adrguard import engine
 
     only = _expand(corpus, rel_paths) if rel_paths else None
     report = engine.run(corpus, cfg, changes=changes, only_paths=only)
-    return CheckResult(report, cfg, corpus.repo_url, corpus.untracked, root=root, parsed=corpus)
+    return CheckResult(report, cfg, corpus, found)
 
 
 def _expand(corpus: Corpus, rel_paths: list[str]) -> list[str]:

@@ -17,12 +17,16 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from adrguard.config import Config
-from adrguard.core import baseline as bl
 from adrguard.core.errors import UserError
 from adrguard.core.findings import INTERNAL_ERROR, Finding, Gate, Report, sort_findings
+from adrguard.core.gate import baseline as bl
 from adrguard.core.model import ChangeSet, Corpus, FileChange
+
+if TYPE_CHECKING:
+    from adrguard.adapters.files import Discovery
 
 
 @dataclass(frozen=True)
@@ -170,6 +174,7 @@ def base_scope(changes: ChangeSet, config: Config) -> Scope:
 def local_scope(
     root: Path,
     config: Config,
+    found: Discovery,
     corpus: Corpus,
     head: str,
     changes: list[FileChange],
@@ -178,8 +183,9 @@ def local_scope(
 ) -> tuple[ChangeSet, Scope]:
     """The change not committed yet (``changes`` against commit ``head``): what the next
     commit holds (``staged``, the hook), or everything in the work tree (``check
-    --changed``); the corpus before it is the one ``head`` holds."""
-    before = corpus_before(root, config, corpus, head, changes)
+    --changed``); the corpus before it is the one ``head`` holds. ``found`` and ``corpus``:
+    the work tree's discovery and corpus."""
+    before = corpus_before(root, config, found, corpus, head, changes)
     changeset = ChangeSet(
         base="HEAD",
         head="the staged changes" if staged else "the work tree",
@@ -207,34 +213,20 @@ def _renamed(changes: Sequence[FileChange]) -> dict[str, str]:
 
 
 def corpus_before(
-    root: Path, config: Config, corpus: Corpus, head: str, changes: Sequence[FileChange]
+    root: Path,
+    config: Config,
+    found: Discovery,
+    corpus: Corpus,
+    head: str,
+    changes: Sequence[FileChange],
 ) -> Corpus:
-    """The corpus as ``head`` holds it, built from ``corpus`` (the files the change leaves alone
-    are the same) plus the changed files read from git: only those are read and parsed."""
-    from adrguard.adapters import layout
-    from adrguard.adapters.files import OTHER_TEXT_NAMES
-    from adrguard.adapters.gitwork import blobs_at
-    from adrguard.api.corpus import build_corpus, parse_sources
-    from adrguard.core.model import SourceFile
+    """The corpus as ``head`` holds it, through the one pipeline
+    (:class:`adrguard.adapters.source.Amended`): the work tree's files the change leaves alone
+    plus the changed files read from git; only those are read and parsed, the other records
+    are taken from ``corpus``."""
+    from adrguard.adapters.source import Amended
+    from adrguard.api.corpus import load_corpus
 
-    now = {c.path for c in changes}
-    then = {c.old_path or c.path for c in changes if c.status != "A"}
-    old = blobs_at(root, head, then) if then else {}
-    plan = layout.classify(sorted(old), corpus.roots, config, shallow=corpus.shallow_roots)
-    sources = [SourceFile(p, r, old[p], None, a) for p, r, a in plan.records]
-    kept = [d for d in corpus.decisions if d.path not in now]
-    texts = {p: t for p, t in corpus.other_texts.items() if p not in now}
-    texts.update(
-        (p, data)
-        for p, data in old.items()
-        if p in corpus.other_texts or p.rsplit("/", 1)[-1] in OTHER_TEXT_NAMES
-    )
-    return build_corpus(
-        kept + parse_sources(sources, config),
-        roots=corpus.roots,
-        repo_files=(corpus.repo_files - now) | old.keys(),
-        other_texts=texts,
-        skipped=corpus.skipped,
-        repo_url=corpus.repo_url,
-        shallow_roots=corpus.shallow_roots,
-    )
+    now = frozenset(c.path for c in changes)
+    then = frozenset(c.old_path or c.path for c in changes if c.status != "A")
+    return load_corpus(Amended(root, head, found, now, then), config, reuse=corpus)

@@ -10,8 +10,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from adrguard.config import Config
-from adrguard.core import current, index, manifest, region
 from adrguard.core.errors import UserError
+from adrguard.core.generated import current, index, manifest, region
 from adrguard.core.model import Corpus
 
 
@@ -20,7 +20,7 @@ def _read(
 ) -> dict[str, bytes]:
     """The regular files among ``paths``. Symlinks inside the repository are read; a symlink
     out of it is never followed (``strict``: refused), and a folder counts as absent."""
-    from adrguard.adapters.files import SYMLINK_OUTSIDE, read_bytes
+    from adrguard.adapters.reading import SYMLINK_OUTSIDE, read_bytes
 
     real = os.path.realpath(repo_root)
     out: dict[str, bytes] = {}

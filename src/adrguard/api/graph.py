@@ -2,23 +2,18 @@
 
 from __future__ import annotations
 
-import gc
-import re
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from adrguard.api.corpus import load, load_with, resolve_root
+from adrguard.api.lookup import find_decision
 from adrguard.config import Config
-from adrguard.core import graph as core_graph
 from adrguard.core.errors import UserError
 from adrguard.core.findings import Finding
-from adrguard.core.model import Corpus, Decision
+from adrguard.core.graph import graph as core_graph
+from adrguard.core.model import Corpus
 from adrguard.reporters import graph as render
-
-_NUMBER = re.compile(r"^(?:adr[-_ ]?)?#?0*(\d+)$", re.IGNORECASE)
 
 
 def _load(
@@ -27,44 +22,6 @@ def _load(
     if config is None:
         return load(repo_root, config_path)
     return config, load_with(resolve_root(repo_root), config)
-
-
-@contextmanager
-def paused_gc() -> Iterator[None]:
-    """Pause the cyclic garbage collector while the graph is built and rendered.
-
-    Building allocates tens of thousands of small objects next to a large, long-lived corpus;
-    each automatic collection then walks the whole corpus, which made a 10,000-record graph
-    take twice as long. Nothing built here is cyclic garbage, so nothing is lost."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
-
-
-def find(corpus: Corpus, key: str) -> Decision:
-    """The one record ``key`` names: an id, a path (or its tail), a number or a file stem."""
-    key = key.strip()
-    hits = list(corpus.find(key))
-    if not hits:
-        hits = [d for d in corpus.decisions if d.path.endswith("/" + key.lstrip("./"))]
-    if not hits:
-        m = _NUMBER.match(key)
-        if m:
-            hits = [d for d in corpus.decisions if d.number == int(m.group(1))]
-    if not hits:
-        from adrguard.core.resolve import record_key
-
-        hits = [d for d in corpus.decisions if record_key(d).casefold() == key.casefold()]
-    if not hits:
-        raise UserError(f"no decision matches {key!r}: run `adrguard list` to see ids and paths")
-    if len(hits) > 1:
-        paths = ", ".join(d.path for d in hits)
-        raise UserError(f"{key!r} matches several decisions ({paths}): give the path instead")
-    return hits[0]
 
 
 @dataclass(frozen=True)
@@ -91,10 +48,9 @@ def graph_text(
     if depth is not None and focus is None:
         raise UserError("--depth needs --focus ID")
     _config, corpus = _load(repo_root, config_path, config)
-    centre = find(corpus, focus) if focus is not None else None
-    with paused_gc():
-        v = render.view(core_graph.build(corpus), centre, depth)
-        return GraphText(render.render(fmt, v), len(v.nodes), len(v.edges))
+    centre = find_decision(corpus, focus) if focus is not None else None
+    v = render.view(core_graph.build(corpus), centre, depth)
+    return GraphText(render.render(fmt, v), len(v.nodes), len(v.edges))
 
 
 def graph_data(
@@ -107,9 +63,8 @@ def graph_data(
 ) -> dict[str, Any]:
     """The graph as the JSON-ready mapping described by ``schemas/graph.schema.json``."""
     _config, corpus = _load(repo_root, config_path, config)
-    centre = find(corpus, focus) if focus is not None else None
-    with paused_gc():
-        return render.to_data(render.view(core_graph.build(corpus), centre, depth))
+    centre = find_decision(corpus, focus) if focus is not None else None
+    return render.to_data(render.view(core_graph.build(corpus), centre, depth))
 
 
 @dataclass(frozen=True)
@@ -138,7 +93,7 @@ def relationships(
 
     cfg, corpus = _load(repo_root, config_path, config)
     g = core_graph.build(corpus)
-    only = find(corpus, decision) if decision is not None else None
+    only = find_decision(corpus, decision) if decision is not None else None
     rows = render.relationship_rows(g, only)
     report = engine.run(corpus, replace(cfg, select=("ADR3",)))
     findings = report.findings

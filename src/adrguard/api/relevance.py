@@ -20,7 +20,7 @@ SETTINGS = (".adrguard.toml", "pyproject.toml", ".adr-dir", ".log4brains.yml")
 
 
 def settings_paths(config: Config) -> set[str]:
-    from adrguard.core.baseline import DEFAULT_PATH
+    from adrguard.core.gate.baseline import DEFAULT_PATH
     from adrguard.core.options import manifest_path
 
     paths = {*SETTINGS, DEFAULT_PATH, manifest_path(config.options)}
@@ -54,17 +54,15 @@ def nothing_to_check(
     return "this commit changes no file under the ADR roots and no adrguard setting: nothing to do"
 
 
-def hook_has_work(root: Path, config_path: Path | None, passed: Sequence[str]) -> str | None:
+def hook_has_work(root: Path, config: Config, passed: Sequence[str]) -> str | None:
     """For hooks other than the check (``index --write --hook``): why there is nothing to do
     in this commit, or None."""
-    from adrguard.adapters.files import find_roots
     from adrguard.adapters.gitwork import require_work_tree, staged_changes
-    from adrguard.api.check import targets_rel
-    from adrguard.config import load_config
+    from adrguard.api.corpus import search_roots
+    from adrguard.api.targets import repo_relative
 
     require_work_tree(root)
-    config = load_config(root, config_path)
     _head, changes = staged_changes(root)
-    search = find_roots(root, config, required=False)
-    rel = {p for p in (targets_rel(root, f) for f in passed) if p}
+    search = search_roots(root, config, required=False)
+    rel = {p for p in (repo_relative(root, f) for f in passed) if p}
     return nothing_to_check(config, search, changes, rel)

@@ -74,3 +74,14 @@ def no_decisions(found: Discovery) -> UserError:
         f"no decision records found: looked in {where}, which hold {detail}; "
         "add records, or point `roots` in .adrguard.toml at the folder that holds them"
     )
+
+
+def repo_relative(root: Path, path: str) -> str:
+    """A path pre-commit passes (relative to the current directory) as repo-relative; "" when
+    it is outside the repository."""
+    p = Path(path)
+    full = p if p.is_absolute() else Path.cwd() / p
+    try:
+        return full.resolve().relative_to(root).as_posix()
+    except (ValueError, OSError):
+        return ""

@@ -17,10 +17,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from adrguard.adapters.files import Discovery
 from adrguard.config import Config
-from adrguard.core import context as ctx_mod
+from adrguard.core.agent import context as ctx_mod
 from adrguard.core.errors import UserError
-from adrguard.core.impact import STATUS_CHOICES
+from adrguard.core.impact.analysis import STATUS_CHOICES
 from adrguard.core.model import Corpus
 
 MAX_IDENTIFIER = 1_024
@@ -49,7 +50,8 @@ class Workspace:
     root: Path
     config_path: Path | None = None
     limits: Limits = field(default_factory=Limits)
-    cache: bool = True  # False: neither read nor write the parse cache
+    cache: bool = True  # False: neither read nor write the record cache
+    jobs: int = 1  # parse processes (see adrguard.config.Config.jobs)
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     _last: tuple[Any, Corpus] | None = field(default=None, repr=False)
 
@@ -61,57 +63,63 @@ class Workspace:
         limits: Limits | None = None,
         *,
         cache: bool = True,
+        jobs: int = 1,
     ) -> Workspace:
         from adrguard.api.corpus import resolve_root
 
-        return cls(resolve_root(root), config_path, limits or Limits(), cache)
+        return cls(resolve_root(root), config_path, limits or Limits(), cache, jobs)
 
     def config(self) -> Config:
         from adrguard.config import load_config
 
-        config = load_config(self.root, self.config_path)
+        config = load_config(self.root, self.config_path).with_overrides(jobs=self.jobs)
         return config if self.cache else config.with_overrides(cache=False)
 
     def load(self) -> tuple[Config, Corpus]:
         """The config and the corpus as the files are now. The files are read on every call;
-        when nothing changed (same config, same bytes) the parsed corpus of the last call is
-        reused, so a large repository is parsed once, not once per request."""
-        import hashlib
+        when nothing changed (same config, same bytes) the corpus of the last call is reused,
+        so a large repository is parsed once, not once per request."""
+        from adrguard.adapters.source import WorkTree
+        from adrguard.api.corpus import corpus_of
+        from adrguard.api.records import open_store
 
-        from adrguard.adapters.files import discover
-        from adrguard.api.corpus import build_corpus, parse_sources
-
-        with self.lock:  # one load at a time (the parse cache is one file)
+        with self.lock:  # one load at a time
             config = self.config()
-            found = discover(self.root, config, untracked=True)
-            digest = hashlib.sha256()
-            for src in found.sources:
-                digest.update(
-                    f"{src.path}\0{src.root}\0{src.archived}\0{src.error}\0".encode(
-                        "utf-8", "surrogatepass"
-                    )
-                )
-                digest.update(hashlib.sha256(src.data or b"").digest())
-            for name in sorted(found.other_texts):
-                digest.update(name.encode("utf-8", "surrogatepass") + b"\0")
-                digest.update(hashlib.sha256(found.other_texts[name]).digest())
-            key = (config, digest.hexdigest(), found.repo_files, found.roots, found.skipped)
-            if self._last is not None and self._last[0] == key:
-                return config, self._last[1]
-            corpus = build_corpus(
-                parse_sources(
-                    found.sources, config, self.root if found.cache_trusted else None
-                ),
-                roots=found.roots,
-                repo_files=found.repo_files,
-                other_texts=found.other_texts,
-                skipped=found.skipped,
-                repo_url=found.repo_url,
-                untracked=found.untracked,
-                shallow_roots=found.shallow_roots,
-            )
+            store = open_store(config, self.root)
+            try:
+                found = WorkTree(self.root, untracked=True).discover(config, store)
+                key = (config, _digest(found))
+                if self._last is not None and self._last[0] == key:
+                    return config, self._last[1]
+                corpus = corpus_of(found, config, store, place=self.root)
+            finally:
+                if store is not None:
+                    store.close()
             self._last = (key, corpus)
             return config, corpus
+
+
+def _digest(found: Discovery) -> str:
+    """A digest of everything discovery found (a corpus is a function of it and the config)."""
+    import hashlib
+
+    digest = hashlib.sha256()
+
+    def add(*parts: str | None) -> None:
+        for part in parts:
+            text = "\x01" if part is None else part
+            digest.update(text.encode("utf-8", "surrogatepass") + b"\0")
+
+    for src in found.sources:
+        add(src.path, src.root, "a" if src.archived else "", src.error)
+        digest.update(hashlib.sha256(src.data or b"").digest())
+    for name in sorted(found.other_texts):
+        add(name)
+        digest.update(hashlib.sha256(found.other_texts[name]).digest())
+    add("roots", *found.roots, "shallow", *sorted(found.shallow_roots))
+    add("skipped", *found.skipped, "untracked", *found.untracked)
+    add("url", found.repo_url, "files", *sorted(found.repo_files))
+    return digest.hexdigest()
 
 
 def _control(text: str) -> bool:

@@ -7,9 +7,8 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from adrguard import __version__
 from adrguard.core.errors import UserError
@@ -53,30 +52,10 @@ docs: every rule has a page (adrguard explain CODE); configuration lives in .adr
 """
 
 
-def _columns() -> int:
-    """``shutil.get_terminal_size().columns`` without importing shutil (which argparse does for
-    every parser it builds, bringing in zlib, bz2 and lzma)."""
-    try:
-        columns = int(os.environ["COLUMNS"])
-    except (KeyError, ValueError):
-        columns = 0
-    if columns <= 0:
-        try:
-            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
-        except (AttributeError, ValueError, OSError):
-            columns = 80
-    return columns or 80
-
-
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
         self.print_usage(sys.stderr)
         raise UserError(f"{message} (see {self.prog} --help)")
-
-    def _get_formatter(self) -> argparse.HelpFormatter:
-        # argparse's own, with the width it would compute (its default width imports shutil)
-        factory: Callable[..., argparse.HelpFormatter] = self.formatter_class
-        return factory(prog=self.prog, width=_columns() - 2)
 
 
 def command_in(argv: Sequence[str]) -> str | None:

@@ -12,13 +12,13 @@ from typing import Any
 
 from adrguard.cli.common import add_common
 from adrguard.cli.common import out as print_line
-from adrguard.core.impact import STATUS_CHOICES
+from adrguard.core.impact.analysis import STATUS_CHOICES
 
 
 def _workspace(args: argparse.Namespace) -> Any:
     from adrguard.api.agent import Workspace
 
-    return Workspace.open(args.root, args.config, cache=not args.no_cache)
+    return Workspace.open(args.root, args.config, cache=not args.no_cache, jobs=0)
 
 
 def _format(p: argparse.ArgumentParser) -> None:
@@ -119,7 +119,8 @@ def run_find(args: argparse.Namespace) -> int:
     lines = []
     for r in data["results"]:
         lines.append(
-            f"{r['id']}  {r['title'] or '(untitled)'}  [{r['status']}]  score {r['score']}"
+            f"{r['id']}  {r['title'] or '(untitled)'}  [{r['status'] or 'none'}]  "
+            f"score {r['score']}"
         )
         lines.append(f"    {r['path']}")
         why = "; ".join(_reason(x) for x in r["reasons"])
@@ -184,7 +185,8 @@ def run_search(args: argparse.Namespace) -> int:
     out: list[str] = []
     for r in data["results"]:
         out.append(
-            f"{r['id']}  {r['title'] or '(untitled)'}  [{r['status']}]  ({', '.join(r['fields'])})"
+            f"{r['id']}  {r['title'] or '(untitled)'}  [{r['status'] or 'none'}]  "
+            f"({', '.join(r['fields'])})"
         )
         out.append(f"    {r['path']}:{r['line']}")
         if r["excerpt"]:

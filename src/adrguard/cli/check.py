@@ -17,7 +17,6 @@ from adrguard.cli.common import (
 from adrguard.core.errors import UserError
 
 if TYPE_CHECKING:
-    from adrguard.api.corpus import CheckResult
     from adrguard.core.findings import Report
     from adrguard.core.model import Corpus
 
@@ -30,8 +29,8 @@ def register(subparsers: Any) -> None:
         "check",
         help="check every decision record (read-only)",
         description="Check the repository's ADRs: structure, status, links, relationships, "
-        "generated files and, with --base, what a change does to them. Writes nothing but its "
-        "parse cache (.adrguard_cache/; --no-cache turns that off).",
+        "generated files and, with --base, what a change does to them. Writes nothing into the "
+        "repository (parsed records are cached in the user cache folder; --no-cache: not).",
         epilog="examples:\n"
         "  adrguard check\n"
         "  adrguard check --format json:report.json --format text\n"
@@ -219,7 +218,7 @@ def run_check(args: argparse.Namespace) -> int:
     after_check(result, verbose=args.verbose)
     for spec in specs:
         tty = spec.path is None and sys.stdout.isatty()
-        emit(render_rows(spec.name, report, result, to_terminal=tty), spec, colour=tty)
+        emit(render(spec.name, report, result.corpus, to_terminal=tty), spec, colour=tty)
     if all(spec.path is not None for spec in specs):
         from adrguard.reporters.context import summary_line
 
@@ -233,25 +232,6 @@ def run_check(args: argparse.Namespace) -> int:
     if args.exit_zero:
         return 0
     return exit_code(report, args.fail_on or config.fail_on)
-
-
-def render_rows(
-    name: str, report: Report, result: CheckResult, *, to_terminal: bool = False
-) -> str:
-    """Render a check result (its records known by their rows, maybe never parsed)."""
-    from adrguard.reporters import NEEDS_CATALOGUE, NEEDS_DECISIONS, REPORTERS, default_context
-    from adrguard.reporters.context import DecisionInfo
-
-    decisions: dict[str, DecisionInfo] = {}
-    for id_, path, title, status in result.decisions if name in NEEDS_DECISIONS else ():
-        decisions.setdefault(id_, DecisionInfo(id=id_, path=path, title=title, status=status))
-    ctx = default_context(
-        color=to_terminal,
-        repo_url=result.repo_url,
-        decisions=decisions,
-        catalogue=name in NEEDS_CATALOGUE,
-    )
-    return REPORTERS[name](report, ctx)
 
 
 def render(name: str, report: Report, corpus: Corpus, *, to_terminal: bool = False) -> str:
@@ -277,28 +257,15 @@ def exit_code(report: Report, fail_on: str) -> int:
     return 1 if worst is not None and worst >= threshold else 0
 
 
-def _decision_row(d: Any) -> dict[str, Any]:
-    return {
-        "id": d.id,
-        "number": d.number,
-        "title": d.title,
-        "status": d.status.value if d.status is not None else None,
-        "statusRaw": d.status_raw,
-        "date": d.date,
-        "path": d.path,
-        "format": d.format,
-        "archived": d.archived,
-    }
-
-
 def run_list(args: argparse.Namespace) -> int:
     import json
 
     from adrguard import api
+    from adrguard.api.lookup import decision_row
 
     root, config = load_config_for(args)
     corpus = api.load_with(root, config)
-    rows = [_decision_row(d) for d in corpus.decisions]
+    rows = [decision_row(d) for d in corpus.decisions]
     if args.format == "json":
         write_stdout(
             json.dumps(
@@ -331,7 +298,7 @@ def run_show(args: argparse.Namespace) -> int:
     import json
 
     from adrguard import api
-    from adrguard.cli.lookup import describe, find_decision
+    from adrguard.api.lookup import describe, find_decision
 
     root, config = load_config_for(args)
     corpus = api.load_with(root, config)

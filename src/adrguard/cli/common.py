@@ -62,17 +62,19 @@ def add_common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--no-cache",
         action="store_true",
-        help="neither read nor write the caches in .adrguard_cache/ (parsed records, results)",
+        help="neither read nor write the record cache (parsed records, in the user cache folder)",
     )
 
 
 def load_config_for(args: argparse.Namespace) -> tuple[Path, Config]:
-    """The repository root and its config, with --no-cache applied."""
+    """The repository root and its config, with --no-cache applied; a large corpus is parsed
+    by a pool of processes (``jobs=0``: safe here, where adrguard's own entry point is the main
+    module a worker starts from)."""
     from adrguard.api import resolve_root
     from adrguard.config import load_config
 
     root = resolve_root(args.root)
-    config = load_config(root, args.config)
+    config = load_config(root, args.config).with_overrides(jobs=0)
     if getattr(args, "no_cache", False):
         config = config.with_overrides(cache=False)
     if getattr(args, "verbose", 0):

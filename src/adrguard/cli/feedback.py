@@ -9,7 +9,7 @@ from adrguard.cli.common import info
 
 if TYPE_CHECKING:
     from adrguard.adapters.files import Discovery
-    from adrguard.api.corpus import CheckResult
+    from adrguard.api.check import CheckResult
 
 
 def root_lines(found: Discovery) -> list[str]:

@@ -153,7 +153,7 @@ def prepare(settings: Settings, root: Path) -> int:
 
 
 def choose_base(settings: Settings, root: Path) -> str | None:
-    from adrguard.adapters import git as gitio
+    from adrguard.adapters import revisions
 
     wanted = settings.get("INPUT_BASE")
     branch = ""
@@ -169,10 +169,10 @@ def choose_base(settings: Settings, root: Path) -> str | None:
     try:
         if _has_merge_base(root, wanted):
             return wanted
-        if not gitio.is_shallow(root):
-            raise gitio.no_merge_base_error(root, wanted, "HEAD")
+        if not revisions.is_shallow(root):
+            raise revisions.no_merge_base_error(root, wanted, "HEAD")
         target = f"origin/{branch}" if branch else wanted
-        merge, fetched = gitio.deepen_until_merge_base(root, target, "HEAD")
+        merge, fetched = revisions.deepen_until_merge_base(root, target, "HEAD")
         info(f"adrguard: fetched more history ({fetched} fetches) to find the merge base "
              f"{merge[:12]}")
         return wanted if _has_merge_base(root, wanted) else target
@@ -183,14 +183,14 @@ def choose_base(settings: Settings, root: Path) -> str | None:
 
 
 def _has_merge_base(root: Path, ref: str) -> bool:
-    from adrguard.adapters import git as gitio
+    from adrguard.adapters import revisions
 
     try:
-        base = gitio.resolve_commit(root, ref, "base")
+        base = revisions.resolve_commit(root, ref, "base")
     except UserError:
         return False
-    head = gitio.resolve_commit(root, "HEAD", "head")
-    return gitio.merge_base(root, base, head) is not None
+    head = revisions.resolve_commit(root, "HEAD", "head")
+    return revisions.merge_base(root, base, head) is not None
 
 
 # report ---------------------------------------------------------------------------------------

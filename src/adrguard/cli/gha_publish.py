@@ -31,7 +31,7 @@ def build_page(settings: Settings, root: Path) -> tuple[Page, ReportContext]:
     from adrguard import api
     from adrguard.api.impact import impact as impact_of
     from adrguard.config import load_config
-    from adrguard.core.graph import build
+    from adrguard.core.graph.graph import build
     from adrguard.reporters import decisions_of, default_context
     from adrguard.reporters.comment import Page
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from adrguard.cli.common import add_common, emit, info, parse_formats
 from adrguard.core.errors import UserError
-from adrguard.core.impact import STATUS_CHOICES, configured_statuses, statuses_from
+from adrguard.core.impact.analysis import STATUS_CHOICES, configured_statuses, statuses_from
 from adrguard.core.options import Options
 
 NULL_SHA = "0" * 40
@@ -64,17 +64,13 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _report(args: argparse.Namespace, base: str, head: str | None) -> int:
-    from adrguard import api
     from adrguard.api.impact import impact
-    from adrguard.config import load_config
+    from adrguard.cli.common import load_config_for
     from adrguard.reporters.impact import FORMATS, render
 
     specs = parse_formats(args.format, FORMATS, "text")
-    root = api.resolve_root(args.root)
-    config = load_config(root, args.config)
+    root, config = load_config_for(args)
     wanted = statuses(args.status, config.options)
-    if args.verbose:
-        info(f"adrguard: config {config.source or 'built-in defaults'}; repository {root}")
     result = impact(root, base=base, head=head, config=config, statuses=wanted,
                     deepen=args.deepen)
     for spec in specs:

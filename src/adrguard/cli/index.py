@@ -7,15 +7,15 @@ import difflib
 import json
 from typing import TYPE_CHECKING, Any
 
-from adrguard.cli.common import add_common, info, out, write_stdout
+from adrguard.cli.common import add_common, info, load_config_for, out, write_stdout
 from adrguard.core.errors import UserError
 
 if TYPE_CHECKING:
     from pathlib import Path
 
     from adrguard.config import Config
-    from adrguard.core.current import CurrentState
-    from adrguard.core.index import IndexState
+    from adrguard.core.generated.current import CurrentState
+    from adrguard.core.generated.index import IndexState
     from adrguard.core.model import Corpus
 
 
@@ -96,17 +96,21 @@ def register(subparsers: Any) -> None:
 
 
 def _load(args: argparse.Namespace) -> tuple[Path, Config, Corpus]:
+    root, config = load_config_for(args)
+    return root, config, _corpus(args, root, config)
+
+
+def _corpus(args: argparse.Namespace, root: Path, config: Config) -> Corpus:
     from adrguard import api
 
-    root = api.resolve_root(args.root)
     # as a hook: what the commit holds; by hand: untracked records too, like `check`
-    config, corpus = api.load(root, args.config, untracked=not getattr(args, "hook", False))
+    corpus = api.load_with(root, config, untracked=not getattr(args, "hook", False))
     if args.verbose:
         info(
             f"adrguard: config {config.source or 'built-in defaults'}; roots "
             f"{', '.join(corpus.roots)}"
         )
-    return root, config, corpus
+    return corpus
 
 
 def run_index(args: argparse.Namespace) -> int:
@@ -116,15 +120,15 @@ def run_index(args: argparse.Namespace) -> int:
         raise UserError("--init and --exit-non-zero-on-fix go with --write")
     if args.files and not args.hook:
         raise UserError("index takes no FILE arguments (they are for --hook)")
+    root, config = load_config_for(args)
     if args.hook:
-        from adrguard import api
         from adrguard.api.relevance import hook_has_work
 
-        why = hook_has_work(api.resolve_root(args.root), args.config, args.files)
+        why = hook_has_work(root, config, args.files)
         if why is not None:
             info(f"adrguard: {why}")
             return 0
-    root, config, corpus = _load(args)
+    corpus = _corpus(args, root, config)
     if not generated.index_enabled(config):
         info("adrguard: index generation is off ([index] enabled = false)")
         return 0

@@ -86,7 +86,7 @@ class Summary:
 
 @dataclass(frozen=True, slots=True)
 class Gate:
-    """How a run was judged, beyond its findings (see :mod:`adrguard.core.baseline`).
+    """How a run was judged, beyond its findings (see :mod:`adrguard.core.gate.baseline`).
 
     ``Report.findings`` holds only the findings that count (they can fail the run); the ones a
     baseline file already lists (``known``) and, when a change is judged, the ones that were

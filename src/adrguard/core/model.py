@@ -7,10 +7,12 @@ strings; lines and columns are 1-based.
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import Any, TypeVar, cast
+
+T = TypeVar("T")
 
 
 class Status(enum.StrEnum):
@@ -244,6 +246,18 @@ class Corpus:
             for i in range(1, len(parts) + 1):
                 dirs.add("/".join(parts[:i]))
         return frozenset(dirs)
+
+    @cached_property
+    def _derived(self) -> dict[str, Any]:
+        return {}
+
+    def derived(self, name: str, compute: Callable[[], T]) -> T:
+        """State derived from this corpus alone (its graph, its keyword index), computed on
+        first use and kept on the corpus: it lives exactly as long as the corpus does."""
+        memo = self._derived
+        if name not in memo:
+            memo[name] = compute()
+        return cast(T, memo[name])
 
     def find(self, key: str) -> tuple[Decision, ...]:
         """Decisions whose id (case-insensitive) or path equals ``key``."""

@@ -5,7 +5,7 @@ Every field has a default so that ``Options()`` is the built-in behaviour.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,6 +25,68 @@ DEFAULT_REQUIRED_SECTIONS: Mapping[str, tuple[str, ...]] = {
     "log4brains": ("context and problem statement", "decision outcome"),
     "generic": (),
 }
+
+
+class Vocabulary(Mapping[str, str]):
+    """Status words -> statuses, immutable and hashable, so the tables the parser derives from
+    it can be memoised by value (:func:`adrguard.core.parse.status.match`)."""
+
+    __slots__ = ("_hash", "_words")
+
+    def __init__(self, words: Mapping[str, str]) -> None:
+        self._words = dict(words)
+        self._hash = hash(frozenset(self._words.items()))
+
+    def __getitem__(self, key: str) -> str:
+        return self._words[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._words)
+
+    def __len__(self) -> int:
+        return len(self._words)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Mapping) and self._words == dict(other.items())
+
+    def __repr__(self) -> str:
+        return f"Vocabulary({self._words!r})"
+
+    def __reduce__(self) -> tuple[type[Vocabulary], tuple[dict[str, str]]]:
+        return Vocabulary, (self._words,)
+
+
+@dataclass(frozen=True)
+class IndexOptions:
+    """``[index]``: the generated INDEX of each root (checked by :func:`core.index.settings`)."""
+
+    enabled: bool | None = None  # None: generate where the project already does
+    path: str | None = None  # the index's name in every root
+    paths: Mapping[str, str] = field(default_factory=dict)  # root -> index name
+    columns: tuple[str, ...] = ()  # () = the default columns
+    template: str | None = None
+
+
+@dataclass(frozen=True)
+class CurrentOptions:
+    """``[current]``: the CURRENT.md view and its manifest (see :func:`core.current.settings`)."""
+
+    view: str | None = None  # None: CURRENT.md
+    manifest: str | None = None  # None: CURRENT.sources.json
+    statuses: tuple[str, ...] = ()  # () = the default statuses in force
+    include: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ImpactOptions:
+    """``[impact]``: the mapping manifest and the statuses that govern."""
+
+    manifest: str | None = None  # None: .adrguard-impact.json
+    statuses: tuple[str, ...] = ()  # () = accepted
 
 
 @dataclass(frozen=True)
@@ -48,11 +110,15 @@ class Options:
     max_file_size: int = 1024 * 1024
     today: str | None = None  # ISO date; ADR109 treats later dates as future (None: no check)
     frontmatter_schema: Mapping[str, Any] | None = None
-    index: Mapping[str, Any] = field(default_factory=dict)
-    current: Mapping[str, Any] = field(default_factory=dict)
-    impact: Mapping[str, Any] = field(default_factory=dict)
+    index: IndexOptions = field(default_factory=IndexOptions)
+    current: CurrentOptions = field(default_factory=CurrentOptions)
+    impact: ImpactOptions = field(default_factory=ImpactOptions)
     extra: Mapping[str, Any] = field(default_factory=dict)
     archive_dirs: tuple[str, ...] = ("archive",)  # folder names below a root (config archive-dirs)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.status_synonyms, Vocabulary):
+            object.__setattr__(self, "status_synonyms", Vocabulary(self.status_synonyms))
 
 
 DEFAULT_IMPACT_MANIFEST = ".adrguard-impact.json"
@@ -60,6 +126,6 @@ DEFAULT_IMPACT_MANIFEST = ".adrguard-impact.json"
 
 def manifest_path(options: Options) -> str:
     """Repo-relative path of the impact manifest (config key ``impact.manifest``). It lives
-    here, not in :mod:`.mapping`, so discovery can name the file without importing the parser."""
-    value = options.impact.get("manifest", DEFAULT_IMPACT_MANIFEST)
-    return str(value).strip() or DEFAULT_IMPACT_MANIFEST
+    here, not in :mod:`adrguard.core.impact.mapping`, so discovery can name the file without
+    importing the parser."""
+    return (options.impact.manifest or "").strip() or DEFAULT_IMPACT_MANIFEST

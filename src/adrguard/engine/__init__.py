@@ -19,7 +19,7 @@ Severity: the profile's severity (``legacy`` all warnings, ``advisory`` capped a
 name (most specific key wins).
 
 Suppressions, in this order: ``per-file-ignores`` (gitignore-style globs → codes, prefixes or
-names), then inline comments (:mod:`adrguard.core.suppress`). ADR003 and ADR004 findings are
+names), then inline comments (:mod:`adrguard.core.gate.suppress`). ADR003 and ADR004 findings are
 never silenced inline. A selector that suppressed nothing becomes ADR004, but only when a rule
 it names ran (a narrower ``--select`` must not make suppressions look unused); selectors that
 name no rule at all are ADR003's business, not ADR004's.
@@ -36,10 +36,9 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 
 from adrguard.config import Config
-from adrguard.core import suppress
 from adrguard.core.findings import Finding, Report, Severity, sort_findings
+from adrguard.core.gate import suppress
 from adrguard.core.model import ChangeSet, Corpus, Decision, Location
-from adrguard.engine import split
 from adrguard.rules import ALL_RULES, BaseRule, RuleContext
 
 LEGACY_CODES = frozenset(
@@ -117,7 +116,8 @@ def run(
     ctx = RuleContext(corpus, config.options, changes)
     overrides = _Overrides(config.severity)
     findings: list[Finding] = []
-    for rule, found in zip(rules, split.run_rules(rules, ctx, _check), strict=True):
+    for rule in rules:
+        found = _check(rule, ctx)
         override = overrides.get(rule)
         findings.extend(
             f.with_severity(override or profile_severity(rule, config.profile, f.severity))

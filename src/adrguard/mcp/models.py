@@ -11,11 +11,18 @@ from pydantic import BaseModel, Field
 
 
 class RecordSummary(BaseModel):
+    """One record, as ``adrguard list --format json`` describes it."""
+
     id: str
+    number: int | None = None
     title: str | None
-    status: str = Field(description="accepted, proposed, ..., or none when no status is stated")
-    path: str = Field(description="repository-relative path")
+    status: str | None = Field(
+        description="accepted, proposed, ... (normalised), or null when no status is stated"
+    )
+    statusRaw: str | None = Field(default=None, description="the status as written")
     date: str | None = None
+    path: str = Field(description="repository-relative path")
+    format: str = "generic"
     archived: bool = False
 
 
@@ -32,9 +39,6 @@ class UntrustedContent(BaseModel):
 
 
 class AdrDetail(RecordSummary):
-    number: int | None
-    statusRaw: str | None
-    format: str
     governedPaths: list[str]
     governedComponents: list[str]
     relationships: dict[str, Any]
@@ -105,11 +109,7 @@ class Reason(BaseModel):
     via: str | None = None
 
 
-class FindItem(BaseModel):
-    id: str
-    title: str | None
-    status: str
-    path: str
+class FindItem(RecordSummary):
     score: float
     reasons: list[Reason]
 

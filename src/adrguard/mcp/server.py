@@ -202,7 +202,7 @@ def serve(
     cache: bool = True,
 ) -> None:
     """Serve over stdio until the client disconnects (nothing but the protocol on stdout)."""
-    workspace = agent.Workspace.open(root, config_path, limits, cache=cache)
+    workspace = agent.Workspace.open(root, config_path, limits, cache=cache, jobs=0)
     server = build_server(workspace)
     log.info("adrguard mcp serving %s", workspace.root)
     server.run("stdio")

@@ -17,8 +17,8 @@ from dataclasses import dataclass, replace
 from urllib.parse import quote
 
 from adrguard.core.findings import Report
-from adrguard.core.graph import Graph
-from adrguard.core.impact import Affected, Impact
+from adrguard.core.graph.graph import Graph
+from adrguard.core.impact.analysis import Affected, Impact
 from adrguard.core.model import Decision
 from adrguard.reporters import markdown
 from adrguard.reporters.context import ReportContext, plural

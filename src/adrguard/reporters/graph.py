@@ -1,7 +1,7 @@
 """The decision graph as Mermaid, Graphviz DOT or JSON; the relationship table as text or JSON.
 
-Pure: takes a :class:`~adrguard.core.graph.Graph` (and optionally a focus), returns text. Nodes
-are coloured by status, edges by kind. Output is deterministic (sorted, no timestamps).
+Pure: takes a :class:`~adrguard.core.graph.graph.Graph` (and optionally a focus), returns text.
+Nodes are coloured by status, edges by kind. Output is deterministic (sorted, no timestamps).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from adrguard.core.findings import Finding
-from adrguard.core.graph import EDGE_KINDS, Edge, Graph
+from adrguard.core.graph.graph import EDGE_KINDS, Edge, Graph
 from adrguard.core.model import Decision
 from adrguard.core.textsafe import json_safe, neutralise
 

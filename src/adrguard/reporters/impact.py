@@ -1,6 +1,6 @@
 """``adrguard impact`` as text, JSON (schemas/impact.schema.json) or Markdown for a PR comment.
 
-Pure and deterministic: takes an :class:`~adrguard.core.impact.Impact`, returns text.
+Pure and deterministic: takes an :class:`~adrguard.core.impact.analysis.Impact`, returns text.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import json
 from collections.abc import Sequence
 from urllib.parse import quote
 
-from adrguard.core.impact import Affected, Impact, MappingIssue, to_json
+from adrguard.core.impact.analysis import Affected, Impact, MappingIssue, to_json
 from adrguard.core.model import Decision
 
 FORMATS = ("text", "json", "markdown")

@@ -6,11 +6,11 @@ files, git or config: everything arrives in the :class:`RuleContext`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import ClassVar, Protocol
+from typing import Any, ClassVar, Protocol, TypeVar, cast
 
-from adrguard.core.conventions import Log
+from adrguard.core.conventions.log import Log
 from adrguard.core.findings import Finding, Severity
 from adrguard.core.model import ChangeSet, Corpus, Decision, Location
 from adrguard.core.options import Options
@@ -26,6 +26,9 @@ class RuleMeta:
     needs_changes: bool = False
 
 
+T = TypeVar("T")
+
+
 @dataclass(frozen=True)
 class RuleContext:
     """What a rule may look at: the records, the options and, for change-aware rules, the
@@ -34,20 +37,30 @@ class RuleContext:
     corpus: Corpus
     options: Options
     changes: ChangeSet | None = None
-    _logs: dict[str, Log] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _derived: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    def derived(self, name: str, compute: Callable[[], T]) -> T:
+        """State several rules of one run share (an index comparison, learned conventions),
+        computed by the first rule that asks and kept on this context."""
+        if name not in self._derived:
+            self._derived[name] = compute()
+        return cast(T, self._derived[name])
 
     def log(self, root: str) -> Log:
         """The log (records and learned habits) of one ADR root; the logs of every root are
         built on first use, their habits when a rule first asks for them."""
-        if not self._logs:
-            members: dict[str, list[Decision]] = {}
-            for d in self.corpus.decisions:
-                members.setdefault(d.root, []).append(d)
-            self._logs.update({r: Log(r, ds) for r, ds in members.items()})
-        found = self._logs.get(root)
+        logs = self.derived("logs", lambda: _logs_of(self.corpus))
+        found = logs.get(root)
         if found is None:
-            found = self._logs[root] = Log(root, ())
+            found = logs[root] = Log(root, ())
         return found
+
+
+def _logs_of(corpus: Corpus) -> dict[str, Log]:
+    members: dict[str, list[Decision]] = {}
+    for d in corpus.decisions:
+        members.setdefault(d.root, []).append(d)
+    return {r: Log(r, ds) for r, ds in members.items()}
 
 
 class Rule(Protocol):

@@ -11,17 +11,17 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from adrguard.core import history
 from adrguard.core.findings import Finding, Severity
-from adrguard.core.globs import GlobSet, glob_problem
-from adrguard.core.impact import (
+from adrguard.core.impact import history
+from adrguard.core.impact.analysis import (
     analyse,
     configured_statuses,
     front_matter_line,
     resolve,
     successor,
 )
-from adrguard.core.mapping import manifest_of
+from adrguard.core.impact.globs import GlobSet, glob_problem
+from adrguard.core.impact.mapping import manifest_of
 from adrguard.core.model import INACTIVE_STATUSES, Decision, Location
 from adrguard.core.options import manifest_path
 from adrguard.rules.base import BaseRule, RuleContext, RuleMeta

@@ -9,8 +9,8 @@ import datetime as dt
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
-from adrguard.core import dates
-from adrguard.core.conventions import Log
+from adrguard.core.conventions import dates
+from adrguard.core.conventions.log import Log
 from adrguard.core.errors import UserError
 from adrguard.core.findings import Finding, Severity
 from adrguard.core.model import Decision, Location
@@ -198,8 +198,8 @@ class FrontMatterSchema(BaseRule):
         """Governed paths (``affected-paths``, ``scope``) must be globs adrguard can match:
         each is checked by the function that compiles it, so a bad one is reported here
         instead of being skipped by the change-aware rules."""
-        from adrguard.core.globs import glob_problem
-        from adrguard.core.impact import front_matter_line
+        from adrguard.core.impact.analysis import front_matter_line
+        from adrguard.core.impact.globs import glob_problem
 
         for glob in d.governed_paths:
             problem = glob_problem(glob)

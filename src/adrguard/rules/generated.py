@@ -4,43 +4,26 @@ the CURRENT.md view with its CURRENT.sources.json manifest (reviewed by people, 
 
 from __future__ import annotations
 
-import weakref
-from collections.abc import Callable, Iterator
-from typing import Any
+from collections.abc import Iterator
 
-from adrguard.core import current, index
 from adrguard.core.findings import Finding, Severity
-from adrguard.core.model import Corpus, Location
+from adrguard.core.generated import current, index
+from adrguard.core.model import Location
 from adrguard.rules.base import BaseRule, RuleContext, RuleMeta
-
-# (kind, id(corpus), id(options)) -> (corpus ref, result): the three index rules share one
-# comparison, and the five CURRENT rules another, per run.
-_SHARED: dict[tuple[str, int, int], tuple[weakref.ref[Corpus], object, Any]] = {}
-
-
-def _shared(kind: str, ctx: RuleContext, compute: Callable[[], Any]) -> Any:
-    key = (kind, id(ctx.corpus), id(ctx.options))
-    hit = _SHARED.get(key)
-    if hit is not None and hit[0]() is ctx.corpus and hit[1] is ctx.options:
-        return hit[2]
-    result = compute()
-    forget = weakref.ref(ctx.corpus, lambda _ref: _SHARED.pop(key, None))
-    _SHARED[key] = (forget, ctx.options, result)
-    return result
 
 
 def _index_states(ctx: RuleContext) -> list[index.IndexState]:
     texts = ctx.corpus.other_texts
-    states: list[index.IndexState] = _shared(
-        "index", ctx, lambda: index.evaluate(ctx.corpus, ctx.options, texts, required_only=True)
+    states: list[index.IndexState] = ctx.derived(
+        "index", lambda: index.evaluate(ctx.corpus, ctx.options, texts, required_only=True)
     )
     return states
 
 
 def _current_states(ctx: RuleContext) -> list[current.CurrentState]:
     texts = ctx.corpus.other_texts
-    states: list[current.CurrentState] = _shared(
-        "current", ctx, lambda: current.evaluate(ctx.corpus, ctx.options, texts)
+    states: list[current.CurrentState] = ctx.derived(
+        "current", lambda: current.evaluate(ctx.corpus, ctx.options, texts)
     )
     return states
 

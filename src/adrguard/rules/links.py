@@ -8,10 +8,10 @@ import re
 from collections.abc import Iterator
 from functools import lru_cache
 
-from adrguard.core import graph
 from adrguard.core.findings import Finding, Severity
+from adrguard.core.graph import graph
+from adrguard.core.graph.resolve import Resolver, Target, parse_target
 from adrguard.core.model import Decision, Link, Location
-from adrguard.core.resolve import Resolver, Target, parse_target
 from adrguard.core.saferegex import Match, UnsafePattern, compile_user
 from adrguard.rules.base import BaseRule, RuleContext, RuleMeta
 from adrguard.rules.mentions import masked_lines, mentions_any

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from adrguard.core.masking import blank_comments, mask_line
+from adrguard.core.parse.masking import blank_comments, mask_line
 from adrguard.core.saferegex import Regex
 
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")

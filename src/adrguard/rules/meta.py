@@ -5,8 +5,8 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable, Iterator
 
-from adrguard.core import suppress
 from adrguard.core.findings import Finding, Severity
+from adrguard.core.gate import suppress
 from adrguard.core.model import Location
 from adrguard.rules.base import BaseRule, RuleContext, RuleMeta
 

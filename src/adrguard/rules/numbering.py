@@ -9,11 +9,11 @@ import itertools
 import re
 from collections.abc import Iterator
 
-from adrguard.core import formats
-from adrguard.core.conventions import Log
+from adrguard.core.conventions.log import Log
+from adrguard.core.conventions.naming import Name, Scheme
 from adrguard.core.findings import Finding, Severity
 from adrguard.core.model import Decision, Location
-from adrguard.core.naming import Name, Scheme
+from adrguard.core.parse import formats
 from adrguard.core.saferegex import UnsafePattern, compile_user
 from adrguard.rules.base import BaseRule, RuleContext, RuleMeta
 

@@ -1,5 +1,5 @@
 """ADR102 and ADR104: whether a record states its status and carries its required sections,
-judged against what its log does (:mod:`adrguard.core.conventions`).
+judged against what its log does (:mod:`adrguard.core.conventions.log`).
 
 Registered through :mod:`adrguard.rules.structure` (its ``RULES`` tuple lists these classes).
 """
@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from adrguard.core import formats
-from adrguard.core.conventions import MIN_LEARN, Log, states_status
+from adrguard.core.conventions.log import MIN_LEARN, Log, states_status
+from adrguard.core.conventions.sections import Requirement
 from adrguard.core.findings import Finding, Severity
 from adrguard.core.model import Decision, Location
-from adrguard.core.sections import Requirement
+from adrguard.core.parse import formats
 from adrguard.rules.base import BaseRule, RuleContext, RuleMeta
 
 

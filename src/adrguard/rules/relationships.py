@@ -1,6 +1,6 @@
 """ADR3xx: relationships between records (supersedes, superseded-by, depends-on, amends).
 
-Every rule works on :func:`adrguard.core.graph.build`, built once per corpus. Only declared
+Every rule works on :func:`adrguard.core.graph.graph.build`, built once per corpus. Only declared
 relationships count; partial ones (amends, "partly supersedes") never count as supersession.
 """
 
@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from adrguard.core import graph
 from adrguard.core.findings import Finding, Severity
-from adrguard.core.graph import link_line, short
+from adrguard.core.graph import graph
+from adrguard.core.graph.graph import link_line, short
 from adrguard.core.model import INACTIVE_STATUSES, Decision, Location, RelKind, Status
 from adrguard.rules.base import BaseRule, RuleContext, RuleMeta
 from adrguard.rules.supersession import OneSidedSupersession

@@ -7,9 +7,9 @@ import json
 import re
 from collections.abc import Iterator
 
-from adrguard.core import status as st
 from adrguard.core.findings import Finding, Severity
 from adrguard.core.model import Decision, Location, Status
+from adrguard.core.parse import status as st
 from adrguard.rules.base import BaseRule, RuleContext, RuleMeta
 
 

@@ -12,10 +12,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from adrguard.core import status as st
+from adrguard.core.conventions.sections import Requirement
 from adrguard.core.findings import Finding, Severity
 from adrguard.core.model import Decision, Location, Status
-from adrguard.core.sections import Requirement
+from adrguard.core.parse import status as st
 from adrguard.rules.base import BaseRule, RuleContext, RuleMeta
 from adrguard.rules.fields import FrontMatterSchema, InvalidDate
 from adrguard.rules.numbering import DuplicateId, FilenamePattern, IdMismatch, NumberingGap

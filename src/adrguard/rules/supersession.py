@@ -8,9 +8,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from adrguard.core import graph
 from adrguard.core.findings import Finding, Severity
-from adrguard.core.graph import link_line, short
+from adrguard.core.graph import graph
+from adrguard.core.graph.graph import link_line, short
 from adrguard.core.model import RelKind, Status
 from adrguard.rules.base import BaseRule, RuleContext, RuleMeta
 

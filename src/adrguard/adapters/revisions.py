@@ -1,0 +1,217 @@
+"""Revisions and what changed between them: resolving refs, the merge base (fetching more
+history of a shallow clone when asked), and the files a diff names. Built on
+:mod:`adrguard.adapters.git`; imported lazily like it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from adrguard.adapters.git import decode_path, require_repo, run_git, stderr_line
+from adrguard.core.errors import UserError
+from adrguard.core.model import FileChange
+
+_FETCH_TIMEOUT = 300.0  # seconds per fetch attempt
+DEEPEN_STEPS: tuple[int, ...] = (64, 512, 4096)  # bounded: three deepening fetches, then unshallow
+
+
+def _fetch_hint(repo_root: Path, ref: str) -> str:
+    remote, _, branch = ref.partition("/")
+    if branch and remote in remotes(repo_root):
+        return f"git fetch {remote} {branch}"
+    return f"git fetch origin {ref}"
+
+
+def resolve_commit(repo_root: Path, ref: str, role: str = "base") -> str:
+    """The full commit id ``ref`` names; a one-line ``UserError`` naming the fix otherwise."""
+    import git
+
+    require_repo(repo_root)
+    try:
+        out = run_git(
+            repo_root, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{ref}^{{commit}}"
+        )
+    except git.GitCommandError:
+        flag = "--base" if role == "base" else "--head"
+        raise UserError(
+            f"{role} ref {ref!r} not found: fetch it ({_fetch_hint(repo_root, ref)}) "
+            f"or pass {flag} with an existing ref"
+        ) from None
+    return out.decode("ascii").strip()
+
+
+def remotes(repo_root: Path) -> list[str]:
+    import git
+
+    try:
+        return run_git(repo_root, "remote").decode("utf-8", "replace").split()
+    except git.GitCommandError:
+        return []
+
+
+def is_shallow(repo_root: Path) -> bool:
+    import git
+
+    try:
+        return run_git(repo_root, "rev-parse", "--is-shallow-repository").strip() == b"true"
+    except git.GitCommandError:
+        return False
+
+
+def merge_base(repo_root: Path, base: str, head: str) -> str | None:
+    """The best common ancestor of two commits (``base...head``), or None when there is none."""
+    import git
+
+    try:
+        out = run_git(repo_root, "merge-base", base, head)
+    except git.GitCommandError as exc:
+        if exc.status == 1:
+            return None
+        raise UserError(f"git merge-base {base} {head} failed: {stderr_line(exc)}") from None
+    return out.decode("ascii").strip() or None
+
+
+def no_merge_base_error(repo_root: Path, base_ref: str, head_ref: str) -> UserError:
+    if is_shallow(repo_root):
+        return UserError(
+            f"no merge base between {base_ref!r} and {head_ref!r} in this shallow clone: fetch "
+            "more history (actions/checkout with fetch-depth: 0, or git fetch --deepen=500 origin) "
+            "or rerun with --deepen"
+        )
+    return UserError(
+        f"{base_ref!r} and {head_ref!r} share no history (no merge base): pass a --base that "
+        "the head branch was started from"
+    )
+
+
+def _deepen_remote(repo_root: Path, base_ref: str) -> tuple[str, list[str]]:
+    """The remote to fetch from and the refspecs that keep ``base_ref`` up to date."""
+    known = remotes(repo_root)
+    remote, _, branch = base_ref.partition("/")
+    if branch and remote in known:
+        return remote, [f"+refs/heads/{branch}:refs/remotes/{remote}/{branch}"]
+    if "origin" in known:
+        return "origin", []
+    if len(known) == 1:
+        return known[0], []
+    raise UserError(
+        "--deepen needs a remote to fetch from, and none is configured (git remote add origin URL)"
+    )
+
+
+def deepen_until_merge_base(
+    repo_root: Path, base_ref: str, head_ref: str, steps: tuple[int, ...] = DEEPEN_STEPS
+) -> tuple[str, int]:
+    """Fetch more history from the configured remote until ``base_ref`` and ``head_ref`` have a
+    merge base: one ``git fetch --deepen=N`` per step, then one ``--unshallow``. Returns the
+    merge base and the number of fetches made."""
+    remote, refspecs = _deepen_remote(repo_root, base_ref)
+    attempts = [f"--deepen={n}" for n in steps] + ["--unshallow"]
+    fetched = 0
+    if refspecs and not _exists(repo_root, base_ref):  # CI clones often lack the base branch
+        _fetch(repo_root, f"--depth={steps[0]}", remote, refspecs)
+        fetched += 1
+    for flag in attempts:
+        base = resolve_commit(repo_root, base_ref, "base")
+        head = resolve_commit(repo_root, head_ref, "head")
+        found = merge_base(repo_root, base, head)
+        if found is not None:
+            return found, fetched
+        if not is_shallow(repo_root):
+            break
+        _fetch(repo_root, flag, remote, refspecs)
+        fetched += 1
+    base = resolve_commit(repo_root, base_ref, "base")
+    head = resolve_commit(repo_root, head_ref, "head")
+    found = merge_base(repo_root, base, head)
+    if found is None:
+        raise UserError(
+            f"{base_ref!r} and {head_ref!r} share no history even after fetching all of it from "
+            f"{remote} ({fetched} fetches): pass a --base that the head branch was started from"
+        )
+    return found, fetched
+
+
+def _exists(repo_root: Path, ref: str) -> bool:
+    try:
+        resolve_commit(repo_root, ref)
+    except UserError:
+        return False
+    return True
+
+
+def _fetch(repo_root: Path, flag: str, remote: str, refspecs: list[str]) -> None:
+    import git
+
+    try:
+        run_git(
+            repo_root,
+            "fetch",
+            "--quiet",
+            "--no-tags",
+            flag,
+            remote,
+            *refspecs,
+            timeout=_FETCH_TIMEOUT,
+        )
+    except git.GitCommandError as exc:
+        raise UserError(f"--deepen: git fetch {flag} {remote} failed: {stderr_line(exc)}") from None
+
+
+def diff_changes(
+    repo_root: Path, *revs: str, cached: bool = False
+) -> tuple[list[FileChange], list[str]]:
+    """Files changed from commit ``revs[0]`` to ``revs[1]`` (one rev: to the work tree, or with
+    ``cached`` to the index) with status, old path (renames) and notes on what was not
+    inspected (submodules, paths that are not UTF-8). ``-z`` safe."""
+    import git
+
+    try:
+        out = run_git(
+            repo_root,
+            "diff",
+            *(("--cached",) if cached else ()),
+            "--raw",
+            "-z",
+            "--no-abbrev",
+            "--find-renames",
+            "--no-ext-diff",
+            "--no-textconv",
+            "--ignore-submodules=none",
+            *revs,
+            "--",
+        )
+    except git.GitCommandError as exc:
+        shown = " ".join(r[:12] for r in revs)
+        raise UserError(f"git diff {shown} failed: {stderr_line(exc)}") from None
+    fields = out.split(b"\0")
+    changes: list[FileChange] = []
+    notes: list[str] = []
+    i = 0
+    while i < len(fields) and fields[i].startswith(b":"):
+        meta = fields[i][1:].split(b" ")
+        old_mode, new_mode, status = meta[0], meta[1], meta[4].decode("ascii")
+        kind, score = status[0], status[1:]
+        if kind in "RC":
+            src, dst = decode_path(fields[i + 1]), decode_path(fields[i + 2])
+            raw_paths: tuple[bytes, ...] = (fields[i + 1], fields[i + 2])
+            i += 3
+        else:
+            src, dst = None, decode_path(fields[i + 1])
+            raw_paths = (fields[i + 1],)
+            i += 2
+        if kind == "C":  # copies are additions that name where they came from
+            kind = "A"
+        changes.append(FileChange(kind, dst, src, int(score) if score else None))
+        if b"160000" in (old_mode, new_mode):
+            notes.append(f"submodule {dst} changed: its own files are not inspected")
+        if any(_not_utf8(p) for p in raw_paths):
+            notes.append(f"path {dst} is not valid UTF-8: shown with \\x escapes")
+    return changes, notes
+
+
+def _not_utf8(raw: bytes) -> bool:
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return True
+    return False

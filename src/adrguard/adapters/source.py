@@ -1,0 +1,165 @@
+"""Where records come from: the work tree, the files of one git revision, or the work tree with
+the files a change touches as a commit holds them.
+
+Every side of the port answers one question, ``discover(config, store) -> Discovery``: the ADR
+roots, the files of the repository, the records classified under the roots (the same
+:func:`adrguard.adapters.layout.classify` for all) with their bytes, the index, CURRENT and
+manifest texts, and what was skipped. Everything after that (parse, corpus, rules) is one path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
+
+from adrguard.adapters.files import Discovery
+from adrguard.adapters.layout import Plan, classify, other_text_paths
+from adrguard.adapters.reading import too_large
+from adrguard.adapters.roots import Root, Search
+from adrguard.config import DEFAULT_ROOTS, Config
+from adrguard.core.errors import UserError
+from adrguard.core.model import SourceFile
+
+if TYPE_CHECKING:
+    from adrguard.adapters.cache import Store
+
+
+class Source(Protocol):
+    """A place records are read from."""
+
+    @property
+    def root(self) -> Path: ...
+
+    def discover(self, config: Config, store: Store | None = None) -> Discovery: ...
+
+
+@dataclass(frozen=True)
+class WorkTree:
+    """The files as they are on disk (tracked and staged ones inside git; see
+    :func:`adrguard.adapters.files.discover`). ``root`` is resolved already. ``untracked``
+    (manual runs) also reads the records git neither tracks nor ignores; ``extra_roots`` are
+    folders checked as roots for this run (``adrguard check DIR``)."""
+
+    root: Path
+    untracked: bool = False
+    extra_roots: tuple[str, ...] = ()
+
+    def discover(self, config: Config, store: Store | None = None) -> Discovery:
+        from adrguard.adapters.files import discover
+
+        return discover(
+            self.root, config, store, untracked=self.untracked, extra_roots=self.extra_roots
+        )
+
+
+@dataclass(frozen=True)
+class Revision:
+    """The files of commit ``rev``, read from git objects (the work tree is not touched).
+    ``roots`` fixes the ADR roots and ``shallow`` those of them found by content (the head's,
+    when the base of a change is read)."""
+
+    root: Path
+    rev: str
+    roots: tuple[str, ...] = ()
+    shallow: frozenset[str] = frozenset()
+
+    def discover(self, config: Config, store: Store | None = None) -> Discovery:
+        from adrguard.adapters import git
+
+        blobs = git.files_at(self.root, self.rev)
+        if self.roots:
+            roots, shallow = self.roots, self.shallow
+        else:
+            roots, shallow = _roots_at(self.root, config, blobs)
+        listing = sorted(blobs)
+        plan = classify(listing, roots, config, shallow=shallow)
+        others = other_text_paths(frozenset(blobs), roots, plan, config, shallow)
+        wanted = [p for p, _root, _arch in plan.records] + sorted(others)
+        data = git.read_blobs(self.root, [blobs[p] for p in wanted])
+        sources, texts = _read(config, plan, others, {p: data[blobs[p]] for p in wanted}, self.rev)
+        return Discovery(
+            sources=sources,
+            repo_files=frozenset(blobs),
+            roots=roots,
+            skipped=plan.skipped,
+            other_texts=texts,
+            repo_url=None,
+            uses_git=True,
+            file_list=listing,
+            search=Search(tuple(Root(r, f"an ADR root at {self.rev[:12]}", r in shallow)
+                                for r in roots)),
+        )
+
+
+@dataclass(frozen=True)
+class Amended:
+    """What commit ``rev`` holds, built from ``found`` (the work tree's discovery) by reading
+    from git only the files a change touches: ``now`` (their paths in the work tree) are
+    dropped, ``then`` (their paths at ``rev``) are read from git objects. The tree before an
+    uncommitted change (the pre-commit hook, ``check --changed``) costs a few blobs, not a
+    read of every record."""
+
+    root: Path
+    rev: str
+    found: Discovery
+    now: frozenset[str]
+    then: frozenset[str]
+
+    def discover(self, config: Config, store: Store | None = None) -> Discovery:
+        from adrguard.adapters.gitwork import blobs_at
+
+        found, now = self.found, self.now
+        old = blobs_at(self.root, self.rev, self.then) if self.then else {}
+        shallow = found.shallow_roots
+        plan = classify(sorted(old), found.roots, config, shallow=shallow)
+        others = other_text_paths(frozenset(old), found.roots, plan, config, shallow)
+        sources, texts = _read(config, plan, others, old, self.rev)
+        repo_files = (found.repo_files - now) | old.keys()
+        return Discovery(
+            sources=sorted([*(s for s in found.sources if s.path not in now), *sources],
+                           key=lambda s: s.path),
+            repo_files=frozenset(repo_files),
+            roots=found.roots,
+            skipped=tuple(sorted((set(found.skipped) - now) | set(plan.skipped))),
+            other_texts={**{p: t for p, t in found.other_texts.items() if p not in now}, **texts},
+            repo_url=found.repo_url,
+            uses_git=True,
+            file_list=sorted(repo_files),
+            search=found.search,
+        )
+
+
+def _read(
+    config: Config, plan: Plan, others: Collection[str], data: Mapping[str, bytes], rev: str
+) -> tuple[list[SourceFile], dict[str, bytes]]:
+    """The records of ``plan`` and the texts ``others`` from ``data`` (a revision's bytes):
+    a file above ``max-file-size`` is a read error that names the revision."""
+    limit = config.options.max_file_size
+    sources: list[SourceFile] = []
+    for path, root, archived in plan.records:
+        raw = data[path]
+        if len(raw) > limit:
+            why = too_large(len(raw), limit) + f" (at {rev[:12]})"
+            sources.append(SourceFile(path, root, None, why, archived))
+        else:
+            sources.append(SourceFile(path, root, raw, None, archived))
+    texts = {p: data[p] for p in sorted(others) if p in data and len(data[p]) <= limit}
+    return sources, texts
+
+
+def _roots_at(
+    repo_root: Path, config: Config, blobs: Collection[str]
+) -> tuple[tuple[str, ...], frozenset[str]]:
+    """The roots discovery finds in the work tree (and which of them are shallow), else (when
+    they are gone from it) the configured or default roots that hold files at the revision."""
+    from adrguard.adapters.files import find_roots
+
+    try:
+        search = find_roots(repo_root, config)
+    except UserError:
+        candidates = config.roots or DEFAULT_ROOTS
+        held = tuple(r for r in candidates if any(p.startswith(f"{r}/") for p in blobs))
+        return held, frozenset()
+    return tuple(r.path for r in search.roots), frozenset(r.path for r in search.roots if r.shallow)

@@ -1,0 +1,91 @@
+"""One record lookup and one decision row, for every front end.
+
+``show``, ``graph --focus``, ``relationships``, ``context`` and the MCP tools all name a record
+the same ways (:func:`find_decision`), and ``list``, ``show`` and the agent tools describe it with
+the same row (:func:`decision_row`).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from adrguard.core.errors import UserError
+from adrguard.core.model import Corpus, Decision
+
+_NUMBER = re.compile(r"^(?:adr[-_ ]?)?#?0*(\d+)$", re.IGNORECASE)
+
+
+def find_decision(corpus: Corpus, key: str) -> Decision:
+    """The one record ``key`` names, tried in this order: an id (any case) or a repo-relative
+    path; the tail of a path (``0007-x.md``, ``adr/0007-x.md``); a number (``7``, ``0007``,
+    ``ADR-7``, ``#7``); a file stem (``0007-x``, or the folder of a one-folder-per-record
+    README). No match, or several, is a :class:`UserError` that says what to do."""
+    key = key.strip()
+    hits = list(corpus.find(key))
+    if not hits:
+        tail = "/" + key.removeprefix("./")
+        hits = [d for d in corpus.decisions if d.path.endswith(tail)]
+    if not hits:
+        m = _NUMBER.match(key)
+        if m:
+            hits = [d for d in corpus.decisions if d.number == int(m.group(1))]
+    if not hits:
+        from adrguard.core.graph.resolve import record_key
+
+        hits = [d for d in corpus.decisions if record_key(d).casefold() == key.casefold()]
+    if not hits:
+        raise UserError(f"no decision matches {key!r}: run `adrguard list` to see ids and paths")
+    if len(hits) > 1:
+        paths = ", ".join(d.path for d in hits)
+        raise UserError(f"{key!r} matches several decisions ({paths}): give the path instead")
+    return hits[0]
+
+
+def find_part(corpus: Corpus, key: str) -> tuple[Decision, int | None]:
+    """:func:`find_decision`, where ``KEY#N`` names part N of a long record."""
+    base, sep, tail = key.partition("#")
+    if sep and base and tail.isdigit():
+        return find_decision(corpus, base), int(tail)
+    return find_decision(corpus, key), None
+
+
+def decision_row(d: Decision) -> dict[str, Any]:
+    """What ``list --format json`` says of a record (``schemas/list.schema.json``); ``show``
+    and the agent tools start from the same row."""
+    return {
+        "id": d.id,
+        "number": d.number,
+        "title": d.title,
+        "status": d.status.value if d.status is not None else None,
+        "statusRaw": d.status_raw,
+        "date": d.date,
+        "path": d.path,
+        "format": d.format,
+        "archived": d.archived,
+    }
+
+
+def describe(corpus: Corpus, d: Decision) -> dict[str, Any]:
+    """``show --format json``: the row, the relationships as written (by kind), and how they
+    resolved (supersedes, superseded by, referenced by, current successor, ...)."""
+    from adrguard.core.graph import graph
+
+    written: dict[str, list[str]] = {}
+    for rel in d.relationships:
+        written.setdefault(_WRITTEN[rel.kind.value], []).append(rel.target_raw)
+    data = decision_row(d)
+    data.update({k: sorted(set(v)) for k, v in written.items()})
+    data.update(graph.describe(corpus, d))
+    return data
+
+
+_WRITTEN = {
+    "supersedes": "supersedes",
+    "superseded-by": "supersededBy",
+    "amends": "amends",
+    "amended-by": "amendedBy",
+    "depends-on": "dependsOn",
+    "relates-to": "relatesTo",
+    "in-favour-of": "inFavourOf",
+}

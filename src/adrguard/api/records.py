@@ -1,0 +1,135 @@
+"""Parsed records for a list of sources: reused from an earlier corpus (the base of a change
+shares most records with its head), read from the record cache (:mod:`adrguard.adapters.cache`,
+in the user's cache folder), or parsed (:func:`adrguard.api.parsing.parse_all`) and then stored.
+A cache never changes a result: every entry is keyed by the bytes and everything the parse
+depends on, and a damaged or foreign entry is a miss."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from pathlib import Path
+
+from adrguard.adapters.cache import Store
+from adrguard.config import Config
+from adrguard.core.errors import UserError
+from adrguard.core.model import Decision, SourceFile
+
+
+def open_store(config: Config, repo_root: Path) -> Store | None:
+    """The record cache for this run, or None when it is off (``--no-cache``, ``cache = false``,
+    ``ADRGUARD_NO_CACHE``) or cannot be used. Whatever is in the work tree may come from a pull
+    request, so the cache is never inside it: a chosen folder there (``cache-dir``,
+    ``ADRGUARD_CACHE_DIR``) is a configuration error, and the default one (a repository of the
+    home folder) means running without a cache."""
+    if not config.cache or os.environ.get("ADRGUARD_NO_CACHE"):
+        return None
+    from adrguard.adapters import cache
+
+    directory = cache.cache_dir(config.cache_dir)
+    real, top = os.path.realpath(directory), os.path.realpath(repo_root)
+    if real == top or real.startswith(top.rstrip(os.sep) + os.sep):
+        if not (os.environ.get("ADRGUARD_CACHE_DIR") or config.cache_dir):
+            return None  # the default folder: nobody chose it
+        raise UserError(
+            f"the cache folder {directory} is inside the repository {repo_root}: set cache-dir "
+            "(or ADRGUARD_CACHE_DIR) to a folder outside it, or run with --no-cache"
+        )
+    return cache.Store.open(directory)
+
+
+def parse_sources(
+    sources: Sequence[SourceFile],
+    config: Config,
+    store: Store | None = None,
+    reuse: Mapping[str, Decision] | None = None,
+    place: Path | None = None,
+) -> list[Decision]:
+    """Every source parsed, in order: from ``reuse`` or the cache when they hold it, else by
+    :func:`adrguard.api.parsing.parse_all` (and then stored). The records of one place (a work
+    tree) are kept together in one pack of the store."""
+    import hashlib
+
+    from adrguard.adapters.cache import Pack, digest, key, parser_signature, record_digest
+    from adrguard.api.parsing import parse_all
+
+    pack: Pack | None = None
+    signature = b""
+    if store is not None and place is not None:
+        signature = digest(parser_signature(), _options_key(config))
+        pack = Pack(store, key("records", signature, os.fspath(place)))
+    out: list[Decision | None] = [None] * len(sources)
+    todo: list[int] = []
+    keys: dict[int, bytes] = {}
+    for i, src in enumerate(sources):
+        data = src.data
+        if data is None or (pack is None and not reuse):  # nothing to look up
+            todo.append(i)
+            continue
+        sha = hashlib.sha256(data).digest()
+        old = reuse.get(src.path) if reuse else None
+        if old is not None and _same(old, src) and old.sha256 == _content_sha(data, sha):
+            out[i] = old
+            continue
+        if pack is not None:
+            keys[i] = record_digest(signature, sha, src.path, src.root, src.archived)
+            out[i] = _cached(pack.get(keys[i]), src)
+        if out[i] is None:
+            todo.append(i)
+    fresh = parse_all(
+        [sources[i] for i in todo], config.options, encoded=pack is not None, jobs=config.jobs
+    )
+    for i, (decision, blob) in zip(todo, fresh, strict=True):
+        out[i] = decision
+        if pack is not None and blob is not None and i in keys:
+            pack.put(keys[i], blob)
+    if pack is not None:
+        pack.save()
+    return [d for d in out if d is not None]
+
+
+def _same(d: Decision, src: SourceFile) -> bool:
+    return (d.path, d.root, d.archived) == (src.path, src.root, src.archived)
+
+
+def _cached(blob: bytes | None, src: SourceFile) -> Decision | None:
+    """The record ``blob`` holds when it decodes and is the one asked for."""
+    from adrguard.core.serialize import decode
+
+    if blob is None:
+        return None
+    try:
+        hit = decode(blob)
+    except ValueError:
+        return None
+    return hit if _same(hit, src) else None
+
+
+def _content_sha(data: bytes, sha: bytes) -> str:
+    """``Decision.sha256`` of a file's bytes (line ends normalised, as the parser does)."""
+    if b"\r" not in data:
+        return sha.hex()
+    import hashlib
+
+    return hashlib.sha256(data.replace(b"\r\n", b"\n")).hexdigest()
+
+
+def _options_key(config: Config) -> str:
+    """The parse options, canonically. ``today`` only matters to rules (ADR109): leaving it
+    out keeps parsed records valid from one day to the next."""
+    import json
+    from dataclasses import fields, is_dataclass
+
+    def plain(value: object) -> object:
+        if is_dataclass(value) and not isinstance(value, type):
+            return plain({f.name: getattr(value, f.name) for f in fields(value)})
+        if isinstance(value, Mapping):
+            return [[str(k), plain(v)] for k, v in sorted(value.items(), key=lambda kv: str(kv[0]))]
+        if isinstance(value, list | tuple):
+            return [plain(v) for v in value]
+        if value is None or isinstance(value, str | int | float | bool):
+            return value
+        return repr(value)
+
+    return json.dumps(plain(replace(config.options, today=None)), ensure_ascii=True)

@@ -1,0 +1,323 @@
+"""``adrguard context``: decision text for an agent, under a hard budget. Pure.
+
+A response holds at most ``max_units`` units and ``max_chars`` Unicode code points, counting
+titles, sources and warnings as well as the text. A unit is a whole record, or a part of a long
+record split at its headings (then at blank lines, then at line ends, as a last resort inside a
+line); every part says which part of how many it is, so nothing is cut silently. What did not
+fit is counted, and a continuation cursor resumes after it. The cursor is bound to a fingerprint
+of the corpus (sha256 over the sorted ``(path, sha256)`` pairs) and to the request, so a cursor
+from an older corpus or another request is refused.
+
+Relationships are followed at most 3 hops (archived records at most 1); asked for a superseded
+record, its current successor comes first.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from adrguard.core.errors import UserError
+from adrguard.core.impact.analysis import status_key
+from adrguard.core.model import Corpus, Decision
+
+DEFAULT_MAX_UNITS = 8
+DEFAULT_MAX_CHARS = 12_000
+MIN_CHARS = 1_000
+MAX_HOPS = 3
+ARCHIVED_HOPS = 1
+RESERVE = 400  # room kept in every response for warnings and the unit's metadata
+MAX_WARNINGS = 5  # warnings a caller may pass in (each cut to 300 code points)
+_KIND_ORDER = ("supersedes", "depends-on", "amends", "relates-to", "in-favour-of")
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    """A record, or one part of it, as sent to an agent."""
+
+    key: str  # "ADR-0007" for a whole record, "ADR-0007#2" for its second part
+    decision: Decision
+    part: int
+    parts: int
+    heading: str | None  # first heading inside the unit
+    start_line: int  # file lines
+    end_line: int
+    text: str
+    why: str  # "requested", "current successor of ADR-0003", "depends-on from ADR-0005", ...
+    hop: int
+
+    @property
+    def cost(self) -> int:
+        """Code points this unit takes from the budget (text, title, source, labels)."""
+        d = self.decision
+        meta = (self.key, _title(d), d.path, self.heading or "", self.why, status_key(d))
+        return len(self.text) + sum(len(m) for m in meta)
+
+
+@dataclass(frozen=True)
+class ContextResult:
+    """One page of units within the budget, with a cursor for the rest."""
+
+    units: tuple[Unit, ...]
+    total_units: int
+    left_out: int  # units after this page
+    cursor: str | None  # resumes after the last unit returned (None: nothing left)
+    fingerprint: str
+    warnings: tuple[str, ...]
+    code_points: int
+    bytes: int
+    max_units: int
+    max_chars: int
+
+
+def fingerprint(corpus: Corpus) -> str:
+    """sha256 over the sorted (path, content sha256) pairs of every record."""
+    h = hashlib.sha256()
+    for path, sha in sorted((d.path, d.sha256) for d in corpus.decisions):
+        h.update(f"{path}\0{sha}\n".encode("utf-8", "surrogatepass"))
+    return h.hexdigest()
+
+
+def plan(corpus: Corpus, seeds: Sequence[tuple[Decision, str]]) -> list[tuple[Decision, str, int]]:
+    """Records in response order: each seed (its current successor first when it has one),
+    then related records breadth-first up to MAX_HOPS (archived ones up to ARCHIVED_HOPS)."""
+    from adrguard.core.graph import graph as graph_mod
+
+    g = graph_mod.build(corpus)
+    order: list[tuple[Decision, str, int]] = []
+    seen: set[str] = set()
+
+    def add(d: Decision, why: str, hop: int) -> bool:
+        if d.path in seen or (d.archived and hop > ARCHIVED_HOPS):
+            return False
+        seen.add(d.path)
+        order.append((d, why, hop))
+        return True
+
+    frontier: list[Decision] = []
+    for d, why in seeds:
+        succ = g.current_successor(d)
+        if succ is not None and add(succ, f"current successor of {d.id}", 0):
+            frontier.append(succ)
+        if add(d, why, 0):
+            frontier.append(d)
+    for hop in range(1, MAX_HOPS + 1):
+        nxt: list[Decision] = []
+        for d in frontier:
+            if d.archived and hop > 1:
+                continue
+            for kind in _KIND_ORDER:
+                outs = [(p, f"{kind} from {d.id}") for p in g.out_edges[kind].get(d.path, ())]
+                ins = [(p, f"{kind} {d.id}") for p in g.in_edges[kind].get(d.path, ())]
+                for p, why in sorted(outs) + sorted(ins):
+                    other = g.decision(p)
+                    if add(other, why, hop):
+                        nxt.append(other)
+        frontier = nxt
+    return order
+
+
+def _segments(d: Decision) -> list[tuple[str | None, int, list[str]]]:
+    """(heading, first body line index, lines) for the preamble and each section."""
+    lines = d.text.split("\n")
+    starts = sorted({max(0, s.line - 1 - d.body_line_offset): s.title for s in d.sections}.items())
+    if not starts or starts[0][0] != 0:
+        starts.insert(0, (0, None))  # type: ignore[arg-type]
+    out: list[tuple[str | None, int, list[str]]] = []
+    for i, (start, title) in enumerate(starts):
+        end = starts[i + 1][0] if i + 1 < len(starts) else len(lines)
+        if start < end:
+            out.append((title, start, lines[start:end]))
+    return out
+
+
+def _pieces(lines: list[str], start: int, limit: int) -> list[tuple[int, str]]:
+    """Split one segment into pieces of at most ``limit`` code points: at blank lines, then at
+    line ends, then inside a line."""
+    out: list[tuple[int, str]] = []
+    buf: list[str] = []
+    buf_start = start
+    size = 0
+
+    def flush() -> None:
+        nonlocal buf, size
+        if buf:
+            out.append((buf_start, "\n".join(buf)))
+        buf, size = [], 0
+
+    for offset, line in enumerate(lines):
+        at = start + offset
+        if len(line) > limit:
+            flush()
+            out.extend((at, line[i : i + limit]) for i in range(0, len(line), limit))
+            buf_start = at + 1
+            continue
+        if size + len(line) + 1 > limit:
+            flush()
+            buf_start = at
+        if not buf:
+            buf_start = at
+        buf.append(line)
+        size += len(line) + 1
+    flush()
+    return out
+
+
+def units_of(d: Decision, why: str, hop: int, limit: int) -> list[Unit]:
+    """The record as one unit, or split at headings into parts of at most ``limit`` points."""
+    off = d.body_line_offset
+    text = d.text
+    if len(text) <= limit:
+        end = off + text.count("\n") + 1
+        title = _short(d.title) if d.title else None
+        return [Unit(d.id, d, 1, 1, title, off + 1, end, text, why, hop)]
+    chunks: list[tuple[str | None, int, str]] = []  # heading, first body line, text
+    for heading, start, lines in _segments(d):
+        body = "\n".join(lines)
+        if len(body) <= limit:
+            if chunks and len(chunks[-1][2]) + 1 + len(body) <= limit:
+                h, s, t = chunks[-1]
+                chunks[-1] = (h, s, t + "\n" + body)
+            else:
+                chunks.append((heading, start, body))
+            continue
+        for at, piece in _pieces(lines, start, limit):
+            chunks.append((heading, at, piece))
+    n = len(chunks)
+    out: list[Unit] = []
+    for i, (heading, start, body) in enumerate(chunks, 1):
+        heading = _short(heading) if heading else heading
+        first = off + start + 1
+        out.append(
+            Unit(f"{d.id}#{i}", d, i, n, heading, first, first + body.count("\n"), body, why, hop)
+        )
+    return out
+
+
+def _request_key(request: str) -> str:
+    return hashlib.sha256(request.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+def make_cursor(fp: str, request: str, offset: int) -> str:
+    raw = json.dumps({"v": 1, "fp": fp[:32], "q": _request_key(request), "o": offset})
+    return base64.urlsafe_b64encode(raw.encode()).decode().rstrip("=")
+
+
+def read_cursor(cursor: str, fp: str, request: str) -> int:
+    """The offset a cursor resumes at; UserError when it is not for this corpus and request."""
+    try:
+        padded = cursor + "=" * (-len(cursor) % 4)
+        data = json.loads(base64.urlsafe_b64decode(padded.encode("ascii")))
+        offset = int(data["o"])
+        made_fp, made_q = str(data["fp"]), str(data["q"])
+    except (ValueError, KeyError, TypeError, UnicodeError, binascii.Error):
+        raise UserError(
+            "the cursor is not one adrguard made: pass the cursor exactly as returned"
+        ) from None
+    if made_fp != fp[:32]:
+        raise UserError(
+            "the cursor was made for an older version of the decision records (they changed "
+            "since): repeat the request without a cursor"
+        )
+    if made_q != _request_key(request) or offset < 0:
+        raise UserError("the cursor belongs to a different request: repeat that request with it")
+    return offset
+
+
+def build(
+    corpus: Corpus,
+    seeds: Sequence[tuple[Decision, str]],
+    *,
+    request: str,
+    max_units: int = DEFAULT_MAX_UNITS,
+    max_chars: int = DEFAULT_MAX_CHARS,
+    cursor: str | None = None,
+    part: int | None = None,
+    warnings: Sequence[str] = (),
+) -> ContextResult:
+    """One page of context units for ``seeds`` (``part``: only that part of the first seed)."""
+    if max_units < 1:
+        raise UserError("max-units must be at least 1")
+    if max_chars < MIN_CHARS:
+        raise UserError(f"max-chars must be at least {MIN_CHARS:,}")
+    fp = fingerprint(corpus)
+    start = read_cursor(cursor, fp, request) if cursor else 0
+    notes = [_short(w) for w in warnings[:MAX_WARNINGS]]
+    records = plan(corpus, seeds)
+    units: list[Unit] = []
+    for d, why, hop in records:
+        meta = len(d.id) + 8 + len(_title(d)) + len(d.path) + len(why) + 24
+        parts = units_of(d, why, hop, max(200, max_chars - RESERVE - meta))
+        if part is not None and seeds and d.path == seeds[0][0].path:
+            if not 1 <= part <= len(parts):
+                raise UserError(f"{d.id} has {len(parts)} part(s): ask for #1 to #{len(parts)}")
+            parts = [parts[part - 1]]
+        units.extend(parts)
+    page: list[Unit] = []
+    used = sum(len(n) for n in notes)
+    for unit in units[start:]:
+        d = unit.decision
+        extra: list[str] = []
+        if not d.text and d.problems:
+            extra.append(_short(f"{d.id} ({d.path}): content unavailable: {d.problems[0].message}"))
+        if d.archived and unit.part == 1:
+            extra.append(f"{d.id} is archived")
+        cost = unit.cost + sum(len(x) for x in extra)
+        if page and (len(page) >= max_units or used + cost > max_chars):
+            break
+        page.append(unit)
+        notes.extend(extra)
+        used += cost
+    end = start + len(page)
+    left = len(units) - end
+    next_cursor = make_cursor(fp, request, end) if left > 0 else None
+    content = list(notes)
+    for u in page:
+        d = u.decision
+        content += [u.key, _title(d), d.path, u.heading or "", u.why, status_key(d), u.text]
+    joined = "".join(content)
+    return ContextResult(
+        units=tuple(page),
+        total_units=len(units),
+        left_out=left,
+        cursor=next_cursor,
+        fingerprint=fp,
+        warnings=tuple(notes),
+        code_points=len(joined),
+        bytes=len(joined.encode("utf-8", "surrogatepass")),
+        max_units=max_units,
+        max_chars=max_chars,
+    )
+
+
+def _short(text: str, limit: int = 300) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _title(d: Decision) -> str:
+    """The title as units show it (at most 300 code points)."""
+    return _short(d.title or "")
+
+
+def unit_json(u: Unit) -> dict[str, object]:
+    d = u.decision
+    return {
+        "key": u.key,
+        "id": d.id,
+        "title": _title(d) if d.title is not None else None,
+        "status": status_key(d),
+        "path": d.path,
+        "part": u.part,
+        "parts": u.parts,
+        "heading": u.heading,
+        "startLine": u.start_line,
+        "endLine": u.end_line,
+        "why": u.why,
+        "hop": u.hop,
+        "archived": d.archived,
+        "text": u.text,
+    }

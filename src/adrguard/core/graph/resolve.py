@@ -1,0 +1,363 @@
+"""Reference resolution: from a link destination or a relationship target, as written, to the
+repository path it names and to the decision record(s) it means.
+
+Pure: works on the :class:`~adrguard.core.model.Corpus` only (its ``repo_files``, decisions and
+``repo_url``). A target is one of
+
+* external (``https:``, ``mailto:``, any ``scheme:``, protocol-relative ``//host``),
+* a pure ``#anchor`` in the same file,
+* a path, relative to the file's folder or root-relative (``/docs/...``), with ``?query`` and
+  ``#anchor`` dropped and ``%xx`` decoded; an absolute URL to this repository's own files
+  (``https://github.com/OWNER/REPO/blob/BRANCH/path``) becomes a root-relative path,
+* or, for relationships, an id (``ADR-0005``, ``ADR 5``, ``ADR005``, ``adr-5``, ``#5``, ``5``,
+  or the prefix the log's own file names use: ``DR008`` in a log of ``DRnnn-*.md`` files),
+  a log4brains slug (a file stem), a title, or link text such as ``5. Title``. An id with a
+  prefix the log does not use (``RFC 7231`` in a log of ``nnnn-*.md`` files) names something
+  outside the log: external, not checked.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from functools import cached_property
+from urllib.parse import unquote
+
+from adrguard.core.model import Corpus, Decision
+from adrguard.core.parse import formats, ids
+
+_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
+_NUMBER = re.compile(r"^(?:adr[-_ ]?|#)?0*(\d{1,6})$", re.IGNORECASE)
+_FAMILY = frozenset({"adr", "decision", "record"})  # generic names for any log's records
+_TEXT_NUMBER = re.compile(r"^\s*(?:adr[-_ ]?)?#?0*(\d{1,6})\b(?![-/]\d)", re.IGNORECASE)
+_RECORD_FILES = frozenset({"readme.md", "index.md"})
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """A link destination taken apart.
+
+    ``kind``: ``empty`` | ``anchor`` (same file) | ``external`` | ``path``. For ``path``,
+    ``repo_path`` is the normalised repo-relative path (``""`` is the repo root) or None when the
+    target climbs above the repository root (``escapes``).
+    """
+
+    kind: str
+    raw: str
+    path: str = ""  # decoded path part, as written (before joining with the file's folder)
+    fragment: str | None = None  # decoded anchor without '#', None when there is none
+    repo_path: str | None = None
+    escapes: bool = False
+    from_url: bool = False  # an absolute URL to this repository's own files
+
+
+def clean(raw: str) -> str:
+    """Strip whitespace and the ``<...>`` that CommonMark allows around a destination."""
+    text = raw.strip()
+    if not text.startswith("<"):
+        return text
+    if len(text) >= 2 and text.startswith("<") and text.endswith(">"):
+        text = text[1:-1].strip()
+    return text
+
+
+def _repo_url_path(url: str, repo_url: str | None) -> str | None:
+    """``https://github.com/o/r/blob/main/docs/x.md`` -> ``docs/x.md`` for this repository."""
+    if not repo_url:
+        return None
+    base = repo_url.rstrip("/")
+    if base.endswith(".git"):
+        base = base[:-4]
+    low, lbase = url.casefold(), base.casefold()
+    for scheme_swap in (lbase, lbase.replace("https://", "http://", 1)):
+        prefix = scheme_swap + "/"
+        if low.startswith(prefix):
+            rest = url[len(prefix) :]
+            parts = rest.split("/", 2)
+            if len(parts) >= 2 and parts[0] in ("blob", "tree", "raw"):
+                return parts[2] if len(parts) == 3 else ""
+            return None
+    return None
+
+
+def normalise(base_dir: str, path: str) -> tuple[str | None, bool]:
+    """Join ``path`` onto ``base_dir`` (both repo-relative) and collapse ``.``/``..``.
+
+    A leading ``/`` means the repository root. Returns (repo_path, escapes): repo_path is None
+    when the path climbs above the root.
+    """
+    if path.startswith("/"):
+        joined = path.lstrip("/")
+    elif base_dir in ("", "."):
+        joined = path
+    else:
+        joined = f"{base_dir}/{path}"
+    if "/." not in "/" + joined and "//" not in joined and joined[-1:] != "/":
+        return joined, False  # nothing to collapse (the common case)
+    out: list[str] = []
+    for part in joined.split("/"):
+        if part in ("", "."):
+            continue
+        if part == "..":
+            if not out:
+                return None, True
+            out.pop()
+            continue
+        out.append(part)
+    return "/".join(out), False
+
+
+def parse_target(raw: str, source_path: str, repo_url: str | None = None) -> Target:
+    """Take a link destination apart (see :class:`Target`)."""
+    text = clean(raw)
+    if not text:
+        return Target("empty", raw)
+    from_url = False
+    if (":" in text and _SCHEME.match(text)) or text.startswith("//"):
+        own = _repo_url_path(text, repo_url)
+        if own is None:
+            return Target("external", raw)
+        text = "/" + own
+        from_url = True
+    if text.startswith("#"):
+        return Target("anchor", raw, fragment=unquote(text[1:]))
+    fragment: str | None = None
+    if "#" in text:
+        text, _, frag = text.partition("#")
+        fragment = unquote(frag)
+    if "?" in text:
+        text = text.split("?", 1)[0]
+    path = unquote(text) if "%" in text else text
+    if not path:  # "?x" or "?x#y": the same file
+        return Target("anchor", raw, fragment=fragment or "")
+    base_dir = source_path.rpartition("/")[0]
+    repo_path, escapes = normalise(base_dir, path)
+    return Target("path", raw, path, fragment, repo_path, escapes, from_url)
+
+
+@dataclass(frozen=True, slots=True)
+class Resolution:
+    """What a relationship target means: ``resolved`` (one record), ``unresolved``, ``ambiguous``
+    (several records) or ``external`` (outside this repository; cannot be checked)."""
+
+    state: str
+    decisions: tuple[Decision, ...] = ()
+    reason: str = ""
+
+    @property
+    def decision(self) -> Decision | None:
+        return self.decisions[0] if self.state == "resolved" else None
+
+
+def record_key(d: Decision) -> str:
+    """The stem that names a record: file stem, or the folder name of a ``README.md`` record."""
+    base = posixpath.basename(d.path)
+    if base.casefold() in _RECORD_FILES:
+        return posixpath.basename(posixpath.dirname(d.path)) or base
+    return base[:-3] if base.casefold().endswith(".md") else base
+
+
+class Resolver:
+    """Indexes over one corpus, built once; resolves paths and references."""
+
+    def __init__(self, corpus: Corpus) -> None:
+        self.corpus = corpus
+
+    @cached_property
+    def files(self) -> frozenset[str]:
+        return self.corpus.repo_files | {d.path for d in self.corpus.decisions}
+
+    @cached_property
+    def dirs(self) -> frozenset[str]:
+        extra: set[str] = set()
+        for d in self.corpus.decisions:
+            parts = d.path.split("/")[:-1]
+            for i in range(1, len(parts) + 1):
+                extra.add("/".join(parts[:i]))
+        return self.corpus.repo_dirs | extra
+
+    @cached_property
+    def folded(self) -> Mapping[str, str]:
+        """casefolded path -> one real path (files and folders) for case-mismatch messages."""
+        out: dict[str, str] = {}
+        for p in sorted(self.files | self.dirs):
+            out.setdefault(p.casefold(), p)
+        return out
+
+    @cached_property
+    def by_dir(self) -> Mapping[str, Decision]:
+        out: dict[str, Decision] = {}
+        for d in self.corpus.decisions:
+            if posixpath.basename(d.path).casefold() in _RECORD_FILES:
+                out.setdefault(posixpath.dirname(d.path), d)
+        return out
+
+    @cached_property
+    def by_stem(self) -> Mapping[str, tuple[Decision, ...]]:
+        out: dict[str, list[Decision]] = {}
+        for d in self.corpus.decisions:
+            out.setdefault(record_key(d).casefold(), []).append(d)
+        return {k: tuple(v) for k, v in out.items()}
+
+    @cached_property
+    def by_title(self) -> Mapping[str, tuple[Decision, ...]]:
+        out: dict[str, list[Decision]] = {}
+        for d in self.corpus.decisions:
+            if d.title:
+                out.setdefault(d.title.strip().casefold(), []).append(d)
+        return {k: tuple(v) for k, v in out.items()}
+
+    @cached_property
+    def prefixes(self) -> Mapping[str, frozenset[str]]:
+        """root -> the id prefixes its records' file names use (``dr`` for ``DR008-x.md``)."""
+        out: dict[str, set[str]] = {}
+        for d in self.corpus.decisions:
+            prefix = formats.name_id(d.path, d.root).prefix
+            if prefix:
+                out.setdefault(d.root, set()).add(prefix)
+        return {k: frozenset(v) for k, v in out.items()}
+
+    def log_id(self, source: Decision, token: str) -> tuple[bool, int] | None:
+        """For an id written as ``<prefix><number>``: (whether the prefix is one of the
+        source's log, or a generic ``ADR``; the number). None when ``token`` is no such id."""
+        parsed = ids.id_token(token)
+        if parsed is None:
+            return None
+        prefix, number = parsed
+        own = prefix in _FAMILY or prefix in self.prefixes.get(source.root, frozenset())
+        return own, number
+
+    @cached_property
+    def by_any_number(self) -> Mapping[int, tuple[Decision, ...]]:
+        out: dict[int, list[Decision]] = {}
+        for d in self.corpus.decisions:
+            if d.number is not None:
+                out.setdefault(d.number, []).append(d)
+        return {k: tuple(v) for k, v in out.items()}
+
+    # -- paths ---------------------------------------------------------------------------------
+
+    def exists(self, repo_path: str) -> bool:
+        p = repo_path.rstrip("/")
+        return p in self.files or p in self.dirs
+
+    def case_variant(self, repo_path: str) -> str | None:
+        """The real path when ``repo_path`` exists only if case is ignored."""
+        real = self.folded.get(repo_path.rstrip("/").casefold())
+        return real if real is not None and real != repo_path.rstrip("/") else None
+
+    def decision_at(self, repo_path: str) -> Decision | None:
+        """The record a path names: the file itself, ``path + .md``, or a record folder."""
+        p = repo_path.rstrip("/")
+        by_path = self.corpus.by_path
+        if p in by_path:
+            return by_path[p]
+        if not p.casefold().endswith(".md") and p + ".md" in by_path:
+            return by_path[p + ".md"]
+        return self.by_dir.get(p)
+
+    # -- references ----------------------------------------------------------------------------
+
+    def _prefer_root(self, source: Decision, hits: Iterable[Decision]) -> tuple[Decision, ...]:
+        found = tuple({d.path: d for d in hits}.values())
+        own = tuple(d for d in found if d.root == source.root)
+        return own or found
+
+    def _verdict(self, hits: tuple[Decision, ...], raw: str) -> Resolution:
+        if len(hits) == 1:
+            return Resolution("resolved", hits)
+        paths = ", ".join(d.path for d in hits)
+        return Resolution("ambiguous", hits, f"{raw!r} matches {len(hits)} records: {paths}")
+
+    def by_number_in(self, source: Decision, number: int) -> tuple[Decision, ...]:
+        own = self.corpus.by_number.get((source.root, number), ())
+        return own or self.by_any_number.get(number, ())
+
+    def resolve(self, source: Decision, raw: str, text: str = "") -> Resolution:
+        """Resolve a relationship target (and its link text, when it came from a link)."""
+        target = clean(raw)
+        if not target:
+            if text.strip():
+                return self.resolve_text(source, text)
+            return Resolution("unresolved", (), "the target is empty")
+        if _NUMBER.match(target):  # "#5" is an id here, not an anchor
+            return self._resolve_token(source, Target("path", target, target), target)
+        log_id = self.log_id(source, target)
+        if log_id is not None and not self.corpus.by_id.get(target.casefold()):
+            own, number = log_id
+            if not own:
+                return Resolution("external", (), f"{target} is not an id of this log")
+            hits = self.by_number_in(source, number)
+            if hits:
+                return self._verdict(hits, target)
+            return Resolution("unresolved", (), f"no record has number {number}")
+        parsed = parse_target(target, source.path, self.corpus.repo_url)
+        if parsed.kind == "external":
+            return Resolution("external", (), f"{target} is outside this repository")
+        if parsed.kind == "anchor":
+            return Resolution("unresolved", (), f"{target} points into the same file")
+        path_like = (
+            "/" in parsed.path
+            or parsed.path.casefold().endswith(".md")
+            or parsed.path.startswith(".")
+            or parsed.from_url
+        )
+        if path_like:
+            return self._resolve_path(parsed, target)
+        return self._resolve_token(source, parsed, target)
+
+    def _resolve_path(self, parsed: Target, target: str) -> Resolution:
+        if parsed.repo_path is None:
+            return Resolution("unresolved", (), f"{target} points outside the repository")
+        hit = self.decision_at(parsed.repo_path)
+        if hit is not None:
+            return Resolution("resolved", (hit,))
+        real = self.case_variant(parsed.repo_path)
+        if real is not None and self.decision_at(real) is not None:
+            return Resolution("unresolved", (), f"{target} matches {real} only if case is ignored")
+        if self.exists(parsed.repo_path):
+            return Resolution("unresolved", (), f"{parsed.repo_path} is not a decision record")
+        return Resolution("unresolved", (), f"{parsed.repo_path} does not exist")
+
+    def _resolve_token(self, source: Decision, parsed: Target, target: str) -> Resolution:
+        token = parsed.path.strip()
+        ids = self._prefer_root(source, self.corpus.by_id.get(token.casefold(), ()))
+        if ids:
+            return self._verdict(ids, target)
+        m = _NUMBER.match(token)
+        if m:
+            hits = self.by_number_in(source, int(m.group(1)))
+            if hits:
+                return self._verdict(hits, target)
+            return Resolution("unresolved", (), f"no record has number {int(m.group(1))}")
+        if parsed.repo_path is not None:
+            hit = self.decision_at(parsed.repo_path)
+            if hit is not None:
+                return Resolution("resolved", (hit,))
+        stems = self._prefer_root(source, self.by_stem.get(token.casefold(), ()))
+        if stems:
+            return self._verdict(stems, target)
+        titles = self._prefer_root(source, self.by_title.get(token.casefold(), ()))
+        if titles:
+            return self._verdict(titles, target)
+        return Resolution(
+            "unresolved", (), f"no record has the id, number, file name or title {token!r}"
+        )
+
+    def resolve_text(self, source: Decision, text: str) -> Resolution:
+        """Resolve link text such as ``5. Title``, ``ADR-0005`` or a title."""
+        stripped = text.strip()
+        m = _TEXT_NUMBER.match(stripped)
+        if m:
+            hits = self.by_number_in(source, int(m.group(1)))
+            if hits:
+                return self._verdict(hits, stripped)
+        titles = self._prefer_root(source, self.by_title.get(stripped.casefold(), ()))
+        if titles:
+            return self._verdict(titles, stripped)
+        stems = self._prefer_root(source, self.by_stem.get(stripped.casefold(), ()))
+        if stems:
+            return self._verdict(stems, stripped)
+        return Resolution("unresolved", (), f"no record matches {stripped!r}")

@@ -1,0 +1,266 @@
+"""The impact manifest (``.adrguard-impact.json``): model and validation. Pure.
+
+A manifest names components (``{name: [globs]}``) and maps decisions to paths and components.
+Every problem is a :class:`ManifestError` whose message starts ``path:line:column:`` and says
+what to change: the manifest is configuration, so a broken one stops the run (exit 2).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import difflib
+import json
+import re
+from bisect import bisect_right
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from adrguard.core.errors import UserError
+from adrguard.core.impact.globs import glob_problem
+from adrguard.core.model import Corpus
+from adrguard.core.options import Options, manifest_path
+
+SCHEMA = "impact-manifest.schema.json"
+_TOP_KEYS = ("$schema", "schemaVersion", "components", "mappings")
+_MAPPING_KEYS = ("decision", "paths", "components", "note")
+_SPACE = re.compile(r"[ \t\r\n\ufeff]*")
+_SCALAR = re.compile(r"[^,\]} \t\r\n]*")
+
+
+class ManifestError(UserError):
+    """The impact manifest cannot be used; the message names the place and the fix."""
+
+
+@dataclass(frozen=True, slots=True)
+class MappingEntry:
+    decision: str  # as written: an id or a repo-relative path
+    paths: tuple[str, ...]  # globs as written, ``!glob`` negations included
+    components: tuple[str, ...]
+    note: str | None
+    line: int  # line of the mapping's "decision" value
+    column: int = 1
+
+
+@dataclass(frozen=True)
+class Manifest:
+    path: str
+    components: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    mappings: tuple[MappingEntry, ...] = ()
+    component_lines: Mapping[str, int] = field(default_factory=dict)
+
+    def globs(self, entry: MappingEntry) -> tuple[str, ...]:
+        """The entry's ordered glob list: its components' globs, then its own paths."""
+        out: list[str] = []
+        for name in entry.components:
+            out.extend(self.components.get(name, ()))
+        out.extend(entry.paths)
+        return tuple(out)
+
+
+def manifest_of(corpus: Corpus, options: Options) -> Manifest | None:
+    """The corpus's impact manifest (discovery keeps its bytes in ``other_texts``), parsed;
+    None when the repository has none."""
+    path = manifest_path(options)
+    data = corpus.other_texts.get(path)
+    return None if data is None else _parse_cached(path, bytes(data))
+
+
+@lru_cache(maxsize=8)
+def _parse_cached(path: str, data: bytes) -> Manifest:
+    return parse_manifest(path, data)
+
+
+def parse_manifest(path: str, data: bytes) -> Manifest:
+    """Validate and load a manifest; raise :class:`ManifestError` on the first problem."""
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ManifestError(f"{path}: not UTF-8 (byte {exc.start}); save it as UTF-8") from None
+    try:
+        obj = json.loads(text, object_pairs_hook=_reject_duplicates)
+    except json.JSONDecodeError as exc:
+        raise ManifestError(
+            f"{path}:{exc.lineno}:{exc.colno}: not valid JSON ({exc.msg}); fix the syntax there"
+        ) from None
+    except _DuplicateKey as exc:
+        raise ManifestError(f"{path}: key {exc.args[0]!r} appears twice; keep one") from None
+    except RecursionError:
+        raise ManifestError(f"{path}: nested too deeply to be a manifest") from None
+    where = _Locator(path, text)
+    if not isinstance(obj, dict):
+        raise ManifestError(f"{where.at(())}: the manifest must be a JSON object")
+    _check_unknown_keys(obj, where)
+    _check_schema(obj, where)
+    components = {str(k): tuple(v) for k, v in obj.get("components", {}).items()}
+    for name, globs in components.items():
+        for i, glob in enumerate(globs):
+            _check_glob(glob, where, ("components", name, i))
+    entries: list[MappingEntry] = []
+    for i, raw in enumerate(obj.get("mappings", [])):
+        for j, glob in enumerate(raw.get("paths", [])):
+            _check_glob(glob, where, ("mappings", i, "paths", j))
+        for j, name in enumerate(raw.get("components", [])):
+            if name not in components:
+                hint = _closest(name, list(components)) or ' (declare it under "components")'
+                place = where.at(("mappings", i, "components", j))
+                raise ManifestError(f"{place}: unknown component {name!r}{hint}")
+        line, column = where.position(("mappings", i, "decision"))
+        entries.append(
+            MappingEntry(
+                decision=raw["decision"].strip(),
+                paths=tuple(g.strip() for g in raw.get("paths", [])),
+                components=tuple(raw.get("components", [])),
+                note=raw.get("note"),
+                line=line,
+                column=column,
+            )
+        )
+    return Manifest(
+        path=path,
+        components={k: tuple(g.strip() for g in v) for k, v in components.items()},
+        mappings=tuple(entries),
+        component_lines={k: where.position(("components", k))[0] for k in components},
+    )
+
+
+class _DuplicateKey(ValueError):
+    pass
+
+
+def _reject_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    seen: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in seen:
+            raise _DuplicateKey(key)
+        seen[key] = value
+    return seen
+
+
+def _closest(key: str, valid: list[str]) -> str:
+    match = difflib.get_close_matches(key, valid, n=1, cutoff=0.5)
+    return f" (did you mean {match[0]!r}?)" if match else ""
+
+
+def _check_unknown_keys(obj: Mapping[str, Any], where: _Locator) -> None:
+    for key in obj:
+        if key not in _TOP_KEYS:
+            raise ManifestError(
+                f"{where.at((key,))}: unknown key {key!r}{_closest(key, list(_TOP_KEYS))}; "
+                f"allowed: {', '.join(_TOP_KEYS[1:])}"
+            )
+    mappings = obj.get("mappings")
+    if isinstance(mappings, list):
+        for i, entry in enumerate(mappings):
+            if not isinstance(entry, dict):
+                continue
+            for key in entry:
+                if key not in _MAPPING_KEYS:
+                    raise ManifestError(
+                        f"{where.at(('mappings', i, key))}: unknown key {key!r} in a mapping"
+                        f"{_closest(key, list(_MAPPING_KEYS))}; allowed: {', '.join(_MAPPING_KEYS)}"
+                    )
+
+
+def _check_schema(obj: Mapping[str, Any], where: _Locator) -> None:
+    """Valid when the typed model accepts it (see :mod:`adrguard.core.typed`), else jsonschema
+    says what is wrong and where."""
+    from adrguard.core.typed import ManifestFile, conforms
+
+    if conforms(obj, ManifestFile):
+        return
+    from adrguard.core.schemas import validator
+
+    errors = sorted(validator(SCHEMA).iter_errors(dict(obj)), key=lambda e: list(map(str, e.path)))
+    if not errors:
+        return
+    err = errors[0]
+    parts = tuple(err.path)
+    label = "/".join(str(p) for p in parts) or "(top level)"
+    message = err.message
+    if err.validator == "anyOf" and parts[:1] == ("mappings",):
+        message = 'a mapping needs "paths" or "components" (or both)'
+    elif err.validator == "const" and parts == ("schemaVersion",):
+        message = f"schemaVersion {err.instance!r} is not supported; use 1"
+    elif err.validator == "required" and not parts:
+        message = '"schemaVersion": 1 is required'
+    raise ManifestError(f"{where.at(parts)}: {label}: {message}")
+
+
+def _check_glob(glob: str, where: _Locator, parts: tuple[str | int, ...]) -> None:
+    problem = glob_problem(glob.strip())
+    if problem is not None:
+        raise ManifestError(f"{where.at(parts)}: glob {glob!r}: {problem}")
+
+
+class _Locator:
+    """Line and column of every value in a JSON text that ``json.loads`` accepted.
+
+    The first walk records the places at most three levels deep (what a valid manifest asks
+    for: each mapping's keys, each component) and steps over deeper values with the C
+    decoder; the first question about a deeper place walks everything.
+    """
+
+    _SHALLOW = 3
+
+    def __init__(self, path: str, text: str) -> None:
+        self.path = path
+        self.text = text
+        self._line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
+        self._skip_value = json.JSONDecoder().raw_decode
+        self._walk(self._SHALLOW)
+
+    def _walk(self, depth: int) -> None:
+        self._pos: dict[tuple[str | int, ...], int] = {}
+        self._depth = depth
+        with contextlib.suppress(IndexError, ValueError, RecursionError):  # positions: a nicety
+            self._value(0, ())
+
+    def position(self, parts: tuple[str | int, ...]) -> tuple[int, int]:
+        if len(parts) > self._depth:
+            self._walk(len(self.text) + 1)  # deeper than any value can be
+        while parts and parts not in self._pos:
+            parts = parts[:-1]
+        index = self._pos.get(parts, 0)
+        line = bisect_right(self._line_starts, index)
+        return line, index - self._line_starts[line - 1] + 1
+
+    def at(self, parts: tuple[str | int, ...]) -> str:
+        line, column = self.position(parts)
+        return f"{self.path}:{line}:{column}"
+
+    def _skip(self, i: int) -> int:
+        found = _SPACE.match(self.text, i)
+        return found.end() if found else i
+
+    def _string(self, i: int) -> tuple[str, int]:
+        value, end = self._skip_value(self.text, i)  # a JSON string, decoded in C
+        return str(value), int(end)
+
+    def _value(self, i: int, parts: tuple[str | int, ...]) -> int:
+        i = self._skip(i)
+        self._pos.setdefault(parts, i)
+        char = self.text[i]
+        if char == '"':
+            return self._string(i)[1]
+        if char not in "{[":
+            found = _SCALAR.match(self.text, i)
+            return found.end() if found else i
+        if len(parts) >= self._depth:  # nothing inside is recorded: step over it in C
+            return int(self._skip_value(self.text, i)[1])
+        closing = "}" if char == "{" else "]"
+        i = self._skip(i + 1)
+        index = 0
+        while self.text[i] != closing:
+            if char == "{":
+                key, after = self._string(i)
+                self._pos[(*parts, key)] = i
+                i = self._value(self._skip(after) + 1, (*parts, key))
+            else:
+                i = self._value(i, (*parts, index))
+                index += 1
+            i = self._skip(i)
+            if self.text[i] == ",":
+                i = self._skip(i + 1)
+        return i + 1

@@ -1,0 +1,135 @@
+"""What one markdown pass yields (:func:`adrguard.core.parse.markdown.walk`): the body's text
+blocks with their links, its headings and anchors, links and HTML comments. Lines and source
+text are worked out from byte offsets on demand (:class:`Body`)."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from bisect import bisect_right
+from dataclasses import dataclass, field
+
+from adrguard.core.model import Comment, Link
+
+_SLUG_DROP = re.compile(r"[^\w\- ]", re.UNICODE)
+
+
+@dataclass(slots=True)
+class Span:
+    """A link inside a block's plain text: characters ``start:end`` of :attr:`Block.text`."""
+
+    start: int
+    end: int
+    link: Link
+
+
+@dataclass(slots=True)
+class Block:
+    """A leaf block of text (paragraph, tight list item, heading, table cell).
+
+    Lines and source text are computed on demand: most blocks never need them.
+    """
+
+    src: Body = field(repr=False)
+    kind: str  # paragraph | item | heading | cell
+    text: str  # plain text; line breaks kept as "\n"
+    start: int  # byte range in the body
+    end: int
+    section: int  # index into Document.headings, -1 before any heading
+    in_quote: bool
+    in_list: bool
+    spans: list[Span]
+    checked: bool | None = None  # task-list item: [x] True, [ ] False; None otherwise
+
+    @property
+    def line(self) -> int:
+        return self.src.line(self.start)
+
+    @property
+    def end_line(self) -> int:
+        return self.src.line(max(self.start, self.end - 1))
+
+    @property
+    def raw(self) -> str:
+        """Markdown source of the block."""
+        return self.src.data[self.start : self.end].decode("utf-8", "replace").rstrip("\n")
+
+    def lines(self) -> list[tuple[str, list[Span]]]:
+        """The block split at line breaks, each line with the links that start in it."""
+        out: list[tuple[str, list[Span]]] = []
+        spans = sorted(self.spans, key=lambda s: s.start)
+        k = 0
+        pos = 0
+        for piece in self.text.split("\n"):
+            end = pos + len(piece)
+            mine: list[Span] = []
+            while k < len(spans) and spans[k].start <= end:
+                s = spans[k]
+                if s.start >= pos:
+                    mine.append(Span(s.start - pos, s.end - pos, s.link))
+                k += 1
+            out.append((piece, mine))
+            pos = end + 1
+        return out
+
+
+@dataclass(slots=True)
+class Heading:
+    level: int
+    text: str
+    raw: str
+    line: int
+    anchor: str
+    block: int  # index of its Block
+
+
+@dataclass(slots=True)
+class Document:
+    blocks: list[Block] = field(default_factory=list)
+    headings: list[Heading] = field(default_factory=list)
+    links: list[Link] = field(default_factory=list)
+    comments: list[Comment] = field(default_factory=list)
+    last_line: int = 1
+
+
+def github_slug(text: str, seen: dict[str, int] | None = None) -> str:
+    """GitHub's heading anchor: lower case, punctuation dropped, spaces to dashes, deduplicated."""
+    if not text.isascii():
+        text = unicodedata.normalize("NFC", text)
+    slug = _SLUG_DROP.sub("", text.strip().lower()).replace(" ", "-")
+    if seen is None:
+        return slug
+    count = seen.get(slug, 0)
+    seen[slug] = count + 1
+    return slug if count == 0 else f"{slug}-{count}"
+
+
+class Body:
+    """The body's bytes; byte offset -> 1-based line number in the whole file."""
+
+    __slots__ = ("data", "last", "offset", "starts")
+
+    def __init__(self, data: bytes, offset: int) -> None:
+        self.data = data
+        self.last = (-1, 1)  # (byte, column) of the last column() answer
+        starts = [0]
+        find = data.find
+        pos = find(b"\n")
+        while pos != -1:
+            starts.append(pos + 1)
+            pos = find(b"\n", pos + 1)
+        self.starts = starts
+        self.offset = offset
+
+    def line(self, byte: int) -> int:
+        return bisect_right(self.starts, byte) + self.offset
+
+    def column(self, byte: int) -> int:
+        start = self.starts[bisect_right(self.starts, byte) - 1]
+        last_byte, last_col = self.last
+        if start <= last_byte <= byte:  # same line, further right: decode only the gap
+            col = last_col + len(self.data[last_byte:byte].decode("utf-8", "replace"))
+        else:
+            col = len(self.data[start:byte].decode("utf-8", "replace")) + 1
+        self.last = (byte, col)
+        return col

@@ -1,0 +1,305 @@
+"""What a record says, read from its front matter and its one markdown pass: the title, every
+status statement (front matter, a status section, a heading or a ``Status:`` line), the date,
+the relationships it declares and its sections. :func:`adrguard.core.parse.record.parse`
+builds a :class:`Fields` per record and asks it for the :class:`~adrguard.core.model.Decision`.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Any
+
+from adrguard.core.model import (
+    Decision,
+    Location,
+    Problem,
+    Relationship,
+    RelKind,
+    Section,
+    SourceFile,
+    Status,
+    StatusStatement,
+)
+from adrguard.core.options import Options
+from adrguard.core.parse import formats, ids, relations
+from adrguard.core.parse import status as st
+from adrguard.core.parse.document import Block, Document
+from adrguard.core.parse.statements import section_statement
+
+_HEADING_MARKS = re.compile(r"^\s{0,3}#{1,6}[ \t]*|[ \t]+#+[ \t]*$")
+_PARTLY = re.compile(r"^(?:partly|partially|in part)\s+supers", re.I)
+_COLON = re.compile(r"[:：]")
+_DATE_KEYS = ("date", "created", "decision-date", "decision_date")
+
+
+@lru_cache(maxsize=32)
+def _status_keys(headings: tuple[str, ...]) -> tuple[tuple[str, ...], re.Pattern[str]]:
+    """Status heading words (casefolded, in order) and a pattern that finds any of them."""
+    keys = tuple(dict.fromkeys(h.casefold().strip() for h in headings if h.strip()))
+    probe = re.compile("|".join(re.escape(k) for k in keys) or "(?!)")
+    return keys, probe
+
+
+class Fields:
+    """What one parsed record says (its front matter and its markdown document): title,
+    statuses, date, relationships and sections, assembled into a :class:`Decision`."""
+
+    def __init__(
+        self,
+        source: SourceFile,
+        options: Options,
+        fm: dict[str, Any],
+        fm_lines: dict[str, int],
+        doc: Document,
+        body: str,
+        name: tuple[str, ids.NameId],
+    ) -> None:
+        self.body = body
+        self.source, self.options = source, options
+        self.name, self.own = name  # the record's name and the id parts of it
+        self.fm, self.fm_lines, self.doc = fm, fm_lines, doc
+        self.fm_folded = {k.casefold(): k for k in fm}
+        keys, probe = _status_keys(tuple(options.status_headings))
+        self.status_keys = frozenset(keys)
+        self.probe = probe
+        self.fm_statuses: list[tuple[str, int]] = []
+        for key in keys if fm else ():
+            found = self.fm_value(key)
+            raw = (formats.scalar(found[1]) or formats.flow_text(found[1])) if found else None
+            if found and raw:
+                self.fm_statuses.append((raw, fm_lines.get(found[0], 1)))
+        self.status_sections = set()
+        for i, h in enumerate(doc.headings):
+            folded = h.text.casefold()
+            if folded in self.status_keys or (
+                probe.search(folded) and st.is_status_heading(h.text, self.status_keys)
+            ):
+                self.status_sections.add(i)
+        first_h2 = next((i for i, h in enumerate(doc.headings) if h.level >= 2), len(doc.headings))
+        self.header_limit = first_h2
+        self._labels: list[tuple[Block, int, str, str]] | None = None
+        self.by_section: dict[int, list[Block]] = {}
+        for b in doc.blocks:
+            if b.kind != "heading":
+                self.by_section.setdefault(b.section, []).append(b)
+
+    def is_status_label(self, label: str) -> bool:
+        """``Status``, ``Statut``, ``상태 (Status)``: a label that introduces the status."""
+        if label in self.status_keys:
+            return True
+        several = "(" in label or "/" in label or " " in label
+        return (
+            several
+            and self.probe.search(label) is not None
+            and st.is_status_heading(label, self.status_keys)
+        )
+
+    def salvage_statuses(self, lines: dict[str, tuple[str, int]]) -> None:
+        """Statuses from front matter YAML could not load, read from its lines as written."""
+        keys = _status_keys(tuple(self.options.status_headings))[0]
+        self.fm_statuses = [lines[k] for k in keys if k in lines]
+
+    def fm_value(self, *keys: str) -> tuple[str, Any] | None:
+        if not self.fm:
+            return None
+        for key in keys:
+            real = self.fm_folded.get(key)
+            if real is not None and self.fm[real] is not None:
+                return real, self.fm[real]
+        return None
+
+    def in_header(self, block: Block) -> bool:
+        return block.section < self.header_limit or block.section in self.status_sections
+
+    # -- title --------------------------------------------------------------------------
+    def title(self) -> tuple[str | None, str | None, int, int | None]:
+        own = self.own
+        found = self.fm_value("title")
+        raw = formats.scalar(found[1]) if found else None
+        if found and raw:
+            cleaned = formats.clean_title(formats.render_inline(raw), own)
+            return cleaned.text, raw, self.fm_lines.get(found[0], 1), cleaned.number
+        for h in self.doc.headings:
+            if h.level == 1:
+                first = h.raw.split("\n", 1)[0]
+                raw_h = (
+                    _HEADING_MARKS.sub("", first).strip()
+                    if first.lstrip().startswith("#")
+                    else first.strip()
+                )
+                cleaned = formats.clean_title(h.text, own)
+                return cleaned.text, raw_h, h.line, cleaned.number
+        return None, None, 1, None
+
+    # -- status -------------------------------------------------------------------------
+    def statements(self) -> list[StatusStatement]:
+        syn = self.options.status_synonyms
+        out: list[StatusStatement] = []
+        for raw, line in self.fm_statuses:
+            out.append(StatusStatement(raw, st.normalise(raw, syn), line, "front-matter"))
+        for idx in sorted(self.status_sections):
+            stmt = self.section_statement(idx)
+            if stmt:
+                out.append(stmt)
+        for h in self.doc.headings:
+            if ":" not in h.text and "：" not in h.text:
+                continue
+            label = formats.label_line(h.text)
+            if label and self.is_status_label(label[0]):
+                out.append(
+                    StatusStatement(label[1], st.normalise(label[1], syn), h.line, "heading")
+                )
+        lines = list(self.status_lines())
+        header = [s for s, in_header in lines if in_header]
+        out.extend(header if header or out else [s for s, _ in lines[:1]])
+        return out
+
+    def section_statement(self, idx: int) -> StatusStatement | None:
+        blocks = self.by_section.get(idx, [])
+        return section_statement(blocks, self.options.status_synonyms) if blocks else None
+
+    def label_lines(self) -> list[tuple[Block, int, str, str]]:
+        """Every ``Label: value`` line of the body: (block, line index, label, value)."""
+        if self._labels is None:
+            out: list[tuple[Block, int, str, str]] = []
+            for b in self.doc.blocks:
+                if b.kind in ("heading", "cell") or (":" not in b.text and "：" not in b.text):
+                    continue
+                for i, t in enumerate(b.text.split("\n")):
+                    label = formats.label_line(t)
+                    if label:
+                        out.append((b, i, label[0], label[1]))
+            self._labels = out
+        return self._labels
+
+    def status_lines(self) -> list[tuple[StatusStatement, bool]]:
+        syn = self.options.status_synonyms
+        out: list[tuple[StatusStatement, bool]] = []
+        raw_lines: dict[int, list[str]] = {}
+        for b, i, label, value in self.label_lines():
+            if not self.is_status_label(label) or b.section in self.status_sections:
+                continue
+            raw = value
+            raws = raw_lines.get(b.start)
+            if raws is None:
+                raws = b.raw.split("\n")
+                raw_lines[b.start] = raws if len(raws) == b.text.count("\n") + 1 else []
+                raws = raw_lines[b.start]
+            if raws:
+                parts = _COLON.split(raws[i], maxsplit=1)
+                if len(parts) == 2:
+                    raw = formats.unwrap_emphasis(parts[0], parts[1].strip()) or raw
+            stmt = StatusStatement(raw, st.normalise(value, syn), b.line + i, "line")
+            out.append((stmt, self.in_header(b)))
+        return out
+
+    # -- date ---------------------------------------------------------------------------
+    def date(self) -> tuple[str | None, int]:
+        found = self.fm_value(*_DATE_KEYS)
+        raw = formats.scalar(found[1]) if found else None
+        if found and raw:
+            return raw, self.fm_lines.get(found[0], 1)
+        fallback: tuple[str | None, int] = (None, 1)
+        for b, i, label, value in self.label_lines():
+            if formats.is_date_label(label):
+                if self.in_header(b):
+                    return value, b.line + i
+                if fallback[0] is None:
+                    fallback = (value, b.line + i)
+        if fallback[0] is None:
+            for b in self.doc.blocks:
+                if b.section >= self.header_limit:
+                    break
+                if b.kind == "paragraph":
+                    found_date = formats.bare_date(b.text)
+                    if found_date:
+                        return found_date, b.line
+        return fallback
+
+    # -- relationships ------------------------------------------------------------------
+    def relationships(self, rid: str, primary: StatusStatement | None) -> tuple[Relationship, ...]:
+        partly = bool(primary and _PARTLY.match(st.fold(primary.raw)))
+        blocks = self.doc.blocks if relations.may_declare(self.body) else []
+        found = relations.collect(
+            relations.Where(self.source.path, rid, self.fm_lines, self.status_sections),
+            self.fm,
+            self.fm_statuses,
+            blocks,
+            partly,
+        )
+        if (
+            primary is None
+            or primary.status is not Status.SUPERSEDED
+            or any(r.kind is RelKind.SUPERSEDED_BY for r in found)
+        ):
+            return found
+        # "Superseded" without "by": the records its status statement names are the successors.
+        loc = Location(self.source.path, primary.line)
+        named = relations.named_targets(primary.raw)
+        kind = RelKind.SUPERSEDED_BY
+        return found + tuple(Relationship(kind, rid, t, loc, text, "status") for t, text in named)
+
+    # -- assembly -----------------------------------------------------------------------
+    def sections(self) -> tuple[Section, ...]:
+        grouped = self.by_section
+        out = []
+        for i, h in enumerate(self.doc.headings):
+            blocks = grouped.get(i, [])
+            end = blocks[-1].end_line if blocks else h.line
+            text = "\n".join(b.text for b in blocks)
+            out.append(Section(h.text, h.level, h.line, end, text, h.anchor))
+        return tuple(out)
+
+    def build(
+        self,
+        fallback_id: str,
+        number: int | None,
+        sha: str,
+        text: str,
+        offset: int,
+        fm_problem: Problem | None,
+    ) -> Decision:
+        found = self.fm_value("id")
+        rid = (formats.scalar(found[1]) if found else None) or fallback_id
+        title, title_raw, title_line, title_number = self.title()
+        statements = self.statements()
+        primary = statements[0] if statements else None
+        date, date_line = self.date()
+        header_labels = [
+            label for b, i, label, _ in self.label_lines() if b.kind == "item" and self.in_header(b)
+        ]
+        name = self.name
+        fmt = formats.detect(name, self.fm, (h.text for h in self.doc.headings), header_labels)
+        paths, comps = formats.governed(self.fm)
+        return Decision(
+            id=rid,
+            path=self.source.path,
+            root=self.source.root,
+            number=number,
+            archived=self.source.archived,
+            sha256=sha,
+            title=title,
+            title_raw=title_raw,
+            title_line=title_line,
+            title_number=title_number,
+            status=primary.status if primary else None,
+            status_raw=primary.raw if primary else None,
+            status_line=primary.line if primary else 1,
+            statuses=tuple(statements),
+            date=date,
+            date_line=date_line,
+            format=fmt,
+            front_matter=self.fm,
+            front_matter_lines=self.fm_lines,
+            sections=self.sections(),
+            links=tuple(self.doc.links),
+            relationships=self.relationships(rid, primary),
+            comments=tuple(self.doc.comments),
+            governed_paths=paths,
+            governed_components=comps,
+            text=text,
+            body_line_offset=offset,
+            problems=(fm_problem,) if fm_problem else (),
+            h1_count=sum(1 for h in self.doc.headings if h.level == 1),
+        )

@@ -1,0 +1,306 @@
+"""Format detection and the per-format fields: numbers from file names, titles, label lines.
+
+Formats: ``nygard`` (adr-tools), ``madr2`` (``* Status:`` bullets), ``madr3`` / ``madr4`` (YAML
+front matter), ``log4brains`` (MADR 2 bullets with ``YYYYMMDD-slug`` names) and ``generic``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from adrguard.core.parse import ids
+
+# File names -------------------------------------------------------------------------------
+_DATED = re.compile(r"^(?:\d{8}|\d{4}-\d{2}-\d{2})(?:[-_ .]|$)")
+_FOLDER_FILES = frozenset({"readme.md", "index.md", "readme.markdown", "index.markdown"})
+
+# Titles -----------------------------------------------------------------------------------
+_HEADING_ATTRS = re.compile(r"\s*\{#[^}]*\}\s*$")
+_TYPE_LABEL = re.compile(
+    r"^(?:architecture\s+decision\s+record\s*[:\-–]\s*|architecture\s+decision\s+record\s+(?=\d)"
+    r"|decision\s+record\s*:\s*|Decision Record\s+(?=[A-Z]))",
+    re.I,
+)
+_ADR_NUMBER = re.compile(r"^(?:adr|rfc)[-_ #]*(\d+)\b\s*[:.)\-–—]?\s*", re.I)
+_LEADING_NUMBER = re.compile(r"^(\d+)(?:\s*[.:)]\s*|\s*[-–—]\s*|\s+(?=\S))")
+_TEMPLATE_NUMBER = re.compile(r"^(?:n|N|x|X|nnnn|NNNN|XXXX)\s*[.:]\s+")
+_INLINE_MARKUP = re.compile(r"(?<!\w)[*_]{1,3}(?=\S)|(?<=\S)[*_]{1,3}(?!\w)|`")
+_MD_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
+_PLACEHOLDERS = frozenset(
+    {
+        "title",
+        "adr title",
+        "title of the decision record",
+        "short title of solved problem and solution",
+        "short title, representative of solved problem and found solution",
+        "decision title",
+        "record title",
+    }
+)
+# A template's title left in place: ``{title}``, ``[short title of solved problem]``,
+# ``Title (a description of the decision)``, ``ADR {NUMBER}: {TITLE}`` (any language).
+_BRACKETED = re.compile(r"\{[^{}]*\}|\[[^\[\]]*\]|<[^<>]*>")
+_LETTER_WORDS = re.compile(r"[^\W\d_]+")
+_ID_WORDS = frozenset({"adr", "rfc", "dr", "decision", "record", "architecture", "number"})
+_FILLER_ID = re.compile(r"^(?:x+|n+|y+|#+)$")  # ADR-XXXX, NNNN: a template's number
+_TITLE_WORDS = r"(?:title|titre|título|titolo|titel|заголовок|название|标题|標題|タイトル|제목)"
+_TITLE_WORD = re.compile(
+    r"^(?:(?:short|brief|adr|decision|record|your|the)\s+)*" + _TITLE_WORDS
+    + r"\b(?:\s*$|\s*[(\-–—,]|\s*:\s*$|\s+(?:of|here|goes)\b)",
+)
+_TITLE_LABEL = re.compile(r"^" + _TITLE_WORDS + r"\s*[:：]\s*(?=\S)", re.I)  # "Title: Use X"
+_ANY_TITLE_WORD = re.compile(r"(?<!\w)" + _TITLE_WORDS + r"(?!\w)")
+_WRAPPED = re.compile(r"^\s*(?:\[([^\[\]]+)\]|\{([^{}]+)\}|<([^<>]+)>)\s*$")
+
+# Label lines (``Status: x``, ``* Date: y``) --------------------------------------------------
+_LABEL_LINE = re.compile(r"^\s*([^\W\d][\w \-()（）/]{0,40}?)\s*[:：]\s*(\S.*)$")
+_DATE_LABELS = frozenset(
+    {"date", "datum", "fecha", "data", "created", "decision date", "日期", "日付", "날짜", "дата"}
+)
+_BARE_DATE = re.compile(
+    r"^(?:(?:date|created|datum|decided|fecha)\b\s*[:\-–]?\s*)?"
+    r"(\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[/.]\d{1,2}[/.]\d{2,4}"
+    r"|(?:\d{1,2}(?:st|nd|rd|th)?\s+)?[A-Z][a-z]+\.?\s+(?:\d{1,2}(?:st|nd|rd|th)?,?\s+)?\d{4})\.?$",
+    re.I,
+)
+_MADR2_LABELS = frozenset({"deciders", "decision-makers", "technical story", "consulted"})
+
+_EMPHASIS = re.compile(r"^[*_]+")
+_MADR_SECTIONS = frozenset({"context and problem statement", "decision outcome"})
+
+
+def path_parts(path: str) -> tuple[str, str]:
+    """(file name, parent folder name) of a repo-relative POSIX path."""
+    parts = path.rsplit("/", 2)
+    name = parts[-1]
+    folder = parts[-2] if len(parts) >= 2 else ""
+    return name, folder
+
+
+def _stem(name: str) -> str:
+    for ext in (".markdown", ".md", ".mdx", ".txt"):
+        if name.lower().endswith(ext):
+            return name[: -len(ext)]
+    return name
+
+
+def is_folder_record(path: str, root: str) -> bool:
+    """``<root>/.../<slug>/README.md``: one folder per record, the folder names it."""
+    name, folder = path_parts(path)
+    if name.lower() not in _FOLDER_FILES or not folder:
+        return False
+    parent = path.rsplit("/", 1)[0] if "/" in path else ""
+    return parent not in ("", root, root.rstrip("/"))
+
+
+def record_name(path: str, root: str) -> str:
+    """The name that identifies a record: the file stem, or the folder of a folder record."""
+    name, folder = path_parts(path)
+    return folder if is_folder_record(path, root) else _stem(name)
+
+
+def number_from_name(name: str) -> int | None:
+    """``0012-x`` -> 12, ``adr-05`` -> 5, ``00011-x`` -> 11; None for dated names."""
+    return ids.parse_name(name).number
+
+
+def name_id(path: str, root: str) -> ids.NameId:
+    """The id parts (prefix, number, version) of a record's name."""
+    return ids.parse_name(record_name(path, root))
+
+
+def identity(path: str, root: str) -> tuple[str, int | None]:
+    """(fallback id, number) from a path: ``ADR-0012``, ``DR-0008``, or the name itself."""
+    stem = record_name(path, root)
+    parsed = ids.parse_name(stem)
+    return parsed.id or stem, parsed.number
+
+
+@dataclass(frozen=True, slots=True)
+class Title:
+    text: str | None
+    number: int | None
+
+
+def render_inline(text: str) -> str:
+    """Plain text of a short markdown string (front-matter titles): links, emphasis, code."""
+    return _INLINE_MARKUP.sub("", _MD_LINK.sub(r"\1", text)).strip()
+
+
+def clean_title(text: str, own: ids.NameId | None = None) -> Title:
+    """Strip number and type prefixes (and an id in the record's own scheme, ``DR002:``);
+    None for an untouched template placeholder."""
+    title = _HEADING_ATTRS.sub("", text).strip()
+    number: int | None = None
+    stripped = False
+    if own is not None:
+        title, number = ids.strip_own_id(title, own)
+        stripped = number is not None
+    for _ in range(3):
+        before = title
+        title = _TYPE_LABEL.sub("", title).strip()
+        m = None if stripped else (_ADR_NUMBER.match(title) or _LEADING_NUMBER.match(title))
+        if m and m.end() < len(title):
+            number = int(m.group(1))
+            title = title[m.end() :].strip()
+            stripped = True
+        elif not stripped:
+            t = _TEMPLATE_NUMBER.sub("", title).strip()
+            stripped = t != title
+            title = t
+        if title == before:
+            break
+    label = _TITLE_LABEL.match(title)
+    if label:
+        title = title[label.end() :]
+    if not title or is_placeholder_title(title):
+        return Title(None, number)
+    wrapped = _WRAPPED.match(title)  # the template's brackets kept around a real title
+    return Title(next(g for g in wrapped.groups() if g).strip() if wrapped else title, number)
+
+
+def is_placeholder_title(title: str) -> bool:
+    """Whether a title is a template's placeholder left in place: a known placeholder, a
+    ``Title (...)`` line, or bracketed template text that names the title (``{TITLE}``,
+    ``[titre du problème résolu]``) with nothing but an id around it."""
+    folded = title.casefold().strip()
+    if folded.strip("{}[]<> ") in _PLACEHOLDERS or _TITLE_WORD.match(folded):
+        return True
+    groups = _BRACKETED.findall(folded)
+    if not groups or not any(_ANY_TITLE_WORD.search(g) for g in groups):
+        return False
+    rest = _BRACKETED.sub(" ", folded)
+    return all(w in _ID_WORDS or _FILLER_ID.match(w) for w in _LETTER_WORDS.findall(rest))
+
+
+def label_line(line: str) -> tuple[str, str] | None:
+    """``Status: Accepted`` -> ("status", "Accepted"); label casefolded."""
+    m = _LABEL_LINE.match(line)
+    if not m:
+        return None
+    return m.group(1).strip().casefold(), m.group(2).strip()
+
+
+def bare_date(text: str) -> str | None:
+    """A line that is only a date (``June 19, 2018``, ``Date 09/04/2018``): the date."""
+    m = _BARE_DATE.match(text.strip()) if len(text) < 40 else None
+    return m.group(1) if m else None
+
+
+def is_date_label(label: str) -> bool:
+    return label in _DATE_LABELS
+
+
+def detect(
+    name: str,
+    front_matter: Mapping[str, Any],
+    section_titles: Iterable[str],
+    header_labels: Iterable[str],
+) -> str:
+    """The record's format from its front matter keys, section titles and header bullets."""
+    sections = {s.casefold().strip() for s in section_titles}
+    labels = set(header_labels)
+    keys = {str(k).casefold() for k in front_matter}
+    madr_sections = bool(sections & _MADR_SECTIONS)
+    bullets = "status" in labels or bool(labels & _MADR2_LABELS)
+    if bullets and _DATED.match(name) and len(name.split("-", 1)[0]) == 8:
+        return "log4brains"
+    if "decision-makers" in keys or ("confirmation" in sections and madr_sections):
+        return "madr4"
+    if keys & {"status", "date", "deciders", "consulted", "informed"} and (
+        madr_sections or not sections & {"context", "status"}
+    ):
+        return "madr3"
+    if bullets and (madr_sections or "deciders" in labels or "technical story" in labels):
+        return "madr2"
+    if madr_sections:
+        return "madr2" if bullets else "madr3"
+    if ("status" in sections and ("context" in sections or "decision" in sections)) or {
+        "context",
+        "decision",
+        "consequences",
+    } <= sections:
+        return "nygard"
+    return "generic"
+
+
+# Front matter that declares what a document is; these values say it is not a decision record.
+_TYPE_KEYS = ("type", "doc-type", "doc_type", "doctype", "document-type", "document_type", "kind")
+_NON_DECISION_TYPES = frozenset(
+    {
+        "supplement", "supplementary", "guide", "guidance", "template", "how-to", "howto",
+        "tutorial", "index", "toc", "glossary", "faq", "changelog", "readme", "overview",
+        "example", "sample", "appendix", "annex", "notes", "minutes", "runbook", "playbook",
+        "report",
+    }
+)
+
+
+def non_record_type(front_matter: Mapping[str, Any]) -> str | None:
+    """The declared type of a document that is not a decision record (``type: Supplement``,
+    ``type: guide``, ``doc_type: template``; a type's last word counts: ``Implementation
+    Notes``), or None. Any other type (Standard, Decision Record, RFC, Process...) is a record."""
+    folded = {str(k).casefold(): v for k, v in front_matter.items()}
+    for key in _TYPE_KEYS:
+        value = scalar(folded.get(key))
+        if value is None:
+            continue
+        words = value.casefold().replace("_", " ").split()
+        if words and (" ".join(words) in _NON_DECISION_TYPES or words[-1] in _NON_DECISION_TYPES):
+            return value
+    return None
+
+
+def _strings(value: Any) -> tuple[str, ...]:
+    items = value if isinstance(value, list | tuple) else [value]
+    out = (str(v).strip() for v in items if v is not None and not isinstance(v, dict | list | bool))
+    return tuple(v for v in out if v)
+
+
+def governed(front_matter: Mapping[str, Any]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(paths, components) a record governs: ``affected-paths``, ``affected-components``, ``scope``.
+
+    ``scope`` entries that look like paths (a ``/`` or ``*``) are paths, the rest components.
+    """
+    paths: list[str] = []
+    comps: list[str] = []
+    for key, value in front_matter.items():
+        folded = key.casefold().replace("_", "-")
+        if folded in ("affected-paths", "affectedpaths", "governed-paths"):
+            paths.extend(_strings(value))
+        elif folded in ("affected-components", "affectedcomponents", "governed-components"):
+            comps.extend(_strings(value))
+        elif folded == "scope":
+            for item in _strings(value):
+                (paths if ("/" in item or "*" in item) else comps).append(item)
+    return tuple(dict.fromkeys(paths)), tuple(dict.fromkeys(comps))
+
+
+def unwrap_emphasis(label: str, value: str) -> str:
+    """``**Status:** Accepted`` -> ``Accepted``: drop emphasis that opened before the colon."""
+    lead = _EMPHASIS.match(value)
+    if lead and label.count(lead.group()) % 2 == 1:
+        return value[lead.end() :].strip()
+    return value
+
+
+def flow_text(value: Any) -> str | None:
+    """A template's braces that YAML read as a mapping or a list, as text again:
+    ``{proposed | accepted}`` (a key without a value) -> ``{proposed | accepted}``,
+    ``[proposed, accepted]`` -> ``[proposed, accepted]``; None for other values."""
+    if isinstance(value, dict) and value and all(v is None for v in value.values()):
+        return "{" + ", ".join(str(k) for k in value) + "}"
+    if isinstance(value, list) and value and all(isinstance(v, str | int) for v in value):
+        return "[" + ", ".join(str(v) for v in value) + "]"
+    return None
+
+
+def scalar(value: Any) -> str | None:
+    """A front-matter value as a non-empty string; None for mappings, lists, booleans, nulls."""
+    if value is None or isinstance(value, dict | list | tuple | set | bool):
+        return None
+    out = str(value).strip()
+    return out or None

@@ -1,0 +1,288 @@
+"""One pyromark pass over a markdown body: headings, text blocks, links, HTML comments.
+
+Everything structural comes from pyromark events (pulldown-cmark, CommonMark plus tables and
+strikethrough); regular expressions only look inside the text of one event or one block. Ranges
+are UTF-8 byte offsets into the body; they are turned into 1-based file lines by adding the
+number of lines the front matter took.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any, cast
+
+import pyromark
+
+from adrguard.core.model import Comment, Link
+from adrguard.core.parse.document import Block, Body, Document, Heading, Span, github_slug
+
+_OPTIONS = (
+    pyromark.Options.ENABLE_TABLES
+    | pyromark.Options.ENABLE_STRIKETHROUGH
+    | pyromark.Options.ENABLE_TASKLISTS
+)
+_HTML_REF = re.compile(r"""\b(href|src)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>"']+))""", re.I)
+_BLOCK_STARTS = frozenset(
+    {"Paragraph", "Item", "TableCell", "CodeBlock", "HtmlBlock", "List", "BlockQuote"}
+)
+_LINK_KINDS = {
+    "Inline": "inline",
+    "Reference": "reference",
+    "Collapsed": "reference",
+    "Shortcut": "reference",
+    "ReferenceUnknown": "reference",
+    "CollapsedUnknown": "reference",
+    "ShortcutUnknown": "reference",
+    "Autolink": "autolink",
+    "Email": "autolink",
+    "WikiLink": "inline",
+}
+
+
+class _Builder:
+    def __init__(self, text: str, line_offset: int) -> None:
+        self.data = text.encode("utf-8", "surrogatepass")
+        self.lines = Body(self.data, line_offset)
+        self.doc = Document()
+        self.slugs: dict[str, int] = {}
+        self.parts: list[str] = []
+        self.spans: list[Span] = []
+        self.block_kind = ""
+        self.block_start = -1
+        self.block_end = -1
+        self.section = -1
+        self.quote = 0
+        self.lists = 0
+        self.code = 0
+        self.html_block = -1
+        self.heading_level = 0
+        self.link_stack: list[tuple[dict[str, Any], int, int, int, bool]] = []
+        self.plain_len = 0
+        self.checked: bool | None = None
+        self.close_at = -2  # next `-->` after the last lookup (-2: not looked up yet)
+        self.scanned_to = 0  # bytes before this were searched for comments already
+
+    # -- blocks -------------------------------------------------------------------------
+    def open_block(self, kind: str, start: int) -> None:
+        self.flush()
+        self.block_kind = kind
+        self.block_start = start
+        self.block_end = start
+
+    def flush(self) -> None:
+        if self.block_start < 0:
+            return
+        text = "".join(self.parts)
+        if (text and not text.isspace()) or self.block_kind == "heading":
+            start = self.block_start
+            end = self.block_end if self.block_end > start else start
+            self.doc.blocks.append(
+                Block(
+                    self.lines,
+                    self.block_kind,
+                    text,
+                    start,
+                    end,
+                    self.section,
+                    self.quote > 0,
+                    self.lists > 0,
+                    self.spans,
+                    self.checked,
+                )
+            )
+        self.parts = []
+        self.plain_len = 0
+        self.checked = None
+        self.spans = []
+        self.block_start = -1
+        self.block_kind = ""
+
+    def add_text(self, text: str, rng: dict[str, int]) -> None:
+        if self.block_start < 0:
+            self.open_block("item" if self.lists else "paragraph", rng["start"])
+        self.parts.append(text)
+        self.plain_len += len(text)
+        end = rng["end"]
+        if end > self.block_end:
+            self.block_end = end
+
+    # -- events -------------------------------------------------------------------------
+    def start(self, tag: Any, rng: dict[str, int]) -> None:
+        if isinstance(tag, str):
+            name, attrs = tag, None
+        else:
+            name, attrs = next(iter(tag.items()))
+        if name == "Heading":
+            self.open_block("heading", rng["start"])
+            self.block_end = rng["end"]
+            self.heading_level = int(attrs["level"][1:]) if attrs else 1
+        elif name in ("Link", "Image"):
+            if self.block_start < 0:
+                self.open_block("item" if self.lists else "paragraph", rng["start"])
+            self.link_stack.append(
+                (attrs or {}, self.plain_len, len(self.parts), rng["start"], name == "Image")
+            )
+        elif name in _BLOCK_STARTS:
+            self.flush()
+            if name == "Paragraph":
+                self.open_block("item" if self.lists else "paragraph", rng["start"])
+                self.block_end = rng["end"]
+            elif name == "TableCell":
+                self.open_block("cell", rng["start"])
+                self.block_end = rng["end"]
+            elif name == "CodeBlock":
+                self.code += 1
+            elif name == "HtmlBlock":
+                self.html_block = rng["start"]
+            elif name == "List":
+                self.lists += 1
+            elif name == "BlockQuote":
+                self.quote += 1
+
+    def end(self, tag: Any, rng: dict[str, int]) -> None:
+        name = tag if isinstance(tag, str) else next(iter(tag))
+        if name == "Heading":
+            self.end_heading()
+        elif name in ("Link", "Image"):
+            self.end_link(rng)
+        elif name in ("Paragraph", "TableCell", "Item"):
+            self.flush()
+        elif name == "CodeBlock":
+            self.code -= 1
+        elif name == "HtmlBlock":
+            self.html_block = -1
+        elif name == "List":
+            self.flush()
+            self.lists -= 1
+        elif name == "BlockQuote":
+            self.flush()
+            self.quote -= 1
+
+    def end_heading(self) -> None:
+        text = "".join(self.parts).strip()
+        start = self.block_start
+        raw = self.data[start : self.block_end].decode("utf-8", "replace").strip()
+        line = self.lines.line(start)
+        anchor = github_slug(text, self.slugs)
+        self.doc.headings.append(
+            Heading(self.heading_level, text, raw, line, anchor, len(self.doc.blocks))
+        )
+        self.section = len(self.doc.headings) - 1
+        self.parts = [text]
+        self.flush()
+
+    def end_link(self, rng: dict[str, int]) -> None:
+        if not self.link_stack:
+            return
+        attrs, plain_start, part_index, byte_start, is_image = self.link_stack.pop()
+        text = "".join(self.parts[part_index:])
+        kind = "image" if is_image else _LINK_KINDS.get(str(attrs.get("link_type")), "inline")
+        link = Link(
+            target=str(attrs.get("dest_url", "")),
+            text=text,
+            line=self.lines.line(byte_start),
+            column=self.lines.column(byte_start),
+            kind=kind,
+            is_image=is_image,
+        )
+        self.doc.links.append(link)
+        self.spans.append(Span(plain_start, plain_start + len(text), link))
+        self.block_end = max(self.block_end, rng["end"])
+
+    def _close_after(self, pos: int) -> int:
+        """Offset of the first ``-->`` at or after ``pos`` (-1: none). HTML events come in
+        document order, so the answer is looked up again only once ``pos`` passes it: one
+        forward pass however many events a block of ``<!--`` lines makes."""
+        at = self.close_at
+        if at == -2 or (at != -1 and at < pos):
+            at = self.close_at = self.data.find(b"-->", pos)
+        return at
+
+    def html(self, text: str, rng: dict[str, int], inline: bool) -> None:
+        start = rng["start"]
+        if "<!--" in text and rng["end"] > self.scanned_to:
+            last_open = start + text.encode("utf-8", "surrogatepass").rfind(b"<!--")
+            end = self._close_after(last_open)
+            stop = end + 3 if end != -1 else rng["end"]
+            for at, body in html_comments(self.data, max(start, self.scanned_to), stop):
+                text_of = body.decode("utf-8", "replace").strip()
+                self.doc.comments.append(Comment(text_of, self.lines.line(at)))
+            self.scanned_to = max(self.scanned_to, stop)
+        for m in _HTML_REF.finditer(text):
+            target = m.group(2) or m.group(3) or m.group(4) or ""
+            pos = start + len(text[: m.start()].encode("utf-8", "surrogatepass"))
+            self.doc.links.append(
+                Link(
+                    target=target,
+                    text="",
+                    line=self.lines.line(pos),
+                    column=self.lines.column(pos),
+                    kind="html",
+                    is_image=m.group(1).lower() == "src",
+                )
+            )
+        if inline:
+            self.block_end = max(self.block_end, rng["end"])
+
+
+def html_comments(data: bytes, start: int, stop: int) -> Iterator[tuple[int, bytes]]:
+    """``(offset, body)`` of each ``<!-- body -->`` in ``data[start:stop]``, in one forward
+    pass: a comment opened and never closed ends the scan (a regex would retry it from every
+    later ``<!--``, which is quadratic in a flood of them)."""
+    find = data.find
+    at = find(b"<!--", start, stop)
+    while at != -1:
+        close = find(b"-->", at + 4, stop)
+        if close == -1:
+            return
+        yield at, data[at + 4 : close]
+        at = find(b"<!--", close + 3, stop)
+
+
+def walk(text: str, line_offset: int = 0) -> Document:
+    """Parse ``text`` (a markdown body that starts on file line ``line_offset + 1``)."""
+    b = _Builder(text, line_offset)
+    events = cast(
+        "Iterator[tuple[Any, Any]]",
+        pyromark.events_with_range(text, options=_OPTIONS, merge_text=True),
+    )
+    for event, rng in events:
+        if type(event) is str:
+            if (event == "SoftBreak" or event == "HardBreak") and b.block_start >= 0:
+                b.parts.append("\n")
+                b.plain_len += 1
+            continue
+        value = event.get("Text")
+        if value is not None:
+            if b.code == 0:
+                b.add_text(value, rng)
+            continue
+        value = event.get("Start")
+        if value is not None:
+            b.start(value, rng)
+            continue
+        value = event.get("End")
+        if value is not None:
+            b.end(value, rng)
+            continue
+        value = event.get("Code")
+        if value is not None:
+            b.add_text(value, rng)
+            continue
+        for key in ("Html", "InlineHtml"):
+            value = event.get(key)
+            if value is not None and b.code == 0:
+                b.html(value, rng, key == "InlineHtml")
+        value = event.get("TaskListMarker")
+        if value is not None:
+            b.open_block("item", rng["start"])
+            b.checked = bool(value)
+            continue
+        for key in ("InlineMath", "DisplayMath"):
+            value = event.get(key)
+            if value is not None:
+                b.add_text(value, rng)
+    b.flush()
+    b.doc.last_line = b.lines.line(max(len(b.data) - 1, 0))
+    return b.doc

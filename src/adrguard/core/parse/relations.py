@@ -1,0 +1,340 @@
+"""Relationships declared by a record: front-matter keys, status strings and body lines.
+
+A body line only declares a relationship with relation wording at the start of a clause
+(``Superseded by [..](..)``, ``Amends ..``, ``Refined by ..``, ``Rejected (see ..)``) or with the
+record as the subject (``This ADR in part supersedes [..]``). A mere mention is a link, never a
+relationship, and dependency wording ("builds on", "based on") records nothing. Partial
+supersession is an amendment, never a supersession.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from adrguard.core.model import Link, Location, Relationship, RelKind
+from adrguard.core.parse.document import Block, Span
+
+_P = r"(?:partially|partly|in\s+part)"
+_START_RULES: tuple[tuple[re.Pattern[str], RelKind], ...] = tuple(
+    (re.compile(p, re.I), k)
+    for p, k in (
+        (_P + r"\s+supersed(?:es|ed)\b(?!\s+by)", RelKind.AMENDS),
+        (r"supersedes\s+(?:some|certain|several)?\s*(?:aspects?|parts?)\s+of\b", RelKind.AMENDS),
+        (r"supersed(?:es|ing)\b", RelKind.SUPERSEDES),
+        (_P + r"\s+super[sc]eded\s+by\b", RelKind.AMENDED_BY),
+        (r"super[sc]eded\s+by\b", RelKind.SUPERSEDED_BY),
+        (r"replaces\b", RelKind.SUPERSEDES),
+        (r"replaced\s+by\b", RelKind.SUPERSEDED_BY),
+        (r"amends\b", RelKind.AMENDS),
+        (r"(?:this\s+(?:adr\s+|decision\s+|record\s+|document\s+)?is\s+)?an?\s+addendum\s+to\b",
+         RelKind.AMENDS),
+        (r"refines\b", RelKind.AMENDS),
+        (r"(?:amended|refined)\s+by\b", RelKind.AMENDED_BY),
+        (r"depends\s+on\b", RelKind.DEPENDS_ON),
+        (r"rejected\b[^\[]*?(?:\bin\s+favou?r\s+of|\(\s*see|\bsee)\b", RelKind.IN_FAVOUR_OF),
+    )
+)
+# Matches at a position exactly when one of the start rules does: one probe instead of twelve.
+_ANY_START = re.compile("|".join(f"(?:{p.pattern})" for p, _ in _START_RULES), re.I)
+_SUBJECT = re.compile(
+    r"\b(?:this|the\s+present)\s+(?:adr|decision(?:\s+record)?|record|document)\b"
+    r"(?:\s+(?:is|was|has\s+been|hereby))?\s+(?P<partial>" + _P + r"\s+)?"
+    r"(?P<verb>supersedes\s+(?:some|certain|several)?\s*(?:aspects?|parts?)\s+of"
+    r"|supersedes|super[sc]eded\s+by|replaces|replaced\s+by|amends|amended\s+by|adds\s+to)\b",
+    re.I,
+)
+_PASSIVE = re.compile(
+    r"\b(?:has|have)\s+been\s+(?P<partial>" + _P + r"\s+)?superseded\s+by\b", re.I
+)
+_CLAUSE = re.compile(r"\s*(?:;|\s[-–—]\s|,\s+(?=(?:and\s+)?(?:supersed|amend|replac)))\s*")
+# What may precede relation wording at the start of a clause: bullets and emphasis, a label, a
+# changelog date (``- 2023-05-03: Mark as rejected in favour of ADR-101``), "mark(ed) as".
+_LEAD = re.compile(
+    r"^[\W_]*(?:\d{4}-\d{1,2}-\d{1,2}\s*[:：\-–—]?\s*[\W_]*)?"
+    r"(?:(?:status|statut|note|nb)\s*[:：]\s*[\W_]*)?(?:mark(?:ed)?\s+as\s+)?",
+    re.I,
+)
+_STOP = re.compile(r"[.!?;](?:\s|$)|\s[-–—]\s")
+# A bare id after relation wording: ``ADR-0042``, ``DR008``, ``KEP-0002`` (a capitalised prefix:
+# the resolver decides whether it is this log's), ``#12``, a log4brains ``20200925-slug``, and
+# lists (``ADRs 60 and 61``).
+_ID = re.compile(
+    r"\b(?P<prefix>(?i:adr|rfc)|[A-Z]{2,10})(?P<plural>s)?[-_ #]?(?P<number>\d{1,6})\b"
+    r"(?P<more>(?:\s*(?:,|and|&|or)\s*\d{1,6}\b)*)"
+    r"|(?<![\w/])#\d+\b|\b\d{8}-[a-z0-9-]+\b"
+)
+_MORE_NUMBERS = re.compile(r"\d+")
+_YAML_LINK = re.compile(r"\[([^\]]*)\]\(\s*<?([^)\s>]*)>?[^)]*\)")
+
+_VERB_KIND = {
+    "supersedes": RelKind.SUPERSEDES,
+    "superseded by": RelKind.SUPERSEDED_BY,
+    "superceded by": RelKind.SUPERSEDED_BY,
+    "replaces": RelKind.SUPERSEDES,
+    "replaced by": RelKind.SUPERSEDED_BY,
+    "amends": RelKind.AMENDS,
+    "amended by": RelKind.AMENDED_BY,
+    "adds to": RelKind.AMENDS,
+}
+_PARTIAL = {RelKind.SUPERSEDES: RelKind.AMENDS, RelKind.SUPERSEDED_BY: RelKind.AMENDED_BY}
+
+FRONT_MATTER_KEYS: Mapping[str, RelKind] = {
+    "supersedes": RelKind.SUPERSEDES,
+    "superseded-by": RelKind.SUPERSEDED_BY,
+    "supersededby": RelKind.SUPERSEDED_BY,
+    "replaces": RelKind.SUPERSEDES,
+    "replaced-by": RelKind.SUPERSEDED_BY,
+    "depends-on": RelKind.DEPENDS_ON,
+    "dependson": RelKind.DEPENDS_ON,
+    "amends": RelKind.AMENDS,
+    "amended-by": RelKind.AMENDED_BY,
+    "enhances": RelKind.AMENDS,  # an addition to a record, in force beside it
+    "enhanced-by": RelKind.AMENDED_BY,
+    "updates": RelKind.AMENDS,  # IETF RFC header fields: Updates / Updated-By
+    "updated-by": RelKind.AMENDED_BY,
+    "obsoletes": RelKind.SUPERSEDES,  # IETF RFC header fields: Obsoletes / Obsoleted-By
+    "obsoleted-by": RelKind.SUPERSEDED_BY,
+    "relates-to": RelKind.RELATES_TO,
+    "related-to": RelKind.RELATES_TO,
+}
+_SCHEME = re.compile(r"^[a-z][a-z0-9+.\-]*:|^//", re.I)
+_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
+
+
+@dataclass(frozen=True, slots=True)
+class Found:
+    kind: RelKind
+    target: str
+    text: str
+    column: int = 1
+
+
+def front_matter_key(key: str) -> RelKind | None:
+    folded = _CAMEL.sub("-", key.strip()).replace("_", "-").replace(" ", "-").casefold()
+    return FRONT_MATTER_KEYS.get(folded)
+
+
+def front_matter_targets(value: Any) -> list[tuple[str, str]]:
+    """(target, text) pairs of a scalar or list front-matter value; links give their target."""
+    items = value if isinstance(value, list | tuple) else [value]
+    out: list[tuple[str, str]] = []
+    for item in items:
+        if item is None or isinstance(item, dict | list | bool):
+            continue
+        text = str(item).strip()
+        links = _YAML_LINK.findall(text)
+        if links:
+            out.extend((dest, label) for label, dest in links)
+        elif text:
+            out.append((text, ""))
+    return out
+
+
+def _targets(text: str, spans: list[Span], start: int) -> list[tuple[str, str, int]]:
+    """Link targets (or bare ids) after ``start`` up to the end of the sentence."""
+    found: list[tuple[str, str, int]] = []
+    pos = start
+    stop = len(text)
+    for span in sorted(spans, key=lambda s: s.start):
+        if span.start < start or span.link.is_image:
+            continue
+        m = _STOP.search(text, pos, span.start)
+        if m:
+            stop = m.start()
+            break
+        found.append((span.link.target, span.link.text, span.link.column))
+        pos = span.end
+    else:
+        m = _STOP.search(text, pos)
+        stop = m.start() if m else len(text)
+    if found:
+        return found
+    return [(target, "", 1) for target in _ids(text[start:stop])]
+
+
+def _ids(masked: str) -> list[str]:
+    """The bare ids written in ``masked`` (a list such as ``ADRs 60 and 61`` gives two)."""
+    out: list[str] = []
+    for m in _ID.finditer(masked):
+        prefix, more = m.group("prefix"), m.group("more")
+        if not prefix:
+            out.append(m.group(0))
+        elif not more:
+            out.append(m.group(0) if not m.group("plural") else f"{prefix} {m.group('number')}")
+        else:
+            out.extend(f"{prefix} {n}" for n in (m.group("number"), *_MORE_NUMBERS.findall(more)))
+    return out
+
+
+_CLAUSE_CHARS = (";", ",", "-", "–", "—")  # every _CLAUSE match holds one of these
+
+
+def _clauses(text: str) -> Iterable[int]:
+    yield 0
+    if not any(c in text for c in _CLAUSE_CHARS):
+        return
+    for m in _CLAUSE.finditer(text):
+        yield m.end()
+
+
+_KEYWORDS = re.compile("supers|superc|replac|amend|refine|depend|reject|addend|adds to")
+
+
+def may_declare(text: str) -> bool:
+    """Cheap test: could this text hold relation wording at all?"""
+    return _KEYWORDS.search(text.lower()) is not None
+
+
+def scan_line(text: str, spans: list[Span], partly_superseded: bool = False) -> list[Found]:
+    """Relationships declared on one line of plain text (with its link spans)."""
+    if not may_declare(text):
+        return []
+    out: list[Found] = []
+    for clause in _clauses(text):
+        lead = _LEAD.match(text, clause)
+        begin = lead.end() if lead else clause
+        if not _ANY_START.match(text, begin):
+            continue
+        for pattern, kind in _START_RULES:
+            m = pattern.match(text, begin)
+            if m:
+                out.extend(
+                    Found(kind, t, label, col) for t, label, col in _targets(text, spans, m.end())
+                )
+                break
+    for m in _SUBJECT.finditer(text):
+        verb = re.sub(r"\s+", " ", m.group("verb").casefold())
+        if verb.startswith("supersedes ") and " of" in verb:
+            kind = RelKind.AMENDS
+        else:
+            kind = _VERB_KIND.get(verb, RelKind.SUPERSEDES)
+            if m.group("partial"):
+                kind = _PARTIAL.get(kind, kind)
+        out.extend(Found(kind, t, label, col) for t, label, col in _targets(text, spans, m.end()))
+    for m in _PASSIVE.finditer(text):
+        kind = RelKind.AMENDED_BY if m.group("partial") else RelKind.SUPERSEDED_BY
+        out.extend(Found(kind, t, label, col) for t, label, col in _targets(text, spans, m.end()))
+    out.extend(_object_first(text, spans))
+    if partly_superseded:
+        out = [
+            Found(_PARTIAL.get(f.kind, f.kind), f.target, f.text, f.column)
+            if f.kind is RelKind.SUPERSEDED_BY
+            else f
+            for f in out
+        ]
+    return out
+
+
+# ``ADR 2 can be considered superseded now``, ``[ADR-3](0003-x.md) is superseded``: the record
+# that says so supersedes it. Not ``… is superseded by X`` (a passive with its own successor),
+# not ``should be marked as superseded once …`` (a plan).
+_OBJECT_FIRST = re.compile(
+    r"(?P<id>\b(?i:adr|rfc)[-_ #]?\d{1,6}\b|\b[A-Z]{2,10}[-_ #]?\d{1,6}\b)\]?\s+"
+    r"(?:is|are|was|were|has\s+been|have\s+been|can\s+be\s+considered|is\s+hereby)\s+"
+    r"(?:now\s+)?(?P<partial>" + _P + r"\s+)?superseded\b(?!\s+by)",
+)
+
+
+def _object_first(text: str, spans: list[Span]) -> list[Found]:
+    out: list[Found] = []
+    if "superseded" not in text:
+        return out
+    for m in _OBJECT_FIRST.finditer(text):
+        kind = RelKind.AMENDS if m.group("partial") else RelKind.SUPERSEDES
+        start, end = m.span("id")
+        link = next((s.link for s in spans if s.start <= start < s.end), None)
+        if link is not None:
+            out.append(Found(kind, link.target, link.text, link.column))
+        else:
+            out.append(Found(kind, text[start:end], ""))
+    return out
+
+
+def is_record_target(target: str) -> bool:
+    """Whether a body-line target can name a record (not a web page, mail or bare anchor)."""
+    t = target.strip()
+    if not t or t.startswith("#") or t.lower().startswith("mailto:"):
+        return False
+    if _SCHEME.match(t):
+        path = t.split("#", 1)[0].split("?", 1)[0].lower()
+        return path.endswith((".md", ".markdown")) or "/adr" in path or "decision" in path
+    return True
+
+
+def scan_value(value: str) -> list[Found]:
+    """Relationships inside a status string (``accepted; supersedes ADR-0045``)."""
+    spans: list[Span] = []
+    parts: list[str] = []
+    pos = 0
+    length = 0
+    for m in _YAML_LINK.finditer(value):
+        before = value[pos : m.start()]
+        parts.append(before)
+        length += len(before)
+        label = m.group(1)
+        spans.append(Span(length, length + len(label), Link(m.group(2), label, 1)))
+        parts.append(label)
+        length += len(label)
+        pos = m.end()
+    parts.append(value[pos:])
+    return scan_line("".join(parts).replace("\n", " "), spans)
+
+
+def named_targets(value: str) -> list[tuple[str, str]]:
+    """(target, link text) of every record a status statement names: its links, else its ids
+    (``superseded - in [ADR 9] we changed ...``)."""
+    links = [(dest, label) for label, dest in _YAML_LINK.findall(value) if is_record_target(dest)]
+    if links:
+        return links
+    return [(target, "") for target in _ids(_YAML_LINK.sub(" ", value))]
+
+
+@dataclass(frozen=True, slots=True)
+class Where:
+    """Where a record's relationships come from: its path, id, key lines, status sections."""
+
+    path: str
+    rid: str
+    fm_lines: Mapping[str, int]
+    status_sections: set[int]
+
+
+def collect(
+    where: Where,
+    fm: Mapping[str, Any],
+    fm_statuses: list[tuple[str, int]],
+    blocks: list[Block],
+    partly_superseded: bool,
+) -> tuple[Relationship, ...]:
+    """Every relationship a record declares, deduplicated by (kind, target), in file order."""
+    out: list[Relationship] = []
+    seen: set[tuple[str, str]] = set()
+
+    def add(kind: RelKind, target: str, line: int, text: str, origin: str, col: int = 1) -> None:
+        key = (str(kind), target.strip())
+        if key[1] and key not in seen:
+            seen.add(key)
+            loc = Location(where.path, line, col)
+            out.append(Relationship(kind, where.rid, key[1], loc, text, origin))
+
+    for key, value in fm.items():
+        kind = front_matter_key(key)
+        if kind is not None:
+            for target, text in front_matter_targets(value):
+                add(kind, target, where.fm_lines.get(key, 1), text, "front-matter")
+    for raw, line in fm_statuses:
+        for f in scan_value(raw):
+            add(f.kind, f.target, line, f.text, "status")
+    for b in blocks:
+        if b.kind == "heading" or not may_declare(b.text):
+            continue
+        origin = "status" if b.section in where.status_sections else "body"
+        first = b.line
+        for i, (text, spans) in enumerate(b.lines()):
+            for f in scan_line(text, spans, partly_superseded):
+                if is_record_target(f.target):
+                    add(f.kind, f.target, first + i, f.text, origin, f.column)
+    return tuple(out)

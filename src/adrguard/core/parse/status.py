@@ -1,0 +1,305 @@
+"""Status normalisation: a status as written -> a :class:`Status`.
+
+The value is folded first (markdown links reduced to their text, emoji, bold, code and quote
+decoration removed, a ``Status:`` label dropped, case folded), then its leading words are
+matched against the synonym vocabulary (:mod:`adrguard.core.vocabulary`); the longest matching
+entry wins, so "Partly superseded" (accepted) beats "superseded", and trailing notes such as
+"(PR #12)" or "by @alice" are ignored. A value that starts with a date (``2017-11-22 Proposed``)
+is read after the date. Template text left as the status (``{proposed | accepted}``, ``Accepted
+or Rejected``, a legend listing the vocabulary) is never a status: it normalises to UNKNOWN and
+:func:`is_template_text` says why.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Hashable, Iterable, Mapping
+from functools import lru_cache
+
+from adrguard.core.model import Status
+from adrguard.core.vocabulary import STATUS_HEADINGS
+
+_MD_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
+_MD_REF = re.compile(r"!?\[([^\]]*)\]\[[^\]]*\]")
+_DECORATION = re.compile(r"[*_`~>\"“”‘’«»„「」『』]+")
+_SPACES = re.compile(r"\s+")
+_LABEL = re.compile(
+    "^(?:" + "|".join(re.escape(h) for h in STATUS_HEADINGS) + r")\s*[:：\-–]\s*", re.I
+)
+_WORD_END = re.compile(r"\w")
+_MONTH = r"(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
+_ISO_DATE = re.compile(r"(?<!\d)(\d{4})\s*[-/.年]\s*(\d{1,2})\s*[-/.月]\s*(\d{1,2})(?!\d)日?")
+_DMY_DATE = re.compile(r"(?<!\d)(\d{1,2})[-/.](\d{1,2})[-/.](\d{4}|\d{2})(?!\d)")
+_NAMED_DATE = re.compile(
+    r"\b(?:(\d{1,2})(?:st|nd|rd|th)?\s+)?"
+    + _MONTH
+    + r"(?:\s+(\d{1,2})(?:st|nd|rd|th)?,?)?\s+(\d{4})\b",
+    re.I,
+)
+_LEADING_DATE = re.compile(
+    r"^(?:(?:on|date|dated)\s+)?(?:"
+    + _ISO_DATE.pattern
+    + "|"
+    + _DMY_DATE.pattern
+    + r"|(?:\d{1,2}(?:st|nd|rd|th)?\s+)?"
+    + _MONTH
+    + r"(?:\s+\d{1,2}(?:st|nd|rd|th)?,?)?\s+\d{4})[\s:：,;|)\]\-–—]*",
+    re.I,
+)
+_MONTHS = {
+    m: i
+    for i, m in enumerate(
+        ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"], 1
+    )
+}
+# Template alternatives (``a | b``, ``a or b``) and vocabulary legends (``a / b / c``).
+_ALTERNATIVES = re.compile(r"\s*(?:\||\s(?:or|oder|ou|o|of|или)\s|或|または|또는)\s*")
+_LEGEND = re.compile(r"\s*[/,、，;]\s*")
+_MAY_LIST = re.compile(r"[|/,、，;或]|\s(?:or|oder|ou|o|of|или)\s|または|또는")  # cheap first test
+_ANY_LABEL = re.compile(r"^[^\W\d][^:：]{0,24}[:：]\s*")
+_HEADING_SPLIT = re.compile(r"[\s()\[\]/|:：\-–—,、·]+")
+_HEADING_NUMBER = re.compile(r"^(?:\d+(?:\.\d+)*\.?|[ivx]+\.)\s+", re.I)
+_HELP_LIMIT = 500
+# Words a status heading may hold besides a status word ("Decision status", "Statut de la
+# décision").
+_HEADING_FILLERS = frozenset(
+    {
+        "decision", "adr", "record", "document", "current", "the", "of", "this", "de", "la", "le",
+        "du", "del", "da", "do", "der", "die", "des", "della", "van", "het", "entscheidung",
+        "décision", "decisión", "decisão", "decisione", "besluit", "решения",
+        "决策", "決定", "결정", "의", "の",
+    }
+)
+
+_Vocab = dict[str, tuple[tuple[str, Status], ...]]  # first character -> longest first
+
+
+def _strip_symbols(text: str) -> str:
+    """Drop leading and trailing characters that are not letters or digits (emoji, ':' ...)."""
+    start, end = 0, len(text)
+    while start < end and unicodedata.category(text[start])[0] not in "LN":
+        start += 1
+    while end > start and unicodedata.category(text[end - 1])[0] not in "LN":
+        end -= 1
+    return text[start:end]
+
+
+def _unspaced(ch: str) -> bool:
+    """Scripts written without spaces between words (CJK, kana, hangul syllables)."""
+    code = ord(ch)
+    return (
+        0x3040 <= code <= 0x30FF
+        or 0x3400 <= code <= 0x9FFF
+        or 0xAC00 <= code <= 0xD7AF
+        or 0xF900 <= code <= 0xFAFF
+    )
+
+
+@lru_cache(maxsize=8192)
+def fold(raw: str) -> str:
+    """The comparable form of a status value: no markup, no emoji, single spaces, case folded."""
+    text = _MD_LINK.sub(r"\1", raw)
+    text = _MD_REF.sub(r"\1", text)
+    text = _DECORATION.sub(" ", text)
+    text = _SPACES.sub(" ", text).strip()
+    text = _strip_symbols(text)
+    text = _LABEL.sub("", text)
+    return _strip_symbols(text).casefold()
+
+
+def _vocabulary(synonyms: Mapping[str, str]) -> _Vocab:
+    """The synonyms grouped by first character, longest first; memoised by value when the
+    mapping is hashable (``Options`` holds a :class:`~adrguard.core.options.Vocabulary`)."""
+    if isinstance(synonyms, Hashable):
+        return _vocabulary_of(synonyms)
+    return _build_vocabulary(synonyms)
+
+
+def _build_vocabulary(synonyms: Mapping[str, str]) -> _Vocab:
+    grouped: dict[str, list[tuple[str, Status]]] = {}
+    for word, value in synonyms.items():
+        try:
+            status = Status(str(value).strip().casefold())
+        except ValueError:
+            continue
+        key = _SPACES.sub(" ", str(word)).strip().casefold()
+        if key:
+            grouped.setdefault(key[0], []).append((key, status))
+    return {c: tuple(sorted(v, key=lambda e: -len(e[0]))) for c, v in grouped.items()}
+
+
+_vocabulary_of = lru_cache(maxsize=16)(_build_vocabulary)
+
+
+def match(folded: str, synonyms: Mapping[str, str]) -> Status | None:
+    """The status whose synonym is a leading word sequence of ``folded``; None when none is.
+    A word in a script written without spaces (提议中, 승인됨) may run on into the next one."""
+    if not folded:
+        return None
+    for word, status in _vocabulary(synonyms).get(folded[0], ()):
+        if folded.startswith(word):
+            rest = folded[len(word) : len(word) + 1]
+            if not rest or not _WORD_END.match(rest) or _unspaced(word[-1]):
+                return status
+    return None
+
+
+def _undated(folded: str) -> str:
+    """``folded`` without a leading date and the separators after it."""
+    m = _LEADING_DATE.match(folded)
+    return folded[m.end() :] if m and m.end() < len(folded) else folded
+
+
+def _parts_match(parts: Iterable[str], synonyms: Mapping[str, str]) -> tuple[int, int]:
+    """(parts naming a status, non-empty parts)."""
+    hits = total = 0
+    for part in parts:
+        part = _strip_symbols(part)
+        if part:
+            total += 1
+            hits += match(part, synonyms) is not None
+    return hits, total
+
+
+def is_braced(raw: str) -> bool:
+    """Whether a value is wrapped in a template's braces or brackets (``[a, b]``, ``{a|b}``)."""
+    text = raw.strip()
+    return text[:1] in "{[<" and (text[-1:] in "}]>…" or text[:1] == "{")
+
+
+def is_template_text(folded: str, synonyms: Mapping[str, str], braced: bool = False) -> bool:
+    """Template text left as the value: alternatives (``{proposed | accepted}``, ``Accepted or
+    Rejected``), a legend listing three or more vocabulary words (``a / b / c``), or two or
+    more listed inside a template's braces (``braced``: see :func:`is_braced`)."""
+    if not folded or not _MAY_LIST.search(folded, 0, _HELP_LIMIT):
+        return False
+    text = folded[:_HELP_LIMIT]
+    label = _ANY_LABEL.match(text)
+    if label and match(text, synonyms) is None:
+        text = text[label.end() :]
+    hits, total = _parts_match(_ALTERNATIVES.split(text), synonyms)
+    if hits >= 2 and hits >= total - 1:
+        return True
+    hits, total = _parts_match(_LEGEND.split(text), synonyms)
+    return (hits >= 3 or (braced and hits >= 2)) and hits >= total - 1
+
+
+def mentions(folded: str, synonyms: Mapping[str, str]) -> set[Status]:
+    """The statuses named by the words of ``folded`` (its first 500 characters)."""
+    text = folded[:_HELP_LIMIT]
+    found: set[Status] = set()
+    for start in _word_starts(text):
+        hit = match(text[start:], synonyms)
+        if hit is not None:
+            found.add(hit)
+    return found
+
+
+def is_help_text(folded: str, synonyms: Mapping[str, str]) -> bool:
+    """A template's explanation of the vocabulary ("A decision may be proposed if ..., accepted
+    once ..."): prose that does not start with a status and names three or more of them."""
+    return match(_undated(folded), synonyms) is None and len(mentions(folded, synonyms)) >= 3
+
+
+def normalise(raw: str, synonyms: Mapping[str, str]) -> Status:
+    """Map a written status to the vocabulary; UNKNOWN when it is stated but not recognised."""
+    folded = fold(raw)
+    if not folded or is_template_text(folded, synonyms, is_braced(raw)):
+        return Status.UNKNOWN
+    history = _history_on_one_line(folded, synonyms)
+    if history is not None:
+        return history
+    found = match(folded, synonyms)
+    if found is None:
+        found = match(_undated(folded), synonyms)
+    return found if found is not None else Status.UNKNOWN
+
+
+_ENTRY_SEPARATOR = re.compile(r"\s*(?:[;|→⇒]|->|,\s|\s[-–—]\s)\s*")
+
+
+def _history_on_one_line(folded: str, synonyms: Mapping[str, str]) -> Status | None:
+    """``2020-01-02 proposed; 2020-03-04 accepted`` on one line: the latest entry's status."""
+    if _ISO_DATE.search(folded) is None and _NAMED_DATE.search(folded) is None:
+        return None
+    parts = [p for p in _ENTRY_SEPARATOR.split(folded) if p]
+    dated = [p for p in parts if date_key(p) is not None]
+    if len(dated) < 2:
+        return None
+    latest = latest_entry(dated, synonyms)
+    if latest is None:
+        return None
+    return match(status_word(dated[latest], synonyms), synonyms)
+
+
+def quote(raw: str, limit: int = 80) -> str:
+    """A status for a message: one line, at most ``limit`` characters, quoted."""
+    text = _SPACES.sub(" ", raw).strip()
+    if len(text) > limit:
+        text = text[: limit - 1].rstrip() + "…"
+    return repr(text)
+
+
+def is_status_heading(text: str, keys: frozenset[str]) -> bool:
+    """A heading that names the status section, alone or bilingual: every word of it is a
+    status heading word (``Status``, ``2. Statut``, ``상태 (Status)``, ``Status / 状态``)."""
+    if len(text) > 64:
+        return False
+    folded = _HEADING_NUMBER.sub("", _strip_symbols(text.casefold()))
+    if folded in keys:
+        return True
+    words = [w for w in _HEADING_SPLIT.split(folded) if w]
+    return any(w in keys for w in words) and all(w in keys or w in _HEADING_FILLERS for w in words)
+
+
+def date_key(text: str) -> tuple[int, int, int] | None:
+    """A sortable (year, month, day) for the first date written in ``text``."""
+    m = _ISO_DATE.search(text)
+    if m:
+        return int(m.group(1)), int(m.group(2)), int(m.group(3))
+    m = _NAMED_DATE.search(text)
+    if m:
+        day = int(m.group(1) or m.group(3) or 1)
+        return int(m.group(4)), _MONTHS[m.group(2).lower()[:3]], day
+    m = _DMY_DATE.search(text)
+    if m:
+        a, b, year = int(m.group(1)), int(m.group(2)), int(m.group(3))
+        year += 2000 if year < 100 else 0
+        return (year, a, b) if b > 12 else (year, b, a)
+    return None
+
+
+def _without_dates(text: str) -> str:
+    return _DMY_DATE.sub(" ", _NAMED_DATE.sub(" ", _ISO_DATE.sub(" ", text)))
+
+
+def latest_entry(lines: list[str], synonyms: Mapping[str, str]) -> int | None:
+    """In a dated status history (every line dated and naming a status), the latest line;
+    among lines of the same date the last one."""
+    if len(lines) < 2:
+        return None
+    best: tuple[tuple[int, int, int], int] | None = None
+    for i, line in enumerate(lines):
+        key = date_key(line)
+        if key is None:
+            return None
+        undated = fold(_without_dates(line))
+        if not any(match(undated[j:], synonyms) for j in _word_starts(undated)):
+            return None
+        if best is None or key >= best[0]:
+            best = (key, i)
+    return best[1] if best else None
+
+
+def _word_starts(text: str) -> list[int]:
+    return [0] + [i + 1 for i, ch in enumerate(text) if ch == " "]
+
+
+def status_word(line: str, synonyms: Mapping[str, str]) -> str:
+    """The part of a dated history line that holds the status (dates and separators removed)."""
+    undated = fold(_without_dates(line))
+    for j in _word_starts(undated):
+        if match(undated[j:], synonyms):
+            return undated[j:]
+    return undated
