@@ -201,6 +201,57 @@ class ChangeSet:
     head_commit: str = ""  # the commit ``head`` named
 
 
+@dataclass(frozen=True, slots=True)
+class Citation:
+    """One place a file outside the ADR roots names a decision (see :mod:`adrguard.core.citations`).
+
+    ``form``: ``id`` (``ADR-0004`` in prose or a comment), ``link`` (a path into an ADR root),
+    ``front-matter`` (an ``adrs:`` key) or ``table`` (a row or field labelled ADRs). A link
+    carries the repo-relative ``target``; the others the id ``prefix`` (casefolded, "" for a
+    bare number) and ``number``."""
+
+    line: int
+    column: int
+    form: str
+    text: str  # as written: "ADR-0004", "../adr/0004-x.md", "0004"
+    excerpt: str  # the line, shortened (untrusted: neutralise before printing)
+    prefix: str = ""
+    number: int | None = None
+    target: str | None = None
+    quoted: bool = False  # inside inline code (`ADR-0004`): mentioned as an example
+
+
+@dataclass(frozen=True, slots=True)
+class Waiver:
+    """An ``adrguard-disable`` comment in a citing file: its text from the directive word on,
+    the line it is on and, for ``-next-line``, the line it covers (None: nothing follows)."""
+
+    text: str
+    line: int
+    target_line: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CitingFile:
+    """A file outside the ADR roots that cites decisions (or holds suppression comments)."""
+
+    path: str
+    kind: str  # "code" | "doc"
+    citations: tuple[Citation, ...] = ()
+    waivers: tuple[Waiver, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Citations:
+    """What the citation scan found: the citing files (sorted by path), how many files it
+    read, and, when it covered only some files (``paths``), which ones."""
+
+    files: tuple[CitingFile, ...] = ()
+    scanned: int = 0
+    skipped: Mapping[str, int] = field(default_factory=dict)  # reason -> files
+    paths: frozenset[str] | None = None  # None: every file the scan selects
+
+
 @dataclass(frozen=True)
 class Corpus:
     """Every decision found, plus what rules need to know about the repository."""
@@ -217,6 +268,8 @@ class Corpus:
     # generated files (indexes) that HEAD or the base of the change held and the work tree no
     # longer has, by path (ADR401: a generated index that is gone)
     previous_texts: Mapping[str, bytes] = field(default_factory=dict)
+    # code and documents outside the roots that cite decisions (None: not scanned)
+    citations: Citations | None = None
 
     @cached_property
     def by_path(self) -> Mapping[str, Decision]:

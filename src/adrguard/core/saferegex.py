@@ -41,8 +41,8 @@ class Match(Protocol):
 
 class Regex:
     """A compiled user pattern: ``search``, ``match``, ``fullmatch`` and ``finditer`` as in
-    :mod:`re` (over a whole string: no ``pos``, whose cost RE2's binding makes linear in the
-    text per call)."""
+    :mod:`re` (over a whole string or bytes: no ``pos``, whose cost RE2's binding makes linear
+    in the text per call)."""
 
     __slots__ = ("_program", "line_local", "pattern")
 
@@ -55,19 +55,19 @@ class Regex:
     def groups(self) -> int:
         return int(self._program.groups)
 
-    def search(self, text: str) -> Match | None:
+    def search(self, text: str | bytes) -> Match | None:
         found: Match | None = self._program.search(text)
         return found
 
-    def match(self, text: str) -> Match | None:
+    def match(self, text: str | bytes) -> Match | None:
         found: Match | None = self._program.match(text)
         return found
 
-    def fullmatch(self, text: str) -> Match | None:
+    def fullmatch(self, text: str | bytes) -> Match | None:
         found: Match | None = self._program.fullmatch(text)
         return found
 
-    def finditer(self, text: str) -> Iterator[Match]:
+    def finditer(self, text: str | bytes) -> Iterator[Match]:
         found: Iterator[Match] = self._program.finditer(text)
         return found
 
