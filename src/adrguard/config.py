@@ -18,6 +18,7 @@ from adrguard.core.options import (
     DEFAULT_REQUIRED_SECTIONS,
     DEFAULT_STATUS_HEADINGS,
     DEFAULT_STATUS_SYNONYMS,
+    CitationOptions,
     CurrentOptions,
     ImpactOptions,
     IndexOptions,
@@ -84,6 +85,7 @@ class Config:
     # 0 = one per core, up to 4 (what the command line asks for). See adrguard.api.parsing.
     jobs: int = 1
     options: Options = field(default_factory=Options)
+    citations: CitationOptions = field(default_factory=CitationOptions)  # [citations]
 
     def with_overrides(self, **changes: Any) -> Config:
         clean = {k: v for k, v in changes.items() if v is not None}
@@ -236,7 +238,25 @@ def from_mapping(
         cache=bool(data.get("cache", True)),
         cache_dir=_cache_dir(data.get("cache-dir"), where),
         options=Options(**opts),
+        citations=_citations(data.get("citations"), where),
     )
+
+
+def _citations(raw: Mapping[str, Any] | None, where: str) -> CitationOptions:
+    """``[citations]``, its globs checked (a bad glob names the key and says why)."""
+    if not raw:
+        return CitationOptions()
+    from adrguard.core.impact.globs import glob_problem
+
+    for key in ("include", "exclude"):
+        for glob in raw.get(key, ()):
+            problem = glob_problem(glob)
+            if problem is not None:
+                raise UserError(f"{where}: citations.{key} {glob!r}: {problem}")
+    table = _table(raw)
+    if "max-file-size" in table:
+        table["max_file_size"] = table.pop("max-file-size")
+    return CitationOptions(**table)
 
 
 def _cache_dir(value: str | None, where: str) -> str | None:

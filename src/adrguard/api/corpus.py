@@ -55,14 +55,18 @@ def search_roots(
             store.close()
 
 
-def load_corpus(source: Source, config: Config, *, reuse: Corpus | None = None) -> Corpus:
+def load_corpus(
+    source: Source, config: Config, *, reuse: Corpus | None = None, citations: str | None = None
+) -> Corpus:
     """The corpus ``source`` holds. Records of ``reuse`` with the same path, root, archive flag
-    and bytes are taken as they are (the base of a change shares most records with its head)."""
-    return read_source(source, config, reuse=reuse)[1]
+    and bytes are taken as they are (the base of a change shares most records with its head).
+    ``citations`` (``"check"`` or ``"asked"``, see :mod:`adrguard.api.citations`): also scan
+    the work tree's other files for citations of decisions."""
+    return read_source(source, config, reuse=reuse, citations=citations)[1]
 
 
 def read_source(
-    source: Source, config: Config, *, reuse: Corpus | None = None
+    source: Source, config: Config, *, reuse: Corpus | None = None, citations: str | None = None
 ) -> tuple[Discovery, Corpus]:
     """:func:`load_corpus`, with what discovery found (the roots and why, untracked files)."""
     # Records of a revision are not cached: the head's records (``reuse``) hold almost all of them.
@@ -70,19 +74,26 @@ def read_source(
     store = open_store(config, source.root) if work_tree else None
     try:
         found = source.discover(config, store)
-        return found, corpus_of(found, config, store, reuse, source.root if work_tree else None)
+        place = source.root if work_tree else None
+        return found, corpus_of(found, config, store, reuse, place, citations=citations)
     finally:
         if store is not None:
             store.close()
 
 
 def load_with(
-    repo_root: Path, config: Config, *, untracked: bool = True, extra_roots: Sequence[str] = ()
+    repo_root: Path,
+    config: Config,
+    *,
+    untracked: bool = True,
+    extra_roots: Sequence[str] = (),
+    citations: str | None = None,
 ) -> Corpus:
     """The corpus of the work tree at ``repo_root`` (already resolved). ``untracked`` (manual
     commands) also reads the records git neither tracks nor ignores yet, like ``adrguard
     check`` does; ``extra_roots`` are folders checked as roots for this run."""
-    return load_corpus(WorkTree(repo_root, untracked, tuple(extra_roots)), config)
+    source = WorkTree(repo_root, untracked, tuple(extra_roots))
+    return load_corpus(source, config, citations=citations)
 
 
 def load(
@@ -99,10 +110,13 @@ def corpus_of(
     store: Store | None = None,
     reuse: Corpus | None = None,
     place: Path | None = None,
+    *,
+    citations: str | None = None,
 ) -> Corpus:
     """Parse what discovery found into the corpus (cached by ``place``: see
-    :func:`parse_sources`)."""
-    return build_corpus(
+    :func:`parse_sources`); with ``citations``, scan the work tree at ``place`` for citations
+    (:func:`adrguard.api.citations.scan_found`)."""
+    corpus = build_corpus(
         parse_sources(found.sources, config, store, reuse.by_path if reuse else None, place),
         roots=found.roots,
         repo_files=found.repo_files,
@@ -112,6 +126,11 @@ def corpus_of(
         untracked=found.untracked,
         shallow_roots=found.shallow_roots,
     )
+    if citations is None or place is None:
+        return corpus
+    from adrguard.api.citations import scan_found, with_citations
+
+    return with_citations(corpus, scan_found(found, config, corpus, store, place, citations))
 
 
 def build_corpus(

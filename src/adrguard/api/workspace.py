@@ -75,10 +75,11 @@ class Workspace:
         config = load_config(self.root, self.config_path).with_overrides(jobs=self.jobs)
         return config if self.cache else config.with_overrides(cache=False)
 
-    def load(self) -> tuple[Config, Corpus]:
+    def load(self, *, citations: bool = False) -> tuple[Config, Corpus]:
         """The config and the corpus as the files are now. The files are read on every call;
         when nothing changed (same config, same bytes) the corpus of the last call is reused,
-        so a large repository is parsed once, not once per request."""
+        so a large repository is parsed once, not once per request. ``citations``: also scan
+        the other files for citations of decisions (:mod:`adrguard.api.citations`)."""
         from adrguard.adapters.source import WorkTree
         from adrguard.api.corpus import corpus_of
         from adrguard.api.records import open_store
@@ -88,10 +89,11 @@ class Workspace:
             store = open_store(config, self.root)
             try:
                 found = WorkTree(self.root, untracked=True).discover(config, store)
-                key = (config, _digest(found))
+                key = (config, _digest(found), citations)
                 if self._last is not None and self._last[0] == key:
                     return config, self._last[1]
-                corpus = corpus_of(found, config, store, place=self.root)
+                scan = "asked" if citations else None
+                corpus = corpus_of(found, config, store, place=self.root, citations=scan)
             finally:
                 if store is not None:
                     store.close()

@@ -90,6 +90,16 @@ class ImpactOptions:
 
 
 @dataclass(frozen=True)
+class CitationOptions:
+    """``[citations]``: which files outside the ADR roots are scanned for citations."""
+
+    enabled: bool | None = None  # None: scan when the repository is small enough (auto)
+    include: tuple[str, ...] = ()  # () = every tracked text file
+    exclude: tuple[str, ...] = ()  # added to the built-in excludes (vendored, generated, locks)
+    max_file_size: int = 1024 * 1024  # larger files are not scanned
+
+
+@dataclass(frozen=True)
 class Options:
     """Settings for the parser and the rules; ``Options()`` is the built-in behaviour."""
 

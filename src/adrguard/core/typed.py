@@ -46,6 +46,13 @@ class ImpactTable(_Table):
     statuses: Texts | UnsetType = UNSET
 
 
+class CitationsTable(_Table):
+    enabled: bool | UnsetType = UNSET
+    include: Texts | UnsetType = UNSET
+    exclude: Texts | UnsetType = UNSET
+    max_file_size: Positive | UnsetType = UNSET
+
+
 class ConfigTable(_Table):
     """``.adrguard.toml``, or ``[tool.adrguard]`` in pyproject.toml."""
 
@@ -77,6 +84,7 @@ class ConfigTable(_Table):
     index: IndexTable | UnsetType = UNSET
     current: CurrentTable | UnsetType = UNSET
     impact: ImpactTable | UnsetType = UNSET
+    citations: CitationsTable | UnsetType = UNSET
 
 
 class MappingEntry(Struct, forbid_unknown_fields=True):

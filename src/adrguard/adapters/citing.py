@@ -1,0 +1,213 @@
+"""Which files of the repository the citation scan reads, and reading them.
+
+The files are discovery's own listing (``Discovery.file_list``: what git tracks, or the walk
+outside git), never a second git listing. Left out: everything below an ADR root (records cite
+each other through the graph), files of no known comment syntax (:mod:`adrguard.core.citations
+.syntax`, which leaves out images, archives and data files), vendored folders, lock files,
+test data (fixtures, golden files, snapshots), minified and generated code, and adrguard's
+own settings; then the ``citations.include`` and
+``citations.exclude`` globs. Reading is :func:`adrguard.adapters.reading.read_bytes`: never a
+symlink out of the repository, never more than ``citations.max-file-size``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+
+from adrguard.adapters.layout import longest_first, root_of
+from adrguard.core.citations.syntax import Syntax, syntax_of
+from adrguard.core.options import CitationOptions
+
+# Folders that hold other people's code or build output, wherever they are.
+VENDORED_DIRS = frozenset(
+    {
+        "vendor",
+        "vendors",
+        "node_modules",
+        "bower_components",
+        "jspm_packages",
+        "third_party",
+        "third-party",
+        "thirdparty",
+        "3rdparty",
+        "external_libs",
+        "site-packages",
+        ".yarn",
+        ".pnp",
+        "Pods",
+        "Carthage",
+        "dist",
+        ".git",
+        ".hg",
+        ".svn",
+    }
+)
+# Folders of test data: example files (golden outputs, fixtures) whose ids are samples.
+FIXTURE_DIRS = frozenset(
+    {
+        "fixtures",
+        "__fixtures__",
+        "testdata",
+        "test-data",
+        "test_data",
+        "golden",
+        "goldens",
+        "__snapshots__",
+        "snapshots",
+    }
+)
+LOCK_FILES = frozenset(
+    {
+        "package-lock.json",
+        "npm-shrinkwrap.json",
+        "pnpm-lock.yaml",
+        "yarn.lock",
+        "go.sum",
+        "cargo.lock",
+        "poetry.lock",
+        "pipfile.lock",
+        "gemfile.lock",
+        "composer.lock",
+        "uv.lock",
+        "pdm.lock",
+        "flake.lock",
+        "mix.lock",
+        "podfile.lock",
+        "packages.lock.json",
+        "pubspec.lock",
+        ".adrguard.toml",  # adrguard's own settings name rule codes (ADR204), not decisions
+    }
+)
+GENERATED_SUFFIXES = (
+    ".lock",
+    ".min.js",
+    ".min.css",
+    ".min.mjs",
+    "_pb2.py",
+    "_pb2.pyi",
+    "_pb2_grpc.py",
+    ".pb.go",
+    ".pb.cc",
+    ".pb.h",
+    ".pb.swift",
+    ".g.dart",
+    ".freezed.dart",
+    ".designer.cs",
+    ".g.cs",
+    ".generated.ts",
+    ".generated.js",
+    ".generated.go",
+    ".generated.cs",
+    "-generated.ts",
+)
+
+
+def builtin_exclusion(path: str) -> str | None:
+    """Why the built-in rules leave ``path`` out (``vendored``, ``fixtures``, ``lock``,
+    ``generated``), or None."""
+    parts = path.split("/")
+    if any(p in VENDORED_DIRS for p in parts[:-1]):
+        return "vendored"
+    if any(p in FIXTURE_DIRS for p in parts[:-1]):
+        return "fixtures"
+    name = parts[-1].casefold()
+    if name in LOCK_FILES:
+        return "lock"
+    if name.endswith(GENERATED_SUFFIXES):
+        return "generated"
+    return None
+
+
+def select(
+    files: Sequence[str],
+    roots: Sequence[str],
+    options: CitationOptions,
+    records: Collection[str] = (),
+) -> tuple[list[tuple[str, Syntax]], dict[str, int]]:
+    """The files to scan (with their syntax), sorted, and how many were left out and why.
+    ``records``: the paths of records and generated files (left out even below a root ``.``)."""
+    ordered = longest_first([r for r in roots if r != "."])
+    skipped: dict[str, int] = {}
+    out: list[tuple[str, Syntax]] = []
+    for path in files:
+        if path in records or (ordered and root_of(path, ordered) is not None):
+            continue
+        syntax = syntax_of(path)
+        if syntax is None:
+            continue
+        why = builtin_exclusion(path)
+        if why is not None:
+            skipped[why] = skipped.get(why, 0) + 1
+            continue
+        out.append((path, syntax))
+    if options.include or options.exclude:
+        out = _globbed(out, options, skipped)
+    return out, skipped
+
+
+def _globbed(
+    found: list[tuple[str, Syntax]], options: CitationOptions, skipped: dict[str, int]
+) -> list[tuple[str, Syntax]]:
+    from adrguard.core.impact.globs import GlobSet
+
+    paths = [p for p, _ in found]
+    lists = [list(options.include) or ["**"]]
+    if options.exclude:
+        lists.append(list(options.exclude))
+    matched = GlobSet(lists).match(paths)
+    included = frozenset(matched[0])
+    excluded = frozenset(matched[1]) if options.exclude else frozenset()
+    kept = [(p, s) for p, s in found if p in included and p not in excluded]
+    left = len(found) - len(kept)
+    if left:
+        skipped["config"] = skipped.get("config", 0) + left
+    return kept
+
+
+class Reader:
+    """Reads the files the scan chose from the work tree at ``real_base`` (resolved): only
+    regular files, never a symlink (its target, when tracked, is read under its own name),
+    never a file below a folder that resolves outside the repository; each folder is resolved
+    once. :meth:`read` gives ``(data, None)``, ``(None, reason)`` or None (gone)."""
+
+    def __init__(self, real_base: str, max_size: int) -> None:
+        self.real_base = real_base
+        self.max_size = max_size
+        self._folders: dict[str, bool] = {"": True}
+
+    def _folder_inside(self, folder: str) -> bool:
+        found = self._folders.get(folder)
+        if found is None:
+            import os
+
+            from adrguard.adapters.reading import inside
+
+            real = os.path.realpath(self.real_base + os.sep + folder)
+            found = self._folders[folder] = inside(real, self.real_base)
+        return found
+
+    def read(self, path: str) -> tuple[bytes | None, str | None] | None:
+        import os
+        import stat
+
+        from adrguard.adapters.reading import read_bytes
+
+        folder, _, _name = path.rpartition("/")
+        if not self._folder_inside(folder):
+            return None, "outside"
+        try:
+            st = os.lstat(self.real_base + os.sep + path)
+        except FileNotFoundError:
+            return None
+        except OSError:
+            return None, "unreadable"
+        if stat.S_ISLNK(st.st_mode):
+            return None, "symlink"
+        if not stat.S_ISREG(st.st_mode):
+            return None if stat.S_ISDIR(st.st_mode) else (None, "not-regular")
+        if st.st_size > self.max_size:
+            return None, "too-large"
+        got = read_bytes(self.real_base, path, self.max_size)
+        if got is None or got[0] is not None:
+            return got
+        return None, "too-large" if (got[1] or "").startswith("file is") else "unreadable"

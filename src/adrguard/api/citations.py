@@ -1,0 +1,346 @@
+"""The citation scan of a repository, cached, and what every front end says about citations.
+
+:func:`scan_found` reads the files discovery listed (:mod:`adrguard.adapters.citing` chooses
+them) and scans each with :class:`adrguard.core.citations.scan.Scanner`. Results are kept in the
+record cache (the user's cache folder, never the work tree), one pack per work tree, each entry
+keyed by the SHA-256 of the file's bytes, its path and the scanner's signature (adrguard's core
+source, the library versions and the repository's citation scheme): an unchanged file is never
+scanned twice, and a cache entry can never change a result.
+
+When ``check`` scans: ``citations.enabled = true`` always, ``false`` never; by default when the
+repository has at most :data:`AUTO_MAX_FILES` files to scan (docs/citations.md gives the
+measurements behind the number). Commands that ask about citations (``citations``, ``show``,
+``list --format json``, ``search adr:N``, ``impact``, the MCP tools) scan unless turned off.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from adrguard.config import Config
+from adrguard.core.citations.resolve import Cited, index, scheme_of
+from adrguard.core.citations.scan import Outcome, Scanner
+from adrguard.core.citations.syntax import syntax_of
+from adrguard.core.model import ChangeSet, Citations, CitingFile, Corpus, Decision
+
+if TYPE_CHECKING:
+    from adrguard.adapters.cache import Store
+    from adrguard.adapters.files import Discovery
+    from adrguard.core.agent.search import SearchResult
+
+AUTO_MAX_FILES = 20_000
+CHECK = "check"  # scan as check does: by the config, or when the repository is small enough
+ASKED = "asked"  # scan unless the config turns citations off
+
+
+def wanted(config: Config, mode: str | None, candidates: int) -> bool:
+    """Whether a run in ``mode`` scans ``candidates`` files."""
+    if mode is None or config.citations.enabled is False:
+        return False
+    if config.citations.enabled or mode == ASKED:
+        return True
+    return candidates <= AUTO_MAX_FILES
+
+
+def scan_found(
+    found: Discovery,
+    config: Config,
+    corpus: Corpus,
+    store: Store | None = None,
+    place: Path | None = None,
+    mode: str | None = CHECK,
+) -> Citations | None:
+    """The citations in the files ``found`` lists outside the ADR roots (read from the work
+    tree at ``place``); None when ``mode`` and the config say not to scan."""
+    from adrguard.adapters.citing import select
+
+    if place is None:
+        return None
+    records = {*corpus.by_path, *corpus.other_texts, *corpus.skipped}
+    chosen, skipped = select(found.file_list, corpus.roots, config.citations, records)
+    if not wanted(config, mode, len(chosen)):
+        return None
+    return _scan(place, [p for p, _ in chosen], config, corpus, store, skipped)
+
+
+def scan_bytes(config: Config, corpus: Corpus, files: Mapping[str, bytes]) -> Citations:
+    """The citations in ``files`` (repo-relative path -> bytes: a change's files at a commit);
+    the same selection rules apply, nothing is cached."""
+    from adrguard.adapters.citing import select
+
+    records = {*corpus.by_path, *corpus.other_texts, *corpus.skipped}
+    chosen, skipped = select(sorted(files), corpus.roots, config.citations, records)
+    scanner = Scanner(scheme_of(corpus))
+    out: list[CitingFile] = []
+    limit = config.citations.max_file_size
+    for path, syntax in chosen:
+        data = files[path]
+        if len(data) > limit:
+            skipped["too-large"] = skipped.get("too-large", 0) + 1
+            continue
+        outcome = scanner.scan(path, data, syntax)
+        _tally(outcome, out, skipped)
+    return Citations(tuple(out), len(chosen), skipped, frozenset(files))
+
+
+def scan_changed(
+    repo_root: Path, config: Config, corpus: Corpus, changes: ChangeSet, rev: str | None
+) -> Corpus:
+    """``corpus`` with the citations of the files ``changes`` adds or modifies (as the work
+    tree holds them, or as commit ``rev`` does): what ``impact`` needs to count a changed file
+    that cites a decision as governed by it. Unchanged when citations are turned off."""
+    if config.citations.enabled is False:
+        return corpus
+    paths = sorted({c.path for c in changes.changes if c.status != "D"})
+    wanted = [p for p in paths if syntax_of(p) is not None]
+    if rev is not None:
+        from adrguard.adapters.gitwork import blobs_at
+
+        files = blobs_at(repo_root, rev, wanted) if wanted else {}
+    else:
+        from adrguard.adapters.citing import Reader
+
+        reader = Reader(os.path.realpath(repo_root), config.citations.max_file_size)
+        files = {}
+        for path in wanted:
+            got = reader.read(path)
+            if got is not None and got[0] is not None:
+                files[path] = got[0]
+    return replace(corpus, citations=scan_bytes(config, corpus, files))
+
+
+def _scan(
+    place: Path,
+    paths: Sequence[str],
+    config: Config,
+    corpus: Corpus,
+    store: Store | None,
+    skipped: dict[str, int],
+) -> Citations:
+    from adrguard.adapters.citing import Reader
+
+    scheme = scheme_of(corpus)
+    scanner = Scanner(scheme)
+    cache = _Cache(store, place, scheme.key()) if store is not None else None
+    reader = Reader(os.path.realpath(place), config.citations.max_file_size)
+    out: list[CitingFile] = []
+    scanned = 0
+    for path in paths:
+        got = reader.read(path)
+        if got is None:
+            continue  # deleted from the work tree, or a folder
+        data, why = got
+        if data is None:
+            reason = why or "unreadable"
+            skipped[reason] = skipped.get(reason, 0) + 1
+            continue
+        scanned += 1
+        outcome = cache.get(path, data) if cache is not None else None
+        if outcome is None:
+            outcome = scanner.scan(path, data)
+            if cache is not None:
+                cache.put(outcome)
+        _tally(outcome, out, skipped)
+    if cache is not None:
+        cache.save()
+    return Citations(tuple(out), scanned, skipped)
+
+
+def _tally(outcome: Outcome, out: list[CitingFile], skipped: dict[str, int]) -> None:
+    if outcome.file is not None:
+        out.append(outcome.file)
+    elif outcome.skipped is not None:
+        skipped[outcome.skipped] = skipped.get(outcome.skipped, 0) + 1
+
+
+class _Cache:
+    """The scan results of one work tree in one pack of the record cache."""
+
+    def __init__(self, store: Store, place: Path, scheme: str) -> None:
+        from adrguard.adapters.cache import Pack, digest, key, parser_signature
+
+        self.signature = digest(parser_signature(), "citations", scheme)
+        self.pack = Pack(store, key("citations", self.signature, os.fspath(place)))
+        self.entry = b""
+
+    def get(self, path: str, data: bytes) -> Outcome | None:
+        sha = hashlib.sha256(data).digest()
+        name = path.encode("utf-8", "surrogateescape")
+        self.entry = hashlib.sha256(self.signature + sha + name).digest()
+        blob = self.pack.get(self.entry)
+        return None if blob is None else decode(blob, path)
+
+    def put(self, outcome: Outcome) -> None:
+        self.pack.put(self.entry, encode(outcome))
+
+    def save(self) -> None:
+        self.pack.save()
+
+
+def encode(outcome: Outcome) -> bytes:
+    """An outcome as cache bytes: empty for nothing found, ``!reason`` for a skipped file,
+    else the citing file (msgspec, faithful: it decodes to an equal value)."""
+    if outcome.file is None:
+        return b"" if outcome.skipped is None else b"!" + outcome.skipped.encode("ascii")
+    import msgspec
+
+    return msgspec.msgpack.encode(outcome.file)
+
+
+def decode(blob: bytes, path: str) -> Outcome | None:
+    """The outcome ``blob`` holds for ``path``; None when it is damaged or for another file."""
+    if not blob:
+        return Outcome()
+    if blob[:1] == b"!":
+        return Outcome(skipped=blob[1:].decode("ascii", "replace"))
+    import msgspec
+
+    try:
+        found = msgspec.msgpack.decode(blob, type=CitingFile)
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return None
+    return Outcome(file=found) if found.path == path else None
+
+
+# --- what front ends say ------------------------------------------------------------------
+
+
+def with_citations(corpus: Corpus, found: Citations | None) -> Corpus:
+    return corpus if found is None else replace(corpus, citations=found)
+
+
+def cited_row(cited: Cited) -> dict[str, Any]:
+    """One citation as JSON (``schemas/citations.schema.json``)."""
+    c = cited.citation
+    d = cited.decision
+    return {
+        "path": cited.path,
+        "line": c.line,
+        "column": c.column,
+        "kind": cited.file.kind,
+        "form": c.form,
+        "text": c.text,
+        "excerpt": c.excerpt,
+        "state": cited.state,
+        "decision": _ref(d) if d is not None else None,
+        "candidates": [x.id for x in cited.decisions] if len(cited.decisions) > 1 else [],
+    }
+
+
+def _ref(d: Decision) -> dict[str, Any]:
+    return {
+        "id": d.id,
+        "title": d.title,
+        "status": d.status.value if d.status is not None else None,
+        "path": d.path,
+    }
+
+
+def citations_of(corpus: Corpus, d: Decision | None = None) -> list[Cited]:
+    """Every citation of the corpus's scan, or those of one record."""
+    found = index(corpus)
+    if d is None:
+        return list(found.all)
+    return list(found.by_decision.get(d.path, ()))
+
+
+def referenced_by(corpus: Corpus, d: Decision) -> list[dict[str, Any]]:
+    """Who relies on ``d``: the records that link to it or declare a relationship with it
+    (``kind: decision``), then the code and documents that cite it (``kind: code|doc``)."""
+    from adrguard.core.graph import graph
+
+    g = graph.build(corpus)
+    out: list[dict[str, Any]] = []
+    for path in g.referenced_by.get(d.path, ()):
+        other = corpus.by_path[path]
+        out.append({"kind": "decision", "id": other.id, "path": path})
+    for cited in citations_of(corpus, d):
+        c = cited.citation
+        out.append({
+            "kind": cited.file.kind,
+            "path": cited.path,
+            "line": c.line,
+            "form": c.form,
+            "text": c.text,
+            "excerpt": c.excerpt,
+        })
+    return out
+
+
+def counts(corpus: Corpus) -> dict[str, dict[str, int]]:
+    """Record path -> how many records, code files and documents refer to it."""
+    from adrguard.core.graph import graph
+
+    g = graph.build(corpus)
+    out: dict[str, dict[str, int]] = {}
+    for d in corpus.decisions:
+        files = {(c.path, c.file.kind) for c in index(corpus).by_decision.get(d.path, ())}
+        out[d.path] = {
+            "decisions": len(g.referenced_by.get(d.path, ())),
+            "code": sum(1 for _, kind in files if kind == "code"),
+            "doc": sum(1 for _, kind in files if kind == "doc"),
+        }
+    return out
+
+
+def summary(found: Citations | None) -> dict[str, Any]:
+    """How much the scan read (for JSON outputs)."""
+    if found is None:
+        return {"scanned": 0, "skipped": {}, "enabled": False}
+    return {"scanned": found.scanned, "skipped": dict(sorted(found.skipped.items())),
+            "enabled": True}
+
+
+def is_text_path(path: str) -> bool:
+    """Whether the scan could read ``path`` at all (a known comment syntax)."""
+    return syntax_of(path) is not None
+
+
+def report(
+    repo_root: Path,
+    config: Config,
+    key: str | None = None,
+    *,
+    kind: str | None = None,
+    state: str | None = None,
+) -> dict[str, Any]:
+    """``adrguard citations [ID]``: every citation, or those of one record (``key``: an id,
+    number or path), optionally of one kind (code, doc) or state (resolved, unknown,
+    ambiguous)."""
+    from adrguard.api.corpus import load_with
+    from adrguard.api.lookup import decision_row, find_decision
+    from adrguard.core.errors import UserError
+
+    if config.citations.enabled is False:
+        raise UserError(
+            "citations are turned off (citations.enabled = false in the config): remove the "
+            "setting, or set it to true, to scan code and documents for citations"
+        )
+    corpus = load_with(repo_root, config, citations=ASKED)
+    d = find_decision(corpus, key) if key is not None else None
+    found = [
+        c for c in citations_of(corpus, d)
+        if (kind is None or c.file.kind == kind) and (state is None or c.state == state)
+    ]
+    return {
+        "schemaVersion": 1,
+        "decision": decision_row(d) if d is not None else None,
+        **summary(corpus.citations),
+        "total": len(found),
+        "files": len({c.path for c in found}),
+        "citations": [cited_row(c) for c in found],
+    }
+
+
+def citing_files(result: SearchResult) -> dict[str, Any]:
+    """The fields ``search adr:ID`` adds: the decisions asked about and the files citing them."""
+    return {
+        "cites": [_ref(d) for d in result.cited],
+        "citationTotal": result.citation_total,
+        "citations": [cited_row(c) for c in result.citations],
+    }
