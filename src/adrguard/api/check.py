@@ -24,6 +24,9 @@ if TYPE_CHECKING:
     from adrguard.api.targets import Targets
 
 
+CHECK = "check"  # scan for citations as check does (adrguard.api.citations.CHECK)
+
+
 @dataclass(frozen=True)
 class CheckResult:
     """A report, the effective config it was made with, the corpus it was made from and what
@@ -175,10 +178,12 @@ def _check_base(
     found: Discovery | None = None
     other = impact.other_head(root, head)
     if other is None:  # the work tree, as git will commit it
-        found, corpus = read_source(WorkTree(root, extra_roots=wanted.folders), cfg)
+        source = WorkTree(root, extra_roots=wanted.folders)
+        found, corpus = read_source(source, cfg, citations=CHECK)
     else:
         corpus = impact.corpus_at(root, cfg, other)
-    changes = impact.build_changes(root, cfg, base, head, corpus=corpus, deepen=deepen)
+    changes = _cited_before(impact.build_changes(root, cfg, base, head, corpus=corpus,
+                                                 deepen=deepen), corpus)
     corpus = _with_previous(corpus, changes.base_corpus)
     return _Run(_run(corpus, cfg, list(wanted.paths), changes, found), changes)
 
@@ -204,15 +209,17 @@ def _check_local(
             empty = Report((), 0, 0, cfg.profile)
             return _Run(CheckResult(empty, cfg, Corpus(()), skipped_run=why))
     source = WorkTree(root, untracked=not staged, extra_roots=wanted.folders)
-    found, corpus = read_source(source, cfg)
+    found, corpus = read_source(source, cfg, citations=CHECK)
     changes, scope = gate.local_scope(root, cfg, found, corpus, head, diff, staged=staged)
-    scope = replace(scope, touched=scope.touched | passed)
+    changes = _cited_before(changes, corpus)
+    scope = replace(scope, touched=scope.touched | passed, before=changes.base_corpus)
     corpus = _with_previous(corpus, changes.base_corpus)
     return _Run(_run(corpus, cfg, list(wanted.paths), changes, found), changes, scope)
 
 
 def _check_tree(root: Path, cfg: Config, wanted: Targets) -> _Run:
-    found, corpus = read_source(WorkTree(root, untracked=True, extra_roots=wanted.folders), cfg)
+    source = WorkTree(root, untracked=True, extra_roots=wanted.folders)
+    found, corpus = read_source(source, cfg, citations=CHECK)
     previous = _previous_at_head(root, cfg, found)
     if previous:
         corpus = replace(corpus, previous_texts=previous)
@@ -236,6 +243,16 @@ def _previous_at_head(root: Path, cfg: Config, found: Discovery) -> dict[str, by
     from adrguard.api.generated import lost_indexes
 
     return lost_indexes(root, cfg, found.roots, found.other_texts, "HEAD")
+
+
+def _cited_before(changes: ChangeSet, corpus: Corpus) -> ChangeSet:
+    """The change with the head's citations on the corpus before it: the files a change does
+    not touch cite the same way before and after it, so a citation finding in one of them is
+    older unless the change made it (a cited record it marked superseded)."""
+    before = changes.base_corpus
+    if corpus.citations is None or before is None:
+        return changes
+    return replace(changes, base_corpus=replace(before, citations=corpus.citations))
 
 
 def _with_previous(corpus: Corpus, before: Corpus | None) -> Corpus:

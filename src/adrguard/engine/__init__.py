@@ -223,11 +223,13 @@ def _apply_inline(
     findings: list[Finding], corpus: Corpus, ran: frozenset[str]
 ) -> tuple[list[Finding], list[Finding]]:
     """Drop findings silenced by inline comments; return (kept, unused-suppression findings)."""
-    directives: dict[str, tuple[Decision, suppress.Index]] = {}
+    directives: dict[str, tuple[Decision | str, suppress.Index]] = {}
     for d in corpus.decisions:
         found = suppress.suppressions(d)
         if found:
             directives[d.path] = (d, suppress.Index(found))
+    for path, waived in suppress.citing_suppressions(corpus).items():
+        directives.setdefault(path, (path, suppress.Index(waived)))
     if not directives:
         return findings, []
     kept: list[Finding] = []
@@ -261,7 +263,10 @@ class _RanCache:
         return self.cache[selector]
 
 
-def _unused(d: Decision, index: suppress.Index, ran_any: _RanCache) -> list[Finding]:
+def _unused(d: Decision | str, index: suppress.Index, ran_any: _RanCache) -> list[Finding]:
+    """ADR004 for the selectors of a record's (or a citing file's) comments that silenced
+    nothing."""
+    path, decision_id = (d, None) if isinstance(d, str) else (d.path, d.id)
     out: list[Finding] = []
     for s in index.all:
         for selector in s.selectors or ("*",):
@@ -283,8 +288,8 @@ def _unused(d: Decision, index: suppress.Index, ran_any: _RanCache) -> list[Find
                     severity=Severity.NOTE,
                     message=f"suppression of {what} silences nothing on {scope}: "
                     "remove it from the comment (the problem it hid is gone)",
-                    location=Location(d.path, s.line),
-                    decision_id=d.id,
+                    location=Location(path, s.line),
+                    decision_id=decision_id,
                 )
             )
     return out

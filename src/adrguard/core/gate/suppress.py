@@ -19,7 +19,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from adrguard.core.model import Decision
+from adrguard.core.model import Corpus, Decision
 
 FILE = "file"
 NEXT_LINE = "next-line"
@@ -143,6 +143,26 @@ def suppressions(decision: Decision) -> tuple[Suppression, ...]:
             target = following(comment.line + comment.text.count("\n"))
         out.append(Suppression(kind, selectors, comment.line, target))
     return tuple(out)
+
+
+def citing_suppressions(corpus: Corpus) -> dict[str, tuple[Suppression, ...]]:
+    """The suppression comments of the files that cite decisions (code and documents outside
+    the ADR roots, in their own comment syntax), by path."""
+    found = corpus.citations
+    if found is None:
+        return {}
+    out: dict[str, tuple[Suppression, ...]] = {}
+    for f in found.files:
+        parsed = []
+        for w in f.waivers:
+            directive = parse_directive(w.text)
+            if directive is not None:
+                kind, selectors = directive
+                parsed.append(Suppression(kind, selectors, w.line,
+                                          w.target_line if kind == NEXT_LINE else None))
+        if parsed:
+            out[f.path] = tuple(parsed)
+    return out
 
 
 class _NextNonBlank:

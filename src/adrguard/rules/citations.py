@@ -1,0 +1,217 @@
+"""ADR6xx: citations of decisions in code and documents outside the ADR roots.
+
+The scan (:mod:`adrguard.core.citations`) runs when the corpus carries its result (see
+docs/citations.md for when ``check`` scans); without it these rules find nothing. The citing
+file is every finding's location, and an ``adrguard-disable-next-line ADR602`` comment in that
+file's own comment syntax (``#``, ``//``, ``/* */``, ``--``, ``<!-- -->``) silences one.
+
+A citation in inline code (a backtick span) is *mentioned*, not relied on (documentation of id
+forms, examples): it counts for ``citations`` and ``referencedBy``, but no rule reports it.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Iterator
+
+from adrguard.core.citations.resolve import UNKNOWN, Cited, chain, index, standing
+from adrguard.core.findings import Finding, Severity
+from adrguard.core.graph.graph import short
+from adrguard.core.model import Corpus, Decision, Location
+from adrguard.rules.base import BaseRule, RuleContext, RuleMeta
+
+# A line that says the decision it cites is history is no stale citation.
+HISTORY_WORDS = (
+    "supersed",
+    "supercede",
+    "replace",
+    "obsolete",
+    "formerly",
+    "previously",
+    "deprecat",
+    "reject",
+    "histor",
+    "no longer",
+    "instead of",
+    "in favour of",
+    "in favor of",
+    "revert",
+    "retired",
+)
+# Files that record the past: citing an old decision there is right.
+HISTORY_FILES = ("changelog", "changes", "history", "news", "release-notes", "release_notes",
+                 "releasenotes")
+
+
+def _label(d: Decision) -> str:
+    return f"{short(d)} ({d.title})" if d.title else short(d)
+
+
+def _where(cited: Cited) -> Location:
+    c = cited.citation
+    return Location(cited.path, c.line, c.column)
+
+
+def _is_history(corpus: Corpus, cited: Cited, d: Decision) -> bool:
+    """A changelog, a line that says the decision is history, or a line that also cites a
+    record that replaced it: the citation is deliberate."""
+    stem = posixpath.basename(cited.path).casefold().split(".", 1)[0]
+    if stem in HISTORY_FILES:
+        return True
+    line = cited.citation.excerpt.casefold()
+    if any(word in line for word in HISTORY_WORDS):
+        return True
+    later = chain(corpus, d)
+    if not later:
+        return False
+    same_line = index(corpus).by_file.get(cited.path, ())
+    return any(
+        o.citation.line == cited.citation.line and o.decision is not None
+        and o.decision.path in later
+        for o in same_line
+    )
+
+
+class UnknownDecisionCitation(BaseRule):
+    """Code or a document cites a decision that no record has.
+
+    **Why**: a comment that says "see ADR-0042" sends the reader to a decision that does not
+    exist: the id is mistyped, the record was never merged, or it was renumbered. An id in
+    inline code (`` `ADR-0042` ``) is an example and is left alone. A link into
+    the ADR folder, an `adrs:` front-matter key or a table row labelled ADRs names this log
+    for certain (a warning); a bare id in prose or a comment may name another project's
+    decision, so it is only a note. An unknown id or path inside a document's inline code
+    (`` `docs/adr/0007-x.md` ``) is taken for an example and left alone.
+
+    **Bad**: `# Retries follow ADR-0042.` in a repository whose log ends at ADR-0012.
+
+    **Good**: `# Retries follow ADR-0012.`; a citation of another project's record carries a
+    suppression on the line above: `# adrguard-disable-next-line ADR601`.
+    """
+
+    meta = RuleMeta(
+        code="ADR601",
+        name="cites-unknown-decision",
+        summary="code or a document cites a decision that no record has",
+        default_severity=Severity.WARNING,
+    )
+
+    def check(self, ctx: RuleContext) -> Iterator[Finding]:
+        corpus = ctx.corpus
+        for cited in index(corpus).all:
+            c = cited.citation
+            if cited.state != UNKNOWN or c.quoted:
+                continue  # in inline code: an example, not a promise
+            if c.form == "link":
+                message = (f"{c.text} points to {c.target}, which is no decision record: fix "
+                           "the path (run `adrguard list` for the records)")
+                yield self.finding(message, _where(cited))
+                continue
+            logs = _range(corpus)
+            what = "lists" if c.form in ("front-matter", "table") else "cites"
+            message = (f"{what} {c.text}, but no record has number {c.number}{logs}: fix the id"
+                       + ("" if c.form != "id" else ", or, when it names another project's "
+                          "decision, suppress it with `adrguard-disable-next-line ADR601`"))
+            grade = Severity.NOTE if c.form == "id" else None
+            yield self.finding(message, _where(cited), severity=grade)
+
+
+def _range(corpus: Corpus) -> str:
+    numbers = [d.number for d in corpus.decisions if d.number is not None]
+    if not numbers:
+        return ""
+    return f" (the log's records are numbered {min(numbers)}–{max(numbers)})"
+
+
+class SupersededDecisionCitation(BaseRule):
+    """Code or a document cites a decision that was superseded.
+
+    **Why**: the code was written against a decision that no longer holds; the comment sends
+    the next reader to reasoning that was replaced. The message names the decision in force
+    (the end of the supersession chain). A line that itself says the decision is history
+    (superseded, replaced, formerly, ...), that also cites the record that replaced it, or a
+    changelog, is left alone.
+
+    **Bad**: `// Sessions live in MySQL (ADR-0004).` when ADR-0009 superseded ADR-0004.
+
+    **Good**: `// Sessions live in Postgres (ADR-0009).`, or a deliberate historical reference
+    with `// adrguard-disable-next-line ADR602` on the line above.
+    """
+
+    meta = RuleMeta(
+        code="ADR602",
+        name="cites-superseded-decision",
+        summary="code or a document cites a superseded decision (names the one in force)",
+        default_severity=Severity.WARNING,
+    )
+
+    def check(self, ctx: RuleContext) -> Iterator[Finding]:
+        corpus = ctx.corpus
+        for cited in index(corpus).all:
+            d = cited.decision
+            if d is None or cited.citation.quoted:
+                continue
+            st = standing(corpus, d)
+            if st.state != "superseded" or _is_history(corpus, cited, d):
+                continue
+            succ = st.successor
+            if succ is None:
+                tail = ("which is superseded and names no successor: cite the decision in "
+                        "force instead")
+            elif succ.status is not None and succ.status.value == "accepted":
+                tail = (f"which is superseded; the decision in force is {_label(succ)}: cite "
+                        f"{short(succ)} instead")
+            else:
+                state = succ.status.value if succ.status is not None else "without a status"
+                tail = (f"which is superseded by {_label(succ)}, not in force yet ({state}): "
+                        "check which decision applies")
+            yield self.finding(
+                f"cites {_label(d)}, {tail} (or mark a deliberate reference to history with "
+                "`adrguard-disable-next-line ADR602`)",
+                _where(cited),
+                d,
+            )
+
+
+class InactiveDecisionCitation(BaseRule):
+    """Code or a document cites a decision that was rejected or deprecated.
+
+    **Why**: a deprecated decision no longer holds, and a rejected one never did; code that
+    cites either as its reason rests on nothing. A rejected decision is also cited to say why
+    something was *not* done, so that citation is only a note; a line that says so itself
+    (rejected, deprecated, instead of, ...) or a changelog is left alone.
+
+    **Bad**: `# Events go through Kafka per ADR-0005.` when ADR-0005 was rejected.
+
+    **Good**: `# Events go through the outbox table per ADR-0006.`
+    """
+
+    meta = RuleMeta(
+        code="ADR603",
+        name="cites-inactive-decision",
+        summary="code or a document cites a rejected or deprecated decision",
+        default_severity=Severity.WARNING,
+    )
+
+    def check(self, ctx: RuleContext) -> Iterator[Finding]:
+        corpus = ctx.corpus
+        for cited in index(corpus).all:
+            d = cited.decision
+            if d is None or cited.citation.quoted:
+                continue
+            st = standing(corpus, d)
+            if st.state not in ("rejected", "deprecated") or _is_history(corpus, cited, d):
+                continue
+            if st.state == "rejected":
+                message = (f"cites {_label(d)}, which was rejected: cite the decision that "
+                           "applies (or mark a reference to the rejected option with "
+                           "`adrguard-disable-next-line ADR603`)")
+                yield self.finding(message, _where(cited), d, severity=Severity.NOTE)
+                continue
+            message = f"cites {_label(d)}, which is deprecated and no longer in force"
+            if st.successor is not None:
+                message += f"; {_label(st.successor)} replaced it"
+            yield self.finding(message + ": cite the decision that applies", _where(cited), d)
+
+
+RULES = (UnknownDecisionCitation, SupersededDecisionCitation, InactiveDecisionCitation)
