@@ -138,7 +138,9 @@ def test_show_gains_resolved_relations(repo: Path, capsys: pytest.CaptureFixture
     data = json.loads(out)
     assert data["supersededBy"] == ["ADR-0003"]
     assert data["currentSuccessor"] == "ADR-0003"
-    assert data["referencedBy"] == ["ADR-0002", "ADR-0003"]
+    # records first (kind: decision), then code and documents citing it (none here)
+    assert [(r["kind"], r["id"]) for r in data["referencedBy"]] == [
+        ("decision", "ADR-0002"), ("decision", "ADR-0003")]
 
 
 def _chain(n: int) -> Corpus:

@@ -44,6 +44,7 @@ FILES = {
     "docs/adr/0001-first.md": RECORD.format(n=1, title="First", status="Accepted"),
     "docs/adr/0002-second.md": RECORD.format(n=2, title="Second", status="Bogus"),
     "src/app.py": "x = 1\n",
+    "src/cites.py": "# Sessions per ADR-0001 and ADR-0007.\n",
     ".gitignore": "",
 }
 
@@ -84,6 +85,9 @@ READ_COMMANDS = [
     ["find", "--topic", "first"],
     ["context", "1"],
     ["search", "first"],
+    ["citations"],
+    ["citations", "1", "--format", "json"],
+    ["search", "adr:1"],
 ]
 
 
@@ -118,6 +122,7 @@ async def test_an_mcp_session_writes_nothing_into_the_repository(tmp_path: Path)
             ("list_adrs", {}),
             ("get_adr", {"id": "2"}),
             ("search_adrs", {"query": "first"}),
+            ("search_adrs", {"query": "adr:0001"}),
             ("get_adr_relationships", {"id": "0001-first"}),
             ("validate_adrs", {}),
             ("find_adrs", {"topic": "first"}),

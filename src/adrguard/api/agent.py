@@ -87,8 +87,9 @@ def list_adrs(
 def get_adr(ws: Workspace, adr_id: str) -> dict[str, Any]:
     """One record: metadata, resolved relationships and its markdown (marked untrusted)."""
     key = check_identifier(adr_id, "id")
-    _config, corpus = ws.load()
+    _config, corpus = ws.load(citations=True)
     d, _part = find_part(corpus, key)
+    from adrguard.api.citations import referenced_by
     from adrguard.core.graph import graph as core_graph
 
     data = decision_row(d)
@@ -102,6 +103,7 @@ def get_adr(ws: Workspace, adr_id: str) -> dict[str, Any]:
             "content": {"markdown": d.text, "contentIsUntrusted": True, "note": UNTRUSTED},
         }
     )
+    data["referencedBy"] = referenced_by(corpus, d)  # records, code and documents (issue 19)
     return bounded(ws, data, f"read it in parts with adr_context (id {d.id})")
 
 
@@ -110,7 +112,7 @@ def search_adrs(ws: Workspace, query: str, limit: int = search.DEFAULT_LIMIT) ->
     q = check_query(query)
     if not 1 <= limit <= search.MAX_LIMIT:
         raise UserError(f"limit must be between 1 and {search.MAX_LIMIT}")
-    _config, corpus = ws.load()
+    _config, corpus = ws.load(citations=search.CITES in q.casefold())
     result = search.search(corpus, q, limit)
     data = {
         "query": q,
@@ -128,6 +130,10 @@ def search_adrs(ws: Workspace, query: str, limit: int = search.DEFAULT_LIMIT) ->
             for h in result.hits
         ],
     }
+    if result.cites:  # adr:ID: what cites the decision (issue 19)
+        from adrguard.api.citations import citing_files
+
+        data.update(citing_files(result))
     return bounded(ws, data, "lower limit or add words to the query")
 
 

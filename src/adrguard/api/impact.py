@@ -98,15 +98,6 @@ def other_head(repo_root: Path, head: str | None) -> str | None:
     return None if wanted == revisions.resolve_commit(repo_root, "HEAD", "head") else wanted
 
 
-def head_corpus(repo_root: Path, config: Config, head: str | None) -> Corpus:
-    """The corpus ``head`` describes: the work tree for no head (or a head naming the commit
-    checked out), else the files of that commit."""
-    other = other_head(repo_root, head)
-    if other is not None:
-        return corpus_at(repo_root, config, other)
-    return load_with(repo_root, config, untracked=False)  # what git will commit
-
-
 def impact(
     repo_root: Path | str | None = None,
     *,
@@ -120,12 +111,16 @@ def impact(
     """The decisions a change touches (``adrguard impact``). ``statuses`` that govern default
     to the config's ``impact.statuses``, else accepted."""
     from adrguard.adapters import git as gitio
+    from adrguard.api.citations import scan_changed
 
     root = resolve_root(repo_root)
     cfg = config if config is not None else load_config(root, config_path)
     gitio.require_repo(root)
-    corpus = head_corpus(root, cfg, head)
+    other = other_head(root, head)
+    corpus = corpus_at(root, cfg, other) if other is not None else load_with(
+        root, cfg, untracked=False)  # what git will commit
     changes = build_changes(root, cfg, base, head, corpus=corpus, deepen=deepen)
+    corpus = scan_changed(root, cfg, corpus, changes, other)  # a file citing a decision
     manifest = manifest_of(corpus, cfg.options)
     wanted = configured_statuses(cfg.options) if statuses is None else statuses
     return analyse(corpus, changes, manifest, wanted)

@@ -67,8 +67,11 @@ def decision_row(d: Decision) -> dict[str, Any]:
 
 
 def describe(corpus: Corpus, d: Decision) -> dict[str, Any]:
-    """``show --format json``: the row, the relationships as written (by kind), and how they
-    resolved (supersedes, superseded by, referenced by, current successor, ...)."""
+    """``show --format json``: the row, the relationships as written (by kind), how they
+    resolved (supersedes, superseded by, current successor, ...), and who relies on the record
+    (``referencedBy``: the records that refer to it, then the code and documents that cite
+    it, when the corpus was scanned for citations)."""
+    from adrguard.api.citations import referenced_by
     from adrguard.core.graph import graph
 
     written: dict[str, list[str]] = {}
@@ -77,6 +80,7 @@ def describe(corpus: Corpus, d: Decision) -> dict[str, Any]:
     data = decision_row(d)
     data.update({k: sorted(set(v)) for k, v in written.items()})
     data.update(graph.describe(corpus, d))
+    data["referencedBy"] = referenced_by(corpus, d)
     return data
 
 

@@ -15,7 +15,7 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from adrguard.adapters.files import Discovery
 from adrguard.config import Config
@@ -23,6 +23,9 @@ from adrguard.core.agent import context as ctx_mod
 from adrguard.core.errors import UserError
 from adrguard.core.impact.analysis import STATUS_CHOICES
 from adrguard.core.model import Corpus
+
+if TYPE_CHECKING:
+    from adrguard.adapters.cache import Store
 
 MAX_IDENTIFIER = 1_024
 MAX_QUERY = 256
@@ -79,7 +82,8 @@ class Workspace:
         """The config and the corpus as the files are now. The files are read on every call;
         when nothing changed (same config, same bytes) the corpus of the last call is reused,
         so a large repository is parsed once, not once per request. ``citations``: also scan
-        the other files for citations of decisions (:mod:`adrguard.api.citations`)."""
+        the other files for citations of decisions, on every call (any file may have changed;
+        each file's scan is cached: :mod:`adrguard.api.citations`)."""
         from adrguard.adapters.source import WorkTree
         from adrguard.api.corpus import corpus_of
         from adrguard.api.records import open_store
@@ -89,16 +93,27 @@ class Workspace:
             store = open_store(config, self.root)
             try:
                 found = WorkTree(self.root, untracked=True).discover(config, store)
-                key = (config, _digest(found), citations)
+                key = (config, _digest(found))
                 if self._last is not None and self._last[0] == key:
-                    return config, self._last[1]
-                scan = "asked" if citations else None
-                corpus = corpus_of(found, config, store, place=self.root, citations=scan)
+                    corpus = self._last[1]
+                else:
+                    corpus = corpus_of(found, config, store, place=self.root)
+                    self._last = (key, corpus)
+                if citations:
+                    corpus = _with_citations(found, config, corpus, store, self.root)
             finally:
                 if store is not None:
                     store.close()
-            self._last = (key, corpus)
             return config, corpus
+
+
+def _with_citations(
+    found: Discovery, config: Config, corpus: Corpus, store: Store | None, root: Path
+) -> Corpus:
+    """``corpus`` with the citations in the work tree's other files (issue 19)."""
+    from adrguard.api.citations import ASKED, scan_found, with_citations
+
+    return with_citations(corpus, scan_found(found, config, corpus, store, root, ASKED))
 
 
 def _digest(found: Discovery) -> str:

@@ -40,6 +40,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "context": ("agent", "decision text for an agent, within a size budget"),
     "search": ("agent", "records holding every word of a query (id, title, body)"),
     "mcp": ("mcpcmd", "serve read-only ADR tools to coding agents over MCP (stdio)"),
+    "citations": ("citations", "code and documents that cite decisions (or one decision: ID)"),
 }
 
 # The command modules, in registration order.

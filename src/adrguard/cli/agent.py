@@ -83,7 +83,9 @@ def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "search",
         help="records holding every word of a query (id, title, body)",
-        description="Case-insensitive AND of whitespace-separated terms over id, title and body.",
+        description="Case-insensitive AND of whitespace-separated terms over id, title and body. "
+        "A term adr:ID (adr:0004) asks what cites that decision: the records that refer to it "
+        "and the code and documents outside the ADR roots that cite it.",
     )
     add_common(p)
     p.add_argument("query", help="words that must all occur")
@@ -193,5 +195,12 @@ def run_search(args: argparse.Namespace) -> int:
             out.append(textwrap.indent(r["excerpt"], "    "))
     shown = len(data["results"])
     out.append(f"{shown} of {data['total']} matching records")
+    if "citations" in data:  # adr:ID: the code and documents citing the decision
+        for c in data["citations"]:
+            out.append(f"{c['path']}:{c['line']}  {c['kind']}  {c['text']}")
+            out.append(textwrap.indent(c["excerpt"], "    "))
+        cited = ", ".join(d["id"] for d in data["cites"]) or "an unknown decision"
+        out.append(f"{len(data['citations'])} of {data['citationTotal']} citations of {cited} "
+                   "in code and documents")
     print_line("\n".join(out))
     return 0

@@ -264,9 +264,15 @@ def run_list(args: argparse.Namespace) -> int:
     from adrguard.api.lookup import decision_row
 
     root, config = load_config_for(args)
-    corpus = api.load_with(root, config)
+    asked = "asked" if args.format == "json" else None  # the counts of who refers to a record
+    corpus = api.load_with(root, config, citations=asked)
     rows = [decision_row(d) for d in corpus.decisions]
     if args.format == "json":
+        from adrguard.api.citations import counts
+
+        referenced = counts(corpus)
+        for row in rows:
+            row["referencedBy"] = referenced[row["path"]]
         write_stdout(
             json.dumps(
                 {"schemaVersion": 1, "decisions": rows},
@@ -298,10 +304,11 @@ def run_show(args: argparse.Namespace) -> int:
     import json
 
     from adrguard import api
+    from adrguard.api.citations import ASKED
     from adrguard.api.lookup import describe, find_decision
 
     root, config = load_config_for(args)
-    corpus = api.load_with(root, config)
+    corpus = api.load_with(root, config, citations=ASKED)
     decision = find_decision(corpus, args.id)
     data = describe(corpus, decision)
     if args.format == "json":
@@ -324,14 +331,29 @@ def run_show(args: argparse.Namespace) -> int:
         ("amends", "amends"),
         ("amendedBy", "amended by"),
         ("dependsOn", "depends on"),
-        ("referencedBy", "referenced by"),
     ):
         if data.get(key):
             lines.append(f"  {label + ':':<14} {safe(', '.join(data[key]))}")
     if data.get("currentSuccessor"):
         lines.append(f"  current successor: {data['currentSuccessor']}")
+    lines += _referenced_by(data["referencedBy"])
     write_stdout("\n".join(lines) + "\n\n" + decision.text.rstrip("\n") + "\n")
     return 0
+
+
+def _referenced_by(rows: list[dict[str, Any]]) -> list[str]:
+    """``show``'s lines for the records that refer to a record and the files that cite it."""
+    from adrguard.core.textsafe import neutralise as safe
+
+    records = [r["id"] for r in rows if r["kind"] == "decision"]
+    lines = [f"  {'referenced by:':<14} {safe(', '.join(records))}"] if records else []
+    cited = [r for r in rows if r["kind"] != "decision"]
+    if cited:
+        files = len({r["path"] for r in cited})
+        lines.append(f"  cited by:      {len(cited)} citation{'s' if len(cited) != 1 else ''} "
+                     f"in {files} file{'s' if files != 1 else ''}")
+        lines += [f"    {safe(r['path'])}:{r['line']} ({r['kind']})" for r in cited]
+    return lines
 
 
 def run_rules(args: argparse.Namespace) -> int:

@@ -9,6 +9,8 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from adrguard.mcp.citing import CitingSearchFields, ReferencedByFields
+
 
 class RecordSummary(BaseModel):
     """One record, as ``adrguard list --format json`` describes it."""
@@ -38,7 +40,7 @@ class UntrustedContent(BaseModel):
     note: str
 
 
-class AdrDetail(RecordSummary):
+class AdrDetail(RecordSummary, ReferencedByFields):
     governedPaths: list[str]
     governedComponents: list[str]
     relationships: dict[str, Any]
@@ -54,7 +56,7 @@ class SearchItem(RecordSummary):
     line: int
 
 
-class SearchResults(BaseModel):
+class SearchResults(CitingSearchFields):
     query: str
     terms: list[str]
     total: int

@@ -110,7 +110,8 @@ def build_server(workspace: agent.Workspace) -> MCPServer[Any]:
 
     @server.tool(annotations=READ_ONLY, title="Get one ADR")
     async def get_adr(id: Identifier) -> models.AdrDetail:
-        """One record's metadata, resolved relationships and markdown (untrusted content)."""
+        """One record's metadata, resolved relationships, markdown (untrusted content) and
+        referencedBy: the records, code and documents that refer to it."""
         return await _call(models.AdrDetail, agent.get_adr, ws, id)
 
     @server.tool(annotations=READ_ONLY, title="Search ADRs")
@@ -118,7 +119,9 @@ def build_server(workspace: agent.Workspace) -> MCPServer[Any]:
         query: Query, limit: Annotated[int, Field(ge=1, le=100)] = 20
     ) -> models.SearchResults:
         """Records holding every whitespace-separated word of the query (case-insensitive) in
-        their id, title or body, with the matched fields and an excerpt."""
+        their id, title or body, with the matched fields and an excerpt. A word adr:ID
+        (adr:0004) asks what cites that decision: the records referring to it and the code
+        and documents citing it (citations)."""
         return await _call(models.SearchResults, agent.search_adrs, ws, query, limit)
 
     @server.tool(annotations=READ_ONLY, title="ADR relationships")

@@ -4,13 +4,24 @@ each record's id, title and body. Pure.
 Every term must occur (as a substring, case-insensitively) in at least one of the three fields.
 Results name the fields each term matched and carry a short excerpt around the first body match.
 Order: records whose title holds more of the terms first, then by id and path.
+
+A term ``adr:ID`` (``adr:0004``, ``adr:ADR-0004``, ``adr:docs/adr/0004-x.md``) asks what cites
+that decision: the records that refer to it, and the code and documents that cite it (when
+the corpus was scanned for citations); the other terms must then occur in a record as above,
+or in a citing file's path or cited line. An id no record has finds the citations of that
+unknown number.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from adrguard.core.model import Corpus, Decision
+
+if TYPE_CHECKING:
+    from adrguard.core.citations.resolve import Cited
 
 DEFAULT_LIMIT = 20
 MAX_LIMIT = 100
@@ -32,12 +43,16 @@ class SearchHit:
 
 @dataclass(frozen=True, slots=True)
 class SearchResult:
-    """The records a search found."""
+    """The records a search found (and, for ``adr:ID``, the files that cite the decision)."""
 
     query: str
     terms: tuple[str, ...]
     hits: tuple[SearchHit, ...]
     total: int  # matching records before the limit
+    cites: tuple[str, ...] = ()  # the ``adr:`` terms, as written
+    cited: tuple[Decision, ...] = ()  # the records they name
+    citations: tuple[Cited, ...] = ()  # code and documents citing them (up to the limit)
+    citation_total: int = 0
 
 
 def terms_of(query: str) -> tuple[str, ...]:
@@ -52,7 +67,11 @@ def search(corpus: Corpus, query: str, limit: int = DEFAULT_LIMIT) -> SearchResu
     """Records matching every term of ``query``; ``limit`` must be 1..MAX_LIMIT."""
     if not 1 <= limit <= MAX_LIMIT:
         raise ValueError(f"limit must be between 1 and {MAX_LIMIT}")
-    terms = terms_of(query)
+    cites = tuple(dict.fromkeys(w[len(CITES) :] for w in query.split()
+                                if w.casefold().startswith(CITES) and len(w) > len(CITES)))
+    terms = tuple(t for t in terms_of(query) if not t.startswith(CITES))
+    if cites:
+        return _citing(corpus, query, terms, cites, limit)
     hits: list[SearchHit] = []
     if terms:
         for d in corpus.decisions:
@@ -61,6 +80,73 @@ def search(corpus: Corpus, query: str, limit: int = DEFAULT_LIMIT) -> SearchResu
                 hits.append(hit)
     hits.sort(key=lambda h: (-h.score, h.decision.id, h.decision.path))
     return SearchResult(query, terms, tuple(hits[:limit]), len(hits))
+
+
+CITES = "adr:"
+_KEY_NUMBER = re.compile(r"^(?:[a-z]{2,10}[-_ ]?)?#?0*(\d{1,6})$", re.IGNORECASE)
+
+
+def _citing(
+    corpus: Corpus, query: str, terms: tuple[str, ...], cites: tuple[str, ...], limit: int
+) -> SearchResult:
+    """``adr:ID`` terms: records that refer to every named decision and files that cite it."""
+    from adrguard.core.citations.resolve import UNKNOWN, index
+    from adrguard.core.graph import graph
+
+    found = index(corpus)
+    g = graph.build(corpus)
+    cited: list[Decision] = []
+    records: set[str] | None = None
+    files: list[Cited] | None = None
+    for key in cites:
+        targets = _named(corpus, key)
+        cited.extend(targets)
+        number = _KEY_NUMBER.match(key)
+        if targets:
+            refs = {p for d in targets for p in g.referenced_by.get(d.path, ())}
+            mine = [c for d in targets for c in found.by_decision.get(d.path, ())]
+        else:  # no record: who cites that unknown number
+            n = int(number.group(1)) if number else None
+            refs = set()
+            mine = [c for c in found.all if c.state == UNKNOWN and c.citation.number == n]
+        records = refs if records is None else records & refs
+        kept = {(c.path, c.citation.line) for c in mine}
+        files = mine if files is None else [c for c in files if (c.path, c.citation.line) in kept]
+    hits: list[SearchHit] = []
+    for path in sorted(records or ()):
+        d = corpus.by_path[path]
+        hit = _match(d, terms) if terms else _mention(d, cited)
+        if hit is not None:
+            hits.append(hit)
+    hits.sort(key=lambda h: (-h.score, h.decision.id, h.decision.path))
+    wanted = [c for c in files or () if all(
+        t in c.path.casefold() or t in c.citation.excerpt.casefold() for t in terms)]
+    return SearchResult(query, terms, tuple(hits[:limit]), len(hits), cites, tuple(cited),
+                        tuple(wanted[:limit]), len(wanted))
+
+
+def _named(corpus: Corpus, key: str) -> list[Decision]:
+    """The records ``adr:KEY`` names: an id or path, else a number (active records first)."""
+    hits = list(corpus.find(key))
+    if not hits:
+        m = _KEY_NUMBER.match(key)
+        if m:
+            n = int(m.group(1))
+            numbered = [d for d in corpus.decisions if d.number == n]
+            hits = [d for d in numbered if not d.archived] or numbered
+    return hits
+
+
+def _mention(d: Decision, cited: list[Decision]) -> SearchHit:
+    """A record found because it refers to a cited one: the excerpt is its first mention."""
+    body = d.text.casefold()
+    marks = [m for c in cited for m in (c.id.casefold(), c.path.rsplit("/", 1)[-1].casefold())]
+    found = [body.find(m) for m in marks if body.find(m) >= 0]
+    if not found:
+        return SearchHit(d, ("body",), {}, "", 1, 0)
+    pos = min(found)
+    line = d.text.count("\n", 0, pos) + 1 + d.body_line_offset
+    return SearchHit(d, ("body",), {}, excerpt_at(d.text, pos), line, 0)
 
 
 def _match(d: Decision, terms: tuple[str, ...]) -> SearchHit | None:

@@ -1,9 +1,11 @@
 """Which decisions govern what a change touches. Pure: no git, no files.
 
 Decisions govern paths through their front matter (``affected-paths``, ``affected-components``,
-``scope``) and through the impact manifest. ``analyse`` matches every changed path (and the
-old path of a rename) against every governing glob list at once (:class:`GlobSet`) and says
-what it could not know. Impact means "review this decision", never "this change violates it".
+``scope``), through the impact manifest, and through citations: a changed file that cites a
+decision (``# per ADR-0004``, when the corpus was scanned for citations) is governed by it.
+``analyse`` matches every changed path (and the old path of a rename) against every governing
+glob list at once (:class:`GlobSet`) and says what it could not know. Impact means "review
+this decision", never "this change violates it".
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from adrguard.core.citations.resolve import cited_by
 from adrguard.core.errors import UserError
 from adrguard.core.impact.globs import GlobSet, glob_problem
 from adrguard.core.impact.mapping import Manifest
@@ -42,7 +45,7 @@ class Governor:
     """One source of governance: a record's front matter, or one manifest mapping."""
 
     decision: str  # as written (front matter: the record's own path)
-    via: str  # "front-matter" | "manifest"
+    via: str  # "front-matter" | "manifest" (citations: see ``_cited``)
     globs: tuple[str, ...]
     location: Location
     note: str | None = None
@@ -225,6 +228,15 @@ def analyse(
         entry[2].add(gov.via)
         if gov.note and gov.note not in entry[3]:
             entry[3].append(gov.note)
+    cited_back: dict[str, set[str]] = {}  # status -> ids cited by changed files, not governing
+    present = [c.path for c in changes.changes if c.status != "D"]
+    for target, files in cited_by(corpus, present):
+        if status_key(target) not in wanted:
+            cited_back.setdefault(status_key(target), set()).add(target.id)
+            continue
+        entry = by_decision.setdefault(target.path, (target, [], set(), []))
+        entry[1].append(files)
+        entry[2].add("citation")
 
     affected = tuple(
         Affected(d, _merged(files), tuple(sorted(via)), tuple(notes))
@@ -248,6 +260,11 @@ def analyse(
     )
     lines = list(changes.notes)
     lines += _uncertainty(corpus, govs, globset, coverage, held_back, wanted)
+    lines += [
+        f"{', '.join(sorted(ids))} ({status}) cited by changed files, but only "
+        f"{'/'.join(sorted(wanted))} decisions govern here; --status {status} includes them"
+        for status, ids in sorted(cited_back.items())
+    ]
     lines += problems
     return Impact(
         changes=changes,
@@ -289,10 +306,15 @@ def _uncertainty(
     wanted: frozenset[str],
 ) -> list[str]:
     lines: list[str] = []
-    if not govs:
+    if not govs and corpus.citations is None:
         lines.append(
             "no decision maps any paths (front matter affected-paths, or an impact "
             "manifest): the governed decisions cannot be named"
+        )
+    elif not govs:
+        lines.append(
+            "no decision maps any paths (front matter affected-paths, or an impact "
+            "manifest): only the changed files' own citations name governing decisions"
         )
     if coverage.ungoverned:
         noun = "file is" if coverage.ungoverned == 1 else "files are"
