@@ -30,6 +30,7 @@ from urllib.parse import unquote
 
 from adrguard.core.citations import fields
 from adrguard.core.citations.places import (
+    DIRECTIVE,
     Spans,
     code_spans,
     excerpt,
@@ -139,12 +140,17 @@ class Scanner:
     # --- one file ---------------------------------------------------------------------------
 
     def _read(self, path: str, data: bytes, syntax: Syntax) -> CitingFile | None:
-        regions = self._regions(data, syntax)
+        found = list(self._ids.finditer(data))
+        last = _last_candidate(data, found[-1].end() if found else -1)
+        if last < 0:
+            return None  # the prefix only in longer words: nothing to place in comments
+        line_end = data.find(b"\n", last)
+        regions = self._regions(data, syntax, len(data) if line_end < 0 else line_end)
         urls = [(m.start(), m.end()) for m in self._url.finditer(data)] if _has_url(data) else []
         inside = Spans(regions)
         in_url = Spans(urls)
         hits: list[_Hit] = []
-        for m in self._ids.finditer(data):
+        for m in found:
             start, end = m.start(), m.end()
             if inside.find(start) is None or in_url.find(start) is not None:
                 continue
@@ -173,12 +179,13 @@ class Scanner:
                 h.quoted = h.form in ("id", "link") and quoted.find(h.pos) is not None
         return CitingFile(path, syntax.kind, _citations(data, hits), waived)
 
-    def _regions(self, data: bytes, syntax: Syntax) -> list[tuple[int, int]]:
-        """Where citations may stand: comments in code, everything but fences in documents."""
+    def _regions(self, data: bytes, syntax: Syntax, end: int) -> list[tuple[int, int]]:
+        """Where citations may stand (up to ``end``, past the last candidate): comments in code,
+        everything but fences in documents."""
         if syntax.kind == "doc":
             return outside_fences(data) if syntax.is_markdown else [(0, len(data))]
         pattern = self._token_pattern(syntax.family)
-        return [m.span(1) for m in pattern.finditer(data) if m.start(1) >= 0]
+        return [m.span(1) for m in pattern.finditer(data, 0, end) if m.start(1) >= 0]
 
     def _links(
         self, path: str, data: bytes, inside: Spans, in_url: Spans, urls: list[tuple[int, int]]
@@ -220,6 +227,13 @@ class Scanner:
 
 def _escape(word: str) -> str:
     return "".join(c if c.isalnum() else "\\" + c for c in word)
+
+
+def _last_candidate(data: bytes, last_id: int) -> int:
+    """The offset of the last place anything could be found (an id, a ``.md`` path, an ADRs
+    label, a suppression comment), -1 for none: the comments past it need no lexing."""
+    low = data.lower()
+    return max(last_id, low.rfind(b".md"), low.rfind(b"adr"), data.rfind(DIRECTIVE))
 
 
 def _has_url(data: bytes) -> bool:
