@@ -48,13 +48,13 @@ def _add(kind: str, family: str, suffixes: str) -> None:
 
 _add(CODE, "c", "c h cc cpp cxx hpp hh hxx ino m mm cs java kt kts scala sc groovy gradle go "
      "rs js jsx mjs cjs ts tsx mts cts swift dart proto sol zig v d fs fsx vala hx cue jsonc "
-     "json5 glsl hlsl wgsl scss less styl tf tfvars hcl kql bicep")
+     "json5 glsl hlsl wgsl scss less styl kql bicep")
 _add(CODE, "css", "css")
 _add(CODE, "python", "py pyi pyx")
 _add(CODE, "hash", "rb rake gemspec sh bash zsh fish ksh ps1 psm1 pl pm r jl ex exs nim cr nix "
      "yaml yml toml cfg conf ini properties cmake mk make bzl bazel star coffee tcl awk "
      "dockerfile containerfile env editorconfig gitignore gitattributes")
-_add(CODE, "php", "php")
+_add(CODE, "php", "php tf tfvars hcl")
 _add(CODE, "sql", "sql psql")
 _add(CODE, "lua", "lua")
 _add(CODE, "haskell", "hs lhs elm purs")
