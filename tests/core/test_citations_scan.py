@@ -30,6 +30,8 @@ def found(path: str, text: str, scheme: Scheme = SCHEME) -> list[tuple[int, str]
         ("Dockerfile", "# See ADR 4.\nFROM scratch\n"),
         ("web/a.html", "<!-- see ADR-0004 -->\n<p>x</p>\n"),
         ("docs/guide.rst", "The store follows ADR-0004.\n"),
+        ("config.toml", "# See ADR-0004\nx = 1\n"),
+        ("src/a.py", 'def f():\n    r"""Per ADR-0004."""\n'),
     ],
 )
 def test_comments_and_prose_cite(path: str, text: str) -> None:
@@ -49,6 +51,9 @@ def test_comments_and_prose_cite(path: str, text: str) -> None:
         ("docs/a.md", "```sh\nrun --min-adr 2.0 ADR-0004\n```\n"),
         ("docs/a.md", "readr 2.1.2 and the adr 4 variable\n"),
         ("data/a.bin", "ADR-0004"),
+        ("src/a.py", 'SAMPLE = """\n# ADR-0004 in a data string\n"""\n'),
+        ("src/a.py", 'check(""" ADR-0004 """)\n'),
+        ("config.toml", 'sample = """\n# ADR-0004 in a string\n"""\n'),
     ],
 )
 def test_what_is_no_citation(path: str, text: str) -> None:

@@ -21,12 +21,17 @@ _BLOCK = r"/\*(?s:.*?)(?:\*/|\z)"
 _LINE_SLASH = r"//[^\n]*"
 _HASH = r"#[^\n]*"
 _HTML = r"<!--(?s:.*?)(?:-->|\z)"
+_TQ2 = r'"""(?s:.*?)(?:"""|\z)'
+_TQ1 = r"'''(?s:.*?)(?:'''|\z)"
 
-# family -> RE2 pattern: comments in group ``c``, strings (skipped) outside it
+# family -> pattern (run by re): comments in group ``c``, strings (skipped) outside it
 TOKENS: dict[str, str] = {
     "c": rf"(?P<c>{_LINE_SLASH}|{_BLOCK})|{_DQ}|{_SQ}|{_BT}",
     "css": rf"(?P<c>{_BLOCK})|{_DQ}|{_SQ}",
-    "python": rf'(?P<c>{_HASH}|"""(?s:.*?)(?:"""|\z)|\'\'\'(?s:.*?)(?:\'\'\'|\z))|{_DQ}|{_SQ}',
+    # a triple-quoted string opening a line is a docstring (a comment); after ``x =`` or
+    # ``f(`` it is data
+    "python": rf"(?P<c>{_HASH}|(?m:^)[ \t]*[rRuU]?(?:{_TQ2}|{_TQ1}))|{_TQ2}|{_TQ1}|{_DQ}|{_SQ}",
+    "toml": rf"(?P<c>{_HASH})|{_TQ2}|{_TQ1}|{_DQ}|{_SQ}",
     "hash": rf"(?P<c>(?:(?m:^)|[ \t]){_HASH})|{_DQ}|{_SQ}",
     "php": rf"(?P<c>{_LINE_SLASH}|{_BLOCK}|{_HASH})|{_DQ}|{_SQ}",
     "sql": rf"(?P<c>--[^\n]*|{_BLOCK})|{_SQ}|{_DQ}",
@@ -52,9 +57,10 @@ _add(CODE, "c", "c h cc cpp cxx hpp hh hxx ino m mm cs java kt kts scala sc groo
 _add(CODE, "css", "css")
 _add(CODE, "python", "py pyi pyx")
 _add(CODE, "hash", "rb rake gemspec sh bash zsh fish ksh ps1 psm1 pl pm r jl ex exs nim cr nix "
-     "yaml yml toml cfg conf ini properties cmake mk make bzl bazel star coffee tcl awk "
+     "yaml yml cfg conf ini properties cmake mk make bzl bazel star coffee tcl awk "
      "dockerfile containerfile env editorconfig gitignore gitattributes")
 _add(CODE, "php", "php tf tfvars hcl")
+_add(CODE, "toml", "toml")
 _add(CODE, "sql", "sql psql")
 _add(CODE, "lua", "lua")
 _add(CODE, "haskell", "hs lhs elm purs")
