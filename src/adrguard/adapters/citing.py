@@ -12,9 +12,12 @@ symlink out of the repository, never more than ``citations.max-file-size``.
 
 from __future__ import annotations
 
+import os
+import stat
 from collections.abc import Collection, Sequence
 
 from adrguard.adapters.layout import longest_first, root_of
+from adrguard.adapters.reading import inside
 from adrguard.core.citations.syntax import Syntax, syntax_of
 from adrguard.core.options import CitationOptions
 
@@ -168,7 +171,7 @@ class Reader:
     """Reads the files the scan chose from the work tree at ``real_base`` (resolved): only
     regular files, never a symlink (its target, when tracked, is read under its own name),
     never a file below a folder that resolves outside the repository; each folder is resolved
-    once. :meth:`read` gives ``(data, None)``, ``(None, reason)`` or None (gone)."""
+    once. :meth:`read` gives ``(data, None)``, ``(None, reason)`` or None (gone, a folder)."""
 
     def __init__(self, real_base: str, max_size: int) -> None:
         self.real_base = real_base
@@ -178,36 +181,56 @@ class Reader:
     def _folder_inside(self, folder: str) -> bool:
         found = self._folders.get(folder)
         if found is None:
-            import os
-
-            from adrguard.adapters.reading import inside
-
             real = os.path.realpath(self.real_base + os.sep + folder)
             found = self._folders[folder] = inside(real, self.real_base)
         return found
 
     def read(self, path: str) -> tuple[bytes | None, str | None] | None:
-        import os
-        import stat
-
-        from adrguard.adapters.reading import read_bytes
-
         folder, _, _name = path.rpartition("/")
         if not self._folder_inside(folder):
             return None, "outside"
-        try:
-            st = os.lstat(self.real_base + os.sep + path)
+        full = self.real_base + os.sep + path
+        try:  # one open that refuses a symlink and never blocks on a FIFO
+            fd = os.open(full, _NO_FOLLOW)
         except FileNotFoundError:
             return None
         except OSError:
+            return _why_not(full)
+        try:
+            st = os.fstat(fd)
+            if not stat.S_ISREG(st.st_mode):
+                return None if stat.S_ISDIR(st.st_mode) else (None, "not-regular")
+            if st.st_size > self.max_size:
+                return None, "too-large"
+            data = os.read(fd, st.st_size)
+            while len(data) < st.st_size:  # a short read: read on to the size
+                more = os.read(fd, st.st_size - len(data))
+                if not more:
+                    break
+                data += more
+            return data, None
+        except OSError:
             return None, "unreadable"
-        if stat.S_ISLNK(st.st_mode):
-            return None, "symlink"
-        if not stat.S_ISREG(st.st_mode):
-            return None if stat.S_ISDIR(st.st_mode) else (None, "not-regular")
-        if st.st_size > self.max_size:
-            return None, "too-large"
-        got = read_bytes(self.real_base, path, self.max_size)
-        if got is None or got[0] is not None:
-            return got
-        return None, "too-large" if (got[1] or "").startswith("file is") else "unreadable"
+        finally:
+            os.close(fd)
+
+
+_NO_FOLLOW = (
+    os.O_RDONLY
+    | getattr(os, "O_NOFOLLOW", 0)
+    | getattr(os, "O_NONBLOCK", 0)
+    | getattr(os, "O_BINARY", 0)
+)
+
+
+def _why_not(full: str) -> tuple[None, str] | None:
+    """Why a file could not be opened: a symlink (O_NOFOLLOW refused it), gone, or else."""
+    try:
+        st = os.lstat(full)
+    except FileNotFoundError:
+        return None
+    except OSError:
+        return None, "unreadable"
+    if stat.S_ISLNK(st.st_mode):
+        return None, "symlink"
+    return None if stat.S_ISDIR(st.st_mode) else (None, "unreadable")
