@@ -80,8 +80,7 @@ class UnknownDecisionCitation(BaseRule):
     inline code (`` `ADR-0042` ``) is an example and is left alone. A link into
     the ADR folder, an `adrs:` front-matter key or a table row labelled ADRs names this log
     for certain (a warning); a bare id in prose or a comment may name another project's
-    decision, so it is only a note. An unknown id or path inside a document's inline code
-    (`` `docs/adr/0007-x.md` ``) is taken for an example and left alone.
+    decision, so it is only a note.
 
     **Bad**: `# Retries follow ADR-0042.` in a repository whose log ends at ADR-0012.
 
@@ -129,8 +128,8 @@ class SupersededDecisionCitation(BaseRule):
     **Why**: the code was written against a decision that no longer holds; the comment sends
     the next reader to reasoning that was replaced. The message names the decision in force
     (the end of the supersession chain). A line that itself says the decision is history
-    (superseded, replaced, formerly, ...), that also cites the record that replaced it, or a
-    changelog, is left alone.
+    (superseded, replaced, formerly, ...), that also cites the record that replaced it, a
+    changelog, or an id in inline code (`` `ADR-0004` ``, an example), is left alone.
 
     **Bad**: `// Sessions live in MySQL (ADR-0004).` when ADR-0009 superseded ADR-0004.
 
@@ -179,7 +178,8 @@ class InactiveDecisionCitation(BaseRule):
     **Why**: a deprecated decision no longer holds, and a rejected one never did; code that
     cites either as its reason rests on nothing. A rejected decision is also cited to say why
     something was *not* done, so that citation is only a note; a line that says so itself
-    (rejected, deprecated, instead of, ...) or a changelog is left alone.
+    (rejected, deprecated, instead of, ...), a changelog, or an id in inline code is left
+    alone.
 
     **Bad**: `# Events go through Kafka per ADR-0005.` when ADR-0005 was rejected.
 
