@@ -2,7 +2,7 @@
 refused), the model of its answer, the function that answers, and the advice given when an
 answer is too large.
 
-A tool is one :class:`Tool` value in :data:`adrguard.mcp.tools.TOOLS`. The server publishes
+A tool is one :class:`Tool` value listed in :mod:`adrguard.mcp.registry`. The server publishes
 its input schema (from ``params``, ``additionalProperties: false``) and output schema (from
 ``result``), checks every call against ``params`` before anything runs (a violation is a
 JSON-RPC invalid-params error, never a tool result), renames the documented ``aliases`` (old

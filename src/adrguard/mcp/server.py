@@ -51,6 +51,9 @@ class Handlers:
     """The server's tools for one workspace."""
 
     def __init__(self, workspace: Workspace, tools: Sequence[Tool]) -> None:
+        from adrguard.mcp.registry import check
+
+        check(tools)
         self.ws = workspace
         self.tools = {t.name: t for t in tools}
 
@@ -147,11 +150,11 @@ class Handlers:
 
 
 def build_server(workspace: Workspace, tools: Sequence[Tool] | None = None) -> Server[Any]:
-    """A server whose tools (default: :data:`adrguard.mcp.tools.TOOLS`) answer for
+    """A server whose tools (default: every tool of :mod:`adrguard.mcp.registry`) answer for
     ``workspace``'s repository."""
-    from adrguard.mcp.tools import TOOLS
+    from adrguard.mcp.registry import registered
 
-    handlers = Handlers(workspace, TOOLS if tools is None else tools)
+    handlers = Handlers(workspace, registered() if tools is None else tools)
     return Server(
         "adrguard",
         version=__version__,

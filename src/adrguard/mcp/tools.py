@@ -1,10 +1,10 @@
-"""The tools the server offers: :data:`TOOLS`, one :class:`~adrguard.mcp.contract.Tool` each.
+"""The record tools (issue 17): :data:`TOOLS`, one :class:`~adrguard.mcp.contract.Tool` each.
 
-Adding a tool is one entry: a ``Params`` model (the contract's parameter names), a result model
-in :mod:`adrguard.mcp.models`, and a function ``(workspace, params) -> dict`` that calls the api
-(keep it in its own module when it is large, and add it to :data:`TOOLS` here). The parameter
-names, required/optional rules, defaults and ranges are those of the "ADR Guard" tool contract;
-old names stay accepted as ``aliases``.
+A tool is a ``Params`` model (the contract's parameter names), a result model in
+:mod:`adrguard.mcp.models`, and a function ``(workspace, params) -> dict`` that calls the api.
+A feature's tool lives in its own module and is listed in :mod:`adrguard.mcp.registry`. The
+parameter names, required/optional rules, defaults and ranges are those of the "ADR Guard" tool
+contract; old names stay accepted as ``aliases``.
 """
 
 from __future__ import annotations
