@@ -24,7 +24,7 @@ pytestmark = pytest.mark.anyio
 
 
 class CountParams(Params):
-    status: Annotated[tuple[str, ...], Field(max_length=16)] = ("accepted",)
+    status: Annotated[list[str], Field(max_length=16, default_factory=lambda: ["accepted"])]
     failWith: Literal["none", "limit", "bug"] = "none"
 
 
