@@ -9,6 +9,7 @@ an answer model that names ``schemaVersion``. See "Adding a tool" in ``docs/agen
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from adrguard.mcp.contract import Params, Tool
 
@@ -37,3 +38,23 @@ def check(tools: Sequence[Tool]) -> None:
         unknown = set(tool.aliases.values()) - set(tool.params.model_fields)
         if clash or unknown:
             raise ValueError(f"{tool.name}: aliases must map old names to parameters")
+
+
+SCHEMA_FILE = "schemas/mcp-tools.schema.json"
+
+
+def published() -> dict[str, Any]:
+    """What ``tools/list`` publishes of every tool (its input and output schema), as the
+    document kept in ``schemas/mcp-tools.schema.json``."""
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "adrguard MCP tools",
+        "description": "The input and output schema of every tool of `adrguard mcp` (schemaVersion "
+        "1.0), as tools/list publishes them; `adrguard find/context/search --format json` print "
+        "the output of find_adrs, adr_context and search_adrs. Generated from "
+        "src/adrguard/mcp/registry.py: see docs/agents.md.",
+        "schemaVersion": "1.0",
+        "tools": {
+            t.name: {"input": t.input_schema(), "output": t.output_schema()} for t in registered()
+        },
+    }
