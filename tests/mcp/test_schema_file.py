@@ -25,7 +25,10 @@ def test_the_schema_file_is_what_the_registry_publishes() -> None:
     if os.environ.get("ADRGUARD_UPDATE_GOLDEN"):
         FILE.write_text(text, encoding="utf-8")
     assert FILE.read_text(encoding="utf-8") == text, f"regenerate {SCHEMA_FILE} (see docstring)"
-    jsonschema.Draft202012Validator.check_schema(json.loads(text))
+    whole = json.loads(text)
+    jsonschema.Draft202012Validator.check_schema(whole)
+    assert jsonschema.Draft202012Validator(whole).is_valid({"schemaVersion": "1.0", "adrs": []})
+    assert not jsonschema.Draft202012Validator(whole).is_valid({"schemaVersion": "2.0"})
     for tool in json.loads(text)["tools"].values():
         jsonschema.Draft202012Validator.check_schema(tool["input"])
         jsonschema.Draft202012Validator.check_schema(tool["output"])

@@ -49,11 +49,14 @@ def published() -> dict[str, Any]:
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "adrguard MCP tools",
-        "description": "The input and output schema of every tool of `adrguard mcp` (schemaVersion "
-        "1.0), as tools/list publishes them; `adrguard find/context/search --format json` print "
-        "the output of find_adrs, adr_context and search_adrs. Generated from "
-        "src/adrguard/mcp/registry.py: see docs/agents.md.",
-        "schemaVersion": "1.0",
+        "description": "Every answer of every tool of `adrguard mcp` is an object with "
+        "schemaVersion 1.0. `tools` holds each tool's input and output schema as tools/list "
+        "publishes them; `adrguard find/context/search --format json` print the output of "
+        "find_adrs, adr_context and search_adrs. Generated from src/adrguard/mcp/registry.py: "
+        "see docs/agents.md.",
+        "type": "object",
+        "required": ["schemaVersion"],
+        "properties": {"schemaVersion": {"const": "1.0"}},
         "tools": {
             t.name: {"input": t.input_schema(), "output": t.output_schema()} for t in registered()
         },
