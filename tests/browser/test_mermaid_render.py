@@ -18,21 +18,29 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import sys
 import xml.etree.ElementTree as ET
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
+from browser_driver import Job, Rendered, missing, render, versions
+from browser_logs import (
+    HOSTILE_TITLES,
+    docs_log,
+    hostile_decisions,
+    hostile_log,
+    nygard,
+    wide_log,
+    write,
+)
 
 from adrguard.api import graph as api_graph
 from adrguard.api.corpus import load
 from adrguard.api.lookup import find_decision
 from adrguard.core.graph.graph import build
-from adrguard.core.model import Corpus, Decision, Location, Relationship, RelKind, Status
 from adrguard.core.textsafe import neutralise
 from adrguard.reporters.comment import mermaid as comment_graph
 from adrguard.reporters.comment import neighbourhood
@@ -42,200 +50,10 @@ from adrguard.reporters.mermaid import MAX_TEXT, label_parts, render_mermaid
 pytestmark = pytest.mark.slow
 
 REPO = Path(__file__).resolve().parents[2]
-BROWSER = REPO / ".ci" / "browser"
 CORPORA = (REPO.parent / "shared" / "corpora").resolve()
 REQUIRE = "ADRGUARD_REQUIRE_BROWSER"
-SVG = "{http://www.w3.org/2000/svg}"
 DOCS_IMAGE = REPO / "docs" / "images" / "decision-graph.png"
 MAX_HEIGHT_64 = 600
-
-
-# -- the logs -------------------------------------------------------------------------------
-
-def nygard(n: int, title: str, status: str, *relations: str, slug: str = "x") -> tuple[str, str]:
-    body = "\n\n".join((f"# {n}. {title}", "## Status", status, *relations, "## Context", "Text."))
-    return f"docs/adr/{n:04d}-{slug}.md", body + "\n"
-
-
-def front_matter(n: int, title: str, status: str, *relations: str) -> tuple[str, str]:
-    """A record whose title comes from YAML (so it reaches us exactly as written)."""
-    head = f"---\ntitle: {json.dumps(title, ensure_ascii=False)}\nstatus: {status}\n---\n\n# Record {n}\n\n"
-    return f"docs/adr/{n:04d}-r.md", head + "\n\n".join((*relations, "## Context", "Text.")) + "\n"
-
-
-HOSTILE_TITLES = (
-    "See https://example.com/x and www.example.org or mail a@b.example",
-    "- starts like a list item",
-    "1. starts like an ordered list",
-    "* star list, + plus list",
-    "# looks like a heading",
-    "> looks like a quote",
-    "`code` **bold** __under__ *em* _em_ ~~gone~~ ~x~",
-    "<script>alert(1)</script><img src=x onerror=alert(2)>",
-    '<a href="javascript:alert(3)">click</a> & <b onmouseover="x()">b</b>',
-    "Entities &lt;b&gt; &amp; #quot; #35; #lt;i#gt; &#x3C;",
-    "[link](http://evil.example) ![img](x.png) <http://auto.example>",
-    "Math $$x^2$$ and $y$, fa:fa-user icon, 50% off; 100%% done",
-    '"quotes" \'single\' |pipes| {braces} (parens) [brackets] back\\slash',
-    "::error::pwned ##[set-output name=x]y \x1b[31mred\x1b[0m",
-    '%%{init: {"theme": "dark"}}%% click n0 call alert() style n0 fill:#f00',
-    "Ünïcödé 日本語 emoji 🚀 and a title long enough to be cut: " + "word " * 30,
-)
-
-
-def hostile_log() -> dict[str, str]:
-    """Each record supersedes the one before (a chain, so all are drawn by default); the
-    first two also amend and depend on each other."""
-    files = dict([nygard(1, "Plain start", "Superseded")])
-    for i, title in enumerate(HOSTILE_TITLES, start=2):
-        prev = "0001-x.md" if i == 2 else f"{i - 1:04d}-r.md"
-        rel = f"Supersedes [previous]({prev})"
-        files.update([front_matter(i, title, "accepted" if i == len(HOSTILE_TITLES) + 1
-                                   else "superseded", rel)])
-    files.update([nygard(30, "Amends the chain", "Proposed", "Amends [2](0002-r.md)", slug="y"),
-                  nygard(31, "Depends on it", "Draft", "Depends on [30](0030-y.md)", slug="z")])
-    return files
-
-
-def hostile_decisions() -> Corpus:
-    """The hostile titles (and ids) exactly as written, past any parser: a supersession chain."""
-    decisions = []
-    ids = ["- 1", "<b>2</b>", "`3`", "ADR-4 https://x.example"]
-    for i, title in enumerate(HOSTILE_TITLES, start=1):
-        path = f"docs/adr/{i:04d}.md"
-        rel = (Relationship(RelKind.SUPERSEDES, "x", f"{i - 1:04d}.md", Location(path, 3)),)
-        ident = ids[i - 1] if i <= len(ids) else f"ADR-{i}"
-        decisions.append(Decision(id=ident, path=path, root="docs/adr", number=i, title=title,
-                                  status=Status.SUPERSEDED, relationships=rel if i > 1 else ()))
-    return Corpus(tuple(decisions), ("docs/adr",), frozenset(d.path for d in decisions))
-
-
-def wide_log(count: int = 64) -> dict[str, str]:
-    """``count`` records, 2 relationships (one supersedes, one amends)."""
-    files: dict[str, str] = {}
-    for n in range(1, count + 1):
-        rel = {2: ("Supersedes [1](0001-x.md)",), 5: ("Amends [4](0004-x.md)",)}.get(n, ())
-        status = "Superseded by [2](0002-x.md)" if n == 1 else "Accepted"
-        files.update([nygard(n, f"Decision number {n} about something", status, *rel)])
-    return files
-
-
-def docs_log() -> dict[str, str]:
-    """The sample log drawn in docs/graph.md: every status and every edge kind."""
-    return dict([
-        nygard(1, "Use MySQL for orders", "Superseded by [3](0003-x.md)"),
-        nygard(2, "Record architecture decisions", "Accepted"),
-        nygard(3, "Use PostgreSQL for orders", "Accepted", "Supersedes [1](0001-x.md)"),
-        nygard(4, "Use read replicas", "Proposed", "Depends on [3](0003-x.md)"),
-        nygard(5, "Partition orders by month", "Draft", "Amends [3](0003-x.md)"),
-        nygard(6, "Use a document store", "Rejected", "Rejected in favour of [3](0003-x.md)"),
-        ("docs/adr/0007-x.md", "---\nrelated-to: 0003-x.md\n---\n\n# 7. Nightly CSV export\n\n"
-                               "## Status\n\nDeprecated\n"),
-        nygard(8, "Use an event bus", "Accepted"),
-    ])
-
-
-def write(root: Path, files: Mapping[str, str]) -> Path:
-    for rel, text in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    return root
-
-
-# -- the browser ------------------------------------------------------------------------------
-
-def _versions() -> list[str]:
-    try:
-        deps = json.loads((BROWSER / "package.json").read_text(encoding="utf-8"))["dependencies"]
-    except (OSError, ValueError, KeyError):
-        return []
-    return sorted(name for name in deps if name.startswith("mermaid-"))
-
-
-def _missing() -> str | None:
-    if shutil.which("chromium") is None:
-        return "Debian's chromium is not installed (.ci/run installs it)"
-    if shutil.which("node") is None:
-        return "node is not installed"
-    modules = BROWSER / "node_modules"
-    needed = ["playwright-core", *_versions()]
-    absent = [n for n in needed if not (modules / n / "package.json").is_file()]
-    if absent or len(needed) < 3:
-        return (f"{', '.join(absent) or 'mermaid'} not installed in {modules} "
-                "(cd .ci/browser && npm ci)")
-    return None
-
-
-@dataclass
-class Job:
-    name: str
-    version: str
-    diagram: str
-    theme: str = "default"
-    security: str = "strict"
-    png: Path | None = None
-
-
-@dataclass
-class Rendered:
-    job: Job
-    error: str | None
-    svg: ET.Element | None
-    width: float
-    height: float
-    ms: int
-
-    @property
-    def text(self) -> str:
-        if self.svg is None:
-            return ""
-        return " ".join(t for e in self.svg.iter() if e.tag != f"{SVG}style"
-                        for t in (e.text, e.tail) if t)
-
-    def nodes(self) -> dict[str, str]:
-        """Mermaid node name (n0, n1, ...) -> the text the node shows."""
-        out = {}
-        assert self.svg is not None
-        for g in self.svg.iter(f"{SVG}g"):
-            m = re.search(r"flowchart-(n\d+)-\d+$", g.get("id") or "")
-            if m and "node" in (g.get("class") or "").split():
-                out[m.group(1)] = " ".join("".join(g.itertext()).split())
-        return out
-
-    def edges(self) -> list[tuple[str, str, str]]:
-        """(source, target, style) of every drawn edge."""
-        out = []
-        assert self.svg is not None
-        for p in self.svg.iter(f"{SVG}path"):
-            if "flowchart-link" not in (p.get("class") or ""):
-                continue
-            ident = p.get("id") or ""
-            m = re.search(r"L[-_](n\d+)[-_](n\d+)[-_]\d+$", ident)
-            loop = re.fullmatch(r"(?:.*-)?(n\d+)-cyclic-special-1", ident)  # 11.0-11.x self-loop
-            if m:
-                out.append((m.group(1), m.group(2), p.get("style") or ""))
-            elif loop:
-                out.append((loop.group(1), loop.group(1), p.get("style") or ""))
-        return out
-
-
-def render(jobs: list[Job], work: Path) -> list[Rendered]:
-    spec = {"chromium": shutil.which("chromium"), "jobs": [
-        {"name": j.name, "version": j.version, "diagram": j.diagram, "theme": j.theme,
-         "securityLevel": j.security, "png": str(j.png) if j.png else None} for j in jobs]}
-    (work / "jobs.json").write_text(json.dumps(spec), encoding="utf-8")
-    proc = subprocess.run(
-        ["node", str(BROWSER / "render.mjs"), str(work / "jobs.json"), str(work / "out.json")],
-        capture_output=True, text=True, timeout=600, check=False, stdin=subprocess.DEVNULL,
-    )
-    assert proc.returncode == 0, proc.stderr[-4000:]
-    raw = json.loads((work / "out.json").read_text(encoding="utf-8"))
-    return [
-        Rendered(job, r["error"], ET.fromstring(r["svg"]) if r["svg"] else None,
-                 r.get("width", 0.0), r.get("height", 0.0), r["ms"])
-        for job, r in zip(jobs, raw, strict=True)
-    ]
 
 
 @dataclass
@@ -279,7 +97,7 @@ def out_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def rendered(tmp_path_factory: pytest.TempPathFactory, out_dir: Path) -> Iterator[dict[str, Case]]:
-    why = _missing()
+    why = missing()
     if why is not None:
         if os.environ.get(REQUIRE, "") not in ("", "0"):
             pytest.fail(f"browser test tools missing: {why}; {REQUIRE} is set, so this fails")
@@ -299,9 +117,9 @@ def rendered(tmp_path_factory: pytest.TempPathFactory, out_dir: Path) -> Iterato
             got = _expected(folder)
             if got[2]:  # a log with relationships
                 diagrams[f"corpus:{folder.name}"] = got
-    versions = _versions()
+    pinned = versions()
     jobs: list[Job] = []
-    for version in versions:
+    for version in pinned:
         for name, (text, _labels, _edges) in diagrams.items():
             jobs.append(Job(name, version, text))
         jobs.append(Job("hostile-loose", version, diagrams["hostile"][0], security="loose"))
@@ -310,7 +128,7 @@ def rendered(tmp_path_factory: pytest.TempPathFactory, out_dir: Path) -> Iterato
         at_limit = head + "x" * (MAX_TEXT - len(head) - 1) + "\n"
         jobs.append(Job("at-limit", version, at_limit))
         jobs.append(Job("over-limit", version, at_limit[:-1] + "x\n"))
-    newest = versions[-1]
+    newest = pinned[-1]
     pngs = {"docs": "decision-graph.png", "docs-dark": "decision-graph-dark.png",
             "hostile": "hostile-titles.png"}
     for job in jobs:
@@ -379,7 +197,7 @@ def test_real_logs_render_in_every_mermaid_version(rendered: dict[str, Case]) ->
     assert len(corpora) >= 5
     for name in corpora:
         case = rendered[name]
-        assert len(case.results) == len(_versions())
+        assert len(case.results) == len(versions())
         for r in case.results:
             _clean(r)
             _shape(case, r)
