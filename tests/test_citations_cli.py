@@ -156,8 +156,9 @@ def test_search_adr_n_finds_the_citing_files(
 ) -> None:
     r, _ = repo
     data = _json(capsys, "search", "adr:0002", "--repo", str(r.path), "--format", "json")
-    assert [d["id"] for d in data["cites"]] == ["ADR-0002"]
-    assert [h["id"] for h in data["results"]] == ["ADR-0001"]  # the record linking to it
+    assert [d["identifier"] for d in data["cites"]] == ["ADR-0002"]
+    assert [h["identifier"] for h in data["results"]] == ["ADR-0001"]  # the record linking to it
+    assert data["citationTotal"] == len(data["citations"])  # all of them: under the limit
     paths = {c["path"] for c in data["citations"]}
     assert paths == {"src/db.py", "src/app.py", "docs/rfcs/0007-search.md", "docs/guide.md"}
     narrowed = _json(capsys, "search", "adr:2 pool", "--repo", str(r.path), "--format", "json")
@@ -227,20 +228,29 @@ async def test_mcp_get_adr_and_search_adrs_carry_citations(repo: tuple[GitRepo, 
 
     r, _ = repo
     async with Client(build_server(Workspace.open(r.path, cache=False))) as client:
-        got = await client.call_tool("get_adr", {"id": "ADR-0002"})
-        assert not got.is_error
-        data = got.structured_content
-        assert isinstance(data, dict)
+        got = await client.call_tool("get_adr", {"identifier": "ADR-0002"})
+        assert not got.is_error  # the answer passed the published output model
+        assert isinstance(got.structured_content, dict)
+        data = got.structured_content["adr"]
         kinds = {(x["kind"], x["path"]) for x in data["referencedBy"]}
         assert ("decision", "docs/adr/0001-use-mysql.md") in kinds
+        linking = {"kind": "decision", "identifier": "ADR-0001", "path": "docs/adr/0001-use-mysql.md"}
+        assert linking in data["referencedBy"]
         assert ("code", "src/db.py") in kinds and ("doc", "docs/guide.md") in kinds
         # a long-lived server sees a tracked file that starts citing the record
         r.write({"src/events.ts": EVENTS_TS + "// Offsets live in Postgres (ADR-0002).\n"})
-        again = await client.call_tool("get_adr", {"id": "ADR-0002"})
+        again = await client.call_tool("get_adr", {"identifier": "ADR-0002"})
         assert isinstance(again.structured_content, dict)
-        assert "src/events.ts" in {x["path"] for x in again.structured_content["referencedBy"]}
+        referrers = again.structured_content["adr"]["referencedBy"]
+        assert "src/events.ts" in {x["path"] for x in referrers}
         found = await client.call_tool("search_adrs", {"query": "adr:0003"})
         assert not found.is_error
         result = found.structured_content
         assert isinstance(result, dict)
         assert [(c["path"], c["line"]) for c in result["citations"]] == [("src/events.ts", 1)]
+        assert [d["identifier"] for d in result["cites"]] == ["ADR-0003"]
+        assert result["citations"][0]["decision"]["identifier"] == "ADR-0003"
+        assert result["citationTotal"] == 1
+        plain = await client.call_tool("search_adrs", {"query": "postgres"})
+        assert isinstance(plain.structured_content, dict)
+        assert "citations" not in plain.structured_content  # only adr:ID terms add them

@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 AUTO_MAX_FILES = 20_000
 CHECK = "check"  # scan as check does: by the config, or when the repository is small enough
 ASKED = "asked"  # scan unless the config turns citations off
+IDENTIFIER = "identifier"  # a record's id in the agent answers (the MCP tool contract)
 
 
 def wanted(config: Config, mode: str | None, candidates: int) -> bool:
@@ -214,8 +215,9 @@ def with_citations(corpus: Corpus, found: Citations | None) -> Corpus:
     return corpus if found is None else replace(corpus, citations=found)
 
 
-def cited_row(cited: Cited) -> dict[str, Any]:
-    """One citation as JSON (``schemas/citations.schema.json``)."""
+def cited_row(cited: Cited, ident: str = "id") -> dict[str, Any]:
+    """One citation as JSON (``schemas/citations.schema.json``); ``ident``: the name of a
+    record's id (``identifier`` in the agent answers, as the MCP tool contract names it)."""
     c = cited.citation
     d = cited.decision
     return {
@@ -227,14 +229,14 @@ def cited_row(cited: Cited) -> dict[str, Any]:
         "text": c.text,
         "excerpt": c.excerpt,
         "state": cited.state,
-        "decision": _ref(d) if d is not None else None,
+        "decision": _ref(d, ident) if d is not None else None,
         "candidates": [x.id for x in cited.decisions] if len(cited.decisions) > 1 else [],
     }
 
 
-def _ref(d: Decision) -> dict[str, Any]:
+def _ref(d: Decision, ident: str = "id") -> dict[str, Any]:
     return {
-        "id": d.id,
+        ident: d.id,
         "title": d.title,
         "status": d.status.value if d.status is not None else None,
         "path": d.path,
@@ -249,16 +251,17 @@ def citations_of(corpus: Corpus, d: Decision | None = None) -> list[Cited]:
     return list(found.by_decision.get(d.path, ()))
 
 
-def referenced_by(corpus: Corpus, d: Decision) -> list[dict[str, Any]]:
+def referenced_by(corpus: Corpus, d: Decision, ident: str = "id") -> list[dict[str, Any]]:
     """Who relies on ``d``: the records that link to it or declare a relationship with it
-    (``kind: decision``), then the code and documents that cite it (``kind: code|doc``)."""
+    (``kind: decision``, its id named ``ident``), then the code and documents that cite it
+    (``kind: code|doc``)."""
     from adrguard.core.graph import graph
 
     g = graph.build(corpus)
     out: list[dict[str, Any]] = []
     for path in g.referenced_by.get(d.path, ()):
         other = corpus.by_path[path]
-        out.append({"kind": "decision", "id": other.id, "path": path})
+        out.append({"kind": "decision", ident: other.id, "path": path})
     for cited in citations_of(corpus, d):
         c = cited.citation
         out.append({
@@ -338,9 +341,10 @@ def report(
 
 
 def citing_files(result: SearchResult) -> dict[str, Any]:
-    """The fields ``search adr:ID`` adds: the decisions asked about and the files citing them."""
+    """The fields ``search adr:ID`` adds to the agent answer (records named ``identifier``, as
+    the MCP tool contract names them): the decisions asked about and the files citing them."""
     return {
-        "cites": [_ref(d) for d in result.cited],
+        "cites": [_ref(d, IDENTIFIER) for d in result.cited],
         "citationTotal": result.citation_total,
-        "citations": [cited_row(c) for c in result.citations],
+        "citations": [cited_row(c, IDENTIFIER) for c in result.citations],
     }

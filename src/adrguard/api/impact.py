@@ -98,6 +98,15 @@ def other_head(repo_root: Path, head: str | None) -> str | None:
     return None if wanted == revisions.resolve_commit(repo_root, "HEAD", "head") else wanted
 
 
+def head_corpus(repo_root: Path, config: Config, head: str | None) -> Corpus:
+    """The corpus ``head`` describes: the work tree for no head (or a head naming the commit
+    checked out), else the files of that commit."""
+    other = other_head(repo_root, head)
+    if other is not None:
+        return corpus_at(repo_root, config, other)
+    return load_with(repo_root, config, untracked=False)  # what git will commit
+
+
 def impact(
     repo_root: Path | str | None = None,
     *,
@@ -116,10 +125,9 @@ def impact(
     root = resolve_root(repo_root)
     cfg = config if config is not None else load_config(root, config_path)
     gitio.require_repo(root)
-    other = other_head(root, head)
-    corpus = corpus_at(root, cfg, other) if other is not None else load_with(
-        root, cfg, untracked=False)  # what git will commit
+    corpus = head_corpus(root, cfg, head)
     changes = build_changes(root, cfg, base, head, corpus=corpus, deepen=deepen)
+    other = other_head(root, head)
     corpus = scan_changed(root, cfg, corpus, changes, other)  # a file citing a decision
     manifest = manifest_of(corpus, cfg.options)
     wanted = configured_statuses(cfg.options) if statuses is None else statuses
