@@ -184,6 +184,14 @@ def label_line(line: str) -> tuple[str, str] | None:
     return m.group(1).strip().casefold(), m.group(2).strip()
 
 
+_CELL_MARKS = re.compile(r"^[\s*_`]+|[\s*_`:：]+$")
+
+
+def cell_label(text: str) -> str:
+    """A table cell as a label: ``**Status:**`` -> ``status``."""
+    return _CELL_MARKS.sub("", text).casefold()
+
+
 def bare_date(text: str) -> str | None:
     """A line that is only a date (``June 19, 2018``, ``Date 09/04/2018``): the date."""
     m = _BARE_DATE.match(text.strip()) if len(text) < 40 else None
