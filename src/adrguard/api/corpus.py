@@ -21,7 +21,7 @@ from adrguard.api.records import open_store, parse_sources
 from adrguard.config import Config, load_config
 from adrguard.core.errors import UserError
 from adrguard.core.model import Corpus, Decision
-from adrguard.core.parse.formats import non_record_type
+from adrguard.core.parse.formats import non_record_type, template_name
 
 
 def resolve_root(repo_root: Path | str | None) -> Path:
@@ -128,7 +128,12 @@ def build_corpus(
 ) -> Corpus:
     # A document whose front matter declares a non-decision type (a supplement, a guide) is
     # skipped like an index or a template.
-    others = [d.path for d in decisions if d.front_matter and non_record_type(d.front_matter)]
+    # So is a file that its name calls a template in any case (``TEMPLATE.md``, ``_template.md``).
+    others = [
+        d.path
+        for d in decisions
+        if (d.front_matter and non_record_type(d.front_matter)) or template_name(d.path)
+    ]
     if others:
         dropped = set(others)
         decisions = [d for d in decisions if d.path not in dropped]

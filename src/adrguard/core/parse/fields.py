@@ -221,11 +221,11 @@ class Fields:
     def date(self) -> tuple[str | None, int]:
         found = self.fm_value(*_DATE_KEYS)
         raw = formats.scalar(found[1]) if found else None
-        if found and raw:
+        if found and raw and not formats.date_placeholder(raw):
             return raw, self.fm_lines.get(found[0], 1)
         fallback: tuple[str | None, int] = (None, 1)
-        for b, i, label, value in self.label_lines():
-            if formats.is_date_label(label):
+        for b, i, label, value in self.label_lines():  # a template's help text is no date
+            if formats.is_date_label(label) and not formats.date_placeholder(value):
                 if self.in_header(b):
                     return value, b.line + i
                 if fallback[0] is None:
