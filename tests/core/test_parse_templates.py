@@ -1,6 +1,7 @@
 """Templates left in a log, from text written for these tests: a file that its name calls a
 template in any case or language is not a record, and a date field that still holds a template's
-help text is no date (so ADR109 does not ask to rewrite it on every record)."""
+help text is no date (so ADR109 does not ask to rewrite it on every record); a bare
+document-type label (``RFC: ``) is not part of a title."""
 
 from __future__ import annotations
 
@@ -97,3 +98,17 @@ def test_a_log_with_a_template_and_template_dates_is_quiet(
     main(["check", "--repo", str(tmp_path), "--format", "json", "--no-cache"])
     findings = json.loads(capsys.readouterr().out)["findings"]
     assert [f for f in findings if f["severity"] != "note"] == []
+
+
+@pytest.mark.parametrize(
+    ("heading", "title"),
+    [
+        ("# RFC: Keep one queue per tenant", "Keep one queue per tenant"),
+        ("# ADR: Keep one queue per tenant", "Keep one queue per tenant"),
+        ("# pep:Keep one queue per tenant", "Keep one queue per tenant"),
+        ("# RFC 4: Keep one queue per tenant", "Keep one queue per tenant"),
+        ("# RFCs are kept in one folder", "RFCs are kept in one folder"),
+    ],
+)
+def test_a_bare_document_type_label_leaves_the_title(heading: str, title: str) -> None:
+    assert rec(f"{heading}\n\n## Status\n\nAccepted\n").title == title

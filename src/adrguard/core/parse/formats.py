@@ -21,7 +21,9 @@ _FOLDER_FILES = frozenset({"readme.md", "index.md", "readme.markdown", "index.ma
 _HEADING_ATTRS = re.compile(r"\s*\{#[^}]*\}\s*$")
 _TYPE_LABEL = re.compile(
     r"^(?:architecture\s+decision\s+record\s*[:\-–]\s*|architecture\s+decision\s+record\s+(?=\d)"
-    r"|decision\s+record\s*:\s*|Decision Record\s+(?=[A-Z]))",
+    r"|decision\s+record\s*:\s*|Decision Record\s+(?=[A-Z])"
+    # a bare document-type label without a number: ``RFC: Use X``, ``ADR: Use X``
+    r"|(?:adr|rfc|pep|kep|dep)\s*:\s*(?=\S))",
     re.I,
 )
 _ADR_NUMBER = re.compile(r"^(?:adr|rfc)[-_ #]*(\d+)\b\s*[:.)\-–—]?\s*", re.I)
