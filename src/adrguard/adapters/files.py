@@ -9,7 +9,7 @@ of the repository, a permission error, a size above ``max-file-size``) in ``Sour
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -71,6 +71,8 @@ class Discovery:
     file_list: Sequence[str] = ()  # ``repo_files`` as listed (sorted)
     untracked_checked: bool = False
     search: Search = field(default_factory=lambda: Search(()))  # the roots and why
+    # translation mirrors (also in ``skipped``): path -> the mirror folder or record it belongs to
+    mirrors: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def shallow_roots(self) -> frozenset[str]:
@@ -117,7 +119,8 @@ def discover(
     file_set = frozenset(visible)
     others = _other_texts(real_base, file_set, roots, plan, config, shallow)
     pending = (
-        _under_roots(new_files, roots, shallow, config) if git_top else ()
+        _under_roots(new_files, roots, shallow, config, mirror_keys(plan.mirrors))
+        if git_top else ()
     )
     return Discovery(
         sources=sources,
@@ -131,7 +134,16 @@ def discover(
         file_list=visible,
         untracked_checked=untracked and bool(pending),
         search=search,
+        mirrors=plan.mirrors,
     )
+
+
+def mirror_keys(mirrors: Mapping[str, str]) -> dict[str, str]:
+    """A plan's ``mirrors`` (path -> mirror folder, or translated record) as ``classify`` takes
+    them, to classify part of a listing the way the whole listing was."""
+    return {
+        (m if path.startswith(m + "/") else path): m for path, m in mirrors.items()
+    }
 
 
 # --- roots ------------------------------------------------------------------------------
@@ -324,12 +336,17 @@ def _shallow_files(base: Path, folder: str) -> list[str]:
 
 
 def _under_roots(
-    paths: Sequence[str], roots: Sequence[str], shallow: frozenset[str], config: Config
+    paths: Sequence[str],
+    roots: Sequence[str],
+    shallow: frozenset[str],
+    config: Config,
+    mirrors: Mapping[str, str],
 ) -> tuple[str, ...]:
     """The files among ``paths`` that would be records under the roots."""
     if not paths:
         return ()
-    return tuple(p for p, _, _ in classify(paths, roots, config, shallow=shallow).records)
+    plan = classify(paths, roots, config, shallow=shallow, mirrors=mirrors)
+    return tuple(p for p, _, _ in plan.records)
 
 
 def _other_texts(

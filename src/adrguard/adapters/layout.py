@@ -3,8 +3,8 @@ archive folders and the configured excludes (gitwildmatch). Pure: works on path 
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from adrguard.config import Config
@@ -25,6 +25,9 @@ class Plan:
 
     records: list[tuple[str, str, bool]]  # (path, root, archived), sorted by path
     skipped: tuple[str, ...]
+    # translation mirrors (also in ``skipped``): path -> the mirror it belongs to
+    # (:func:`adrguard.core.parse.mirrors.find_mirrors`)
+    mirrors: Mapping[str, str] = field(default_factory=dict)
 
 
 class _Excluder:
@@ -138,11 +141,18 @@ def classify(
     config: Config,
     *,
     shallow: Collection[str] = (),
+    mirrors: Mapping[str, str] | None = None,
 ) -> Plan:
     """Split the markdown files under the roots into records and skipped files. In a
     ``shallow`` root (found by content) only numbered or dated names directly in it, and
     numbered one-folder-per-record folders, are records; its other markdown files are
-    skipped."""
+    skipped. Translation mirrors (``mirrors``: found in ``files`` unless given, see
+    :func:`adrguard.core.parse.mirrors.find_mirrors`) are skipped too, and listed."""
+    from adrguard.core.parse.mirrors import find_mirrors, mirror_of
+
+    if mirrors is None:
+        mirrors = find_mirrors(files := list(files), roots)
+    mirrored: dict[str, str] = {}
     ordered = longest_first(roots)
     archive = tuple(config.archive_dirs)
     excluder = _Excluder(config.exclude)
@@ -158,6 +168,9 @@ def classify(
         else:
             info = known[where] = _folder(path, where, ordered, archive, shallow)
         if info is None:
+            continue
+        if mirrors and (mirror := mirror_of(path, mirrors)) is not None:
+            mirrored[path] = mirror if mirror != path else mirrors[path]  # folder, or original
             continue
         rel = f"{info.rel}/{name}" if info.rel else name
         found.append((path, rel, info))
@@ -184,7 +197,8 @@ def classify(
         else:
             records.append((path, info.root, info.archived))
     records.sort()
-    return Plan(records=records, skipped=tuple(sorted(skipped)))
+    skipped.extend(mirrored)
+    return Plan(records=records, skipped=tuple(sorted(skipped)), mirrors=mirrored)
 
 
 def longest_first(roots: Sequence[str]) -> list[str]:
