@@ -40,6 +40,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "context": ("agent", "decision text for an agent, within a size budget"),
     "search": ("agent", "records holding every word of a query (id, title, body)"),
     "mcp": ("mcpcmd", "serve read-only ADR tools to coding agents over MCP (stdio)"),
+    "compaction": (
+        "compaction",
+        "read-only analysis: what to keep, summarize, consolidate, decide or archive",
+    ),
 }
 
 # The command modules, in registration order.
