@@ -44,6 +44,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "compaction",
         "read-only analysis: what to keep, summarize, consolidate, decide or archive",
     ),
+    "archive": ("archive", "plan, apply and restore moves of retired records into the archive"),
 }
 
 # The command modules, in registration order.
