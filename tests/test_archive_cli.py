@@ -86,6 +86,9 @@ def test_plan_apply_check_restore(repo: GitRepo, capsys: pytest.CaptureFixture[s
 
     assert main(["archive", "apply", str(plan_path), "--repo", str(repo.path)]) == 0
     capsys.readouterr()
+    log = json.loads((repo.path / ".git/adrguard/archive" / f"{plan['planId']}.json").read_text())
+    assert not list(validator("archive-log.schema.json").iter_errors(log))
+    assert log["planId"] == plan["planId"] and log["state"] == "applied"
     staged = repo.git("diff", "--cached", "--name-status", "-M")
     assert "R100\tdocs/adr/0002-use-mysql.md\tdocs/adr/archive/0002-use-mysql.md" in staged
     after_check = _check(repo, capsys)
