@@ -330,3 +330,15 @@ def test_one_folder_per_record_moves_with_its_parts(tmp_path: Path, capsys: pyte
     assert _check(repo, capsys)["summary"]["errors"] == 0
     assert main(["archive", "restore", str(plan_path), "--repo", str(repo.path)]) == 0
     assert status(repo) == ""
+
+
+def test_the_worked_example_in_the_docs_is_this_repository(
+    repo: GitRepo, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """docs/compaction.md shows the plan of this repository: its move and link lines are the
+    command's own."""
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "compaction.md").read_text()
+    shown = [line for line in doc.splitlines() if line.startswith(("  move ", "  link "))]
+    assert main(["archive", "plan", *RETIRED, "--repo", str(repo.path), "--format", "text"]) == 0
+    text = capsys.readouterr().out
+    assert shown == [line for line in text.splitlines() if line.startswith(("  move ", "  link "))]
