@@ -50,8 +50,24 @@ def _codes(report: dict[str, Any]) -> list[tuple[str, str]]:
     return sorted((f["code"], f["path"].replace("archive/", "")) for f in report["findings"])
 
 
+def _listed(repo: GitRepo, capsys: pytest.CaptureFixture[str]) -> dict[str, tuple[Any, ...]]:
+    capsys.readouterr()
+    assert main(["list", "--repo", str(repo.path), "--format", "json", "--no-cache"]) == 0
+    rows = json.loads(capsys.readouterr().out)["decisions"]
+    return {r["id"]: (r["number"], r["title"], r["status"], r["archived"]) for r in rows}
+
+
+def _record_bytes(repo: GitRepo) -> list[bytes]:
+    """The bytes of every record file, wherever it lives, sorted: a move deletes none."""
+    adr = repo.path / "docs/adr"
+    return sorted(p.read_bytes() for p in adr.rglob("0*.md"))
+
+
 def test_plan_apply_check_restore(repo: GitRepo, capsys: pytest.CaptureFixture[str]) -> None:
     before_check = _check(repo, capsys)
+    before_list = _listed(repo, capsys)
+    untouched = [b for b in _record_bytes(repo) if b"Use MySQL" not in b and b"# 4." not in b
+                 and b"# 6." not in b]
     head = repo.git("rev-parse", "HEAD")
     plan_path, plan = _plan(repo, capsys)
     assert status(repo) == ""  # the plan went into the git folder: the work tree is untouched
@@ -93,6 +109,14 @@ def test_plan_apply_check_restore(repo: GitRepo, capsys: pytest.CaptureFixture[s
     assert "R100\tdocs/adr/0002-use-mysql.md\tdocs/adr/archive/0002-use-mysql.md" in staged
     after_check = _check(repo, capsys)
     assert after_check["summary"]["errors"] == 0
+    # no record deleted or renumbered: the same ids, numbers, titles and statuses; two archived
+    after_list = _listed(repo, capsys)
+    assert set(after_list) == set(before_list)
+    assert {k: v[:3] for k, v in after_list.items()} == {k: v[:3] for k, v in before_list.items()}
+    assert sorted(k for k, v in after_list.items() if v[3] and not before_list[k][3]) == [
+        "ADR-0002", "ADR-0004"]
+    assert len(_record_bytes(repo)) == len(untouched) + 3
+    assert all(b in _record_bytes(repo) for b in untouched)  # the others are byte-for-byte kept
     expected = sorted([*_codes(before_check), ("ADR406", "docs/adr/CURRENT.md")])
     assert _codes(after_check) == expected  # nothing broken; the view is stale, as planned
     assert main(["index", "--check", "--repo", str(repo.path)]) == 0
