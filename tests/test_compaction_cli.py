@@ -181,3 +181,47 @@ def test_help_documents_the_combinations(capsys: pytest.CaptureFixture[str]) -> 
     for words in ("--sources IDS", "--domain SLUG", "not available in this version", "--all",
                   "adrguard archive plan"):
         assert words in text
+
+
+def _plain(n: int, title: str, status: str = "", extra: str = "") -> str:
+    state = f"## Status\n\n{status}\n\n" if status else ""
+    return (f"# {n}. {title}\n\n{state}## Context\n\nWhy {title.lower()}.\n\n## Decision\n\n"
+            f"We {title.lower()}.{extra}\n\n## Consequences\n\nFine.\n")
+
+
+def test_a_log_that_states_no_status_is_read_as_in_force(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A record without a status is the house style of a log that states none (the ADR102
+    reading): in force, not 'open'; `require-status = true` asks for statuses again. A log that
+    adopted statuses later reads its early records so, and asks its later ones."""
+    repo = GitRepo(tmp_path / "plain")
+    repo.write({
+        "docs/adr/0001-use-markdown.md": _plain(1, "Use markdown"),
+        "docs/adr/0002-use-python.md": _plain(2, "Use Python"),
+        "docs/adr/0003-use-tox.md": _plain(3, "Use tox", extra=" See [2](0002-use-python.md)."),
+        "docs/adr/0004-use-nox.md": _plain(
+            4, "Use nox", extra="\n\nSupersedes [3. Use tox](0003-use-tox.md)"),
+        "src/app.py": "x = 1\n",
+    })
+    repo.commit("a log without statuses")
+    records = _by_id(_json(repo, capsys))
+    assert records["ADR-0001"]["disposition"] == "keep"
+    assert "states no status, as its log does by habit" in records["ADR-0001"]["reasons"][-1]
+    assert records["ADR-0002"]["evidence"]["inboundActive"] == ["ADR-0003"]
+    # superseded in all but its status: a person marks it, then it can be archived
+    assert records["ADR-0003"]["disposition"] == "open"
+    assert "mark it superseded" in records["ADR-0003"]["reasons"][0]
+    assert records["ADR-0004"]["disposition"] == "keep"
+
+    repo.write({".adrguard.toml": "require-status = true\n"})
+    records = _by_id(_json(repo, capsys))
+    assert {r["disposition"] for r in records.values()} == {"open"}
+    assert "its status is not stated" in records["ADR-0001"]["reasons"][0]
+
+    repo.write({".adrguard.toml": "", **{
+        f"docs/adr/{n:04d}-later-{n}.md": _plain(n, f"Later {n}", "Accepted") for n in range(5, 9)},
+        "docs/adr/0009-forgot.md": _plain(9, "Forgot")})
+    records = _by_id(_json(repo, capsys))
+    assert records["ADR-0001"]["disposition"] == "keep"  # written before statuses were adopted
+    assert records["ADR-0009"]["disposition"] == "open"  # written after: a status is missing

@@ -69,7 +69,8 @@ def analyse_repository(
     else:
         scope = scoping.everything(corpus)
     states = current_states(root, config, corpus)
-    return analyse(corpus, scope, states, blocker_findings(corpus, config), sizes_of(found))
+    return analyse(corpus, scope, states, blocker_findings(corpus, config), sizes_of(found),
+                   config.options.require_status)
 
 
 def domains(root: Path, config: Config) -> dict[str, int]:

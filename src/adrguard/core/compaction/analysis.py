@@ -69,6 +69,16 @@ class Analysis:
         }
 
 
+def unstated_records(corpus: Corpus, require_status: bool | None) -> frozenset[str]:
+    """Records that state no status where their log asks for none (read as in force)."""
+    from adrguard.core.conventions.log import logs_of, unstated_by_habit
+
+    out: set[str] = set()
+    for log in logs_of(corpus).values():
+        out |= unstated_by_habit(log, require_status)
+    return frozenset(out)
+
+
 def _median(values: Sequence[int]) -> int:
     return int(statistics.median(values)) if values else 0
 
@@ -79,10 +89,13 @@ def analyse(
     states: Sequence[CurrentState],
     findings: Sequence[Finding],
     sizes: Mapping[str, Size],
+    require_status: bool | None = None,
 ) -> Analysis:
     """The analysis of ``scope`` (``findings``: the blocker checks run over the corpus;
-    ``sizes``: reading size by path, records and CURRENT views)."""
+    ``sizes``: reading size by path, records and CURRENT views; ``require_status``: the
+    setting, else each log's habit says whether a record without a status is in force)."""
     graph = build(corpus)
+    unstated = unstated_records(corpus, require_status)
     medians = {
         root: _median([sizes.get(d.path, Size()).code_points for d in corpus.decisions
                        if d.root == root and not d.archived])
@@ -92,7 +105,7 @@ def analyse(
                 and f.location.path in corpus.by_path]
     results: list[RecordResult] = []
     for d in scope.decisions:
-        ev = gather(d, graph, states, blocking)
+        ev = gather(d, graph, states, blocking, unstated)
         size = sizes.get(d.path, Size())
         disposition, reasons = dispose(ev, size, medians.get(d.root, 0))
         results.append(RecordResult(ev, disposition, tuple(reasons), size))
@@ -102,7 +115,7 @@ def analyse(
         roots=tuple(_roots(corpus, scope, results, states, sizes)),
         records=tuple(results),
         blockers=tuple(_blockers(blocking, in_scope, corpus, scope, states)),
-        candidates=tuple(_candidates(graph, in_scope)),
+        candidates=tuple(_candidates(graph, in_scope, unstated)),
     )
 
 
@@ -218,14 +231,16 @@ def _order(d: Decision) -> tuple[int, int, str]:
     return (0, d.number, d.path) if d.number is not None else (1, 0, d.path)
 
 
-def _candidates(graph: Graph, in_scope: set[str]) -> list[dict[str, Any]]:
+def _candidates(
+    graph: Graph, in_scope: set[str], unstated: frozenset[str]
+) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for chain in _chains(graph):
         if not any(d.path in in_scope for d in chain):
             continue
         heads = [d for d in chain if not graph.successors(d)]
         retired = [d for d in chain if d not in heads and not d.archived]
-        in_force = [d for d in heads if is_active(d)]
+        in_force = [d for d in heads if is_active(d, unstated)]
         out.append({
             "kind": "chain",
             "records": [d.id for d in chain],
@@ -240,7 +255,7 @@ def _candidates(graph: Graph, in_scope: set[str]) -> list[dict[str, Any]]:
         })
     for d in graph.corpus.decisions:
         group = amenders(graph, d)
-        if is_active(d) and len(group) >= 2 and (
+        if is_active(d, unstated) and len(group) >= 2 and (
             d.path in in_scope or any(a.path in in_scope for a in group)
         ):
             out.append({

@@ -20,10 +20,9 @@ from adrguard.core.compaction.evidence import (
     IN_FORCE_COVERAGE,
     REPEATEDLY,
     Evidence,
-    is_active,
 )
 from adrguard.core.compaction.size import Size
-from adrguard.core.model import Status
+from adrguard.core.model import Decision, Status
 
 DISPOSITIONS = ("keep", "summarize", "consolidate", "open", "archive-candidate")
 COVERAGE_TO_DISPOSITION = {
@@ -45,6 +44,10 @@ def _names(records: tuple[object, ...] | list[object]) -> str:
     return shown + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
 
 
+def _state(d: Decision) -> str:
+    return d.status.value if d.status is not None else "no status, in force by the log's habit"
+
+
 def not_retired(ev: Evidence) -> list[str]:
     """Why ``ev.decision`` may not move to the archive (empty: it is fully retired). A record is
     retired when it is superseded and the end of its chain is accepted, or deprecated or
@@ -62,13 +65,13 @@ def not_retired(ev: Evidence) -> list[str]:
         if head is None:
             why.append("it is marked superseded but no successor resolves: name the record "
                        "that supersedes it")
-        elif head.status is not Status.ACCEPTED:
+        elif not ev.live(head):
             status = head.status.value if head.status is not None else "no status"
             why.append(f"its successor {head.id} is {status}, not accepted: the supersession "
                        "is not in force yet")
     if ev.depended_on_by:
         why.append(f"accepted {_names(list(ev.depended_on_by))} still depend on it")
-    live_amenders = [a for a in ev.amended_by if is_active(a)]
+    live_amenders = [a for a in ev.amended_by if ev.live(a)]
     if live_amenders:
         why.append(f"accepted {_names(list(live_amenders))} amend it: part of it may be in force")
     for c in ev.coverage:
@@ -95,13 +98,18 @@ def dispose(ev: Evidence, size: Size, median_code_points: int) -> tuple[str, lis
             return "open", why
         if d.status is Status.SUPERSEDED and ev.current_successor is not None:
             return "archive-candidate", [
-                f"superseded; {ev.current_successor.id} (accepted) is in force in its place"
+                f"superseded; {ev.current_successor.id} ({_state(ev.current_successor)}) is in "
+                "force in its place"
             ]
         word = "rejected: never in force" if d.status is Status.REJECTED else (
             "deprecated: retired without a successor")
         return "archive-candidate", [word]
     if blockers:
         return "open", blockers
+    if ev.unstated_in_force:
+        disposition, reasons = _in_force(ev, size, median_code_points)
+        return disposition, [*reasons, "states no status, as its log does by habit: read as "
+                         "in force (`require-status = true` asks every record for one)"]
     if d.status is None or d.status is Status.UNKNOWN:
         raw = f" ({d.status_raw!r})" if d.status_raw else ""
         return "open", [f"its status is {'unknown' + raw if d.status else 'not stated'}: "
@@ -112,8 +120,11 @@ def dispose(ev: Evidence, size: Size, median_code_points: int) -> tuple[str, lis
 
 
 def _in_force(ev: Evidence, size: Size, median_code_points: int) -> tuple[str, list[str]]:
-    accepted_successors = [s for s in ev.successors if s.status is Status.ACCEPTED]
+    accepted_successors = [s for s in ev.successors if ev.live(s)]
     if accepted_successors:
+        if ev.unstated_in_force:
+            return "open", [f"{_names(list(accepted_successors))} (in force) supersede it, but "
+                            "it states no status: mark it superseded to retire it"]
         return "open", [f"{_names(list(accepted_successors))} (accepted) supersede it, but its "
                         "status is still accepted: two decisions in force"]
     reviewed = [c for c in ev.coverage if c.reviewed]
@@ -124,7 +135,7 @@ def _in_force(ev: Evidence, size: Size, median_code_points: int) -> tuple[str, l
             return "open", [f"{c.view} marks it archive-candidate, but it is accepted"]
         return wanted, [f"{c.view} covers it as {c.coverage} (reviewed, unchanged since)"]
     notes: list[str] = []
-    pending = [s for s in ev.successors if s.status is not Status.ACCEPTED]
+    pending = [s for s in ev.successors if not ev.live(s)]
     if pending:
         notes.append(f"still in force: its successor {_names(list(pending))} is not accepted")
     amenders = [a for a in ev.amended_by if a.status is not Status.REJECTED]
@@ -143,7 +154,7 @@ def _in_force(ev: Evidence, size: Size, median_code_points: int) -> tuple[str, l
         ]
     if amenders:
         notes.append(f"amended by {_names(list(amenders))}: read them together")
-    live = [t for t in ev.amends if is_active(t)]
+    live = [t for t in ev.amends if ev.live(t)]
     if live:
         notes.append(f"amends {_names(list(live))}: read them together")
     return "keep", notes or ["in force and stands alone"]

@@ -3,7 +3,7 @@ disposition (and an archive plan's refusal) rests on. Pure."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -63,11 +63,22 @@ class Evidence:
     amends: tuple[Decision, ...] = ()
     # accepted records this one amends that are amended REPEATEDLY (a consolidation group)
     amends_repeatedly: tuple[Decision, ...] = ()
-    depended_on_by: tuple[Decision, ...] = ()  # accepted, unarchived records only
-    inbound_active: tuple[Decision, ...] = ()  # accepted, unarchived records that link to it
+    depended_on_by: tuple[Decision, ...] = ()  # records in force (is_active) only
+    inbound_active: tuple[Decision, ...] = ()  # records in force that link to it
     coverage: tuple[Coverage, ...] = ()
     unresolved: tuple[str, ...] = ()  # relationship targets, as written, that resolve to none
     blockers: tuple[Finding, ...] = field(default_factory=tuple)
+    # records stating no status where their log asks for none: read as in force (see is_active)
+    unstated: frozenset[str] = frozenset()
+
+    def live(self, d: Decision) -> bool:
+        """``d`` is in force (:func:`is_active`, with this log's status habit)."""
+        return is_active(d, self.unstated)
+
+    @property
+    def unstated_in_force(self) -> bool:
+        """This record states no status, as its log does by habit: read as in force."""
+        return self.decision.status is None and self.decision.path in self.unstated
 
     @property
     def status(self) -> str:
@@ -101,9 +112,13 @@ def _ids(decisions: Iterable[Decision]) -> list[str]:
     return sorted({d.id for d in decisions})
 
 
-def is_active(d: Decision) -> bool:
-    """In force: accepted and not in the archive."""
-    return d.status is Status.ACCEPTED and not d.archived
+def is_active(d: Decision, unstated: Collection[str] = frozenset()) -> bool:
+    """In force: not in the archive, and accepted, or stating no status in a log that states
+    none by habit (``unstated``: those records' paths, from
+    :func:`adrguard.core.conventions.log.unstated_by_habit`)."""
+    if d.archived:
+        return False
+    return d.status is Status.ACCEPTED or (d.status is None and d.path in unstated)
 
 
 def gather(
@@ -111,8 +126,10 @@ def gather(
     graph: Graph,
     states: Sequence[CurrentState],
     findings: Sequence[Finding],
+    unstated: frozenset[str] = frozenset(),
 ) -> Evidence:
-    """The evidence on ``d`` (``findings``: the blocker checks' findings on the corpus)."""
+    """The evidence on ``d`` (``findings``: the blocker checks' findings on the corpus;
+    ``unstated``: see :func:`is_active`)."""
     corpus = graph.corpus
     at = corpus.by_path
 
@@ -122,7 +139,7 @@ def gather(
     inbound = records(graph.referenced_by.get(d.path, ()))
     amends = records(graph.out_edges["amends"].get(d.path, ()))
     repeatedly = tuple(
-        t for t in amends if is_active(t) and len(amenders(graph, t)) >= REPEATEDLY
+        t for t in amends if is_active(t, unstated) and len(amenders(graph, t)) >= REPEATEDLY
     )
     covered = []
     for state in states:
@@ -150,12 +167,14 @@ def gather(
         amends=amends,
         amends_repeatedly=repeatedly,
         depended_on_by=tuple(
-            x for x in records(graph.in_edges["depends-on"].get(d.path, ())) if is_active(x)
+            x for x in records(graph.in_edges["depends-on"].get(d.path, ()))
+            if is_active(x, unstated)
         ),
-        inbound_active=tuple(x for x in inbound if is_active(x)),
+        inbound_active=tuple(x for x in inbound if is_active(x, unstated)),
         coverage=tuple(sorted(covered, key=lambda c: c.view)),
         unresolved=unresolved,
         blockers=tuple(f for f in findings if _concerns(f, d)),
+        unstated=unstated,
     )
 
 
