@@ -366,3 +366,38 @@ def test_the_worked_example_in_the_docs_is_this_repository(
     assert main(["archive", "plan", *RETIRED, "--repo", str(repo.path), "--format", "text"]) == 0
     text = capsys.readouterr().out
     assert shown == [line for line in text.splitlines() if line.startswith(("  move ", "  link "))]
+
+
+def test_an_archived_record_of_a_root_found_by_content_stays_a_record(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A folder that is an ADR root because its files read as records (not because of its
+    name) keeps an archived record as a record: same id, no new finding after the move."""
+    repo = GitRepo(tmp_path / "by-content")
+    body = "## Context\n\nWhy.\n\n## Decision\n\nThis.\n\n## Consequences\n\nThat.\n"
+    files = {
+        f"docs/reference/design/adr-{n:03d}-topic-{n}.md":
+            f"# ADR {n:03d}: Topic {n}\n\n## Status\n\nAccepted\n\n{body}" for n in range(1, 6)}
+    files["docs/reference/design/adr-002-topic-2.md"] = (
+        "# ADR 002: Topic 2\n\n## Status\n\nSuperseded by [ADR 005](adr-005-topic-5.md)\n\n" + body)
+    files["docs/reference/design/adr-005-topic-5.md"] = (
+        "# ADR 005: Topic 5\n\n## Status\n\nAccepted\n\nSupersedes [ADR 002](adr-002-topic-2.md)."
+        " ADR-002 said otherwise.\n\n" + body)
+    repo.write({**files, "src/app.py": "x = 1\n"})
+    repo.commit("a log found by content")
+    before_list = _listed(repo, capsys)
+    assert before_list["ADR-0002"][3] is False
+    before = _check(repo, capsys)
+    plan_path = tmp_path / "plan.json"
+    assert main(["archive", "plan", "ADR-0002", "--repo", str(repo.path),
+                 "--out", str(plan_path)]) == 0, capsys.readouterr()
+    plan = json.loads(plan_path.read_text())
+    assert [m["to"] for m in plan["moves"]] == ["docs/reference/design/archive/adr-002-topic-2.md"]
+    assert not [c for c in plan["conflicts"] if c["blocking"]]
+    assert main(["archive", "apply", str(plan_path), "--repo", str(repo.path)]) == 0
+    after_list = _listed(repo, capsys)
+    assert after_list["ADR-0002"][3] is True
+    assert {k: v[:3] for k, v in after_list.items()} == {k: v[:3] for k, v in before_list.items()}
+    assert _codes(_check(repo, capsys)) == _codes(before)
+    assert main(["archive", "restore", str(plan_path), "--repo", str(repo.path)]) == 0
+    assert status(repo) == ""

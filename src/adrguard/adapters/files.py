@@ -106,7 +106,8 @@ def discover(
     search = find_roots(base, config, files, extra_roots, required=require_roots, store=store)
     roots = tuple(r.path for r in search.roots)
     shallow = frozenset(r.path for r in search.roots if r.shallow)
-    new_files = _new_files(base, roots, shallow, files) if git_top else []
+    archive = tuple(config.archive_dirs)
+    new_files = _new_files(base, roots, shallow, files, archive) if git_top else []
     visible = sorted({*files, *new_files}) if (untracked and new_files) else files
     plan = classify(visible, roots, config, shallow=shallow)
     max_size = config.options.max_file_size
@@ -298,7 +299,11 @@ def walk(base: Path, start: str = "", unreadable: list[tuple[str, str]] | None =
 
 
 def _new_files(
-    base: Path, roots: Sequence[str], shallow: frozenset[str], tracked: Sequence[str]
+    base: Path,
+    roots: Sequence[str],
+    shallow: frozenset[str],
+    tracked: Sequence[str],
+    archive: Sequence[str] = (),
 ) -> list[str]:
     """Files under the roots that git neither tracks nor ignores. The roots are listed on disk
     first; git is asked which of the files it does not track it ignores only when there are
@@ -307,7 +312,7 @@ def _new_files(
     on_disk: set[str] = set()
     for root in roots:
         start = "" if root == "." else root
-        listed = _shallow_files(base, start) if root in shallow else walk(base, start)
+        listed = _shallow_files(base, start, archive) if root in shallow else walk(base, start)
         on_disk.update(p for p in listed if p not in known)
     if not on_disk:
         return []
@@ -316,8 +321,9 @@ def _new_files(
     return [p for p in untracked_files(base, sorted(set(roots))) if p in on_disk]
 
 
-def _shallow_files(base: Path, folder: str) -> list[str]:
-    """The files of a root found by content: directly in it, or in its numbered folders."""
+def _shallow_files(base: Path, folder: str, archive: Sequence[str] = ()) -> list[str]:
+    """The files of a root found by content: directly in it, in its numbered folders, or in
+    its archive folders."""
     from adrguard.core.rootnames import is_numbered
 
     try:
@@ -330,7 +336,7 @@ def _shallow_files(base: Path, folder: str) -> list[str]:
         rel = f"{folder}/{name}" if folder else name
         if not is_dir:
             out.append(rel)
-        elif is_numbered(name):
+        elif is_numbered(name) or name in archive:
             out.extend(walk(base, rel))
     return out
 

@@ -101,6 +101,14 @@ def _is_record_folder(name: str, inner: Sequence[str]) -> bool:
     return name[:1].isdigit() or len(inner) == 1
 
 
+def _shallow_member(parts: Sequence[str], archive: Sequence[str]) -> bool:
+    """A folder of a root found by content that may hold its records: the root, a numbered
+    record folder, the root's archive folder, or a numbered record folder in it."""
+    if parts and parts[0] in archive:
+        parts = parts[1:]
+    return not parts or (len(parts) == 1 and is_numbered(parts[0]))
+
+
 class _Folder(NamedTuple):
     """What :func:`classify` needs to know about a folder, worked out once for its files."""
 
@@ -124,7 +132,7 @@ def _folder(
     rel = folder if root == "." else folder[len(root) + 1 :]
     parts = rel.split("/") if rel else []
     is_shallow = root in shallow
-    if is_shallow and (len(parts) > 1 or (parts and not is_numbered(parts[0]))):
+    if is_shallow and not _shallow_member(parts, archive):
         return None  # below a root found by content, but not one of its record folders
     return _Folder(
         root=root,
@@ -191,7 +199,8 @@ def classify(
             else:
                 skipped.append(path)  # a part of a record (renaming.md), or excluded
         elif excluder.any(path, rel) or (
-            info.shallow and (info.rel or not is_numbered(path.rsplit("/", 1)[-1]))
+            info.shallow
+            and (info.rel not in ("", *archive) or not is_numbered(path.rsplit("/", 1)[-1]))
         ):
             skipped.append(path)
         else:
