@@ -19,7 +19,7 @@ import pyromark
 import yaml
 
 _BOM = b"\xef\xbb\xbf"
-_FM_OPEN = re.compile(rb"\A---[ \t]*\r?\n")
+_FM_OPEN = re.compile(rb"---[ \t]*\r?\n")  # match()ed at the offset after a BOM
 _FM_CLOSE = re.compile(rb"^(?:---|\.\.\.)[ \t]*\r?$", re.M)
 _HTML_REF = re.compile(r"""\b(?:href|src)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>"']+))""", re.I)
 _OPTIONS = (
