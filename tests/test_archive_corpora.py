@@ -60,4 +60,4 @@ def test_every_archive_candidate_moves_and_comes_back(
         assert main(["archive", "restore", str(plan), *where]) == 0, collection.name
         assert repo.git("status", "--porcelain", "--untracked-files=all") == "", collection.name
         moved += len(json.loads(plan.read_text())["moves"])
-    assert moved >= 20  # the collections hold retired records: the test moved some
+    assert moved >= 30  # the collections hold retired records (34 when this was written)
