@@ -401,3 +401,30 @@ def test_an_archived_record_of_a_root_found_by_content_stays_a_record(
     assert _codes(_check(repo, capsys)) == _codes(before)
     assert main(["archive", "restore", str(plan_path), "--repo", str(repo.path)]) == 0
     assert status(repo) == ""
+
+
+def test_an_archive_folder_that_is_a_symlink_out_of_the_repository_is_refused(
+    repo: GitRepo, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """git mv follows a symlinked folder: the plan names it as a blocking conflict, and the
+    move itself refuses it, so nothing leaves the repository."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    archive = repo.path / "docs/adr/archive"
+    repo.git("rm", "-rq", "docs/adr/archive")
+    archive.symlink_to(outside, target_is_directory=True)
+    repo.commit("the archive folder points out of the repository")
+    plan_path = tmp_path / "plan.json"
+    assert main(["archive", "plan", "2", "--repo", str(repo.path), "--out", str(plan_path)]) == 1
+    plan = json.loads(plan_path.read_text())
+    assert [(c["kind"], c["path"]) for c in plan["conflicts"] if c["blocking"]] == [
+        ("unsafe-target", "docs/adr/archive/0002-use-mysql.md")]
+    assert main(["archive", "apply", str(plan_path), "--repo", str(repo.path)]) == 2
+    assert "blocking conflict" in capsys.readouterr().err
+    from adrguard.adapters.gitmove import move
+    from adrguard.core.errors import UserError
+
+    with pytest.raises(UserError, match="resolves outside the repository"):
+        move(repo.path, "docs/adr/0002-use-mysql.md", "docs/adr/archive/0002-use-mysql.md")
+    assert list(outside.iterdir()) == []
+    assert status(repo) == ""

@@ -58,11 +58,17 @@ def tracked(repo_root: Path, paths: Iterable[str]) -> set[str]:
 
 def move(repo_root: Path, source: str, target: str) -> None:
     """``git mv -- SOURCE TARGET``: the file moves and the move is staged. The target's folder
-    must exist."""
+    must exist. Refused when either path is a symlink or resolves outside the repository
+    through a symlinked folder (git would follow it)."""
     import git
 
     from adrguard.adapters.git import run_git, stderr_line
+    from adrguard.adapters.write import unsafe_target
 
+    for rel in (source, target):
+        why = unsafe_target(repo_root, rel)
+        if why is not None:
+            raise UserError(f"refusing to move {source} to {target}: {why}")
     try:
         run_git(repo_root, "mv", "--", source, target)
     except git.GitCommandError as exc:
