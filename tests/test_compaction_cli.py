@@ -95,7 +95,9 @@ def test_cycles_and_dangling_relations_are_blockers(
 ) -> None:
     path = repo.path / "docs/adr/0003-expose-a-rest-api.md"
     path.write_text(path.read_text().replace(
-        "## Context", "Depends on [ADR-0011](0011-missing.md)\n\n## Context"))
+        "## Context", "Depends on [ADR-0011](0011-missing.md)\n\n"
+        "Depends on [the vendor's RFC](https://example.invalid/rfc-7.md)\n\n"  # external: no blocker
+        "Superseded by DR008\n\n## Context"))  # not an id of this log: external too
     nine = repo.path / "docs/adr/0009-use-kafka.md"
     nine.write_text(nine.read_text().replace(
         "Proposed\n\nSupersedes", "Superseded by [8. Use a queue](0008-use-a-queue.md)\n\nSupersedes"))

@@ -66,7 +66,9 @@ class Evidence:
     depended_on_by: tuple[Decision, ...] = ()  # records in force (is_active) only
     inbound_active: tuple[Decision, ...] = ()  # records in force that link to it
     coverage: tuple[Coverage, ...] = ()
-    unresolved: tuple[str, ...] = ()  # relationship targets, as written, that resolve to none
+    # relationship targets, as written, that resolve to no record (ambiguous ones are ADR302
+    # blockers; external ones, outside this log, cannot be checked and are no blocker)
+    unresolved: tuple[str, ...] = ()
     blockers: tuple[Finding, ...] = field(default_factory=tuple)
     # records stating no status where their log asks for none: read as in force (see is_active)
     unstated: frozenset[str] = frozenset()
@@ -153,8 +155,7 @@ def gather(
             {
                 dec.rel.target_raw
                 for dec in graph.declared
-                if dec.source.path == d.path and dec.resolution.state != "resolved"
-                and dec.target is None
+                if dec.source.path == d.path and dec.resolution.state == "unresolved"
             }
         )
     )
