@@ -87,6 +87,10 @@ READ_COMMANDS = [
     ["find", "--topic", "first"],
     ["context", "1"],
     ["search", "first"],
+    ["compaction"],
+    ["compaction", "--format", "json", "--sources", "1,2"],
+    ["archive", "plan", "2"],
+    ["archive", "plan", "1", "--format", "text"],
 ]
 
 

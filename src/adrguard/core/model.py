@@ -217,6 +217,9 @@ class Corpus:
     # generated files (indexes) that HEAD or the base of the change held and the work tree no
     # longer has, by path (ADR401: a generated index that is gone)
     previous_texts: Mapping[str, bytes] = field(default_factory=dict)
+    # translation mirrors, left out of the records (and listed in ``skipped``): path -> the
+    # mirror folder, or the translated file, it belongs to (adrguard.core.parse.mirrors)
+    mirrors: Mapping[str, str] = field(default_factory=dict)
 
     @cached_property
     def by_path(self) -> Mapping[str, Decision]:
