@@ -84,9 +84,10 @@ COMMANDS: tuple[Command, ...] = (
     Command("graph --format json", ("graph", "--format", "json")),
     Command(IMPACT, ("impact", "--base", "HEAD~1")),
     Command("find", ("find", "--paths", "{sample_path}", "--topic", "postgresql order storage")),
+    Command("compaction --format json", ("compaction", "--format", "json")),
 )
 SHORT_NAMES = {"startup": 0, "check": 1, "check-warm": 2, "check-edit": 3, "index": 4,
-               "graph": 5, "impact": 6, "find": 7}
+               "graph": 5, "impact": 6, "find": 7, "compaction": 8}
 
 
 def cache_of(folder: Path) -> Path:

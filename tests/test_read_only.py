@@ -92,6 +92,10 @@ READ_COMMANDS = [
     ["citations"],
     ["citations", "1", "--format", "json"],
     ["search", "adr:1"],
+    ["compaction"],
+    ["compaction", "--format", "json", "--sources", "1,2"],
+    ["archive", "plan", "2"],
+    ["archive", "plan", "1", "--format", "text"],
 ]
 
 

@@ -253,23 +253,44 @@ def test_layouts_nested_per_record_folders_and_archive(tmp_path: Path) -> None:
 
 
 def test_exclude_extend_exclude_and_negation(tmp_path: Path) -> None:
-    for rel in ("0001-a.md", "zh/0001-a.md", "fr/0001-a.md", "README.md", "draft-XXX.md"):
+    for rel in ("0001-a.md", "drafts/0001-a.md", "old/0001-a.md", "README.md", "draft-XXX.md"):
         write(tmp_path, f"docs/adr/{rel}")
-    extended = discover(tmp_path, cfg(**{"extend-exclude": ["docs/adr/zh/**", "fr/"]}))
+    extended = discover(tmp_path, cfg(**{"extend-exclude": ["docs/adr/drafts/**", "old/"]}))
     assert paths(extended) == ["docs/adr/0001-a.md"]
-    replaced = discover(tmp_path, cfg(exclude=["zh/**"]))
+    replaced = discover(tmp_path, cfg(exclude=["drafts/**"]))
     assert paths(replaced) == [
         "docs/adr/0001-a.md",
         "docs/adr/README.md",
         "docs/adr/draft-XXX.md",
-        "docs/adr/fr/0001-a.md",
+        "docs/adr/old/0001-a.md",
     ]
     negated = discover(tmp_path, cfg(exclude=["*.md", "!0001-*.md"]))
     assert paths(negated) == [
         "docs/adr/0001-a.md",
-        "docs/adr/fr/0001-a.md",
-        "docs/adr/zh/0001-a.md",
+        "docs/adr/drafts/0001-a.md",
+        "docs/adr/old/0001-a.md",
     ]
+
+
+def test_translation_mirrors_are_skipped_and_listed(tmp_path: Path) -> None:
+    for rel in ("0001-a.md", "0002-b.md", "zh/0001-a.md", "pt-br/0002-b.md", "0002-b.fr.md"):
+        write(tmp_path, f"docs/adr/{rel}")
+    found = discover(tmp_path, cfg())
+    assert paths(found) == ["docs/adr/0001-a.md", "docs/adr/0002-b.md"]
+    assert found.mirrors == {
+        "docs/adr/zh/0001-a.md": "docs/adr/zh",
+        "docs/adr/pt-br/0002-b.md": "docs/adr/pt-br",
+        "docs/adr/0002-b.fr.md": "docs/adr/0002-b.md",
+    }
+    assert set(found.mirrors) <= set(found.skipped)
+
+
+def test_a_log_kept_only_in_a_language_folder_is_not_a_mirror(tmp_path: Path) -> None:
+    for rel in ("zh/0001-a.md", "zh/0002-b.md", "README.md"):
+        write(tmp_path, f"docs/adr/{rel}")
+    found = discover(tmp_path, cfg())
+    assert paths(found) == ["docs/adr/zh/0001-a.md", "docs/adr/zh/0002-b.md"]
+    assert found.mirrors == {}
 
 
 def test_other_texts_include_current_files_and_configured_index(tmp_path: Path) -> None:

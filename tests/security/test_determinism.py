@@ -51,6 +51,9 @@ COMMANDS = [
     ["impact", "--base", "HEAD~1", "--format", "json"],
     ["list", "--format", "json"],
     ["find", "--paths", "src/a.py", "--format", "json"],
+    ["compaction", "--format", "json"],
+    ["compaction"],
+    ["archive", "plan", "1"],
 ]
 
 

@@ -95,6 +95,10 @@ COMMANDS = [
     ["graph", "--format", "dot"],
     ["graph", "--format", "json"],
     ["relationships"],
+    ["compaction"],
+    ["compaction", "--format", "json"],
+    ["archive", "plan", "2", "--format", "text"],
+    ["archive", "plan", "2"],
 ]
 
 

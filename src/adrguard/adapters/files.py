@@ -9,7 +9,7 @@ of the repository, a permission error, a size above ``max-file-size``) in ``Sour
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -71,6 +71,8 @@ class Discovery:
     file_list: Sequence[str] = ()  # ``repo_files`` as listed (sorted)
     untracked_checked: bool = False
     search: Search = field(default_factory=lambda: Search(()))  # the roots and why
+    # translation mirrors (also in ``skipped``): path -> the mirror folder or record it belongs to
+    mirrors: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def shallow_roots(self) -> frozenset[str]:
@@ -104,7 +106,8 @@ def discover(
     search = find_roots(base, config, files, extra_roots, required=require_roots, store=store)
     roots = tuple(r.path for r in search.roots)
     shallow = frozenset(r.path for r in search.roots if r.shallow)
-    new_files = _new_files(base, roots, shallow, files) if git_top else []
+    archive = tuple(config.archive_dirs)
+    new_files = _new_files(base, roots, shallow, files, archive) if git_top else []
     visible = sorted({*files, *new_files}) if (untracked and new_files) else files
     plan = classify(visible, roots, config, shallow=shallow)
     max_size = config.options.max_file_size
@@ -117,7 +120,8 @@ def discover(
     file_set = frozenset(visible)
     others = _other_texts(real_base, file_set, roots, plan, config, shallow)
     pending = (
-        _under_roots(new_files, roots, shallow, config) if git_top else ()
+        _under_roots(new_files, roots, shallow, config, mirror_keys(plan.mirrors))
+        if git_top else ()
     )
     return Discovery(
         sources=sources,
@@ -131,7 +135,16 @@ def discover(
         file_list=visible,
         untracked_checked=untracked and bool(pending),
         search=search,
+        mirrors=plan.mirrors,
     )
+
+
+def mirror_keys(mirrors: Mapping[str, str]) -> dict[str, str]:
+    """A plan's ``mirrors`` (path -> mirror folder, or translated record) as ``classify`` takes
+    them, to classify part of a listing the way the whole listing was."""
+    return {
+        (m if path.startswith(m + "/") else path): m for path, m in mirrors.items()
+    }
 
 
 # --- roots ------------------------------------------------------------------------------
@@ -286,7 +299,11 @@ def walk(base: Path, start: str = "", unreadable: list[tuple[str, str]] | None =
 
 
 def _new_files(
-    base: Path, roots: Sequence[str], shallow: frozenset[str], tracked: Sequence[str]
+    base: Path,
+    roots: Sequence[str],
+    shallow: frozenset[str],
+    tracked: Sequence[str],
+    archive: Sequence[str] = (),
 ) -> list[str]:
     """Files under the roots that git neither tracks nor ignores. The roots are listed on disk
     first; git is asked which of the files it does not track it ignores only when there are
@@ -295,7 +312,7 @@ def _new_files(
     on_disk: set[str] = set()
     for root in roots:
         start = "" if root == "." else root
-        listed = _shallow_files(base, start) if root in shallow else walk(base, start)
+        listed = _shallow_files(base, start, archive) if root in shallow else walk(base, start)
         on_disk.update(p for p in listed if p not in known)
     if not on_disk:
         return []
@@ -304,8 +321,9 @@ def _new_files(
     return [p for p in untracked_files(base, sorted(set(roots))) if p in on_disk]
 
 
-def _shallow_files(base: Path, folder: str) -> list[str]:
-    """The files of a root found by content: directly in it, or in its numbered folders."""
+def _shallow_files(base: Path, folder: str, archive: Sequence[str] = ()) -> list[str]:
+    """The files of a root found by content: directly in it, in its numbered folders, or in
+    its archive folders."""
     from adrguard.core.rootnames import is_numbered
 
     try:
@@ -318,18 +336,23 @@ def _shallow_files(base: Path, folder: str) -> list[str]:
         rel = f"{folder}/{name}" if folder else name
         if not is_dir:
             out.append(rel)
-        elif is_numbered(name):
+        elif is_numbered(name) or name in archive:
             out.extend(walk(base, rel))
     return out
 
 
 def _under_roots(
-    paths: Sequence[str], roots: Sequence[str], shallow: frozenset[str], config: Config
+    paths: Sequence[str],
+    roots: Sequence[str],
+    shallow: frozenset[str],
+    config: Config,
+    mirrors: Mapping[str, str],
 ) -> tuple[str, ...]:
     """The files among ``paths`` that would be records under the roots."""
     if not paths:
         return ()
-    return tuple(p for p, _, _ in classify(paths, roots, config, shallow=shallow).records)
+    plan = classify(paths, roots, config, shallow=shallow, mirrors=mirrors)
+    return tuple(p for p, _, _ in plan.records)
 
 
 def _other_texts(

@@ -3,8 +3,8 @@ archive folders and the configured excludes (gitwildmatch). Pure: works on path 
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from adrguard.config import Config
@@ -25,6 +25,9 @@ class Plan:
 
     records: list[tuple[str, str, bool]]  # (path, root, archived), sorted by path
     skipped: tuple[str, ...]
+    # translation mirrors (also in ``skipped``): path -> the mirror it belongs to
+    # (:func:`adrguard.core.parse.mirrors.find_mirrors`)
+    mirrors: Mapping[str, str] = field(default_factory=dict)
 
 
 class _Excluder:
@@ -98,6 +101,14 @@ def _is_record_folder(name: str, inner: Sequence[str]) -> bool:
     return name[:1].isdigit() or len(inner) == 1
 
 
+def _shallow_member(parts: Sequence[str], archive: Sequence[str]) -> bool:
+    """A folder of a root found by content that may hold its records: the root, a numbered
+    record folder, the root's archive folder, or a numbered record folder in it."""
+    if parts and parts[0] in archive:
+        parts = parts[1:]
+    return not parts or (len(parts) == 1 and is_numbered(parts[0]))
+
+
 class _Folder(NamedTuple):
     """What :func:`classify` needs to know about a folder, worked out once for its files."""
 
@@ -121,7 +132,7 @@ def _folder(
     rel = folder if root == "." else folder[len(root) + 1 :]
     parts = rel.split("/") if rel else []
     is_shallow = root in shallow
-    if is_shallow and (len(parts) > 1 or (parts and not is_numbered(parts[0]))):
+    if is_shallow and not _shallow_member(parts, archive):
         return None  # below a root found by content, but not one of its record folders
     return _Folder(
         root=root,
@@ -138,11 +149,18 @@ def classify(
     config: Config,
     *,
     shallow: Collection[str] = (),
+    mirrors: Mapping[str, str] | None = None,
 ) -> Plan:
     """Split the markdown files under the roots into records and skipped files. In a
     ``shallow`` root (found by content) only numbered or dated names directly in it, and
     numbered one-folder-per-record folders, are records; its other markdown files are
-    skipped."""
+    skipped. Translation mirrors (``mirrors``: found in ``files`` unless given, see
+    :func:`adrguard.core.parse.mirrors.find_mirrors`) are skipped too, and listed."""
+    from adrguard.core.parse.mirrors import find_mirrors, mirror_of
+
+    if mirrors is None:
+        mirrors = find_mirrors(files := list(files), roots)
+    mirrored: dict[str, str] = {}
     ordered = longest_first(roots)
     archive = tuple(config.archive_dirs)
     excluder = _Excluder(config.exclude)
@@ -158,6 +176,9 @@ def classify(
         else:
             info = known[where] = _folder(path, where, ordered, archive, shallow)
         if info is None:
+            continue
+        if mirrors and (mirror := mirror_of(path, mirrors)) is not None:
+            mirrored[path] = mirror if mirror != path else mirrors[path]  # folder, or original
             continue
         rel = f"{info.rel}/{name}" if info.rel else name
         found.append((path, rel, info))
@@ -178,13 +199,15 @@ def classify(
             else:
                 skipped.append(path)  # a part of a record (renaming.md), or excluded
         elif excluder.any(path, rel) or (
-            info.shallow and (info.rel or not is_numbered(path.rsplit("/", 1)[-1]))
+            info.shallow
+            and (info.rel not in ("", *archive) or not is_numbered(path.rsplit("/", 1)[-1]))
         ):
             skipped.append(path)
         else:
             records.append((path, info.root, info.archived))
     records.sort()
-    return Plan(records=records, skipped=tuple(sorted(skipped)))
+    skipped.extend(mirrored)
+    return Plan(records=records, skipped=tuple(sorted(skipped)), mirrors=mirrored)
 
 
 def longest_first(roots: Sequence[str]) -> list[str]:

@@ -90,6 +90,7 @@ class Revision:
             file_list=listing,
             search=Search(tuple(Root(r, f"an ADR root at {self.rev[:12]}", r in shallow)
                                 for r in roots)),
+            mirrors=plan.mirrors,
         )
 
 
@@ -112,8 +113,12 @@ class Amended:
 
         found, now = self.found, self.now
         old = blobs_at(self.root, self.rev, self.then) if self.then else {}
+        from adrguard.adapters.files import mirror_keys
+
         shallow = found.shallow_roots
-        plan = classify(sorted(old), found.roots, config, shallow=shallow)
+        plan = classify(
+            sorted(old), found.roots, config, shallow=shallow, mirrors=mirror_keys(found.mirrors)
+        )
         others = other_text_paths(frozenset(old), found.roots, plan, config, shallow)
         sources, texts = _read(config, plan, others, old, self.rev)
         repo_files = (found.repo_files - now) | old.keys()
@@ -128,6 +133,9 @@ class Amended:
             uses_git=True,
             file_list=sorted(repo_files),
             search=found.search,
+            mirrors={
+                **{p: m for p, m in found.mirrors.items() if p not in now}, **plan.mirrors
+            },
         )
 
 

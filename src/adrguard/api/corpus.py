@@ -21,7 +21,8 @@ from adrguard.api.records import open_store, parse_sources
 from adrguard.config import Config, load_config
 from adrguard.core.errors import UserError
 from adrguard.core.model import Corpus, Decision
-from adrguard.core.parse.formats import non_record_type
+from adrguard.core.parse.formats import non_record_type, template_name
+from adrguard.core.parse.mirrors import translation_of
 
 
 def resolve_root(repo_root: Path | str | None) -> Path:
@@ -125,6 +126,7 @@ def corpus_of(
         repo_url=found.repo_url,
         untracked=found.untracked,
         shallow_roots=found.shallow_roots,
+        mirrors=found.mirrors,
     )
     if citations is None or place is None:
         return corpus
@@ -144,14 +146,25 @@ def build_corpus(
     untracked: Sequence[str] = (),
     shallow_roots: Collection[str] = (),
     previous_texts: Mapping[str, bytes] | None = None,
+    mirrors: Mapping[str, str] | None = None,
 ) -> Corpus:
     # A document whose front matter declares a non-decision type (a supplement, a guide) is
-    # skipped like an index or a template.
-    others = [d.path for d in decisions if d.front_matter and non_record_type(d.front_matter)]
-    if others:
-        dropped = set(others)
+    # skipped like an index or a template; so is a file that its name calls a template in any
+    # case (``TEMPLATE.md``, ``_template.md``). One that declares itself a translation
+    # (`translation-of:`) is a mirror.
+    mirrored = dict(mirrors or {})
+    mirrored.update(
+        (d.path, d.path) for d in decisions if d.front_matter and translation_of(d.front_matter)
+    )
+    others = [
+        d.path
+        for d in decisions
+        if (d.front_matter and non_record_type(d.front_matter)) or template_name(d.path)
+    ]
+    if others or len(mirrored) != len(mirrors or {}):
+        dropped = {*others, *mirrored}
         decisions = [d for d in decisions if d.path not in dropped]
-        skipped = sorted({*skipped, *others})
+        skipped = sorted({*skipped, *dropped})
     ordered = tuple(sorted(decisions, key=lambda d: (d.id, d.path)))
     return Corpus(
         decisions=ordered,
@@ -163,4 +176,5 @@ def build_corpus(
         untracked=tuple(untracked),
         shallow_roots=frozenset(shallow_roots),
         previous_texts=dict(previous_texts or {}),
+        mirrors=mirrored,
     )

@@ -41,6 +41,11 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "search": ("agent", "records holding every word of a query (identifier, title, markdown)"),
     "mcp": ("mcpcmd", "serve read-only ADR tools to coding agents over MCP (stdio)"),
     "citations": ("citations", "code and documents that cite decisions (or one decision: ID)"),
+    "compaction": (
+        "compaction",
+        "read-only analysis: what to keep, summarize, consolidate, decide or archive",
+    ),
+    "archive": ("archive", "plan, apply and restore moves of retired records into the archive"),
 }
 
 # The command modules, in registration order.

@@ -270,6 +270,9 @@ class Corpus:
     previous_texts: Mapping[str, bytes] = field(default_factory=dict)
     # code and documents outside the roots that cite decisions (None: not scanned)
     citations: Citations | None = None
+    # translation mirrors, left out of the records (and listed in ``skipped``): path -> the
+    # mirror folder, or the translated file, it belongs to (adrguard.core.parse.mirrors)
+    mirrors: Mapping[str, str] = field(default_factory=dict)
 
     @cached_property
     def by_path(self) -> Mapping[str, Decision]:

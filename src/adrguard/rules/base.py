@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol, TypeVar, cast
 
-from adrguard.core.conventions.log import Log
+from adrguard.core.conventions.log import Log, logs_of
 from adrguard.core.findings import Finding, Severity
 from adrguard.core.model import ChangeSet, Corpus, Decision, Location
 from adrguard.core.options import Options
@@ -49,18 +49,11 @@ class RuleContext:
     def log(self, root: str) -> Log:
         """The log (records and learned habits) of one ADR root; the logs of every root are
         built on first use, their habits when a rule first asks for them."""
-        logs = self.derived("logs", lambda: _logs_of(self.corpus))
+        logs = self.derived("logs", lambda: logs_of(self.corpus))
         found = logs.get(root)
         if found is None:
             found = logs[root] = Log(root, ())
         return found
-
-
-def _logs_of(corpus: Corpus) -> dict[str, Log]:
-    members: dict[str, list[Decision]] = {}
-    for d in corpus.decisions:
-        members.setdefault(d.root, []).append(d)
-    return {r: Log(r, ds) for r, ds in members.items()}
 
 
 class Rule(Protocol):

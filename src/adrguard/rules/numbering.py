@@ -55,6 +55,13 @@ class DuplicateId(BaseRule):
     take one. Several roots are separate number spaces; versions of one record named
     `<number>-v<version>` (`0002-v1-x.md`, `0002-v2-x.md`) share its number.
 
+    Translations are not duplicates: a folder named as a language code below a root (`zh/`,
+    `pt-br/`) whose files repeat the names or numbers of the root's records, a file that adds a
+    language code to its neighbour's name (`0007-use-kafka.zh-CN.md`), and a record that
+    declares `translation-of:` are read as mirrors, left out of numbering, the graph and the
+    index, and named in one **note** per mirror. To check a mirror folder as records, make it a
+    root of its own (`roots = ["docs/adr", "docs/adr/zh"]`).
+
     **Bad**: `docs/adr/0007-use-kafka.md` and `docs/adr/archive/0007-use-rabbitmq.md`.
 
     **Good**: the newer record renumbered to the next free number, `0012-use-kafka.md`.
@@ -83,6 +90,28 @@ class DuplicateId(BaseRule):
                 Location(d.path, d.front_matter_lines.get("id", 1)),
                 d,
                 related,
+            )
+        yield from self._mirrors(ctx)
+
+    def _mirrors(self, ctx: RuleContext) -> Iterator[Finding]:
+        groups: dict[str, list[str]] = {}
+        for path, mirror in ctx.corpus.mirrors.items():
+            groups.setdefault(mirror, []).append(path)
+        for mirror, paths in sorted(groups.items()):
+            first = min(paths)
+            if mirror == first:
+                why = f"{first} declares itself a translation (`translation-of`)"
+            elif first.startswith(mirror + "/"):
+                count = f"{len(paths)} file{'s' if len(paths) != 1 else ''}"
+                why = (f"{mirror}/ is named as a language code and repeats names or numbers of "
+                       f"the records beside it: a translation mirror ({count})")
+            else:
+                why = f"{first} adds a language code to the name of {mirror}: a translation"
+            yield self.finding(
+                f"{why}; left out of numbering, the graph and the index. To check a mirror "
+                "folder as records, make it an ADR root of its own",
+                Location(first, 1),
+                severity=Severity.NOTE,
             )
 
 

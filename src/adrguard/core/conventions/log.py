@@ -18,7 +18,7 @@ from functools import cached_property
 from adrguard.core.conventions import dates, naming
 from adrguard.core.conventions.naming import STRONG
 from adrguard.core.conventions.sections import Requirement, heading_keys, pseudo_headings
-from adrguard.core.model import Decision
+from adrguard.core.model import Corpus, Decision
 
 MIN_LEARN = 3  # a log needs this many records before it can set aside a default requirement
 _SIGNPOST_WORDS = 80
@@ -179,3 +179,26 @@ class Log:
             bold = _LINE_START_BOLD.search(d.text) is not None  # no bold line, no pseudo-heading
             found = self._pseudo[d.path] = tuple(pseudo_headings(d.text)) if bold else ()
         return found
+
+
+def logs_of(corpus: Corpus) -> dict[str, Log]:
+    """The :class:`Log` of every ADR root of ``corpus`` that holds a record."""
+    members: dict[str, list[Decision]] = {}
+    for d in corpus.decisions:
+        members.setdefault(d.root, []).append(d)
+    return {r: Log(r, ds) for r, ds in members.items()}
+
+
+def unstated_by_habit(log: Log, require_status: bool | None) -> frozenset[str]:
+    """Paths of the records of ``log`` that state no status where the log does not ask for one
+    (the ADR102 reading): every such record when ``require_status`` is False or the log states
+    no statuses by habit, those written before the log adopted statuses otherwise; none when
+    ``require_status`` is True."""
+    if require_status:
+        return frozenset()
+    habit = log.statuses
+    return frozenset(
+        d.path for d in log.records
+        if not states_status(d)
+        and (require_status is False or habit.since is None or log.position(d) < habit.since)
+    )

@@ -25,12 +25,13 @@ from adrguard.core.options import Options
 from adrguard.core.parse import formats, ids, relations
 from adrguard.core.parse import status as st
 from adrguard.core.parse.document import Block, Document
-from adrguard.core.parse.statements import section_statement
+from adrguard.core.parse.statements import rows, section_statement
 
 _HEADING_MARKS = re.compile(r"^\s{0,3}#{1,6}[ \t]*|[ \t]+#+[ \t]*$")
 _PARTLY = re.compile(r"^(?:partly|partially|in part)\s+supers", re.I)
 _COLON = re.compile(r"[:：]")
 _DATE_KEYS = ("date", "created", "decision-date", "decision_date")
+_MARKUP = ("](", "~", "**", "__")  # markdown that says which part of a status line counts
 
 
 @lru_cache(maxsize=32)
@@ -157,7 +158,8 @@ class Fields:
 
     def section_statement(self, idx: int) -> StatusStatement | None:
         blocks = self.by_section.get(idx, [])
-        return section_statement(blocks, self.options.status_synonyms) if blocks else None
+        syn = self.options.status_synonyms
+        return section_statement(blocks, syn, self.status_keys) if blocks else None
 
     def label_lines(self) -> list[tuple[Block, int, str, str]]:
         """Every ``Label: value`` line of the body: (block, line index, label, value)."""
@@ -190,19 +192,40 @@ class Fields:
                 parts = _COLON.split(raws[i], maxsplit=1)
                 if len(parts) == 2:
                     raw = formats.unwrap_emphasis(parts[0], parts[1].strip()) or raw
-            stmt = StatusStatement(raw, st.normalise(value, syn), b.line + i, "line")
+            said = raw if any(m in raw for m in _MARKUP) else value
+            stmt = StatusStatement(raw, st.normalise(said, syn), b.line + i, "line")
             out.append((stmt, self.in_header(b)))
+        table = self.table_rows()
+        lines = {row[0].line for row in table}
+        for row in table:  # a metadata table: | Status | Accepted |
+            label = formats.cell_label(row[0].text)
+            if len(row) < 2 or row[0].section in self.status_sections:
+                continue
+            if self.is_status_label(label):
+                raw = row[1].raw.strip().strip("|").strip() or row[1].text.strip()
+                status = st.normalise(raw, syn)
+                # a header row (| Status | Owner |) names columns unless its value is a status
+                header = row[0].line - 1 not in lines and row[0].line - 2 not in lines
+                if header and status is Status.UNKNOWN:
+                    continue
+                stmt = StatusStatement(raw, status, row[0].line, "line")
+                out.append((stmt, self.in_header(row[0])))
+        out.sort(key=lambda pair: pair[0].line)
         return out
+
+    def table_rows(self) -> list[list[Block]]:
+        """The body's table rows (cells grouped by line)."""
+        return rows(self.doc.blocks) if any(b.kind == "cell" for b in self.doc.blocks) else []
 
     # -- date ---------------------------------------------------------------------------
     def date(self) -> tuple[str | None, int]:
         found = self.fm_value(*_DATE_KEYS)
         raw = formats.scalar(found[1]) if found else None
-        if found and raw:
+        if found and raw and not formats.date_placeholder(raw):
             return raw, self.fm_lines.get(found[0], 1)
         fallback: tuple[str | None, int] = (None, 1)
-        for b, i, label, value in self.label_lines():
-            if formats.is_date_label(label):
+        for b, i, label, value in self.label_lines():  # a template's help text is no date
+            if formats.is_date_label(label) and not formats.date_placeholder(value):
                 if self.in_header(b):
                     return value, b.line + i
                 if fallback[0] is None:
@@ -222,7 +245,9 @@ class Fields:
         partly = bool(primary and _PARTLY.match(st.fold(primary.raw)))
         blocks = self.doc.blocks if relations.may_declare(self.body) else []
         found = relations.collect(
-            relations.Where(self.source.path, rid, self.fm_lines, self.status_sections),
+            relations.Where(
+                self.source.path, rid, self.fm_lines, self.status_sections, self.is_status_label
+            ),
             self.fm,
             self.fm_statuses,
             blocks,

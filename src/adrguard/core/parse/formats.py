@@ -21,7 +21,9 @@ _FOLDER_FILES = frozenset({"readme.md", "index.md", "readme.markdown", "index.ma
 _HEADING_ATTRS = re.compile(r"\s*\{#[^}]*\}\s*$")
 _TYPE_LABEL = re.compile(
     r"^(?:architecture\s+decision\s+record\s*[:\-–]\s*|architecture\s+decision\s+record\s+(?=\d)"
-    r"|decision\s+record\s*:\s*|Decision Record\s+(?=[A-Z]))",
+    r"|decision\s+record\s*:\s*|Decision Record\s+(?=[A-Z])"
+    # a bare document-type label without a number: ``RFC: Use X``, ``ADR: Use X``
+    r"|(?:adr|rfc|pep|kep|dep)\s*:\s*(?=\S))",
     re.I,
 )
 _ADR_NUMBER = re.compile(r"^(?:adr|rfc)[-_ #]*(\d+)\b\s*[:.)\-–—]?\s*", re.I)
@@ -184,6 +186,14 @@ def label_line(line: str) -> tuple[str, str] | None:
     return m.group(1).strip().casefold(), m.group(2).strip()
 
 
+_CELL_MARKS = re.compile(r"^[\s*_`]+|[\s*_`:：]+$")
+
+
+def cell_label(text: str) -> str:
+    """A table cell as a label: ``**Status:**`` -> ``status``."""
+    return _CELL_MARKS.sub("", text).casefold()
+
+
 def bare_date(text: str) -> str | None:
     """A line that is only a date (``June 19, 2018``, ``Date 09/04/2018``): the date."""
     m = _BARE_DATE.match(text.strip()) if len(text) < 40 else None
@@ -237,6 +247,43 @@ _NON_DECISION_TYPES = frozenset(
         "report",
     }
 )
+
+
+# A file named as a template in any case or language (``TEMPLATE.md``, ``_template.md``,
+# ``adr_Template.md``, ``0000-modele.md``, ``vorlage.md``): the word stands between separators.
+_TEMPLATE_NAME = re.compile(
+    r"(?:^|[-_. ])(?:template|modele|modèle|vorlage|plantilla|sjabloon|szablon|шаблон|模板"
+    r"|テンプレート|템플릿)(?=$|[-_. ])"
+)
+_NONZERO = re.compile(r"0*[1-9]\d*")
+
+
+def template_name(path: str) -> bool:
+    """Whether a file's name says it is a template: the word in any case, and no number in the
+    name but zero (``0012-use-a-template-engine.md`` is a record)."""
+    stem = path.rsplit("/", 1)[-1].rsplit(".", 1)[0].casefold()
+    return bool(_TEMPLATE_NAME.search(stem)) and not any(
+        _NONZERO.fullmatch(n) for n in re.findall(r"\d+", stem)
+    )
+
+
+# A template's picture of a date (``YYYY-MM-DD``, ``AAAA-MM-JJ``, ``TT.MM.JJJJ``, ``dd/mm/yyyy``).
+_DATE_PICTURE = re.compile(
+    r"(?<![^\W\d_])(?:yyyy|aaaa|jjjj|tttt|dd|jj|tt)[-/.](?:mm)[-/.]?|(?<![^\W\d_])mm[-/.]"
+    r"(?:dd|jj|tt|yyyy|aaaa)(?![^\W\d_])|(?<![^\W\d_])(?:yyyy|aaaa|jjjj)(?![^\W\d_])",
+    re.I,
+)
+
+
+def date_placeholder(value: str) -> bool:
+    """Whether a date value is a template's help text, not a date: it holds no year and either
+    a picture of a date (``[YYYY-MM-DD when the decision was last updated]``) or nothing but a
+    bracketed placeholder (``{date}``, ``<date>``)."""
+    text = value.strip()
+    if re.search(r"\d{4}", text):
+        return False
+    braced = text[:1] in "[{<" and text[-1:] in "]}>" and not re.search(r"\d", text)
+    return braced or _DATE_PICTURE.search(text) is not None
 
 
 def non_record_type(front_matter: Mapping[str, Any]) -> str | None:

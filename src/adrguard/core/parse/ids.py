@@ -27,6 +27,17 @@ _TITLE_ID = re.compile(
     r"(?(open)\])(?:(?P<mark>\s*[:.)\-–—])\s*|\s+(?=\S))",
     re.I,
 )
+# A bare id in text: ``ADR-0042``, ``DR008``, ``KEP-0002`` (a capitalised prefix: the resolver
+# decides whether it is this log's), ``#12``, a log4brains ``20200925-slug``, and lists
+# (``ADRs 60 and 61``).
+# Its ends are ASCII word boundaries, so an id written against CJK text counts (``ADR-0003を``).
+ID_IN_TEXT = re.compile(
+    r"(?<![0-9A-Za-z_])(?P<prefix>(?i:adr|rfc)|[A-Z]{2,10})(?P<plural>s)?[-_ #]?"
+    r"(?P<number>\d{1,6})(?![0-9A-Za-z_])"
+    r"(?P<more>(?:\s*(?:,|and|&|or)\s*\d{1,6}(?![0-9A-Za-z_]))*)"
+    r"|(?<![\w/])#\d+\b|\b\d{8}-[a-z0-9-]+\b"
+)
+_MORE_NUMBERS = re.compile(r"\d+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,3 +96,18 @@ def strip_own_id(title: str, own: NameId) -> tuple[str, int | None]:
     if (own.prefix and prefix == own.prefix) or (number == own.number and marked):
         return title[m.end() :].strip(), number
     return title, None
+
+
+def in_text(text: str) -> list[str]:
+    """The bare ids written in ``text`` (a list such as ``ADRs 60 and 61`` gives two)."""
+    return [t for m in ID_IN_TEXT.finditer(text) for t in of_match(m)]
+
+
+def of_match(m: re.Match[str]) -> list[str]:
+    """The ids one :data:`ID_IN_TEXT` match names."""
+    prefix, more = m.group("prefix"), m.group("more")
+    if not prefix:
+        return [m.group(0)]
+    if not more:
+        return [m.group(0) if not m.group("plural") else f"{prefix} {m.group('number')}"]
+    return [f"{prefix} {n}" for n in (m.group("number"), *_MORE_NUMBERS.findall(more))]

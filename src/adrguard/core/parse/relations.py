@@ -10,11 +10,12 @@ supersession is an amendment, never a supersession.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from adrguard.core.model import Link, Location, Relationship, RelKind
+from adrguard.core.parse import formats, ids, keyed, successors
 from adrguard.core.parse.document import Block, Span
 
 _P = r"(?:partially|partly|in\s+part)"
@@ -58,15 +59,6 @@ _LEAD = re.compile(
     re.I,
 )
 _STOP = re.compile(r"[.!?;](?:\s|$)|\s[-–—]\s")
-# A bare id after relation wording: ``ADR-0042``, ``DR008``, ``KEP-0002`` (a capitalised prefix:
-# the resolver decides whether it is this log's), ``#12``, a log4brains ``20200925-slug``, and
-# lists (``ADRs 60 and 61``).
-_ID = re.compile(
-    r"\b(?P<prefix>(?i:adr|rfc)|[A-Z]{2,10})(?P<plural>s)?[-_ #]?(?P<number>\d{1,6})\b"
-    r"(?P<more>(?:\s*(?:,|and|&|or)\s*\d{1,6}\b)*)"
-    r"|(?<![\w/])#\d+\b|\b\d{8}-[a-z0-9-]+\b"
-)
-_MORE_NUMBERS = re.compile(r"\d+")
 _YAML_LINK = re.compile(r"\[([^\]]*)\]\(\s*<?([^)\s>]*)>?[^)]*\)")
 
 _VERB_KIND = {
@@ -81,27 +73,7 @@ _VERB_KIND = {
 }
 _PARTIAL = {RelKind.SUPERSEDES: RelKind.AMENDS, RelKind.SUPERSEDED_BY: RelKind.AMENDED_BY}
 
-FRONT_MATTER_KEYS: Mapping[str, RelKind] = {
-    "supersedes": RelKind.SUPERSEDES,
-    "superseded-by": RelKind.SUPERSEDED_BY,
-    "supersededby": RelKind.SUPERSEDED_BY,
-    "replaces": RelKind.SUPERSEDES,
-    "replaced-by": RelKind.SUPERSEDED_BY,
-    "depends-on": RelKind.DEPENDS_ON,
-    "dependson": RelKind.DEPENDS_ON,
-    "amends": RelKind.AMENDS,
-    "amended-by": RelKind.AMENDED_BY,
-    "enhances": RelKind.AMENDS,  # an addition to a record, in force beside it
-    "enhanced-by": RelKind.AMENDED_BY,
-    "updates": RelKind.AMENDS,  # IETF RFC header fields: Updates / Updated-By
-    "updated-by": RelKind.AMENDED_BY,
-    "obsoletes": RelKind.SUPERSEDES,  # IETF RFC header fields: Obsoletes / Obsoleted-By
-    "obsoleted-by": RelKind.SUPERSEDED_BY,
-    "relates-to": RelKind.RELATES_TO,
-    "related-to": RelKind.RELATES_TO,
-}
 _SCHEME = re.compile(r"^[a-z][a-z0-9+.\-]*:|^//", re.I)
-_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,11 +82,6 @@ class Found:
     target: str
     text: str
     column: int = 1
-
-
-def front_matter_key(key: str) -> RelKind | None:
-    folded = _CAMEL.sub("-", key.strip()).replace("_", "-").replace(" ", "-").casefold()
-    return FRONT_MATTER_KEYS.get(folded)
 
 
 def front_matter_targets(value: Any) -> list[tuple[str, str]]:
@@ -152,21 +119,7 @@ def _targets(text: str, spans: list[Span], start: int) -> list[tuple[str, str, i
         stop = m.start() if m else len(text)
     if found:
         return found
-    return [(target, "", 1) for target in _ids(text[start:stop])]
-
-
-def _ids(masked: str) -> list[str]:
-    """The bare ids written in ``masked`` (a list such as ``ADRs 60 and 61`` gives two)."""
-    out: list[str] = []
-    for m in _ID.finditer(masked):
-        prefix, more = m.group("prefix"), m.group("more")
-        if not prefix:
-            out.append(m.group(0))
-        elif not more:
-            out.append(m.group(0) if not m.group("plural") else f"{prefix} {m.group('number')}")
-        else:
-            out.extend(f"{prefix} {n}" for n in (m.group("number"), *_MORE_NUMBERS.findall(more)))
-    return out
+    return [(target, "", 1) for target in ids.in_text(text[start:stop])]
 
 
 _CLAUSE_CHARS = (";", ",", "-", "–", "—")  # every _CLAUSE match holds one of these
@@ -185,14 +138,22 @@ _KEYWORDS = re.compile("supers|superc|replac|amend|refine|depend|reject|addend|a
 
 def may_declare(text: str) -> bool:
     """Cheap test: could this text hold relation wording at all?"""
-    return _KEYWORDS.search(text.lower()) is not None
+    lower = text.lower()
+    return _KEYWORDS.search(lower) is not None or successors.KEYWORDS.search(lower) is not None
 
 
-def scan_line(text: str, spans: list[Span], partly_superseded: bool = False) -> list[Found]:
-    """Relationships declared on one line of plain text (with its link spans)."""
+def scan_line(
+    text: str, spans: list[Span], partly_superseded: bool = False, status: bool = False
+) -> list[Found]:
+    """Relationships declared on one line of plain text (with its link spans); ``status``: the
+    line states the record's status (a partial supersession there is an amendment)."""
     if not may_declare(text):
         return []
-    out: list[Found] = []
+    out = [
+        Found(kind, target, label, col)
+        for kind, (target, label, col) in keyed.declared(text, spans, status)
+    ]
+    declared = len(out)
     for clause in _clauses(text):
         lead = _LEAD.match(text, clause)
         begin = lead.end() if lead else clause
@@ -218,6 +179,9 @@ def scan_line(text: str, spans: list[Span], partly_superseded: bool = False) -> 
         kind = RelKind.AMENDED_BY if m.group("partial") else RelKind.SUPERSEDED_BY
         out.extend(Found(kind, t, label, col) for t, label, col in _targets(text, spans, m.end()))
     out.extend(_object_first(text, spans))
+    # a relation key line (``supersedes: parts of ADR-2``) is read once, by its key
+    keyed_targets = {f.target for f in out[:declared]}
+    out = out[:declared] + [f for f in out[declared:] if f.target not in keyed_targets]
     if partly_superseded:
         out = [
             Found(_PARTIAL.get(f.kind, f.kind), f.target, f.text, f.column)
@@ -280,7 +244,7 @@ def scan_value(value: str) -> list[Found]:
         length += len(label)
         pos = m.end()
     parts.append(value[pos:])
-    return scan_line("".join(parts).replace("\n", " "), spans)
+    return scan_line("".join(parts).replace("\n", " "), spans, status=True)
 
 
 def named_targets(value: str) -> list[tuple[str, str]]:
@@ -289,17 +253,19 @@ def named_targets(value: str) -> list[tuple[str, str]]:
     links = [(dest, label) for label, dest in _YAML_LINK.findall(value) if is_record_target(dest)]
     if links:
         return links
-    return [(target, "") for target in _ids(_YAML_LINK.sub(" ", value))]
+    return [(target, "") for target in ids.in_text(_YAML_LINK.sub(" ", value))]
 
 
 @dataclass(frozen=True, slots=True)
 class Where:
-    """Where a record's relationships come from: its path, id, key lines, status sections."""
+    """Where a record's relationships come from: its path, id, key lines, status sections, and
+    which labels introduce its status (``Status:``, ``상태 (Status):``)."""
 
     path: str
     rid: str
     fm_lines: Mapping[str, int]
     status_sections: set[int]
+    status_label: Callable[[str], bool] = lambda label: label == "status"
 
 
 def collect(
@@ -321,20 +287,29 @@ def collect(
             out.append(Relationship(kind, where.rid, key[1], loc, text, origin))
 
     for key, value in fm.items():
-        kind = front_matter_key(key)
+        kind = keyed.front_matter_key(key)
         if kind is not None:
             for target, text in front_matter_targets(value):
                 add(kind, target, where.fm_lines.get(key, 1), text, "front-matter")
     for raw, line in fm_statuses:
         for f in scan_value(raw):
             add(f.kind, f.target, line, f.text, "status")
+    cells: list[Block] = []
     for b in blocks:
-        if b.kind == "heading" or not may_declare(b.text):
+        if b.kind == "cell":
+            cells.append(b)
+        if b.kind in ("heading", "cell") or not may_declare(b.text):
             continue
-        origin = "status" if b.section in where.status_sections else "body"
+        in_status = b.section in where.status_sections
+        origin = "status" if in_status else "body"
         first = b.line
         for i, (text, spans) in enumerate(b.lines()):
-            for f in scan_line(text, spans, partly_superseded):
+            label = formats.label_line(text) if not in_status else None
+            status = in_status or (label is not None and where.status_label(label[0]))
+            for f in scan_line(text, spans, partly_superseded, status):
                 if is_record_target(f.target):
                     add(f.kind, f.target, first + i, f.text, origin, f.column)
+    for kind, (target, text, col), line in keyed.table_rows(cells):
+        if is_record_target(target):
+            add(kind, target, line, text, "body", col)
     return tuple(out)

@@ -23,9 +23,14 @@ from adrguard.core.model import Status, StatusStatement
 from adrguard.core.parse import formats
 from adrguard.core.parse import status as st
 from adrguard.core.parse.document import Block
+from adrguard.core.vocabulary import STATUS_HEADINGS
 
 _LEGEND_ITEMS = 3  # a bare list naming this many different statuses is a template's legend
 _HELP_MIN = 40  # help text explains three statuses: shorter text is a statement or a legend
+_KEYS = frozenset(STATUS_HEADINGS)
+
+
+_MARKUP = ("](", "~", "**", "__")  # markdown that says which part of a line is the status
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,17 +41,25 @@ class _Entry:
     block: Block
     index: int  # line index inside its block (-1 for a table row)
 
+    @property
+    def value(self) -> str:
+        """What the entry states: the markdown when its markup says which part counts (a link
+        to a successor, struck-through history, an emphasised choice), else the plain text."""
+        if self.block.checked is None and any(m in self.raw for m in _MARKUP):
+            return st.choose(self.raw)
+        return self.text
 
-def _entries(blocks: list[Block]) -> list[_Entry]:
+
+def _entries(blocks: list[Block], keys: frozenset[str]) -> list[_Entry]:
     """Every line of the section's text blocks; the first line of each list item (only the
-    ticked ones in a checklist); the rows of a table."""
+    ticked ones in a checklist, also an emoji checklist: ``⬜️ Proposed`` / ``✅ Accepted``); the
+    rows of a table (a ``| Status | Accepted |`` row: its value)."""
     out: list[_Entry] = []
     checklist = any(b.kind == "item" and b.checked is not None for b in blocks)
-    rows: dict[int, list[tuple[str, Block]]] = {}
     for b in blocks:
         if b.kind == "cell":
-            rows.setdefault(b.line, []).append((b.text.strip(), b))
-        elif b.kind == "item":
+            continue
+        if b.kind == "item":
             if checklist and not b.checked:
                 continue
             out.append(_Entry(b.text.split("\n", 1)[0], b.raw.split("\n", 1)[0], b.line, b, 0))
@@ -56,10 +69,24 @@ def _entries(blocks: list[Block]) -> list[_Entry]:
             same = len(raws) == len(texts)
             for i, t in enumerate(texts):
                 out.append(_Entry(t, raws[i] if same else t, b.line + i, b, i))
-    for line, cells in rows.items():
-        texts = [c for c, _ in cells]
-        out.append(_Entry(" ".join(texts), " | ".join(texts), line, cells[0][1], -1))
+    for row in rows(blocks):
+        texts = [c.text.strip() for c in row]
+        if len(row) >= 2 and formats.cell_label(texts[0]) in keys:
+            texts = texts[1:]
+        out.append(_Entry(" ".join(texts), " | ".join(texts), row[0].line, row[0], -1))
+    marks = [st.ticked(e.text) for e in out]
+    if any(m is False for m in marks) and any(marks):  # an emoji checklist: its ticked entries
+        out = [e for e, m in zip(out, marks, strict=True) if m is None or m]
     return out
+
+
+def rows(blocks: list[Block]) -> list[list[Block]]:
+    """The table rows among ``blocks``: their cells grouped by line, in order."""
+    grouped: dict[int, list[Block]] = {}
+    for b in blocks:
+        if b.kind == "cell":
+            grouped.setdefault(b.line, []).append(b)
+    return list(grouped.values())
 
 
 def _is_date(text: str) -> bool:
@@ -72,17 +99,20 @@ def _statement(entry: _Entry, status: Status, whole: bool) -> StatusStatement:
     return StatusStatement(raw, status, entry.line, "section")
 
 
-def section_statement(blocks: list[Block], synonyms: Mapping[str, str]) -> StatusStatement | None:
-    """The status stated by a Status section's blocks (see the module docstring)."""
+def section_statement(
+    blocks: list[Block], synonyms: Mapping[str, str], keys: frozenset[str] = frozenset()
+) -> StatusStatement | None:
+    """The status stated by a Status section's blocks (see the module docstring); ``keys``:
+    the labels that name the status (a table row's first cell)."""
     usable: list[_Entry] = []
     templates: list[_Entry] = []
     skipped: set[int] = set()  # blocks with a line that is not part of the statement
-    for e in _entries(blocks):
-        folded = st.fold(e.text)
+    for e in _entries(blocks, keys or _KEYS):
+        folded = st.fold(e.value)
         if not folded or _is_date(e.text):
             skipped.add(id(e.block))
             continue
-        if st.is_template_text(folded, synonyms, st.is_braced(e.text)):
+        if st.is_template_text(folded, synonyms, st.is_braced(e.value)):
             templates.append(e)
             skipped.add(id(e.block))
         elif len(folded) > _HELP_MIN and st.is_help_text(folded, synonyms):
@@ -90,14 +120,14 @@ def section_statement(blocks: list[Block], synonyms: Mapping[str, str]) -> Statu
         else:
             usable.append(e)
     dated = [e for e in usable if st.date_key(e.text) is not None]
-    latest = st.latest_entry([e.text for e in dated], synonyms) if len(dated) >= 2 else None
+    latest = st.latest_entry([e.value for e in dated], synonyms) if len(dated) >= 2 else None
     if latest is not None:
         e = dated[latest]
-        status = st.normalise(st.status_word(e.text, synonyms), synonyms)
+        status = st.normalise(st.status_word(e.value, synonyms), synonyms)
         return _statement(e, status, False)
     first = _first_known(usable, synonyms)
     if first is not None and first[0].block.kind == "item" and first[0].block.checked is None:
-        known = [(e, st.normalise(e.text, synonyms)) for e in usable]
+        known = [(e, st.normalise(e.value, synonyms)) for e in usable]
         known = [(e, s) for e, s in known if s is not Status.UNKNOWN]
         if _is_legend(known):
             listed = " | ".join(x.text.strip() for x, _ in known)
@@ -119,7 +149,7 @@ def _first_known(
     usable: list[_Entry], synonyms: Mapping[str, str]
 ) -> tuple[_Entry, Status] | None:
     for e in usable:
-        status = st.normalise(e.text, synonyms)
+        status = st.normalise(e.value, synonyms)
         if status is not Status.UNKNOWN:
             return e, status
     return None

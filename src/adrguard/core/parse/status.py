@@ -18,6 +18,7 @@ from collections.abc import Hashable, Iterable, Mapping
 from functools import lru_cache
 
 from adrguard.core.model import Status
+from adrguard.core.parse import successors
 from adrguard.core.vocabulary import STATUS_HEADINGS
 
 _MD_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
@@ -203,17 +204,60 @@ def is_help_text(folded: str, synonyms: Mapping[str, str]) -> bool:
 
 
 def normalise(raw: str, synonyms: Mapping[str, str]) -> Status:
-    """Map a written status to the vocabulary; UNKNOWN when it is stated but not recognised."""
+    """Map a written status to the vocabulary; UNKNOWN when it is stated but not recognised.
+    A supersession clause with a target whose subject is the record decides (``廃止 (Superseded
+    by X)``, ``已废弃，由 X 取代``, ``已被 X 取代``): see :mod:`.successors`."""
+    raw = choose(raw)
     folded = fold(raw)
     if not folded or is_template_text(folded, synonyms, is_braced(raw)):
         return Status.UNKNOWN
     history = _history_on_one_line(folded, synonyms)
     if history is not None:
         return history
+    if successors.KEYWORDS.search(folded) and successors.superseded(successors.of_markdown(raw)):
+        return Status.SUPERSEDED
     found = match(folded, synonyms)
     if found is None:
         found = match(_undated(folded), synonyms)
     return found if found is not None else Status.UNKNOWN
+
+
+_STRUCK = re.compile(r"~~?[^~\n]{1,200}~~?")
+_EMPHASISED = re.compile(r"^\s*(\*\*|__|\*|_)(?=\S)([^*_\n]{1,80}?)(?<=\S)\1\s*$")
+_CHOICES = re.compile(r"\s*[|/,]\s*")
+_UNTICKED = "⬜☐◻□▢🔲🔳⚪○"  # an emoji checklist's open boxes
+_TICKED = "✅☑✔✓🟢"  # and its ticks
+_BOX_OR_TICK = re.compile(f"[{_UNTICKED}{_TICKED}]")
+
+
+def choose(raw: str) -> str:
+    """The part of a status as written that states it: struck-through history dropped
+    (``~~Proposed~~ Accepted``), the one emphasised choice of a list of choices (``Proposed |
+    **Accepted** | Deprecated``), the ticked entry of an emoji checklist on one line (``⬜ Proposed
+    ✅ Accepted ⬜ Deprecated``). Anything else is returned as it is."""
+    if "~" in raw:
+        unstruck = _STRUCK.sub(" ", raw)
+        if unstruck != raw and fold(unstruck):
+            raw = unstruck
+    if ("*" in raw or "_" in raw) and _MAY_LIST.search(raw):
+        parts = [p for p in _CHOICES.split(raw) if p.strip()]
+        marked = [m.group(2) for m in map(_EMPHASISED.match, parts) if m]
+        if len(parts) >= 2 and len(marked) == 1:
+            return marked[0]
+    if any(c in raw for c in _TICKED) and any(c in raw for c in _UNTICKED):
+        pieces = _BOX_OR_TICK.split(raw)
+        marks = _BOX_OR_TICK.findall(raw)
+        ticked = [pieces[i + 1] for i, m in enumerate(marks) if m in _TICKED]
+        if len(ticked) == 1 and fold(ticked[0]):
+            return ticked[0]
+    return raw
+
+
+def ticked(raw: str) -> bool | None:
+    """An emoji checklist entry: True for a ticked one (``✅ Accepted``), False for an open box
+    (``⬜️ Proposed``), None for any other text."""
+    head = raw.lstrip(" \t-*+>")[:1]
+    return True if head and head in _TICKED else False if head and head in _UNTICKED else None
 
 
 _ENTRY_SEPARATOR = re.compile(r"\s*(?:[;|→⇒]|->|,\s|\s[-–—]\s)\s*")

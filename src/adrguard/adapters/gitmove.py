@@ -1,0 +1,75 @@
+"""What an archive move asks of git: ``git mv`` (the move is staged, like a person's ``git
+mv``), where the repository keeps its private files (the recovery log goes there, outside the
+work tree), and whether git ignores a path (a plan file is written only where it does). Built
+on :mod:`adrguard.adapters.git` and imported lazily like it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+from adrguard.core.errors import UserError
+
+
+def git_dir(repo_root: Path) -> Path:
+    """The repository's private folder (``.git``, or a worktree's folder inside it)."""
+    import git
+
+    from adrguard.adapters.git import run_git, stderr_line
+
+    try:
+        out = run_git(repo_root, "rev-parse", "--absolute-git-dir")
+    except git.GitCommandError as exc:
+        raise UserError(
+            f"{repo_root} is not inside a git work tree ({stderr_line(exc)}): archive moves "
+            "are made with git mv; run them in a clone"
+        ) from None
+    return Path(out.decode("utf-8", "surrogateescape").strip())
+
+
+def is_ignored(repo_root: Path, rel: str) -> bool:
+    """Whether git ignores ``rel`` (relative to ``repo_root``), tracked or not."""
+    import git
+
+    from adrguard.adapters.git import run_git
+
+    try:
+        run_git(repo_root, "check-ignore", "-q", "--no-index", "--", rel)
+    except git.GitCommandError:
+        return False
+    return True
+
+
+def tracked(repo_root: Path, paths: Iterable[str]) -> set[str]:
+    """The paths among ``paths`` that git tracks (in its index)."""
+    import git
+
+    from adrguard.adapters.git import decode_path, run_git
+
+    wanted = sorted(set(paths))
+    if not wanted:
+        return set()
+    try:
+        out = run_git(repo_root, "ls-files", "-z", "--cached", "--", *wanted)
+    except git.GitCommandError:
+        return set()
+    return {decode_path(p) for p in out.split(b"\0") if p} & set(wanted)
+
+
+def move(repo_root: Path, source: str, target: str) -> None:
+    """``git mv -- SOURCE TARGET``: the file moves and the move is staged. The target's folder
+    must exist. Refused when either path is a symlink or resolves outside the repository
+    through a symlinked folder (git would follow it)."""
+    import git
+
+    from adrguard.adapters.git import run_git, stderr_line
+    from adrguard.adapters.write import unsafe_target
+
+    for rel in (source, target):
+        why = unsafe_target(repo_root, rel)
+        if why is not None:
+            raise UserError(f"refusing to move {source} to {target}: {why}")
+    try:
+        run_git(repo_root, "mv", "--", source, target)
+    except git.GitCommandError as exc:
+        raise UserError(f"git mv {source} {target} failed: {stderr_line(exc)}") from None

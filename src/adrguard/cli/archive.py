@@ -1,0 +1,151 @@
+"""``archive plan | apply | restore``: move fully retired records into their root's archive
+folder as a reviewed, reversible plan. ``plan`` writes nothing into the work tree; ``apply``
+and ``restore`` are the only commands that move files."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+from typing import Any
+
+from adrguard.cli.common import add_common, info, load_config_for, out, write_stdout
+from adrguard.core.errors import UserError
+
+DESCRIPTION = """\
+Move records that are fully retired (superseded by an accepted successor, deprecated or
+rejected, and not leaned on by any accepted record) into their ADR root's archive folder,
+keeping their ids and every link working. Three steps, each its own command:
+
+  plan ID...    read-only: the moves, every relative link to rewrite (both directions, to the
+                byte), the INDEX and CURRENT changes, conflicts, risks and the hashes it was
+                made from; printed as JSON, or written with --out to a file git ignores
+  apply PLAN    re-checks the plan against the repository, moves the files with git mv
+                (staged), rewrites exactly the planned links, regenerates the INDEX; writes a
+                recovery log in the git folder; resumes when interrupted; a no-op when done
+  restore PLAN  undoes an applied plan to the byte from its recovery log
+"""
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser(
+        "archive",
+        help="plan, apply and restore moves of retired records into the archive",
+        description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="examples:\n  adrguard archive plan ADR-0002 ADR-0004 --out .git/adrguard/p.json\n"
+        "  adrguard archive apply .git/adrguard/p.json\n"
+        "  adrguard archive restore .git/adrguard/p.json",
+    )
+    sub = p.add_subparsers(dest="archive_command", metavar="ACTION", required=True)
+    plan = sub.add_parser("plan", help="read-only: plan moving these records into the archive",
+                          allow_abbrev=False)
+    add_common(plan)
+    plan.add_argument("records", nargs="+", metavar="ID", help="ids, numbers or paths")
+    plan.add_argument("--out", type=Path, metavar="FILE",
+                      help="write the plan to FILE (outside the work tree, or a path git "
+                      "ignores); default: print it")
+    plan.add_argument("--format", choices=("json", "text"), default="json",
+                      help="json (schemas/archive-plan.schema.json) or a summary for people")
+    plan.set_defaults(func=run_plan)
+    for name, text in (("apply", "carry out a plan (git mv, link rewrites, INDEX)"),
+                       ("restore", "undo an applied plan to the byte")):
+        sp = sub.add_parser(name, help=text, allow_abbrev=False)
+        add_common(sp)
+        sp.add_argument("plan", type=Path, metavar="PLAN", help="the plan file")
+        sp.set_defaults(func=run_apply if name == "apply" else run_restore)
+
+
+def _check_out(root: Path, target: Path) -> None:
+    """A plan file goes outside the work tree, in the git folder, or where git ignores it."""
+    from adrguard.adapters.gitmove import git_dir, is_ignored
+    from adrguard.adapters.write import is_inside
+
+    real = os.path.realpath(target if target.is_absolute() else Path.cwd() / target)
+    top = os.path.realpath(root)
+    if not is_inside(real, top):
+        return
+    try:
+        private = os.path.realpath(git_dir(root))
+    except UserError:
+        private = ""
+    if private and is_inside(real, private):
+        return
+    rel = os.path.relpath(real, top)
+    if not is_ignored(root, rel):
+        raise UserError(f"--out {target}: {rel} is inside the work tree and git does not ignore "
+                        "it; write plans under .git/ (e.g. .git/adrguard/plan.json), outside "
+                        "the repository, or to an ignored folder")
+
+
+def run_plan(args: argparse.Namespace) -> int:
+    from adrguard.api.archive import make_plan
+    from adrguard.core.compaction.plan import blocking, dump
+
+    root, config = load_config_for(args)
+    if args.out is not None:
+        _check_out(root, args.out)
+    result = make_plan(root, config, args.records)
+    if result.plan is None:
+        for d, reasons in result.refused:
+            out(f"{d.id} ({d.path}) cannot be archived:")
+            for reason in reasons:
+                out(f"  - {reason}")
+        return 1
+    plan = result.plan
+    text = dump(plan)
+    if args.out is not None:
+        from adrguard.adapters.write import write_atomic
+
+        try:
+            write_atomic(args.out, text)
+        except OSError as exc:
+            raise UserError(f"cannot write {args.out}: {exc.strerror or exc}") from None
+        info(f"adrguard: wrote plan {plan['planId'][:12]} to {args.out}")
+    if args.format == "text":
+        write_stdout(summary(plan))
+    elif args.out is None:
+        write_stdout(text, "json")
+    return 1 if blocking(plan) else 0
+
+
+def summary(plan: dict[str, Any]) -> str:
+    """A plan for people: what moves, which links change, what else happens."""
+    lines = [f"archive plan {plan['planId'][:12]}"]
+    lines += [f"  move {m['from']} -> {m['to']}" for m in plan["moves"]]
+    for rw in plan["rewrites"]:
+        for e in rw["edits"]:
+            lines.append(f"  link {rw['source']}:{e['line']} ({e['direction']}) "
+                         f"{e['old']} -> {e['new']}")
+    lines += [f"  {c['action']} {c['path']}" for c in plan["index"]]
+    for view in plan["current"]:
+        lines.append(f"  {view['view']} becomes stale (not re-stamped):")
+        lines += [f"    {r['code']} {r['message']}" for r in view["reasons"]]
+    for c in plan["conflicts"]:
+        tag = "conflict" if c["blocking"] else "note"
+        lines.append(f"  {tag}: {c['path']}:{c['line']} {c['message']}")
+    lines += [f"  risk: {r['path']}:{r['line']} {r['message']}" for r in plan["risks"]]
+    return "\n".join(lines) + "\n"
+
+
+def run_apply(args: argparse.Namespace) -> int:
+    from adrguard.api.archive_apply import apply
+
+    root, config = load_config_for(args)
+    outcome = apply(root, config, args.plan)
+    for line in outcome.lines:
+        out(line)
+    return 0
+
+
+def run_restore(args: argparse.Namespace) -> int:
+    from adrguard.api.archive_apply import restore
+
+    root, _config = load_config_for(args)
+    outcome = restore(root, args.plan)
+    for line in outcome.lines:
+        out(line)
+    return 0
+
+
+__all__ = ["register", "run_apply", "run_plan", "run_restore", "summary"]
