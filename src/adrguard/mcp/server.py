@@ -191,6 +191,9 @@ def build_server(workspace: agent.Workspace) -> MCPServer[Any]:
         Impact means 'review these decisions', never 'the change violates them'."""
         return await _call(models.ImpactResult, agent.analyze_impact, ws, base, head)
 
+    from adrguard.mcp import verify
+
+    verify.register(server, ws, _call, READ_ONLY)  # verify_architecture
     return server
 
 
