@@ -260,10 +260,10 @@ def _paths(rule: FitnessRule, d: Decision, inputs: Inputs) -> RuleResult:
         hits = match_globs(rule.paths, inputs.files)
         items = tuple(Item(VIOLATION, file=p, key=_key(rule, p)) for p in hits)
         if hits:
+            verb = "matches" if len(hits) == 1 else "match"
             return RuleResult(rule, d, VIOLATION, "high",
-                              f"{len(hits)} tracked file{'s' * (len(hits) != 1)} match a "
-                              f"forbidden path ({hits[0]}{', ...' if len(hits) > 1 else ''})",
-                              items)
+                              f"{_count(len(hits), 'tracked file')} {verb} a forbidden path "
+                              f"({hits[0]}{', ...' if len(hits) > 1 else ''})", items)
         return RuleResult(rule, d, PASS, "high", "no tracked file matches the forbidden paths")
     negations = [g for g in rule.paths if g.startswith("!")]
     checked: list[Item] = []

@@ -93,8 +93,8 @@ def _walk(tree: ast.AST) -> Iterator[tuple[ast.AST, bool]]:
         node, guarded = stack.pop()
         yield node, guarded
         if isinstance(node, ast.If) and _is_type_checking(node.test):
-            stack.extend((child, True) for child in reversed(node.body))
             stack.extend((child, guarded) for child in reversed(node.orelse))
+            stack.extend((child, True) for child in reversed(node.body))  # walked first
             continue
         stack.extend((child, guarded) for child in reversed(list(ast.iter_child_nodes(node))))
 

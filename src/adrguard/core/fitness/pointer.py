@@ -160,6 +160,8 @@ def compare(actual: Any, op: str, expected: Any) -> bool | str:
     """Whether ``actual op expected`` holds, or why the two cannot be compared (a wrong type
     is never a pass, nor a violation)."""
     if op in ("<", "<=", ">", ">="):
+        if _kind(expected) != "number":  # the manifest refuses it; never a verdict
+            return f"cannot order by {type_name(expected)}"
         if _kind(actual) != "number":
             return f"expected a number, found {type_name(actual)}"
         if op == "<":

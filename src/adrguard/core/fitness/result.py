@@ -164,11 +164,9 @@ def result_json(r: RuleResult) -> dict[str, Any]:
         "baseline": r.baseline,
         "message": r.message,
         "line": r.rule.line,
+        "successor": r.successor.id if r.successor is not None else None,
+        "fixed": r.fixed,
     }
-    if r.successor is not None:
-        out["successor"] = r.successor.id
-    if r.fixed:
-        out["fixed"] = r.fixed
     return out
 
 
