@@ -45,6 +45,8 @@ FILES = {
     "docs/adr/0002-second.md": RECORD.format(n=2, title="Second", status="Bogus"),
     "src/app.py": "x = 1\n",
     ".gitignore": "",
+    ".adrguard-fitness.json": '{"schemaVersion": 1, "rules": [{"id": "no-print", "decision": '
+    '"ADR-0001", "kind": "forbidden-text", "paths": ["src/**"], "pattern": "print\\\\("}]}\n',
 }
 
 
@@ -84,6 +86,9 @@ READ_COMMANDS = [
     ["find", "--topic", "first"],
     ["context", "1"],
     ["search", "first"],
+    ["verify"],
+    ["verify", "--format", "json", "--policy", "enforce"],
+    ["verify", "--audit"],
 ]
 
 
@@ -123,10 +128,27 @@ async def test_an_mcp_session_writes_nothing_into_the_repository(tmp_path: Path)
             ("find_adrs", {"topic": "first"}),
             ("adr_context", {"id": "ADR-0001"}),
             ("analyze_impact", {"base": "HEAD~1"}),
+            ("verify_architecture", {"rulesPath": ".adrguard-fitness.json", "policy": "enforce"}),
         ]:
             result = await client.call_tool(name, args)
             assert not result.is_error, (name, result)
     assert _status(repo) == before == ""
+
+
+def test_verify_writes_only_the_drift_baseline_and_only_when_asked(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo = _repo(tmp_path)
+    repo.write({"src/app.py": "print(1)\n"})
+    repo.commit("a violation")
+    assert _status(repo) == ""
+    assert main(["verify", "--repo", str(repo.path), "--policy", "enforce"]) == 1
+    assert _status(repo) == ""
+    assert main(["verify", "--repo", str(repo.path), "--write-baseline"]) == 0
+    assert _status(repo) == "?? .adrguard-drift-baseline.json"
+    assert main(["verify", "--repo", str(repo.path), "--policy", "enforce"]) == 0  # known now
+    assert _status(repo) == "?? .adrguard-drift-baseline.json"
+    capsys.readouterr()
 
 
 def _forged_cache(repo: GitRepo, tmp_path: Path) -> Path:
