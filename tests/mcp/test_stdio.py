@@ -32,7 +32,7 @@ async def test_stdio_session(repo: Path, tmp_path: Path) -> None:
     with open(tmp_path / "stderr.log", "w") as errlog:
         async with Client(params, mode="legacy") as client:
             tools = (await client.list_tools()).tools
-            assert len(tools) == 8
+            assert len(tools) == 9
             found = await client.call_tool("find_adrs", {"paths": ["src/db/schema.py"]})
             assert not found.is_error
             assert found.structured_content["results"][0]["id"] == "ADR-0005"
