@@ -22,6 +22,7 @@ TOOLS = {
     "find_adrs",
     "adr_context",
     "analyze_impact",
+    "verify_architecture",  # adrguard.mcp.verify (issue 18)
 }
 
 
