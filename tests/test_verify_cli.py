@@ -301,9 +301,9 @@ def test_enforce_fails_on_new_violations_and_advisory_never(
     repo.write({"deploy/.env": "A=1\n"})
     repo.git("add", "-A")
     code, out, _err = run(repo, capsys)
-    assert code == 0 and "policy advisory: reported, not enforced" in out
+    assert code == 0 and "policy advisory: reported, not enforced (1 violation, in 1 rule)" in out
     code, out, _err = run(repo, capsys, "--policy", "enforce")
-    assert code == 1 and "policy enforce: FAILED" in out
+    assert code == 1 and "policy enforce: FAILED: 1 violation, in 1 rule" in out
     repo.write({".adrguard.toml": '[verify]\npolicy = "enforce"\n'})
     assert run(repo, capsys)[0] == 1  # the config's policy
     assert run(repo, capsys, "--policy", "advisory")[0] == 0  # the option wins

@@ -57,7 +57,8 @@ def _verdict(v: Verification) -> str:
     if v.new_violations:
         noun = "violation" if v.new_violations == 1 else "violations"
         known = " the drift baseline does not know" if v.drift is not None else ""
-        why.append(f"{v.new_violations} {noun}{known}")
+        rules = sum(1 for r in v.results if any(i.baseline != "known" for i in r.violations))
+        why.append(f"{v.new_violations} {noun}{known}, in {rules} rule{'s' * (rules != 1)}")
     if v.inconclusive:
         why.append("inconclusive (a rule has no verdict)")
     if v.policy == "enforce":
