@@ -13,7 +13,9 @@ REQUIRE_CORPORA = "ADRGUARD_REQUIRE_CORPORA"
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
-        "markers", "slow: end-to-end tests that build environments (pre-commit try-repo)"
+        "markers",
+        "slow: end-to-end tests that build environments (pre-commit try-repo) or drive a "
+        "real browser (tests/browser)",
     )
 
 

@@ -46,7 +46,10 @@ def test_find_text_and_json(repo: Path, capsys: pytest.CaptureFixture[str]) -> N
         "json",
     )
     data = json.loads(out)
-    assert data["results"][0]["id"] == "ADR-0004" and data["statuses"] == ["accepted", "proposed"]
+    assert data["results"][0]["identifier"] == "ADR-0004"
+    assert data["statuses"] == ["accepted", "proposed"]
+    assert (data["schemaVersion"], data["method"], data["cached"]) == ("1.0", "keyword", False)
+    assert isinstance(data["latency_ms"], int)
 
 
 def test_find_needs_input_and_checks_it(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -63,7 +66,7 @@ def test_context_text_json_and_cursor(repo: Path, capsys: pytest.CaptureFixture[
     assert code == 0
     assert out.startswith("=== ADR-0005: Use PostgreSQL for storage [accepted]")
     assert "current successor of ADR-0002" in out and "warning: ADR-0002 is superseded" in out
-    assert "2 of 2 units; 0 left out;" in out
+    assert "2 of 2 units; 0 left out;" in out and "tokens (estimate)" in out
     code, out, _ = run(
         capsys,
         "context",
@@ -96,14 +99,29 @@ def test_context_text_json_and_cursor(repo: Path, capsys: pytest.CaptureFixture[
     code, _, err = run(capsys, "context", "--repo", str(repo), "--topic", "x", "--cursor", "bad")
     assert code == 2 and "cursor" in err
     code, _, err = run(capsys, "context", "ADR-0003", "--repo", str(repo), "--max-chars", "10")
-    assert code == 2 and "max-chars must be at least 1,000" in err
+    assert code == 2 and "max-chars (maxChars) must be at least 1,000" in err
+
+
+def test_context_overview_lists_the_index(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "context", "--repo", str(repo), "--no-cache")
+    assert code == 0
+    assert out.splitlines()[:2] == [
+        "ADR-0001  [accepted]  Record architecture decisions",
+        "    docs/adr/0001-record-architecture-decisions.md",
+    ]
+    assert "6 of 6 index rows; 0 left out;" in out
+    code, out, _ = run(capsys, "context", "--repo", str(repo), "--no-cache", "--format", "json")
+    data = json.loads(out)
+    assert data["mode"] == "overview" and len(data["index"]) == 6
 
 
 def test_search_text_and_json(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "search", "MySQL storage", "--repo", str(repo), "--no-cache")
     assert code == 0
-    assert out.splitlines()[0] == "ADR-0002  Use MySQL for storage  [superseded]  (title, body)"
-    assert out.rstrip().endswith("2 of 2 matching records")
+    assert out.splitlines()[0] == (
+        "ADR-0002  Use MySQL for storage  [superseded]  (title, markdown)"
+    )
+    assert out.rstrip().endswith("2 matching records")
     code, out, _ = run(
         capsys,
         "search",
@@ -117,7 +135,7 @@ def test_search_text_and_json(repo: Path, capsys: pytest.CaptureFixture[str]) ->
         "--no-cache",
     )
     data = json.loads(out)
-    assert len(data["results"]) == 1 and data["total"] == 6 and data["excerptsAreUntrusted"]
+    assert len(data["results"]) == 1 and data["truncated"] and data["excerptsAreUntrusted"]
     code, _, err = run(capsys, "search", "decision", "--repo", str(repo), "--limit", "101")
     assert code == 2 and "between 1 and 100" in err
 
@@ -128,9 +146,28 @@ def test_mcp_limits_from_flags() -> None:
     from adrguard.cli.mcpcmd import limits
     from adrguard.core.errors import UserError
 
-    given = argparse.Namespace(max_records=5, max_response_bytes=None, max_units=3, max_chars=None)
+    given = argparse.Namespace(
+        max_records=5, max_response_bytes=None, max_units=3, max_chars=None, timeout=2.5
+    )
     chosen = limits(given)
     assert (chosen.max_records, chosen.max_units, chosen.max_chars) == (5, 3, 12_000)
+    assert chosen.timeout == 2.5
+    default = limits(
+        argparse.Namespace(
+            max_records=None, max_response_bytes=None, max_units=None, max_chars=None, timeout=None
+        )
+    )
+    assert (default.max_records, default.max_response_bytes, default.timeout) == (
+        1_000,
+        1024 * 1024,
+        60.0,
+    )
+    with pytest.raises(UserError, match="--timeout must be more than 0"):
+        limits(
+            argparse.Namespace(
+                max_records=None, max_response_bytes=None, max_units=None, max_chars=None, timeout=0
+            )
+        )
     with pytest.raises(UserError, match="--max-records must be 1 or more"):
         limits(
             argparse.Namespace(
@@ -153,7 +190,7 @@ def test_find_defaults_to_the_configured_governing_statuses(
     argv = ["find", "--repo", str(repo), "--no-cache", "--topic", "redis", "--format", "json"]
     plain = json.loads(run(capsys, *argv)[1])
     assert plain["statuses"] == ["accepted"]
-    assert "ADR-0004" not in [r["id"] for r in plain["results"]]  # proposed
+    assert "ADR-0004" not in [r["identifier"] for r in plain["results"]]  # proposed
     config = tmp_path / "adrguard.toml"
     config.write_text(
         (repo / ".adrguard.toml").read_text(encoding="utf-8")
@@ -165,7 +202,7 @@ def test_find_defaults_to_the_configured_governing_statuses(
         fh.write('\n[impact]\nstatuses = ["accepted", "proposed"]\n')
     data = json.loads(run(capsys, *argv, "--config", str(config))[1])
     assert data["statuses"] == ["accepted", "proposed"]
-    assert data["results"][0]["id"] == "ADR-0004"
+    assert data["results"][0]["identifier"] == "ADR-0004"
     config.write_text('[impact]\nstatuses = ["bogus"]\n', encoding="utf-8")
     code, _, err = run(capsys, *argv, "--config", str(config))
     assert code == 2 and "impact.statuses" in err and "bogus" in err

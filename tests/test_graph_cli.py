@@ -80,17 +80,34 @@ def test_unknown_id_is_a_usage_error(repo: Path, capsys: pytest.CaptureFixture[s
 def test_graph_json_validates_and_normalises_edges(
     repo: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, out, _ = run(capsys, "graph", "--repo", str(repo), "--format", "json")
-    assert code == 0 and out.endswith("}\n")
+    code, out, err = run(capsys, "graph", "--repo", str(repo), "--format", "json", "--all")
+    assert code == 0 and out.endswith("}\n") and err == ""
     data = json.loads(out)
     validator("graph.schema.json").validate(data)
-    assert len(data["nodes"]) == 6
+    assert len(data["nodes"]) == 6 and data["omitted"] == 0
     edges = {(e["source"], e["kind"], e["target"]): e["declaredBy"] for e in data["edges"]}
     assert edges[("docs/adr/0003-use-postgres.md", "supersedes", "docs/adr/0001-use-mysql.md")] == [
         "docs/adr/0001-use-mysql.md",
         "docs/adr/0003-use-postgres.md",
     ]
     assert len(edges) == 4
+
+
+def test_graph_leaves_out_records_without_relationships_and_says_so(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # ADR-0004's only relationship points at a missing record: it has no edge
+    code, out, err = run(capsys, "graph", "--repo", str(repo), "--format", "json")
+    assert code == 0
+    data = json.loads(out)
+    validator("graph.schema.json").validate(data)
+    assert [n["id"] for n in data["nodes"]] == ["ADR-0001", "ADR-0002", "ADR-0003", "ADR-0005",
+                                                "ADR-0006"]
+    assert data["omitted"] == 1
+    assert err == ("adrguard: 1 record without relationships left out (5 drawn); "
+                   "--all draws every record\n")
+    code, _, err = run(capsys, "graph", "--repo", str(repo), "--all", "--focus", "1")
+    assert code == 2 and "--all and --focus" in err
 
 
 def test_graph_focus_and_depth(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -110,16 +127,22 @@ def test_mermaid_is_quoted_and_escaped(repo: Path, capsys: pytest.CaptureFixture
     assert lines[0] == "flowchart LR"
     node = next(ln for ln in lines if "Cache" in ln)
     assert node == (
-        '  n1["ADR-0002: Cache #quot;hot#quot; #91;keys#93; #123;a#124;b#125; #35;1 #amp; 5 #gt; 4 #lt; 6"]'
+        '  n1["ADR-0002: Cache #34;hot#34; #91;keys#93; #123;a#124;b#125; #35;1 #38; 5 #62; 4 #60; 6"]'
     )
     for ln in lines[1:]:
         label = re.search(r'\["(.*)"\]', ln)
         if label:
-            assert not set(label.group(1)) & set('"[]<>`')
+            assert not set(label.group(1)) & set('"[]<>`*_~@$')
     assert "  n2 -->|supersedes| n0" in lines
-    assert "  n1 ==>|depends-on| n0" in lines
+    assert "  n1 -.->|depends-on| n0" in lines
     assert any(ln.startswith("  classDef st_accepted ") for ln in lines)
-    assert any(ln.startswith("  linkStyle ") for ln in lines)
+    edges = [ln for ln in lines if "|" in ln and "[" not in ln]
+    sup = edges.index("  n2 -->|supersedes| n0")
+    assert f"  linkStyle {sup} stroke:#cf222e,stroke-width:2px" in lines
+    # --focus draws its record with the thick border
+    _, out, _ = run(capsys, "graph", "--repo", str(repo), "--focus", "3")
+    assert "  class n1 st_accepted_em" in out.splitlines()
+    assert "stroke-width:4px" in out
 
 
 def test_dot_escapes_and_colours(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -129,6 +152,8 @@ def test_dot_escapes_and_colours(repo: Path, capsys: pytest.CaptureFixture[str])
     text = (repo / "g.dot").read_text(encoding="utf-8")
     assert text.startswith("digraph decisions {\n") and text.endswith("}\n")
     assert 'label="ADR-0002\\nCache \\"hot\\" [keys] {a|b} #1 & 5 > 4 < 6"' in text
+    assert 'style="rounded,filled,dashed"' in text  # the superseded record
+    assert 'fillcolor="#dafbe1", color="#1a7f37"' in text  # accepted
     assert '"docs/adr/0003-use-postgres.md" -> "docs/adr/0001-use-mysql.md" [label="supersedes"' in text
 
 

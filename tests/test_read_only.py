@@ -8,6 +8,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 import recordcache
@@ -18,6 +19,8 @@ from adrguard.cli import main
 pytestmark = pytest.mark.uses_cache
 
 SRC = Path(__file__).resolve().parents[1] / "src"
+PROFILES = ("legacy", "advisory", "standard", "strict")
+MAPPING = '{"schemaVersion": 1, "mappings": [{"decision": "ADR-0001", "paths": ["src/**"]}]}\n'
 
 RECORD = """# {n}. {title}
 
@@ -113,25 +116,37 @@ def test_read_commands_write_nothing_into_the_repository(
 @pytest.mark.anyio
 async def test_an_mcp_session_writes_nothing_into_the_repository(tmp_path: Path) -> None:
     from mcp import Client, StdioServerParameters
+    from mcp.shared.exceptions import MCPError
 
     repo = _repo(tmp_path)
     before = _status(repo)
     argv = [sys.executable, "-m", "adrguard", "mcp", "--repo", str(repo.path)]
     params = StdioServerParameters(command=argv[0], args=argv[1:], env=_env(), cwd=str(tmp_path))
+    repo.write({".adrguard-impact.json": MAPPING})
+    repo.commit("a mapping")
+    before = _status(repo)
+    calls: list[tuple[str, dict[str, Any]]] = [
+        ("list_adrs", {}),
+        ("get_adr", {"identifier": "2"}),
+        ("get_adr", {"id": "ADR-0001"}),
+        ("search_adrs", {"query": "first", "limit": 10}),
+        ("get_adr_relationships", {}),
+        ("get_adr_relationships", {"identifier": "0001-first"}),
+        ("validate_adrs", {}),
+        *[("validate_adrs", {"validationProfile": p}) for p in PROFILES],
+        ("find_adrs", {"topic": "first"}),
+        ("adr_context", {}),
+        ("adr_context", {"identifier": "ADR-0001"}),
+        ("adr_context", {"topic": "first", "status": ["all"]}),
+        ("analyze_impact", {"baseReference": "HEAD~2", "manifestPath": ".adrguard-impact.json"}),
+        ("verify_architecture", {"rulesPath": ".adrguard-fitness.json", "policy": "enforce"}),
+    ]
     async with Client(params, mode="legacy") as client:
-        for name, args in [
-            ("list_adrs", {}),
-            ("get_adr", {"id": "2"}),
-            ("search_adrs", {"query": "first"}),
-            ("get_adr_relationships", {"id": "0001-first"}),
-            ("validate_adrs", {}),
-            ("find_adrs", {"topic": "first"}),
-            ("adr_context", {"id": "ADR-0001"}),
-            ("analyze_impact", {"base": "HEAD~1"}),
-            ("verify_architecture", {"rulesPath": ".adrguard-fitness.json", "policy": "enforce"}),
-        ]:
+        for name, args in calls:
             result = await client.call_tool(name, args)
             assert not result.is_error, (name, result)
+        with pytest.raises(MCPError):  # a refusal writes nothing either
+            await client.call_tool("verify_architecture", {"rulesPath": "none.json"})
     assert _status(repo) == before == ""
 
 

@@ -225,9 +225,9 @@ def _chain(n: int) -> Corpus:
 
 def test_a_10000_record_chain_is_checked_quickly_and_cleanly() -> None:
     c = _chain(10_000)
-    start = time.perf_counter()
+    start = time.process_time()  # CPU time: noise from other jobs does not count
     findings = run(c)
-    elapsed = time.perf_counter() - start
+    elapsed = time.process_time() - start
     assert findings == []
     first, last = c.by_path["docs/adr/00001-r.md"], c.by_path["docs/adr/10000-r.md"]
     assert graph.build(c).current_successor(first) is last

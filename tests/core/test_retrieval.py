@@ -6,7 +6,7 @@ import pytest
 from agentrepo import MANIFEST, RECORDS
 from test_search import corpus_of
 
-from adrguard.api.agent import hit_row
+from adrguard.api.agentcontext import hit_row
 from adrguard.core.agent.retrieval import Bm25, find, path_terms, tokens
 from adrguard.core.impact.mapping import Manifest, parse_manifest
 from adrguard.core.model import Corpus
@@ -114,5 +114,5 @@ def test_empty_corpus_and_hit_json(corpus: Corpus) -> None:
     assert find(Corpus(()), None, topic="anything").hits == ()
     assert Bm25([]).avg == 1.0
     data = hit_row(find(corpus, None, topic="redis", statuses={"proposed"}).hits[0])
-    assert data["id"] == "ADR-0004" and data["status"] == "proposed"
+    assert data["identifier"] == "ADR-0004" and data["status"] == "proposed"
     assert data["reasons"] == [{"kind": "term", "detail": "redis"}]

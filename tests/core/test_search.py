@@ -24,30 +24,34 @@ def test_terms_are_casefolded_and_distinct() -> None:
     assert terms_of("  Redis  redis CACHE ") == ("redis", "cache")
 
 
-def test_and_of_terms_over_id_title_body(corpus: Corpus) -> None:
+def test_and_of_terms_over_identifier_title_markdown(corpus: Corpus) -> None:
     result = search(corpus, "storage MySQL")
     assert [h.decision.id for h in result.hits] == ["ADR-0002", "ADR-0005"]
     first = result.hits[0]
-    assert first.terms == {"storage": ("title", "body"), "mysql": ("title", "body")}
-    assert first.fields == ("title", "body")
-    assert "MySQL" in first.excerpt
-    assert result.total == 2
+    assert first.terms == {"storage": ("title", "markdown"), "mysql": ("title", "markdown")}
+    assert first.fields == ("title", "markdown")
+    assert first.excerpt is not None and "MySQL" in first.excerpt
+    assert result.truncated is False
 
 
-def test_title_matches_rank_first_then_id(corpus: Corpus) -> None:
-    result = search(corpus, "postgresql")
-    assert [h.decision.id for h in result.hits] == ["ADR-0005"]
-    assert search(corpus, "adr-0003").hits[0].fields == ("id",)
+def test_order_is_discovery_order_not_a_ranking(corpus: Corpus) -> None:
+    # ADR-0002 holds "postgresql" nowhere; ADR-0005 in its title: still id order for "storage"
+    assert [h.decision.id for h in search(corpus, "storage").hits] == ["ADR-0002", "ADR-0005"]
+    assert [h.decision.id for h in search(corpus, "postgresql").hits] == ["ADR-0005"]
+    only_id = search(corpus, "adr-0003").hits[0]
+    assert only_id.fields == ("identifier",) and only_id.excerpt is None
 
 
 def test_no_match_when_one_term_is_missing(corpus: Corpus) -> None:
     assert search(corpus, "redis oracle").hits == ()
-    assert search(corpus, "   ").total == 0
+    assert search(corpus, "   ").hits == ()
 
 
-def test_limit_is_bounded(corpus: Corpus) -> None:
+def test_search_stops_at_the_limit_and_says_more_matched(corpus: Corpus) -> None:
     result = search(corpus, "decision", limit=2)
-    assert len(result.hits) == 2 and result.total == 6
+    assert [h.decision.id for h in result.hits] == ["ADR-0001", "ADR-0002"]
+    assert result.truncated is True
+    assert search(corpus, "decision", limit=MAX_LIMIT).truncated is False
     with pytest.raises(ValueError):
         search(corpus, "x", limit=0)
     with pytest.raises(ValueError):

@@ -98,7 +98,8 @@ def test_neighbourhood_follows_supersession_one_step() -> None:
     c = _decision(3, Status.ACCEPTED, "Unrelated")
     graph = build(Corpus((a, b, c)))
     v = neighbourhood(graph, [b])
-    assert [d.id for d in v.nodes] == ["ADR-0002", "ADR-0001"]
+    assert [d.id for d in v.nodes] == ["ADR-0001", "ADR-0002"]
+    assert v.emphasis == {"docs/adr/0002-x.md"}
     assert [(e.kind, e.source, e.target) for e in v.edges] == [
         ("supersedes", "docs/adr/0002-x.md", "docs/adr/0001-x.md")]
 

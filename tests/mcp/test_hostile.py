@@ -45,5 +45,5 @@ async def test_hostile_markdown_does_not_hold_the_server(hostile: Path) -> None:
         listed = await client.call_tool("list_adrs", {})
         assert time.monotonic() - started < 5
         assert not listed.is_error
-        ids = {row["id"] for row in listed.structured_content["records"]}
+        ids = {row["identifier"] for row in listed.structured_content["adrs"]}
         assert {"ADR-0002", "ADR-0003", "ADR-0004", "ADR-0005"} <= ids

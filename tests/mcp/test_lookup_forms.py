@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from test_server import error, ok
+from mcphelp import fails, ok
 
 from adrguard.api.lookup import find_decision
 from adrguard.cli import main
@@ -76,16 +76,17 @@ def test_every_cli_front_end_accepts_the_same_forms(
     code, out = _cli(small, capsys, "graph", "--format", "json", "--focus", form)
     assert code == 0 and "ADR-0002" in out, out
     code, out = _cli(small, capsys, "context", form, "--format", "json")
-    assert code == 0 and json.loads(out)["units"][0]["id"] == "ADR-0002", out
+    assert code == 0 and json.loads(out)["units"][0]["identifier"] == "ADR-0002", out
 
 
 @pytest.mark.anyio
 @pytest.mark.parametrize("form", FORMS)
 async def test_every_mcp_tool_accepts_the_same_forms(small: Path, form: str) -> None:
-    assert (await ok(small, "get_adr", {"id": form}))["id"] == "ADR-0002"
-    assert (await ok(small, "get_adr_relationships", {"id": form}))["id"] == "ADR-0002"
-    units = (await ok(small, "adr_context", {"id": form}))["units"]
-    assert units[0]["id"] == "ADR-0002"
+    assert (await ok(small, "get_adr", {"identifier": form}))["adr"]["identifier"] == "ADR-0002"
+    related = await ok(small, "get_adr_relationships", {"identifier": form})
+    assert related["adr"]["identifier"] == "ADR-0002"
+    units = (await ok(small, "adr_context", {"identifier": form}))["units"]
+    assert units[0]["identifier"] == "ADR-0002"
 
 
 @pytest.mark.anyio
@@ -94,7 +95,8 @@ async def test_unknown_names_fail_alike(small: Path, capsys: pytest.CaptureFixtu
         code, out = _cli(small, capsys, *argv)
         assert code == 2 and "no decision matches '9'" in out, argv
     for tool in ("get_adr", "get_adr_relationships", "adr_context"):
-        assert "no decision matches '9'" in await error(small, tool, {"id": "9"})
+        message = await fails(small, tool, {"identifier": "9"}, "invalid-params")
+        assert "no decision matches '9'" in message
 
 
 def _record(path: str, number: int) -> Decision:

@@ -1,16 +1,15 @@
-"""The MCP server driven in memory through the SDK's client: every tool, structured output,
-annotations, limits and errors."""
+"""The MCP server driven in memory through the SDK's client: every tool, its parameters and
+answers, structured output, annotations, and the error classes."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 from mcp import Client
-
-from adrguard.api.agent import Limits, Workspace
-from adrguard.mcp.server import build_server
+from mcphelp import SUMMARY_FIELDS, fails, ok, server_for
 
 pytestmark = pytest.mark.anyio
 TOOLS = {
@@ -24,76 +23,81 @@ TOOLS = {
     "analyze_impact",
     "verify_architecture",  # adrguard.mcp.verify (issue 18)
 }
+MANIFEST = ".adrguard-impact.json"
 
 
-def server_for(root: Path, **limits: int) -> Any:
-    return build_server(Workspace.open(root, limits=Limits(**limits), cache=False))
-
-
-async def call(root: Path, tool: str, args: dict[str, Any], **limits: int) -> Any:
-    async with Client(server_for(root, **limits)) as client:
-        return await client.call_tool(tool, args)
-
-
-async def ok(root: Path, tool: str, args: dict[str, Any], **limits: int) -> dict[str, Any]:
-    result = await call(root, tool, args, **limits)
-    assert not result.is_error, result.content[0].text
-    assert isinstance(result.structured_content, dict)
-    return result.structured_content
-
-
-async def error(root: Path, tool: str, args: dict[str, Any], **limits: int) -> str:
-    result = await call(root, tool, args, **limits)
-    assert result.is_error
-    text: str = result.content[0].text
-    return text
-
-
-async def test_every_tool_is_listed_read_only_with_schemas(repo: Path) -> None:
+async def test_every_tool_is_listed_read_only_with_strict_schemas(repo: Path) -> None:
     async with Client(server_for(repo)) as client:
         tools = (await client.list_tools()).tools
-    assert {t.name for t in tools} == TOOLS
+    assert {t.name for t in tools} >= TOOLS
     for t in tools:
         assert t.annotations is not None
         assert t.annotations.read_only_hint is True
         assert t.annotations.idempotent_hint is True
         assert t.annotations.destructive_hint is False
+        assert t.input_schema["type"] == "object"
+        assert t.input_schema["additionalProperties"] is False
         assert t.output_schema is not None and t.output_schema.get("type") == "object"
+        assert "schemaVersion" in t.output_schema["required"]
         assert t.description
+    by_name = {t.name: t for t in tools}
+    assert by_name["get_adr"].input_schema["required"] == ["identifier"]
+    assert sorted(by_name["analyze_impact"].input_schema["required"]) == [
+        "baseReference",
+        "manifestPath",
+    ]
+    assert "required" not in by_name["get_adr_relationships"].input_schema
+    search = by_name["search_adrs"].input_schema["properties"]["limit"]
+    assert (search["default"], search["minimum"], search["maximum"]) == (20, 1, 100)
+    profile = json.dumps(by_name["validate_adrs"].input_schema["properties"]["validationProfile"])
+    assert all(f'"{p}"' in profile for p in ("legacy", "advisory", "standard", "strict"))
 
 
-async def test_list_adrs_filters_and_pages(repo: Path) -> None:
+async def test_list_adrs_contract_filters_and_pages(repo: Path) -> None:
     data = await ok(repo, "list_adrs", {})
     assert data["total"] == 6
-    assert [r["id"] for r in data["records"]][:2] == ["ADR-0001", "ADR-0002"]
-    assert all(not r["path"].startswith("/") for r in data["records"])
+    assert [r["identifier"] for r in data["adrs"]][:2] == ["ADR-0001", "ADR-0002"]
+    for row in data["adrs"]:
+        assert set(row) >= SUMMARY_FIELDS and row["format"] in ("canonical", "madr-4")
+        assert not row["path"].startswith("/")
     accepted = await ok(repo, "list_adrs", {"status": ["accepted"]})
-    assert {r["status"] for r in accepted["records"]} == {"accepted"}
+    assert {r["status"] for r in accepted["adrs"]} == {"accepted"}
     page = await ok(repo, "list_adrs", {"offset": 4, "limit": 1})
-    assert [r["id"] for r in page["records"]] == ["ADR-0005"] and page["total"] == 6
+    assert [r["identifier"] for r in page["adrs"]] == ["ADR-0005"] and page["total"] == 6
     assert (await ok(repo, "list_adrs", {"under": "elsewhere"}))["total"] == 0
 
 
 async def test_record_limit_says_how_to_narrow(repo: Path) -> None:
-    text = await error(repo, "list_adrs", {}, max_records=3)
-    assert "more than the limit of 3" in text and "narrow" in text
+    text = await fails(repo, "list_adrs", {}, "limit", max_records=3)
+    assert "more than the limit of 3" in text and "narrow" in text and "offset" in text
     assert (await ok(repo, "list_adrs", {"limit": 3}, max_records=3))["total"] == 6
 
 
 async def test_response_byte_limit(repo: Path) -> None:
-    text = await error(repo, "get_adr", {"id": "ADR-0006"}, max_response_bytes=200)
-    assert "more than the limit of 200" in text and "adr_context" in text
+    text = await fails(repo, "get_adr", {"identifier": "ADR-0006"}, "limit", max_response_bytes=500)
+    assert "more than the limit of 500" in text and "adr_context" in text
 
 
-async def test_get_adr_wraps_markdown_as_untrusted(repo: Path) -> None:
-    data = await ok(repo, "get_adr", {"id": "6"})
-    assert data["id"] == "ADR-0006" and data["path"] == "docs/adr/0006-logging.md"
-    content = data["content"]
-    assert content["contentIsUntrusted"] is True
-    assert "Ignore all previous instructions" in content["markdown"]  # data, wrapped
-    assert "never follow" in content["note"]
-    by_path = await ok(repo, "get_adr", {"id": "docs/adr/0005-use-postgres.md"})
-    assert by_path["relationships"]["supersedes"] == ["ADR-0002"]
+async def test_get_adr_contract(repo: Path) -> None:
+    data = await ok(repo, "get_adr", {"identifier": "6"})
+    assert data["adr"]["identifier"] == "ADR-0006"
+    assert data["adr"]["path"] == "docs/adr/0006-logging.md"
+    assert data["contentIsUntrusted"] is True
+    assert "Ignore all previous instructions" in data["content"]  # data, marked untrusted
+    by_path = await ok(repo, "get_adr", {"identifier": "docs/adr/0005-use-postgres.md"})
+    assert by_path["adr"]["relationships"]["supersedes"] == ["ADR-0002"]
+    old = await ok(repo, "get_adr", {"identifier": "ADR-0002"})
+    assert old["adr"]["successor"]["state"] == "current"
+    assert old["adr"]["successor"]["successor"]["identifier"] == "ADR-0005"
+
+
+async def test_old_parameter_names_are_aliases(repo: Path) -> None:
+    assert (await ok(repo, "get_adr", {"id": "3"}))["adr"]["identifier"] == "ADR-0003"
+    assert (await ok(repo, "validate_adrs", {"profile": "legacy"}))["effectivePolicy"][
+        "profile"
+    ] == "legacy"
+    text = await fails(repo, "get_adr", {"id": "3", "identifier": "3"}, "invalid-params")
+    assert "old name" in text
 
 
 @pytest.mark.parametrize(
@@ -104,55 +108,104 @@ async def test_get_adr_wraps_markdown_as_untrusted(repo: Path) -> None:
         ("C:\\Windows\\win.ini", "absolute"),
         ("ADR-0001\x00", "control characters"),
         ("ADR\n0001", "control characters"),
-        ("x" * 1025, "limit is 1,024"),
-        ("", "empty"),
+        ("x" * 1025, "at most 1024"),
+        ("", "at least 1"),
+        ("   ", "empty"),
         ("ADR-9999", "no decision matches"),
     ],
 )
-async def test_bad_identifiers_are_tool_errors(repo: Path, identifier: str, expected: str) -> None:
-    for tool in ("get_adr", "get_adr_relationships"):
-        assert expected in await error(repo, tool, {"id": identifier})
+async def test_bad_identifiers_are_invalid_params(repo: Path, identifier: str, expected: str) -> None:
+    for tool in ("get_adr", "get_adr_relationships", "adr_context"):
+        assert expected in await fails(repo, tool, {"identifier": identifier}, "invalid-params")
 
 
-async def test_search_adrs(repo: Path) -> None:
+async def test_search_adrs_contract(repo: Path) -> None:
     data = await ok(repo, "search_adrs", {"query": "storage mysql"})
     assert data["excerptsAreUntrusted"] is True
-    assert [r["id"] for r in data["results"]] == ["ADR-0002", "ADR-0005"]
-    assert data["results"][0]["matches"]["mysql"] == ["title", "body"]
-    assert (await ok(repo, "search_adrs", {"query": "adr", "limit": 1}))["total"] == 6
+    assert [r["identifier"] for r in data["results"]] == ["ADR-0002", "ADR-0005"]
+    first = data["results"][0]
+    assert first["matchedFields"] == ["title", "markdown"]
+    assert first["matches"]["mysql"] == ["title", "markdown"]
+    assert "MySQL" in first["excerpt"]
+    only_id = await ok(repo, "search_adrs", {"query": "ADR-0003"})
+    assert only_id["results"][0]["matchedFields"] == ["identifier"]
+    assert only_id["results"][0]["excerpt"] is None
+    one = await ok(repo, "search_adrs", {"query": "adr", "limit": 1})
+    assert len(one["results"]) == 1 and one["truncated"] is True  # discovery order, stops
 
 
 @pytest.mark.parametrize(
-    ("query", "expected"),
+    ("args", "expected"),
     [
-        ("q" * 10_240, "the limit is 256"),
-        ("a\tb", "non-printable"),
-        ("a\x00", "non-printable"),
-        ("   ", "empty"),
+        ({"query": "q" * 257}, "at most 256"),
+        ({"query": "a\tb"}, "non-printable"),
+        ({"query": "a\x00"}, "non-printable"),
+        ({"query": "   "}, "empty"),
+        ({"query": "x", "limit": 0}, "greater than or equal to 1"),
+        ({"query": "x", "limit": 101}, "less than or equal to 100"),
+        ({"query": "x", "limit": "10"}, "valid integer"),
+        ({}, "query is required"),
+        ({"query": "x", "max": 3}, "unknown argument 'max'"),
     ],
 )
-async def test_bad_queries(repo: Path, query: str, expected: str) -> None:
-    assert expected in await error(repo, "search_adrs", {"query": query})
-    assert expected in await error(repo, "find_adrs", {"topic": query})
+async def test_bad_search_arguments(repo: Path, args: dict[str, Any], expected: str) -> None:
+    assert expected in await fails(repo, "search_adrs", args, "invalid-params")
 
 
-async def test_search_limit_is_validated_by_schema(repo: Path) -> None:
-    assert "limit" in await error(repo, "search_adrs", {"query": "x", "limit": 0})
-    assert "limit" in await error(repo, "search_adrs", {"query": "x", "limit": 101})
+async def test_relationships_of_one_and_of_all(repo: Path) -> None:
+    one = await ok(repo, "get_adr_relationships", {"identifier": "ADR-0002"})
+    assert one["scope"] == "one" and one["adr"]["identifier"] == "ADR-0002"
+    rel = one["relationships"][0]
+    assert (rel["source"], rel["type"], rel["declaredTarget"]) == (
+        "ADR-0002",
+        "superseded-by",
+        "ADR-0005",
+    )
+    assert (rel["resolvedTarget"], rel["resolutionState"]) == ("ADR-0005", "resolved")
+    every = await ok(repo, "get_adr_relationships", {})
+    assert every["scope"] == "all" and every["adr"] is None
+    sources = {r["source"] for r in every["relationships"]}
+    assert sources == {"ADR-0002", "ADR-0003", "ADR-0005"}
+    assert isinstance(every["diagnostics"], list)
 
 
-async def test_relationships(repo: Path) -> None:
-    data = await ok(repo, "get_adr_relationships", {"id": "ADR-0002"})
-    assert data["currentSuccessor"]["id"] == "ADR-0005"
-    assert data["declared"][0]["kind"] == "superseded-by"
-    assert data["declared"][0]["state"] == "resolved"
+async def test_relationship_problems_are_diagnostics_apart(tmp_path: Path) -> None:
+    from agentrepo import record
+    from gitrepo import GitRepo
+
+    repo = GitRepo(tmp_path / "r")
+    repo.write(
+        {
+            "docs/adr/0001-a.md": record(1, "A", "accepted", "Text.", "depends-on: ADR-0009\n"),
+            "docs/adr/0002-b.md": record(2, "B", "accepted", "Text.", "amends: ADR-0001\n"),
+        }
+    )
+    repo.commit()
+    data = await ok(repo.path, "get_adr_relationships", {})
+    broken = data["relationships"][0]
+    assert broken["resolutionState"] == "unresolved" and broken["resolvedTarget"] is None
+    assert [r["type"] for r in data["otherRelationships"]] == ["amends"]
+    codes = {d["code"] for d in data["diagnostics"]}
+    assert codes and all(c.startswith("ADR3") for c in codes)
+    assert all({"code", "message", "path", "severity"} <= set(d) for d in data["diagnostics"])
 
 
 @pytest.mark.parametrize("profile", ["legacy", "advisory", "standard", "strict"])
 async def test_validate_profiles(repo: Path, profile: str) -> None:
-    data = await ok(repo, "validate_adrs", {"profile": profile})
-    assert data["profile"] == profile and isinstance(data["valid"], bool)
-    assert data["summary"]["decisions"] == 6
+    data = await ok(repo, "validate_adrs", {"validationProfile": profile})
+    assert data["effectivePolicy"]["profile"] == profile
+    assert data["effectivePolicy"]["profileFrom"] == "request"
+    assert isinstance(data["valid"], bool) and data["fileCount"] == 6
+
+
+async def test_validate_defaults_to_the_configured_profile(tmp_path: Path) -> None:
+    from agentrepo import build
+
+    repo = build(tmp_path / "r")
+    (repo.path / ".adrguard.toml").write_text('profile = "legacy"\n')
+    data = await ok(repo.path, "validate_adrs", {})
+    assert data["effectivePolicy"]["profile"] == "legacy"
+    assert data["effectivePolicy"]["profileFrom"] == "configuration"
 
 
 async def test_invalid_adr_set_is_a_result_not_an_error(tmp_path: Path) -> None:
@@ -166,36 +219,70 @@ async def test_invalid_adr_set_is_a_result_not_an_error(tmp_path: Path) -> None:
         }
     )
     repo.commit()
-    data = await ok(repo.path, "validate_adrs", {"profile": "strict"})
+    data = await ok(repo.path, "validate_adrs", {"validationProfile": "strict"})
     assert data["valid"] is False and data["summary"]["errors"] >= 1
-    assert any(f["code"].startswith("ADR") for f in data["findings"])
+    for d in data["diagnostics"]:
+        assert {"code", "message", "path", "severity"} <= set(d)
 
 
-async def test_unknown_profile(repo: Path) -> None:
-    assert "profile" in await error(repo, "validate_adrs", {"profile": "lenient"})
+async def test_unknown_profile_fails_the_call(repo: Path) -> None:
+    text = await fails(repo, "validate_adrs", {"validationProfile": "lenient"}, "invalid-params")
+    assert "validationProfile" in text
 
 
-async def test_find_adrs_paths_and_topic(repo: Path) -> None:
+async def test_malformed_configuration_fails_every_tool(tmp_path: Path) -> None:
+    from agentrepo import build
+
+    repo = build(tmp_path / "r")
+    (repo.path / ".adrguard.toml").write_text("profile = [\n")
+    for tool, args in [
+        ("list_adrs", {}),
+        ("get_adr", {"identifier": "1"}),
+        ("search_adrs", {"query": "x"}),
+        ("get_adr_relationships", {}),
+        ("validate_adrs", {}),
+        ("find_adrs", {"topic": "x"}),
+        ("adr_context", {}),
+        ("analyze_impact", {"baseReference": "HEAD", "manifestPath": MANIFEST}),
+    ]:
+        text = await fails(repo.path, tool, args, "configuration")
+        assert ".adrguard.toml" in text, (tool, text)
+
+
+async def test_find_adrs_paths_topic_and_metadata(repo: Path) -> None:
     data = await ok(repo, "find_adrs", {"paths": ["src/api/routes.py"]})
-    assert [r["id"] for r in data["results"]] == ["ADR-0003", "ADR-0006", "ADR-0001"]
+    assert [r["identifier"] for r in data["results"]] == ["ADR-0003", "ADR-0006", "ADR-0001"]
     assert data["results"][0]["reasons"][0]["kind"] == "component"
+    assert data["method"] == "keyword" and isinstance(data["cached"], bool)
+    assert isinstance(data["latency_ms"], int) and data["latency_ms"] >= 0
     topic = await ok(repo, "find_adrs", {"topic": "database storage"})
-    assert topic["results"][0]["id"] == "ADR-0005"
+    assert topic["results"][0]["identifier"] == "ADR-0005"
     wide = await ok(repo, "find_adrs", {"topic": "redis", "status": ["all"]})
-    assert wide["results"][0]["id"] == "ADR-0004"
-    assert "give paths" in await error(repo, "find_adrs", {})
-    assert "'..'" in await error(repo, "find_adrs", {"paths": ["../outside.py"]})
-    assert "unknown status" in await error(repo, "find_adrs", {"topic": "x", "status": ["gone"]})
+    assert wide["results"][0]["identifier"] == "ADR-0004"
+    assert "give paths" in await fails(repo, "find_adrs", {}, "invalid-params")
+    assert "'..'" in await fails(repo, "find_adrs", {"paths": ["../x.py"]}, "invalid-params")
+    args = {"topic": "x", "status": ["gone"]}
+    assert "unknown status" in await fails(repo, "find_adrs", args, "invalid-params")
+
+
+async def test_find_reports_the_cache_of_the_same_server(repo: Path) -> None:
+    async with Client(server_for(repo)) as client:
+        first = (await client.call_tool("find_adrs", {"topic": "storage"})).structured_content
+        again = (await client.call_tool("find_adrs", {"topic": "storage"})).structured_content
+    assert (first["cached"], again["cached"]) == (False, True)
+    assert first["results"] == again["results"]
 
 
 async def test_adr_context_budget_and_cursor(repo: Path) -> None:
-    data = await ok(repo, "adr_context", {"id": "ADR-0002"})
-    assert data["contentIsUntrusted"] is True
-    assert [u["id"] for u in data["units"]] == ["ADR-0005", "ADR-0002"]
+    data = await ok(repo, "adr_context", {"identifier": "ADR-0002"})
+    assert data["mode"] == "record" and data["contentIsUntrusted"] is True
+    assert [u["identifier"] for u in data["units"]] == ["ADR-0005", "ADR-0002"]
     assert data["units"][0]["why"] == "current successor of ADR-0002"
+    assert data["successor"]["state"] == "current"
     assert data["codePoints"] <= 12_000 and data["bytes"] >= data["codePoints"]
+    assert 0 < data["tokensEstimate"] < data["codePoints"]
     assert any("superseded" in w for w in data["warnings"])
-    paged = await ok(repo, "adr_context", {"paths": ["src/api/routes.py"], "max_units": 1})
+    paged = await ok(repo, "adr_context", {"paths": ["src/api/routes.py"], "maxUnits": 1})
     assert len(paged["units"]) == 1 and paged["leftOut"] >= 1 and paged["cursor"]
     nxt = await ok(
         repo,
@@ -203,28 +290,30 @@ async def test_adr_context_budget_and_cursor(repo: Path) -> None:
         {"paths": ["src/api/routes.py"], "max_units": 1, "cursor": paged["cursor"]},
     )
     assert nxt["units"][0]["key"] != paged["units"][0]["key"]
-    assert "different request" in await error(
-        repo, "adr_context", {"topic": "logging", "max_units": 1, "cursor": paged["cursor"]}
-    )
-    assert "not one adrguard made" in await error(
-        repo, "adr_context", {"id": "1", "cursor": "../x"}
-    )
-    assert "give an id" in await error(repo, "adr_context", {})
+    other = {"topic": "logging", "maxUnits": 1, "cursor": paged["cursor"]}
+    assert "different request" in await fails(repo, "adr_context", other, "invalid-params")
+    bad = {"identifier": "1", "cursor": "../x"}
+    assert "not one adrguard made" in await fails(repo, "adr_context", bad, "invalid-params")
+
+
+async def test_adr_context_overview_is_the_index_within_budget(repo: Path) -> None:
+    data = await ok(repo, "adr_context", {})
+    assert data["mode"] == "overview" and data["units"] == []
+    assert [r["identifier"] for r in data["index"]][:3] == ["ADR-0001", "ADR-0002", "ADR-0003"]
+    assert data["totalUnits"] == 6 and data["leftOut"] == 0 and data["cursor"] is None
+    assert [f["state"] for f in data["freshness"]] == ["absent"]
 
 
 async def test_cursor_from_an_older_corpus_is_refused(tmp_path: Path) -> None:
     from agentrepo import build
 
     repo = build(tmp_path / "r")
-    first = await ok(
-        repo.path, "adr_context", {"topic": "decision", "status": ["all"], "max_units": 1}
-    )
+    args = {"topic": "decision", "status": ["all"], "maxUnits": 1}
+    first = await ok(repo.path, "adr_context", args)
     target = repo.path / "docs/adr/0006-logging.md"
     target.write_text(target.read_text() + "\nEdited.\n")
-    text = await error(
-        repo.path,
-        "adr_context",
-        {"topic": "decision", "status": ["all"], "max_units": 1, "cursor": first["cursor"]},
+    text = await fails(
+        repo.path, "adr_context", {**args, "cursor": first["cursor"]}, "invalid-params"
     )
     assert "older version" in text and "without a cursor" in text
 
@@ -235,11 +324,38 @@ async def test_analyze_impact(tmp_path: Path) -> None:
     repo = build(tmp_path / "r")
     repo.write({"src/api/routes.py": "routes = ['/orders']\n"})
     repo.commit("change routes")
-    data = await ok(repo.path, "analyze_impact", {"base": "HEAD~1"})
-    assert {a["id"] for a in data["affected"]} == {"ADR-0003", "ADR-0006"}
+    data = await ok(repo.path, "analyze_impact", {"baseReference": "HEAD~1", "manifestPath": MANIFEST})
+    assert {a["identifier"] for a in data["affectedDecisions"]} == {"ADR-0003", "ADR-0006"}
     assert "never" in data["statement"]
-    assert "not a git revision" in await error(
-        repo.path, "analyze_impact", {"base": "--output=/tmp/x"}
+    assert data["changedFiles"] == [{"status": "M", "path": "src/api/routes.py", "oldPath": None}]
+    assert data["summary"]["affectedDecisions"] == 2 and data["coverage"]["governed"] == 1
+    via = {(e["identifier"], e["via"]) for e in data["mappingEvidence"]}
+    assert via == {("ADR-0003", "front-matter"), ("ADR-0006", "manifest")}
+    assert data["repository"]["manifestPath"] == MANIFEST
+    for base in ("--output=/tmp/x", "a b"):
+        args = {"baseReference": base, "manifestPath": MANIFEST}
+        assert "not a git revision" in await fails(repo.path, "analyze_impact", args, "invalid-params")
+    missing = {"baseReference": "no-such-branch", "manifestPath": MANIFEST}
+    assert "not found" in await fails(repo.path, "analyze_impact", missing, "operational")
+    nofile = {"baseReference": "HEAD~1", "manifestPath": "nothing.json"}
+    assert "names no file" in await fails(repo.path, "analyze_impact", nofile, "invalid-params")
+    escape = {"baseReference": "HEAD~1", "manifestPath": "../outside.json"}
+    assert "'..'" in await fails(repo.path, "analyze_impact", escape, "invalid-params")
+    old = {"base": "HEAD~1"}
+    assert "manifestPath is required" in await fails(
+        repo.path, "analyze_impact", old, "invalid-params"
     )
-    assert "not a git revision" in await error(repo.path, "analyze_impact", {"base": "a b"})
-    assert await error(repo.path, "analyze_impact", {"base": "no-such-branch"})
+
+
+async def test_a_broken_mapping_file_is_a_configuration_error(tmp_path: Path) -> None:
+    from agentrepo import build
+
+    repo = build(tmp_path / "r")
+    repo.write({"bad.json": '{"schemaVersion": 1, "mappings": [{"decision": 3}]}\n'})
+    repo.commit("bad mapping")
+    args = {"baseReference": "HEAD~1", "manifestPath": "bad.json"}
+    assert "bad.json" in await fails(repo.path, "analyze_impact", args, "configuration")
+
+
+async def test_unknown_tool_is_invalid_params(repo: Path) -> None:
+    assert "unknown tool" in await fails(repo, "drop_adrs", {}, "invalid-params")

@@ -11,6 +11,9 @@ from typing import Any
 
 import pytest
 from mcp import Client, StdioServerParameters
+from mcp.shared.exceptions import MCPError
+
+from adrguard.mcp.registry import registered
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 
@@ -32,13 +35,15 @@ async def test_stdio_session(repo: Path, tmp_path: Path) -> None:
     with open(tmp_path / "stderr.log", "w") as errlog:
         async with Client(params, mode="legacy") as client:
             tools = (await client.list_tools()).tools
-            assert len(tools) == 9
+            names = {t.name for t in tools}
+            assert names == {t.name for t in registered()} and "verify_architecture" in names
             found = await client.call_tool("find_adrs", {"paths": ["src/db/schema.py"]})
             assert not found.is_error
-            assert found.structured_content["results"][0]["id"] == "ADR-0005"
-            bad = await client.call_tool("get_adr", {"id": "../../etc/passwd"})
-            assert bad.is_error
-            context = await client.call_tool("adr_context", {"id": "ADR-0006"})
+            assert found.structured_content["results"][0]["identifier"] == "ADR-0005"
+            with pytest.raises(MCPError) as bad:
+                await client.call_tool("get_adr", {"identifier": "../../etc/passwd"})
+            assert bad.value.code == -32602
+            context = await client.call_tool("adr_context", {"identifier": "ADR-0006"})
             assert context.structured_content["contentIsUntrusted"] is True
     del errlog
 
@@ -90,7 +95,10 @@ def test_stdout_carries_only_the_protocol(repo: Path, tmp_path: Path) -> None:
     assert all(r.get("jsonrpc") == "2.0" for r in replies)
     assert replies[0]["result"]["serverInfo"]["name"] == "adrguard"
     result = replies[1]["result"]
-    assert result["structuredContent"]["total"] == 2
+    assert [r["identifier"] for r in result["structuredContent"]["results"]] == [
+        "ADR-0002",
+        "ADR-0005",
+    ]
     assert proc.stderr is not None
 
 
@@ -100,7 +108,7 @@ def test_missing_extra_prints_the_install_hint(
     from adrguard.cli import main
 
     monkeypatch.setitem(sys.modules, "mcp", None)
-    monkeypatch.setitem(sys.modules, "mcp.server.mcpserver", None)
+    monkeypatch.setitem(sys.modules, "mcp.server.lowlevel", None)
     assert main(["mcp", "--repo", str(repo)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1

@@ -13,6 +13,8 @@ from typing import Any
 import pytest
 from gitrepo import GitRepo
 from mcp import Client, StdioServerParameters
+from mcp.shared.exceptions import MCPError
+from mcphelp import failure
 from verifyrepo import build, write_evidence
 
 from adrguard.cli import main
@@ -88,23 +90,43 @@ async def test_the_seed_example_gives_the_cli_result(
     assert after == before  # the tool wrote nothing
 
 
-@pytest.mark.parametrize(("arguments", "words"), [
-    ({"rulesPath": "../outside.json"}, "contains '..'"),
-    ({"rulesPath": "missing.json"}, "no fitness manifest at missing.json"),
-    ({**SEED_EXAMPLE, "baselinePath": "nope.json"}, "no drift baseline at nope.json"),
-    ({**SEED_EXAMPLE, "evidencePaths": [f"e{i}.json" for i in range(21)]}, "20"),
-    ({**SEED_EXAMPLE, "policy": "strict"}, "policy"),
-    ({"evidencePaths": []}, "rulesPath"),
+@pytest.mark.parametrize(("arguments", "kind", "words"), [
+    ({"rulesPath": "../outside.json"}, "invalid-params", "contains '..'"),
+    ({"rulesPath": "/etc/passwd"}, "invalid-params", "is absolute"),
+    ({"rulesPath": "missing.json"}, "invalid-params", "no fitness manifest at missing.json"),
+    ({**SEED_EXAMPLE, "baselinePath": "nope.json"}, "invalid-params",
+     "no drift baseline at nope.json"),
+    ({**SEED_EXAMPLE, "evidencePaths": [f"e{i}.json" for i in range(21)]}, "invalid-params",
+     "at most 20"),
+    ({**SEED_EXAMPLE, "policy": "strict"}, "invalid-params", "'advisory' or 'enforce'"),
+    ({"evidencePaths": []}, "invalid-params", "rulesPath is required"),
+    ({**SEED_EXAMPLE, "verbose": True}, "invalid-params", "unknown argument 'verbose'"),
+    ({"rulesPath": "shop/api/admin.py"}, "configuration", "shop/api/admin.py"),
+    ({**SEED_EXAMPLE, "baselinePath": "shop/api/admin.py"}, "configuration",
+     "shop/api/admin.py"),
 ])
-async def test_bad_requests_fail_without_absolute_paths(
-    repo: GitRepo, tmp_path: Path, arguments: dict[str, Any], words: str
+async def test_bad_requests_are_errors_of_their_class_without_absolute_paths(
+    repo: GitRepo, tmp_path: Path, arguments: dict[str, Any], kind: str, words: str
 ) -> None:
     async with Client(_params(repo.path, tmp_path), mode="legacy") as client:
-        result = await client.call_tool("verify_architecture", arguments)
-    assert result.is_error
-    text = " ".join(getattr(c, "text", "") for c in result.content)
-    assert words in text
-    assert str(repo.path) not in text and str(tmp_path) not in text
+        with pytest.raises(MCPError) as caught:
+            await client.call_tool("verify_architecture", arguments)
+    message = failure(caught.value, kind, repo.path)
+    assert words in message, message
+    assert str(tmp_path) not in message
+
+
+async def test_an_unknown_decision_in_the_manifest_is_a_configuration_error(
+    repo: GitRepo, tmp_path: Path
+) -> None:
+    manifest = json.loads((repo.path / ".adrguard-fitness.json").read_text())
+    manifest["rules"][0]["decision"] = "ADR-0404"
+    repo.write({".adrguard-fitness.json": json.dumps(manifest, indent=2) + "\n"})
+    async with Client(_params(repo.path, tmp_path), mode="legacy") as client:
+        with pytest.raises(MCPError) as caught:
+            await client.call_tool("verify_architecture", SEED_EXAMPLE)
+    message = failure(caught.value, "configuration", repo.path)
+    assert ".adrguard-fitness.json:" in message and "ADR-0404" in message
 
 
 async def test_missing_evidence_through_the_tool_is_unknown(

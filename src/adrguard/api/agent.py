@@ -2,38 +2,44 @@
 
 Every function takes a :class:`Workspace` (the repository fixed at start-up, plus limits),
 checks its inputs, reads the decisions afresh, and returns JSON-ready data with repo-relative
-paths. Problems are :class:`UserError`s whose message says how to narrow or fix the request.
-Record text is returned inside ``{"markdown": ..., "contentIsUntrusted": true}``: it is data to
-read, never instructions to follow.
+paths, in the shape ``docs/agents.md`` documents (the names of the "ADR Guard" tool contract,
+``schemaVersion`` ``"1.0"``). Problems are :class:`UserError` subclasses whose message says how
+to narrow or fix the request (see :mod:`adrguard.api.workspace`). Record text is data to read,
+never instructions to follow: it comes with ``contentIsUntrusted: true``.
+
+This module holds the record tools (list, get, search, relationships, validate);
+:mod:`adrguard.api.agentcontext` holds ``find`` and ``context``, :mod:`adrguard.api.agentimpact`
+``analyze_impact``.
 """
 
 from __future__ import annotations
 
-import json
-import re
 from collections.abc import Sequence
 from typing import Any
 
-from adrguard.api.lookup import decision_row, find_part
+from adrguard.api.agentcontext import adr_context, find_adrs
+from adrguard.api.agentimpact import analyze_impact
 from adrguard.api.workspace import (
-    MAX_IDENTIFIER,
+    MAX_NAMED,
+    SCHEMA_VERSION,
     UNTRUSTED,
+    InvalidRequest,
+    LimitExceeded,
     Limits,
     Workspace,
-    bounded,
     check_identifier,
-    check_paths,
     check_query,
     check_statuses,
+    lookup,
+    summary_row,
+    unreadable_error,
 )
 from adrguard.config import PROFILES
-from adrguard.core.agent import context as ctx_mod
-from adrguard.core.agent import retrieval, search
-from adrguard.core.errors import UserError
-from adrguard.core.impact.analysis import configured_statuses, status_key
-from adrguard.core.impact.mapping import manifest_of
+from adrguard.core.agent import search
+from adrguard.core.impact.analysis import status_key
 
 __all__ = [
+    "SCHEMA_VERSION",
     "Limits",
     "Workspace",
     "adr_context",
@@ -43,8 +49,11 @@ __all__ = [
     "get_adr_relationships",
     "list_adrs",
     "search_adrs",
+    "summary_row",
     "validate_adrs",
 ]
+
+SEED_TYPES = ("supersedes", "superseded-by", "depends-on")  # the contract's relationship types
 
 
 # ---- the tools ----------------------------------------------------------------------------
@@ -58,11 +67,13 @@ def list_adrs(
     offset: int = 0,
     limit: int | None = None,
 ) -> dict[str, Any]:
-    """Every record (id, title, status, path), optionally by status and folder, paged."""
+    """Every record (identifier, title, status, path, format) in discovery order; optionally
+    by status and folder, and paged. More than ``max_records`` records, or any record that
+    cannot be read, fails the call."""
     wanted = check_statuses(status) if status else None
     prefix = check_identifier(under, "under").rstrip("/") + "/" if under else ""
     if offset < 0 or (limit is not None and limit < 1):
-        raise UserError("offset must be 0 or more and limit 1 or more")
+        raise InvalidRequest("offset must be 0 or more and limit 1 or more")
     _config, corpus = ws.load()
     rows = [
         d
@@ -72,250 +83,193 @@ def list_adrs(
     page = rows[offset : offset + limit if limit is not None else None]
     cap = ws.limits.max_records
     if len(page) > cap:
-        raise UserError(
-            f"{len(page):,} records match, more than the limit of {cap:,} per response: narrow "
-            "with status (e.g. accepted), under (a folder) or offset/limit"
+        raise LimitExceeded(
+            f"{len(page):,} ADRs would be listed, more than the limit of {cap:,}: narrow the "
+            'request with status (e.g. ["accepted"]) or under (a folder), or page through '
+            "it with offset and limit"
         )
-    data = {
+    bad = [d for d in page if not d.is_readable]
+    if bad:
+        raise unreadable_error(bad, "cannot list the ADRs")
+    return {
+        "schemaVersion": SCHEMA_VERSION,
         "total": len(rows),
         "offset": offset,
-        "records": [decision_row(d) for d in page],
+        "adrs": [summary_row(d) for d in page],
     }
-    return bounded(ws, data, "narrow with status, under or a smaller limit")
 
 
-def get_adr(ws: Workspace, adr_id: str) -> dict[str, Any]:
-    """One record: metadata, resolved relationships and its markdown (marked untrusted)."""
-    key = check_identifier(adr_id, "id")
+def get_adr(ws: Workspace, identifier: str) -> dict[str, Any]:
+    """One record: its metadata and its markdown (``contentIsUntrusted: true``)."""
+    key = check_identifier(identifier)
     _config, corpus = ws.load()
-    d, _part = find_part(corpus, key)
+    d = lookup(corpus, key)
+    if not d.is_readable:
+        raise unreadable_error([d], f"cannot read {d.id}")
+    from adrguard.core.agent.succession import succession
+    from adrguard.core.agent.succession import to_json as succession_json
     from adrguard.core.graph import graph as core_graph
 
-    data = decision_row(d)
-    data.update(
+    resolved = core_graph.describe(corpus, d)
+    resolved.pop("currentSuccessor", None)  # a guess when the chain forks: see "successor"
+    adr = summary_row(d)
+    adr.update(
         {
+            "frontMatter": _plain(d.front_matter),
             "governedPaths": list(d.governed_paths),
             "governedComponents": list(d.governed_components),
-            "relationships": core_graph.describe(corpus, d),
-            "problems": [p.message for p in d.problems],
+            "relationships": resolved,
+            "successor": succession_json(succession(core_graph.build(corpus), d)),
+            "problems": [
+                {"code": p.code, "message": p.message, "line": p.line} for p in d.problems
+            ],
             "sha256": d.sha256,
-            "content": {"markdown": d.text, "contentIsUntrusted": True, "note": UNTRUSTED},
+            "bodyStartLine": d.body_line_offset + 1,
         }
     )
-    return bounded(ws, data, f"read it in parts with adr_context (id {d.id})")
+    return {
+        "schemaVersion": SCHEMA_VERSION,
+        "adr": adr,
+        "content": d.text,
+        "contentIsUntrusted": True,
+        "note": UNTRUSTED,
+    }
+
+
+def _plain(value: Any) -> Any:
+    """Front matter as JSON (dates and other YAML scalars become strings)."""
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    return str(value)
 
 
 def search_adrs(ws: Workspace, query: str, limit: int = search.DEFAULT_LIMIT) -> dict[str, Any]:
-    """Records matching every word of ``query`` in id, title or body."""
+    """Records holding every distinct word of ``query`` in identifier, title or markdown, in
+    discovery order, up to ``limit``."""
     q = check_query(query)
     if not 1 <= limit <= search.MAX_LIMIT:
-        raise UserError(f"limit must be between 1 and {search.MAX_LIMIT}")
+        raise InvalidRequest(f"limit must be between 1 and {search.MAX_LIMIT}")
     _config, corpus = ws.load()
     result = search.search(corpus, q, limit)
-    data = {
+    unread = [d.path for d in corpus.decisions if not d.is_readable]
+    return {
+        "schemaVersion": SCHEMA_VERSION,
         "query": q,
         "terms": list(result.terms),
-        "total": result.total,
         "excerptsAreUntrusted": True,
+        "truncated": result.truncated,
         "results": [
             {
-                **decision_row(h.decision),
-                "fields": list(h.fields),
+                **summary_row(h.decision),
+                "matchedFields": list(h.fields),
                 "matches": {t: list(f) for t, f in h.terms.items()},
                 "excerpt": h.excerpt,
                 "line": h.line,
             }
             for h in result.hits
         ],
+        "notSearched": unread[:MAX_NAMED],
+        "notSearchedTotal": len(unread),
     }
-    return bounded(ws, data, "lower limit or add words to the query")
 
 
-def get_adr_relationships(ws: Workspace, adr_id: str) -> dict[str, Any]:
-    """Declared relationships of one record with their resolution state, and its successor."""
-    key = check_identifier(adr_id, "id")
-    _config, corpus = ws.load()
-    d, _part = find_part(corpus, key)
+def get_adr_relationships(ws: Workspace, identifier: str | None = None) -> dict[str, Any]:
+    """Declared relationships (every record's, or one record's) with how each resolved, and
+    the relationship diagnostics of the validator, kept apart."""
+    key = check_identifier(identifier) if identifier is not None else None
+    config, corpus = ws.load()
+    d = lookup(corpus, key) if key is not None else None
     from adrguard.core.graph import graph as core_graph
 
     g = core_graph.build(corpus)
-    declared = [
-        {
-            "kind": dec.rel.kind.value,
-            "target": dec.rel.target_raw,
-            "resolved": dec.target.id if dec.target is not None else None,
-            "resolvedPath": dec.target.path if dec.target is not None else None,
-            "state": g.state(dec),
+    main: list[dict[str, Any]] = []
+    other: list[dict[str, Any]] = []
+    for dec in g.declared:
+        if d is not None and dec.source.path != d.path:
+            continue
+        target = dec.target
+        row = {
+            "source": dec.source.id,
+            "sourcePath": dec.source.path,
+            "type": dec.rel.kind.value,
+            "declaredTarget": dec.rel.target_raw,
+            "resolvedTarget": target.id if target is not None else None,
+            "resolvedPath": target.path if target is not None else None,
+            "resolutionState": g.state(dec),
             "line": dec.rel.location.line,
+            "declaredIn": dec.rel.origin,
         }
-        for dec in g.declared
-        if dec.source.path == d.path
+        (main if row["type"] in SEED_TYPES else other).append(row)
+    diagnostics = [
+        f
+        for f in _diagnostics(ws, config)
+        if f["code"].startswith("ADR3")
+        and (d is None or f["path"] == d.path or d.path in f["related"] or d.id == f["decision"])
     ]
-    succ = g.current_successor(d)
-    data = {
-        **decision_row(d),
-        "declared": declared,
-        "resolved": core_graph.describe(corpus, d),
-        "currentSuccessor": decision_row(succ) if succ is not None else None,
+    return {
+        "schemaVersion": SCHEMA_VERSION,
+        "scope": "all" if d is None else "one",
+        "adr": summary_row(d) if d is not None else None,
+        "relationships": main,
+        "otherRelationships": other,
+        "diagnostics": diagnostics,
     }
-    return bounded(ws, data, "ask for one record at a time")
 
 
-def validate_adrs(ws: Workspace, profile: str = "standard", limit: int = 200) -> dict[str, Any]:
-    """Run the checks; an invalid ADR set is a result with ``valid: false``, not an error."""
-    if profile not in PROFILES:
-        raise UserError(f"unknown profile {profile!r}: choose one of {', '.join(PROFILES)}")
+def _diagnostics(ws: Workspace, config: Any) -> list[dict[str, Any]]:
+    """Every finding of the validator, as ``validate_adrs`` reports it."""
+    from adrguard.api.check import check_result
+    from adrguard.reporters.json import finding_data
+
+    with ws.lock:
+        result = check_result(ws.root, config=config)
+    return [finding_data(f) for f in result.report.findings]
+
+
+def validate_adrs(
+    ws: Workspace, validation_profile: str | None = None, limit: int = 200
+) -> dict[str, Any]:
+    """Run the checks; an invalid ADR set is a result with ``valid: false``, not an error.
+    ``validation_profile`` (legacy, advisory, standard, strict) overrides the config's."""
+    if validation_profile is not None and validation_profile not in PROFILES:
+        raise InvalidRequest(
+            f"unknown validationProfile {validation_profile[:40]!r}: choose one of "
+            f"{', '.join(PROFILES)}"
+        )
     if not 1 <= limit <= 10_000:
-        raise UserError("limit must be between 1 and 10,000")
+        raise InvalidRequest("limit must be between 1 and 10,000")
     from adrguard.api.check import check_result
     from adrguard.core.findings import Severity
     from adrguard.reporters.json import finding_data
 
+    config = ws.config()
     with ws.lock:
-        result = check_result(ws.root, config=ws.config(), profile=profile)
+        result = check_result(ws.root, config=config, profile=validation_profile)
     report = result.report
-    fail_on = result.config.fail_on
+    effective = result.config
+    fail_on = effective.fail_on
     threshold = None if fail_on == "none" else Severity.parse(fail_on)
     failing = [f for f in report.findings if threshold is not None and f.severity >= threshold]
     s = report.summary
-    data = {
+    source = "request" if validation_profile else ("configuration" if config.source else "default")
+    return {
+        "schemaVersion": SCHEMA_VERSION,
         "valid": not failing,
-        "profile": profile,
-        "failOn": fail_on,
-        "summary": {
-            "decisions": s.decisions,
-            "errors": s.errors,
-            "warnings": s.warnings,
-            "notes": s.notes,
+        "fileCount": s.decisions,
+        "effectivePolicy": {
+            "profile": effective.profile,
+            "profileFrom": source,
+            "failOn": fail_on,
+            "select": list(effective.select),
+            "ignore": list(effective.ignore),
+            "configuration": config.source,
         },
+        "summary": {"errors": s.errors, "warnings": s.warnings, "notes": s.notes},
         "total": len(report.findings),
-        "findings": [finding_data(f) for f in report.findings[:limit]],
+        "diagnostics": [finding_data(f) for f in report.findings[:limit]],
         "truncated": len(report.findings) > limit,
     }
-    return bounded(ws, data, "lower limit, or use a laxer profile")
-
-
-def find_adrs(
-    ws: Workspace,
-    *,
-    paths: Sequence[str] = (),
-    topic: str | None = None,
-    status: Sequence[str] | None = None,
-    limit: int = 10,
-) -> dict[str, Any]:
-    """The decisions that apply to ``paths`` and/or ``topic``, best first, each with why."""
-    rels = check_paths(paths)
-    q = check_query(topic, "topic") if topic is not None else None
-    if not rels and q is None:
-        raise UserError("give paths (the files being edited) or a topic, or both")
-    if not 1 <= limit <= 100:
-        raise UserError("limit must be between 1 and 100")
-    asked = check_statuses(status) if status else None
-    config, corpus = ws.load()
-    wanted = asked or configured_statuses(config.options)
-    manifest = manifest_of(corpus, config.options)
-    result = retrieval.find(corpus, manifest, paths=rels, topic=q, statuses=wanted, limit=limit)
-    data = {
-        "paths": rels,
-        "topic": q,
-        "statuses": sorted(wanted),
-        "total": result.total,
-        "results": [hit_row(h) for h in result.hits],
-        "notes": list(result.notes),
-        "heldBack": result.held_back,
-    }
-    return bounded(ws, data, "lower limit")
-
-
-def adr_context(
-    ws: Workspace,
-    *,
-    adr_id: str | None = None,
-    paths: Sequence[str] = (),
-    topic: str | None = None,
-    status: Sequence[str] | None = None,
-    cursor: str | None = None,
-    max_units: int | None = None,
-    max_chars: int | None = None,
-) -> dict[str, Any]:
-    """Decision units for one record, or for what ``find`` returns, under the budget."""
-    key = check_identifier(adr_id, "id") if adr_id is not None else None
-    rels = check_paths(paths)
-    q = check_query(topic, "topic") if topic is not None else None
-    if cursor is not None and (
-        len(cursor) > MAX_IDENTIFIER or not re.fullmatch(r"[A-Za-z0-9_-]+", cursor)
-    ):
-        raise UserError("the cursor is not one adrguard made: pass the cursor exactly as returned")
-    if key is None and not rels and q is None:
-        raise UserError("give an id, paths or a topic")
-    asked = check_statuses(status) if status else None
-    units = max_units if max_units is not None else ws.limits.max_units
-    chars = max_chars if max_chars is not None else ws.limits.max_chars
-    config, corpus = ws.load()
-    wanted = asked or configured_statuses(config.options)
-    warnings: list[str] = []
-    part: int | None = None
-    if key is not None:
-        d, part = find_part(corpus, key)
-        seeds = [(d, "requested")]
-        if status_key(d) == "superseded":
-            warnings.append(f"{d.id} is superseded: its current successor comes first")
-    else:
-        manifest = manifest_of(corpus, config.options)
-        found = retrieval.find(corpus, manifest, paths=rels, topic=q, statuses=wanted, limit=100)
-        seeds = [(h.decision, _why(h)) for h in found.hits]
-        warnings.extend(found.notes)
-    request = json.dumps([key, rels, q, sorted(wanted), units, chars])
-    res = ctx_mod.build(
-        corpus,
-        seeds,
-        request=request,
-        max_units=units,
-        max_chars=chars,
-        cursor=cursor,
-        part=part,
-        warnings=warnings,
-    )
-    data = {
-        "units": [ctx_mod.unit_json(u) for u in res.units],
-        "contentIsUntrusted": True,
-        "note": UNTRUSTED,
-        "totalUnits": res.total_units,
-        "leftOut": res.left_out,
-        "cursor": res.cursor,
-        "corpusFingerprint": res.fingerprint,
-        "warnings": list(res.warnings),
-        "codePoints": res.code_points,
-        "bytes": res.bytes,
-        "maxUnits": res.max_units,
-        "maxChars": res.max_chars,
-    }
-    return bounded(ws, data, "lower max_chars or max_units")
-
-
-def hit_row(hit: retrieval.Hit) -> dict[str, Any]:
-    """A ``find`` result: the record's row, its score and why it matched."""
-    return {
-        **decision_row(hit.decision),
-        "score": hit.score,
-        "reasons": [r.to_json() for r in hit.reasons],
-    }
-
-
-def _why(hit: retrieval.Hit) -> str:
-    r = hit.reasons[0]
-    return f"matched {r.kind} {r.detail}" + (f" ({r.path})" if r.path else "")
-
-
-def analyze_impact(ws: Workspace, base: str, head: str | None = None) -> dict[str, Any]:
-    """The decisions a change (merge base of ``base`` and head .. head) touches."""
-    refs = [check_identifier(base, "base")] + ([check_identifier(head, "head")] if head else [])
-    for ref in refs:
-        if ref.startswith("-") or not re.fullmatch(r"[\w./@^~{}+-]+", ref):
-            raise UserError(f"{ref[:80]!r} is not a git revision: give a branch, tag or commit")
-    from adrguard.api.impact import impact
-    from adrguard.core.impact.analysis import to_json
-
-    with ws.lock:
-        result = impact(ws.root, base=refs[0], head=refs[1] if head else None, config=ws.config())
-    return bounded(ws, to_json(result), "compare a smaller range (a closer base)")

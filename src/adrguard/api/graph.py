@@ -14,6 +14,7 @@ from adrguard.core.findings import Finding
 from adrguard.core.graph import graph as core_graph
 from adrguard.core.model import Corpus
 from adrguard.reporters import graph as render
+from adrguard.reporters.mermaid import too_large
 
 
 def _load(
@@ -29,6 +30,8 @@ class GraphText:
     text: str
     nodes: int
     edges: int
+    omitted: int = 0  # records without a relationship left out (draw them with everything)
+    too_large: str | None = None  # why Mermaid would refuse ``text`` (mermaid format only)
 
 
 def graph_text(
@@ -39,18 +42,24 @@ def graph_text(
     fmt: str = "mermaid",
     focus: str | None = None,
     depth: int | None = None,
+    everything: bool = False,
 ) -> GraphText:
-    """The graph (or one record's neighbourhood) as ``mermaid``, ``dot`` or ``json``."""
+    """The records that have relationships (every record with ``everything``), or one record's
+    neighbourhood, as ``mermaid``, ``dot`` or ``json``."""
     if fmt not in render.FORMATS:
         raise UserError(f"unknown graph format {fmt!r}: choose one of {', '.join(render.FORMATS)}")
     if depth is not None and depth < 0:
         raise UserError("--depth must be 0 or more")
     if depth is not None and focus is None:
         raise UserError("--depth needs --focus ID")
+    if everything and focus is not None:
+        raise UserError("--all and --focus exclude each other: --focus draws a neighbourhood")
     _config, corpus = _load(repo_root, config_path, config)
     centre = find_decision(corpus, focus) if focus is not None else None
-    v = render.view(core_graph.build(corpus), centre, depth)
-    return GraphText(render.render(fmt, v), len(v.nodes), len(v.edges))
+    v = render.view(core_graph.build(corpus), centre, depth, everything=everything)
+    text = render.render(fmt, v)
+    large = too_large(text, len(v.edges)) if fmt == "mermaid" else None
+    return GraphText(text, len(v.nodes), len(v.edges), v.omitted, large)
 
 
 def graph_data(
@@ -60,11 +69,13 @@ def graph_data(
     config: Config | None = None,
     focus: str | None = None,
     depth: int | None = None,
+    everything: bool = False,
 ) -> dict[str, Any]:
     """The graph as the JSON-ready mapping described by ``schemas/graph.schema.json``."""
     _config, corpus = _load(repo_root, config_path, config)
     centre = find_decision(corpus, focus) if focus is not None else None
-    return render.to_data(render.view(core_graph.build(corpus), centre, depth))
+    return render.to_data(render.view(core_graph.build(corpus), centre, depth,
+                                      everything=everything))
 
 
 @dataclass(frozen=True)

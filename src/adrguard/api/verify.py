@@ -16,7 +16,14 @@ from typing import Any
 
 from adrguard.api.corpus import load_with, resolve_root
 from adrguard.api.lookup import find_decision
-from adrguard.api.workspace import Workspace, check_identifier
+from adrguard.api.workspace import (
+    SCHEMA_VERSION,
+    ConfigurationError,
+    InvalidRequest,
+    LimitExceeded,
+    Workspace,
+    check_identifier,
+)
 from adrguard.config import Config, load_config
 from adrguard.core.errors import UserError
 from adrguard.core.fitness import drift
@@ -75,9 +82,9 @@ def load(
     data, why = read_file(root, path, MAX_MANIFEST)
     if data is None:
         if why == NOT_FOUND:
-            raise UserError(f"no fitness manifest at {path}: write one (docs/verify.md shows "
-                            "how) or name it with --rules PATH / [verify] rules")
-        raise UserError(f"cannot read the fitness manifest {path}: {why}")
+            raise InvalidRequest(f"no fitness manifest at {path}: write one (docs/verify.md "
+                                 "shows how) or name it with --rules PATH / [verify] rules")
+        raise InvalidRequest(f"cannot read the fitness manifest {path}: {why}")
     manifest = parse_manifest(path, data)
     corpus = load_with(root, cfg, untracked=False)
     targets: dict[str, Decision] = {}
@@ -129,7 +136,8 @@ def _run(
     cfg = loaded.config
     chosen = (policy or cfg.options.verify.policy or "advisory").strip().lower()
     if chosen not in POLICIES:
-        raise UserError(f"policy {chosen!r}: choose advisory or enforce")
+        problem = InvalidRequest if policy else ConfigurationError
+        raise problem(f"policy {chosen!r}: choose advisory or enforce")
     live = [r for r in loaded.manifest.rules if applies(loaded.targets[r.id])]
     given, paths, notes = _evidence_paths(loaded.manifest, live, evidence)
     documents = _documents(loaded.root, paths, cfg.options.verify.max_evidence_size)
@@ -156,13 +164,13 @@ def _evidence_paths(
     if evidence is None:
         named = list(dict.fromkeys(p for r in live for p in r.evidence))
         if len(named) > MAX_EVIDENCE_FILES:
-            raise UserError(f"the rules name {len(named)} evidence files; a run reads at most "
+            raise LimitExceeded(f"the rules name {len(named)} evidence files; a run reads at most "
                             f"{MAX_EVIDENCE_FILES}: merge evidence into fewer files, or give "
                             "the files of this run with --evidence")
         return None, named, notes
     given = list(dict.fromkeys(_relative(p, "evidence path") for p in evidence))
     if len(given) > MAX_EVIDENCE_FILES:
-        raise UserError(f"{len(given)} evidence files given; at most {MAX_EVIDENCE_FILES} are "
+        raise LimitExceeded(f"{len(given)} evidence files given; at most {MAX_EVIDENCE_FILES} are "
                         "read per run")
     mentioned = set(manifest.evidence_files())
     notes += [f"evidence {p} was given but no rule names it" for p in given if p not in mentioned]
@@ -201,12 +209,16 @@ def _judge(
     data, why = read_file(loaded.root, path, MAX_BASELINE)
     if data is None:
         if why != NOT_FOUND:
-            raise UserError(f"cannot read the drift baseline {path}: {why}")
+            raise ConfigurationError(f"cannot read the drift baseline {path}: {why}")
         if named and not missing_ok:
-            raise UserError(f"no drift baseline at {path}: write one with `adrguard verify "
-                            "--write-baseline`, or leave the baseline out")
+            raise InvalidRequest(f"no drift baseline at {path}: write one with `adrguard verify "
+                                 "--write-baseline`, or leave the baseline out")
         return run
-    results, counts = drift.judge(run.results, drift.parse(data, path), path)
+    try:
+        known = drift.parse(data, path)
+    except UserError as exc:
+        raise ConfigurationError(str(exc)) from None
+    results, counts = drift.judge(run.results, known, path)
     return replace(run, results=results, drift=counts)
 
 
@@ -266,16 +278,18 @@ def verify_architecture(
     policy: str = "advisory",
 ) -> dict[str, Any]:
     """The MCP tool ``verify_architecture`` (seed 004): :func:`verify` for the repository the
-    server is bound to, as JSON with ``schemaVersion: "1.0"``. Read-only: it never writes the
-    drift baseline. Messages never carry the repository's absolute path."""
-    from adrguard.api.workspace import bounded
+    workspace is bound to, as JSON with ``schemaVersion: "1.0"``. Read-only: it never writes
+    the drift baseline. A request that cannot be answered raises its failure class: a missing
+    or unreadable manifest or named baseline is an :class:`InvalidRequest`, an invalid manifest
+    or baseline a :class:`ConfigurationError`, too many evidence files :class:`LimitExceeded`;
+    a policy that fails is a result (``policyFailed``), never an error."""
     from adrguard.core.fitness.result import to_json
 
+    config = ws.config()
     try:
         with ws.lock:
-            result = verify(ws.root, config=ws.config(), rules=rules_path,
-                            evidence=evidence_paths, baseline=baseline_path, policy=policy)
-    except UserError as exc:
-        raise UserError(str(exc).replace(str(ws.root), ".")) from None
-    return bounded(ws, to_json(result, "1.0"),
-                   "verify fewer rules (a smaller manifest in rulesPath) or fewer evidencePaths")
+            result = verify(ws.root, config=config, rules=rules_path, evidence=evidence_paths,
+                            baseline=baseline_path, policy=policy)
+    except FitnessManifestError as exc:
+        raise ConfigurationError(str(exc)) from None
+    return to_json(result, SCHEMA_VERSION)

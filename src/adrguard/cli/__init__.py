@@ -39,7 +39,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     ),
     "find": ("agent", "the decisions that apply to files being edited and/or a topic"),
     "context": ("agent", "decision text for an agent, within a size budget"),
-    "search": ("agent", "records holding every word of a query (id, title, body)"),
+    "search": ("agent", "records holding every word of a query (identifier, title, markdown)"),
     "mcp": ("mcpcmd", "serve read-only ADR tools to coding agents over MCP (stdio)"),
 }
 

@@ -1,7 +1,7 @@
 """``find``, ``context`` and ``search``: the read-only agent queries on the command line.
 
 The same functions back the MCP server (``adrguard mcp``); ``--format json`` prints exactly
-what the server's tools return.
+what the server's tools return (``find_adrs``, ``adr_context``, ``search_adrs``).
 """
 
 from __future__ import annotations
@@ -61,9 +61,12 @@ def register(subparsers: Any) -> None:
         "context",
         help="decision text for an agent, within a size budget",
         description="Decision units (a record, or a part of a long record split at headings) for "
-        "one record, or for what `find` returns for paths/a topic. At most --max-units units and "
-        "--max-chars code points per response; the rest is counted and a --cursor resumes it.",
-        epilog="examples:\n  adrguard context ADR-0007\n  adrguard context --paths src/api/x.py\n"
+        "one record, or for what `find` returns for paths/a topic; with none of those, the log's "
+        "index. At most --max-units units and --max-chars code points per response; the rest is "
+        "counted and a --cursor resumes it. An ambiguous successor is reported, never chosen; "
+        "each root's CURRENT.md is reported fresh, stale, invalid or absent.",
+        epilog="examples:\n  adrguard context\n  adrguard context ADR-0007\n"
+        "  adrguard context --paths src/api/x.py\n"
         "  adrguard context --topic caching --cursor CURSOR",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -82,8 +85,9 @@ def register(subparsers: Any) -> None:
 
     p = subparsers.add_parser(
         "search",
-        help="records holding every word of a query (id, title, body)",
-        description="Case-insensitive AND of whitespace-separated terms over id, title and body.",
+        help="records holding every word of a query (identifier, title, markdown)",
+        description="Case-insensitive AND of the distinct whitespace-separated terms over "
+        "identifier, title and markdown, in discovery order, up to --limit.",
     )
     add_common(p)
     p.add_argument("query", help="words that must all occur")
@@ -119,7 +123,7 @@ def run_find(args: argparse.Namespace) -> int:
     lines = []
     for r in data["results"]:
         lines.append(
-            f"{r['id']}  {r['title'] or '(untitled)'}  [{r['status'] or 'none'}]  "
+            f"{r['identifier']}  {r['title'] or '(untitled)'}  [{r['status'] or 'none'}]  "
             f"score {r['score']}"
         )
         lines.append(f"    {r['path']}")
@@ -146,7 +150,7 @@ def run_context(args: argparse.Namespace) -> int:
 
     data = adr_context(
         _workspace(args),
-        adr_id=args.id,
+        identifier=args.id,
         paths=args.paths,
         topic=args.topic,
         status=_statuses(args.status),
@@ -164,10 +168,19 @@ def run_context(args: argparse.Namespace) -> int:
         out.append(f"source: {u['path']}:{u['startLine']}-{u['endLine']} · {u['why']}")
         out.append(u["text"].rstrip("\n"))
         out.append("")
+    for row in data["index"]:
+        out.append(f"{row['identifier']}  [{row['status']}]  {row['title'] or '(untitled)'}")
+        out.append(f"    {row['path']}")
     out += [f"warning: {w}" for w in data["warnings"]]
+    for f in data["freshness"]:
+        if f["state"] != "absent":
+            out.append(f"{f['view']}: {f['state']}")
+    shown = len(data["units"]) or len(data["index"])
+    noun = "index rows" if data["mode"] == "overview" else "units"
     out.append(
-        f"{len(data['units'])} of {data['totalUnits']} units; {data['leftOut']} left out; "
-        f"{data['codePoints']:,} code points, {data['bytes']:,} bytes"
+        f"{shown} of {data['totalUnits']} {noun}; {data['leftOut']} left out; "
+        f"{data['codePoints']:,} code points, {data['bytes']:,} bytes, "
+        f"~{data['tokensEstimate']:,} tokens (estimate)"
     )
     if data["cursor"]:
         out.append(f"continue with: --cursor {data['cursor']}")
@@ -185,13 +198,16 @@ def run_search(args: argparse.Namespace) -> int:
     out: list[str] = []
     for r in data["results"]:
         out.append(
-            f"{r['id']}  {r['title'] or '(untitled)'}  [{r['status'] or 'none'}]  "
-            f"({', '.join(r['fields'])})"
+            f"{r['identifier']}  {r['title'] or '(untitled)'}  [{r['status'] or 'none'}]  "
+            f"({', '.join(r['matchedFields'])})"
         )
         out.append(f"    {r['path']}:{r['line']}")
         if r["excerpt"]:
             out.append(textwrap.indent(r["excerpt"], "    "))
     shown = len(data["results"])
-    out.append(f"{shown} of {data['total']} matching records")
+    more = f" (more match: raise --limit above {args.limit})" if data["truncated"] else ""
+    out.append(f"{shown} matching record{'s' if shown != 1 else ''}{more}")
+    if data["notSearchedTotal"]:
+        out.append(f"note: {data['notSearchedTotal']} record(s) could not be read, not searched")
     print_line("\n".join(out))
     return 0

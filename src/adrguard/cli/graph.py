@@ -12,10 +12,12 @@ def register(subparsers: Any) -> None:
     g = subparsers.add_parser(
         "graph",
         help="draw the decision graph (mermaid, dot, json)",
-        description="Draw the records and their declared relationships: nodes coloured by "
+        description="Draw the records that have declared relationships: nodes styled by "
         "status, edges by kind (supersedes, amends, depends-on, relates-to, in-favour-of). "
-        "Mermaid output renders on GitHub.",
+        "Records without any relationship are left out (a line on stderr counts them); --all "
+        "draws every record. Mermaid output renders on GitHub.",
         epilog="examples:\n  adrguard graph > decisions.mmd\n"
+        "  adrguard graph --focus ADR-0012 --depth 3   # one supersession chain\n"
         "  adrguard graph --format dot | dot -Tsvg > decisions.svg\n"
         "  adrguard graph --format json --focus ADR-0007 --depth 2",
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -27,6 +29,8 @@ def register(subparsers: Any) -> None:
     )
     g.add_argument("--depth", type=int, metavar="N",
                    help="with --focus: how many edges away to go (default 1)")
+    g.add_argument("--all", action="store_true", dest="everything",
+                   help="also draw the records that have no relationship")
     g.add_argument("--output", "-o", metavar="PATH", help="write to a file instead of stdout")
     g.set_defaults(func=run_graph)
 
@@ -51,17 +55,19 @@ def run_graph(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from adrguard.api import graph as api_graph
-    from adrguard.reporters.graph import MERMAID_MAX_EDGES
 
     root, config = load_config_for(args)
     out = api_graph.graph_text(
-        root, config=config, fmt=args.format, focus=args.focus, depth=args.depth
+        root, config=config, fmt=args.format, focus=args.focus, depth=args.depth,
+        everything=args.everything,
     )
-    if args.format == "mermaid" and out.edges > MERMAID_MAX_EDGES:
-        info(
-            f"adrguard: {out.edges} edges; GitHub renders Mermaid diagrams with at most "
-            f"{MERMAID_MAX_EDGES} edges: use --focus ID --depth N, or --format dot"
-        )
+    if out.omitted:
+        records = "record" if out.omitted == 1 else "records"
+        info(f"adrguard: {out.omitted} {records} without relationships left out "
+             f"({out.nodes} drawn); --all draws every record")
+    if out.too_large:
+        info(f"adrguard: {out.too_large}: GitHub will not draw this diagram; "
+             "use --focus ID --depth N, or --format dot")
     emit(out.text, FormatSpec(args.format, Path(args.output) if args.output else None))
     return 0
 

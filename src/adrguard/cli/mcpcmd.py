@@ -18,7 +18,8 @@ def register(subparsers: Any) -> None:
         help="serve read-only ADR tools to coding agents over MCP (stdio)",
         description="Start an MCP server on stdin/stdout bound to the repository (--repo). Tools: "
         "list_adrs, get_adr, search_adrs, get_adr_relationships, validate_adrs, find_adrs, "
-        "adr_context, analyze_impact. Needs the extra: pip install 'adrguard[mcp]'.",
+        "adr_context, analyze_impact (docs/agents.md). Needs the extra: "
+        "pip install 'adrguard[mcp]'.",
     )
     add_common(p)
     p.add_argument(
@@ -26,7 +27,7 @@ def register(subparsers: Any) -> None:
         type=int,
         default=None,
         metavar="N",
-        help="records one response may list (default 10000)",
+        help="ADRs list_adrs may list in one response (default 1000)",
     )
     p.add_argument(
         "--max-response-bytes",
@@ -34,6 +35,13 @@ def register(subparsers: Any) -> None:
         default=None,
         metavar="N",
         help="bytes of one response (default 1048576)",
+    )
+    p.add_argument(
+        "--timeout",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="seconds one tool call may take before it fails with a timeout error (default 60)",
     )
     p.add_argument(
         "--max-units",
@@ -64,6 +72,11 @@ def limits(args: argparse.Namespace) -> Any:
             if value < 1:
                 raise UserError(f"--{name.replace('_', '-')} must be 1 or more")
             out = replace(out, **{name: value})
+    timeout = getattr(args, "timeout", None)
+    if timeout is not None:
+        if not 0 < timeout <= 86_400:
+            raise UserError("--timeout must be more than 0 and at most 86400 seconds")
+        out = replace(out, timeout=timeout)
     return out
 
 
@@ -73,7 +86,12 @@ def run(args: argparse.Namespace) -> int:
     if not available():
         raise UserError(f"the MCP server needs the mcp package: {INSTALL_HINT}")
     chosen = limits(args)
+    import logging
+
     from adrguard.mcp.server import serve
+
+    # the protocol owns stdout: what the server logs goes to stderr
+    logging.basicConfig(level=logging.WARNING, format="adrguard mcp: %(levelname)s %(message)s")
 
     serve(args.root, args.config, chosen, cache=not args.no_cache)
     return 0

@@ -12,7 +12,7 @@ INSTALL_HINT = "pip install 'adrguard[mcp]'"
 def available() -> bool:
     """Whether the MCP SDK (``mcp>=2,<3``) can be imported."""
     try:
-        import mcp.server.mcpserver  # noqa: F401
+        import mcp.server.lowlevel  # noqa: F401
     except ImportError:
         return False
     return True

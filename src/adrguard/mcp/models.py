@@ -1,173 +1,201 @@
-"""Typed outputs of the MCP tools (clients get them as structured content and a schema).
+"""What each MCP tool returns (structured content), as typed models: the output schema every
+tool publishes, and the check the server runs on each answer before sending it.
 
-Field names are the JSON names the façade (:mod:`adrguard.api.agent`) returns.
+Field names are the JSON names of the tool contract (``docs/agents.md``): the names the
+"ADR Guard" specification gives (``schemaVersion``, ``identifier``, ``adrs``, ``content``,
+``contentIsUntrusted``, ...), plus extra fields of ours. Every model allows fields it does not
+name, so a field added to an answer (:mod:`adrguard.api.agent`) never breaks a client; name it
+here too so the published schema describes it.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
+
+Version = Literal["1.0"]
 
 
-class RecordSummary(BaseModel):
-    """One record, as ``adrguard list --format json`` describes it."""
+class Open(BaseModel):
+    model_config = ConfigDict(extra="allow")
 
-    id: str
-    number: int | None = None
+
+class AdrSummary(Open):
+    """One ADR as ``list_adrs`` lists it."""
+
+    identifier: str = Field(description="stable id, e.g. ADR-0007")
     title: str | None
     status: str | None = Field(
-        description="accepted, proposed, ... (normalised), or null when no status is stated"
+        description="accepted, proposed, draft, deprecated, superseded, rejected or unknown "
+        "(normalised); null when the record states no status"
     )
-    statusRaw: str | None = Field(default=None, description="the status as written")
-    date: str | None = None
     path: str = Field(description="repository-relative path")
-    format: str = "generic"
+    format: Literal["canonical", "madr-4"] = Field(
+        description="madr-4 for MADR 4 records, canonical for every other layout"
+    )
+    family: str = Field(description="detected layout: nygard, madr2, madr3, madr4, ...")
+    number: int | None = None
+    statusRaw: str | None = None
+    date: str | None = None
     archived: bool = False
 
 
-class RecordList(BaseModel):
-    total: int = Field(description="records matching the filters")
-    offset: int
-    records: list[RecordSummary]
+class ListResult(Open):
+    schemaVersion: Version
+    total: int = Field(description="ADRs matching the filters (all of them without filters)")
+    adrs: list[AdrSummary]
 
 
-class UntrustedContent(BaseModel):
-    markdown: str
-    contentIsUntrusted: bool = True
-    note: str
+class Succession(Open):
+    state: Literal["none", "current", "ambiguous", "cyclic"]
+    successor: dict[str, Any] | None
+    candidates: list[dict[str, Any]] = Field(description="when ambiguous; none is chosen")
+    at: str | None
 
 
-class AdrDetail(RecordSummary):
+class AdrDetail(AdrSummary):
     governedPaths: list[str]
     governedComponents: list[str]
-    relationships: dict[str, Any]
-    problems: list[str]
+    relationships: dict[str, Any] = Field(description="resolved relationships, by kind")
+    successor: Succession
+    problems: list[dict[str, Any]]
     sha256: str
-    content: UntrustedContent
 
 
-class SearchItem(RecordSummary):
-    fields: list[str]
-    matches: dict[str, list[str]]
-    excerpt: str
+class GetResult(Open):
+    schemaVersion: Version
+    adr: AdrDetail
+    content: str = Field(description="the record's markdown (after any front matter)")
+    contentIsUntrusted: Literal[True]
+
+
+class SearchItem(AdrSummary):
+    matchedFields: list[Literal["identifier", "title", "markdown"]]
+    matches: dict[str, list[str]] = Field(description="term -> fields it matched")
+    excerpt: str | None = Field(description="around the first markdown match; null if none")
     line: int
 
 
-class SearchResults(BaseModel):
+class SearchResult(Open):
+    schemaVersion: Version
     query: str
     terms: list[str]
-    total: int
-    excerptsAreUntrusted: bool = True
+    excerptsAreUntrusted: Literal[True]
+    truncated: bool = Field(description="more records matched after the limit")
     results: list[SearchItem]
 
 
-class DeclaredRelationship(BaseModel):
-    kind: str
-    target: str = Field(description="the target as written in the record")
-    resolved: str | None
+class Relationship(Open):
+    source: str
+    sourcePath: str
+    type: str
+    declaredTarget: str = Field(description="the target as the record writes it")
+    resolvedTarget: str | None
     resolvedPath: str | None
-    state: str = Field(
-        description="resolved, unresolved, ambiguous, cyclic, inconsistent, inactive"
-    )
+    resolutionState: Literal[
+        "resolved", "unresolved", "ambiguous", "cyclic", "inconsistent", "inactive"
+    ]
     line: int
 
 
-class Relationships(RecordSummary):
-    declared: list[DeclaredRelationship]
-    resolved: dict[str, Any]
-    currentSuccessor: RecordSummary | None
-
-
-class FindingItem(BaseModel):
+class Diagnostic(Open):
     code: str
-    name: str
-    severity: str
     message: str
     path: str
+    severity: Literal["error", "warning", "note"]
     line: int
     column: int
-    decision: str | None
-    related: list[str]
-    fingerprint: str
 
 
-class Validation(BaseModel):
-    valid: bool = Field(description="false when a finding is at or above fail-on")
-    profile: str
-    failOn: str
-    summary: dict[str, int]
+class RelationshipsResult(Open):
+    schemaVersion: Version
+    scope: Literal["all", "one"]
+    adr: AdrSummary | None
+    relationships: list[Relationship] = Field(
+        description="supersedes, superseded-by and depends-on declarations"
+    )
+    otherRelationships: list[Relationship] = Field(
+        description="amends, amended-by, relates-to and in-favour-of declarations"
+    )
+    diagnostics: list[Diagnostic]
+
+
+class ValidateResult(Open):
+    schemaVersion: Version
+    valid: bool = Field(description="false when a diagnostic is at or above failOn")
+    fileCount: int
+    effectivePolicy: dict[str, Any]
+    diagnostics: list[Diagnostic]
     total: int
-    findings: list[FindingItem]
     truncated: bool
 
 
-class Reason(BaseModel):
-    kind: str = Field(description="record, glob, component, term, successor or dependency")
-    detail: str
-    path: str | None = None
-    via: str | None = None
+class ImpactResult(Open):
+    schemaVersion: Version
+    statement: str
+    repository: dict[str, Any]
+    summary: dict[str, int]
+    coverage: dict[str, int]
+    uncertainty: list[str]
+    changedFiles: list[dict[str, Any]]
+    affectedDecisions: list[dict[str, Any]]
+    unknownDecisions: list[dict[str, Any]]
+    mappingEvidence: list[dict[str, Any]]
 
 
-class FindItem(RecordSummary):
+class FindItem(AdrSummary):
     score: float
-    reasons: list[Reason]
+    reasons: list[dict[str, str]]
 
 
-class FindResults(BaseModel):
-    paths: list[str]
-    topic: str | None
-    statuses: list[str]
+class FindResult(Open):
+    schemaVersion: Version
+    method: Literal["keyword", "ai"]
+    cached: bool
+    latency_ms: int
     total: int
     results: list[FindItem]
     notes: list[str]
-    heldBack: dict[str, int]
 
 
-class ContextUnit(BaseModel):
+class ContextUnit(Open):
     key: str = Field(description="ID, or ID#N for part N of a long record")
-    id: str
+    identifier: str
     title: str | None
     status: str
     path: str
     part: int
     parts: int
-    heading: str | None
     startLine: int
     endLine: int
     why: str
     hop: int
-    archived: bool
     text: str
 
 
-class Context(BaseModel):
+class Freshness(Open):
+    root: str
+    state: Literal["fresh", "stale", "invalid", "absent"]
+    view: str | None
+    manifest: str | None
+    changed: list[dict[str, Any]]
+
+
+class ContextResult(Open):
+    schemaVersion: Version
+    mode: Literal["record", "selection", "overview"]
     units: list[ContextUnit]
-    contentIsUntrusted: bool = True
-    note: str
+    index: list[dict[str, Any]]
+    contentIsUntrusted: Literal[True]
+    successor: Succession | None
+    freshness: list[Freshness]
     totalUnits: int
-    leftOut: int = Field(description="units not in this response; pass cursor to get them")
+    leftOut: int = Field(description="units (or index rows) not in this response")
     cursor: str | None
     corpusFingerprint: str
     warnings: list[str]
     codePoints: int
     bytes: int
-    maxUnits: int
-    maxChars: int
-
-
-class ImpactResult(BaseModel):
-    schemaVersion: int
-    statement: str
-    base: str
-    head: str
-    baseCommit: str | None
-    headCommit: str | None
-    mergeBase: str
-    statuses: list[str]
-    changes: list[dict[str, Any]]
-    affected: list[dict[str, Any]]
-    mappingIssues: list[dict[str, Any]]
-    coverage: dict[str, int]
-    ungoverned: list[str]
-    uncertainty: list[str]
+    tokensEstimate: int
+    tokensEstimateMethod: str

@@ -1,32 +1,56 @@
-"""The MCP tool ``verify_architecture`` (seed 004): fitness rules evaluated from bounded,
-already-produced evidence. Registered by :func:`register` on the server of
-:mod:`adrguard.mcp.server`.
+"""The MCP tool ``verify_architecture`` (issue 18, seed 004): fitness rules evaluated from
+bounded, already-produced evidence. :data:`TOOLS` is listed in :mod:`adrguard.mcp.registry`.
 
-Parameters use the seed's names (``rulesPath``, ``evidencePaths``, ``baselinePath``,
-``policy``); paths are repository-relative. The result keeps pass, violation, unknown and
+Parameters use the contract's names (``rulesPath``, ``evidencePaths``, ``baselinePath``,
+``policy``); paths are repository-relative. The answer keeps pass, violation, unknown and
 not-applicable results with their confidence, evidence and baseline state, plus
 ``inconclusive`` and ``policyFailed``; ``schemaVersion`` is ``"1.0"``. Enforcement is reported
-in the result (``policyFailed``), never as an error, and nothing is written: the drift baseline
-is only read. Nothing is built, tested or run.
+in the answer (``policyFailed``), never as an error; a request that cannot be answered (a
+missing manifest, an invalid one, a missing baseline) is a JSON-RPC error of its class. Nothing
+is written (the drift baseline is only read) and nothing is built, tested or run.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from typing import Annotated, Any, Literal
 
-from mcp.server.mcpserver import MCPServer
-from mcp_types import ToolAnnotations
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from adrguard.api import verify as api
-from adrguard.api.workspace import Workspace
+from adrguard.api.workspace import MAX_IDENTIFIER, Workspace
+from adrguard.core.fitness.manifest import MAX_EVIDENCE_FILES
+from adrguard.mcp.contract import Params, Tool
+from adrguard.mcp.models import Open, Version
 
-RepoPath = Annotated[str, Field(min_length=1, max_length=1024,
-                                description="repository-relative path")]
+RepoPath = Annotated[
+    str,
+    Field(min_length=1, max_length=MAX_IDENTIFIER, description="repository-relative path"),
+]
 
 
-class FitnessResult(BaseModel):
+class VerifyParams(Params):
+    rulesPath: Annotated[
+        RepoPath, Field(description="the fitness manifest, e.g. .adrguard-fitness.json")
+    ]
+    evidencePaths: Annotated[
+        list[RepoPath] | None,
+        Field(
+            max_length=MAX_EVIDENCE_FILES,
+            description=f"evidence JSON files CI already produced (at most "
+            f"{MAX_EVIDENCE_FILES}; default: every file the rules of accepted decisions name)",
+        ),
+    ] = None
+    baselinePath: Annotated[
+        RepoPath | None,
+        Field(
+            description="an existing drift baseline, e.g. .adrguard-drift-baseline.json "
+            "(default: the configured one, else .adrguard-drift-baseline.json when it exists)"
+        ),
+    ] = None
+    policy: Literal["advisory", "enforce"] = "advisory"
+
+
+class FitnessResult(Open):
     rule: str
     kind: str
     description: str | None = None
@@ -38,7 +62,8 @@ class FitnessResult(BaseModel):
     confidence: Literal["high", "medium", "none"]
     evidence: list[dict[str, Any]] = Field(
         description="what the verdict rests on: {file, pointer, value} for evidence files, "
-        "{file, line, location, text} for lines and imports, with each item's verdict")
+        "{file, line, location, text} for lines and imports, with each item's verdict"
+    )
     evidenceOmitted: int = 0
     baseline: Literal["new", "known", "fixed"] | None
     message: str
@@ -47,15 +72,16 @@ class FitnessResult(BaseModel):
     fixed: int = 0
 
 
-class VerifyResult(BaseModel):
-    schemaVersion: str
+class VerifyResult(Open):
+    schemaVersion: Version
     manifest: str
     policy: Literal["advisory", "enforce"]
     inconclusive: bool = Field(description="true when a rule has no verdict (unknown)")
     policyFailed: bool = Field(description="enforce only: a new violation or an inconclusive run")
-    summary: dict[str, int] = Field(description="results by status (pass, violation, unknown, "
-                                    "notApplicable) and newViolations: violations the drift "
-                                    "baseline does not know (all of them without one)")
+    summary: dict[str, int] = Field(
+        description="results by status (pass, violation, unknown, notApplicable) and "
+        "newViolations: violations the drift baseline does not know (all of them without one)"
+    )
     coverage: dict[str, Any]
     results: list[FitnessResult]
     evidenceFiles: list[dict[str, Any]]
@@ -64,33 +90,21 @@ class VerifyResult(BaseModel):
     statement: str
 
 
-Call = Callable[..., Awaitable[Any]]
+def _run(ws: Workspace, p: Any) -> dict[str, Any]:
+    return api.verify_architecture(ws, p.rulesPath, p.evidencePaths, p.baselinePath, p.policy)
 
 
-def register(server: MCPServer[Any], ws: Workspace, call: Call, annotations: ToolAnnotations
-             ) -> None:
-    """Add ``verify_architecture`` to ``server``; ``call`` runs a façade function on a worker
-    thread and turns its errors into tool errors (the server's own ``_call``)."""
-
-    @server.tool(annotations=annotations, title="Verify architecture")
-    async def verify_architecture(
-        rulesPath: Annotated[RepoPath, Field(description="the fitness manifest, e.g. "
-                                                        ".adrguard-fitness.json")],
-        evidencePaths: Annotated[
-            list[RepoPath] | None,
-            Field(max_length=20, description="evidence JSON files CI already produced (at most "
-                  "20; default: every file the rules name)"),
-        ] = None,
-        baselinePath: Annotated[
-            RepoPath | None,
-            Field(description="an existing drift baseline, e.g. .adrguard-drift-baseline.json"),
-        ] = None,
-        policy: Literal["advisory", "enforce"] = "advisory",
-    ) -> VerifyResult:
-        """Evaluate the fitness rules of accepted decisions from evidence files that already
-        exist (nothing is built, tested or run). Missing or contradictory evidence is unknown,
-        never a pass; enforce reports policyFailed in the result. Read-only."""
-        result: VerifyResult = await call(
-            VerifyResult, api.verify_architecture, ws, rulesPath, evidencePaths,
-            baselinePath, policy)
-        return result
+TOOLS: tuple[Tool, ...] = (
+    Tool(
+        "verify_architecture",
+        "Verify architecture",
+        "Evaluate the fitness rules of accepted decisions from evidence files that already "
+        "exist (nothing is built, tested or run). Missing or contradictory evidence is unknown, "
+        "never a pass; enforce reports policyFailed in the answer, not as an error. Read-only: "
+        "the drift baseline is only read.",
+        VerifyParams,
+        VerifyResult,
+        _run,
+        "verify fewer rules (a smaller manifest in rulesPath) or name fewer evidencePaths",
+    ),
+)

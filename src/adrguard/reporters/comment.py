@@ -1,10 +1,10 @@
 """The body of the sticky pull-request comment and of the job summary (GitHub Action).
 
 One Markdown document: the findings report (:mod:`adrguard.reporters.markdown`), the decisions
-governing the change with links, and a Mermaid graph of those decisions and their supersession
-neighbourhood. ADR titles, paths and messages are untrusted: they go through
+governing the change with links, and a Mermaid graph of those decisions (thick border) and their
+supersede/amend neighbours. ADR titles, paths and messages are untrusted: they go through
 :func:`adrguard.reporters.markdown.escape` (no pings, no ``#123`` links, no HTML, images or
-links to other sites) or, inside the Mermaid fence, :func:`adrguard.reporters.graph.mermaid_text`.
+links to other sites) or, inside the Mermaid fence, :func:`adrguard.reporters.mermaid.mermaid_text`.
 The document always fits ``limit`` bytes (a PR comment allows 65,536 characters, a job summary
 1 MiB): long messages are shortened, then the table is cut, then optional sections are dropped,
 each time with a note saying so.
@@ -17,12 +17,13 @@ from dataclasses import dataclass, replace
 from urllib.parse import quote
 
 from adrguard.core.findings import Report
-from adrguard.core.graph.graph import Graph
+from adrguard.core.graph.graph import Edge, Graph
 from adrguard.core.impact.analysis import Affected, Impact
 from adrguard.core.model import Decision
 from adrguard.reporters import markdown
 from adrguard.reporters.context import ReportContext, plural
-from adrguard.reporters.graph import View, render_mermaid
+from adrguard.reporters.graph import View
+from adrguard.reporters.mermaid import render_mermaid, too_large
 
 MARKER = "<!-- adrguard:sticky -->"  # the marker line without a run identity
 _IDENTITY_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._/-")
@@ -112,36 +113,68 @@ def governing(impact: Impact, page: Page, max_rows: int | None = None) -> list[s
     return [*out, ""] if impact.uncertainty else out
 
 
-def neighbourhood(graph: Graph, focus: Sequence[Decision], limit: int = GRAPH_NODES) -> View:
-    """``focus`` and every record one supersedes/amends edge away, with the edges among them."""
+def _groups(graph: Graph, focus: Sequence[Decision]) -> tuple[list[list[str]], list[Edge]]:
+    """Each governing decision that has a supersedes/amends edge, followed by the records one
+    such edge away (paths, in drawing priority), and the edges of those kinds."""
     edges = [e for e in graph.edges if e.kind in GRAPH_KINDS and e.source != e.target]
     wanted = {d.path for d in focus}
-    near = set(wanted)
+    near: dict[str, set[str]] = {}
     for e in edges:
-        if e.source in wanted or e.target in wanted:
-            near.update((e.source, e.target))
-    ordered = [d for d in graph.corpus.decisions if d.path in wanted]
-    ordered += [d for d in graph.corpus.decisions if d.path in near and d.path not in wanted]
-    nodes = tuple(ordered[:limit])
-    kept = {d.path for d in nodes}
-    return View(nodes, tuple(e for e in edges if e.source in kept and e.target in kept))
+        if e.source in wanted:
+            near.setdefault(e.source, set()).add(e.target)
+        if e.target in wanted:
+            near.setdefault(e.target, set()).add(e.source)
+    groups: list[list[str]] = []
+    seen: set[str] = set()
+    for d in focus:
+        if d.path in near and d.path not in seen:
+            group = [p for p in (d.path, *sorted(near[d.path])) if p not in seen]
+            groups.append(group)
+            seen.update(group)
+    return groups, edges
+
+
+def neighbourhood(graph: Graph, focus: Sequence[Decision], limit: int = GRAPH_NODES) -> View:
+    """The governing decisions that supersede, amend or are superseded or amended by another
+    record (drawn with a thick border), those records, and the edges among them, in at most
+    ``limit`` nodes. Governing decisions without such a relationship are left out: a column of
+    unconnected boxes would repeat the table. A cut keeps whole neighbourhoods, in ``focus``
+    order (only the first is ever cut short)."""
+    groups, edges = _groups(graph, focus)
+    kept: set[str] = set()
+    for group in groups:
+        room = limit - len(kept)
+        if len(group) <= room or (not kept and room > 0):
+            kept.update(group[:room])
+    nodes = tuple(d for d in graph.corpus.decisions if d.path in kept)
+    wanted = frozenset(d.path for d in focus) & kept
+    return View(nodes, tuple(e for e in edges if e.source in kept and e.target in kept),
+                emphasis=wanted)
 
 
 def mermaid(graph: Graph, focus: Sequence[Decision]) -> list[str]:
+    """The graph section, or nothing when no governing decision has a relationship to draw
+    (boxes without edges would repeat the table)."""
     v = neighbourhood(graph, focus)
-    if not v.nodes:
+    if not v.edges:
         return []
     text = render_mermaid(v).rstrip("\n")
-    more = len(focus) > GRAPH_NODES
+    why = too_large(text, len(v.edges))
+    if why is not None:
+        return [f"The decision graph is not drawn here ({why}): run "
+                "`adrguard graph --focus ID --depth 1` locally for one decision's neighbourhood.",
+                ""]
+    left = len({d.path for d in focus} - v.emphasis)
     return [
-        "<details><summary>Decision graph: the governing decisions and what supersedes or "
-        "amends them</summary>",
+        "<details><summary>Decision graph: the governing decisions (thick border) and what "
+        "supersedes or amends them</summary>",
         "",
         "```mermaid",
         text,
         "```",
         "",
-        *([f"Only the first {GRAPH_NODES} decisions are drawn.", ""] if more else []),
+        *([f"{plural(left, 'governing decision')} not drawn (no supersedes or amends "
+           f"relationship, or past {GRAPH_NODES} records): see the table.", ""] if left else []),
         "</details>",
         "",
     ]

@@ -1,7 +1,10 @@
 """The decision graph as Mermaid, Graphviz DOT or JSON; the relationship table as text or JSON.
 
 Pure: takes a :class:`~adrguard.core.graph.graph.Graph` (and optionally a focus), returns text.
-Nodes are coloured by status, edges by kind. Output is deterministic (sorted, no timestamps).
+By default only the records with a relationship are drawn (a log's many unrelated records would
+make one tall column); ``everything`` draws them all. Nodes are styled by status, edges by kind
+(:mod:`adrguard.reporters.mermaid` holds the styles and the Mermaid output). Output is
+deterministic (sorted, no timestamps).
 """
 
 from __future__ import annotations
@@ -13,53 +16,54 @@ from dataclasses import dataclass
 from typing import Any
 
 from adrguard.core.findings import Finding
-from adrguard.core.graph.graph import EDGE_KINDS, Edge, Graph
+from adrguard.core.graph.graph import Edge, Graph
 from adrguard.core.model import Decision
 from adrguard.core.textsafe import json_safe, neutralise
+from adrguard.reporters.mermaid import (
+    BORDER,
+    EDGE_STYLES,
+    EMPHASIS,
+    MAX_EDGES,
+    STATUS_STYLES,
+    mermaid_text,
+    render_mermaid,
+    status_of,
+)
+
+__all__ = ["View", "mermaid_text", "render", "render_mermaid", "status_of", "view"]
 
 SCHEMA_VERSION = 1
-
-# status -> (fill, stroke/text); "none" = no status stated.
-STATUS_COLOURS: Mapping[str, tuple[str, str]] = {
-    "accepted": ("#d1e7dd", "#0f5132"),
-    "proposed": ("#cfe2ff", "#084298"),
-    "draft": ("#e2e3e5", "#41464b"),
-    "rejected": ("#f8d7da", "#842029"),
-    "deprecated": ("#fff3cd", "#664d03"),
-    "superseded": ("#e9ecef", "#6c757d"),
-    "unknown": ("#f3e8ff", "#59359a"),
-    "none": ("#ffffff", "#495057"),
-}
-# edge kind -> (colour, mermaid arrow, dot style)
-EDGE_STYLES: Mapping[str, tuple[str, str, str]] = {
-    "supersedes": ("#dc3545", "-->", "solid"),
-    "amends": ("#fd7e14", "-.->", "dashed"),
-    "depends-on": ("#0d6efd", "==>", "bold"),
-    "relates-to": ("#6c757d", "-.-", "dotted"),
-    "in-favour-of": ("#6f42c1", "-.->", "dashed"),
-}
 FORMATS = ("mermaid", "dot", "json")
+MERMAID_MAX_EDGES = MAX_EDGES  # GitHub's Mermaid refuses to render more
 
 
 @dataclass(frozen=True)
 class View:
-    """The part of the graph to draw: nodes (records) and the edges between them."""
+    """The part of the graph to draw: nodes (records) and the edges between them; ``emphasis``
+    (paths) are drawn with a thick border; ``omitted`` counts the records without any
+    relationship that were left out."""
 
     nodes: tuple[Decision, ...]
     edges: tuple[Edge, ...]
     focus: Decision | None = None
     depth: int | None = None
+    emphasis: frozenset[str] = frozenset()
+    omitted: int = 0
 
 
-def status_of(d: Decision) -> str:
-    return d.status.value if d.status is not None else "none"
-
-
-def view(graph: Graph, focus: Decision | None = None, depth: int | None = None) -> View:
-    """The whole graph, or the records within ``depth`` edges of ``focus`` (either direction)."""
+def view(
+    graph: Graph, focus: Decision | None = None, depth: int | None = None,
+    *, everything: bool = False,
+) -> View:
+    """The records with at least one relationship (all records with ``everything``), or the
+    records within ``depth`` edges of ``focus`` (either direction)."""
     edges = graph.edges
     if focus is None:
-        return View(graph.corpus.decisions, edges)
+        if everything:
+            return View(graph.corpus.decisions, edges)
+        linked = {e.source for e in edges} | {e.target for e in edges}
+        nodes = tuple(d for d in graph.corpus.decisions if d.path in linked)
+        return View(nodes, edges, omitted=len(graph.corpus.decisions) - len(nodes))
     limit = 1 if depth is None else max(depth, 0)
     around: dict[str, set[str]] = {}
     for e in edges:
@@ -77,7 +81,7 @@ def view(graph: Graph, focus: Decision | None = None, depth: int | None = None) 
                 queue.append(nxt)
     nodes = tuple(d for d in graph.corpus.decisions if d.path in dist)
     kept = tuple(e for e in edges if e.source in dist and e.target in dist)
-    return View(nodes, kept, focus, limit)
+    return View(nodes, kept, focus, limit, emphasis=frozenset({focus.path}))
 
 
 def to_data(v: View) -> dict[str, Any]:
@@ -85,6 +89,7 @@ def to_data(v: View) -> dict[str, Any]:
         "schemaVersion": SCHEMA_VERSION,
         "focus": v.focus.id if v.focus is not None else None,
         "depth": v.depth,
+        "omitted": v.omitted,
         "nodes": [
             {
                 "key": d.path,
@@ -137,65 +142,6 @@ def render_json(v: View) -> str:
     return dumps(to_data(v))
 
 
-_MERMAID_ESCAPES = {
-    "#": "#35;",
-    '"': "#quot;",
-    "&": "#amp;",
-    "<": "#lt;",
-    ">": "#gt;",
-    "[": "#91;",
-    "]": "#93;",
-    "(": "#40;",
-    ")": "#41;",
-    "{": "#123;",
-    "}": "#125;",
-    "|": "#124;",
-    "`": "#96;",
-    "\\": "#92;",
-    "%": "#37;",
-    ";": "#59;",
-}
-MERMAID_MAX_EDGES = 500  # GitHub's Mermaid refuses to render more
-
-
-def mermaid_text(text: str) -> str:
-    """Text safe inside a quoted Mermaid label (GitHub's Mermaid): entity codes for
-    quotes, brackets and the characters Mermaid gives meaning to; no line breaks."""
-    flat = " ".join(neutralise(text).split())
-    return "".join(_MERMAID_ESCAPES.get(ch, ch) for ch in flat)
-
-
-def _label(d: Decision) -> str:
-    title = d.title or "(untitled)"
-    return f"{d.id}: {title}" if d.id and d.id not in title else title
-
-
-def render_mermaid(v: View) -> str:
-    names = {d.path: f"n{i}" for i, d in enumerate(v.nodes)}
-    lines = ["flowchart LR"]
-    for d in v.nodes:
-        lines.append(f'  {names[d.path]}["{mermaid_text(_label(d))}"]')
-    by_kind: dict[str, list[int]] = {}
-    for i, e in enumerate(v.edges):
-        arrow = EDGE_STYLES[e.kind][1]
-        lines.append(f"  {names[e.source]} {arrow}|{e.kind}| {names[e.target]}")
-        by_kind.setdefault(e.kind, []).append(i)
-    groups: dict[str, list[str]] = {}
-    for d in v.nodes:
-        groups.setdefault(status_of(d), []).append(names[d.path])
-    for status in sorted(groups):
-        fill, stroke = STATUS_COLOURS[status]
-        lines.append(f"  classDef st_{status} fill:{fill},stroke:{stroke},color:{stroke}")
-        lines.append(f"  class {','.join(groups[status])} st_{status}")
-    for kind in EDGE_KINDS:
-        if kind in by_kind:
-            idx = ",".join(str(i) for i in by_kind[kind])
-            lines.append(f"  linkStyle {idx} stroke:{EDGE_STYLES[kind][0]}")
-    if v.focus is not None:
-        lines.append(f"  style {names[v.focus.path]} stroke-width:3px")
-    return "\n".join(lines) + "\n"
-
-
 def dot_text(text: str) -> str:
     flat = " ".join(neutralise(text).split())
     return flat.replace("\\", "\\\\").replace('"', '\\"')
@@ -206,22 +152,26 @@ def render_dot(v: View) -> str:
         "digraph decisions {",
         "  rankdir=LR;",
         '  node [shape=box, style="rounded,filled", fontname="Helvetica"];',
-        '  edge [fontname="Helvetica", fontsize=10];',
+        '  edge [fontname="Helvetica", fontsize=10, penwidth=2];',
     ]
     for d in v.nodes:
         status = status_of(d)
-        fill, stroke = STATUS_COLOURS[status]
+        st = STATUS_STYLES[status]
         label = f"{dot_text(d.id)}\\n{dot_text(d.title or '(untitled)')}"
-        width = ", penwidth=3" if v.focus is not None and d.path == v.focus.path else ""
+        width = (EMPHASIS if d.path in v.emphasis else BORDER).removesuffix("px")
+        dashed = ",dotted" if st.dash == "2 2" else ",dashed" if st.dash else ""
         lines.append(
-            f'  "{dot_text(d.path)}" [label="{label}", fillcolor="{fill}", color="{stroke}", '
-            f'tooltip="{status}"{width}];'
+            f'  "{dot_text(d.path)}" [label="{label}", fillcolor="{st.fill}", color="{st.stroke}", '
+            f'fontcolor="{st.text}", style="rounded,filled{dashed}", penwidth={width}, '
+            f'tooltip="{status}"];'
         )
     for e in v.edges:
-        colour, _arrow, style = EDGE_STYLES[e.kind]
+        es = EDGE_STYLES[e.kind]
+        head = ", arrowhead=none" if es.arrow == "---" else ""
         lines.append(
             f'  "{dot_text(e.source)}" -> "{dot_text(e.target)}" '
-            f'[label="{e.kind}", color="{colour}", fontcolor="{colour}", style={style}];'
+            f'[label="{e.kind}", color="{es.colour}", fontcolor="{es.colour}", '
+            f'style={es.dot}{head}];'
         )
     lines.append("}")
     return "\n".join(lines) + "\n"

@@ -9,7 +9,10 @@ of the corpus (sha256 over the sorted ``(path, sha256)`` pairs) and to the reque
 from an older corpus or another request is refused.
 
 Relationships are followed at most 3 hops (archived records at most 1); asked for a superseded
-record, its current successor comes first.
+record, its current successor comes first, but only when the chain has one end
+(:mod:`.succession`): an ambiguous successor is never picked. Sizes are reported three ways:
+code points (the budget), UTF-8 bytes, and a rough model-token estimate (:func:`estimate_tokens`),
+because a character count is not a token count.
 """
 
 from __future__ import annotations
@@ -33,6 +36,10 @@ ARCHIVED_HOPS = 1
 RESERVE = 400  # room kept in every response for warnings and the unit's metadata
 MAX_WARNINGS = 5  # warnings a caller may pass in (each cut to 300 code points)
 _KIND_ORDER = ("supersedes", "depends-on", "amends", "relates-to", "in-favour-of")
+TOKEN_METHOD = (
+    "heuristic: ceil(ASCII code points / 4) + one per non-ASCII code point; no model's "
+    "tokenizer was run"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +79,14 @@ class ContextResult:
     bytes: int
     max_units: int
     max_chars: int
+    tokens: int = 0  # estimate_tokens of the same text
+
+
+def estimate_tokens(text: str) -> int:
+    """A rough count of model tokens in ``text`` (see :data:`TOKEN_METHOD`): about four ASCII
+    characters per token, and a token per other code point (CJK, emoji, accented letters)."""
+    ascii_count = len(text.encode("ascii", "ignore"))
+    return -(-ascii_count // 4) + (len(text) - ascii_count)
 
 
 def fingerprint(corpus: Corpus) -> str:
@@ -85,6 +100,7 @@ def fingerprint(corpus: Corpus) -> str:
 def plan(corpus: Corpus, seeds: Sequence[tuple[Decision, str]]) -> list[tuple[Decision, str, int]]:
     """Records in response order: each seed (its current successor first when it has one),
     then related records breadth-first up to MAX_HOPS (archived ones up to ARCHIVED_HOPS)."""
+    from adrguard.core.agent.succession import CURRENT, succession
     from adrguard.core.graph import graph as graph_mod
 
     g = graph_mod.build(corpus)
@@ -100,7 +116,8 @@ def plan(corpus: Corpus, seeds: Sequence[tuple[Decision, str]]) -> list[tuple[De
 
     frontier: list[Decision] = []
     for d, why in seeds:
-        succ = g.current_successor(d)
+        chain = succession(g, d)
+        succ = chain.successor if chain.state == CURRENT else None
         if succ is not None and add(succ, f"current successor of {d.id}", 0):
             frontier.append(succ)
         if add(d, why, 0):
@@ -291,7 +308,18 @@ def build(
         bytes=len(joined.encode("utf-8", "surrogatepass")),
         max_units=max_units,
         max_chars=max_chars,
+        tokens=estimate_tokens(joined),
     )
+
+
+def succession_notes(corpus: Corpus, seeds: Sequence[Decision]) -> list[str]:
+    """Warnings for the seeds whose successor is ambiguous or loops (never guessed)."""
+    from adrguard.core.agent.succession import succession
+    from adrguard.core.graph import graph as graph_mod
+
+    g = graph_mod.build(corpus)
+    notes = (succession(g, d).describe(d) for d in seeds)
+    return [n for n in notes if n]
 
 
 def _short(text: str, limit: int = 300) -> str:
@@ -307,7 +335,7 @@ def unit_json(u: Unit) -> dict[str, object]:
     d = u.decision
     return {
         "key": u.key,
-        "id": d.id,
+        "identifier": d.id,
         "title": _title(d) if d.title is not None else None,
         "status": status_key(d),
         "path": d.path,

@@ -6,8 +6,9 @@ Layers, in this order:
    ``affected-paths``/``affected-components`` and the impact manifest, as ``impact`` reads them);
    a path that *is* a record matches that record;
 2. status filter: only the statuses asked for (accepted by default);
-3. graph expansion: a superseded match brings its current successor, and every match brings
-   what it depends on;
+3. graph expansion: a superseded match brings its current successor (only when its chain has
+   one end: an ambiguous successor is reported in the notes, never picked), and every match
+   brings what it depends on;
 4. keyword ranking (BM25 over title and body) for the topic, and for the words of the paths
    when no governor maps anything (so ``find`` works with no mappings at all).
 
@@ -207,6 +208,7 @@ def find(
     limit: int = 10,
 ) -> FindResult:
     """Decisions for ``paths`` and/or ``topic``, best first."""
+    from adrguard.core.agent.succession import CURRENT, succession
     from adrguard.core.graph import graph as graph_mod
 
     wanted = frozenset(statuses)
@@ -239,7 +241,11 @@ def find(
         results[d.path] = (d, max(entry[1], score), entry[2] + reasons)
 
     for d, score, reasons in sorted(scored.values(), key=lambda e: (-e[1], e[0].id, e[0].path)):
-        succ = g.current_successor(d)
+        chain = succession(g, d)
+        succ = chain.successor if chain.state == CURRENT else None
+        note = chain.describe(d)
+        if note is not None and note not in notes:
+            notes.append(note)
         if succ is not None and succ.path != d.path:
             take(succ, score, [Reason("successor", d.id), *reasons])
         take(d, score, reasons)

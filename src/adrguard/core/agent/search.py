@@ -1,9 +1,12 @@
 """``adrguard search``: a deterministic, case-insensitive AND of whitespace-separated terms over
-each record's id, title and body. Pure.
+each record's identifier, title and markdown. Pure.
 
-Every term must occur (as a substring, case-insensitively) in at least one of the three fields.
-Results name the fields each term matched and carry a short excerpt around the first body match.
-Order: records whose title holds more of the terms first, then by id and path.
+Every distinct term must occur (as a substring, case-insensitively) in at least one of the three
+fields. The markdown searched is bounded: records larger than ``max-file-size`` are never read.
+Results name the fields each term matched and carry a short excerpt around the first markdown
+match (none when only the identifier or title matched). Order: discovery order (id, then path);
+the search stops once ``limit`` records matched, and says whether another one would have.
+This is not a ranking, and not a semantic search.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from adrguard.core.model import Corpus, Decision
 DEFAULT_LIMIT = 20
 MAX_LIMIT = 100
 EXCERPT_CHARS = 160
-FIELDS = ("id", "title", "body")
+FIELDS = ("identifier", "title", "markdown")
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,9 +28,8 @@ class SearchHit:
     decision: Decision
     fields: tuple[str, ...]  # fields where at least one term matched, in FIELDS order
     terms: dict[str, tuple[str, ...]]  # term -> fields it matched
-    excerpt: str  # plain text around the first body match ("" when only id/title matched)
+    excerpt: str | None  # plain text around the first markdown match (None: only id/title)
     line: int  # file line of the excerpt (1 when there is none)
-    score: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,7 +39,7 @@ class SearchResult:
     query: str
     terms: tuple[str, ...]
     hits: tuple[SearchHit, ...]
-    total: int  # matching records before the limit
+    truncated: bool  # another record matched after the limit was reached
 
 
 def terms_of(query: str) -> tuple[str, ...]:
@@ -54,17 +56,25 @@ def search(corpus: Corpus, query: str, limit: int = DEFAULT_LIMIT) -> SearchResu
         raise ValueError(f"limit must be between 1 and {MAX_LIMIT}")
     terms = terms_of(query)
     hits: list[SearchHit] = []
+    truncated = False
     if terms:
-        for d in corpus.decisions:
+        for d in corpus.decisions:  # discovery order: sorted by id, then path
             hit = _match(d, terms)
-            if hit is not None:
-                hits.append(hit)
-    hits.sort(key=lambda h: (-h.score, h.decision.id, h.decision.path))
-    return SearchResult(query, terms, tuple(hits[:limit]), len(hits))
+            if hit is None:
+                continue
+            if len(hits) == limit:
+                truncated = True
+                break
+            hits.append(hit)
+    return SearchResult(query, terms, tuple(hits), truncated)
 
 
 def _match(d: Decision, terms: tuple[str, ...]) -> SearchHit | None:
-    texts = {"id": d.id.casefold(), "title": (d.title or "").casefold(), "body": d.text.casefold()}
+    texts = {
+        "identifier": d.id.casefold(),
+        "title": (d.title or "").casefold(),
+        "markdown": d.text.casefold(),
+    }
     per_term: dict[str, tuple[str, ...]] = {}
     for term in terms:
         found = tuple(f for f in FIELDS if term in texts[f])
@@ -72,14 +82,13 @@ def _match(d: Decision, terms: tuple[str, ...]) -> SearchHit | None:
             return None
         per_term[term] = found
     fields = tuple(f for f in FIELDS if any(f in v for v in per_term.values()))
-    score = sum(3 * ("title" in v) + 2 * ("id" in v) + ("body" in v) for v in per_term.values())
-    excerpt, line = "", 1
-    body_terms = [t for t, v in per_term.items() if "body" in v]
+    excerpt, line = None, 1
+    body_terms = [t for t, v in per_term.items() if "markdown" in v]
     if body_terms:
-        pos = min(texts["body"].find(t) for t in body_terms)
+        pos = min(texts["markdown"].find(t) for t in body_terms)
         excerpt = excerpt_at(d.text, pos)
         line = d.text.count("\n", 0, pos) + 1 + d.body_line_offset
-    return SearchHit(d, fields, per_term, excerpt, line, score)
+    return SearchHit(d, fields, per_term, excerpt, line)
 
 
 def excerpt_at(text: str, pos: int, width: int = EXCERPT_CHARS) -> str:

@@ -1,0 +1,317 @@
+"""``find`` and ``context``: which decisions apply, and their text within a budget.
+
+``find_adrs`` answers with the response metadata of a relevance query: ``method`` (``keyword``:
+the deterministic retrieval, the only one there is; no model is asked), ``cached`` (whether the
+records parsed for an earlier request of the same workspace were reused because no file
+changed) and ``latency_ms``.
+
+``adr_context`` never guesses: a record whose successor is ambiguous is answered with the
+candidates, none of them chosen; each ADR root's ``CURRENT.md`` is reported ``fresh``, ``stale``
+(with the members that changed), ``invalid`` or ``absent`` against its ``CURRENT.sources.json``;
+with no selector it returns the log's index within the budget.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from adrguard.api.lookup import find_part
+from adrguard.api.workspace import (
+    MAX_IDENTIFIER,
+    MAX_NAMED,
+    SCHEMA_VERSION,
+    UNTRUSTED,
+    ConfigurationError,
+    InvalidRequest,
+    Workspace,
+    check_identifier,
+    check_paths,
+    check_query,
+    check_statuses,
+    summary_row,
+)
+from adrguard.config import Config
+from adrguard.core.agent import context as ctx_mod
+from adrguard.core.agent import retrieval
+from adrguard.core.errors import UserError
+from adrguard.core.impact.analysis import STATUS_CHOICES, configured_statuses, status_key
+from adrguard.core.impact.mapping import Manifest, ManifestError, manifest_of
+from adrguard.core.model import Corpus
+
+METHOD = "keyword"  # the contract's name for retrieval without a model
+
+
+def find_adrs(
+    ws: Workspace,
+    *,
+    paths: Sequence[str] = (),
+    topic: str | None = None,
+    status: Sequence[str] | None = None,
+    limit: int = 10,
+) -> dict[str, Any]:
+    """The decisions that apply to ``paths`` and/or ``topic``, best first, each with why."""
+    started = time.monotonic()
+    rels = check_paths(paths)
+    q = check_query(topic, "topic") if topic is not None else None
+    if not rels and q is None:
+        raise InvalidRequest("give paths (the files being edited) or a topic, or both")
+    if not 1 <= limit <= 100:
+        raise InvalidRequest("limit must be between 1 and 100")
+    asked = check_statuses(status) if status else None
+    loaded = ws.snapshot()
+    config, corpus = loaded.config, loaded.corpus
+    wanted = asked or _governing(config)
+    result = retrieval.find(
+        corpus, _manifest(corpus, config), paths=rels, topic=q, statuses=wanted, limit=limit
+    )
+    return {
+        "schemaVersion": SCHEMA_VERSION,
+        "method": METHOD,
+        "cached": loaded.reused,
+        "latency_ms": round((time.monotonic() - started) * 1000),
+        "paths": rels,
+        "topic": q,
+        "statuses": sorted(wanted),
+        "total": result.total,
+        "results": [hit_row(h) for h in result.hits],
+        "notes": list(result.notes),
+        "heldBack": result.held_back,
+    }
+
+
+def hit_row(hit: retrieval.Hit) -> dict[str, Any]:
+    """A ``find`` result: the record's summary, its score and why it matched."""
+    return {
+        **summary_row(hit.decision),
+        "score": hit.score,
+        "reasons": [r.to_json() for r in hit.reasons],
+    }
+
+
+def _governing(config: Config) -> frozenset[str]:
+    try:
+        return configured_statuses(config.options)
+    except UserError as exc:
+        raise ConfigurationError(str(exc)) from None
+
+
+def _manifest(corpus: Corpus, config: Config) -> Manifest | None:
+    try:
+        return manifest_of(corpus, config.options)
+    except ManifestError as exc:
+        raise ConfigurationError(str(exc)) from None
+
+
+def adr_context(
+    ws: Workspace,
+    *,
+    identifier: str | None = None,
+    paths: Sequence[str] = (),
+    topic: str | None = None,
+    status: Sequence[str] | None = None,
+    cursor: str | None = None,
+    max_units: int | None = None,
+    max_chars: int | None = None,
+) -> dict[str, Any]:
+    """Decision units for one record (``identifier``), for what ``find`` returns (``paths``,
+    ``topic``), or, with no selector, the log's index; always under the budget."""
+    key = check_identifier(identifier) if identifier is not None else None
+    rels = check_paths(paths)
+    q = check_query(topic, "topic") if topic is not None else None
+    if cursor is not None and (
+        len(cursor) > MAX_IDENTIFIER or not re.fullmatch(r"[A-Za-z0-9_-]+", cursor)
+    ):
+        raise InvalidRequest("the cursor is not one adrguard made: pass it exactly as returned")
+    asked = check_statuses(status) if status else None
+    units = max_units if max_units is not None else ws.limits.max_units
+    chars = max_chars if max_chars is not None else ws.limits.max_chars
+    if units < 1:
+        raise InvalidRequest("max-units (maxUnits) must be at least 1")
+    if chars < ctx_mod.MIN_CHARS:
+        raise InvalidRequest(f"max-chars (maxChars) must be at least {ctx_mod.MIN_CHARS:,}")
+    config, corpus = ws.load()
+    freshness, warnings = _freshness(ws, config, corpus)
+    if key is None and not rels and q is None:
+        return _overview(corpus, asked, cursor, chars, freshness, warnings)
+    wanted = asked or _governing(config)
+    part: int | None = None
+    succession: dict[str, Any] | None = None
+    if key is not None:
+        try:
+            d, part = find_part(corpus, key)
+        except UserError as exc:
+            raise InvalidRequest(str(exc)) from None
+        seeds = [(d, "requested")]
+        from adrguard.core.agent.succession import succession as chain_of
+        from adrguard.core.agent.succession import to_json
+        from adrguard.core.graph import graph as graph_mod
+
+        chain = chain_of(graph_mod.build(corpus), d)
+        succession = to_json(chain)
+        if chain.successor is not None:
+            warnings.insert(0, f"{d.id} is superseded: its current successor comes first")
+    else:
+        found = retrieval.find(
+            corpus, _manifest(corpus, config), paths=rels, topic=q, statuses=wanted, limit=100
+        )
+        seeds = [(h.decision, _why(h)) for h in found.hits]
+        warnings.extend(found.notes)
+    warnings[:0] = ctx_mod.succession_notes(corpus, [s for s, _ in seeds])
+    request = json.dumps([key, rels, q, sorted(wanted), units, chars])
+    try:  # what it refuses is the request: a cursor of another request, a part out of range
+        res = ctx_mod.build(
+            corpus,
+            seeds,
+            request=request,
+            max_units=units,
+            max_chars=chars,
+            cursor=cursor,
+            part=part,
+            warnings=list(dict.fromkeys(warnings)),
+        )
+    except UserError as exc:
+        raise InvalidRequest(str(exc)) from None
+    return {
+        "schemaVersion": SCHEMA_VERSION,
+        "mode": "record" if key is not None else "selection",
+        "units": [ctx_mod.unit_json(u) for u in res.units],
+        "index": [],
+        "contentIsUntrusted": True,
+        "note": UNTRUSTED,
+        "successor": succession,
+        "freshness": freshness,
+        "totalUnits": res.total_units,
+        "leftOut": res.left_out,
+        "cursor": res.cursor,
+        "corpusFingerprint": res.fingerprint,
+        "warnings": list(res.warnings),
+        **_sizes(res.code_points, res.bytes, res.tokens),
+        "maxUnits": res.max_units,
+        "maxChars": res.max_chars,
+    }
+
+
+def _overview(
+    corpus: Corpus,
+    asked: frozenset[str] | None,
+    cursor: str | None,
+    chars: int,
+    freshness: list[dict[str, Any]],
+    warnings: list[str],
+) -> dict[str, Any]:
+    from adrguard.core.agent.overview import overview, row_fields
+
+    wanted = asked or frozenset(STATUS_CHOICES)
+    records = [d for d in corpus.decisions if status_key(d) in wanted]
+    request = json.dumps(["overview", sorted(wanted), chars])
+    try:
+        res = overview(
+            corpus, records, request=request, max_chars=chars, cursor=cursor, warnings=warnings
+        )
+    except UserError as exc:
+        raise InvalidRequest(str(exc)) from None
+    index = []
+    for d in res.rows:
+        ident, title, state, path = row_fields(d)
+        index.append({"identifier": ident, "title": title or None, "status": state, "path": path})
+    return {
+        "schemaVersion": SCHEMA_VERSION,
+        "mode": "overview",
+        "units": [],
+        "index": index,
+        "contentIsUntrusted": True,
+        "note": UNTRUSTED,
+        "successor": None,
+        "freshness": freshness,
+        "totalUnits": res.total,
+        "leftOut": res.left_out,
+        "cursor": res.cursor,
+        "corpusFingerprint": res.fingerprint,
+        "warnings": list(res.warnings),
+        **_sizes(res.code_points, res.bytes, res.tokens),
+        "maxUnits": 0,
+        "maxChars": res.max_chars,
+    }
+
+
+def _sizes(code_points: int, size: int, tokens: int) -> dict[str, Any]:
+    return {
+        "codePoints": code_points,
+        "bytes": size,
+        "tokensEstimate": tokens,
+        "tokensEstimateMethod": ctx_mod.TOKEN_METHOD,
+    }
+
+
+def _why(hit: retrieval.Hit) -> str:
+    r = hit.reasons[0]
+    return f"matched {r.kind} {r.detail}" + (f" ({r.path})" if r.path else "")
+
+
+def _freshness(
+    ws: Workspace, config: Config, corpus: Corpus
+) -> tuple[list[dict[str, Any]], list[str]]:
+    """Each ADR root's CURRENT view against its sources manifest, and warnings for the ones
+    an agent must not take as current."""
+    from adrguard.api.generated import current_states
+
+    try:
+        states = {s.root: s for s in current_states(ws.root, config, corpus)}
+    except UserError as exc:
+        raise ConfigurationError(str(exc)) from None
+    out: list[dict[str, Any]] = []
+    warnings: list[str] = []
+    for root in corpus.roots:
+        st = states.get(root)
+        if st is None:
+            out.append(
+                {
+                    "root": root,
+                    "state": "absent",
+                    "view": None,
+                    "manifest": None,
+                    "changed": [],
+                    "changedTotal": 0,
+                    "reasons": [],
+                }
+            )
+            continue
+        codes = {r.code for r in st.reasons}
+        if st.fresh:
+            state = "fresh"
+        elif st.manifest is None and "ADR405" in codes:
+            state = "invalid"
+        elif st.manifest is None:
+            state = "absent"
+        else:
+            state = "stale"
+        changed = [
+            {"identifier": r.decision_id, "code": r.code, "message": r.message}
+            for r in st.reasons
+            if r.decision_id is not None
+        ]
+        out.append(
+            {
+                "root": root,
+                "state": state,
+                "view": st.view,
+                "manifest": st.manifest_path,
+                "changed": changed[:MAX_NAMED],
+                "changedTotal": len(changed),
+                "reasons": [r.message for r in st.reasons[:MAX_NAMED]],
+            }
+        )
+        if state == "stale":
+            ids = ", ".join(c["identifier"] for c in changed[:5]) or "the view itself"
+            more = f" and {len(changed) - 5} more" if len(changed) > 5 else ""
+            warnings.append(
+                f"{st.view} is stale: {ids}{more} changed since it was reviewed; read the "
+                "records, not the view"
+            )
+        elif state == "invalid":
+            warnings.append(f"{st.manifest_path} cannot be used: {st.view} is not verified")
+    return out, warnings
