@@ -65,7 +65,8 @@ async def test_an_added_tool_gets_the_whole_contract(repo: Path) -> None:
         assert "list_adrs" in listed and "count_adrs" in listed
         schema = listed["count_adrs"].input_schema
         assert schema["additionalProperties"] is False
-        assert "schemaVersion" in listed["count_adrs"].output_schema["required"]
+        output = listed["count_adrs"].output_schema
+        assert output is not None and "schemaVersion" in output["required"]
 
         accepted = answer(await client.call_tool("count_adrs", {}))
         every = answer(await client.call_tool("count_adrs", {"statuses": ["all"]}))  # alias

@@ -46,6 +46,13 @@ class ImpactTable(_Table):
     statuses: Texts | UnsetType = UNSET
 
 
+class VerifyTable(_Table):
+    rules: str | UnsetType = UNSET
+    baseline: str | UnsetType = UNSET
+    policy: Literal["advisory", "enforce"] | UnsetType = UNSET
+    max_evidence_size: Positive | UnsetType = UNSET
+
+
 class ConfigTable(_Table):
     """``.adrguard.toml``, or ``[tool.adrguard]`` in pyproject.toml."""
 
@@ -77,6 +84,7 @@ class ConfigTable(_Table):
     index: IndexTable | UnsetType = UNSET
     current: CurrentTable | UnsetType = UNSET
     impact: ImpactTable | UnsetType = UNSET
+    verify: VerifyTable | UnsetType = UNSET
 
 
 class MappingEntry(Struct, forbid_unknown_fields=True):

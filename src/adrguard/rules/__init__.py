@@ -10,9 +10,17 @@ RETIRED: dict[str, str] = {}
 
 def _load() -> tuple[type[BaseRule], ...]:
     """Every family module exports RULES; the registry is this explicit list of families."""
-    from adrguard.rules import changes, generated, links, meta, relationships, structure
+    from adrguard.rules import (
+        changes,
+        fitness,
+        generated,
+        links,
+        meta,
+        relationships,
+        structure,
+    )
 
-    families = (meta, structure, links, relationships, generated, changes)
+    families = (meta, structure, links, relationships, generated, changes, fitness)
     rules = [rule for family in families for rule in family.RULES]
     return tuple(sorted(rules, key=lambda r: r.meta.code))
 
