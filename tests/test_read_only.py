@@ -3,13 +3,12 @@ cache. Real git repositories, the real CLI, the MCP SDK's own client over stdio.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import pytest
 import recordcache
@@ -50,6 +49,8 @@ FILES = {
     "src/app.py": "x = 1\n",
     "src/cites.py": "# Sessions per ADR-0001 and ADR-0007.\n",
     ".gitignore": "",
+    ".adrguard-fitness.json": '{"schemaVersion": 1, "rules": [{"id": "no-print", "decision": '
+    '"ADR-0001", "kind": "forbidden-text", "paths": ["src/**"], "pattern": "print\\\\("}]}\n',
 }
 
 
@@ -96,6 +97,9 @@ READ_COMMANDS = [
     ["compaction", "--format", "json", "--sources", "1,2"],
     ["archive", "plan", "2"],
     ["archive", "plan", "1", "--format", "text"],
+    ["verify"],
+    ["verify", "--format", "json", "--policy", "enforce"],
+    ["verify", "--audit"],
 ]
 
 
@@ -129,29 +133,46 @@ async def test_an_mcp_session_writes_nothing_into_the_repository(tmp_path: Path)
     repo.write({".adrguard-impact.json": MAPPING})
     repo.commit("a mapping")
     before = _status(repo)
+    calls: list[tuple[str, dict[str, Any]]] = [
+        ("list_adrs", {}),
+        ("get_adr", {"identifier": "2"}),
+        ("get_adr", {"id": "ADR-0001"}),
+        ("search_adrs", {"query": "first", "limit": 10}),
+        ("search_adrs", {"query": "adr:0001"}),
+        ("get_adr_relationships", {}),
+        ("get_adr_relationships", {"identifier": "0001-first"}),
+        ("validate_adrs", {}),
+        *[("validate_adrs", {"validationProfile": p}) for p in PROFILES],
+        ("find_adrs", {"topic": "first"}),
+        ("adr_context", {}),
+        ("adr_context", {"identifier": "ADR-0001"}),
+        ("adr_context", {"topic": "first", "status": ["all"]}),
+        ("analyze_impact", {"baseReference": "HEAD~2", "manifestPath": ".adrguard-impact.json"}),
+        ("verify_architecture", {"rulesPath": ".adrguard-fitness.json", "policy": "enforce"}),
+    ]
     async with Client(params, mode="legacy") as client:
-        for name, args in [
-            ("list_adrs", {}),
-            ("get_adr", {"identifier": "2"}),
-            ("get_adr", {"id": "ADR-0001"}),
-            ("search_adrs", {"query": "first", "limit": 10}),
-            ("search_adrs", {"query": "adr:0001"}),
-            ("get_adr_relationships", {}),
-            ("get_adr_relationships", {"identifier": "0001-first"}),
-            ("validate_adrs", {}),
-            *[("validate_adrs", {"validationProfile": p}) for p in PROFILES],
-            ("find_adrs", {"topic": "first"}),
-            ("adr_context", {}),
-            ("adr_context", {"identifier": "ADR-0001"}),
-            ("adr_context", {"topic": "first", "status": ["all"]}),
-            ("analyze_impact", {"baseReference": "HEAD~2", "manifestPath": ".adrguard-impact.json"}),
-        ]:
-            result = await client.call_tool(name, cast(dict[str, Any], args))
+        for name, args in calls:
+            result = await client.call_tool(name, args)
             assert not result.is_error, (name, result)
-        if "verify_architecture" in {t.name for t in (await client.list_tools()).tools}:
-            with contextlib.suppress(MCPError):  # a refusal or a result: nothing is written
-                await client.call_tool("verify_architecture", {"rulesPath": "none.json"})
+        with pytest.raises(MCPError):  # a refusal writes nothing either
+            await client.call_tool("verify_architecture", {"rulesPath": "none.json"})
     assert _status(repo) == before == ""
+
+
+def test_verify_writes_only_the_drift_baseline_and_only_when_asked(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo = _repo(tmp_path)
+    repo.write({"src/app.py": "print(1)\n"})
+    repo.commit("a violation")
+    assert _status(repo) == ""
+    assert main(["verify", "--repo", str(repo.path), "--policy", "enforce"]) == 1
+    assert _status(repo) == ""
+    assert main(["verify", "--repo", str(repo.path), "--write-baseline"]) == 0
+    assert _status(repo) == "?? .adrguard-drift-baseline.json"
+    assert main(["verify", "--repo", str(repo.path), "--policy", "enforce"]) == 0  # known now
+    assert _status(repo) == "?? .adrguard-drift-baseline.json"
+    capsys.readouterr()
 
 
 def _forged_cache(repo: GitRepo, tmp_path: Path) -> Path:

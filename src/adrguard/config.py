@@ -23,6 +23,7 @@ from adrguard.core.options import (
     ImpactOptions,
     IndexOptions,
     Options,
+    VerifyOptions,
 )
 
 DEFAULT_ROOTS: tuple[str, ...] = (
@@ -211,6 +212,9 @@ def from_mapping(
         opts["current"] = CurrentOptions(**_table(data["current"]))
     if "impact" in data:
         opts["impact"] = ImpactOptions(**_table(data["impact"]))
+    if "verify" in data:
+        table = _table(data["verify"])
+        opts["verify"] = VerifyOptions(**{k.replace("-", "_"): v for k, v in table.items()})
     if "frontmatter-schema" in data:
         opts["frontmatter_schema"] = _load_fm_schema(
             data["frontmatter-schema"], base_dir, where, inside

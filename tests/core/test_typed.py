@@ -18,6 +18,7 @@ from adrguard.core.typed import (
     IndexTable,
     ManifestFile,
     MappingEntry,
+    VerifyTable,
     conforms,
 )
 
@@ -32,7 +33,8 @@ def _keys(model: type[msgspec.Struct]) -> set[str]:
 def test_models_name_exactly_the_schema_keys() -> None:
     config = load_schema(CONFIG)["properties"]
     assert _keys(ConfigTable) == set(config)
-    for name, model in (("index", IndexTable), ("current", CurrentTable), ("impact", ImpactTable)):
+    for name, model in (("index", IndexTable), ("current", CurrentTable), ("impact", ImpactTable),
+                        ("verify", VerifyTable)):
         assert _keys(model) == set(config[name]["properties"]), name
     manifest = load_schema(MANIFEST)["properties"]
     assert _keys(ManifestFile) == set(manifest)
@@ -59,7 +61,7 @@ def _tables(keys: list[str], sub: dict[str, list[str]]) -> st.SearchStrategy[dic
 
 
 CONFIG_KEYS = sorted(load_schema(CONFIG)["properties"])
-SUB = {k: sorted(load_schema(CONFIG)["properties"][k]["properties"]) for k in ("index", "current", "impact")}
+SUB = {k: sorted(load_schema(CONFIG)["properties"][k]["properties"]) for k in ("index", "current", "impact", "verify")}
 
 
 @settings(max_examples=400, deadline=None)

@@ -28,7 +28,9 @@ def test_input_defaults() -> None:
     assert {"config", "profile", "version"} <= set(inputs)
     assert all(name == name.lower() and "_" not in name for name in inputs)
     assert set(action["outputs"]) == {"exit-code", "error-count", "warning-count", "note-count",
-                                      "report-json", "sarif-file"}
+                                      "report-json", "sarif-file", "verify-json",
+                                      "verify-policy-failed"}
+    assert inputs["verify"]["default"] == "false" and inputs["verify-policy"]["default"] == ""
     assert action["runs"]["using"] == "composite"
 
 

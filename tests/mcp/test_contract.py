@@ -130,7 +130,7 @@ MANIFEST = {
         {"decision": "ADR-0099", "paths": ["src/legacy/**"]},
     ],
 }
-# For verify_architecture (issue 18's tool), used only when the server offers it.
+# For verify_architecture (issue 18's tool).
 FITNESS = {
     ".adrguard-fitness.json": {
         "schemaVersion": 1,
@@ -210,7 +210,7 @@ async def test_every_example_of_the_specification(seed: GitRepo) -> None:
     status_before = seed.git("status", "--porcelain", "--ignored", "--untracked-files=all")
     async with session(root) as client:
         offered = {t.name for t in (await client.list_tools()).tools}
-        assert set(EXAMPLES) - {"verify_architecture"} <= offered
+        assert set(EXAMPLES) <= offered
 
         listed = answer(await client.call_tool("list_adrs", example("list_adrs")))
         assert listed["total"] == 7 == len(listed["adrs"])
@@ -297,16 +297,19 @@ async def test_every_example_of_the_specification(seed: GitRepo) -> None:
         }
         assert "never" in impact["statement"]
 
-        if "verify_architecture" in offered:  # issue 18's tool, once it is merged
-            verified = answer(
-                await client.call_tool("verify_architecture", example("verify_architecture"))
-            )
-            for name in ("policyFailed", "inconclusive"):
-                assert isinstance(verified[name], bool), name
-            assert verified["policyFailed"] is False
-            words = json.dumps(verified)
-            for name in ("pass", "confidence", "baseline", "evidence"):
-                assert name in words, name
+        verified = answer(
+            await client.call_tool("verify_architecture", example("verify_architecture"))
+        )
+        for name in ("policyFailed", "inconclusive"):
+            assert isinstance(verified[name], bool), name
+        assert verified["policyFailed"] is False and verified["inconclusive"] is False
+        assert verified["policy"] == "advisory" and verified["manifest"] == ".adrguard-fitness.json"
+        (rule,) = verified["results"]
+        assert (rule["rule"], rule["decision"]) == ("token-coverage", "ADR-0007")
+        assert (rule["status"], rule["confidence"]) == ("pass", "medium")
+        assert rule["evidence"][0]["file"] == "artifacts/architecture-evidence.json"
+        assert rule["evidence"][0]["value"] == 91
+        assert verified["drift"]["baseline"] == ".adrguard-drift-baseline.json"
     after = seed.git("status", "--porcelain", "--ignored", "--untracked-files=all")
     assert after == status_before == ""  # read-only
 
@@ -329,6 +332,10 @@ INVALID: list[tuple[str, dict[str, Any], str]] = [
     ("analyze_impact", {"baseReference": "origin/main"}, "manifestPath is required"),
     ("analyze_impact", {"baseReference": "--output=x", "manifestPath": "m.json"}, "not a git"),
     ("analyze_impact", {"baseReference": "origin/main", "manifestPath": "/etc/passwd"}, "absolute"),
+    ("verify_architecture", {"policy": "advisory"}, "rulesPath is required"),
+    ("verify_architecture", {"rulesPath": "../fitness.json"}, "'..'"),
+    ("verify_architecture", {"rulesPath": "r.json", "policy": "strict"}, "'advisory' or 'enforce'"),
+    ("verify_architecture", {"rulesPath": "r.json", "evidencePaths": ["e.json"] * 21}, "at most 20"),
 ]
 
 

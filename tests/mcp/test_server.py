@@ -21,6 +21,7 @@ TOOLS = {
     "find_adrs",
     "adr_context",
     "analyze_impact",
+    "verify_architecture",  # adrguard.mcp.verify (issue 18)
 }
 MANIFEST = ".adrguard-impact.json"
 

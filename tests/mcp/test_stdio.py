@@ -13,6 +13,8 @@ import pytest
 from mcp import Client, StdioServerParameters
 from mcp.shared.exceptions import MCPError
 
+from adrguard.mcp.registry import registered
+
 SRC = Path(__file__).resolve().parents[2] / "src"
 
 
@@ -33,7 +35,8 @@ async def test_stdio_session(repo: Path, tmp_path: Path) -> None:
     with open(tmp_path / "stderr.log", "w") as errlog:
         async with Client(params, mode="legacy") as client:
             tools = (await client.list_tools()).tools
-            assert len(tools) >= 8
+            names = {t.name for t in tools}
+            assert names == {t.name for t in registered()} and "verify_architecture" in names
             found = await client.call_tool("find_adrs", {"paths": ["src/db/schema.py"]})
             assert not found.is_error
             assert found.structured_content["results"][0]["identifier"] == "ADR-0005"

@@ -42,6 +42,9 @@ BREAKAGE: dict[str, str] = {
     "ADR502": "a dangling",
     "ADR506": "a record deleted",
     "ADR507": "its id reused",
+    "ADR701": "an invalid manifest or schema",
+    "ADR702": "a dangling",
+    "ADR704": "an unreadable file",
 }
 # Judged against what the log itself does (ARCHITECTURE.md section 0): at most warning.
 CONVENTION = frozenset({"ADR102", "ADR104", "ADR107", "ADR109", "ADR304"})
@@ -49,7 +52,7 @@ CONVENTION = frozenset({"ADR102", "ADR104", "ADR107", "ADR109", "ADR304"})
 MISTAKE = frozenset(
     {
         "ADR003", "ADR103", "ADR105", "ADR108", "ADR111", "ADR112", "ADR204", "ADR205", "ADR305", "ADR307",
-        "ADR308", "ADR310", "ADR406", "ADR407", "ADR408", "ADR503", "ADR504", "ADR505",
+        "ADR308", "ADR310", "ADR406", "ADR407", "ADR408", "ADR503", "ADR504", "ADR505", "ADR703",
         "ADR601", "ADR602", "ADR603",
     }
 )

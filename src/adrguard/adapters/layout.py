@@ -223,8 +223,8 @@ def other_text_paths(
     shallow: Collection[str] = frozenset(),
 ) -> set[str]:
     """Index and CURRENT files under the roots (in a shallow root: directly in it), the
-    configured index/CURRENT paths and the impact manifest, records excepted: the texts rules
-    read besides the records."""
+    configured index/CURRENT paths and the impact and fitness manifests, records excepted: the
+    texts rules read besides the records."""
     records = {p for p, _, _ in plan.records}
     ordered = longest_first(roots)
     wanted = {
@@ -248,9 +248,10 @@ def _configured_paths(roots: Sequence[str], config: Config) -> set[str]:
         config.options.current.view,
         config.options.current.manifest,
     ]
-    from adrguard.core.options import manifest_path
+    from adrguard.core.options import fitness_path, manifest_path
 
     out: set[str] = {manifest_path(config.options)}  # the impact manifest (ADR502-ADR504)
+    out.add(fitness_path(config.options))  # the fitness manifest (ADR701-ADR704)
     for name in names:
         if name:
             out.add(name.lstrip("/"))

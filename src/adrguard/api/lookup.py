@@ -7,33 +7,22 @@ the same row (:func:`decision_row`).
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from adrguard.core.errors import UserError
 from adrguard.core.model import Corpus, Decision
-
-_NUMBER = re.compile(r"^(?:adr[-_ ]?)?#?0*(\d+)$", re.IGNORECASE)
 
 
 def find_decision(corpus: Corpus, key: str) -> Decision:
     """The one record ``key`` names, tried in this order: an id (any case) or a repo-relative
     path; the tail of a path (``0007-x.md``, ``adr/0007-x.md``); a number (``7``, ``0007``,
     ``ADR-7``, ``#7``); a file stem (``0007-x``, or the folder of a one-folder-per-record
-    README). No match, or several, is a :class:`UserError` that says what to do."""
-    key = key.strip()
-    hits = list(corpus.find(key))
-    if not hits:
-        tail = "/" + key.removeprefix("./")
-        hits = [d for d in corpus.decisions if d.path.endswith(tail)]
-    if not hits:
-        m = _NUMBER.match(key)
-        if m:
-            hits = [d for d in corpus.decisions if d.number == int(m.group(1))]
-    if not hits:
-        from adrguard.core.graph.resolve import record_key
+    README). No match, or several, is a :class:`UserError` that says what to do. (The matching
+    itself is :func:`adrguard.core.graph.resolve.lookup`, which rules use too.)"""
+    from adrguard.core.graph.resolve import lookup
 
-        hits = [d for d in corpus.decisions if record_key(d).casefold() == key.casefold()]
+    key = key.strip()
+    hits = lookup(corpus, key)
     if not hits:
         raise UserError(f"no decision matches {key!r}: run `adrguard list` to see ids and paths")
     if len(hits) > 1:

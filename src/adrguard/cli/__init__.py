@@ -32,6 +32,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "index": ("index", "print, check or write the generated INDEX of each ADR root"),
     "current": ("index", "CURRENT.md views and their CURRENT.sources.json manifests"),
     "impact": ("impact", "which decisions govern what a change touches (for review)"),
+    "verify": ("verify", "check accepted decisions against fitness rules and CI evidence"),
     "action": (
         "gha",
         "used by the GitHub Action (action.yml): prepare the base, publish the reports",

@@ -249,13 +249,19 @@ def report(settings: Settings, root: Path) -> int:
     sarif_path = publish_sarif(settings, out / FILES["sarif"])
     outputs = {"report-json": str(json_path) if json_path.is_file() else "",
                "sarif-file": str(sarif_path) if sarif_path else ""}
+    from adrguard.cli.gha_verify import run_verify
+
+    verified = run_verify(settings, root, out)  # the `verify` input (None when it is off)
+    if verified is not None:
+        outputs.update(verified.outputs)
     if check_exit not in (0, 1, 3) or not json_path.is_file():
         notice(f"adrguard check failed (exit {check_exit}); see its error in the log above. "
                f"fail-on is {fail_on}, so the step " + ("fails." if fail_on != "none" else
                                                         "does not fail."), "error")
         code = check_exit if check_exit not in (0, 1) else 3
         append_summary(settings, f"## adrguard\n\n❌ adrguard could not check this change (exit "
-                       f"{code}): its error is in the step's log.\n")
+                       f"{code}): its error is in the step's log.\n"
+                       + (f"\n{verified.section}" if verified is not None else ""))
         write_outputs(settings, {"exit-code": str(code), "error-count": "0",
                                  "warning-count": "0", "note-count": "0", **outputs})
         return code if fail_on != "none" else 0
@@ -265,7 +271,7 @@ def report(settings: Settings, root: Path) -> int:
     if check_exit == 3:  # a rule crashed: its ADR000 finding says which; the rest is published
         notice("adrguard hit an internal error (ADR000 in the report); every other finding "
                "is reported. Please report the bug.", "error")
-    publish(settings, root, rep, out)
+    publish(settings, root, rep, out, verified)
     code = 3 if check_exit == 3 else exit_code(rep, fail_on)
     s = rep.summary
     write_outputs(settings, {"exit-code": str(code), "error-count": str(s.errors),
@@ -274,6 +280,9 @@ def report(settings: Settings, root: Path) -> int:
     if code and fail_on != "none":
         info(f"adrguard: failing the step: findings at or above fail-on {fail_on}")
         return code
+    if verified is not None and verified.failed:
+        info("adrguard: failing the step: verify-policy enforce (a new violation, or no verdict)")
+        return 1
     return 0
 
 

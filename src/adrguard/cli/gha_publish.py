@@ -22,6 +22,7 @@ from adrguard.core.findings import Report
 
 if TYPE_CHECKING:
     from adrguard.adapters.github_api import ApiResult, GitHubClient
+    from adrguard.cli.gha_verify import Verified
     from adrguard.reporters.comment import Page
     from adrguard.reporters.context import ReportContext
 
@@ -72,10 +73,15 @@ def build_page(settings: Settings, root: Path) -> tuple[Page, ReportContext]:
     return page, ctx
 
 
-def publish(settings: Settings, root: Path, report: Report, out: Path) -> None:
+def publish(settings: Settings, root: Path, report: Report, out: Path,
+            verified: Verified | None = None) -> None:
+    from dataclasses import replace
+
     from adrguard.reporters import comment as body
 
     page, ctx = build_page(settings, root)
+    if verified is not None:
+        page = replace(page, sections=(verified.section,))
     if settings.get("GITHUB_STEP_SUMMARY"):
         append_summary(settings, body.summary(report, ctx, page))
     annotations = out / FILES["github"]
@@ -90,8 +96,8 @@ def publish(settings: Settings, root: Path, report: Report, out: Path) -> None:
         info("adrguard: not a pull request: no comment to write")
         return
     identity = comment_identity(settings)
-    wanted = (body.comment(report, ctx, page, identity=identity)
-              if body.has_news(report, page.impact) else None)
+    news = body.has_news(report, page.impact) or (verified is not None and verified.news)
+    wanted = body.comment(report, ctx, page, identity=identity) if news else None
     problem = sticky(settings, repo, number, wanted, body.resolved(page, identity),
                      body.marker(identity))
     if problem:

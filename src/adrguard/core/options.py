@@ -100,6 +100,16 @@ class CitationOptions:
 
 
 @dataclass(frozen=True)
+class VerifyOptions:
+    """``[verify]``: the fitness manifest, the drift baseline, the policy (``adrguard verify``)."""
+
+    rules: str | None = None  # None: .adrguard-fitness.json
+    baseline: str | None = None  # None: .adrguard-drift-baseline.json
+    policy: str | None = None  # None: advisory
+    max_evidence_size: int = 32 * 1024 * 1024  # bytes of one evidence file
+
+
+@dataclass(frozen=True)
 class Options:
     """Settings for the parser and the rules; ``Options()`` is the built-in behaviour."""
 
@@ -123,6 +133,7 @@ class Options:
     index: IndexOptions = field(default_factory=IndexOptions)
     current: CurrentOptions = field(default_factory=CurrentOptions)
     impact: ImpactOptions = field(default_factory=ImpactOptions)
+    verify: VerifyOptions = field(default_factory=VerifyOptions)
     extra: Mapping[str, Any] = field(default_factory=dict)
     archive_dirs: tuple[str, ...] = ("archive",)  # folder names below a root (config archive-dirs)
 
@@ -139,3 +150,12 @@ def manifest_path(options: Options) -> str:
     here, not in :mod:`adrguard.core.impact.mapping`, so discovery can name the file without
     importing the parser."""
     return (options.impact.manifest or "").strip() or DEFAULT_IMPACT_MANIFEST
+
+
+DEFAULT_FITNESS_MANIFEST = ".adrguard-fitness.json"
+
+
+def fitness_path(options: Options) -> str:
+    """Repo-relative path of the fitness manifest (config key ``verify.rules``); here, beside
+    :func:`manifest_path`, so discovery can name the file without importing the parser."""
+    return (options.verify.rules or "").strip() or DEFAULT_FITNESS_MANIFEST

@@ -53,6 +53,13 @@ class CitationsTable(_Table):
     max_file_size: Positive | UnsetType = UNSET
 
 
+class VerifyTable(_Table):
+    rules: str | UnsetType = UNSET
+    baseline: str | UnsetType = UNSET
+    policy: Literal["advisory", "enforce"] | UnsetType = UNSET
+    max_evidence_size: Positive | UnsetType = UNSET
+
+
 class ConfigTable(_Table):
     """``.adrguard.toml``, or ``[tool.adrguard]`` in pyproject.toml."""
 
@@ -85,6 +92,7 @@ class ConfigTable(_Table):
     current: CurrentTable | UnsetType = UNSET
     impact: ImpactTable | UnsetType = UNSET
     citations: CitationsTable | UnsetType = UNSET
+    verify: VerifyTable | UnsetType = UNSET
 
 
 class MappingEntry(Struct, forbid_unknown_fields=True):

@@ -53,6 +53,7 @@ class Page:
     notes: tuple[str, ...] = ()  # trusted, already-Markdown lines (e.g. "no merge base")
     run_url: str | None = None  # link to the workflow run (trusted: built from GitHub's env)
     blob_url: str | None = None  # <server>/<repo>/blob/<sha>, for links to decision records
+    sections: tuple[str, ...] = ()  # Markdown sections of other reports (verify), escaped already
 
 
 def shorten(report: Report, limit: int = MESSAGE_LIMIT) -> Report:
@@ -193,7 +194,7 @@ def _footer(page: Page) -> list[str]:
 def document(report: Report, ctx: ReportContext, page: Page, limit: int) -> str:
     """The report, the governing decisions and the graph, in at most ``limit`` bytes."""
     short = shorten(report)
-    extra: list[str] = []
+    extra = [line for section in page.sections for line in [*section.rstrip("\n").split("\n"), ""]]
     focus: list[Decision] = []
     if page.impact is not None:
         extra += governing(page.impact, page)

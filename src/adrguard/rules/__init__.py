@@ -13,6 +13,7 @@ def _load() -> tuple[type[BaseRule], ...]:
     from adrguard.rules import (
         changes,
         citations,
+        fitness,
         generated,
         links,
         meta,
@@ -20,7 +21,7 @@ def _load() -> tuple[type[BaseRule], ...]:
         structure,
     )
 
-    families = (meta, structure, links, relationships, generated, changes, citations)
+    families = (meta, structure, links, relationships, generated, changes, citations, fitness)
     rules = [rule for family in families for rule in family.RULES]
     return tuple(sorted(rules, key=lambda r: r.meta.code))
 

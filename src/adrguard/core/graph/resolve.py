@@ -159,6 +159,28 @@ def record_key(d: Decision) -> str:
     return base[:-3] if base.casefold().endswith(".md") else base
 
 
+_LOOKUP_NUMBER = re.compile(r"^(?:adr[-_ ]?)?#?0*(\d+)$", re.IGNORECASE)
+
+
+def lookup(corpus: Corpus, key: str) -> tuple[Decision, ...]:
+    """The records ``key`` names (the matching behind :func:`adrguard.api.lookup.find_decision`,
+    the one record lookup): an id (any case) or a repo-relative path; else the tail of a path
+    (``0007-x.md``, ``adr/0007-x.md``); else a number (``7``, ``0007``, ``ADR-7``, ``#7``); else
+    a file stem (``0007-x``, or the folder of a one-folder-per-record README)."""
+    key = key.strip()
+    hits = tuple(corpus.find(key))
+    if not hits:
+        tail = "/" + key.removeprefix("./")
+        hits = tuple(d for d in corpus.decisions if d.path.endswith(tail))
+    if not hits:
+        m = _LOOKUP_NUMBER.match(key)
+        if m:
+            hits = tuple(d for d in corpus.decisions if d.number == int(m.group(1)))
+    if not hits:
+        hits = tuple(d for d in corpus.decisions if record_key(d).casefold() == key.casefold())
+    return hits
+
+
 class Resolver:
     """Indexes over one corpus, built once; resolves paths and references."""
 

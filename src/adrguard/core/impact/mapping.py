@@ -264,3 +264,11 @@ class _Locator:
             if self.text[i] == ",":
                 i = self._skip(i + 1)
         return i + 1
+
+
+# Shared with the other JSON manifest adrguard reads (core/fitness/manifest.py): positions of
+# values, duplicate keys refused, the closest valid key suggested.
+Locator = _Locator
+reject_duplicates = _reject_duplicates
+DuplicateKey = _DuplicateKey
+closest = _closest

@@ -1,0 +1,204 @@
+"""ADR7xx: the fitness manifest of ``adrguard verify`` (``.adrguard-fitness.json``).
+
+These rules judge the manifest, never the rules' results: whether a rule passes or is violated
+is ``verify``'s own output. The manifest reaches them as raw bytes in ``Corpus.other_texts``
+under its repo-relative path (config ``verify.rules``); when the repository has none, they
+find nothing. A rule's decision is resolved as every front end resolves a record
+(:func:`adrguard.core.graph.resolve.lookup`, behind ``api.lookup.find_decision``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from adrguard.core.findings import Finding, Severity
+from adrguard.core.fitness.manifest import (
+    FitnessManifest,
+    FitnessManifestError,
+    outside_repository,
+    parse_manifest,
+)
+from adrguard.core.graph import graph
+from adrguard.core.graph.resolve import lookup
+from adrguard.core.model import INACTIVE_STATUSES, Decision, Location
+from adrguard.core.options import fitness_path
+from adrguard.rules.base import BaseRule, RuleContext, RuleMeta
+
+
+def _manifest(ctx: RuleContext) -> FitnessManifest | FitnessManifestError | None:
+    """The parsed manifest, the error that stops it being used, or None when there is none."""
+
+    def parse() -> FitnessManifest | FitnessManifestError | None:
+        path = fitness_path(ctx.options)
+        data = ctx.corpus.other_texts.get(path)
+        if data is None:
+            return None
+        try:
+            return parse_manifest(path, bytes(data))
+        except FitnessManifestError as exc:
+            return exc
+
+    return ctx.derived("fitness-manifest", parse)
+
+
+def _valid(ctx: RuleContext) -> FitnessManifest | None:
+    found = _manifest(ctx)
+    return found if isinstance(found, FitnessManifest) else None
+
+
+def _name(d: Decision) -> str:
+    return f"{d.id} ({d.title})" if d.title else d.id
+
+
+class FitnessManifestInvalid(BaseRule):
+    """The fitness manifest is not valid, so `adrguard verify` cannot run.
+
+    **Why**: `.adrguard-fitness.json` ties accepted decisions to fitness rules; a manifest that
+    is not JSON, breaks `schemas/fitness.schema.json`, has an unknown key, a glob or regular
+    expression that cannot be used, a malformed JSON Pointer, a comparison that cannot hold
+    (`<` with a string) or two rules with one id checks nothing at all. The finding points at
+    the first problem and says what to change.
+
+    **Bad**: `{"schemaVersion": 1, "rules": [{"id": "cov", "decision": "ADR-0004", "kind":
+    "evidence", "evidence": "coverage.json", "pointer": "totals/percent_covered", "op": ">=",
+    "value": 80}]}` (a pointer starts with `/`).
+
+    **Good**: the same rule with `"pointer": "/totals/percent_covered"`.
+    """
+
+    meta = RuleMeta(
+        code="ADR701",
+        name="fitness-manifest-invalid",
+        summary="the fitness manifest is not valid: verify cannot run",
+        default_severity=Severity.ERROR,
+    )
+
+    def check(self, ctx: RuleContext) -> Iterator[Finding]:
+        found = _manifest(ctx)
+        if isinstance(found, FitnessManifestError):
+            yield self.finding(found.detail, Location(found.path, found.line, found.column))
+
+
+class FitnessUnknownDecision(BaseRule):
+    """A fitness rule names a decision that no record has (or that several records match).
+
+    **Why**: a rule enforces one decision; when the name matches no record, `verify` refuses
+    the manifest, and the rule's checks tie to nothing. Decisions are named as everywhere in
+    adrguard: an id (`ADR-0007`), a number (`7`), a path or a file name.
+
+    **Bad**: `{"id": "no-orm", "decision": "ADR-0042", ...}` when no record has id 42.
+
+    **Good**: `{"id": "no-orm", "decision": "ADR-0012", ...}` naming an existing record.
+    """
+
+    meta = RuleMeta(
+        code="ADR702",
+        name="fitness-unknown-decision",
+        summary="a fitness rule names a decision that no record has",
+        default_severity=Severity.ERROR,
+    )
+
+    def check(self, ctx: RuleContext) -> Iterator[Finding]:
+        manifest = _valid(ctx)
+        if manifest is None:
+            return
+        for rule in manifest.rules:
+            hits = lookup(ctx.corpus, rule.decision)
+            where = Location(manifest.path, rule.decision_line, rule.decision_column)
+            if not hits:
+                yield self.finding(
+                    f"rule {rule.id!r} names decision {rule.decision!r}, which no record has: "
+                    "fix the id (`adrguard list` shows them) or remove the rule",
+                    where,
+                    rule.decision,
+                )
+            elif len(hits) > 1:
+                paths = ", ".join(d.path for d in hits)
+                yield self.finding(
+                    f"rule {rule.id!r} names decision {rule.decision!r}, which matches several "
+                    f"records ({paths}): name the record by its path",
+                    where,
+                    rule.decision,
+                )
+
+
+class FitnessInactiveDecision(BaseRule):
+    """A fitness rule enforces a superseded, deprecated or rejected decision.
+
+    **Why**: only accepted decisions are verified, so the rule is `not-applicable` on every
+    run and checks nothing. The message names the decision in force at the end of the
+    supersession chain, where the rule probably belongs now. Rules on proposed decisions are
+    fine: they start to count when the decision is accepted.
+
+    **Bad**: `{"id": "one-db", "decision": "ADR-0003", ...}` when 0003 is superseded by 0009.
+
+    **Good**: `{"id": "one-db", "decision": "ADR-0009", ...}`.
+    """
+
+    meta = RuleMeta(
+        code="ADR703",
+        name="fitness-inactive-decision",
+        summary="a fitness rule enforces a superseded, deprecated or rejected decision",
+        default_severity=Severity.WARNING,
+    )
+
+    def check(self, ctx: RuleContext) -> Iterator[Finding]:
+        manifest = _valid(ctx)
+        if manifest is None:
+            return
+        for rule in manifest.rules:
+            hits = lookup(ctx.corpus, rule.decision)
+            if len(hits) != 1 or hits[0].status not in INACTIVE_STATUSES:
+                continue
+            target = hits[0]
+            status = target.status.value if target.status else "inactive"
+            after = graph.build(ctx.corpus).current_successor(target)
+            fix = (f"move it to the successor {_name(after)}" if after is not None
+                   else "move it to the decision now in force, or remove it")
+            yield self.finding(
+                f"rule {rule.id!r} enforces {target.id}, which is {status}: verify skips it "
+                f"(not-applicable); {fix}",
+                Location(manifest.path, rule.decision_line, rule.decision_column),
+                target,
+                related=[after.id] if after is not None else (),
+            )
+
+
+class FitnessEvidenceOutside(BaseRule):
+    """A fitness rule names an evidence file outside the repository.
+
+    **Why**: `verify` reads evidence only inside the repository (a pull request must not make
+    it read files elsewhere on the runner), so an absolute path or one that climbs out with
+    `..` can never be read and `verify` refuses the manifest. Symlinks that lead out are
+    refused when `verify` reads the file, and the rule is then `unknown`.
+
+    **Bad**: `"evidence": "/tmp/coverage.json"` or `"evidence": "../reports/coverage.json"`.
+
+    **Good**: `"evidence": "artifacts/coverage.json"`, written there by the CI step that ran
+    the tests.
+    """
+
+    meta = RuleMeta(
+        code="ADR704",
+        name="fitness-evidence-outside-repository",
+        summary="a fitness rule names an evidence file outside the repository",
+        default_severity=Severity.ERROR,
+    )
+
+    def check(self, ctx: RuleContext) -> Iterator[Finding]:
+        manifest = _valid(ctx)
+        if manifest is None:
+            return
+        for rule in manifest.rules:
+            for name, (line, column) in zip(rule.evidence, rule.evidence_places, strict=True):
+                problem = outside_repository(name)
+                if problem is not None:
+                    yield self.finding(
+                        f"rule {rule.id!r}: evidence {name!r} is {problem}",
+                        Location(manifest.path, line, column),
+                        rule.decision,
+                    )
+
+
+RULES = (FitnessManifestInvalid, FitnessUnknownDecision, FitnessInactiveDecision,
+         FitnessEvidenceOutside)
