@@ -252,7 +252,8 @@ def _finish(repo_root: Path, config: Config, log: _Log, changes: list[Change],
     if request.dry_run:
         return outcome
     written = {c.path for c in changes}
-    before = _counts(_check(repo_root, config, log), written)
+    fresh = not (repo_root / log.root).is_dir()  # a new log: nothing to check before
+    before = Counter() if fresh else _counts(_check(repo_root, config, log), written)
     for change in changes:  # the new record first: an edit never points at a missing file
         data = change.text.encode("utf-8")
         if change.before is not None and _had_bom(repo_root, change.path):
@@ -285,7 +286,7 @@ def _check(repo_root: Path, config: Config, log: _Log) -> list[Finding]:
     from adrguard.api.check import check_result
 
     return list(check_result(repo_root, config=config, baseline=False,
-                             paths=list(log.extra)).report.findings)
+                             paths=[str(repo_root / p) for p in log.extra]).report.findings)
 
 
 def _ours(f: Finding, written: set[str]) -> bool:

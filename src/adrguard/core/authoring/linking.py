@@ -25,6 +25,7 @@ from adrguard.core.model import Decision, RelKind, Status
 from adrguard.core.parse import formats, ids
 from adrguard.core.parse.relations import front_matter_key
 
+ONE_SIDED = 2  # relations of one kind, none of the other, before a log writes only one side
 _LINK = re.compile(r"\[[^\]]*\]\(")
 
 
@@ -108,12 +109,13 @@ def relations(records: Sequence[Decision], log: Log, style: Style) -> dict[str, 
 
 def _sides(forward: int, backward: int, default: str) -> str:
     """Which records of a pair the log writes the relation in: both, only the old one
-    (``Superseded by``), or only the new one (``Supersedes``)."""
-    if forward and not backward:
+    (``Superseded by``), or only the new one (``Supersedes``). One relation is no habit (it
+    may be the first one adrguard wrote): one side needs :data:`ONE_SIDED` of them."""
+    if forward >= ONE_SIDED and not backward:
         return "new"
-    if backward and not forward:
+    if backward >= ONE_SIDED and not forward:
         return "old"
-    return "both" if forward else default
+    return "both" if forward or backward else default
 
 
 def _value_kind(raw: str, text: str) -> str:
