@@ -302,3 +302,33 @@ def test_a_generated_index_is_refreshed(
     assert "0003-use-kafka.md" in (repo.path / "docs/adr/INDEX.md").read_text("utf-8")
     assert main(["index", "--check", "--repo", str(repo.path)]) == 0
     assert _findings(repo) == []
+
+
+def test_a_new_record_goes_where_the_latest_records_live(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo = GitRepo(tmp_path / "repo")
+    old = {f"docs/adr/first-era/{n:04d}-thing-{n}.md": NYGARD.format(n=n % 10, title=f"Thing {n}")
+           for n in range(1, 13)}
+    new = {f"docs/adr/{n:04d}-thing-{n}.md": NYGARD.format(n=n % 10, title=f"Thing {n}")
+           for n in range(13, 16)}
+    repo.write({**old, **new, ".adrguard.toml": 'cache = false\nroots = ["docs/adr"]\n'})
+    repo.commit()
+    assert _run(repo, "new", "Use Kafka", "--dry-run") == 0
+    assert "==> docs/adr/0016-use-kafka.md (new) <==" in capsys.readouterr().out
+    repo.write({f"docs/adr/first-era/{n:04d}-thing-{n}.md": NYGARD.format(n=n % 10, title="X")
+                for n in range(16, 22)})  # the log went back to the subfolder
+    assert _run(repo, "new", "Use Kafka", "--dry-run") == 0
+    assert "==> docs/adr/first-era/0022-use-kafka.md (new) <==" in capsys.readouterr().out
+
+
+def test_the_latest_names_say_whether_slugs_are_lower_case(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo = GitRepo(tmp_path / "repo")
+    files = {f"docs/adr/{n:03d}-{'Old-Thing' if n < 12 else 'new-thing'}-{n}.md":
+             NYGARD.format(n=n % 10, title=f"Thing {n}") for n in range(1, 21)}
+    repo.write({**files, ".adrguard.toml": "cache = false\n"})
+    repo.commit()
+    assert _run(repo, "new", "Use Kafka", "--dry-run") == 0
+    assert "==> docs/adr/021-use-kafka.md (new) <==" in capsys.readouterr().out

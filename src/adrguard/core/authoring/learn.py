@@ -37,14 +37,19 @@ from adrguard.core.model import Decision, Status
 from adrguard.core.parse import formats
 
 
+def _age(d: Decision) -> tuple[bool, int, str, str]:
+    """Oldest first: by number, else by date, then by path."""
+    return (d.number is not None, d.number or 0, d.date or "", d.path)
+
+
 def learn(log: Log, synonyms: Mapping[str, str], fmt: str | None = None,
           required: Mapping[str, tuple[str, ...]] | None = None) -> Style:
     """The style of ``log`` (in format ``fmt`` when given). ``required``: the required
     sections per format (a new record always carries the ones the log writes)."""
     records = [d for d in log.substantive if d.format != "generic" or not fmt]
     naming = names.learn(
-        log.scheme, (log.name_of(d) for d in log.all),
-        [(d.path, d.root) for d in log.all if not d.archived],
+        log.scheme, (log.name_of(d) for d in sorted(log.all, key=_age)),
+        [(d.path, d.root) for d in sorted(log.all, key=_age) if not d.archived],
     ) if log.all else None
     chosen = fmt or log.dominant_format or vote(d.format for d in records) or "nygard"
     if chosen not in BUILT_IN:

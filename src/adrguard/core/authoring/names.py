@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from adrguard.core.conventions.naming import STRONG, Name, Scheme
 
+RECENT = 8  # the latest records that say where a new one goes
 SLUG_LIMIT = 80  # characters of a slug; longer titles are cut at a word
 _NOT_WORD = re.compile(r"[^\w]+|_+")
 _SEPARATORS = ("-", "_", " ", ".")
@@ -86,8 +87,9 @@ def _most(values: Iterable[object], default: object) -> object:
 
 
 def learn(scheme: Scheme, names: Iterable[Name], paths: Iterable[tuple[str, str]]) -> NameStyle:
-    """The naming style of a log from its scheme and its records' names (``paths``: the
-    (path, root) of its records that are not archived, for the folder they live in)."""
+    """The naming style of a log from its scheme and its records' names, oldest first (the
+    latest ones say whether slugs are lower case), and ``paths``: the (path, root) of its
+    records that are not archived, oldest first (the latest ones say which folder)."""
     listed = list(names)
     value = scheme.structure.value
     if not isinstance(value, tuple) or len(value) != 5:
@@ -95,7 +97,7 @@ def learn(scheme: Scheme, names: Iterable[Name], paths: Iterable[tuple[str, str]
     kind, _prefix, prefix_sep, folder, date_style = value
     same = [n for n in listed if n.structure == scheme.structure.value]
     prefix = str(_most((n.prefix for n in same), ""))
-    slugged = [n.slug for n in same if n.slug and any(c.isalpha() for c in n.slug)]
+    slugged = [n.slug for n in same if n.slug and any(c.isalpha() for c in n.slug)][-RECENT:]
     lower = not slugged or sum(s == s.lower() for s in slugged) >= STRONG * len(slugged)
     width = scheme.width.value if isinstance(scheme.width.value, int) else 4
     folder_file = None
@@ -129,13 +131,16 @@ def _between(name: Name) -> str:
 
 
 def _subfolder(paths: Iterable[tuple[str, str]], folder: bool) -> str:
-    """The folder below the root where at least three quarters of the records live."""
+    """The folder below the root where at least three quarters of the latest records live
+    (``paths`` oldest first): a log that moved its old records into a subfolder writes new
+    ones where its latest records are."""
     where: list[str] = []
     for path, root in paths:
         rel = path if root in ("", ".") else path[len(root) + 1 :]
         parts = rel.split("/")[: -2 if folder else -1]
         where.append("/".join(parts))
-    if not where:
+    latest = where[-RECENT:]
+    if not latest:
         return ""
-    value, count = Counter(where).most_common(1)[0]
-    return value if count >= STRONG * len(where) else ""
+    value, count = Counter(latest).most_common(1)[0]
+    return value if count >= STRONG * len(latest) else ""
