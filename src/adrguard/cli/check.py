@@ -18,7 +18,6 @@ from adrguard.cli.common import (
 from adrguard.core.errors import UserError
 
 if TYPE_CHECKING:
-    from adrguard.core.authoring.claims import Claims
     from adrguard.core.findings import Report
     from adrguard.core.model import Corpus
 
@@ -125,6 +124,8 @@ def register(subparsers: Any) -> None:
         metavar="YYYY-MM-DD",
         help="date used to flag future dates (ADR109; default: today)",
     )
+    from adrguard.cli.against import add_against
+
     add_against(p)
     p.add_argument(
         "--claims",
@@ -177,32 +178,6 @@ def register(subparsers: Any) -> None:
     ep.set_defaults(func=run_explain)
 
 
-def add_against(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--against",
-        action="append",
-        default=[],
-        metavar="REF",
-        help="other refs or globs (refs/remotes/origin/pr/*) whose new records count: ADR509 "
-        "reports a record of this change that takes a number one of them adds (read from what "
-        "is fetched already; repeatable)",
-    )
-
-
-def show_claims(claims: Claims) -> None:
-    """What each other ref adds, on stderr: ``origin/pr/17 adds ADR-0042 (docs/adr/...)``."""
-    from adrguard.core.authoring.claims import summary
-
-    for source, records in summary(claims):
-        label = records[0].label if records else source.removeprefix("refs/remotes/")
-        if not records:
-            info(f"adrguard: {label} adds no record")
-            continue
-        listed = ", ".join(f"{c.id} ({c.path})" for c in records[:20])
-        more = f" and {len(records) - 20} more" if len(records) > 20 else ""
-        info(f"adrguard: {label} adds {listed}{more}")
-
-
 def _split(values: list[str]) -> list[str]:
     return [v.strip() for value in values for v in value.split(",") if v.strip()]
 
@@ -246,6 +221,8 @@ def run_check(args: argparse.Namespace) -> int:
         claims_file=args.claims,
     )
     if result.claims is not None:
+        from adrguard.cli.against import show_claims
+
         show_claims(result.claims)
     if result.skipped_run is not None:
         info(f"adrguard: {result.skipped_run}")

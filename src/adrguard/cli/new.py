@@ -61,7 +61,7 @@ def register(subparsers: Any) -> None:
 
     s = subparsers.add_parser(
         "supersede",
-        help="write a record that supersedes (or amends) another, and mark the old one",
+        help="write a record that supersedes (or amends) another; mark the old one",
         description="Write a record that supersedes OLD, with its Supersedes line in the log's "
         "form, and mark OLD: its status becomes superseded by the new record (status section, "
         "bullet or front matter, as the log writes it); nothing else in OLD changes. OLD is "
