@@ -69,9 +69,10 @@ def register(subparsers: Any) -> None:
         "`supersede OLD --by NEW` once NEW is accepted. --amend writes Amends / Amended by "
         "instead, and OLD keeps its status.",
         epilog="examples:\n  adrguard supersede 7 \"Use PostgreSQL 16\"\n"
-        "  adrguard supersede ADR-0007 --status accepted \"Use PostgreSQL 16\"\n"
+        "  adrguard supersede ADR-0007 \"Use PostgreSQL 16\" --status accepted\n"
         "  adrguard supersede 7 --by 12          # once ADR-0012 is accepted\n"
-        "  adrguard supersede 7 --amend \"Also cache reads\"",
+        "  adrguard supersede 7 \"Also cache reads\" --amend\n"
+        "OLD and TITLE go together: options before OLD or after TITLE.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     s.add_argument("old", metavar="OLD", help="the record superseded: an id, number or path")
