@@ -44,6 +44,12 @@ def _number(value: int, written: str) -> str:
     return f"{value:02d}" if len(written) == 2 and written.startswith("0") else str(value)
 
 
+def _two(value: int, written: str) -> str:
+    """A part of a numeric date (``22.11.2017``): two digits when the example wrote two, as such
+    logs write ``05.01.2018`` too; as written otherwise (``5/1/2018``)."""
+    return f"{value:02d}" if len(written) == 2 else str(value)
+
+
 def _cased(text: str, like: str) -> str:
     if like.isupper() and len(like) > 1:
         return text.upper()
@@ -99,8 +105,8 @@ def _numeric(text: str, m: re.Match[str], day: dt.date, day_first: bool | None) 
     year = str(day.year) if len(c) == 4 else f"{day.year % 100:02d}"
     if len(a) == 4:  # 2017/11/22
         parts = [(m.start("a"), m.end("a"), str(day.year)),
-                 (m.start("b"), m.end("b"), _number(day.month, b)),
-                 (m.start("c"), m.end("c"), _number(day.day, c))]
+                 (m.start("b"), m.end("b"), _two(day.month, b)),
+                 (m.start("c"), m.end("c"), _two(day.day, c))]
         return _replace(text, parts)
     if m.group("s") == "." or int(a) > 12:  # dotted dates are day first (22.11.2017)
         first = True
@@ -111,8 +117,8 @@ def _numeric(text: str, m: re.Match[str], day: dt.date, day_first: bool | None) 
     else:
         return day.isoformat()  # the example does not show its order
     d_val, m_val = (day.day, day.month) if first else (day.month, day.day)
-    parts = [(m.start("a"), m.end("a"), _number(d_val, a)),
-             (m.start("b"), m.end("b"), _number(m_val, b)),
+    parts = [(m.start("a"), m.end("a"), _two(d_val, a)),
+             (m.start("b"), m.end("b"), _two(m_val, b)),
              (m.start("c"), m.end("c"), year)]
     return _replace(text, parts)
 
