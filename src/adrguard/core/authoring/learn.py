@@ -46,6 +46,7 @@ def learn(log: Log, synonyms: Mapping[str, str], fmt: str | None = None,
           required: Mapping[str, tuple[str, ...]] | None = None) -> Style:
     """The style of ``log`` (in format ``fmt`` when given). ``required``: the required
     sections per format (a new record always carries the ones the log writes)."""
+    vocabulary = by_status(synonyms)
     records = [d for d in log.substantive if d.format != "generic" or not fmt]
     naming = names.learn(
         log.scheme, (log.name_of(d) for d in sorted(log.all, key=_age)),
@@ -63,8 +64,8 @@ def learn(log: Log, synonyms: Mapping[str, str], fmt: str | None = None,
     style = replace(
         base,
         status=_status_line(same) or base.status,
-        words=_words(log.substantive, synonyms),
-        casing=_casing(log.substantive, synonyms),
+        words=_words(log.substantive, vocabulary),
+        casing=_casing(log.substantive, vocabulary),
         learned=True,
     )
     date = _date_line(same)
@@ -134,16 +135,24 @@ def _date_line(records: Sequence[Decision]) -> Line | None:
     return vote(found)  # type: ignore[no-any-return]
 
 
-def written_word(raw: str, status: Status, synonyms: Mapping[str, str]) -> str | None:
+def by_status(synonyms: Mapping[str, str]) -> dict[str, list[str]]:
+    """The vocabulary's words of each status, longest first (sorted once per :func:`learn`)."""
+    out: dict[str, list[str]] = {}
+    for word, value in synonyms.items():
+        out.setdefault(value, []).append(word)
+    return {k: sorted(v, key=len, reverse=True) for k, v in out.items()}
+
+
+def written_word(raw: str, status: Status, words: Mapping[str, list[str]]) -> str | None:
     """The status word as ``raw`` writes it (``Accepted``, ``✅ Accepted``, ``PROPOSED``), or
-    None for a statement that does not open with its word (a dated entry, a sentence)."""
+    None for a statement that does not open with its word (a dated entry, a sentence).
+    ``words``: :func:`by_status` of the vocabulary."""
     text = raw.strip().strip("*_`").strip()
     start = next((i for i, c in enumerate(text) if c.isalpha()), None)
     if start is None or any(c.isalnum() or c in "[(<" for c in text[:start]):
         return None
     folded = text[start:].casefold()
-    words = sorted((w for w, v in synonyms.items() if v == status.value), key=len, reverse=True)
-    for word in words:
+    for word in words.get(status.value, ()):
         size = len(word)
         if folded.startswith(word) and not folded[size : size + 1].isalnum():
             written = text[start : start + size]
@@ -157,7 +166,7 @@ def _plain(word: str) -> str:
     return "".join(c for c in word if c.isalpha() or c == " ").strip().casefold()
 
 
-def _words(records: Sequence[Decision], synonyms: Mapping[str, str]) -> dict[str, str]:
+def _words(records: Sequence[Decision], synonyms: Mapping[str, list[str]]) -> dict[str, str]:
     """The log's word for each status: its spelling of the plain word (``Proposed``,
     ``🤔 Proposed``, ``PROPOSED``), else another word the log uses for it in two records or more
     (``Proposé``, ``Pending``); a word written once (``on hold``) is not a habit."""
@@ -181,7 +190,7 @@ def _words(records: Sequence[Decision], synonyms: Mapping[str, str]) -> dict[str
     return out
 
 
-def _casing(records: Sequence[Decision], synonyms: Mapping[str, str]) -> str:
+def _casing(records: Sequence[Decision], synonyms: Mapping[str, list[str]]) -> str:
     def kind(word: str) -> str:
         letters = "".join(c for c in word if c.isalpha())
         if len(letters) > 1 and letters.isupper():
@@ -337,4 +346,4 @@ def _sections(records: Sequence[Decision], style: Style, required: Sequence[str]
     return tuple(out)
 
 
-__all__ = ["learn", "written_word"]
+__all__ = ["by_status", "learn", "written_word"]
