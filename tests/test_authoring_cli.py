@@ -332,3 +332,18 @@ def test_the_latest_names_say_whether_slugs_are_lower_case(
     repo.commit()
     assert _run(repo, "new", "Use Kafka", "--dry-run") == 0
     assert "==> docs/adr/021-use-kafka.md (new) <==" in capsys.readouterr().out
+
+
+def test_several_logs_need_root_and_root_stays_inside_the_repository(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo = _repo(tmp_path, LOGS["nygard"])
+    repo.write({"services/api/docs/adr/0001-api-thing.md": NYGARD.format(n=1, title="API"),
+                ".adrguard.toml": 'cache = false\nroots = ["docs/adr", "services/api/docs/adr"]\n'})
+    assert _run(repo, "new", "Use Kafka") == 2
+    assert "several ADR folders" in capsys.readouterr().err
+    assert _run(repo, "new", "Use Kafka", "--root", "services/api/docs/adr") == 0
+    assert capsys.readouterr().out.strip() == "services/api/docs/adr/0002-use-kafka.md"
+    assert _run(repo, "new", "Use Kafka", "--root", "../elsewhere") == 2
+    assert "inside the repository" in capsys.readouterr().err
+    assert not (tmp_path / "elsewhere").exists()
