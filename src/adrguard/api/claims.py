@@ -51,17 +51,30 @@ def _our_blobs(repo_root: Path, config: Config, paths: Sequence[str]) -> dict[st
     return out
 
 
-def _claimed(config: Config, corpus: Corpus, source: str, label: str,
-             files: Mapping[str, bytes | None], blobs: Mapping[str, str]) -> list[Claimed]:
-    """The records among ``files`` (path -> bytes, None when unknown) under this side's
-    roots, parsed for their number, id and title."""
+Where = Mapping[str, tuple[str, bool]]  # record path -> (its ADR root, archived)
+
+
+def _where(config: Config, corpus: Corpus, paths: set[str]) -> dict[str, tuple[str, bool]]:
+    """Which of ``paths`` are records under this side's roots (one classification for every
+    source: its cost does not grow with the number of refs)."""
     from adrguard.adapters.layout import classify
+
+    plan = classify(sorted(paths), corpus.roots, config, shallow=corpus.shallow_roots)
+    return {path: (root, archived) for path, root, archived in plan.records}
+
+
+def _claimed(config: Config, where: Where, source: str, label: str,
+             files: Mapping[str, bytes | None], blobs: Mapping[str, str]) -> list[Claimed]:
+    """The records among ``files`` (path -> bytes, None when unknown), parsed for their
+    number, id and title."""
     from adrguard.core.parse import formats
     from adrguard.core.parse.record import parse
 
-    plan = classify(sorted(files), corpus.roots, config, shallow=corpus.shallow_roots)
     out: list[Claimed] = []
-    for path, root, archived in plan.records:
+    for path in sorted(files):
+        if path not in where:
+            continue
+        root, archived = where[path]
         data = files[path]
         if data is None:
             fallback, number = formats.identity(path, root)
@@ -84,7 +97,7 @@ def from_refs(repo_root: Path, config: Config, corpus: Corpus, refs: Sequence[st
     listed = revisions.list_refs(repo_root, list(refs))
     here = revisions.resolve_commit(repo_root, head or "HEAD", "head")
     existing: dict[str, set[str]] = {}
-    parts: list[Claims] = []
+    pending: list[tuple[str, str, dict[str, bytes | None], dict[str, str], frozenset[str]]] = []
     for name, sha in listed:
         label = short_ref(name)
         if sha == here:
@@ -101,8 +114,10 @@ def from_refs(repo_root: Path, config: Config, corpus: Corpus, refs: Sequence[st
         if base not in existing:
             existing[base] = revisions.paths_at(repo_root, base, list(corpus.roots))
         mine = frozenset(d.path for d in corpus.decisions if d.path not in existing[base])
-        parts.append(Claims(tuple(_claimed(config, corpus, name, label, files, ids)),
-                            {name: mine}, sources=(name,)))
+        pending.append((name, label, files, ids, mine))
+    where = _where(config, corpus, {p for _, _, files, _, _ in pending for p in files})
+    parts = [Claims(tuple(_claimed(config, where, name, label, files, ids)), {name: mine},
+                    sources=(name,)) for name, label, files, ids, mine in pending]
     claims = merge(parts)
     new = sorted({p for paths in claims.new_here.values() for p in paths})
     return merge([claims, Claims(blobs=_our_blobs(repo_root, config, new))])
@@ -145,7 +160,7 @@ def from_file(repo_root: Path, config: Config, corpus: Corpus, path: Path,
     adds since ``before`` (the corpus at its base)."""
     data = read_file(path)
     mine = frozenset(d.path for d in corpus.decisions if d.path not in before.by_path)
-    parts: list[Claims] = []
+    pending: list[tuple[str, str, dict[str, bytes | None], dict[str, str]]] = []
     for pull in data["pullRequests"]:
         source = f"pull request #{pull['number']}"
         title = str(pull.get("title") or "").strip()
@@ -159,7 +174,9 @@ def from_file(repo_root: Path, config: Config, corpus: Corpus, path: Path,
             files[f["path"]] = text.encode("utf-8") if isinstance(text, str) else None
             if f.get("blob"):
                 blobs[f["path"]] = str(f["blob"])
-        parts.append(Claims(tuple(_claimed(config, corpus, source, label, files, blobs)),
-                            {source: mine}, sources=(source,)))
+        pending.append((source, label, files, blobs))
+    where = _where(config, corpus, {p for _, _, files, _ in pending for p in files})
+    parts = [Claims(tuple(_claimed(config, where, source, label, files, blobs)),
+                    {source: mine}, sources=(source,)) for source, label, files, blobs in pending]
     claims = merge(parts)
     return merge([claims, Claims(blobs=_our_blobs(repo_root, config, sorted(mine)))])
