@@ -77,6 +77,9 @@ def _env() -> dict[str, str]:
 READ_COMMANDS = [
     ["check"],
     ["check", "--base", "HEAD~1"],
+    ["check", "--against", "HEAD~1", "--against", "refs/heads/*"],
+    ["new", "--dry-run", "Use Kafka"],
+    ["supersede", "--dry-run", "--status", "accepted", "1", "Use Kafka"],
     ["list"],
     ["list", "--format", "json"],
     ["show", "2"],

@@ -87,6 +87,8 @@ class Config:
     jobs: int = 1
     options: Options = field(default_factory=Options)
     citations: CitationOptions = field(default_factory=CitationOptions)  # [citations]
+    template: str | None = None  # `adrguard new`: a repo-relative markdown template
+    new_status: str | None = None  # `adrguard new` / `supersede`: the status written (proposed)
 
     def with_overrides(self, **changes: Any) -> Config:
         clean = {k: v for k, v in changes.items() if v is not None}
@@ -243,6 +245,8 @@ def from_mapping(
         cache_dir=_cache_dir(data.get("cache-dir"), where),
         options=Options(**opts),
         citations=_citations(data.get("citations"), where),
+        template=data.get("template"),
+        new_status=_new_status(data.get("new-status"), opts.get("status_synonyms"), where),
     )
 
 
@@ -261,6 +265,21 @@ def _citations(raw: Mapping[str, Any] | None, where: str) -> CitationOptions:
     if "max-file-size" in table:
         table["max_file_size"] = table.pop("max-file-size")
     return CitationOptions(**table)
+
+
+def _new_status(value: str | None, synonyms: Mapping[str, str] | None, where: str) -> str | None:
+    """``new-status`` as written, once it is known to name a status of the vocabulary."""
+    if value is None:
+        return None
+    from adrguard.core.model import Status
+    from adrguard.core.parse.status import normalise
+
+    if normalise(value, synonyms or DEFAULT_STATUS_SYNONYMS) is Status.UNKNOWN:
+        raise UserError(
+            f"{where}: new-status {value!r} is not a status adrguard knows: use proposed, "
+            "draft, accepted or a word of the `statuses` table"
+        )
+    return value
 
 
 def _cache_dir(value: str | None, where: str) -> str | None:

@@ -2,7 +2,8 @@
 
 It implements ``GET /user``, ``GET``/``POST /repos/{o}/{r}/issues/{n}/comments`` (with
 ``per_page``/``page`` pagination and a ``Link`` header), ``PATCH``/``DELETE
-/repos/{o}/{r}/issues/comments/{id}``, and records every request. Failures are switched on per
+/repos/{o}/{r}/issues/comments/{id}``, ``GET /repos/{o}/{r}/pulls`` and ``GET
+/repos/{o}/{r}/pulls/{n}/files`` (from ``State.pulls``), and records every request. Failures are switched on per
 test: ``fail[("POST", "comments")] = 403`` makes that call answer 403.
 """
 
@@ -18,6 +19,8 @@ from urllib.parse import parse_qs, urlsplit
 
 LIST = re.compile(r"^/repos/([^/]+/[^/]+)/issues/(\d+)/comments$")
 ONE = re.compile(r"^/repos/([^/]+/[^/]+)/issues/comments/(\d+)$")
+PULLS = re.compile(r"^/repos/([^/]+/[^/]+)/pulls$")
+PULL_FILES = re.compile(r"^/repos/([^/]+/[^/]+)/pulls/(\d+)/files$")
 
 
 @dataclass
@@ -33,6 +36,8 @@ class Recorded:
 class State:
     tokens: dict[str, str] = field(default_factory=dict)  # token -> login (GET /user)
     comments: list[dict[str, Any]] = field(default_factory=list)
+    # open pull requests: {"number", "title", "head": {"sha"}, "files": [pulls/{n}/files items]}
+    pulls: list[dict[str, Any]] = field(default_factory=list)
     requests: list[Recorded] = field(default_factory=list)
     fail: dict[tuple[str, str], int] = field(default_factory=dict)  # (method, what) -> status
     next_id: int = 1000
@@ -82,7 +87,9 @@ class Handler(BaseHTTPRequestHandler):
 
     def _route(self, state: State, method: str, path: str, query: dict[str, list[str]],
                body: Any) -> None:
-        what = "user" if path == "/user" else "comments" if LIST.match(path) else "comment"
+        what = ("user" if path == "/user" else "comments" if LIST.match(path)
+                else "pulls" if PULLS.match(path) else "pull-files" if PULL_FILES.match(path)
+                else "comment")
         status = state.fail.get((method, what))
         if status:
             self._send(status, {"message": "Resource not accessible by integration"
@@ -94,6 +101,14 @@ class Handler(BaseHTTPRequestHandler):
                 self._send(403, {"message": "Resource not accessible by integration"})
             else:
                 self._send(200, {"login": login, "id": 1})
+            return
+        if PULLS.match(path) and method == "GET":
+            self._send(200, [{k: v for k, v in p.items() if k != "files"} for p in state.pulls])
+            return
+        m = PULL_FILES.match(path)
+        if m and method == "GET":
+            found = [p for p in state.pulls if p["number"] == int(m.group(2))]
+            self._send(200, found[0]["files"]) if found else self._send(404, {"message": "Not Found"})
             return
         m = LIST.match(path)
         if m and method == "GET":

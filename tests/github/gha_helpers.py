@@ -204,7 +204,8 @@ class ActionRunner:
             "RUNNER_TEMP": str(work),
         }
         defaults = {"fail-on": "none", "base": "", "config": "", "profile": "", "comment": "true",
-                    "comment-key": "", "annotations": "true", "sarif-file": ""}
+                    "comment-key": "", "annotations": "true", "sarif-file": "",
+                    "open-pull-requests": "false"}
         for name, value in {**defaults, **inputs}.items():
             env["INPUT_" + name.upper().replace("-", "_")] = value
         for k, v in env.items():
@@ -217,7 +218,9 @@ class ActionRunner:
         # step 2: prepare
         assert main(["action", "prepare"]) == 0
         prepared = self.capsys.readouterr().out
-        base = parse_outputs((work / "output").read_text(encoding="utf-8")).get("base", "")
+        prepared_outputs = parse_outputs((work / "output").read_text(encoding="utf-8"))
+        base = prepared_outputs.get("base", "")
+        claims = prepared_outputs.get("claims", "")
         # step 3: the one check invocation (as action.yml builds it)
         out = work / "adrguard.out"
         out.mkdir()
@@ -226,6 +229,8 @@ class ActionRunner:
                 "--format", f"sarif:{out}/adrguard.sarif", "--format", f"markdown:{out}/report.md"]
         if base:
             args += ["--base", base]
+        if claims:
+            args += ["--claims", claims]
         if inputs.get("config"):
             args += ["--config", inputs["config"]]
         check_exit = main(args)

@@ -16,7 +16,8 @@ import pytest
 
 CASES_DIR = Path(__file__).resolve().parent / "cases"
 CASE_KEYS = frozenset(
-    {"name", "files", "expect", "config", "codes", "paths", "today", "severity", "base_files"}
+    {"name", "files", "expect", "config", "codes", "paths", "today", "severity", "base_files",
+     "other_files"}
 )
 
 

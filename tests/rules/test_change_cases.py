@@ -3,7 +3,8 @@
 The case becomes a real git repository: ``base_files`` (and the config) are the first commit,
 ``files`` the second, and ``adrguard.api.check(..., base=<first commit>)`` runs on it.
 ``renames`` (optional, ``{old = new}``) are applied with ``git mv`` before ``files`` is written,
-so git's rename detection sees a move.
+so git's rename detection sees a move. ``other_files`` (optional) are committed on a branch
+``other`` made from the first commit, and the check runs with ``against=["other"]`` (ADR509).
 """
 
 from __future__ import annotations
@@ -36,10 +37,17 @@ def run_case(root: Path, rule: str, case: dict[str, Any]) -> list[str]:
     for old, new in case.get("renames", {}).items():
         (root / new).parent.mkdir(parents=True, exist_ok=True)
         repo.git("mv", old, new)
+    against = []
+    if "other_files" in case:
+        repo.git("checkout", "-q", "-b", "other")
+        repo.write(case["other_files"])
+        repo.commit("other")
+        repo.git("checkout", "-q", "-")
+        against.append("other")
     repo.replace_tree(case["files"], keep=[".adrguard.toml"])
     write_case(root, rule, case)
     repo.commit("head")
-    report = api.check(root, base=base)
+    report = api.check(root, base=base, against=against)
     return [f"{f.code} {f.location.path}:{f.location.line}" for f in report.findings]
 
 

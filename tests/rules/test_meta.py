@@ -21,6 +21,7 @@ CASES_DIR = Path(__file__).resolve().parent / "cases"
 SEVERITY_LETTERS = {"E": Severity.ERROR, "W": Severity.WARNING, "N": Severity.NOTE}
 # Families RULES.md reserves without listing their codes (ADR6xx citations, ADR7xx fitness rules)
 RESERVED_FAMILIES = frozenset("67")
+RESERVED = re.compile(r"Reserved for [^:\n]*:\s*(ADR\d{3})\s+`([a-z0-9-]+)`,\s*(error|warning|note)")
 ROW = re.compile(r"^\|\s*(ADR\d{3})\s*\|\s*([a-z0-9-]+)\s*\|\s*(E|W|N|off)\s*\|", re.M)
 
 
@@ -29,6 +30,9 @@ def catalogue(corpora_dir: Path) -> dict[str, tuple[str, str]]:
     """code -> (name, severity letter or "off") from the shared RULES.md."""
     text = (corpora_dir.parent / "RULES.md").read_text(encoding="utf-8")
     rows = {code: (name, sev) for code, name, sev in ROW.findall(text)}
+    # codes reserved in prose ("Reserved for ...: ADR509 `number-claimed-elsewhere`, warning")
+    for code, name, sev in RESERVED.findall(text):
+        rows.setdefault(code, (name, sev[0].upper()))
     assert len(rows) > 40, "RULES.md table not recognised"
     return rows
 

@@ -54,6 +54,7 @@ MISTAKE = frozenset(
         "ADR003", "ADR103", "ADR105", "ADR108", "ADR111", "ADR112", "ADR204", "ADR205", "ADR305", "ADR307",
         "ADR308", "ADR310", "ADR406", "ADR407", "ADR408", "ADR503", "ADR504", "ADR505", "ADR703",
         "ADR601", "ADR602", "ADR603",
+        "ADR509",
     }
 )
 # Observations with weak evidence, or prompts to look: note.

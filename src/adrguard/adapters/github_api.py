@@ -1,4 +1,5 @@
-"""A small GitHub REST client for the Action's sticky pull-request comment (urllib only).
+"""A small GitHub REST client for the Action's sticky pull-request comment and its list of
+the records other open pull requests add (urllib only).
 
 It never raises on an HTTP or network problem: every call returns an :class:`ApiResult`
 whose ``status`` the caller turns into a notice (a fork's read-only token answers 403, a
@@ -146,3 +147,15 @@ class GitHubClient:
 
     def delete_comment(self, repo: str, comment_id: int) -> ApiResult:
         return self.request("DELETE", f"/repos/{repo}/issues/comments/{comment_id}")
+
+    # The calls ADR509 across open pull requests needs (read-only) ------------------------
+
+    def list_open_pulls(self, repo: str, max_pages: int = 1) -> ApiResult:
+        """``GET /repos/{repo}/pulls?state=open``: the most recently updated first."""
+        return self.paginate(f"/repos/{repo}/pulls?state=open&sort=updated&direction=desc",
+                             max_pages=max_pages)
+
+    def list_pull_files(self, repo: str, number: int) -> ApiResult:
+        """``GET /repos/{repo}/pulls/{number}/files``: each file's name, status, blob and patch
+        (GitHub lists at most 3,000 files)."""
+        return self.paginate(f"/repos/{repo}/pulls/{number}/files", max_pages=30)

@@ -1,5 +1,6 @@
 """Revisions and what changed between them: resolving refs, the merge base (fetching more
-history of a shallow clone when asked), and the files a diff names. Built on
+history of a shallow clone when asked), the files a diff names, and the refs a glob lists
+(``--against``). Built on
 :mod:`adrguard.adapters.git`; imported lazily like it."""
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ def resolve_commit(repo_root: Path, ref: str, role: str = "base") -> str:
             repo_root, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{ref}^{{commit}}"
         )
     except git.GitCommandError:
-        flag = "--base" if role == "base" else "--head"
+        flag = f"--{role}"
         raise UserError(
             f"{role} ref {ref!r} not found: fetch it ({_fetch_hint(repo_root, ref)}) "
             f"or pass {flag} with an existing ref"
@@ -215,3 +216,77 @@ def _not_utf8(raw: bytes) -> bool:
     except UnicodeDecodeError:
         return True
     return False
+
+
+_GLOB = frozenset("*?[")
+_REF_FOLDERS = ("refs/heads/", "refs/remotes/", "refs/tags/")
+
+
+def list_refs(repo_root: Path, patterns: list[str]) -> list[tuple[str, str]]:
+    """(ref, commit) for every ref the patterns name, in the order given, each commit once. A glob
+    (``refs/remotes/origin/pr/*``, ``origin/pr/*``) lists what ``git for-each-ref`` holds (a
+    glob that does not start with ``refs/`` is also tried under ``refs/heads``,
+    ``refs/remotes`` and ``refs/tags``) and may match nothing; any other pattern must name an
+    existing ref or commit. Only what is already fetched is read: nothing is fetched."""
+    import git
+
+    require_repo(repo_root)
+    out: dict[str, str] = {}
+    for pattern in patterns:
+        if not pattern or pattern.startswith("-") or any(c in pattern for c in "\0\n"):
+            raise UserError(f"--against {pattern!r} is not a ref name or glob")
+        if not _GLOB & set(pattern):
+            out.setdefault(pattern, resolve_commit(repo_root, pattern, "against"))
+            continue
+        wanted = [pattern] if pattern.startswith("refs/") else [
+            pattern, *(f"{folder}{pattern}" for folder in _REF_FOLDERS)
+        ]
+        try:
+            raw = run_git(repo_root, "for-each-ref", "--format=%(refname)%00%(objectname)"
+                          "%00%(*objectname)", "--end-of-options", *wanted) if wanted else b""
+        except git.GitCommandError as exc:
+            raise UserError(f"git for-each-ref {pattern} failed: {stderr_line(exc)}") from None
+        for row in raw.decode("utf-8", "replace").splitlines():
+            name, _, rest = row.partition("\0")
+            sha, _, peeled = rest.partition("\0")
+            if name and not name.endswith("/HEAD"):  # refs/remotes/origin/HEAD is an alias
+                out.setdefault(name, peeled or sha)
+    seen: set[str] = set()
+    unique = []
+    for name, sha in out.items():  # two names of one commit add the same records
+        if sha not in seen:
+            seen.add(sha)
+            unique.append((name, sha))
+    return unique
+
+
+def paths_at(repo_root: Path, rev: str, under: list[str]) -> set[str]:
+    """The file paths commit ``rev`` holds below the folders ``under`` (every file for
+    ``.``)."""
+    import git
+
+    scope = [] if not under or "." in under else ["--", *under]
+    try:
+        out = run_git(repo_root, "ls-tree", "-r", "-z", "--name-only", "--full-tree", rev, *scope)
+    except git.GitCommandError as exc:
+        raise UserError(f"git ls-tree {rev[:12]} failed: {stderr_line(exc)}") from None
+    return {decode_path(p) for p in out.split(b"\0") if p}
+
+
+def object_ids(repo_root: Path, rev: str, paths: list[str]) -> dict[str, str]:
+    """Git's object id of each of ``paths`` at commit ``rev`` (absent ones left out)."""
+    import git
+
+    if not paths:
+        return {}
+    try:
+        out = run_git(repo_root, "ls-tree", "-z", "--full-tree", rev, "--", *paths)
+    except git.GitCommandError as exc:
+        raise UserError(f"git ls-tree {rev[:12]} failed: {stderr_line(exc)}") from None
+    found: dict[str, str] = {}
+    for entry in out.split(b"\0"):
+        meta, _, raw = entry.partition(b"\t")
+        parts = meta.split(b" ")
+        if len(parts) == 3 and parts[1] == b"blob":
+            found[decode_path(raw)] = parts[2].decode("ascii")
+    return found

@@ -14,6 +14,7 @@ from adrguard.adapters.files import Discovery
 from adrguard.adapters.source import WorkTree
 from adrguard.api.corpus import read_source, resolve_root
 from adrguard.config import Config, load_config
+from adrguard.core.authoring.claims import Claims
 from adrguard.core.errors import UserError
 from adrguard.core.findings import Report
 from adrguard.core.gate.baseline import DEFAULT_PATH
@@ -37,6 +38,7 @@ class CheckResult:
     corpus: Corpus
     found: Discovery | None = None
     skipped_run: str | None = None  # why nothing was checked (the hook: nothing relevant)
+    claims: Claims | None = None  # what other refs add (--against, --claims)
 
     @property
     def repo_url(self) -> str | None:
@@ -64,6 +66,8 @@ class CheckArgs(TypedDict, total=False):
     changed_files: Sequence[str]
     baseline: bool
     baseline_path: str | None
+    against: Sequence[str]
+    claims_file: Path | None
 
 
 def check(repo_root: Path | str | None = None, **kwargs: Unpack[CheckArgs]) -> Report:
@@ -88,6 +92,8 @@ def check_result(
     changed_files: Sequence[str] = (),
     baseline: bool = True,
     baseline_path: str | None = None,
+    against: Sequence[str] = (),
+    claims_file: Path | None = None,
 ) -> CheckResult:
     """The report together with the corpus and the effective config it was made from.
 
@@ -97,18 +103,24 @@ def check_result(
     (``--changed``); ``base`` judges the changes since ``base`` (to ``head``, default the work
     tree). The baseline file (unless ``baseline`` is False) and the change hold findings back
     (:mod:`adrguard.api.gate`). Manual runs (no change, no base) also check files git does not
-    track yet."""
+    track yet. ``against`` (refs or globs) and ``claims_file`` (open pull requests, with
+    ``base``) say what other changes add: ADR509 reports this change's records that take their
+    numbers."""
     from adrguard.api import gate, targets
 
     root = resolve_root(repo_root)
     cfg = _effective(config if config is not None else load_config(root, config_path),
                      profile, select, ignore, today)
     wanted = targets.resolve(root, paths)
+    if claims_file is not None and base is None:
+        raise UserError("--claims needs --base: the records a pull request adds are compared "
+                        "with the records this change adds since its base")
+    others = _Others(root, cfg, tuple(against), claims_file, head)
     judging = gate.Judging(use_baseline=baseline, baseline_path=baseline_path or DEFAULT_PATH)
     if base is not None:
         if change is not None:
             raise UserError("--base and --changed judge different changes: give one of them")
-        run = _check_base(root, cfg, wanted, base, head, deepen)
+        run = _check_base(root, cfg, wanted, base, head, deepen, others)
         changes = run.changes
         assert changes is not None
         judging = replace(
@@ -117,12 +129,12 @@ def check_result(
     elif head is not None:
         raise UserError("--head needs --base: say which revision the change is measured against")
     elif change is not None:
-        run = _check_local(root, cfg, wanted, change, changed_files)
+        run = _check_local(root, cfg, wanted, change, changed_files, others)
         if run.check.skipped_run is not None:
             return run.check
         judging = replace(judging, scope=run.scope)
     else:
-        run = _check_tree(root, cfg, wanted)
+        run = _check_tree(root, cfg, wanted, others)
     check = run.check
     found = check.found
     if found is not None:
@@ -170,8 +182,34 @@ class _Run:
     scope: Scope | None = None  # a local change being judged
 
 
+@dataclass(frozen=True)
+class _Others:
+    """What other changes add (``--against`` refs, a ``--claims`` file), read once the corpus of
+    this side is known."""
+
+    root: Path
+    config: Config
+    refs: tuple[str, ...] = ()
+    claims_file: Path | None = None
+    head: str | None = None
+
+    def claims(self, corpus: Corpus, changes: ChangeSet | None) -> Claims | None:
+        from adrguard.api import claims
+        from adrguard.core.authoring.claims import merge
+
+        parts = []
+        if self.refs:
+            parts.append(claims.from_refs(self.root, self.config, corpus, self.refs, self.head))
+        if self.claims_file is not None and changes is not None:
+            before = changes.base_corpus or Corpus(())
+            parts.append(claims.from_file(self.root, self.config, corpus, self.claims_file,
+                                          before))
+        return merge(parts) if parts else None
+
+
 def _check_base(
-    root: Path, cfg: Config, wanted: Targets, base: str, head: str | None, deepen: bool
+    root: Path, cfg: Config, wanted: Targets, base: str, head: str | None, deepen: bool,
+    others: _Others,
 ) -> _Run:
     from adrguard.api import impact
 
@@ -185,11 +223,13 @@ def _check_base(
     changes = _cited_before(impact.build_changes(root, cfg, base, head, corpus=corpus,
                                                  deepen=deepen), corpus)
     corpus = _with_previous(corpus, changes.base_corpus)
-    return _Run(_run(corpus, cfg, list(wanted.paths), changes, found), changes)
+    claims = others.claims(corpus, changes)
+    return _Run(_run(corpus, cfg, list(wanted.paths), changes, found, claims), changes)
 
 
 def _check_local(
-    root: Path, cfg: Config, wanted: Targets, change: str, changed_files: Sequence[str]
+    root: Path, cfg: Config, wanted: Targets, change: str, changed_files: Sequence[str],
+    others: _Others,
 ) -> _Run:
     from adrguard.adapters import gitwork
     from adrguard.api import gate, relevance
@@ -214,16 +254,18 @@ def _check_local(
     changes = _cited_before(changes, corpus)
     scope = replace(scope, touched=scope.touched | passed, before=changes.base_corpus)
     corpus = _with_previous(corpus, changes.base_corpus)
-    return _Run(_run(corpus, cfg, list(wanted.paths), changes, found), changes, scope)
+    claims = others.claims(corpus, changes)
+    return _Run(_run(corpus, cfg, list(wanted.paths), changes, found, claims), changes, scope)
 
 
-def _check_tree(root: Path, cfg: Config, wanted: Targets) -> _Run:
+def _check_tree(root: Path, cfg: Config, wanted: Targets, others: _Others) -> _Run:
     source = WorkTree(root, untracked=True, extra_roots=wanted.folders)
     found, corpus = read_source(source, cfg, citations=CHECK)
     previous = _previous_at_head(root, cfg, found)
     if previous:
         corpus = replace(corpus, previous_texts=previous)
-    return _Run(_run(corpus, cfg, list(wanted.paths), None, found))
+    claims = others.claims(corpus, None)
+    return _Run(_run(corpus, cfg, list(wanted.paths), None, found, claims))
 
 
 def _previous_at_head(root: Path, cfg: Config, found: Discovery) -> dict[str, bytes]:
@@ -275,12 +317,13 @@ def _run(
     rel_paths: list[str],
     changes: ChangeSet | None,
     found: Discovery | None,
+    claims: Claims | None = None,
 ) -> CheckResult:
     from adrguard import engine
 
     only = _expand(corpus, rel_paths) if rel_paths else None
-    report = engine.run(corpus, cfg, changes=changes, only_paths=only)
-    return CheckResult(report, cfg, corpus, found)
+    report = engine.run(corpus, cfg, changes=changes, only_paths=only, claims=claims)
+    return CheckResult(report, cfg, corpus, found, claims=claims)
 
 
 def _expand(corpus: Corpus, rel_paths: list[str]) -> list[str]:

@@ -99,14 +99,20 @@ def index_enabled(config: Config) -> bool:
 
 
 def write_indexes(
-    repo_root: Path, config: Config, corpus: Corpus, *, init: bool = False
+    repo_root: Path, config: Config, corpus: Corpus, *, init: bool = False,
+    managed_only: bool = False,
 ) -> list[str]:
     """Write every index that is missing or stale (and, with ``init``, add the markers to an
     index written by hand). Refuses before writing anything when an index has broken markers,
-    or no markers and ``init`` is off. Returns the paths written."""
+    or no markers and ``init`` is off. ``managed_only`` (``adrguard new``) refreshes only the
+    indexes adrguard keeps (stale ones, and missing ones that are configured or were generated
+    before) and leaves every other file alone. Returns the paths written."""
     from adrguard.adapters.write import write_atomic
 
     states = index_states(repo_root, config, corpus, recover=True)
+    if managed_only:
+        states = [s for s in states
+                  if s.kind == "stale" or (s.kind == "missing" and s.required)]
     for s in states:
         if s.kind == "malformed":
             raise UserError(f"{s.message}; nothing was written")

@@ -31,6 +31,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "relationships": ("graph", "list declared relationships and their problems"),
     "index": ("index", "print, check or write the generated INDEX of each ADR root"),
     "current": ("index", "CURRENT.md views and their CURRENT.sources.json manifests"),
+    "new": ("new", "write the next decision record in the log's own style"),
+    "supersede": ("new", "write a record that supersedes (or amends) another; mark the old one"),
     "impact": ("impact", "which decisions govern what a change touches (for review)"),
     "verify": ("verify", "check accepted decisions against fitness rules and CI evidence"),
     "action": (

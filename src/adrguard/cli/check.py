@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from adrguard.cli.common import (
@@ -123,6 +124,16 @@ def register(subparsers: Any) -> None:
         metavar="YYYY-MM-DD",
         help="date used to flag future dates (ADR109; default: today)",
     )
+    from adrguard.cli.against import add_against
+
+    add_against(p)
+    p.add_argument(
+        "--claims",
+        type=Path,
+        metavar="FILE",
+        help="with --base: the files other open pull requests add, as `adrguard action prepare` "
+        "lists them (schemas/claims.schema.json); ADR509 reports numbers they take too",
+    )
     p.set_defaults(func=run_check)
 
     lp = subparsers.add_parser(
@@ -206,7 +217,13 @@ def run_check(args: argparse.Namespace) -> int:
         changed_files=args.paths if args.hook else (),
         baseline=not args.no_baseline,
         baseline_path=args.baseline,
+        against=args.against,
+        claims_file=args.claims,
     )
+    if result.claims is not None:
+        from adrguard.cli.against import show_claims
+
+        show_claims(result.claims)
     if result.skipped_run is not None:
         info(f"adrguard: {result.skipped_run}")
         return 0

@@ -143,10 +143,16 @@ def append_summary(settings: Settings, text: str) -> None:
 
 
 def prepare(settings: Settings, root: Path) -> int:
-    """Choose the base (input, else the pull request's base) and make its merge base present."""
+    """Choose the base (input, else the pull request's base) and make its merge base present;
+    list what other open pull requests add when the ``open-pull-requests`` input asks."""
     settings.fail_on  # noqa: B018 - validate the input before anything runs
     base = choose_base(settings, root)
-    write_outputs(settings, {"base": base or ""})
+    claims = ""
+    if base:  # the records other open pull requests add (input open-pull-requests; ADR509)
+        from adrguard.cli.gha_claims import prepare_claims
+
+        claims = prepare_claims(settings)
+    write_outputs(settings, {"base": base or "", "claims": claims})
     if base:
         info(f"adrguard: comparing with {base}")
     return 0

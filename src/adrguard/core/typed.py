@@ -88,6 +88,8 @@ class ConfigTable(_Table):
     frontmatter_schema: str | UnsetType = UNSET
     cache: bool | UnsetType = UNSET
     cache_dir: Text | UnsetType = UNSET
+    template: Text | UnsetType = UNSET
+    new_status: Text | UnsetType = UNSET
     index: IndexTable | UnsetType = UNSET
     current: CurrentTable | UnsetType = UNSET
     impact: ImpactTable | UnsetType = UNSET

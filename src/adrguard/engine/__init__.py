@@ -36,6 +36,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 
 from adrguard.config import Config
+from adrguard.core.authoring.claims import Claims
 from adrguard.core.findings import Finding, Report, Severity, sort_findings
 from adrguard.core.gate import suppress
 from adrguard.core.model import ChangeSet, Corpus, Decision, Location
@@ -109,11 +110,13 @@ def run(
     config: Config,
     changes: ChangeSet | None = None,
     only_paths: Collection[str] | None = None,
+    claims: Claims | None = None,
 ) -> Report:
-    """Run every selected rule over the corpus and return the sorted, filtered report."""
+    """Run every selected rule over the corpus and return the sorted, filtered report.
+    ``claims``: the records other refs add (``check --against``; ADR509)."""
     check_selectors(config)
     rules = selected_rules(config, changes)
-    ctx = RuleContext(corpus, config.options, changes)
+    ctx = RuleContext(corpus, config.options, changes, claims)
     overrides = _Overrides(config.severity)
     findings: list[Finding] = []
     for rule in rules:

@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol, TypeVar, cast
 
+from adrguard.core.authoring.claims import Claims
 from adrguard.core.conventions.log import Log, logs_of
 from adrguard.core.findings import Finding, Severity
 from adrguard.core.model import ChangeSet, Corpus, Decision, Location
@@ -32,11 +33,13 @@ T = TypeVar("T")
 @dataclass(frozen=True)
 class RuleContext:
     """What a rule may look at: the records, the options and, for change-aware rules, the
-    change set. :meth:`log` gives the conventions learned from one ADR root's records."""
+    change set; ``claims``: the records other refs add (``check --against``). :meth:`log` gives
+    the conventions learned from one ADR root's records."""
 
     corpus: Corpus
     options: Options
     changes: ChangeSet | None = None
+    claims: Claims | None = None
     _derived: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def derived(self, name: str, compute: Callable[[], T]) -> T:

@@ -1,6 +1,7 @@
 """ADR5xx: change-aware rules (``check --base REF``) and the impact manifest.
 
-ADR501 and ADR505–ADR508 need a change set (``needs_changes``). ADR502–ADR504 check the impact
+ADR501 and ADR505–ADR508 need a change set (``needs_changes``); ADR509 needs the records other
+refs add (``check --against``). ADR502–ADR504 check the impact
 manifest and front-matter mappings and run on every ``check``: the manifest reaches them as
 raw bytes in ``Corpus.other_texts`` under its repo-relative path (config ``impact.manifest``,
 default ``.adrguard-impact.json``). A manifest that is not valid stops the run (exit 2), like a
@@ -25,6 +26,7 @@ from adrguard.core.impact.mapping import manifest_of
 from adrguard.core.model import INACTIVE_STATUSES, Decision, Location
 from adrguard.core.options import manifest_path
 from adrguard.rules.base import BaseRule, RuleContext, RuleMeta
+from adrguard.rules.claims import NumberClaimedElsewhere
 
 _LIST_LIMIT = 5
 
@@ -362,4 +364,5 @@ RULES: tuple[type[BaseRule], ...] = (
     DecisionDeleted,
     IdReused,
     UncoveredChange,
+    NumberClaimedElsewhere,
 )

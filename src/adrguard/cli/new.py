@@ -1,0 +1,151 @@
+"""``new`` and ``supersede``: write a decision record in its log's own style."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from adrguard.cli.common import info, load_config_for, out, write_stdout
+from adrguard.core.errors import UserError
+
+if TYPE_CHECKING:
+    from adrguard.api.authoring import Outcome, Request
+
+FORMATS = ("nygard", "madr2", "madr3", "madr4", "log4brains")
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--repo", dest="root_dir", type=Path, default=None, metavar="DIR",
+                   help="the repository (default: the git work tree around the current "
+                   "directory)")
+    p.add_argument("--config", type=Path, default=None, metavar="FILE",
+                   help="config file (default: .adrguard.toml, else [tool.adrguard] in "
+                   "pyproject.toml)")
+    p.add_argument("--status", metavar="WORD",
+                   help="the new record's status (default: config new-status, else proposed); "
+                   "written in the log's own word for it")
+    p.add_argument("--format", choices=FORMATS, dest="record_format",
+                   help="write this format instead of the one the log uses (an empty log: "
+                   "adr-tools' Nygard layout)")
+    p.add_argument("--today", metavar="YYYY-MM-DD", help="the date to write (default: today)")
+    p.add_argument("--against", action="append", default=[], metavar="REF",
+                   help="also skip the numbers these refs or globs add (refs/remotes/origin/pr/*"
+                   "; read from what is fetched already; repeatable)")
+    p.add_argument("--dry-run", action="store_true",
+                   help="print what would be written; write nothing")
+    p.add_argument("-v", "--verbose", action="count", default=0, help="say which config is used")
+    p.add_argument("--no-cache", action="store_true", help="neither read nor write the record "
+                   "cache")
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser(
+        "new",
+        help="write the next decision record in the log's own style",
+        description="Write the next record of an ADR log: the next free number (archived "
+        "records and --against refs included), named, laid out and worded like the log's own "
+        "records (or from the configured template), with status proposed and today's date. "
+        "Never overwrites a file; refreshes the log's generated INDEX; prints the path.",
+        epilog="examples:\n  adrguard new \"Use PostgreSQL for payments\"\n"
+        "  adrguard new --root services/api/docs/adr --status accepted \"Cache search results\"\n"
+        "  adrguard new --against 'refs/remotes/origin/pr/*' \"Use Kafka\"",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("title", metavar="TITLE")
+    p.add_argument("--root", "--adr-root", dest="adr_root", metavar="DIR",
+                   help="the ADR folder to write in, when the repository has several (a folder "
+                   "without records starts a new log)")
+    _common(p)
+    p.set_defaults(func=run_new)
+
+    s = subparsers.add_parser(
+        "supersede",
+        help="write a record that supersedes (or amends) another; mark the old one",
+        description="Write a record that supersedes OLD, with its Supersedes line in the log's "
+        "form, and mark OLD: its status becomes superseded by the new record (status section, "
+        "bullet or front matter, as the log writes it); nothing else in OLD changes. OLD is "
+        "marked only once its successor is accepted: write it with --status accepted, or run "
+        "`supersede OLD --by NEW` once NEW is accepted. --amend writes Amends / Amended by "
+        "instead, and OLD keeps its status.",
+        epilog="examples:\n  adrguard supersede 7 \"Use PostgreSQL 16\"\n"
+        "  adrguard supersede ADR-0007 \"Use PostgreSQL 16\" --status accepted\n"
+        "  adrguard supersede 7 --by 12          # once ADR-0012 is accepted\n"
+        "  adrguard supersede 7 \"Also cache reads\" --amend\n"
+        "OLD and TITLE go together: options before OLD or after TITLE.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    s.add_argument("old", metavar="OLD", help="the record superseded: an id, number or path")
+    s.add_argument("title", metavar="TITLE", nargs="?", help="the new record's title")
+    s.add_argument("--by", metavar="NEW", help="an existing, accepted record that supersedes OLD "
+                   "(instead of TITLE)")
+    s.add_argument("--amend", action="store_true",
+                   help="the new record amends OLD (Amends / Amended by); OLD stays in force")
+    _common(s)
+    s.set_defaults(func=run_supersede, adr_root=None)
+
+
+def _request(args: argparse.Namespace) -> Request:
+    import datetime as dt
+
+    from adrguard.api.authoring import Request
+
+    today = None
+    if args.today:
+        try:
+            today = dt.date.fromisoformat(args.today)
+        except ValueError:
+            raise UserError(f"--today {args.today!r} is not a date: write it as YYYY-MM-DD, "
+                            "e.g. --today 2024-05-31") from None
+    return Request(root=args.adr_root, fmt=args.record_format, status=args.status, today=today,
+                   against=tuple(args.against), dry_run=args.dry_run)
+
+
+def _config(args: argparse.Namespace) -> tuple[Path, Any]:
+    args.root = args.root_dir
+    return load_config_for(args)
+
+
+def run_new(args: argparse.Namespace) -> int:
+    from adrguard.api import authoring
+
+    root, config = _config(args)
+    return _report(authoring.new(root, config, args.title, _request(args)), args.dry_run)
+
+
+def run_supersede(args: argparse.Namespace) -> int:
+    from adrguard.api import authoring
+
+    if (args.title is None) == (args.by is None):
+        raise UserError("give the new record's TITLE, or --by NEW for an existing record "
+                        "(not both)")
+    root, config = _config(args)
+    outcome = authoring.supersede(root, config, args.old, args.title, _request(args),
+                                  by=args.by, amend=args.amend)
+    return _report(outcome, args.dry_run)
+
+
+def _report(outcome: Outcome, dry_run: bool) -> int:
+    import difflib
+
+    for change in outcome.changes:
+        if dry_run:
+            if change.before is None:
+                write_stdout(f"==> {change.path} (new) <==\n{change.text}")
+            else:
+                write_stdout("".join(difflib.unified_diff(
+                    change.before.splitlines(keepends=True), change.text.splitlines(keepends=True),
+                    fromfile=f"a/{change.path}", tofile=f"b/{change.path}")))
+        else:
+            out(change.path)
+            if change.before is not None:
+                info(f"adrguard: updated {change.path}")
+    for path in outcome.indexes:
+        info(f"adrguard: refreshed {path}")
+    for note in outcome.notes:
+        info(f"note: {note}")
+    for f in outcome.findings:
+        info(f"warning: adrguard check reports {f.code} on {f.location}: {f.message}")
+    if dry_run:
+        info("adrguard: dry run: nothing was written")
+    return 0

@@ -1,0 +1,276 @@
+"""Edit an existing record: its status statement, and one relation line added in the log's
+place for relations. Everything outside the edited line (or the inserted lines) stays byte for
+byte as it was, line endings included. Pure.
+
+The record is found by the parser's own reading of it: the status statement's line and source
+(front matter, a Status section, a ``Status:`` line or bullet, a heading), and the blocks of
+the markdown pass (:func:`adrguard.core.parse.markdown.walk`, byte ranges turned into lines)
+for where a section or a list ends. What cannot be edited safely (a status value spread over
+several YAML lines, a record that states no status) is an :class:`EditError` that says so.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from adrguard.core.authoring import dating
+from adrguard.core.authoring.style import Place, Style
+from adrguard.core.model import Decision, StatusStatement
+from adrguard.core.parse import status as st
+from adrguard.core.parse.document import Document
+from adrguard.core.parse.front_matter import split
+from adrguard.core.parse.markdown import walk
+
+_BLOCK_PREFIX = re.compile(r"^([ \t]*(?:>[ \t]?)*[ \t]*(?:[*+-][ \t]+|\d{1,9}[.)][ \t]+)?"
+                           r"(?:\[[ xX]\][ \t]+)?(?:\*\*|__|\*|_)?)")
+_EMPHASIS_END = re.compile(r"(?:\*\*|__|\*|_)?[ \t]*$")
+_FM_KEY = re.compile(r"^([ \t]*[\"']?)([^\"':#]+?)([\"']?[ \t]*:[ \t]*)(.*?)([ \t]+#.*)?$")
+_BULLET = re.compile(r"^([ \t]*(?:[*+-]|\d{1,9}[.)])[ \t]+)")
+_COLON = re.compile(r"[:：]")
+
+
+class EditError(Exception):
+    """The record cannot be edited safely; the message says why and what to do by hand."""
+
+
+@dataclass
+class Text:
+    """A record's text as lines that keep their own line endings."""
+
+    lines: list[str]
+    newline: str
+
+    @classmethod
+    def of(cls, data: str) -> Text:
+        lines = data.splitlines(keepends=True)
+        if any(line.endswith("\r") and not line.endswith("\r\n") for line in lines):
+            raise EditError("the file ends its lines with a bare carriage return (CR)")
+        crlf = sum(line.endswith("\r\n") for line in lines)
+        return cls(lines, "\r\n" if crlf > len(lines) // 2 else "\n")
+
+    def get(self, line: int) -> str:
+        """File line ``line`` (1-based) without its line ending."""
+        return self.lines[line - 1].rstrip("\r\n")
+
+    def set(self, line: int, text: str) -> None:
+        old = self.lines[line - 1]
+        ending = old[len(old.rstrip("\r\n")) :]
+        self.lines[line - 1] = text + ending
+
+    def insert(self, after: int, new: list[str]) -> None:
+        """Insert lines after file line ``after`` (0: at the top)."""
+        if after > 0 and not self.lines[after - 1].endswith("\n"):
+            self.lines[after - 1] += self.newline  # the last line had no line ending
+        self.lines[after:after] = [t + self.newline for t in new]
+
+    def blank(self, line: int) -> bool:
+        return line > len(self.lines) or not self.get(line).strip()
+
+    def __str__(self) -> str:
+        return "".join(self.lines)
+
+
+def primary(d: Decision) -> StatusStatement:
+    if not d.statuses:
+        raise EditError(f"{d.path} states no status to change: add one by hand first")
+    return d.statuses[0]
+
+
+# --- the status ---------------------------------------------------------------------------
+
+
+def set_status(data: str, d: Decision, value: str, day: dt.date,
+               synonyms: Mapping[str, str]) -> str:
+    """``data`` (the record ``d``) with its status statement replaced by ``value`` (the words
+    to write, ``Superseded by [5. X](0005-x.md)``); in a dated status history a new entry dated
+    ``day`` (written like the history's dates) is added after the latest one instead."""
+    text = Text.of(data)
+    stmt = primary(d)
+    if stmt.source == "front-matter":
+        _set_front_matter(text, stmt.line, value, d)
+    elif stmt.source == "section":
+        _set_statement(text, stmt, value, day, synonyms)
+    else:
+        _set_labelled(text, stmt.line, value)
+    return str(text)
+
+
+def _set_front_matter(text: Text, line: int, value: str, d: Decision) -> None:
+    m = _FM_KEY.match(text.get(line))
+    if m is None:
+        raise EditError(f"{d.path}:{line}: the status key is not a `key: value` line")
+    nxt = line + 1
+    if nxt <= len(text.lines) and text.get(nxt)[:1] in (" ", "\t") and text.get(nxt).strip():
+        raise EditError(f"{d.path}:{line}: the status value spans several YAML lines")
+    old = m.group(4)
+    scalar = yaml_value(value, old[:1] if old[:1] in "\"'" else "")
+    text.set(line, f"{m.group(1)}{m.group(2)}{m.group(3)}{scalar}{m.group(5) or ''}")
+
+
+def yaml_value(value: object, quote: str = "") -> str:
+    """``value`` as a YAML scalar: quoted like the value it replaces, else plain when the
+    front-matter reader reads it back as the same value, else double-quoted."""
+    import json
+
+    if isinstance(value, bool) or value is None or isinstance(value, int | float):
+        return json.dumps(value)
+    text = str(value)
+    if quote == "'":
+        return "'" + text.replace("'", "''") + "'"
+    if quote != '"' and "\n" not in text and text == text.strip():
+        mapping = split(f"---\nk: {text}\n---\n")[0]
+        if mapping == {"k": text}:
+            return text
+    return json.dumps(text, ensure_ascii=False)
+
+
+def _split_markup(line: str) -> tuple[str, str, str]:
+    """(markup before the text, the text, markup after it) of one line of a block."""
+    head = _BLOCK_PREFIX.match(line)
+    start = head.end() if head else 0
+    tail = _EMPHASIS_END.search(line, start)
+    end = tail.start() if tail else len(line)
+    return line[:start], line[start:end], line[end:]
+
+
+def _set_statement(text: Text, stmt: StatusStatement, value: str, day: dt.date,
+                   synonyms: Mapping[str, str]) -> None:
+    line = text.get(stmt.line)
+    before, body, after = _split_markup(line)
+    lead = _dated_lead(body, synonyms)
+    if lead is None:
+        text.set(stmt.line, f"{before}{value}{after}")
+        return
+    written, gap = lead
+    text.insert(stmt.line, [f"{before}{dating.write_like(written, day)}{gap}{value}{after}"])
+
+
+def _dated_lead(body: str, synonyms: Mapping[str, str]) -> tuple[str, str] | None:
+    """(the date, the text between it and the status word) of a dated history entry such as
+    ``2020-02-01 Accepted`` or ``2020-02-01: Accepted``; None for an undated statement."""
+    if not body[:1].isdigit() or st.date_key(body) is None:
+        return None
+    for m in re.finditer(r"(?<![\w])[^\W\d_]", body):
+        folded = st.fold(body[m.start() :])
+        if st.match(folded, synonyms) is not None:
+            head = body[: m.start()]
+            written = head.rstrip(" \t:-–—|")
+            return written, head[len(written) :]
+    return None
+
+
+def _set_labelled(text: Text, line_no: int, value: str) -> None:
+    """``* Status: accepted`` / ``**Status:** accepted`` / ``## Status: accepted``."""
+    line = text.get(line_no)
+    colon = _COLON.search(line)
+    if colon is None:
+        raise EditError(f"line {line_no}: no `Status:` label found")
+    label = line[: colon.end()]
+    rest = line[colon.end() :]
+    lead = re.match(r"(?:\*\*|__|\*|_)?[ \t]*", rest) if label.count("*") % 2 else None
+    lead = lead or re.match(r"[ \t]*", rest)
+    assert lead is not None
+    start = colon.end() + lead.end()
+    inner_before, _body, inner_after = _split_markup(line[start:])
+    text.set(line_no, f"{line[:start]}{inner_before}{value}{inner_after}")
+
+
+# --- relations ----------------------------------------------------------------------------
+
+
+def add_relation(data: str, d: Decision, style: Style, kind: str, line: str,
+                 front_value: str) -> str:
+    """``data`` (the record ``d``) with one relation added where the log writes them: ``line``
+    (``Supersedes [2. X](0002-x.md)``) in the body, or the key for ``kind`` set to
+    ``front_value`` in the front matter."""
+    text = Text.of(data)
+    place = resolve_place(style.place, d, style)
+    doc = walk(d.text, d.body_line_offset)
+    if place.where == "front-matter":
+        _add_key(text, d, place.key(kind), front_value)
+    elif place.where == "status":
+        block = _statement_block(doc, primary(d).line)
+        _paragraph_after(text, block)
+        text.insert(block + 1, [line])
+    elif place.where == "header":
+        stmt_line = primary(d).line
+        bullet = _BULLET.match(text.get(stmt_line))
+        text.insert(stmt_line, [(bullet.group(1) if bullet else place.bullet) + line])
+    else:
+        _add_to_section(text, doc, place, line)
+    return str(text)
+
+
+def resolve_place(place: Place, d: Decision, style: Style) -> Place:
+    """The log's place for relations, as it applies to this record (a record whose status is
+    not in a Status section cannot take a relation there)."""
+    source = primary(d).source if d.statuses else ""
+    if place.where == "status" and source != "section":
+        return Place("header", bullet="") if source in ("line", "heading") else _fallback(style)
+    if place.where == "header" and source not in ("line", "heading"):
+        return _fallback(style)
+    if place.where == "front-matter" and not d.front_matter:
+        return _fallback(style)
+    return place
+
+
+def _fallback(style: Style) -> Place:
+    if style.format in ("madr2", "log4brains"):
+        return Place("section", "## Links", "* ")
+    return Place("section", "## More Information" if style.format.startswith("madr") else
+                 "## Links", "")
+
+
+def _statement_block(doc: Document, line: int) -> int:
+    """The last file line of the block holding ``line``."""
+    for b in doc.blocks:
+        if b.line <= line <= b.end_line:
+            return b.end_line
+    return line
+
+
+def _paragraph_after(text: Text, line: int) -> None:
+    """Make room for a new paragraph after file line ``line``: one blank line before it, and
+    one after it when text follows."""
+    if not text.blank(line + 1):
+        text.insert(line, [""])
+    text.insert(line, [""])
+
+
+def _add_to_section(text: Text, doc: Document, place: Place, line: str) -> None:
+    wanted = place.heading.lstrip("#").strip().casefold()
+    found = next((i for i, h in enumerate(doc.headings) if h.text.strip().casefold() == wanted),
+                 None)
+    if found is None:
+        tail = len(text.lines)
+        while tail > 0 and text.blank(tail):
+            tail -= 1
+        text.lines = text.lines[:tail]
+        text.insert(tail, ["", place.heading, "", place.bullet + line])
+        return
+    blocks = [b for b in doc.blocks if b.section == found and b.kind != "heading"]
+    if not blocks:
+        heading_line = doc.headings[found].line
+        _paragraph_after(text, heading_line)
+        text.insert(heading_line + 1, [place.bullet + line])
+        return
+    last = blocks[-1]
+    if last.kind == "item" and place.bullet:
+        bullet = _BULLET.match(text.get(last.line))
+        text.insert(last.end_line, [(bullet.group(1) if bullet else place.bullet) + line])
+        return
+    _paragraph_after(text, last.end_line)
+    text.insert(last.end_line + 1, [place.bullet + line])
+
+
+def _add_key(text: Text, d: Decision, key: str, value: str) -> None:
+    if any(k.casefold() == key.casefold() for k in d.front_matter):
+        raise EditError(f"{d.path} already has a front-matter key {key!r}: edit it by hand")
+    close = next((i for i in range(2, len(text.lines) + 1)
+                  if text.get(i).strip() in ("---", "...")), None)
+    if close is None:
+        raise EditError(f"{d.path}: the front matter has no closing line")
+    text.insert(close - 1, [f"{key}: {yaml_value(value)}"])
