@@ -9,6 +9,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from adrguard.cli import COMMAND_MODULES, COMMANDS, build_parser, command_in
 
 
@@ -59,3 +61,21 @@ def test_version_and_help_import_no_command_module() -> None:
 def test_a_command_imports_only_its_module() -> None:
     loaded = _cli_modules_after("explain", "ADR201")
     assert {f"adrguard.cli.{m}" for m in COMMAND_MODULES} & loaded == {"adrguard.cli.check"}
+
+
+@pytest.mark.uses_cache
+def test_a_warm_check_does_not_import_the_record_parser(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Every record comes from the cache on the second run: the parser (and its hundreds of
+    patterns) is never imported; the first run imports it."""
+    adr = tmp_path / "docs" / "adr"
+    adr.mkdir(parents=True)
+    (adr / "0001-use-adrs.md").write_text(
+        "# 1. Use ADRs\n\nDate: 2024-01-02\n\n## Status\n\nAccepted\n\n## Context\n\nc\n\n"
+        "## Decision\n\nd\n\n## Consequences\n\nq\n",
+        encoding="utf-8",
+    )
+    monkeypatch.chdir(tmp_path)
+    first = _cli_modules_after("check", "--repo", str(tmp_path))
+    second = _cli_modules_after("check", "--repo", str(tmp_path))
+    assert "adrguard.core.parse.record" in first
+    assert "adrguard.core.parse.record" not in second

@@ -77,8 +77,13 @@ def parse_sources(
             out[i] = _cached(pack.get(keys[i]), src)
         if out[i] is None:
             todo.append(i)
-    fresh = parse_all(
-        [sources[i] for i in todo], config.options, encoded=pack is not None, jobs=config.jobs
+    # A warm run finds every record in the cache: the parser is then never imported.
+    fresh = (
+        parse_all(
+            [sources[i] for i in todo], config.options, encoded=pack is not None, jobs=config.jobs
+        )
+        if todo
+        else []
     )
     for i, (decision, blob) in zip(todo, fresh, strict=True):
         out[i] = decision
