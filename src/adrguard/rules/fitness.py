@@ -15,6 +15,7 @@ from adrguard.core.findings import Finding, Severity
 from adrguard.core.fitness.manifest import (
     FitnessManifest,
     FitnessManifestError,
+    FitnessRule,
     outside_repository,
     parse_manifest,
 )
@@ -44,6 +45,19 @@ def _manifest(ctx: RuleContext) -> FitnessManifest | FitnessManifestError | None
 def _valid(ctx: RuleContext) -> FitnessManifest | None:
     found = _manifest(ctx)
     return found if isinstance(found, FitnessManifest) else None
+
+
+def _resolved(ctx: RuleContext) -> list[tuple[str, FitnessRule, tuple[Decision, ...]]]:
+    """(manifest path, rule, the records its decision names) for each rule of a valid
+    manifest; looked up once per run and shared by ADR702 and ADR703."""
+
+    def resolve() -> list[tuple[str, FitnessRule, tuple[Decision, ...]]]:
+        manifest = _valid(ctx)
+        if manifest is None:
+            return []
+        return [(manifest.path, r, lookup(ctx.corpus, r.decision)) for r in manifest.rules]
+
+    return ctx.derived("fitness-decisions", resolve)
 
 
 def _name(d: Decision) -> str:
@@ -99,12 +113,8 @@ class FitnessUnknownDecision(BaseRule):
     )
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
-        manifest = _valid(ctx)
-        if manifest is None:
-            return
-        for rule in manifest.rules:
-            hits = lookup(ctx.corpus, rule.decision)
-            where = Location(manifest.path, rule.decision_line, rule.decision_column)
+        for path, rule, hits in _resolved(ctx):
+            where = Location(path, rule.decision_line, rule.decision_column)
             if not hits:
                 yield self.finding(
                     f"rule {rule.id!r} names decision {rule.decision!r}, which no record has: "
@@ -143,11 +153,7 @@ class FitnessInactiveDecision(BaseRule):
     )
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
-        manifest = _valid(ctx)
-        if manifest is None:
-            return
-        for rule in manifest.rules:
-            hits = lookup(ctx.corpus, rule.decision)
+        for path, rule, hits in _resolved(ctx):
             if len(hits) != 1 or hits[0].status not in INACTIVE_STATUSES:
                 continue
             target = hits[0]
@@ -158,7 +164,7 @@ class FitnessInactiveDecision(BaseRule):
             yield self.finding(
                 f"rule {rule.id!r} enforces {target.id}, which is {status}: verify skips it "
                 f"(not-applicable); {fix}",
-                Location(manifest.path, rule.decision_line, rule.decision_column),
+                Location(path, rule.decision_line, rule.decision_column),
                 target,
                 related=[after.id] if after is not None else (),
             )
