@@ -38,13 +38,30 @@ _PLACEHOLDER_NUMBER = re.compile(
 )
 
 
+_GENERIC_PREFIXES = frozenset({"", "adr", "decision", "record"})  # one id family: ADR-0007
+
+
+def id_family(d: Decision) -> str:
+    """The id prefix a record's name carries (``api`` for ``API-001-x.md``); the generic
+    ``ADR``/``decision``/``record`` prefixes and no prefix are one family (``""``)."""
+    prefix = formats.name_id(d.path, d.root).prefix
+    return "" if prefix in _GENERIC_PREFIXES else prefix
+
+
 def _same_number(ctx: RuleContext) -> Iterator[tuple[Decision, ...]]:
-    """Records sharing a number in one root, unless they are its versions (``std-0002-v1``,
-    ``std-0002-v2``: one version each)."""
-    for group in ctx.corpus.by_number.values():
-        versions = [formats.name_id(d.path, d.root).version for d in group]
-        if None in versions or len(set(versions)) < len(versions):
-            yield group
+    """Records sharing a number and an id prefix in one root, unless they are its versions
+    (``std-0002-v1``, ``std-0002-v2``: one version each). An id is its prefix plus its number:
+    ``API-001`` and ``ARC-001`` are two ids (per-area numbering), ``0001-x`` and ``ADR-001-y``
+    one."""
+    for same in ctx.corpus.by_number.values():
+        families: dict[str, list[Decision]] = {}
+        for d in same:
+            families.setdefault(id_family(d), []).append(d)
+        for members in families.values():
+            group = tuple(members)
+            versions = [formats.name_id(d.path, d.root).version for d in group]
+            if len(group) > 1 and (None in versions or len(set(versions)) < len(versions)):
+                yield group
 
 
 class DuplicateId(BaseRule):
@@ -54,6 +71,10 @@ class DuplicateId(BaseRule):
     every reference to it ambiguous. Archived records keep their ids, so a new record must not
     take one. Several roots are separate number spaces; versions of one record named
     `<number>-v<version>` (`0002-v1-x.md`, `0002-v2-x.md`) share its number.
+
+    An id is its prefix plus its number: a log numbered per area (`API-001`, `ARC-001`,
+    `CLI-001` in one root) holds distinct ids, and only records that share both are reported;
+    `0007-x.md` and `ADR-007-y.md` (the generic prefix) share an id.
 
     Translations are not duplicates: a folder named as a language code below a root (`zh/`,
     `pt-br/`) whose files repeat the names or numbers of the root's records, a file that adds a
