@@ -255,6 +255,10 @@ def test_a_placeholder_title_is_no_title(h1: str) -> None:
         ("rfc_0031-cache", "rfc", 31, None, "RFC-0031"),
         ("std-0002-v3-naming", "std", 2, 3, "STD-0002-v3"),
         ("2023-03-02-use-x", "", None, None, None),
+        ("2019-11-04_007-publish-events", "", 7, None, "ADR-0007"),
+        ("20191104-012-cache-keys", "", 12, None, "ADR-0012"),
+        ("2022-05-01-3-tier-layout", "", None, None, None),
+        ("2024-01-15-2fa-support", "", None, None, None),
         ("v2-migration", "", None, None, None),
     ],
 )

@@ -1,7 +1,8 @@
 """Record ids: what a record's file name says about it, and how text names a record.
 
 A numbered name is ``<prefix><separator><number>`` with an optional version
-(``0012-x``, ``adr-05``, ``ADR007-x``, ``DR008-x``, ``std-0002-v2-x``): the prefix is the log's
+(``0012-x``, ``adr-05``, ``ADR007-x``, ``DR008-x``, ``std-0002-v2-x``), or a date followed by
+a number of three digits or more (``2021-06-05_001-x``, a dated blog's sequence): the prefix is the log's
 own id prefix (``ADR``, ``DR``, ``RFC``, ``KEP``...). A log's prefixes are learned from its file
 names, so ``Superseded by DR008`` names record 8 of a log whose files are ``DRnnn-*.md``, and a
 title that repeats the record's own id (``# DR002: Title``, ``# API-001: Title``) is listed
@@ -14,6 +15,9 @@ import re
 from dataclasses import dataclass
 
 _DATED = re.compile(r"^(?:\d{8}|\d{4}-\d{2}-\d{2})(?:[-_ .]|$)")
+# A sequence number after the date (``2021-06-05_001-slug``): three digits or more, so that a
+# slug that starts with a small number (``2022-05-01-3-tier-design``) is not read as one.
+_DATED_NUMBER = re.compile(r"^(?:\d{8}|\d{4}-\d{2}-\d{2})[-_ .](?P<number>\d{3,6})(?=$|[-_ .])")
 _NUMBERED = re.compile(
     r"^(?:(?P<prefix>[a-z]{2,10})[-_ ]?)?(?P<number>\d{1,6})"
     r"(?:[-_.]v(?P<version>\d{1,4}))?(?=$|[-_ .])",
@@ -59,10 +63,12 @@ class NameId:
 
 
 def parse_name(name: str) -> NameId:
-    """``0012-x`` -> 12, ``adr-05`` -> ("adr", 5), ``std-0002-v2-x`` -> ("std", 2, 2);
-    nothing for dated names (``2023-03-02-x``, ``20230302-x``) and names without a number."""
+    """``0012-x`` -> 12, ``adr-05`` -> ("adr", 5), ``std-0002-v2-x`` -> ("std", 2, 2), a number
+    after a date ``2021-06-05_001-x`` -> 1; nothing for dated names without one (``2023-03-02-x``,
+    ``20230302-x``) and names without a number."""
     if _DATED.match(name):
-        return NameId()
+        dated = _DATED_NUMBER.match(name)
+        return NameId(number=int(dated.group("number"))) if dated else NameId()
     m = _NUMBERED.match(name)
     if m is None:
         return NameId()
