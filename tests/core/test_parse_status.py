@@ -73,7 +73,11 @@ def test_other_headings_are_not_the_status(heading: str) -> None:
         ("Historic", Status.DEPRECATED),
         ("Obsoleted by RFC 9110", Status.SUPERSEDED),
         ("Replaced by [7](0007-y.md)", Status.SUPERSEDED),
-        ("Stagnant", Status.DRAFT),
+        ("Stagnant", Status.PROPOSED),
+        ("experimental", Status.PROPOSED),
+        ("Placeholder", Status.DRAFT),
+        ("in-progress", Status.DRAFT),
+        ("On_hold", Status.PROPOSED),
         ("Likely Decline", Status.PROPOSED),
         ("Stage 4", Status.ACCEPTED),
         ("Accepted with revisions", Status.ACCEPTED),
@@ -81,6 +85,7 @@ def test_other_headings_are_not_the_status(heading: str) -> None:
         ("Akzeptiert", Status.ACCEPTED),
         ("Abgelöst durch ADR-7", Status.SUPERSEDED),
         ("Acceptée", Status.ACCEPTED),
+        ("mergée", Status.ACCEPTED),
         ("Remplacé par l'ADR 7", Status.SUPERSEDED),
         ("Rechazado", Status.REJECTED),
         ("Aceito", Status.ACCEPTED),
@@ -204,6 +209,50 @@ def test_a_checklist_counts_the_ticked_box() -> None:
 def test_an_unknown_word_stays_unknown_and_is_kept_as_written() -> None:
     d = rec(body("Status", "Parked until spring"))
     assert (d.status, d.status_raw) == (Status.UNKNOWN, "Parked until spring")
+
+
+@pytest.mark.parametrize(
+    ("written", "expected"),
+    [
+        ("proposed | partially superseded by [4. Queue naming](0004-queue-naming.md)",
+         Status.PROPOSED),
+        ("accepted | amended by [6](0006-retries.md)", Status.ACCEPTED),
+        ("accepted | superseded by [9. Use Kafka](0009-use-kafka.md)", Status.SUPERSEDED),
+    ],
+)
+def test_a_compound_status_is_not_a_templates_alternatives(written: str, expected: Status) -> None:
+    assert rec(body("Status", written)).status is expected
+
+
+def test_two_bare_alternatives_are_still_template_text() -> None:
+    assert rec(body("Status", "proposed | accepted")).status is Status.UNKNOWN
+
+
+@pytest.mark.parametrize(
+    ("written", "expected"),
+    [
+        ("The migration steps above have been implemented; the runbook links them.",
+         Status.ACCEPTED),
+        ("This has now been rejected by the review board.", Status.REJECTED),
+        ("Both parts have been partially implemented.", Status.UNKNOWN),
+    ],
+)
+def test_a_sentence_that_says_what_became_of_the_decision(written: str, expected: Status) -> None:
+    assert rec(body("Status", written)).status is expected
+
+
+@pytest.mark.parametrize(
+    "element",
+    [
+        "<decision-state status='accepted'></decision-state>",
+        '<span class="badge" data-status="accepted">✔</span>',
+        '<div>\n<status-badge state="accepted" />\n</div>',
+    ],
+)
+def test_an_element_that_states_the_status_as_an_attribute(element: str) -> None:
+    d = rec(body("Status", element))
+    assert d.status is Status.ACCEPTED
+    assert "accepted" in (d.status_raw or "")
 
 
 def test_quote_keeps_messages_short() -> None:

@@ -29,7 +29,11 @@ A word maps to one of proposed, accepted, rejected, deprecated, superseded, draf
 process word is ambiguous the reading that says whether the decision is in force wins: PEP's
 "Provisional" (accepted provisionally) and "Active" are accepted, "Deferred" and "On hold" are
 proposed (not decided yet), "Withdrawn" and "Abandoned" are rejected (never in force),
-"Historic", "Reverted" and "Retired" are deprecated. ``docs/statuses.md`` is the user's copy.
+"Historic", "Reverted" and "Retired" are deprecated; EIP's "Stagnant" (a draft or review left
+idle) is proposed (not decided); "In progress" says the record itself is still being written:
+draft. Words that are not statuses but say one plainly (a pull request's "merged", an
+"experimental" design, a "Placeholder" stub) are guesses (``STATUS_GUESSES``): read, and
+reported by ADR103 until the log maps them. ``docs/statuses.md`` is the user's copy.
 """
 
 from __future__ import annotations
@@ -44,12 +48,12 @@ def _words(status: str, *groups: str) -> dict[str, str]:
 
 _PROPOSED = _words(
     "proposed",
-    "proposed; proposal; pending; pending review; in review; under review; review; needs review;"
+    "proposed; pending; pending review; in review; under review; review; needs review;"
     " ready for review; awaiting review; scheduled for review; active review; in discussion;"
     " under discussion; discussion; discussed; discussing; under consideration; considering;"
     " open; on hold; hold; deferred; postponed; paused; suggested; submitted; candidate;"
     " request for comments; rfc; last call; public call; final comment period; fcp;"
-    " returned for revision; exploring; tentative; proposed to target; in progress; ongoing;"
+    " returned for revision; exploring; tentative; proposed to target; ongoing; stagnant;"
     " likely accept; likely decline; stage 0; stage 1; stage 2; stage 3",
     "vorgeschlagen; in prüfung; in diskussion; in abstimmung; zurückgestellt",  # de
     "proposé; proposée; en attente; en cours; en discussion; en revue; en révision",  # fr
@@ -66,9 +70,9 @@ _ACCEPTED = _words(
     "accepted",
     "accepted; approved; agreed; adopted; decided; implemented; implementable; done; complete;"
     " completed; stable; active; final; finalized; finalised; living; integrated; delivered;"
-    " released; shipped; merged; ratified; endorsed; enacted; in effect; effective; in force;"
-    " targeted; ready for release; recommended; provisional; partially accepted;"
-    " partly accepted; partly superseded; partially superseded; confirmed; signed off;"
+    " released; shipped; ratified; endorsed; enacted; in effect; effective; in force;"
+    " targeted; ready for release; recommended; provisional; partly superseded;"
+    " partially superseded; confirmed; signed off;"
     " conditionally accepted; conditionally approved; stage 4",
     "akzeptiert; angenommen; genehmigt; beschlossen; entschieden; freigegeben; umgesetzt;"
     " gültig",  # de
@@ -132,8 +136,8 @@ _SUPERSEDED = _words(
 )
 _DRAFT = _words(
     "draft",
-    "draft; wip; work in progress; incomplete; idea; early draft; sketch; stagnant; todo;"
-    " to do; not started; in preparation; under construction",
+    "draft; wip; work in progress; in progress; incomplete; idea; early draft; sketch;"
+    " todo; to do; not started; in preparation; under construction",
     "entwurf; in arbeit",  # de
     "brouillon; ébauche",  # fr
     "borrador",  # es
@@ -156,6 +160,25 @@ STATUS_SYNONYMS: Mapping[str, str] = {
     **_DEPRECATED,
     **_SUPERSEDED,
 }
+
+
+class _Frozen(dict[str, str]):
+    """A mapping that hashes by identity: one table, memoised by the status parser."""
+
+    def __hash__(self) -> int:  # type: ignore[override]
+        return id(self)
+
+
+# Words that are not statuses but say one plainly: a guess, not a reading. The status is read
+# from them, and ADR103 says it was guessed (map the word with ``statuses`` to make it a word
+# of the log's vocabulary). Pull-request states, a design's maturity, a stub's label.
+STATUS_GUESSES: Mapping[str, str] = _Frozen(
+    {
+        **_words("accepted", "merged; mergé; mergée; partially accepted; partly accepted"),
+        **_words("proposed", "proposal; experimental; experiment"),
+        **_words("draft", "placeholder; stub"),
+    }
+)
 
 # Headings and labels that introduce the status (casefolded). A heading names the status when
 # every word of it is one of these (``## Status``, ``## 상태 (Status)``, ``## Status / 状态``).

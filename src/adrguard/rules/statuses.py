@@ -30,7 +30,14 @@ class UnknownStatus(BaseRule):
     - a likely misspelling, with the closest word (`Acepted`: did you mean accepted?);
     - a log whose records consistently use words adrguard does not know (two or more records
       with the same word): one note for the whole log, proposing the `statuses` mapping;
-    - any other unknown status, once per record.
+    - any other unknown status, once per record;
+    - a status adrguard had to guess: a word that is not a status but says one plainly
+      (`experimental`, `Placeholder`, a pull request's `merged`), a compound value
+      (`proposed | partially superseded by [8](0008-x.md)`), a sentence (`The steps above have
+      been implemented`). The guess is used (the record lists as proposed, draft ...), and the
+      record is reported so that the log says it in its own words; a guessed word shared by at
+      least a quarter of a log's records (two or more) is that log's habit: one note for the
+      log, proposing the `statuses` mapping. A word mapped with `statuses` is never a guess.
 
     **Bad**: `Status: Acepted`, or `Status: Parked` in one record.
 
@@ -50,7 +57,13 @@ class UnknownStatus(BaseRule):
             if s is not Status.UNKNOWN:
                 synonyms.setdefault(s.value, s.value)
         house: dict[str, dict[str, list[Decision]]] = {}  # root -> unknown word -> records
+        guesses: dict[str, dict[str, list[tuple[Decision, str]]]] = {}  # root -> word -> ...
         for d in ctx.corpus.decisions:
+            if d.is_readable and d.status not in (None, Status.UNKNOWN) and d.status_raw:
+                guessed = st.guess(d.status_raw, synonyms)
+                if guessed is not None:
+                    key = _status_key(st.fold(st.compound(st.choose(d.status_raw))))
+                    guesses.setdefault(d.root, {}).setdefault(key, []).append((d, guessed[1]))
             if not d.is_readable or d.status is not Status.UNKNOWN:
                 continue
             raw = (d.status_raw or "").strip()
@@ -77,6 +90,29 @@ class UnknownStatus(BaseRule):
                     yield self._unknown(ds[0], (ds[0].status_raw or "").strip(), "")
             if shared:
                 yield self._log_note(root, shared)
+        yield from self._guessed(ctx, guesses)
+
+    def _guessed(
+        self, ctx: RuleContext, guesses: dict[str, dict[str, list[tuple[Decision, str]]]]
+    ) -> Iterator[Finding]:
+        """Statuses read by a guess: a warning per record, or one note for a log's habit."""
+        for root, words in sorted(guesses.items()):
+            stating = sum(1 for d in ctx.log(root).records if d.status is not None)
+            habit: dict[str, list[Decision]] = {}
+            for word, found in sorted(words.items()):
+                if len(found) >= 2 and len(found) * _HABIT >= stating:
+                    habit[word] = [d for d, _ in found]
+                    continue
+                for d, why in found:
+                    yield self.finding(
+                        f"status {st.quote(d.status_raw or '')} is {why}: adrguard reads it as "
+                        f"{d.status}; write {d.status} (or the log's own word for it), or map "
+                        "the word with `statuses` in the config",
+                        Location(d.path, d.status_line),
+                        d,
+                    )
+            if habit:
+                yield self._log_note(root, habit)
 
     def _unknown(self, d: Decision, raw: str, hint: str) -> Finding:
         return self.finding(
@@ -104,6 +140,7 @@ class UnknownStatus(BaseRule):
         ).with_severity(Severity.NOTE)
 
 
+_HABIT = 4  # a guessed word a quarter of a log's records share is the log's habit
 _KEY_END = re.compile(r"[^\w\s'’-]")
 
 

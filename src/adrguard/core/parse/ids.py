@@ -2,11 +2,11 @@
 
 A numbered name is ``<prefix><separator><number>`` with an optional version
 (``0012-x``, ``adr-05``, ``ADR007-x``, ``DR008-x``, ``std-0002-v2-x``), or a date followed by
-a number of three digits or more (``2021-06-05_001-x``, a dated blog's sequence): the prefix is the log's
-own id prefix (``ADR``, ``DR``, ``RFC``, ``KEP``...). A log's prefixes are learned from its file
-names, so ``Superseded by DR008`` names record 8 of a log whose files are ``DRnnn-*.md``, and a
-title that repeats the record's own id (``# DR002: Title``, ``# API-001: Title``) is listed
-without it.
+a number of three digits or more (``2021-06-05_001-x``, a dated blog's sequence): the prefix
+is the log's own id prefix (``ADR``, ``DR``, ``RFC``, ``KEP``...). A log's prefixes are
+learned from its file names, so ``Superseded by DR008`` names record 8 of a log whose files are
+``DRnnn-*.md``, and a title that repeats the record's own id (``# DR002: Title``,
+``# API-001: Title``) is listed without it.
 """
 
 from __future__ import annotations

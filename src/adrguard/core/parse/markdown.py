@@ -23,6 +23,12 @@ _OPTIONS = (
     | pyromark.Options.ENABLE_TASKLISTS
 )
 _HTML_REF = re.compile(r"""\b(href|src)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>"']+))""", re.I)
+# An element that states a value as an attribute (``<adr-status status='accepted'>``, a site
+# generator's component): it renders as that value, so it is read as text saying it.
+_HTML_STATE = re.compile(
+    r"""<[a-z][\w-]*\b[^<>]*?\s(?:data-)?(?:status|state)\s*=\s*(?:"([^"<>]*)"|'([^'<>]*)')""",
+    re.I,
+)
 _BLOCK_STARTS = frozenset(
     {"Paragraph", "Item", "TableCell", "CodeBlock", "HtmlBlock", "List", "BlockQuote"}
 )
@@ -222,8 +228,25 @@ class _Builder:
                     is_image=m.group(1).lower() == "src",
                 )
             )
+        if "tat" in text and ("status" in text.lower() or "state" in text.lower()):
+            self.html_state(text, rng, inline)
         if inline:
             self.block_end = max(self.block_end, rng["end"])
+
+    def html_state(self, text: str, rng: dict[str, int], inline: bool) -> None:
+        """An element with a ``status=``/``state=`` attribute says its value as text: inline,
+        in its paragraph; as an HTML block, as a text block of its own (its source is the
+        element)."""
+        m = _HTML_STATE.search(text)
+        value = (m.group(1) or m.group(2) or "").strip() if m else ""
+        if not value:
+            return
+        if inline:
+            self.add_text(value, rng)
+            return
+        self.open_block("item" if self.lists else "paragraph", rng["start"])
+        self.add_text(value, rng)
+        self.flush()
 
 
 def html_comments(data: bytes, start: int, stop: int) -> Iterator[tuple[int, bytes]]:

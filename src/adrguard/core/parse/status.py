@@ -19,7 +19,7 @@ from functools import lru_cache
 
 from adrguard.core.model import Status
 from adrguard.core.parse import successors
-from adrguard.core.vocabulary import STATUS_HEADINGS
+from adrguard.core.vocabulary import STATUS_GUESSES, STATUS_HEADINGS
 
 _MD_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
 _MD_REF = re.compile(r"!?\[([^\]]*)\]\[[^\]]*\]")
@@ -127,22 +127,33 @@ def _build_vocabulary(synonyms: Mapping[str, str]) -> _Vocab:
         key = _SPACES.sub(" ", str(word)).strip().casefold()
         if key:
             grouped.setdefault(key[0], []).append((key, status))
+        if " " in key:  # written as one token: ``in-progress``, ``on_hold``
+            for joined in (key.replace(" ", "-"), key.replace(" ", "_")):
+                grouped[key[0]].append((joined, status))
     return {c: tuple(sorted(v, key=lambda e: -len(e[0]))) for c, v in grouped.items()}
 
 
 _vocabulary_of = lru_cache(maxsize=16)(_build_vocabulary)
+_GUESSES = STATUS_GUESSES  # hashable: memoised like a configured vocabulary
 
 
 def match(folded: str, synonyms: Mapping[str, str]) -> Status | None:
     """The status whose synonym is a leading word sequence of ``folded``; None when none is.
     A word in a script written without spaces (提议中, 승인됨) may run on into the next one."""
+    found = matched_word(folded, synonyms)
+    return found[1] if found else None
+
+
+def matched_word(folded: str, synonyms: Mapping[str, str]) -> tuple[str, Status] | None:
+    """(the vocabulary entry, its status) that :func:`match` finds at the start of ``folded``
+    (``in-progress`` is the entry ``in progress``)."""
     if not folded:
         return None
     for word, status in _vocabulary(synonyms).get(folded[0], ()):
         if folded.startswith(word):
             rest = folded[len(word) : len(word) + 1]
             if not rest or not _WORD_END.match(rest) or _unspaced(word[-1]):
-                return status
+                return word.replace("-", " ").replace("_", " "), status
     return None
 
 
@@ -203,10 +214,80 @@ def is_help_text(folded: str, synonyms: Mapping[str, str]) -> bool:
     return match(_undated(folded), synonyms) is None and len(mentions(folded, synonyms)) >= 3
 
 
+# A second part that relates the record to another one (``proposed | partially superseded by
+# [8](0008-x.md)``): a compound status, not a template's alternatives.
+_RELATED_PART = re.compile(
+    r"^\s*(?:(?:partially|partly|in\s+part)\s+)?(?:super[sc]eded|amended|replaced|extended"
+    r"|refined)\s+by\s+\S",
+    re.I,
+)
+# A sentence that says what became of the decision: ``The two points above have been
+# implemented``, ``This has now been approved``.
+_PROSE = re.compile(
+    r"^[^.;:!?]{0,160}?\b(?:has|have)\s+(?:now\s+|already\s+|since\s+)?been\s+"
+    r"(?!partially\b|partly\b)([^\W\d_]+)\b"
+)
+
+
+def compound(raw: str) -> str:
+    """The part of a compound status that states it: ``proposed | partially superseded by
+    [..](..)`` is proposed (a partial supersession, an amendment, leaves the status as it was),
+    ``accepted | superseded by [..](..)`` superseded; ``raw`` itself otherwise. Only two parts,
+    outside a template's braces, the second naming another record: a template's alternatives
+    are bare words."""
+    if raw.count("|") != 1 or is_braced(raw):
+        return raw
+    first, second = raw.split("|")
+    related = _RELATED_PART.match(_DECORATION.sub(" ", second))
+    if not first.strip() or not related:
+        return raw
+    whole = related.group(0).split()[0].casefold() in ("superseded", "superceded", "replaced")
+    return second if whole else first  # a partial supersession leaves the status as it was
+
+
 def normalise(raw: str, synonyms: Mapping[str, str]) -> Status:
     """Map a written status to the vocabulary; UNKNOWN when it is stated but not recognised.
     A supersession clause with a target whose subject is the record decides (``廃止 (Superseded
-    by X)``, ``已废弃，由 X 取代``, ``已被 X 取代``): see :mod:`.successors`."""
+    by X)``, ``已废弃，由 X 取代``, ``已被 X 取代``): see :mod:`.successors`. When the
+    vocabulary does not read it, a guess (:func:`guess`) may."""
+    found = _reading(raw, synonyms)
+    if found is Status.UNKNOWN:
+        guessed = guess(raw, synonyms)
+        if guessed is not None:
+            return guessed[0]
+    return found
+
+
+def guess(raw: str, synonyms: Mapping[str, str]) -> tuple[Status, str] | None:
+    """(status, why) for a status the vocabulary does not read but whose meaning is plain:
+    the status part of a compound status (:func:`compound`), a sentence saying the decision
+    ``has been`` implemented, approved, rejected ..., or a word that is not a status but says
+    one (:data:`~adrguard.core.vocabulary.STATUS_GUESSES`: ``experimental``, ``Placeholder``,
+    ``mergé``). None when the vocabulary reads it, or nothing does. A word mapped with the
+    ``statuses`` config key is read by the vocabulary: it is never a guess."""
+    if _reading(raw, synonyms) is not Status.UNKNOWN:
+        return None
+    part = compound(choose(raw))
+    if part != choose(raw):
+        found = _reading(part, synonyms)
+        if found is not Status.UNKNOWN:
+            return found, "a compound status: the status and a relation in one value"
+    folded = fold(raw)
+    if not folded or is_template_text(folded, synonyms, is_braced(raw)):
+        return None
+    word = match(folded, _GUESSES)
+    if word is not None:
+        return word, "not a status word"
+    if " been " in folded:
+        prose = _PROSE.match(folded)
+        said = match(prose.group(1), synonyms) if prose else None
+        if said is not None:
+            return said, "a sentence, not a status word"
+    return None
+
+
+def _reading(raw: str, synonyms: Mapping[str, str]) -> Status:
+    """What the vocabulary reads in a status as written (no guesses)."""
     raw = choose(raw)
     folded = fold(raw)
     if not folded or is_template_text(folded, synonyms, is_braced(raw)):
