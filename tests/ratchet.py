@@ -32,21 +32,14 @@ RECALL_FLOOR = (88, 94)
 
 KNOWN: dict[str, frozenset[str]] = {
     'archive': frozenset({
-        'decentraland__adr ADR104 warning content/ADR-31-signin-signup-kernel-website.md',
         'digitalservicebund__ris-backend-service archive plan refused',
         'microsoft__semantic-kernel archive plan refused',
     }),
     'classify': frozenset({
-        'dapr__dapr: index file kept as a record docs/decision_records/decision_records.md',
-        'decentraland__adr: other file kept as a record content/resources/ADR-51/profile-files.md',
-        'devFancy__springboot-coupon-system: template file kept as a record docs/architecture-decision-record/000-sample-example.md',
     }),
     'declared': frozenset({
-        "cardano-scaling__hydra/docs/adr/2022-03-28_017-udp-networking.md: (label, ours) {'superseded_by': (['docs/adr/2025-02-12_032-network-properties-etcd.md'], ['UNRESOLVED:'])}",
-        "cardano-scaling__hydra/docs/adr/2022-04-13_018-single-state.md: (label, ours) {'superseded_by': (['docs/adr/2023-04-26_023-local-chain-state.md', 'docs/adr/2023-09-08_026-stateless-observation-construction.md'], ['UNRESOLVED:'])}",
         "cardano-scaling__hydra/docs/adr/2023-04-26_023-local-chain-state.md: (label, ours) {'supersedes': (['docs/adr/2022-04-13_018-single-state.md'], [])}",
         "cardano-scaling__hydra/docs/adr/2023-09-08_026-stateless-observation-construction.md: (label, ours) {'supersedes': (['docs/adr/2022-04-13_018-single-state.md'], [])}",
-        "cardano-scaling__hydra/docs/adr/2023-09-09_027-network-resilience.md: (label, ours) {'superseded_by': (['docs/adr/2025-02-12_032-network-properties-etcd.md'], ['UNRESOLVED:'])}",
         "cardano-scaling__hydra/docs/adr/2025-02-12_032-network-properties-etcd.md: (label, ours) {'supersedes': (['docs/adr/2022-03-28_017-udp-networking.md', 'docs/adr/2023-09-09_027-network-resilience.md'], [])}",
         "decentraland__adr/content/ADR-128-realm-modifiers-for-worlds-in-renderer.md: (label, ours) {'superseded_by': (['content/ADR-295-explorer-realm-modifiers.md'], [])}",
         "decentraland__adr/content/ADR-246-update-max-size-for-skins-and-thumbnail-validation-for-wearables.md: (label, ours) {'amends': (['content/ADR-45-entities-v4.md', 'content/ADR-51-catalyst-content-validations.md'], [])}",
@@ -73,19 +66,11 @@ KNOWN: dict[str, frozenset[str]] = {
     }),
     'links': frozenset({
         'cloudoperators__documentation: missed architecture-decision-records/004-greenhouse-resource-status-reporting.md -> ./../../pkg/apis/greenhouse/v1alpha1/pluginconfig_types.go#64',
-        'dapr__dapr: ADR201 on a non-record: docs/decision_records/decision_records.md:16 broken link: ./architecture/ARC-004-http-server.md does not exist (looked for docs/decision_records/architecture/ARC-004-http-server.md): fix the path or remove the link',
     }),
     'list': frozenset({
-        'dapr__dapr/docs/decision_records/decision_records.md: index file listed as a record',
-        'decentraland__adr/content/resources/ADR-51/profile-files.md: other file listed as a record',
-        'devFancy__springboot-coupon-system/docs/architecture-decision-record/000-sample-example.md: template file listed as a record',
         "devFancy__springboot-coupon-system/docs/architecture-decision-record/008-use-database-constraints-for-concurrency-control.md: status 'superseded', label 'ambiguous' ('Superseded (이전의 분산락 도입 결정을 대체함)')",
     }),
     'relations': frozenset({
-        "cardano-scaling__hydra ADR301 docs/adr/2022-03-28_017-udp-networking.md:11: superseded-by target '/adr/32' matches no record (adr/32 does not exist): point it at an existing re [FP]",
-        "cardano-scaling__hydra ADR301 docs/adr/2022-04-13_018-single-state.md:11: superseded-by target '/adr/23' matches no record (adr/23 does not exist): point it at an existing re [FP]",
-        "cardano-scaling__hydra ADR301 docs/adr/2022-04-13_018-single-state.md:11: superseded-by target '/adr/26' matches no record (adr/26 does not exist): point it at an existing re [FP]",
-        "cardano-scaling__hydra ADR301 docs/adr/2023-09-09_027-network-resilience.md:11: superseded-by target '/adr/32' matches no record (adr/32 does not exist): point it at an existing re [FP]",
     }),
     'relations-missed': frozenset({
         'cardano-scaling__hydra ADR307 docs/adr/2022-04-13_018-single-state.md:11',

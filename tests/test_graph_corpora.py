@@ -12,7 +12,7 @@ import pytest
 import ratchet
 
 from adrguard import api
-from adrguard.core.findings import Finding
+from adrguard.core.findings import Finding, Severity
 from adrguard.core.graph import graph
 from adrguard.core.model import RelKind
 
@@ -54,9 +54,17 @@ def test_broken_links_agree_with_the_labels(collections: list[Path], tmp_path: P
     """ADR201 reports exactly the labelled broken targets of every record: zero false
     positives, nothing missed (targets missing only in the copy count: they are missing here).
     Empty targets (`[text]()`) are not in TRUTH.json, which lists missing files only; adrguard
-    reports them because nobody writes an empty link on purpose, and FINDINGS.json agrees."""
+    reports them because nobody writes an empty link on purpose, and FINDINGS.json agrees.
+
+    A site's links (the corpora README, third batch: "site routes are not broken links") are
+    missing files in TRUTH.json and, where they work on the site, an ADR201 finding labelled
+    NOISE in FINDINGS.json: a route that resolves is not a finding, and one the site serves from
+    a folder the repository does not hold cannot be checked. Such a target need not be
+    reported; if it is, only as a note (the precision test holds warnings and errors to the
+    labels)."""
     expected: set[tuple[str, str, str]] = set()
     reported: set[tuple[str, str, str]] = set()
+    site: set[tuple[str, str, str]] = set()  # labelled NOISE: works on the log's site
     wrong: list[str] = []
     for collection in collections:
         index = _label_index(collection)
@@ -69,6 +77,12 @@ def test_broken_links_agree_with_the_labels(collections: list[Path], tmp_path: P
             for key in ("broken_links", "broken_images", "broken_html_refs"):
                 for target in label[key]:
                     expected.add((collection.name, path, target))
+            lines = {line for p, code, line in index if p == path and code == "ADR201"
+                     and index[(p, code, line)]["label"] == "NOISE"}
+            d = corpus.by_path.get(path)
+            for link in d.links if d is not None and lines else ():
+                if link.line in lines:
+                    site.add((collection.name, path, link.target))
         report = api.check(collection, config_path=cfg, select=["ADR201"])
         for f in report.findings:
             if f.location.path not in records:
@@ -87,9 +101,13 @@ def test_broken_links_agree_with_the_labels(collections: list[Path], tmp_path: P
                 label = index.get((f.location.path, f.code, f.location.line), {})
                 assert label.get("label") == "TP", f
                 continue
-            reported.add((collection.name, f.location.path, target))
+            key = (collection.name, f.location.path, target)
+            if key in site:
+                assert f.severity is Severity.NOTE, f  # a site's link: never loud
+                continue
+            reported.add(key)
     wrong += [f"{c}: false positive {p} -> {t}" for c, p, t in sorted(reported - expected)]
-    wrong += [f"{c}: missed {p} -> {t}" for c, p, t in sorted(expected - reported)]
+    wrong += [f"{c}: missed {p} -> {t}" for c, p, t in sorted(expected - reported - site)]
     wrong, _tolerated = ratchet.split("links", wrong)
     assert wrong == []  # no false positive, nothing missed
     assert len(expected) >= 98  # 54 + 44 broken targets in records over the 25 collections

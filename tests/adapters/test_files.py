@@ -260,8 +260,9 @@ def test_layouts_nested_per_record_folders_and_archive(tmp_path: Path) -> None:
         "template.md",
     ]
     assert f"{root}/diagram.png" in found.repo_files
-    assert sorted(found.other_texts) == [
-        f"{root}/README.md", f"{root}/archive/README.md", f"{root}/infra/README.md",
+    assert sorted(found.other_texts) == [  # indexes, and templates (held to their sections)
+        f"{root}/0000-adr-template.md", f"{root}/README.md", f"{root}/archive/README.md",
+        f"{root}/infra/README.md", f"{root}/template.md",
     ]
 
 

@@ -71,6 +71,11 @@ def test_a_scheme_flags_only_padded_numbers_of_another_width() -> None:
         ("20180619", "compact", dt.date(2018, 6, 19), ""),
         ("2017年11月22日", "cjk", dt.date(2017, 11, 22), ""),
         ("someday", "unknown", None, ""),
+        # decoration is read past: a template's brackets kept, a note after the date
+        ("[2025-03-07]", "iso", dt.date(2025, 3, 7), ""),
+        ("2025.09.02 (see PR #46)", "numeric", dt.date(2025, 9, 2), ""),
+        ("June 19, 2018 (approved)", "human", dt.date(2018, 6, 19), ""),
+        ("[YYYY-MM-DD when it was decided]", "unknown", None, ""),
     ],
 )
 def test_dates_are_read_by_family(
@@ -104,6 +109,10 @@ def test_any_text_reads_as_some_family(text: str) -> None:
         ("## Decision Drivers", False),
         ("## Decision-makers", False),
         ("## Considered Options", False),
+        ("## Solution proposed", True),
+        ("## Final decision", True),
+        ("## Decision for the storage layer", True),
+        ("## Decision to adopt a queue", True),
     ],
 )
 def test_what_carries_a_decision(heading: str, carries: bool) -> None:
@@ -117,6 +126,21 @@ def test_combined_headings_and_own_names() -> None:
     assert {"background", "context"} <= heading_keys("Background & Context")
     consequences = Requirement.parse("consequences|outcome")
     assert consequences.carried_by("## Outcome") and not consequences.carried_by("## Proposal")
+
+
+@pytest.mark.parametrize(
+    ("heading", "carries"),
+    [
+        ("## Need", True),
+        ("## Statement of the problem", True),
+        ("## Context of the problem", True),
+        ("## Context or problem to solve", True),
+        ("## Areas of impact", False),
+        ("## Known problems of the old client", False),
+    ],
+)
+def test_what_carries_a_context(heading: str, carries: bool) -> None:
+    assert Requirement.parse("context and problem statement").carried_by(heading) is carries
 
 
 def test_pseudo_headings_need_content() -> None:

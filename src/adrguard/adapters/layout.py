@@ -222,9 +222,12 @@ def other_text_paths(
     config: Config,
     shallow: Collection[str] = frozenset(),
 ) -> set[str]:
-    """Index and CURRENT files under the roots (in a shallow root: directly in it), the
-    configured index/CURRENT paths and the impact and fitness manifests, records excepted: the
-    texts rules read besides the records."""
+    """Index and CURRENT files under the roots (in a shallow root: directly in it), the log's
+    templates (skipped files named as templates: a record that follows one is held to its
+    sections), the configured index/CURRENT paths and the impact and fitness manifests, records
+    excepted: the texts rules read besides the records."""
+    from adrguard.core.parse.formats import template_name
+
     records = {p for p, _, _ in plan.records}
     ordered = longest_first(roots)
     wanted = {
@@ -236,6 +239,7 @@ def other_text_paths(
         and (root not in shallow or p.count("/") == (0 if root == "." else root.count("/") + 1))
     }
     wanted.update(p for p in _configured_paths(roots, config) if p in files)
+    wanted.update(p for p in plan.skipped if p.endswith(MARKDOWN_SUFFIXES) and template_name(p))
     return wanted - records
 
 

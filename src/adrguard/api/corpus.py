@@ -19,6 +19,7 @@ from adrguard.adapters.roots import Search
 from adrguard.adapters.source import Source, WorkTree
 from adrguard.api.records import open_store, parse_sources
 from adrguard.config import Config, load_config
+from adrguard.core.conventions.kinds import non_records
 from adrguard.core.errors import UserError
 from adrguard.core.model import Corpus, Decision
 from adrguard.core.parse.formats import non_record_type, template_name
@@ -150,8 +151,9 @@ def build_corpus(
 ) -> Corpus:
     # A document whose front matter declares a non-decision type (a supplement, a guide) is
     # skipped like an index or a template; so is a file that its name calls a template in any
-    # case (``TEMPLATE.md``, ``_template.md``). One that declares itself a translation
-    # (`translation-of:`) is a mirror.
+    # case (``TEMPLATE.md``, ``_template.md``), and an index, a part of a record or an example
+    # found by its content (:mod:`adrguard.core.conventions.kinds`). One that declares itself a
+    # translation (`translation-of:`) is a mirror.
     mirrored = dict(mirrors or {})
     mirrored.update(
         (d.path, d.path) for d in decisions if d.front_matter and translation_of(d.front_matter)
@@ -161,6 +163,7 @@ def build_corpus(
         for d in decisions
         if (d.front_matter and non_record_type(d.front_matter)) or template_name(d.path)
     ]
+    others += non_records(d for d in decisions if d.path not in others)
     if others or len(mirrored) != len(mirrors or {}):
         dropped = {*others, *mirrored}
         decisions = [d for d in decisions if d.path not in dropped]

@@ -11,6 +11,7 @@ from functools import lru_cache
 from adrguard.core.findings import Finding, Severity
 from adrguard.core.graph import graph
 from adrguard.core.graph.resolve import Resolver, Target, parse_target
+from adrguard.core.graph.routes import Reading
 from adrguard.core.model import Decision, Link, Location
 from adrguard.core.saferegex import Match, UnsafePattern, compile_user
 from adrguard.rules.base import BaseRule, RuleContext, RuleMeta
@@ -45,10 +46,29 @@ class BrokenLink(BaseRule):
     case-insensitive file system is reported. Images are checked too (the message says
     "image"). External URLs (`https:`, `mailto:`, any `scheme:`) are not fetched.
 
-    **Bad**: `Superseded by [5. Use Postgres](0005-use-postgresql.md)` when the file is
-    `0005-use-postgres.md`; `![diagram](img/Flow.PNG)` when the file is `img/flow.png`.
+    **Site routes**: a log published by a site generator links by the site's routes
+    (`[ADR 32](/adr/32)`, `/adr/ADR-110`) and its public folder (`/img/flow.png`). A
+    root-relative link that is not a repository path is read as a route when the log is a
+    site's: the repository holds a generator's config (`docusaurus.config.js`,
+    `.vitepress/config.ts`, `mkdocs.yml`, `hugo.toml`, `_config.yml`, ...), the records carry
+    `slug:` or `permalink:` front matter or custom elements (`<adr-status …>`), or the links
+    themselves show the log's route scheme (learned: a folder under which two or more links,
+    three quarters of them, name records by slug, file name, id or number). A route is resolved
+    like the site resolves it: the record it names, else a file of a `public/` or `static/`
+    folder or of the site's folder (`/docs/guide` is `<site>/docs/guide.md`). What resolves is
+    no finding. Reported: a route of the log's scheme that names no record, a route naming a
+    record under another folder (`/ard/ADR-144` where the scheme is `/adr/<record>`), and, where
+    the repository holds site folders, a route that resolves to nothing. Where it holds none,
+    what resolves to nothing cannot be checked: one **note** for the log. A relative link that
+    fails as a path but starts with a folder of the log's own site links (`adr/ADR-70`, pages
+    published with the site root as base) is broken on GitHub and served by the site: a note.
 
-    **Good**: `Superseded by [5. Use Postgres](0005-use-postgres.md)`.
+    **Bad**: `Superseded by [5. Use Postgres](0005-use-postgresql.md)` when the file is
+    `0005-use-postgres.md`; `![diagram](img/Flow.PNG)` when the file is `img/flow.png`;
+    `[ADR 9](/adr/9)` in a log routed as `/adr/<slug>` that has no record with slug 9.
+
+    **Good**: `Superseded by [5. Use Postgres](0005-use-postgres.md)`; `[ADR 3](/adr/3)` where
+    record 3 has `slug: 3`.
     """
 
     meta = RuleMeta(
@@ -60,6 +80,7 @@ class BrokenLink(BaseRule):
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         resolver = graph.build(ctx.corpus).resolver
+        unchecked: dict[str, list[tuple[Decision, Link, Target]]] = {}  # root -> site links
         for d, link, t in _checked_links(ctx):
             loc = Location(d.path, link.line, link.column)
             if t.kind == "empty" and link.kind != "autolink":
@@ -73,6 +94,15 @@ class BrokenLink(BaseRule):
             if t.kind != "path" or t.repo_path is None or resolver.exists(t.repo_path):
                 continue
             real = resolver.case_variant(t.repo_path)
+            reading = None if real is not None or t.from_url else _site_reading(resolver, d, t)
+            if reading is not None:
+                if reading.kind == "unchecked" and not reading.relative:
+                    unchecked.setdefault(d.root, []).append((d, link, t))
+                else:
+                    found = self._site(d, link, t, reading, loc)
+                    if found is not None:
+                        yield found
+                continue
             if real is not None:
                 message = (
                     f"broken {_what(link)}: {t.path} matches {real} only if case is ignored "
@@ -84,6 +114,73 @@ class BrokenLink(BaseRule):
                     f"{t.repo_path or '/'}): fix the path or remove the {_what(link)}"
                 )
             yield self.finding(message, loc, d)
+        for root, links in sorted(unchecked.items()):
+            d, link, t = links[0]
+            more = f" (and {len(links) - 1} more)" if len(links) > 1 else ""
+            where = "the repository root" if root in ("", ".") else root
+            yield self.finding(
+                f"{t.path}{more}: links of {where} that are neither repository paths nor routes "
+                "of the site it is published as: the site may serve them from a folder this "
+                "repository does not hold (no public/ or static/ folder here has them), so "
+                "adrguard cannot check them; check them on the site",
+                Location(d.path, link.line, link.column),
+                d,
+                severity=Severity.NOTE,
+            )
+
+    def _site(
+        self, d: Decision, link: Link, t: Target, reading: Reading, loc: Location
+    ) -> Finding | None:
+        """The finding for a link read as a site route (see **Site routes**)."""
+        what = _what(link)
+        if reading.kind == "missing":
+            return self.finding(
+                f"broken {what}: {t.path} is a route of this log's site ({reading.base}/<record>)"
+                " but no record is named so: fix the route or remove the link",
+                loc,
+                d,
+            )
+        if reading.kind == "nowhere":
+            return self.finding(
+                f"broken {what}: {t.path} is neither a repository path, a route of this log's "
+                f"site nor a file of its site folders ({reading.detail}): fix the path or "
+                f"remove the {what}",
+                loc,
+                d,
+            )
+        if reading.kind == "misplaced":
+            record = reading.records[0]
+            if reading.base:
+                key = t.path.rstrip("/").rpartition("/")[2]
+                fix = (f"this log's site routes are {reading.base}/<record>: write "
+                       f"{reading.base}/{key}")
+            else:
+                fix = f"it is not there: write {_relative(d.path, record.path)}"
+            return self.finding(
+                f"broken {what}: {t.path} names {record.path}, but {fix}",
+                loc,
+                d,
+                related=[r.id for r in reading.records],
+            )
+        if not reading.relative:
+            return None  # a route or a site file that resolves: not a finding
+        served = "serves" if reading.resolves else "may serve"
+        return self.finding(
+            f"{what} {t.path} is not a path next to this record, so it is broken where the "
+            f"markdown is read as files (GitHub); the log's site {served} it from its root "
+            f"(/{t.path.lstrip('./')}): write the root-relative form to make that plain",
+            loc,
+            d,
+            severity=Severity.NOTE,
+        )
+
+
+def _site_reading(resolver: Resolver, d: Decision, t: Target) -> Reading | None:
+    """What a link that is no repository path is on the site of the record's log, if the log
+    is a site's."""
+    if t.path.startswith("/"):
+        return resolver.routes.read(d, t.path)
+    return resolver.routes.read_relative(d, t.path)
 
 
 def _relative(source: str, target: str) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from adrguard.core.conventions import templates
 from adrguard.core.conventions.log import MIN_LEARN, Log, states_status
 from adrguard.core.conventions.sections import Requirement
 from adrguard.core.findings import Finding, Severity
@@ -132,6 +133,11 @@ class MissingSection(BaseRule):
     ask for the section, so a log of RFC-style documents with their own headings is not asked for
     MADR sections. Sign-posts are left out.
 
+    A record that follows one of its log's templates (it writes two or more of the template's
+    headings, and half of them) is held to that template: a section the template does not
+    carry is not required of it, so a log with a second template for one kind of record (a
+    component specification without a Context) is not asked for the default sections there.
+
     **Override**: `required-sections = { nygard = ["context", "decision", "consequences|outcome"] }`
     sets a format's list (`a|b` accepts either); a configured list is required as written, in
     every log.
@@ -167,8 +173,18 @@ class MissingSection(BaseRule):
                     r for r in wanted
                     if (configured or _written_in(log, r)) and not log.carries(d, r)
                 ]
+                if missing and not configured:
+                    template = templates.followed(d, self._templates(ctx, root))
+                    if template is not None:
+                        missing = [r for r in missing if template.carries(r)]
                 if missing:
                     yield self._finding(d, fmt, missing, configured)
+
+    @staticmethod
+    def _templates(ctx: RuleContext, root: str) -> tuple[templates.Template, ...]:
+        return ctx.derived(
+            f"ADR104:templates:{root}", lambda: templates.of_log(ctx.corpus, root, ctx.options)
+        )
 
     def _finding(
         self, d: Decision, fmt: str, missing: list[Requirement], configured: bool

@@ -4,7 +4,9 @@ ambiguous. Pure: no I/O.
 Families: ``iso`` (``2024-05-22``, ``2024-05``, ``2024``, with a time or a note after it),
 ``human`` (month names: ``June 19, 2018``, ``7 April 2020``, ``May 2023``), ``numeric``
 (``05/02/2018``, ``2017/11/22``, ``22.11.2017``, ``05-02-2018``; dotted dates are read day
-first), ``compact`` (``20171122``), ``cjk`` (``2017年11月22日``) and ``unknown``.
+first), ``compact`` (``20171122``), ``cjk`` (``2017年11月22日``) and ``unknown``. A date in a
+template's brackets (``[2025-03-07]``) or with a note after it (``2025.09.02 (PR #46)``) is read
+as the date it holds.
 """
 
 from __future__ import annotations
@@ -81,8 +83,29 @@ def _date(y: int, m: int, d: int) -> dt.date | None:
         return None
 
 
+_WRAPPED = re.compile(r"^[\[{<(]\s*([^\[\]{}<>()]+?)\s*[\]}>)]$")  # [2025-03-07]
+_NOTE = re.compile(r"^(.*?\d)\.?\s*(?:\([^()]*\)|\[[^\[\]]*\]|[-–—]\s.*)$")  # 2025.09.02 (PR #4)
+
+
 def read(written: str) -> Reading:
+    """What a written date says. Decoration around a date is not part of it: the template's
+    brackets kept around a value (``[2025-03-07]``) and a note after it (``2025.09.02 (PR #46)``,
+    ``2024-05-22 — revised``) are read past."""
     text = " ".join(written.strip().split())
+    found = _read(text)
+    if found.family != "unknown":
+        return found
+    for pattern in (_WRAPPED, _NOTE):
+        m = pattern.match(text)
+        inner = _read(m.group(1)) if m else None
+        if inner is not None and inner.family != "unknown":
+            return Reading(
+                text, inner.family, inner.value, inner.problem, inner.readings, inner.day_first
+            )
+    return found
+
+
+def _read(text: str) -> Reading:
     m = _ISO.match(text)
     if m:
         y, mo = int(m.group(1)), int(m.group(2))

@@ -7,9 +7,11 @@ that meaning satisfies it:
 * the name itself, compared casefolded without numbering, markup or punctuation, with a plural
   ``s`` ignored (``## 2. Decision outcome:``, ``## Decisions``);
 * a heading that starts with the name followed by a separator (``## Decision: use X``,
-  ``### Decision Outcome: AWS Lambda``, ``## Proposal (draft)``), but not one that merely
-  starts with the same word (``## Decision Drivers`` carries no decision);
-* one part of a combined heading (``## Background & Context``, ``## Context / Problem``);
+  ``### Decision Outcome: AWS Lambda``, ``## Proposal (draft)``, ``## Context of the
+  problem``), but not one that merely starts with the same word (``## Decision Drivers``
+  carries no decision);
+* one part of a combined heading (``## Background & Context``, ``## Context / Problem``,
+  ``## Context or problem to solve``);
 * a known synonym of the meaning, in several languages (:data:`MEANINGS`);
 * a bold pseudo-heading: a paragraph that is only bold text (``**Decision Outcome**``), or a
   bold label ending in a colon (``**Decision:** we use X``).
@@ -27,8 +29,10 @@ from typing import Any
 
 _NUMBERING = re.compile(r"^\s*(?:\d+(?:\.\d+)*[.)]?|[ivx]+[.)])\s+", re.IGNORECASE)
 _PUNCT = re.compile(r"[^\w\s]")
-_SEPARATED = re.compile(r"\s*[:(\[,;|/–—]|\s+-\s")
-_COMBINERS = re.compile(r"\s+(?:&|and|und|et|y|e|en|и|\+)\s+|\s*[/,;&+|]\s*|\s*、\s*")
+_SEPARATED = re.compile(r"\s*[:(\[,;|/–—]|\s+-\s|\s+(?:of|for|to)\s+")
+_COMBINERS = re.compile(
+    r"\s+(?:&|and|or|und|oder|et|ou|y|o|e|en|и|или|\+)\s+|\s*[/,;&+|]\s*|\s*、\s*"
+)
 
 # Meaning -> the section's own names (casefolded, punctuation removed), in English (Nygard,
 # MADR) and in the MADR and adr-tools translations and localised ADR templates. A log that writes
@@ -80,7 +84,8 @@ STAND_INS: dict[str, frozenset[str]] = {
     "context": frozenset(
         {
             "problem", "problem description", "the problem", "motivation", "issue",
-            "the issue", "situation", "introduction", "énoncé du problème",
+            "the issue", "situation", "introduction", "statement of the problem", "need",
+            "needs", "the need", "objective", "objectives", "énoncé du problème",
             "définition du problème", "problématique", "problemstellung",
             "planteamiento del problema", "probleemstelling", "tło", "предпосылки",
             "постановка проблемы", "問題", "状況", "상황", "문제",
@@ -90,6 +95,8 @@ STAND_INS: dict[str, frozenset[str]] = {
         {
             "outcome", "resolution", "proposal", "proposed solution", "proposed change",
             "proposed changes", "proposed design", "what s proposed", "solution", "approach",
+            "the solution", "solution proposed", "development proposed", "final decision",
+            "decided solution", "design",
             "overview", "summary", "chosen option", "chosen solution", "selected option",
             "recommendation", "specification", "beschluss", "gewählte option",
             "option choisie", "opción elegida", "결론",

@@ -8,7 +8,9 @@ Pure: works on the :class:`~adrguard.core.model.Corpus` only (its ``repo_files``
 * a pure ``#anchor`` in the same file,
 * a path, relative to the file's folder or root-relative (``/docs/...``), with ``?query`` and
   ``#anchor`` dropped and ``%xx`` decoded; an absolute URL to this repository's own files
-  (``https://github.com/OWNER/REPO/blob/BRANCH/path``) becomes a root-relative path,
+  (``https://github.com/OWNER/REPO/blob/BRANCH/path``) becomes a root-relative path; a
+  root-relative path that is a route of the log's site (``/adr/32``) names the record the site
+  serves there (:mod:`.routes`),
 * or, for relationships, an id (``ADR-0005``, ``ADR 5``, ``ADR005``, ``adr-5``, ``#5``, ``5``,
   or the prefix the log's own file names use: ``DR008`` in a log of ``DRnnn-*.md`` files),
   a log4brains slug (a file stem), a title, or link text such as ``5. Title``. An id with a
@@ -25,6 +27,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from urllib.parse import unquote
 
+from adrguard.core.graph.routes import Routes
 from adrguard.core.model import Corpus, Decision
 from adrguard.core.parse import formats, ids
 
@@ -188,6 +191,11 @@ class Resolver:
         self.corpus = corpus
 
     @cached_property
+    def routes(self) -> Routes:
+        """The site routes of the corpus's logs (:mod:`.routes`)."""
+        return Routes(self.corpus, self.exists)
+
+    @cached_property
     def files(self) -> frozenset[str]:
         return self.corpus.repo_files | {d.path for d in self.corpus.decisions}
 
@@ -327,15 +335,18 @@ class Resolver:
             or parsed.from_url
         )
         if path_like:
-            return self._resolve_path(parsed, target)
+            return self._resolve_path(source, parsed, target)
         return self._resolve_token(source, parsed, target)
 
-    def _resolve_path(self, parsed: Target, target: str) -> Resolution:
+    def _resolve_path(self, source: Decision, parsed: Target, target: str) -> Resolution:
         if parsed.repo_path is None:
             return Resolution("unresolved", (), f"{target} points outside the repository")
         hit = self.decision_at(parsed.repo_path)
         if hit is not None:
             return Resolution("resolved", (hit,))
+        routed = self.routes.resolve(source, target) if not parsed.from_url else ()
+        if routed:
+            return self._verdict(routed, target)
         real = self.case_variant(parsed.repo_path)
         if real is not None and self.decision_at(real) is not None:
             return Resolution("unresolved", (), f"{target} matches {real} only if case is ignored")

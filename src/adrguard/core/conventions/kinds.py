@@ -1,0 +1,123 @@
+"""Files under an ADR root that read as records by name but are not decision records, found by
+their content and their place in the log (a file's name alone never decides):
+
+* **an index**: a file whose name carries no number, that states no status and links to three
+  or more of its log's records, a third of them or more (``decision_records/decision_records.md``
+  listing every record by area);
+* **a part of a record**: a file in a folder named after one of the log's records
+  (``resources/ADR-51/profile-files.md``, the auxiliary files of ADR-51) that states no status and
+  is not itself named like a record;
+* **an example or a template**: a file named as an example or a sample, or numbered zero, whose
+  title or status is still a template's placeholder (``# ADR 000 - {title}`` with the template's
+  help text as its status).
+
+Pure: works on the parsed records. :func:`non_records` says which and why; discovery lists them
+as skipped, like indexes and templates found by name.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Iterable
+from urllib.parse import unquote
+
+from adrguard.core.model import Decision, Status
+from adrguard.core.parse import formats, ids
+
+MIN_LISTED = 3  # records an index links to, at least
+_EXAMPLE_NAME = re.compile(r"(?:^|[-_. ])(?:example|examples|sample|samples|demo)(?=$|[-_. ])")
+
+
+def _stem(path: str) -> str:
+    return path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+
+
+def _states_status(d: Decision) -> bool:
+    return d.status is not None or bool(d.statuses)
+
+
+def _linked(d: Decision) -> set[str]:
+    """Repository paths the record's (non-image) links point to."""
+    base = posixpath.dirname(d.path)
+    out: set[str] = set()
+    for link in d.links:
+        target = link.target.strip()
+        if link.is_image or not target or "://" in target or target.startswith(("#", "mailto:")):
+            continue
+        path = unquote(target.split("#", 1)[0].split("?", 1)[0])
+        if not path:
+            continue
+        joined = path.lstrip("/") if path.startswith("/") else posixpath.join(base, path)
+        out.add(posixpath.normpath(joined))
+    return out
+
+
+def _is_index(d: Decision, log: list[Decision]) -> bool:
+    if _states_status(d) or ids.parse_name(_stem(d.path)).number is not None:
+        return False
+    others = {o.path for o in log if o.path != d.path}
+    listed = _linked(d) & others
+    return len(listed) >= MIN_LISTED and 3 * len(listed) >= len(others)
+
+
+def _record_names(log: list[Decision]) -> set[tuple[str, int] | str]:
+    """What names a record of the log: its (id family, number) and its stem."""
+    out: set[tuple[str, int] | str] = set()
+    for d in log:
+        name = formats.record_name(d.path, d.root)
+        out.add(name.casefold())
+        parsed = formats.name_id(d.path, d.root)
+        if parsed.number is not None:
+            out.add((_family(parsed.prefix), parsed.number))
+    return out
+
+
+def _family(prefix: str) -> str:
+    return "" if prefix in ("", "adr", "decision", "record") else prefix
+
+
+def _names_record(folder: str, names: set[tuple[str, int] | str]) -> bool:
+    if folder.casefold() in names:
+        return True
+    token = ids.id_token(folder)
+    return token is not None and (_family(token[0]), token[1]) in names
+
+
+def _is_part(d: Decision, names: set[tuple[str, int] | str]) -> bool:
+    if _states_status(d) or formats.is_folder_record(d.path, d.root):
+        return False
+    rel = d.path[len(d.root) + 1 :] if d.root not in ("", ".") else d.path
+    folders = rel.split("/")[:-1]
+    if not folders or ids.parse_name(_stem(d.path)).number is not None:
+        return False
+    return any(_names_record(f, names) for f in folders)
+
+
+def _is_example(d: Decision) -> bool:
+    stem = _stem(d.path).casefold()
+    number = ids.parse_name(stem).number
+    if not (_EXAMPLE_NAME.search(stem) or number == 0):
+        return False
+    placeholder_title = d.title is None and d.title_raw is not None
+    template_status = d.status is Status.UNKNOWN and bool(d.status_raw)
+    return placeholder_title or template_status
+
+
+def non_records(decisions: Iterable[Decision]) -> dict[str, str]:
+    """Path -> what the file is (``index``, ``part``, ``example``) for the files among
+    ``decisions`` that are not decision records (see the module docstring)."""
+    by_root: dict[str, list[Decision]] = {}
+    for d in decisions:
+        by_root.setdefault(d.root, []).append(d)
+    out: dict[str, str] = {}
+    for log in by_root.values():
+        names = _record_names(log)
+        for d in log:
+            if _is_example(d):
+                out[d.path] = "example"
+            elif _is_part(d, names):
+                out[d.path] = "part"
+            elif _is_index(d, log):
+                out[d.path] = "index"
+    return out

@@ -1,0 +1,62 @@
+"""Files under a root that are not decision records, found by content (written for these
+tests): an index listing the log, a part of a record in a folder named after it, an example."""
+
+from __future__ import annotations
+
+from adrguard.core.conventions.kinds import non_records
+from adrguard.core.model import Decision, SourceFile
+from adrguard.core.options import Options
+from adrguard.core.parse.record import parse
+
+ROOT = "docs/records"
+
+
+def rec(path: str, text: str) -> Decision:
+    return parse(SourceFile(path=f"{ROOT}/{path}", root=ROOT, data=text.encode()), Options())
+
+
+def record(path: str, title: str) -> Decision:
+    return rec(path, f"# {title}\n\n## Status\n\nAccepted\n\n## Context\n\nWe need it.\n")
+
+
+LOG = [
+    record("ops/OPS-001-alerting.md", "OPS-001: Alerting"),
+    record("ops/OPS-002-backups.md", "OPS-002: Backups"),
+    record("api/API-001-paging.md", "API-001: Paging"),
+    record("api/API-002-errors.md", "API-002: Errors"),
+]
+
+
+def test_a_file_that_lists_the_log_is_its_index() -> None:
+    index = rec("records.md", "# Our records\n\n" + "".join(
+        f"- [{d.title}]({d.path[len(ROOT) + 1:]})\n" for d in LOG[:3]))
+    assert non_records([*LOG, index]) == {index.path: "index"}
+
+
+def test_a_record_that_links_a_few_others_is_a_record() -> None:
+    links = "See [1](ops/OPS-001-alerting.md) and [2](ops/OPS-002-backups.md).\n"
+    overview = rec("ops/OPS-003-on-call.md", f"# OPS-003: On call\n\n## Status\n\nAccepted\n\n{links}")
+    assert non_records([*LOG, overview]) == {}
+
+
+def test_a_file_in_a_folder_named_after_a_record_is_part_of_it() -> None:
+    part = rec("resources/OPS-002/restore-steps.md", "## Restore steps\n\n1. Stop the writers.\n")
+    assert non_records([*LOG, part]) == {part.path: "part"}
+
+
+def test_a_numbered_record_in_a_record_named_folder_stays_a_record() -> None:
+    nested = record("OPS-002/OPS-004-restore-drills.md", "OPS-004: Restore drills")
+    assert non_records([*LOG, nested]) == {}
+
+
+def test_a_sample_whose_title_and_status_are_placeholders_is_an_example() -> None:
+    sample = rec(
+        "000-sample-record.md",
+        "# ADR 000 - {title}\n\n## Status\n\nproposed | accepted | deprecated | superseded\n",
+    )
+    assert non_records([*LOG, sample]) == {sample.path: "example"}
+
+
+def test_a_record_named_example_that_is_filled_in_stays_a_record() -> None:
+    real = record("OPS-005-example-dashboards.md", "OPS-005: Example dashboards for teams")
+    assert non_records([*LOG, real]) == {}
