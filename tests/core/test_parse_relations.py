@@ -192,3 +192,32 @@ def test_sections_text_and_github_anchors() -> None:
         7,
     )
     assert d.section("pros & cons") is d.sections[1]
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("- We supersede [ADR 4](/adr/4) with the current ADR.", [("supersedes", "/adr/4")]),
+        ("We hereby replace [9. Queues](0009-queues.md).", [("supersedes", "0009-queues.md")]),
+        ("- Extends ADR-0012 with two optional fields.", [("amends", "ADR-0012")]),
+        ("Extended by [ADR 0017](0017-validation.md)", [("amended-by", "0017-validation.md")]),
+        ("This ADR describes the new client, which replaces the plugin pattern described in "
+         "[ADR-0006](0006-plugins.md) (now deprecated).", [("supersedes", "0006-plugins.md")]),
+        ("While this does not directly supersede [ADR 5](0005-x.md), it prepares it.", []),
+        ("The library extends [the parser](https://example.com) with hooks.", []),
+    ],
+)
+def test_authors_and_replaced_descriptions_declare_relations(
+    line: str, expected: list[tuple[str, str]]
+) -> None:
+    assert rels(rec(f"# 1. A\n\n## Status\n\nAccepted\n\n## Context\n\n{line}\n")) == expected
+
+
+def test_a_retired_records_reason_names_its_successor() -> None:
+    text = (
+        "---\nstatus: Deprecated\ndeprecated-reason: The old client is gone; its plugin system "
+        "was rewritten for the new client. See ADR-0031.\n---\n# 7. Plugins\n"
+    )
+    assert rels(rec(text, "0007-plugins.md")) == [("superseded-by", "ADR-0031")]
+    accepted = text.replace("status: Deprecated", "status: Accepted")
+    assert rels(rec(accepted, "0007-plugins.md")) == []

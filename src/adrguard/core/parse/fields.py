@@ -32,6 +32,12 @@ _PARTLY = re.compile(r"^(?:partly|partially|in part)\s+supers", re.I)
 _COLON = re.compile(r"[:：]")
 _DATE_KEYS = ("date", "created", "decision-date", "decision_date")
 _MARKUP = ("](", "~", "**", "__")  # markdown that says which part of a status line counts
+# A front-matter key giving the reason a record was retired (``deprecated-reason``,
+# ``deprecation_note``, ``superseded-reason``, ``withdrawal-reason``).
+_REASON_KEY = re.compile(
+    r"^(?:deprecat|supersed|supercede|replac|withdraw|retir|obsolet)\w*[-_ ]?(?:reason|note)s?$",
+    re.I,
+)
 
 
 @lru_cache(maxsize=32)
@@ -254,6 +260,12 @@ class Fields:
             partly,
         )
         if (
+            primary is not None
+            and primary.status in (Status.DEPRECATED, Status.SUPERSEDED)
+            and not any(r.kind is RelKind.SUPERSEDED_BY for r in found)
+        ):
+            found += self._successor_in_reason(rid)
+        if (
             primary is None
             or primary.status is not Status.SUPERSEDED
             or any(r.kind is RelKind.SUPERSEDED_BY for r in found)
@@ -264,6 +276,20 @@ class Fields:
         named = relations.named_targets(primary.raw)
         kind = RelKind.SUPERSEDED_BY
         return found + tuple(Relationship(kind, rid, t, loc, text, "status") for t, text in named)
+
+    def _successor_in_reason(self, rid: str) -> tuple[Relationship, ...]:
+        """A retired record's front-matter reason (``deprecated-reason: … See ADR-291.``) that
+        names exactly one record: that record took over."""
+        for key, value in self.fm.items():
+            text = formats.scalar(value)
+            if text is None or not _REASON_KEY.search(str(key)):
+                continue
+            named = list(dict.fromkeys(ids.in_text(text)))
+            if len(named) == 1:
+                loc = Location(self.source.path, self.fm_lines.get(key, 1))
+                kind = RelKind.SUPERSEDED_BY
+                return (Relationship(kind, rid, named[0], loc, "", "front-matter"),)
+        return ()
 
     # -- assembly -----------------------------------------------------------------------
     def sections(self) -> tuple[Section, ...]:

@@ -1,10 +1,12 @@
 """Relationships declared by a record: front-matter keys, status strings and body lines.
 
 A body line only declares a relationship with relation wording at the start of a clause
-(``Superseded by [..](..)``, ``Amends ..``, ``Refined by ..``, ``Rejected (see ..)``) or with the
-record as the subject (``This ADR in part supersedes [..]``). A mere mention is a link, never a
-relationship, and dependency wording ("builds on", "based on") records nothing. Partial
-supersession is an amendment, never a supersession.
+(``Superseded by [..](..)``, ``Amends ..``, ``Extends ..``, ``Refined by ..``, ``Rejected (see
+..)``) or with the record (or its authors) as the subject (``This ADR in part supersedes [..]``,
+``We supersede [..] with the current ADR``), or when the record replaces what another one
+described (``… which replaces the plugin pattern described in [ADR-56](..)``). A mere
+mention is a link, never a relationship, and dependency wording ("builds on", "based on")
+records nothing. Partial supersession is an amendment, never a supersession.
 """
 
 from __future__ import annotations
@@ -33,7 +35,8 @@ _START_RULES: tuple[tuple[re.Pattern[str], RelKind], ...] = tuple(
         (r"(?:this\s+(?:adr\s+|decision\s+|record\s+|document\s+)?is\s+)?an?\s+addendum\s+to\b",
          RelKind.AMENDS),
         (r"refines\b", RelKind.AMENDS),
-        (r"(?:amended|refined)\s+by\b", RelKind.AMENDED_BY),
+        (r"(?:amended|refined|extended)\s+by\b", RelKind.AMENDED_BY),
+        (r"extends\b", RelKind.AMENDS),
         (r"depends\s+on\b", RelKind.DEPENDS_ON),
         (r"rejected\b[^\[]*?(?:\bin\s+favou?r\s+of|\(\s*see|\bsee)\b", RelKind.IN_FAVOUR_OF),
     )
@@ -41,10 +44,18 @@ _START_RULES: tuple[tuple[re.Pattern[str], RelKind], ...] = tuple(
 # Matches at a position exactly when one of the start rules does: one probe instead of twelve.
 _ANY_START = re.compile("|".join(f"(?:{p.pattern})" for p, _ in _START_RULES), re.I)
 _SUBJECT = re.compile(
-    r"\b(?:this|the\s+present)\s+(?:adr|decision(?:\s+record)?|record|document)\b"
-    r"(?:\s+(?:is|was|has\s+been|hereby))?\s+(?P<partial>" + _P + r"\s+)?"
-    r"(?P<verb>supersedes\s+(?:some|certain|several)?\s*(?:aspects?|parts?)\s+of"
-    r"|supersedes|super[sc]eded\s+by|replaces|replaced\s+by|amends|amended\s+by|adds\s+to)\b",
+    r"(?:\b(?:this|the\s+present)\s+(?:adr|decision(?:\s+record)?|record|document)\b"
+    r"(?:\s+(?:is|was|has\s+been|hereby))?|^\W*we(?:\s+hereby)?)\s+(?P<partial>" + _P + r"\s+)?"
+    r"(?P<verb>supersedes?\s+(?:some|certain|several)?\s*(?:aspects?|parts?)\s+of"
+    r"|supersedes?|super[sc]eded\s+by|replaces?|replaced\s+by|amends?|amended\s+by|adds\s+to"
+    r"|extends?)\b",
+    re.I,
+)
+# ``This replaces the test collections mechanism described in [ADR-53](..)``: the record
+# replaces what another record described (a relative clause or a demonstrative subject).
+_REPLACES_DESCRIBED = re.compile(
+    r"\breplaces\s+(?:the|its|a|an)\s+(?:[^\W\d_][\w/'’-]*\s+){0,8}?"
+    r"(?:described|defined|specified|documented|proposed|introduced)\s+in\b",
     re.I,
 )
 _PASSIVE = re.compile(
@@ -62,6 +73,11 @@ _STOP = re.compile(r"[.!?;](?:\s|$)|\s[-–—]\s")
 _YAML_LINK = re.compile(r"\[([^\]]*)\]\(\s*<?([^)\s>]*)>?[^)]*\)")
 
 _VERB_KIND = {
+    "supersede": RelKind.SUPERSEDES,
+    "replace": RelKind.SUPERSEDES,
+    "amend": RelKind.AMENDS,
+    "extend": RelKind.AMENDS,
+    "extends": RelKind.AMENDS,
     "supersedes": RelKind.SUPERSEDES,
     "superseded by": RelKind.SUPERSEDED_BY,
     "superceded by": RelKind.SUPERSEDED_BY,
@@ -133,7 +149,7 @@ def _clauses(text: str) -> Iterable[int]:
         yield m.end()
 
 
-_KEYWORDS = re.compile("supers|superc|replac|amend|refine|depend|reject|addend|adds to")
+_KEYWORDS = re.compile("supers|superc|replac|amend|refine|depend|reject|addend|adds to|exten")
 
 
 def may_declare(text: str) -> bool:
@@ -168,13 +184,16 @@ def scan_line(
                 break
     for m in _SUBJECT.finditer(text):
         verb = re.sub(r"\s+", " ", m.group("verb").casefold())
-        if verb.startswith("supersedes ") and " of" in verb:
+        if verb.startswith("supersede") and " of" in verb:
             kind = RelKind.AMENDS
         else:
             kind = _VERB_KIND.get(verb, RelKind.SUPERSEDES)
             if m.group("partial"):
                 kind = _PARTIAL.get(kind, kind)
         out.extend(Found(kind, t, label, col) for t, label, col in _targets(text, spans, m.end()))
+    for m in _REPLACES_DESCRIBED.finditer(text):
+        found = _targets(text, spans, m.end())
+        out.extend(Found(RelKind.SUPERSEDES, t, label, col) for t, label, col in found)
     for m in _PASSIVE.finditer(text):
         kind = RelKind.AMENDED_BY if m.group("partial") else RelKind.SUPERSEDED_BY
         out.extend(Found(kind, t, label, col) for t, label, col in _targets(text, spans, m.end()))
