@@ -116,6 +116,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not getattr(args, "func", None):
             parser.print_help(sys.stderr)
             return 2
+        if getattr(args, "quiet", False):
+            from adrguard.cli.common import set_quiet
+
+            set_quiet(True)
         code: int = args.func(args)
         return code
     except UserError as exc:
@@ -144,6 +148,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         return 3
     finally:
-        from adrguard.cli.common import resume_commands
+        from adrguard.cli.common import resume_commands, set_quiet
 
         resume_commands()
+        set_quiet(False)
