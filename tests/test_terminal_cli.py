@@ -165,6 +165,32 @@ def test_list_as_a_markdown_table(log: GitRepo, capsys: pytest.CaptureFixture[st
     assert all(line.count(" | ") == 3 for line in lines[2:])
 
 
+# -- search ---------------------------------------------------------------------------------
+
+
+def test_search_is_ranked_shows_the_match_and_exits_1_on_no_match(
+    log: GitRepo, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Before: results in discovery order, a title match showed the file's opening as the
+    excerpt, and no match exited 0."""
+    root = str(log.path)
+    code, out, _ = cli(capsys, "search", "postgres", "--repo", root)
+    lines = out.splitlines()
+    assert code == 0 and lines[0].startswith("ADR-0003  Use Postgres")  # title match first
+    assert lines[3].startswith("ADR-0001")  # mentions it only in its status line
+    assert lines[2] == "    # 3. Use Postgres"  # its only match: the heading, alone
+    assert lines[5].startswith("    …") and "Superseded by [3](0003-use-postgres.md)" in lines[5]
+    code, out, _ = cli(capsys, "search", "no-such-word", "--repo", root)
+    assert code == 1 and out == "0 matching records\n"
+    code, out, _ = cli(capsys, "search", "no-such-word", "--repo", root, "--format", "json")
+    assert code == 1 and json.loads(out)["results"] == [] and json.loads(out)["total"] == 0
+    assert cli(capsys, "search", "postgres", "--repo", root, "-q")[:2] == (0, "")
+    assert cli(capsys, "search", "nothing-at-all", "--repo", root, "-q")[:2] == (1, "")
+    code, out, _ = cli(capsys, "search", "use", "--repo", root, "--limit", "1")
+    assert code == 0 and out.splitlines()[-1] == ("2 matching records, the best 1 shown (raise "
+                                                  "--limit above 1 for more)")
+
+
 # -- on a terminal ---------------------------------------------------------------------------
 
 
