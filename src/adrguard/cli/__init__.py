@@ -33,6 +33,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "current": ("index", "CURRENT.md views and their CURRENT.sources.json manifests"),
     "new": ("new", "write the next decision record in the log's own style"),
     "supersede": ("new", "write a record that supersedes (or amends) another; mark the old one"),
+    "link": ("new", "declare a relation between two records (A amends B), in the log's style"),
     "impact": ("impact", "which decisions govern what a change touches (for review)"),
     "verify": ("verify", "check accepted decisions against fitness rules and CI evidence"),
     "action": (
