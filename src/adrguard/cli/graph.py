@@ -91,7 +91,9 @@ def run_graph(args: argparse.Namespace) -> int:
              "use --focus ID --depth N, or --format dot")
     emit(out.text, FormatSpec(args.format, target))
     if target is not None and args.format == "html":
-        info(f"adrguard: wrote {target} ({out.nodes} records, {out.edges} relationships): "
+        records = "record" if out.nodes == 1 else "records"
+        relations = "relationship" if out.edges == 1 else "relationships"
+        info(f"adrguard: wrote {target} ({out.nodes} {records}, {out.edges} {relations}): "
              "open it in a browser")
     return 0
 
