@@ -63,6 +63,7 @@ def test_other_headings_are_not_the_status(heading: str) -> None:
         ("Implementable", Status.ACCEPTED),
         ("Provisional", Status.ACCEPTED),
         ("Merged", Status.ACCEPTED),
+        ("Drafted", Status.DRAFT),
         ("Partially accepted", Status.ACCEPTED),
         ("Deferred", Status.PROPOSED),
         ("Last Call", Status.PROPOSED),
@@ -387,3 +388,20 @@ def test_a_record_named_as_superseded_by_the_one_that_says_so(
 def test_bilingual_status_and_date_labels(text: str) -> None:
     d = rec(f"# 1. Pick a queue\n\n{text}\n## Context\n\nText.\n")
     assert (d.status, d.date) == (Status.ACCEPTED, "2024-01-02")
+
+
+def test_a_dated_history_passes_over_lines_that_name_no_status() -> None:
+    section = "- 2024-03-12: Drafted\n- 2024-03-14: Merged\n- 2025-04-04: Edited (typo)\n"
+    d = rec(body("Status", section))
+    assert d.status is Status.ACCEPTED and "Merged" in (d.status_raw or "")
+
+
+def test_explicit_metadata_outranks_a_section_that_only_shares_the_name() -> None:
+    text = (
+        "# KEEP-0033: Caching\n\n* **Type**: Design proposal\n* **Status**: Accepted\n\n"
+        "## Current state\n\nThe cache has no options for now.\n\n## Summary\n\nx\n"
+    )
+    d = rec(text, "0033-caching.md")
+    assert d.status is Status.ACCEPTED and d.status_raw == "Accepted"
+    plain = "# 3. C\n\n* Status: Proposed\n\n## Status\n\nAccepted\n"
+    assert rec(plain, "0003-c.md").status is Status.ACCEPTED  # a Status section stays first

@@ -31,7 +31,7 @@ process word is ambiguous the reading that says whether the decision is in force
 proposed (not decided yet), "Withdrawn" and "Abandoned" are rejected (never in force),
 "Historic", "Reverted" and "Retired" are deprecated; EIP's "Stagnant" (a draft or review left
 idle) is proposed (not decided); "In progress" says the record itself is still being written:
-draft. Words that are not statuses but say one plainly (a pull request's "merged", an
+draft. Words that are not statuses but say one plainly (a loanword such as "mergé", an
 "experimental" design, a "Placeholder" stub) are guesses (``STATUS_GUESSES``): read, and
 reported by ADR103 until the log maps them. ``docs/statuses.md`` is the user's copy.
 """
@@ -51,6 +51,7 @@ _PROPOSED = _words(
     "proposed; pending; pending review; in review; under review; review; needs review;"
     " ready for review; awaiting review; scheduled for review; active review; in discussion;"
     " under discussion; discussion; discussed; discussing; under consideration; considering;"
+    " public discussion; design review;"
     " open; on hold; hold; deferred; postponed; paused; suggested; submitted; candidate;"
     " request for comments; rfc; last call; public call; final comment period; fcp;"
     " returned for revision; exploring; tentative; proposed to target; ongoing; stagnant;"
@@ -70,7 +71,7 @@ _ACCEPTED = _words(
     "accepted",
     "accepted; approved; agreed; adopted; decided; implemented; implementable; done; complete;"
     " completed; stable; active; final; finalized; finalised; living; integrated; delivered;"
-    " released; shipped; ratified; endorsed; enacted; in effect; effective; in force;"
+    " released; shipped; merged; ratified; endorsed; enacted; in effect; effective; in force;"
     " targeted; ready for release; recommended; provisional; partly superseded;"
     " partially superseded; confirmed; signed off;"
     " conditionally accepted; conditionally approved; stage 4",
@@ -136,7 +137,7 @@ _SUPERSEDED = _words(
 )
 _DRAFT = _words(
     "draft",
-    "draft; wip; work in progress; in progress; incomplete; idea; early draft; sketch;"
+    "draft; drafted; wip; work in progress; in progress; incomplete; idea; early draft; sketch;"
     " todo; to do; not started; in preparation; under construction",
     "entwurf; in arbeit",  # de
     "brouillon; ébauche",  # fr
@@ -174,7 +175,7 @@ class _Frozen(dict[str, str]):
 # of the log's vocabulary). Pull-request states, a design's maturity, a stub's label.
 STATUS_GUESSES: Mapping[str, str] = _Frozen(
     {
-        **_words("accepted", "merged; mergé; mergée; partially accepted; partly accepted"),
+        **_words("accepted", "mergé; mergée; partially accepted; partly accepted"),
         **_words("proposed", "proposal; experimental; experiment"),
         **_words("draft", "placeholder; stub"),
     }

@@ -35,9 +35,10 @@ class UnknownStatus(BaseRule):
       (`experimental`, `Placeholder`, a pull request's `merged`), a compound value
       (`proposed | partially superseded by [8](0008-x.md)`), a sentence (`The steps above have
       been implemented`). The guess is used (the record lists as proposed, draft ...), and the
-      record is reported so that the log says it in its own words; a guessed word shared by at
-      least a quarter of a log's records (two or more) is that log's habit: one note for the
-      log, proposing the `statuses` mapping. A word mapped with `statuses` is never a guess.
+      record is reported so that the log says it in its own words; a guessed word that three
+      records of a log share, or two that are a quarter of it, is that log's habit: one note
+      for the log, proposing the `statuses` mapping. A word mapped with `statuses` is never a
+      guess.
 
     **Bad**: `Status: Acepted`, or `Status: Parked` in one record.
 
@@ -62,7 +63,7 @@ class UnknownStatus(BaseRule):
             if d.is_readable and d.status not in (None, Status.UNKNOWN) and d.status_raw:
                 guessed = st.guess(d.status_raw, synonyms)
                 if guessed is not None:
-                    key = _status_key(st.fold(st.compound(st.choose(d.status_raw))))
+                    key = guessed[2] or _status_key(st.fold(st.compound(st.choose(d.status_raw))))
                     guesses.setdefault(d.root, {}).setdefault(key, []).append((d, guessed[1]))
             if not d.is_readable or d.status is not Status.UNKNOWN:
                 continue
@@ -100,7 +101,8 @@ class UnknownStatus(BaseRule):
             stating = sum(1 for d in ctx.log(root).records if d.status is not None)
             habit: dict[str, list[Decision]] = {}
             for word, found in sorted(words.items()):
-                if len(found) >= 2 and len(found) * _HABIT >= stating:
+                shared = len(found) >= 2 and len(found) * _HABIT >= stating
+                if shared or len(found) >= _HABIT_RECORDS:
                     habit[word] = [d for d, _ in found]
                     continue
                 for d, why in found:
@@ -141,6 +143,7 @@ class UnknownStatus(BaseRule):
 
 
 _HABIT = 4  # a guessed word a quarter of a log's records share is the log's habit
+_HABIT_RECORDS = 3  # ... and so is one that three records share
 _KEY_END = re.compile(r"[^\w\s'’-]")
 
 

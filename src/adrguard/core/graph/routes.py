@@ -22,10 +22,11 @@ learned base, or with a declared site, under any base), else by a file in a site
 ``public/`` or ``static/`` folder, or the folder of a generator's config: ``/img/x.png`` is
 ``static/img/x.png``; ``/docs/guide`` is ``<site>/docs/guide.md``). What resolves is no
 finding. A route under the log's scheme that names no record is broken, and so is one that
-names a record under another base (``/ard/ADR-144`` in a log of ``/adr/<id>`` routes), and one
-that resolves to nothing where the repository holds site folders. Where it holds none (the site
-is known only from the log), what resolves to nothing is left unchecked: the site may serve it
-from a folder this repository does not hold.
+names a record under another base (``/ard/ADR-144`` in a log of ``/adr/<id>`` routes), and a
+file (``/img/flow.png``) that no site folder holds where the repository holds site folders.
+Where it holds none (the site is known only from the log), and for a page route outside the
+log's scheme (a generator's plugins route blogs, versions and translations their own way), what
+resolves to nothing is left unchecked: the site may serve it.
 
 A relative link that fails as a path, in a log published with the site root as its base
 (the link starts with a folder the log's root-relative routes use: ``adr/ADR-70``,
@@ -277,12 +278,16 @@ class Routes:
         return self._file_or_not(route, relative)
 
     def _file_or_not(self, route: str, relative: bool) -> Reading:
-        """A file of the site's folders; else ``nowhere`` when the repository holds site
-        folders (it says how the site is served), ``unchecked`` when it holds none."""
+        """A file of the site's folders; else ``nowhere`` for a file (a name with an extension:
+        ``/img/flow.png``) when the repository holds site folders (it says where the site
+        serves files from), ``unchecked`` when it holds none, or for a page route, which a
+        generator's plugins may serve (a blog's dated routes, a versioned or translated
+        copy)."""
         found = self._site_file(route)
         if found is not None:
             return Reading("file", (), detail=found, relative=relative)
-        if not self.site_folders:
+        name = route.rstrip("/").rpartition("/")[2]
+        if not self.site_folders or "." not in name.strip("."):
             return Reading("unchecked", relative=relative)
         shown = ", ".join(f"{f or '.'}/" for f in self.site_folders[:3])
         more = ", ..." if len(self.site_folders) > 3 else ""

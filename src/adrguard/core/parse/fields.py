@@ -145,10 +145,12 @@ class Fields:
         out: list[StatusStatement] = []
         for raw, line in self.fm_statuses:
             out.append(StatusStatement(raw, st.normalise(raw, syn), line, "front-matter"))
+        qualified: list[StatusStatement] = []  # ``## Current state``: after the metadata
         for idx in sorted(self.status_sections):
             stmt = self.section_statement(idx)
             if stmt:
-                out.append(stmt)
+                plain = st.is_plain_status_heading(self.doc.headings[idx].text, self.status_keys)
+                (out if plain else qualified).append(stmt)
         for h in self.doc.headings:
             if ":" not in h.text and "：" not in h.text:
                 continue
@@ -159,7 +161,10 @@ class Fields:
                 )
         lines = list(self.status_lines())
         header = [s for s, in_header in lines if in_header]
-        out.extend(header if header or out else [s for s, _ in lines[:1]])
+        out.extend(header)
+        out.extend(qualified)
+        if not out:
+            out.extend(s for s, _ in lines[:1])
         return out
 
     def section_statement(self, idx: int) -> StatusStatement | None:

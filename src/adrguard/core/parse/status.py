@@ -258,8 +258,9 @@ def normalise(raw: str, synonyms: Mapping[str, str]) -> Status:
     return found
 
 
-def guess(raw: str, synonyms: Mapping[str, str]) -> tuple[Status, str] | None:
-    """(status, why) for a status the vocabulary does not read but whose meaning is plain:
+def guess(raw: str, synonyms: Mapping[str, str]) -> tuple[Status, str, str] | None:
+    """(status, why, the guessed word or "") for a status the vocabulary does not read but
+    whose meaning is plain:
     the status part of a compound status (:func:`compound`), a sentence saying the decision
     ``has been`` implemented, approved, rejected ..., or a word that is not a status but says
     one (:data:`~adrguard.core.vocabulary.STATUS_GUESSES`: ``experimental``, ``Placeholder``,
@@ -271,18 +272,18 @@ def guess(raw: str, synonyms: Mapping[str, str]) -> tuple[Status, str] | None:
     if part != choose(raw):
         found = _reading(part, synonyms)
         if found is not Status.UNKNOWN:
-            return found, "a compound status: the status and a relation in one value"
+            return found, "a compound status: the status and a relation in one value", ""
     folded = fold(raw)
     if not folded or is_template_text(folded, synonyms, is_braced(raw)):
         return None
-    word = match(folded, _GUESSES)
+    word = matched_word(folded, _GUESSES) or matched_word(_undated(folded), _GUESSES)
     if word is not None:
-        return word, "not a status word"
+        return word[1], "not a status word", word[0]
     if " been " in folded:
         prose = _PROSE.match(folded)
         said = match(prose.group(1), synonyms) if prose else None
         if said is not None:
-            return said, "a sentence, not a status word"
+            return said, "a sentence, not a status word", ""
     return None
 
 
@@ -378,6 +379,15 @@ def is_status_heading(text: str, keys: frozenset[str]) -> bool:
     return any(w in keys for w in words) and all(w in keys or w in _HEADING_FILLERS for w in words)
 
 
+def is_plain_status_heading(text: str, keys: frozenset[str]) -> bool:
+    """A status heading that is only the status word (``## Status``, ``## 2. Statut``,
+    ``## 상태 (Status)``), not one that qualifies it (``## Current state``, ``## Experimental
+    status``): explicit metadata outranks a qualified one."""
+    folded = _HEADING_NUMBER.sub("", _strip_symbols(text.casefold()))
+    words = [w for w in _HEADING_SPLIT.split(folded) if w]
+    return bool(words) and all(w in keys for w in words)
+
+
 def date_key(text: str) -> tuple[int, int, int] | None:
     """A sortable (year, month, day) for the first date written in ``text``."""
     m = _ISO_DATE.search(text)
@@ -400,21 +410,24 @@ def _without_dates(text: str) -> str:
 
 
 def latest_entry(lines: list[str], synonyms: Mapping[str, str]) -> int | None:
-    """In a dated status history (every line dated and naming a status), the latest line;
-    among lines of the same date the last one."""
+    """In a dated status history (every line dated, two or more naming a status), the latest
+    line that names one; among lines of the same date the last one. A dated line that names no
+    status (``2025-04-04: Edited``) records something else and is passed over."""
     if len(lines) < 2:
         return None
     best: tuple[tuple[int, int, int], int] | None = None
+    naming = 0
     for i, line in enumerate(lines):
         key = date_key(line)
         if key is None:
             return None
         undated = fold(_without_dates(line))
         if not any(match(undated[j:], synonyms) for j in _word_starts(undated)):
-            return None
+            continue
+        naming += 1
         if best is None or key >= best[0]:
             best = (key, i)
-    return best[1] if best else None
+    return best[1] if best and naming >= 2 else None
 
 
 def _word_starts(text: str) -> list[int]:
