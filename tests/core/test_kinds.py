@@ -60,3 +60,17 @@ def test_a_sample_whose_title_and_status_are_placeholders_is_an_example() -> Non
 def test_a_record_named_example_that_is_filled_in_stays_a_record() -> None:
     real = record("OPS-005-example-dashboards.md", "OPS-005: Example dashboards for teams")
     assert non_records([*LOG, real]) == {}
+
+
+def test_a_note_left_where_a_record_moved_is_a_redirect() -> None:
+    moved = rec("OPS-007-old-home.md", "Moved to [OPS-007/README.md](OPS-007/README.md).\n")
+    status = rec("OPS-008-x.md", "---\nstatus: Moved\n---\n\nThis file now lives at "
+                 "https://example.org/records/ops-008.\n")
+    found = non_records([*LOG, moved, status])
+    assert found == {moved.path: "redirect", status.path: "redirect"}
+
+
+def test_a_record_that_mentions_a_move_is_a_record() -> None:
+    real = rec("OPS-009-move-backups.md", "# OPS-009: Move the backups\n\n## Status\n\nAccepted\n\n"
+               "## Decision\n\nThe backups moved to [the cold store](https://example.org).\n")
+    assert non_records([*LOG, real]) == {}

@@ -221,3 +221,22 @@ def test_a_retired_records_reason_names_its_successor() -> None:
     assert rels(rec(text, "0007-plugins.md")) == [("superseded-by", "ADR-0031")]
     accepted = text.replace("status: Deprecated", "status: Accepted")
     assert rels(rec(accepted, "0007-plugins.md")) == []
+
+
+@pytest.mark.parametrize("value", ["N/A", "None", "n.a.", "-", "TBD", "''"])
+def test_a_placeholder_for_nothing_states_no_relation(value: str) -> None:
+    d = rec(f"---\nstatus: accepted\nreplaces: {value}\nsuperseded-by: {value}\n---\n# 1. A\n")
+    assert rels(d) == []
+
+
+def test_a_comma_separated_relation_value_is_a_list() -> None:
+    d = rec("---\nstatus: accepted\nreplaces: 655, 777\n---\n# 1. A\n")
+    assert rels(d) == [("supersedes", "655"), ("supersedes", "777")]
+
+
+def test_email_autolinks_and_footnotes_are_not_paths() -> None:
+    d = rec(
+        "# 1. A\n\n## Status\n\nAccepted\n\nBy Ann <ann@example.org>, see the note[^1].\n\n"
+        "[^1]:\n    ```json\n    {}\n    ```\n"
+    )
+    assert [link.target for link in d.links] == ["mailto:ann@example.org"]

@@ -309,6 +309,7 @@ def test_a_placeholder_title_is_no_title(h1: str) -> None:
         ("20191104-012-cache-keys", "", 12, None, "ADR-0012"),
         ("2022-05-01-3-tier-layout", "", None, None, None),
         ("2024-01-15-2fa-support", "", None, None, None),
+        ("202012-receive-split", "", None, None, None),
         ("v2-migration", "", None, None, None),
     ],
 )

@@ -73,3 +73,31 @@ def test_front_matter_id_wins_and_readme_at_the_root_is_its_stem() -> None:
 )
 def test_only_one_number_prefix_is_stripped(heading: str, title: str) -> None:
     assert rec(f"# {heading}\n").title == title
+
+
+@pytest.mark.parametrize(
+    ("text", "title"),
+    [
+        # a setext heading that opens the body, numbered in the log's own scheme
+        ("GR7: Connection scaling\n----\n* Status: Draft\n\n## Abstract\n\nx\n", "Connection scaling"),
+        ("## Created timestamps\n\n* **Owners**: ann\n\n## Why\n\nx\n", "Created timestamps"),
+        # a metadata block's Title field, in bullets or in a table
+        ("* Title: Cache the price lists\n* Status: Accepted\n\n## Context\n\nx\n",
+         "Cache the price lists"),
+        ("| ACP | 7 |\n| :--- | :--- |\n| **Title** | Dynamic fees |\n| **Status** | Final |\n\n"
+         "## Abstract\n\nx\n", "Dynamic fees"),
+        # a preamble written as a code block
+        ("## Preamble\n\n```\nCAP: 0007\nTitle: Bump sequence\nStatus: Final\n```\n\n## Summary\n",
+         "Bump sequence"),
+        # a section that opens the body is no title
+        ("## Context and Problem Statement\n\nx\n\n## Decision Outcome\n\ny\n", None),
+        ("## Status\n\nAccepted\n", None),
+    ],
+)
+def test_a_title_stated_in_another_shape(text: str, title: str | None) -> None:
+    assert rec(text, "GR7-x.md").title == title
+
+
+def test_a_preamble_code_block_states_status_and_date() -> None:
+    d = rec("## Preamble\n\n```\nTitle: Bump\nStatus: Final\nCreated: 2018-02-08\n```\n\n## S\n")
+    assert (d.status_raw, d.date) == ("Final", "2018-02-08")

@@ -70,7 +70,8 @@ _PROPOSED = _words(
 _ACCEPTED = _words(
     "accepted",
     "accepted; approved; agreed; adopted; decided; implemented; implementable; done; complete;"
-    " completed; stable; active; final; finalized; finalised; living; integrated; delivered;"
+    " completed; stable; active; activated; final; finalized; finalised; living; integrated;"
+    " delivered;"
     " released; shipped; merged; ratified; endorsed; enacted; in effect; effective; in force;"
     " targeted; ready for release; recommended; provisional; partly superseded;"
     " partially superseded; confirmed; signed off;"

@@ -48,12 +48,26 @@ def id_family(d: Decision) -> str:
     return "" if prefix in _GENERIC_PREFIXES else prefix
 
 
+_YEARS = range(1990, 2101)
+
+
+def year_numbered(records: tuple[Decision, ...]) -> bool:
+    """Whether a log's numbers are years (``2018-processors-improvements/``): three quarters
+    or more of its numbered records carry a number in 1990..2100, and they repeat (fewer
+    distinct numbers than records). Such a number is a date, not an id."""
+    numbers = [d.number for d in records if d.number is not None]
+    years = [n for n in numbers if n in _YEARS]
+    return len(years) >= 2 and 4 * len(years) >= 3 * len(numbers) and len(set(years)) < len(years)
+
+
 def _same_number(ctx: RuleContext) -> Iterator[tuple[Decision, ...]]:
     """Records sharing a number and an id prefix in one root, unless they are its versions
     (``std-0002-v1``, ``std-0002-v2``: one version each). An id is its prefix plus its number:
     ``API-001`` and ``ARC-001`` are two ids (per-area numbering), ``0001-x`` and ``ADR-001-y``
     one."""
-    for same in ctx.corpus.by_number.values():
+    for (root, _number), same in ctx.corpus.by_number.items():
+        if year_numbered(ctx.log(root).all):
+            continue
         families: dict[str, list[Decision]] = {}
         for d in same:
             families.setdefault(id_family(d), []).append(d)
@@ -71,6 +85,10 @@ class DuplicateId(BaseRule):
     every reference to it ambiguous. Archived records keep their ids, so a new record must not
     take one. Several roots are separate number spaces; versions of one record named
     `<number>-v<version>` (`0002-v1-x.md`, `0002-v2-x.md`) share its number.
+
+    A log whose numbers are years (three quarters of its numbered records carry a number in
+    1990..2100, and they repeat: `2018-processors-improvements/`) is dated, not numbered; a
+    year and a month (`202012-receive-split.md`) is a date too.
 
     An id is its prefix plus its number: a log numbered per area (`API-001`, `ARC-001`,
     `CLI-001` in one root) holds distinct ids, and only records that share both are reported;
@@ -97,6 +115,8 @@ class DuplicateId(BaseRule):
         others: dict[str, set[str]] = {}
         by_root_id: dict[tuple[str, str], list[Decision]] = {}
         for d in ctx.corpus.decisions:  # several roots are separate namespaces
+            if d.number is not None and year_numbered(ctx.log(d.root).all):
+                continue  # a year is not an id (see the docstring)
             by_root_id.setdefault((d.root, d.id.casefold()), []).append(d)
         for group in (*by_root_id.values(), *_same_number(ctx)):
             if len(group) > 1:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from adrguard.core.conventions.log import MIN_LEARN
 from adrguard.core.conventions.sections import Requirement
 from adrguard.core.findings import Finding, Severity
 from adrguard.core.model import Decision, Location, Status
@@ -42,6 +43,11 @@ class MissingTitle(BaseRule):
     Accepted
     ```
 
+    **Learns**: whether the log titles its records. In a log of three records or more where
+    fewer than half of them write a title in any form (an RFC process whose file names are the
+    titles), a missing title is the log's habit: one **note** for the log, not an error per
+    record. Sign-posts are left out of the count.
+
     **Good**:
 
     ```markdown
@@ -58,10 +64,14 @@ class MissingTitle(BaseRule):
     )
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
+        untitled: dict[str, list[Decision]] = {}  # root -> records with no title by habit
         for d in _readable(ctx):
             if d.title is not None:
                 continue
             if d.title_raw is None:
+                if _untitled_by_habit(ctx, d.root):
+                    untitled.setdefault(d.root, []).append(d)
+                    continue
                 yield self.finding(
                     "the record has no title: add an H1 (`# 7. Short title`) or `title:` "
                     "in the front matter",
@@ -75,6 +85,27 @@ class MissingTitle(BaseRule):
                     Location(d.path, d.title_line),
                     d,
                 )
+        for root, records in sorted(untitled.items()):
+            log = ctx.log(root)
+            first = records[0]
+            yield self.finding(
+                f"{len(records)} of {len(log.substantive)} records in {log.label} have no title "
+                "(no H1, no `title:`): the log names its records by their file names, so they "
+                "are listed by name; add titles to show them in indexes and link texts",
+                Location(first.path, 1),
+                first,
+                related=[d.id for d in records[1:]],
+                severity=Severity.NOTE,
+            )
+
+
+def _untitled_by_habit(ctx: RuleContext, root: str) -> bool:
+    """Whether a log leaves its records untitled by habit: in a log of MIN_LEARN records or
+    more, fewer than half of them (sign-posts left out) write a title in any form."""
+    log = ctx.log(root)
+    records = log.substantive
+    titled = sum(1 for d in records if d.title_raw is not None)
+    return len(records) >= MIN_LEARN and 2 * titled < len(records)
 
 
 class EmptySection(BaseRule):

@@ -9,7 +9,10 @@ their content and their place in the log (a file's name alone never decides):
   is not itself named like a record;
 * **an example or a template**: a file named as an example or a sample, or numbered zero, whose
   title or status is still a template's placeholder (``# ADR 000 - {title}`` with the template's
-  help text as its status).
+  help text as its status);
+* **a redirect**: a file left behind when a record moved: its status is ``Moved``, or its whole
+  text is a short note (:data:`REDIRECT_WORDS` words at most, no status, no sections) saying
+  that it moved or was renamed, with a link or an address (``Moved to [CIP-0003/README.md](..)``).
 
 Pure: works on the parsed records. :func:`non_records` says which and why; discovery lists them
 as skipped, like indexes and templates found by name.
@@ -26,6 +29,13 @@ from adrguard.core.model import Decision, Status
 from adrguard.core.parse import formats, ids
 
 MIN_LISTED = 3  # records an index links to, at least
+REDIRECT_WORDS = 40  # the longest text a redirect note may be
+_MOVED = re.compile(
+    r"\b(?:moved|renamed|relocated|migrated)\s+(?:to|into|over\s+to)\b|\bhas\s+moved\b"
+    r"|\bnow\s+lives\s+(?:at|in)\b",
+    re.I,
+)
+_MOVED_STATUS = re.compile(r"^\W*(?:moved|relocated)\b", re.I)
 _EXAMPLE_NAME = re.compile(r"(?:^|[-_. ])(?:example|examples|sample|samples|demo)(?=$|[-_. ])")
 
 
@@ -104,8 +114,19 @@ def _is_example(d: Decision) -> bool:
     return placeholder_title or template_status
 
 
+def _is_redirect(d: Decision) -> bool:
+    if d.status_raw and _MOVED_STATUS.match(d.status_raw):
+        return True
+    words = d.text.split()
+    if not words or len(words) > REDIRECT_WORDS or _states_status(d):
+        return False
+    if any(section.level >= 2 for section in d.sections):
+        return False
+    return bool(_MOVED.search(d.text)) and ("://" in d.text or bool(d.links))
+
+
 def non_records(decisions: Iterable[Decision]) -> dict[str, str]:
-    """Path -> what the file is (``index``, ``part``, ``example``) for the files among
+    """Path -> what the file is (``index``, ``part``, ``example``, ``redirect``) for the files among
     ``decisions`` that are not decision records (see the module docstring)."""
     by_root: dict[str, list[Decision]] = {}
     for d in decisions:
@@ -114,7 +135,9 @@ def non_records(decisions: Iterable[Decision]) -> dict[str, str]:
     for log in by_root.values():
         names = _record_names(log)
         for d in log:
-            if _is_example(d):
+            if _is_redirect(d):
+                out[d.path] = "redirect"
+            elif _is_example(d):
                 out[d.path] = "example"
             elif _is_part(d, names):
                 out[d.path] = "part"

@@ -24,7 +24,7 @@ from adrguard.core.model import (
 from adrguard.core.options import Options
 from adrguard.core.parse import formats, ids, relations
 from adrguard.core.parse import status as st
-from adrguard.core.parse.document import Block, Document
+from adrguard.core.parse.document import Block, Document, Heading
 from adrguard.core.parse.statements import rows, section_statement
 
 _HEADING_MARKS = re.compile(r"^\s{0,3}#{1,6}[ \t]*|[ \t]+#+[ \t]*$")
@@ -129,15 +129,31 @@ class Fields:
             return cleaned.text, raw, self.fm_lines.get(found[0], 1), cleaned.number
         for h in self.doc.headings:
             if h.level == 1:
-                first = h.raw.split("\n", 1)[0]
-                raw_h = (
-                    _HEADING_MARKS.sub("", first).strip()
-                    if first.lstrip().startswith("#")
-                    else first.strip()
-                )
-                cleaned = formats.clean_title(h.text, own)
-                return cleaned.text, raw_h, h.line, cleaned.number
+                return self._heading_title(h)
+        for b, _i, label, value in self.label_lines():  # a metadata block's ``Title:`` field
+            if label == "title" and self.in_header(b) and b.kind != "heading":
+                cleaned = formats.clean_title(formats.render_inline(value), own)
+                return cleaned.text, value, b.line + _i, cleaned.number
+        for row in self.table_rows():  # a metadata table's ``| **Title** | X |`` row
+            label = formats.cell_label(row[0].text) if len(row) >= 2 else ""
+            if label == "title" and self.in_header(row[0]):
+                value = row[1].text.strip()
+                cleaned = formats.clean_title(value, own)
+                return cleaned.text, value, row[0].line, cleaned.number
+        first = self.doc.headings[0] if self.doc.headings else None
+        if first is not None and first.block == 0 and formats.may_be_title(first.text):
+            return self._heading_title(first)  # the first thing in the body, not a section
         return None, None, 1, None
+
+    def _heading_title(self, h: Heading) -> tuple[str | None, str | None, int, int | None]:
+        first = h.raw.split("\n", 1)[0]
+        raw_h = (
+            _HEADING_MARKS.sub("", first).strip()
+            if first.lstrip().startswith("#")
+            else first.strip()
+        )
+        cleaned = formats.clean_title(h.text, self.own)
+        return cleaned.text, raw_h, h.line, cleaned.number
 
     # -- status -------------------------------------------------------------------------
     def statements(self) -> list[StatusStatement]:

@@ -178,6 +178,38 @@ def is_placeholder_title(title: str) -> bool:
     return all(w in _ID_WORDS or _FILLER_ID.match(w) for w in _LETTER_WORDS.findall(rest))
 
 
+_METADATA_LABELS = frozenset(
+    {"status", "state", "date", "created", "updated", "author", "authors", "owner", "owners",
+     "deciders", "type", "category", "tags"}
+)
+_SECTION_OPENERS = frozenset(
+    {"context", "decision", "decisions", "consequences", "status", "considered", "pros",
+     "problem", "background", "summary", "abstract"}
+)
+# Headings that open a record's body as a section, never as its title.
+_SECTION_WORDS = frozenset(
+    {
+        "status", "state", "context", "background", "problem", "problem statement", "decision",
+        "decision outcome", "consequences", "summary", "simple summary", "abstract", "preamble",
+        "metadata", "motivation", "overview", "introduction", "table of contents", "contents",
+        "toc", "goals", "scope", "description", "proposal", "rationale", "history",
+        "changelog", "references", "links", "authors", "owners", "header", "details",
+    }
+)
+
+
+def may_be_title(heading: str) -> bool:
+    """Whether a heading that opens the body can be its title: not a section's name (Status,
+    Context, Summary, Preamble...), not a status heading, a label (``Status: X``) or a list."""
+    folded = " ".join(re.sub(r"[^\w\s]", " ", heading.casefold()).split())
+    if not folded or folded in _SECTION_WORDS or len(folded) > 200:
+        return False
+    if folded.split()[0] in _SECTION_OPENERS:  # Context and Problem Statement, Decision Drivers
+        return False
+    label = label_line(heading)
+    return label is None or label[0] not in _METADATA_LABELS
+
+
 def label_line(line: str) -> tuple[str, str] | None:
     """``Status: Accepted`` -> ("status", "Accepted"); label casefolded."""
     m = _LABEL_LINE.match(line)

@@ -115,3 +115,34 @@ def salvage(text: str, taken: int) -> dict[str, tuple[str, int]]:
         if m:
             out.setdefault(m.group(1).strip().casefold(), (m.group(2), number))
     return out
+
+
+# A preamble written as a code block at the top of the body (``## Preamble`` then a fence of
+# ``Title: Bump Sequence`` / ``Status: Final`` lines, as EIP-style processes do): metadata.
+_PREAMBLE = re.compile(
+    r"\A(?:[ \t]*(?:#{1,6}[^\n]*|<!--[^\n]*-->)?[ \t]*\n){0,4}[ \t]*(?P<fence>```|~~~)"
+    r"(?:text|txt|yaml|yml|preamble)?[ \t]*\n"
+    r"(?P<lines>(?:[ \t]*[A-Za-z][\w \-()/]{0,40}:[^\n]*\n){2,60})[ \t]*(?P=fence)[ \t]*(?:\n|\Z)"
+)
+_PREAMBLE_KEYS = frozenset({"title", "status", "created", "date"})
+
+
+def preamble(body: str, offset: int) -> tuple[dict[str, str], dict[str, int]] | None:
+    """``Key: value`` lines of a code block that opens the body (at most a heading or a comment
+    before it), as metadata: (values, lines), keys as written. None unless it holds a title,
+    status or date key."""
+    m = _PREAMBLE.match(body, 0, 64 * 1024)
+    if m is None:
+        return None
+    start_line = offset + body.count("\n", 0, m.start("lines")) + 1
+    values: dict[str, str] = {}
+    lines: dict[str, int] = {}
+    for i, line in enumerate(m.group("lines").splitlines()):
+        key, _, value = line.strip().partition(":")
+        key, value = key.strip(), value.strip()
+        if key and value and key not in values:
+            values[key] = value
+            lines[key] = start_line + i
+    if not {k.casefold() for k in values} & _PREAMBLE_KEYS:
+        return None
+    return values, lines

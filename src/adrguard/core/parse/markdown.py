@@ -32,6 +32,10 @@ _HTML_STATE = re.compile(
 _BLOCK_STARTS = frozenset(
     {"Paragraph", "Item", "TableCell", "CodeBlock", "HtmlBlock", "List", "BlockQuote"}
 )
+_REFERENCE_TYPES = frozenset(
+    {"Reference", "Collapsed", "Shortcut", "ReferenceUnknown", "CollapsedUnknown",
+     "ShortcutUnknown"}
+)
 _LINK_KINDS = {
     "Inline": "inline",
     "Reference": "reference",
@@ -182,10 +186,16 @@ class _Builder:
         if not self.link_stack:
             return
         attrs, plain_start, part_index, byte_start, is_image = self.link_stack.pop()
+        link_type = str(attrs.get("link_type"))
+        if link_type in _REFERENCE_TYPES and str(attrs.get("id", "")).startswith("^"):
+            return  # ``[^1]``: a footnote (GFM), never a link reference definition
         text = "".join(self.parts[part_index:])
-        kind = "image" if is_image else _LINK_KINDS.get(str(attrs.get("link_type")), "inline")
+        kind = "image" if is_image else _LINK_KINDS.get(link_type, "inline")
+        target = str(attrs.get("dest_url", ""))
+        if link_type == "Email" and not target.casefold().startswith("mailto:"):
+            target = "mailto:" + target  # ``<name@example.org>``: CommonMark's email autolink
         link = Link(
-            target=str(attrs.get("dest_url", "")),
+            target=target,
             text=text,
             line=self.lines.line(byte_start),
             column=self.lines.column(byte_start),

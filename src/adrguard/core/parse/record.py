@@ -14,7 +14,7 @@ from adrguard.core.model import Decision, Problem, SourceFile
 from adrguard.core.options import Options
 from adrguard.core.parse import formats, ids
 from adrguard.core.parse.fields import Fields
-from adrguard.core.parse.front_matter import salvage, split
+from adrguard.core.parse.front_matter import preamble, salvage, split
 from adrguard.core.parse.markdown import walk
 
 _BOM = b"\xef\xbb\xbf"
@@ -40,6 +40,10 @@ def parse(source: SourceFile, options: Options) -> Decision:
                 problems=problems,
             )
         fm, fm_lines, body, offset, fm_problem = split(text)
+        if not fm and fm_problem is None:
+            found = preamble(body, offset)
+            if found is not None:
+                fm, fm_lines = dict(found[0]), found[1]
         fields = Fields(source, options, fm, fm_lines, walk(body, offset), body, (name, own))
         if fm_problem is not None and not fm:
             fields.salvage_statuses(salvage(text, offset))

@@ -100,17 +100,29 @@ class Found:
     column: int = 1
 
 
+# A value that states there is nothing (``replaces: N/A``, ``superseded-by: None``, ``-``).
+_NOTHING = frozenset({"n/a", "na", "n.a", "none", "null", "nil", "-", "--", "—", "tbd", "tba",
+                      "no", "nothing", "no one", "not applicable", "[]", "''", '""'})
+_LISTED = re.compile(r"^\s*[\w#.-]+(?:\s*,\s*[\w#.-]+)+\s*$")  # ``655, 777``
+
+
 def front_matter_targets(value: Any) -> list[tuple[str, str]]:
-    """(target, text) pairs of a scalar or list front-matter value; links give their target."""
+    """(target, text) pairs of a scalar or list front-matter value; links give their target.
+    A placeholder for nothing (``N/A``, ``None``, ``-``, ``TBD``) states no target; a
+    comma-separated string of ids (``655, 777``) is a list."""
     items = value if isinstance(value, list | tuple) else [value]
     out: list[tuple[str, str]] = []
     for item in items:
         if item is None or isinstance(item, dict | list | bool):
             continue
         text = str(item).strip()
+        if text.casefold().rstrip(".") in _NOTHING:
+            continue
         links = _YAML_LINK.findall(text)
         if links:
             out.extend((dest, label) for label, dest in links)
+        elif _LISTED.match(text):
+            out.extend((part.strip(), "") for part in text.split(",") if part.strip())
         elif text:
             out.append((text, ""))
     return out
