@@ -13,6 +13,7 @@ from adrguard.core.graph import graph
 from adrguard.core.graph.resolve import Resolver, Target, parse_target
 from adrguard.core.graph.routes import Reading
 from adrguard.core.model import Decision, Link, Location
+from adrguard.core.parse import formats
 from adrguard.core.saferegex import Match, UnsafePattern, compile_user
 from adrguard.rules.base import BaseRule, RuleContext, RuleMeta
 from adrguard.rules.mentions import masked_lines, mentions_any
@@ -63,6 +64,13 @@ class BrokenLink(BaseRule):
     fails as a path but starts with a folder of the log's own site links (`adr/ADR-70`, pages
     published with the site root as base) is broken on GitHub and served by the site: a note.
 
+    **Id forms**: a log whose links name records by an id form its files do not use
+    (`[ERC-721](./eip-721.md)` where the file is `erc-721.md`, `../assets/eip-721/x.png`
+    where the folder is `assets/erc-721/`): when three or more links name existing records in
+    one such form, it is the log's convention (its site or tooling resolves them; links in that
+    form to numbers no record here has name records of a sibling log): one **note** for the
+    log. Any other such link is a slip: an error, naming the record meant.
+
     **Bad**: `Superseded by [5. Use Postgres](0005-use-postgresql.md)` when the file is
     `0005-use-postgres.md`; `![diagram](img/Flow.PNG)` when the file is `img/flow.png`;
     `[ADR 9](/adr/9)` in a log routed as `/adr/<slug>` that has no record with slug 9.
@@ -81,6 +89,7 @@ class BrokenLink(BaseRule):
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         resolver = graph.build(ctx.corpus).resolver
         unchecked: dict[str, list[tuple[Decision, Link, Target]]] = {}  # root -> site links
+        id_form: dict[str, list[tuple[Decision, Link, Target, tuple[str, Decision | None]]]] = {}
         for d, link, t in _checked_links(ctx):
             loc = Location(d.path, link.line, link.column)
             if t.kind == "empty" and link.kind != "autolink":
@@ -103,6 +112,10 @@ class BrokenLink(BaseRule):
                     if found is not None:
                         yield found
                 continue
+            named = None if real is not None else _by_id_form(resolver, d, t)
+            if named is not None:
+                id_form.setdefault(d.root, []).append((d, link, t, named))
+                continue
             if real is not None:
                 message = (
                     f"broken {_what(link)}: {t.path} matches {real} only if case is ignored "
@@ -114,6 +127,8 @@ class BrokenLink(BaseRule):
                     f"{t.repo_path or '/'}): fix the path or remove the {_what(link)}"
                 )
             yield self.finding(message, loc, d)
+        for root, found in sorted(id_form.items()):
+            yield from self._id_form(root, found)
         for root, links in sorted(unchecked.items()):
             d, link, t = links[0]
             more = f" (and {len(links) - 1} more)" if len(links) > 1 else ""
@@ -126,6 +141,42 @@ class BrokenLink(BaseRule):
                 Location(d.path, link.line, link.column),
                 d,
                 severity=Severity.NOTE,
+            )
+
+    def _id_form(
+        self, root: str, found: list[tuple[Decision, Link, Target, tuple[str, Decision | None]]]
+    ) -> Iterator[Finding]:
+        """Links that name records by an id form the files do not use (``./eip-721.md`` for
+        ``erc-721.md``): when MIN_ID_FORM or more of a log's links do, that form is the log's
+        convention (links in it to numbers no record has, records of a sibling log, are part
+        of it): one note. Any other such link is a slip: an error, naming the record meant."""
+        forms = [prefix for *_rest, (prefix, named) in found
+                 if named is not None and _prefix(named) != prefix]
+        convention = {p for p in forms if forms.count(p) >= MIN_ID_FORM}
+        noted = [x for x in found if x[3][0] in convention]
+        if noted:
+            d, link, t, _named = noted[0]
+            missing = sum(1 for *_rest, (_p, named) in noted if named is None)
+            also = f", {missing} of them to numbers no record here has" if missing else ""
+            where = "the repository root" if root in ("", ".") else root
+            yield self.finding(
+                f"{t.path} (and {len(noted) - 1} more{also}): links of {where} name records "
+                f"by the id form {'/'.join(sorted(convention))}-N, which their files do not "
+                "use, so they are broken where the markdown is read as files; the log's site "
+                "or tooling resolves them: link the files as named to make them work everywhere",
+                Location(d.path, link.line, link.column),
+                d,
+                severity=Severity.NOTE,
+            )
+        for d, link, t, (prefix, named) in found:
+            if prefix in convention:
+                continue
+            hint = (f": did you mean {_relative(d.path, named.path)}?" if named is not None
+                    else ": fix the path or remove the link")
+            yield self.finding(
+                f"broken {_what(link)}: {t.path} does not exist (looked for {t.repo_path}){hint}",
+                Location(d.path, link.line, link.column),
+                d,
             )
 
     def _site(
@@ -173,6 +224,32 @@ class BrokenLink(BaseRule):
             d,
             severity=Severity.NOTE,
         )
+
+
+MIN_ID_FORM = 3  # links naming records by another id form before it is the log's convention
+_ID_SEGMENT = re.compile(r"^([a-z]{2,10})-0*(\d{1,6})(\.md)?$", re.I)
+
+
+def _by_id_form(
+    resolver: Resolver, d: Decision, t: Target
+) -> tuple[str, Decision | None] | None:
+    """For a broken relative link with a segment ``<prefix>-<N>`` that names a file
+    (``./eip-721.md``, ``./eip-721``) or a folder (``../assets/eip-721/x.png``): (the prefix,
+    the record of number N in the log, if any). None for any other link."""
+    if t.path.startswith("/") or t.repo_path is None:
+        return None
+    parts = t.repo_path.split("/")
+    for i in range(len(parts) - 1, -1, -1):
+        m = _ID_SEGMENT.match(parts[i])
+        if m is None:
+            continue
+        hits = [r for r in resolver.by_number_in(d, int(m.group(2))) if r.root == d.root]
+        return m.group(1).casefold(), (hits[0] if hits else None)
+    return None
+
+
+def _prefix(d: Decision) -> str:
+    return formats.name_id(d.path, d.root).prefix
 
 
 def _site_reading(resolver: Resolver, d: Decision, t: Target) -> Reading | None:
