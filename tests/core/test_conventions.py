@@ -76,6 +76,8 @@ def test_a_scheme_flags_only_padded_numbers_of_another_width() -> None:
         ("2025.09.02 (see PR #46)", "numeric", dt.date(2025, 9, 2), ""),
         ("June 19, 2018 (approved)", "human", dt.date(2018, 6, 19), ""),
         ("[YYYY-MM-DD when it was decided]", "unknown", None, ""),
+        ("29-Oct-2019", "human", dt.date(2019, 10, 29), ""),
+        ("25-November-2018", "human", dt.date(2018, 11, 25), ""),
     ],
 )
 def test_dates_are_read_by_family(

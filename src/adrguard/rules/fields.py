@@ -32,7 +32,10 @@ class InvalidDate(BaseRule):
     compact `20180619`; ISO when no family has a majority). A date of another family is
     reported, with what was learned ("27 of 49 dated records in docs/adr write ISO dates"). An
     ISO date is never reported for its format, nor is a log's own month precision (`May 2023`,
-    `2023-05`); a note or decoration after a valid date is allowed (`2024-05-22 (back dated)`).
+    `2023-05`); a note or decoration around a valid date is allowed (`2024-05-22 (back dated)`,
+    `[2025-03-07]`, `<10/11/2023>`). The order of numeric dates is learned too: when three
+    quarters of a log's telling dates (a day over 12) put the month first, `12/05/2022` reads as
+    December 5 there, not as ambiguous, and a date written the other way is reported.
 
     **Override**: `date-format = "%Y-%m-%d"` (a strftime format) replaces the learned format:
     every date must be written that way.
@@ -79,16 +82,17 @@ def _problem(r: dates.Reading, habit: dates.DateHabit) -> str | None:
     if r.problem == "impossible":
         hint = f" (did you mean {r.readings[0].isoformat()}?)" if r.readings else ""
         return f"date {r.written!r} is impossible{hint}: correct it, as YYYY-MM-DD"
+    if r.day_first is not None and habit.day_first is not None and r.day_first != habit.day_first:
+        order, other = ("day", "month") if r.day_first else ("month", "day")
+        return (f"date {r.written!r} is written {order} first, where the log's numeric dates "
+                f"put the {other} first: write it in the log's order, or as YYYY-MM-DD")
     if r.problem != "ambiguous":
         return None
     first = [v.isoformat() for v in r.readings]
     if len(first) == 1:
         reason = f"its two-digit year leaves the century open ({first[0]}?)"
     elif habit.day_first is not None:
-        order = "day" if habit.day_first else "month"
-        meant = first[0] if habit.day_first else first[-1]
-        reason = (f"it reads {first[0]} day first or {first[1]} month first; the log writes the "
-                  f"{order} first elsewhere, so probably {meant}")
+        return None  # the log's own dates settle the order (see **Learns**)
     else:
         reason = f"it reads {first[0]} day first or {first[1]} month first"
     return f"date {r.written!r} is ambiguous: {reason}: write it as YYYY-MM-DD"

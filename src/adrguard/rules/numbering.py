@@ -291,6 +291,10 @@ class IdMismatch(BaseRule):
     template's number placeholder (`# n. Title`, `# NNNN. Title`, `# ADR-XXX: Title`) was never
     given its number.
 
+    A number the record's metadata states (`eip: 2309`, `id: 12`) and that agrees with the file
+    name outranks a number read from the title: `# ERC-721 Consecutive Transfer Extension` in
+    `erc-2309.md` with `eip: 2309` names another record, it does not renumber this one.
+
     **Bad**: `0035-use-terraform.md` titled `# 3. Use Terraform`; `0010-use-x.md` titled
     `# n. Use X`.
 
@@ -309,7 +313,8 @@ class IdMismatch(BaseRule):
             if number is None:
                 continue
             placeholder = _PLACEHOLDER_NUMBER.match(d.title_raw or "")
-            if d.title_number is not None and d.title_number != number:
+            stated = _stated_number(d)
+            if d.title_number is not None and d.title_number != number and stated != number:
                 yield self.finding(
                     f"the file name says {number} but the title says {d.title_number}: "
                     "renumber the title or rename the file so they agree",
@@ -332,6 +337,24 @@ class IdMismatch(BaseRule):
                     Location(d.path, d.front_matter_lines.get("id", 1)),
                     d,
                 )
+
+
+_NUMBER_KEYS = ("id", "number", "adr", "rfc", "eip", "erc", "cip", "bip", "pep", "kep", "tip")
+
+
+def _stated_number(d: Decision) -> int | None:
+    """The number the record's metadata states (``eip: 2309``, ``id: ADR-12``, ``number: 7``):
+    explicit metadata outranks a number read from the title (``# ERC-721 Consecutive
+    Transfer Extension`` names another record)."""
+    prefix = formats.name_id(d.path, d.root).prefix
+    for key in (prefix, *_NUMBER_KEYS) if prefix else _NUMBER_KEYS:
+        value = d.front_matter.get(key) if key else None
+        if isinstance(value, bool) or value is None:
+            continue
+        digits = re.findall(r"\d+", str(value))
+        if len(digits) == 1:
+            return int(digits[0])
+    return None
 
 
 class NumberingGap(BaseRule):

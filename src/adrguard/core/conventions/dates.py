@@ -51,6 +51,9 @@ _HUMAN = re.compile(
     r"(?:\s+(?P<d2>\d{1,2})(?:st|nd|rd|th)?)?,?\s+(?:de\s+)?(?P<year>\d{4})\.?$",
     re.I,
 )
+_DASHED = re.compile(  # 29-Oct-2019, 25-November-2018
+    r"^(?P<d1>\d{1,2})-(?P<month>[^\W\d_]+)\.?-(?P<year>\d{4})$(?P<d2>)?", re.I
+)
 FAMILY_PICTURE = {
     "iso": "ISO dates (YYYY-MM-DD)",
     "human": "dates with month names (June 19, 2018)",
@@ -133,7 +136,7 @@ def _read(text: str) -> Reading:
             return Reading(text, "cjk", problem="" if 1 <= int(m.group(2)) <= 12 else "impossible")
         value = _date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
         return Reading(text, "cjk", value, "" if value else "impossible")
-    m = _HUMAN.match(text)
+    m = _HUMAN.match(text) or _DASHED.match(text)
     if m and m.group("month").casefold() in _MONTHS:
         month = _MONTHS[m.group("month").casefold()]
         written_day = m.group("d1") or m.group("d2")
@@ -166,6 +169,9 @@ def _numeric(text: str, m: re.Match[str]) -> Reading:
     return Reading(text, "numeric", options[0], day_first=shows)
 
 
+SETTLED = 0.75  # share of a log's telling numeric dates (a day over 12) that settles its order
+
+
 @dataclass(frozen=True, slots=True)
 class DateHabit:
     """The date family a log writes: ``count`` of ``total`` dated records use ``family``."""
@@ -173,7 +179,7 @@ class DateHabit:
     family: str
     count: int
     total: int
-    day_first: bool | None  # the order the log's unambiguous numeric dates show, if any
+    day_first: bool | None  # the order three quarters of the log's telling dates show, if any
     example: str = ""  # a date of the family as the log writes it
 
     @property
@@ -186,7 +192,10 @@ def learn(readings: Iterable[Reading]) -> DateHabit:
     listed = [r for r in readings if r.family != "unknown"]
     counts = Counter(r.family for r in listed)
     orders = Counter(r.day_first for r in listed if r.day_first is not None)
-    day_first = orders.most_common(1)[0][0] if len(orders) == 1 else None
+    day_first = None
+    if orders:  # the order three quarters or more of the log's telling dates show
+        top, shown = orders.most_common(1)[0]
+        day_first = top if shown >= SETTLED * sum(orders.values()) else None
     if not counts:
         return DateHabit("iso", 0, 0, day_first)
     family, count = counts.most_common(1)[0]
