@@ -94,11 +94,11 @@ def _record_folder(parts: Sequence[str], archive_dirs: Sequence[str]) -> str | N
 
 
 def _is_record_folder(name: str, inner: Sequence[str]) -> bool:
-    """A folder is one record when it has a README and either its name starts with a digit
-    (``0007-x/``, ``2023-03-02-x/``) or the README is its only markdown file."""
+    """A folder is one record when it has a README and either its name is numbered or dated
+    (``0007-x/``, ``2023-03-02-x/``, ``CIP-0036/``) or the README is its only markdown file."""
     if not any(i.casefold() in RECORD_README for i in inner):
         return False
-    return name[:1].isdigit() or len(inner) == 1
+    return name[:1].isdigit() or is_numbered(name) or len(inner) == 1
 
 
 def _shallow_member(parts: Sequence[str], archive: Sequence[str]) -> bool:

@@ -116,13 +116,16 @@ class MissingSection(BaseRule):
       `### Decision Outcome: AWS Lambda`), at any level; `## Decision Drivers` does not;
     * a part of a combined heading (`## Background & Context`);
     * a bold pseudo-heading (`**Decision Outcome**` alone on its line, or `**Decision:** ...`);
-    * a synonym. Context: Context and Problem Statement, Problem (Statement), Background,
-      Motivation, Issue, Introduction. Decision: Decision Outcome, Outcome, Proposal, Proposed
-      Solution/Change/Design, Solution, Approach, Overview, Summary, Chosen Option/Solution,
-      Recommendation, Resolution, Specification. Consequences: Positive/Negative Consequences,
-      Implications, Impact. The same in French, German, Spanish, Portuguese, Italian, Dutch,
-      Polish, Russian, Chinese, Japanese and Korean (`Contexte`, `Entscheidung`, `Consecuencias`,
-      `背景`, `決定`, `결과`, ...). "Proposal" never stands in for Consequences.
+    * a synonym. Context: Context and Problem Statement, Problem (Statement), Statement of the
+      Problem, Background, Motivation, Need(s), Objective(s), Issue, Introduction. Decision:
+      Decision Outcome, Final Decision, Outcome, Proposal, Proposed Solution/Change/Design,
+      Solution (Proposed), The Solution, Approach, (Detailed/Technical) Design, Overview,
+      Summary, Chosen Option/Solution, Recommendation, Resolution, Specification. Consequences:
+      Positive/Negative Consequences, Implications, Impact, Pros and Cons, Drawbacks,
+      Trade-offs, Strengths/Weaknesses. The same in French, German, Spanish, Portuguese,
+      Italian, Dutch, Polish, Russian, Chinese, Japanese and Korean (`Contexte`, `Entscheidung`,
+      `Consecuencias`, `背景`, `決定`, `결과`, ...). "Proposal" never stands in for
+      Consequences.
 
     **Learns**: the log's format, for records whose format was not recognised (the format of
     most of its records), and which required sections the log writes: in a log of three or more

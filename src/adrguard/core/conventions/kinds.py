@@ -4,9 +4,9 @@ their content and their place in the log (a file's name alone never decides):
 * **an index**: a file whose name carries no number, that states no status and links to three
   or more of its log's records, a third of them or more (``decision_records/decision_records.md``
   listing every record by area);
-* **a part of a record**: a file in a folder named after one of the log's records
-  (``resources/ADR-51/profile-files.md``, the auxiliary files of ADR-51) that states no status and
-  is not itself named like a record;
+* **a part of a record**: a file in a folder named after one of the log's records by its id or
+  numbered name (``resources/ADR-51/profile-files.md``, the auxiliary files of ADR-51) that states
+  no status and is not itself named like a record;
 * **an example or a template**: a file named as an example or a sample, or numbered zero, whose
   title or status is still a template's placeholder (``# ADR 000 - {title}`` with the template's
   help text as its status);
@@ -88,10 +88,12 @@ def _family(prefix: str) -> str:
 
 
 def _names_record(folder: str, names: set[tuple[str, int] | str]) -> bool:
-    if folder.casefold() in names:
-        return True
+    """A folder named after a record by its id or numbered name (``ADR-51``, ``3392-council``);
+    a word alone (``monitoring``) may be an area that a record is named after too."""
     token = ids.id_token(folder)
-    return token is not None and (_family(token[0]), token[1]) in names
+    if token is not None:
+        return (_family(token[0]), token[1]) in names
+    return ids.parse_name(folder).number is not None and folder.casefold() in names
 
 
 def _is_part(d: Decision, names: set[tuple[str, int] | str]) -> bool:

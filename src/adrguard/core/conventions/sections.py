@@ -96,14 +96,19 @@ STAND_INS: dict[str, frozenset[str]] = {
             "outcome", "resolution", "proposal", "proposed solution", "proposed change",
             "proposed changes", "proposed design", "what s proposed", "solution", "approach",
             "the solution", "solution proposed", "development proposed", "final decision",
-            "decided solution", "design",
+            "decided solution", "design", "detailed design", "design details",
+            "design proposal", "technical design",
             "overview", "summary", "chosen option", "chosen solution", "selected option",
             "recommendation", "specification", "beschluss", "gewählte option",
             "option choisie", "opción elegida", "결론",
         }
     ),
     "consequences": frozenset(
-        {"implications", "impact", "impacts", "auswirkungen", "影响", "影響", "영향"}
+        {
+            "implications", "impact", "impacts", "pros", "cons", "pros and cons", "drawbacks",
+            "trade offs", "tradeoffs", "advantages", "disadvantages", "strength", "strengths",
+            "weakness", "weaknesses", "auswirkungen", "影响", "影響", "영향",
+        }
     ),
 }
 MEANINGS: dict[str, frozenset[str]] = {m: OWN_NAMES[m] | STAND_INS[m] for m in OWN_NAMES}
