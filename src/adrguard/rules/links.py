@@ -127,8 +127,8 @@ class BrokenLink(BaseRule):
                     f"{t.repo_path or '/'}): fix the path or remove the {_what(link)}"
                 )
             yield self.finding(message, loc, d)
-        for root, found in sorted(id_form.items()):
-            yield from self._id_form(root, found)
+        for root, forms in sorted(id_form.items()):
+            yield from self._id_form(root, forms)
         for root, links in sorted(unchecked.items()):
             d, link, t = links[0]
             more = f" (and {len(links) - 1} more)" if len(links) > 1 else ""

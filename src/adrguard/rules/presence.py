@@ -121,11 +121,11 @@ class MissingSection(BaseRule):
       Decision Outcome, Final Decision, Outcome, Proposal, Proposed Solution/Change/Design,
       Solution (Proposed), The Solution, Approach, (Detailed/Technical) Design, Overview,
       Summary, Chosen Option/Solution, Recommendation, Resolution, Specification. Consequences:
-      Positive/Negative Consequences, Implications, Impact, Pros and Cons, Drawbacks,
-      Trade-offs, Strengths/Weaknesses. The same in French, German, Spanish, Portuguese,
-      Italian, Dutch, Polish, Russian, Chinese, Japanese and Korean (`Contexte`, `Entscheidung`,
-      `Consecuencias`, `背景`, `決定`, `결과`, ...). "Proposal" never stands in for
-      Consequences.
+      Positive/Negative Consequences, Implications, Impact, Drawbacks, Trade-offs (the pros and
+      cons of each option are not the decision's consequences). The same in French, German,
+      Spanish, Portuguese, Italian, Dutch, Polish, Russian, Chinese, Japanese and Korean
+      (`Contexte`, `Entscheidung`, `Consecuencias`, `背景`, `決定`, `결과`, ...). "Proposal"
+      never stands in for Consequences.
 
     **Learns**: the log's format, for records whose format was not recognised (the format of
     most of its records), and which required sections the log writes: in a log of three or more

@@ -105,9 +105,8 @@ STAND_INS: dict[str, frozenset[str]] = {
     ),
     "consequences": frozenset(
         {
-            "implications", "impact", "impacts", "pros", "cons", "pros and cons", "drawbacks",
-            "trade offs", "tradeoffs", "advantages", "disadvantages", "strength", "strengths",
-            "weakness", "weaknesses", "auswirkungen", "影响", "影響", "영향",
+            "implications", "impact", "impacts", "drawbacks", "trade offs", "tradeoffs",
+            "auswirkungen", "影响", "影響", "영향",
         }
     ),
 }
