@@ -16,9 +16,8 @@ mode cannot be read the answer is ``ask`` — the person decides, the guard inve
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from adrguard.core.guard.calls import Call, ContentSearch, FileRead, ShellCommand
 from adrguard.core.guard.policy import (
@@ -38,8 +37,7 @@ from adrguard.core.guard.policy import (
 SCHEMA_VERSION = 1  # of the JSON line of `adrguard guard read|search` (schemas/guard.schema.json)
 
 
-@dataclass(frozen=True)
-class Outcome:
+class Outcome(NamedTuple):
     """The guard's answer to one call."""
 
     mode: Mode | None  # None: the configuration could not even say the mode
@@ -178,8 +176,6 @@ def _needs_judging(call: Call) -> bool:
 def _requests(
     call: Call, resolver: Any, cwd: str
 ) -> tuple[list[Request], tuple[str, ...]]:
-    from adrguard.core.guard.shell import ShellRead, Unparsable, read_command
-
     requests: list[Request] = []
     not_judged: list[str] = []
     here = resolver.relative(cwd)
@@ -192,6 +188,8 @@ def _requests(
             requests.append(Search(scopes, here, asked.globs, asked.types, asked.types_not,
                                    asked.output, asked.pattern, asked.tool))
         else:
+            from adrguard.core.guard.shell import ShellRead, Unparsable, read_command
+
             try:
                 reading = read_command(asked.command)
             except Unparsable as exc:

@@ -111,6 +111,4 @@ def _hook(args: argparse.Namespace) -> int:
 
 
 def _with_session(call: Any, session: str) -> Any:
-    from dataclasses import replace
-
-    return replace(call, session=session)
+    return call._replace(session=session)

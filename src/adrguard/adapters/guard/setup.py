@@ -17,9 +17,8 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from adrguard import __version__
 from adrguard.core.errors import UserError
@@ -42,16 +41,14 @@ class SetupError(UserError):
         self.mode = mode
 
 
-@dataclass(frozen=True)
-class Setup:
+class Setup(NamedTuple):
     mode: Mode
     layout: LogLayout
     source: str | None  # the configuration file, repo-relative (None: the defaults)
     cached: bool = False  # came from the cache
 
 
-@dataclass(frozen=True)
-class _ConfigFile:
+class _ConfigFile(NamedTuple):
     path: Path | None
     raw: bytes
     table: dict[str, Any]

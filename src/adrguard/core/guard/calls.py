@@ -1,15 +1,18 @@
 """What an agent asked for, as a runtime's adapter read it from the tool call: paths and
-patterns exactly as the agent wrote them (the caller makes them repo-relative)."""
+patterns exactly as the agent wrote them (the caller makes them repo-relative).
+
+Like the policy's values these are named tuples, not dataclasses: the guard runs in a new
+process before every tool call, and a named tuple costs a fifth of a frozen dataclass to define
+(see ADR 27)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from adrguard.core.guard.policy import Output
 
 
-@dataclass(frozen=True)
-class FileRead:
+class FileRead(NamedTuple):
     """Files read directly (Claude Code's Read tool; ``adrguard guard read``)."""
 
     paths: tuple[str, ...]
@@ -17,8 +20,7 @@ class FileRead:
     tool: str = "Read"
 
 
-@dataclass(frozen=True)
-class ContentSearch:
+class ContentSearch(NamedTuple):
     """A search of file contents (the Grep tool; ``adrguard guard search``). No ``paths``:
     the working directory."""
 
@@ -31,8 +33,7 @@ class ContentSearch:
     tool: str = "Grep"
 
 
-@dataclass(frozen=True)
-class ShellCommand:
+class ShellCommand(NamedTuple):
     """A shell command (the Bash tool): only its simple reads and searches are judged."""
 
     command: str
@@ -41,8 +42,7 @@ class ShellCommand:
 Asked = FileRead | ContentSearch | ShellCommand
 
 
-@dataclass(frozen=True)
-class Call:
+class Call(NamedTuple):
     """One tool call. ``cwd``: the agent's working directory (absolute; None: this process's);
     ``session``: the runtime's session id (None: no counters); ``problem``: why the call could
     not be read at all (a malformed payload) — it is then judged as a call the guard cannot

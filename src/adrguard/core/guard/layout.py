@@ -9,10 +9,8 @@ never any folder that happens to be called ``archive``. Paths are repo-relative 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping
 from enum import StrEnum
-from functools import cached_property
 
 MARKDOWN = (".md", ".markdown")
 
@@ -27,20 +25,24 @@ class PathState(StrEnum):
     OTHER = "other"  # anything else below a root (images, templates, folders)
 
 
-@dataclass(frozen=True)
 class LogLayout:
-    roots: tuple[str, ...]  # ADR roots, repo-relative ("." for the repository root)
-    archive_dirs: tuple[str, ...] = ("archive",)
-    records: Mapping[str, bool] = field(default_factory=dict)  # tracked record -> archived
-    navigation: frozenset[str] = frozenset()
+    """The log as the guard sees it (a plain class, not a dataclass: see :mod:`.policy`)."""
 
-    @cached_property
-    def _ordered(self) -> tuple[str, ...]:
-        return tuple(sorted(self.roots, key=lambda r: (r == ".", -len(r))))
+    __slots__ = ("_folded", "_ordered", "archive_dirs", "navigation", "records", "roots")
 
-    @cached_property
-    def _folded(self) -> dict[str, str]:
-        return {p.casefold(): p for p in (*self.records, *self.navigation)}
+    def __init__(
+        self,
+        roots: Iterable[str],
+        archive_dirs: Iterable[str] = ("archive",),
+        records: Mapping[str, bool] | None = None,
+        navigation: Iterable[str] = (),
+    ) -> None:
+        self.roots = tuple(roots)  # ADR roots, repo-relative ("." for the repository root)
+        self.archive_dirs = tuple(archive_dirs)
+        self.records: Mapping[str, bool] = dict(records or {})  # tracked record -> archived
+        self.navigation = frozenset(navigation)
+        self._ordered = tuple(sorted(self.roots, key=lambda r: (r == ".", -len(r))))
+        self._folded: dict[str, str] | None = None
 
     def root_of(self, path: str) -> str | None:
         """The most specific root ``path`` is below (or is)."""
@@ -72,6 +74,8 @@ class LogLayout:
     def same_path(self, path: str) -> str | None:
         """The listed record or navigation file that ``path`` names with other letter case
         (for file systems that ignore case; the caller confirms it is the same file)."""
+        if self._folded is None:
+            self._folded = {p.casefold(): p for p in (*self.records, *self.navigation)}
         hit = self._folded.get(path.casefold())
         return hit if hit is not None and hit != path else None
 

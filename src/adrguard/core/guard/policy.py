@@ -14,7 +14,8 @@
 * A record read again (the same part of it) in the same session gets a hint, once, in ``warn``
   and ``guard``.
 
-The paths come in repo-relative and normalised (roots, separators, ``..`` and symlinks resolved
+The values are named tuples (cheap to define in the new process every hook call starts). The
+paths come in repo-relative and normalised (roots, separators, ``..`` and symlinks resolved
 by the caller); what is a record, and whether it is archived, comes from the layout
 (:class:`~.layout.LogLayout`), never from a folder's name alone. Pure: the session's history
 comes in as :class:`Seen`, and the caller stores what the verdict says was read and told.
@@ -24,9 +25,8 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, NamedTuple
 
 from adrguard.core.guard import receipts
 from adrguard.core.guard.layout import LogLayout, PathState, braces
@@ -57,8 +57,7 @@ class Answer(StrEnum):
     ASK = "ask"  # the guard cannot know its own mode: the person decides (never the policy)
 
 
-@dataclass(frozen=True)
-class Target:
+class Target(NamedTuple):
     """A path as the caller normalised it: repo-relative, or None when it is outside the
     repository. ``wildcard``: a shell pattern (``*``, ``?``, ``[...]``) the shell would expand."""
 
@@ -66,8 +65,7 @@ class Target:
     wildcard: bool = False
 
 
-@dataclass(frozen=True)
-class Read:
+class Read(NamedTuple):
     """A direct read of files (the Read tool; cat, head, tail, less, sed -n). ``part`` says which
     part (lines, the command): reading the same part of a record twice is a repeat."""
 
@@ -76,8 +74,7 @@ class Read:
     tool: str = "Read"
 
 
-@dataclass(frozen=True)
-class Search:
+class Search(NamedTuple):
     """A search of file contents (the Grep tool; grep, rg). ``scopes``: the files and folders
     searched (the working directory when none is named); ``cwd``: the working directory,
     repo-relative, which a glob may be relative to; ``globs`` in gitignore syntax and in order
@@ -97,8 +94,7 @@ class Search:
 Request = Read | Search
 
 
-@dataclass(frozen=True)
-class Seen:
+class Seen(NamedTuple):
     """What the session did before this call: the parts of records it read (evidence keys) and
     the hints it was given (notice keys)."""
 
@@ -106,8 +102,7 @@ class Seen:
     told: frozenset[str] = frozenset()
 
 
-@dataclass(frozen=True)
-class Evidence:
+class Evidence(NamedTuple):
     """A record (or navigation file) the call reads, and the key that makes a repeat."""
 
     path: str
@@ -115,8 +110,7 @@ class Evidence:
     key: str
 
 
-@dataclass(frozen=True)
-class Notice:
+class Notice(NamedTuple):
     """Why a call is denied, or a hint given with it. ``key``: a hint is given once per key per
     session."""
 
@@ -133,8 +127,7 @@ class Notice:
         return data
 
 
-@dataclass(frozen=True)
-class Verdict:
+class Verdict(NamedTuple):
     answer: Answer
     notices: tuple[Notice, ...] = ()  # the reasons of a deny, or the hints of a warn
     evidence: tuple[Evidence, ...] = ()  # what the call reads when it goes ahead
@@ -145,9 +138,10 @@ class Verdict:
 
 
 def decide(
-    layout: LogLayout, mode: Mode, requests: Sequence[Request], seen: Seen = Seen()
+    layout: LogLayout, mode: Mode, requests: Sequence[Request], seen: Seen | None = None
 ) -> Verdict:
     """The verdict on one tool call (all its requests together)."""
+    seen = seen if seen is not None else Seen()
     if mode is Mode.OFF:
         return Verdict(Answer.ALLOW)
     judged = _Judged(layout, seen)

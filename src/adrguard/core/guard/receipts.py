@@ -7,8 +7,7 @@ from __future__ import annotations
 import re
 import shlex
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from adrguard.core.textsafe import neutralise
 
@@ -17,14 +16,13 @@ _ESCAPE = re.compile(r"\\.")  # a regex escape (\b, \s, \.) is syntax, not a wor
 _WORD = re.compile(r"[^\W_]{2,}")
 
 
-@dataclass(frozen=True)
-class Receipt:
+class Receipt(NamedTuple):
     """What to call instead: ``command`` on the command line, ``tool`` with ``arguments`` over
     MCP; ``history`` is the explicit way to the text itself when it is needed as history."""
 
     command: str
     tool: str
-    arguments: Mapping[str, Any] = field(default_factory=dict)
+    arguments: Mapping[str, Any] = {}
     history_command: str | None = None
     history_arguments: Mapping[str, Any] | None = None
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from adrguard.core.guard.layout import braces, has_wildcard
 from adrguard.core.guard.policy import Output
@@ -35,8 +35,7 @@ class Unparsable(ValueError):
     """The command cannot be split into words (an unclosed quote, or too long)."""
 
 
-@dataclass(frozen=True)
-class Word:
+class Word(NamedTuple):
     """A word as the shell would pass it. ``dynamic``: it holds an unquoted ``$`` or backquote
     (a variable, a substitution: its value is unknown here); ``wildcard``: an unquoted ``*``,
     ``?`` or ``[``."""
@@ -47,16 +46,14 @@ class Word:
     brace: bool = False
 
 
-@dataclass(frozen=True)
-class ShellRead:
+class ShellRead(NamedTuple):
     tool: str
     paths: tuple[Word, ...]
     part: str  # the command as written: the same command twice reads the same part
     cd: tuple[str | None, ...] = ()  # the ``cd`` targets before it, in order (None: unknown)
 
 
-@dataclass(frozen=True)
-class ShellSearch:
+class ShellSearch(NamedTuple):
     tool: str  # "grep" or "rg"
     paths: tuple[Word, ...]  # empty: the working directory
     pattern: str
@@ -71,13 +68,12 @@ class ShellSearch:
 ShellCall = ShellRead | ShellSearch
 
 
-@dataclass(frozen=True)
-class Reading:
+class Reading(NamedTuple):
     """What a command was understood to do: ``calls`` recognised, and the names of the commands
     that were not (allowed as they are: see the module docstring)."""
 
     calls: tuple[ShellCall, ...] = ()
-    unrecognised: tuple[str, ...] = field(default=())
+    unrecognised: tuple[str, ...] = ()
 
 
 def read_command(command: str) -> Reading:
@@ -108,8 +104,7 @@ def read_command(command: str) -> Reading:
 # --- words and operators ------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class _Token:
+class _Token(NamedTuple):
     op: str | None  # an operator, or None for a word
     word: Word | None = None
 
