@@ -86,7 +86,7 @@ def judge(call: Call, repo: Path | None = None) -> Outcome:
         return Outcome(mode, Verdict(Answer.ALLOW), source=setup.source)
     if call.problem is not None:
         return _cannot_judge(mode, call, call.problem, source=setup.source)
-    degraded: list[str] = []
+    degraded: list[str] = [call.note] if call.note else []
     try:
         from adrguard.adapters.guard.paths import Resolver
 
@@ -233,9 +233,7 @@ def _session(folder: Path | None, session_id: str | None, degraded: list[str]) -
     if not session_id:
         return None
     if folder is None:
-        degraded.append("the cache is off, so this session's reads are not counted and hints "
-                        "are repeated")
-        return None
+        return None  # the cache is off (a choice, not a failure): no counters, hints repeat
     from adrguard.adapters.guard.session import Session, SessionError
 
     try:

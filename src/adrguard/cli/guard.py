@@ -23,10 +23,12 @@ EXIT = {"allow": 0, "warn": 0, "deny": 1, "ask": 2}
 
 def register(subparsers: Any) -> None:
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--repo", type=Path, default=None,
+    # SUPPRESS: given before or after ACTION, an option is kept (an action's parser would
+    # otherwise overwrite it with its default)
+    common.add_argument("--repo", type=Path, default=argparse.SUPPRESS,
                         help="the repository (default: the git work tree around the working "
                         "directory the call names, else this one)")
-    common.add_argument("--session", default=None, metavar="ID",
+    common.add_argument("--session", default=argparse.SUPPRESS, metavar="ID",
                         help="the runtime's session id: hints are given once per session and "
                         "repeated reads are counted (counters live in the user's cache folder)")
     p = subparsers.add_parser(
@@ -61,6 +63,8 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    args.repo = getattr(args, "repo", None)
+    args.session = getattr(args, "session", None)
     if args.guard_action is None:
         return _hook(args)
     return _generic(args)

@@ -55,8 +55,10 @@ def read_payload(data: bytes) -> Call:
     problem: str | None = None
     asked: tuple[Asked, ...] = ()
     if event != EVENT:
-        problem = f"malformed hook payload: hook_event_name is {_quoted(event)}, not {EVENT}"
-    elif not isinstance(tool, str) or not tool:
+        return Call((), cwd, session, tool if isinstance(tool, str) else "", note=(
+            f"`adrguard guard` answers {EVENT} hooks; it was run for {_quoted(event)}, so "
+            "nothing was checked: register it under PreToolUse"))
+    if not isinstance(tool, str) or not tool:
         problem = "malformed hook payload: no tool_name"
     elif not isinstance(tool_input, dict):
         problem = f"malformed hook payload: tool_input of {_quoted(tool)} is not an object"

@@ -46,10 +46,12 @@ class Call(NamedTuple):
     """One tool call. ``cwd``: the agent's working directory (absolute; None: this process's);
     ``session``: the runtime's session id (None: no counters); ``problem``: why the call could
     not be read at all (a malformed payload) — it is then judged as a call the guard cannot
-    judge."""
+    judge; ``note``: something to report that stops nothing (the hook wired to another
+    event)."""
 
     asked: tuple[Asked, ...] = ()
     cwd: str | None = None
     session: str | None = None
     tool: str = ""
     problem: str | None = None
+    note: str | None = None
