@@ -232,19 +232,19 @@ def test_a_bad_configuration_fails_closed_only_for_what_needs_judging(
     mode: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     repo = mode("guard", "archive-dirz = ['x']\n")
-    code, out = hook(monkeypatch, capsys, payload("read-code.json", repo))
+    _code, out = hook(monkeypatch, capsys, payload("read-code.json", repo))
     assert out is not None
     reason = out["hookSpecificOutput"]["permissionDecisionReason"]
     assert out["hookSpecificOutput"]["permissionDecision"] == "deny"
     assert "unknown key 'archive-dirz'" in reason and "did you mean 'archive-dirs'" in reason
     # nothing to judge (file names, a program): allowed, and the degradation is reported
     for case in ("glob-all-markdown.json", "bash-python-reads-archived.json"):
-        code, out = hook(monkeypatch, capsys, payload(case, repo))
+        _code, out = hook(monkeypatch, capsys, payload(case, repo))
         assert out is not None and "hookSpecificOutput" not in out
         assert "unknown key 'archive-dirz'" in out["systemMessage"]
     # warn mode: let through, reported
     repo = mode("warn", "archive-dirz = ['x']\n")
-    code, out = hook(monkeypatch, capsys, payload("read-archived.json", repo))
+    _code, out = hook(monkeypatch, capsys, payload("read-archived.json", repo))
     assert out is not None and "this call was not checked" in out["systemMessage"]
 
 
@@ -276,7 +276,7 @@ def test_a_log_failure_is_reported_and_fails_closed(
 
     monkeypatch.setattr(files, "plan_layout", refused)
     repo = mode("guard")
-    code, out = hook(monkeypatch, capsys, payload("read-active.json", repo))
+    _code, out = hook(monkeypatch, capsys, payload("read-active.json", repo))
     assert out is not None and out["hookSpecificOutput"]["permissionDecision"] == "deny"
     assert "dubious ownership" in out["hookSpecificOutput"]["permissionDecisionReason"]
 
@@ -312,7 +312,7 @@ def test_counters_that_cannot_be_written_never_swallow_a_denial(
     (cache / "guard-sessions").write_text("not a folder")
     monkeypatch.setenv("ADRGUARD_CACHE_DIR", str(cache))
     repo = mode("guard")
-    code, out = hook(monkeypatch, capsys, payload("read-archived.json", repo, "s"))
+    _code, out = hook(monkeypatch, capsys, payload("read-archived.json", repo, "s"))
     assert out is not None and out["hookSpecificOutput"]["permissionDecision"] == "deny"
     assert "session folder cannot be used" in out["systemMessage"]
 

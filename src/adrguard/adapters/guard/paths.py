@@ -59,7 +59,8 @@ class Resolver:
         for rel in self._readings(text):
             if best is None or _WEIGHT[self.layout.state(rel)] > _WEIGHT[self.layout.state(best)]:
                 best = rel
-        if best is not None and self.layout.state(best) in (PathState.OTHER, PathState.OUTSIDE):
+        layout = self.layout
+        if best is not None and best not in layout.records and best not in layout.navigation:
             best = self._same_file(best) or best
         return Target(best)
 
@@ -80,9 +81,11 @@ class Resolver:
         first = next(i for i, p in enumerate(parts) if has_wildcard(p))
         head = os.sep.join(parts[:first]) or os.sep
         rest = "/".join(parts[first:])
-        for rel in self._readings(head):
-            return Target(rest if rel == "." else f"{rel}/{rest}", wildcard=True)
-        return Target(None)
+        patterns = [rest if rel == "." else f"{rel}/{rest}" for rel in self._readings(head)]
+        for pattern in patterns:  # the reading that names files of the log, if one does
+            if self.layout.matching(pattern):
+                return Target(pattern, wildcard=True)
+        return Target(patterns[0], wildcard=True) if patterns else Target(None)
 
     def _same_file(self, rel: str) -> str | None:
         """The listed record or navigation file that ``rel`` is the same file as, on a file
