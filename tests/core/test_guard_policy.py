@@ -216,3 +216,9 @@ def test_the_repository_root_as_a_log_root() -> None:
     verdict = decide(layout, Mode.GUARD, [Search((Target("."),), pattern="x", tool="rg")])
     assert verdict.answer is Answer.DENY
     assert "--glob '!**/*.md'" in verdict.reason
+
+
+def test_a_glob_too_wide_to_read_never_leaves_the_records_out() -> None:
+    wide = "{" + ",".join(f"d{i}" for i in range(100)) + "}"
+    for glob in (f"!{wide}/**", f"{wide}/**"):
+        assert decide(LAYOUT, Mode.GUARD, [search(globs=(glob,))]).answer is Answer.DENY

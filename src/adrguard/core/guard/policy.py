@@ -233,8 +233,9 @@ class _Judged:
             return
         if not request.recursive:
             return
+        globs = _Globs(request.globs)
         for record in layout.records_in(scope.path):
-            if _kept(record, scope.path, request):
+            if _kept(record, scope.path, request, globs):
                 yield record
 
 
@@ -256,7 +257,7 @@ def _relative(path: str, folder: str | None) -> str | None:
     return path[len(folder) + 1 :] if path.startswith(folder + "/") else None
 
 
-def _kept(record: str, scope: str, request: Search) -> bool:
+def _kept(record: str, scope: str, request: Search, globs: _Globs) -> bool:
     """Whether a search of the folder ``scope`` reads ``record`` after its types and globs. A
     glob is read against the path below the folder searched and, when the record is below it,
     the path below the working directory: a record either reading leaves out is left out."""
@@ -267,40 +268,45 @@ def _kept(record: str, scope: str, request: Search) -> bool:
     if not request.globs:
         return True
     readings = {_relative(record, scope), _relative(record, request.cwd)} - {None}
-    return all(_globs_keep(rel, request.globs) for rel in readings if rel is not None)
+    return all(globs.keep(rel) for rel in readings if rel is not None)
 
 
-def _globs_keep(rel: str, globs: Sequence[str]) -> bool:
-    """ripgrep's reading of ``--glob``: the last glob that matches decides (``!`` leaves out);
-    when none matches, the file is kept unless some glob names files to keep."""
-    decision: bool | None = None
-    for glob in globs:
-        negated = glob.startswith("!")
-        if _matches(glob[1:] if negated else glob, rel):
-            decision = not negated
-    if decision is None:
-        return not any(not g.startswith("!") for g in globs)
-    return decision
+class _Globs:
+    """A search's globs, compiled once: gitignore syntax with ripgrep's ``{a,b}`` alternatives,
+    read as ripgrep reads ``--glob`` — the last glob that matches decides (``!`` leaves out);
+    when none matches, a file is kept unless some glob names files to keep. A glob that cannot
+    be read (too many alternatives, bad syntax) is taken the way that reads the records: as
+    matching every file when it keeps, as leaving nothing out when it excludes."""
 
+    def __init__(self, globs: Sequence[str]) -> None:
+        self.keeps_some = any(not g.startswith("!") for g in globs)
+        self.rules: list[tuple[bool, list[Any] | None]] = []
+        if not globs:
+            return
+        import pathspec
 
-def _matches(glob: str, rel: str) -> bool:
-    """A gitignore-style glob (with ripgrep's ``{a,b}`` alternatives) against a relative path.
-    A glob too wide to expand matches everything (a search it shapes is treated as reading the
-    records, never as leaving them out)."""
-    alternatives = braces(glob, MAX_BRACE_ALTERNATIVES)
-    if alternatives is None:
-        return True
-    import pathspec
-
-    try:
-        kind = pathspec.lookup_pattern("gitignore")
-    except KeyError:  # pathspec < 1.0
-        kind = pathspec.lookup_pattern("gitwildmatch")
-    for alternative in alternatives:
         try:
-            pattern = kind(alternative)
-        except (ValueError, TypeError):
-            return True
-        if pattern.include is not None and pattern.match_file(rel) is not None:
-            return True
-    return False
+            kind = pathspec.lookup_pattern("gitignore")
+        except KeyError:  # pathspec < 1.0
+            kind = pathspec.lookup_pattern("gitwildmatch")
+        for glob in globs:
+            negated = glob.startswith("!")
+            alternatives = braces(glob[1:] if negated else glob, MAX_BRACE_ALTERNATIVES)
+            compiled: list[Any] | None = None
+            if alternatives is not None:
+                try:
+                    compiled = [p for p in map(kind, alternatives) if p.include is not None]
+                except (ValueError, TypeError):
+                    compiled = None
+            self.rules.append((negated, compiled))
+
+    def keep(self, rel: str) -> bool:
+        decision: bool | None = None
+        for negated, compiled in self.rules:
+            if compiled is None:
+                hit = not negated
+            else:
+                hit = any(p.match_file(rel) is not None for p in compiled)
+            if hit:
+                decision = not negated
+        return (not self.keeps_some) if decision is None else decision
