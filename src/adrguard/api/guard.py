@@ -68,15 +68,15 @@ class Outcome(NamedTuple):
         }
 
 
-def judge(call: Call, repo: Path | None = None) -> Outcome:
+def judge(call: Call, repo: Path | None = None, *, cache: bool = True) -> Outcome:
     """The answer to ``call`` in the repository ``repo`` (default: the git work tree around the
-    call's working directory)."""
+    call's working directory). ``cache``: False neither reads nor writes the cache folder."""
     cwd = os.path.abspath(call.cwd) if call.cwd else os.getcwd()
     top = _top(repo, cwd)
     from adrguard.adapters.guard.setup import SetupError, load_setup
 
     try:
-        setup, folder = load_setup(top)
+        setup, folder = load_setup(top, cache=cache)
     except SetupError as exc:
         return _cannot_judge(exc.mode, call, str(exc))
     except Exception as exc:  # a bug: reported, and judged as a call that cannot be judged

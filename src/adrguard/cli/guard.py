@@ -28,6 +28,9 @@ def register(subparsers: Any) -> None:
     common.add_argument("--repo", type=Path, default=argparse.SUPPRESS,
                         help="the repository (default: the git work tree around the working "
                         "directory the call names, else this one)")
+    common.add_argument("--no-cache", action="store_true", default=argparse.SUPPRESS,
+                        help="neither read nor write the cache folder: the layout is made "
+                        "again and nothing is counted")
     common.add_argument("--session", default=argparse.SUPPRESS, metavar="ID",
                         help="the runtime's session id: hints are given once per session and "
                         "repeated reads are counted (counters live in the user's cache folder)")
@@ -65,6 +68,7 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     args.repo = getattr(args, "repo", None)
     args.session = getattr(args, "session", None)
+    args.no_cache = getattr(args, "no_cache", False)
     if args.guard_action is None:
         return _hook(args)
     return _generic(args)
@@ -82,7 +86,8 @@ def _generic(args: argparse.Namespace) -> int:
         asked = ContentSearch(args.pattern, tuple(args.paths), tuple(args.glob),
                               tuple(args.type), tuple(args.type_not), Output(args.output),
                               "rg")
-    outcome = judge(Call((asked,), None, args.session, "generic"), args.repo)
+    outcome = judge(Call((asked,), None, args.session, "generic"), args.repo,
+                    cache=not args.no_cache)
     from adrguard.adapters.guard.claude import render
 
     print(render(outcome.to_json()))
@@ -100,7 +105,7 @@ def _hook(args: argparse.Namespace) -> int:
         call = read_payload(data)
         if args.session and call.session is None:
             call = _with_session(call, args.session)
-        outcome = judge(call, args.repo)
+        outcome = judge(call, args.repo, cache=not args.no_cache)
         out = answer(outcome.answer, outcome.verdict.reason, outcome.degraded)
         if out is not None:
             sys.stdout.write(render(out) + "\n")

@@ -54,12 +54,12 @@ class _ConfigFile(NamedTuple):
     table: dict[str, Any]
 
 
-def load_setup(top: Path) -> tuple[Setup, Path | None]:
+def load_setup(top: Path, *, cache: bool = True) -> tuple[Setup, Path | None]:
     """The mode and layout of the repository whose work tree is ``top`` (resolved), and the
-    cache folder (for the session counters; None when the cache is off). Raises
-    :class:`SetupError` when the configuration or the repository cannot be used."""
+    cache folder (for the session counters; None when the cache is off, or ``cache`` is False).
+    Raises :class:`SetupError` when the configuration or the repository cannot be used."""
     found = _config_file(top)
-    folder = _cache_folder(found.table, top)
+    folder = _cache_folder(found.table, top) if cache else None
     store = _open(folder)
     try:
         entry = _key(top, found) if store is not None else None
