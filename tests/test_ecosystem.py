@@ -105,6 +105,7 @@ def ran(eco: ModuleType, tmp_path_factory: pytest.TempPathFactory) -> dict[str, 
         "handbook/choices/0001-one.md": NYGARD.format(n=1, title="One", extra=broken),
         "handbook/choices/0002-two.md": NYGARD.format(n=2, title="Two", extra=""),
     })
+    (snaps / "acme__clean" / "README.md").unlink()  # as a store that leaves out a file would
     manifest = entry("acme/clean", clean) + entry(
         "acme/faulty", faulty, roots='["handbook/choices"]') + entry("acme/absent", "3" * 40)
     logs = eco.parse_manifest(manifest)
@@ -119,6 +120,7 @@ def test_a_run_checks_each_log_in_both_modes_read_only(ran: dict[str, Any]) -> N
     assert by_repo["acme/absent"]["runs"] == {}
     clean, faulty = by_repo["acme/clean"], by_repo["acme/faulty"]
     assert clean["problem"] is None and faulty["problem"] is None  # nothing written into them
+    assert clean["unpristine"] == [" D README.md"] and faulty["unpristine"] == []
     assert clean["runs"]["detect"]["records"] == clean["runs"]["roots"]["records"] == 3
     assert clean["runs"]["roots"]["exit"] == 0
     # a folder named like no log, too small to be found by content: only the roots reach it
@@ -154,6 +156,7 @@ def test_the_markdown_report_has_the_totals_and_each_log(
     assert "| acme/faulty | roots | 2 | 1 |" in text
     assert "## Logs with zero loud findings (roots): 1\n\nacme/clean" in text
     assert "no snapshot at acme\\_\\_absent" in text
+    assert "| acme/clean | 1 | D README.md |" in text
 
 
 def test_compare_lists_what_was_added_and_removed(eco: ModuleType, ran: dict[str, Any]) -> None:
