@@ -103,11 +103,11 @@ def test_broken_links_agree_with_the_labels(collections: list[Path], tmp_path: P
                 label = index.get((f.location.path, f.code, f.location.line), {})
                 assert label.get("label") == "TP", f
                 continue
-            key = (collection.name, f.location.path, target)
-            if key in site:
+            found = (collection.name, f.location.path, target)
+            if found in site:
                 assert f.severity is Severity.NOTE, f  # a site's link: never loud
                 continue
-            reported.add(key)
+            reported.add(found)
     wrong += [f"{c}: false positive {p} -> {t}" for c, p, t in sorted(reported - expected)]
     wrong += [f"{c}: missed {p} -> {t}" for c, p, t in sorted(expected - reported - site)]
     wrong, _tolerated = ratchet.split("links", wrong)
