@@ -74,3 +74,10 @@ def test_a_record_that_mentions_a_move_is_a_record() -> None:
     real = rec("OPS-009-move-backups.md", "# OPS-009: Move the backups\n\n## Status\n\nAccepted\n\n"
                "## Decision\n\nThe backups moved to [the cold store](https://example.org).\n")
     assert non_records([*LOG, real]) == {}
+
+
+def test_dated_notes_in_a_sub_folder_of_a_numbered_log_are_a_journal() -> None:
+    notes = [rec(f"meetings/2020-0{m}-01.md", "# Meeting\n\nWe met.\n") for m in (1, 2, 3)]
+    found = non_records([*LOG, *notes])
+    assert found == {n.path: "journal" for n in notes}
+    assert non_records([*LOG, *notes[:2]]) == {}  # two files are not yet a journal

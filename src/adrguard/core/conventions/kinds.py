@@ -10,6 +10,9 @@ their content and their place in the log (a file's name alone never decides):
 * **an example or a template**: a file named as an example or a sample, or numbered zero, whose
   title or status is still a template's placeholder (``# ADR 000 - {title}`` with the template's
   help text as its status);
+* **a journal**: a sub-folder of dated files (``BiweeklyMeetings/2020-07-01.md``, three or more)
+  in a log whose other records are numbered (three quarters of them): meeting notes or a diary
+  kept beside the log, not records of it;
 * **a redirect**: a file left behind when a record moved: its status is ``Moved``, or its whole
   text is a short note (:data:`REDIRECT_WORDS` words at most, no status, no sections) saying
   that it moved or was renamed, with a link or an address (``Moved to [CIP-0003/README.md](..)``).
@@ -127,17 +130,46 @@ def _is_redirect(d: Decision) -> bool:
     return bool(_MOVED.search(d.text)) and ("://" in d.text or bool(d.links))
 
 
+_DATED_NAME = re.compile(r"^(?:\d{4}-\d{2}-\d{2}|\d{8})(?:[-_ .]|$)")
+JOURNAL_FILES = 3  # dated files a sub-folder holds before it is a journal
+
+
+def _journals(log: list[Decision]) -> set[str]:
+    """Paths of the dated files in sub-folders that are journals (see the module docstring)."""
+    folders: dict[str, list[Decision]] = {}
+    for d in log:
+        rel = d.path[len(d.root) + 1 :] if d.root not in ("", ".") else d.path
+        folder = rel.rpartition("/")[0]
+        if folder and not formats.is_folder_record(d.path, d.root):
+            folders.setdefault(folder, []).append(d)
+    out: set[str] = set()
+    for members in folders.values():
+        if len(members) < JOURNAL_FILES:
+            continue
+        if not all(_DATED_NAME.match(_stem(d.path)) for d in members):
+            continue
+        inside = {d.path for d in members}
+        rest = [d for d in log if d.path not in inside]
+        numbered = sum(1 for d in rest if d.number is not None)
+        if len(rest) >= JOURNAL_FILES and 4 * numbered >= 3 * len(rest):
+            out |= inside
+    return out
+
+
 def non_records(decisions: Iterable[Decision]) -> dict[str, str]:
-    """Path -> what the file is (``index``, ``part``, ``example``, ``redirect``) for the files among
-    ``decisions`` that are not decision records (see the module docstring)."""
+    """Path -> what the file is (``index``, ``part``, ``example``, ``redirect``, ``journal``) for
+    the files among ``decisions`` that are not decision records (see the module docstring)."""
     by_root: dict[str, list[Decision]] = {}
     for d in decisions:
         by_root.setdefault(d.root, []).append(d)
     out: dict[str, str] = {}
     for log in by_root.values():
         names = _record_names(log)
+        journals = _journals(log)
         for d in log:
-            if _is_redirect(d):
+            if d.path in journals:
+                out[d.path] = "journal"
+            elif _is_redirect(d):
                 out[d.path] = "redirect"
             elif _is_example(d):
                 out[d.path] = "example"
