@@ -101,3 +101,22 @@ def test_a_title_stated_in_another_shape(text: str, title: str | None) -> None:
 def test_a_preamble_code_block_states_status_and_date() -> None:
     d = rec("## Preamble\n\n```\nTitle: Bump\nStatus: Final\nCreated: 2018-02-08\n```\n\n## S\n")
     assert (d.status_raw, d.date) == ("Final", "2018-02-08")
+
+
+@pytest.mark.parametrize(
+    ("h1", "title", "status"),
+    [
+        ("Accepted: Support texture import", "Support texture import", "accepted"),
+        ("[Draft] Add build notifications", "Add build notifications", "draft"),
+        ("Kafka: a decision on queues", "Kafka: a decision on queues", None),
+    ],
+)
+def test_a_status_written_as_the_titles_prefix(h1: str, title: str, status: str | None) -> None:
+    d = rec(f"# {h1}\n\n## Context\n\nx\n", "20210523-x.md")
+    assert d.title == title
+    assert (d.status.value if d.status else None) == status
+
+
+def test_a_stated_status_outranks_the_titles_prefix() -> None:
+    d = rec("# Draft: Use a queue\n\n## Status\n\nAccepted\n", "20210523-x.md")
+    assert d.status is not None and d.status.value == "accepted" and d.title == "Use a queue"

@@ -32,6 +32,8 @@ _PARTLY = re.compile(r"^(?:partly|partially|in part)\s+supers", re.I)
 _COLON = re.compile(r"[:：]")
 _DATE_KEYS = ("date", "created", "decision-date", "decision_date")
 _MARKUP = ("](", "~", "**", "__")  # markdown that says which part of a status line counts
+# A status as the title's prefix: ``Accepted: Use X``, ``[Draft] Use X``.
+_TITLE_STATUS = re.compile(r"^\s*(?:\[([^\]\n]{2,30})\]\s*|([^\W\d_][\w ]{1,24}?)\s*:\s+)(?=\S)")
 # A front-matter key giving the reason a record was retired (``deprecated-reason``,
 # ``deprecation_note``, ``superseded-reason``, ``withdrawal-reason``).
 _REASON_KEY = re.compile(
@@ -152,7 +154,12 @@ class Fields:
             if first.lstrip().startswith("#")
             else first.strip()
         )
-        cleaned = formats.clean_title(h.text, self.own)
+        text = h.text
+        m = _TITLE_STATUS.match(text) if h.level == 1 else None
+        if m is not None and st.match(st.fold(m.group(1) or m.group(2)),
+                                      self.options.status_synonyms) is not None:
+            text = text[m.end() :]  # ``Accepted: Use X``: the status is not part of the title
+        cleaned = formats.clean_title(text, self.own)
         return cleaned.text, raw_h, h.line, cleaned.number
 
     # -- status -------------------------------------------------------------------------
@@ -181,7 +188,27 @@ class Fields:
         out.extend(qualified)
         if not out:
             out.extend(s for s, _ in lines[:1])
+        if not out:
+            titled = self._title_status()
+            if titled is not None:
+                word, h = titled
+                out.append(StatusStatement(word, st.normalise(word, syn), h.line, "title"))
         return out
+
+    def _title_status(self) -> tuple[str, Heading] | None:
+        """A status written as the title's prefix (``# Accepted: Use X``, ``# [Draft] Use X``):
+        (the status word, the H1). Read only when nothing else states one."""
+        h1 = next((h for h in self.doc.headings if h.level == 1), None)
+        if h1 is None:
+            return None
+        m = _TITLE_STATUS.match(h1.text)
+        if m is None:
+            return None
+        word = m.group(1) or m.group(2)
+        syn = self.options.status_synonyms
+        if st.match(st.fold(word), syn) is None:
+            return None
+        return word, h1
 
     def section_statement(self, idx: int) -> StatusStatement | None:
         blocks = self.by_section.get(idx, [])
