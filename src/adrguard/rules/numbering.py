@@ -13,7 +13,7 @@ from adrguard.core.conventions.log import Log
 from adrguard.core.conventions.naming import Name, Scheme
 from adrguard.core.findings import Finding, Severity
 from adrguard.core.model import Decision, Location
-from adrguard.core.parse import formats
+from adrguard.core.parse import formats, ids
 from adrguard.core.saferegex import UnsafePattern, compile_user
 from adrguard.rules.base import BaseRule, RuleContext, RuleMeta
 
@@ -42,9 +42,13 @@ _GENERIC_PREFIXES = frozenset({"", "adr", "decision", "record"})  # one id famil
 
 
 def id_family(d: Decision) -> str:
-    """The id prefix a record's name carries (``api`` for ``API-001-x.md``); the generic
-    ``ADR``/``decision``/``record`` prefixes and no prefix are one family (``""``)."""
+    """The id prefix a record's name carries (``api`` for ``API-001-x.md``), or the one its
+    stated id carries (``* Proposal: [ST-0001](..)``); the generic ``ADR``/``decision``/
+    ``record`` prefixes and no prefix are one family (``""``)."""
     prefix = formats.name_id(d.path, d.root).prefix
+    stated = ids.id_token(d.id.rsplit("-v", 1)[0])  # an id the record states (``ST-0001``)
+    if stated is not None and stated[1] == d.number and stated[0] not in _GENERIC_PREFIXES:
+        prefix = stated[0]
     return "" if prefix in _GENERIC_PREFIXES else prefix
 
 

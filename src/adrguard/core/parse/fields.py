@@ -32,6 +32,7 @@ _PARTLY = re.compile(r"^(?:partly|partially|in part)\s+supers", re.I)
 _COLON = re.compile(r"[:：]")
 _DATE_KEYS = ("date", "created", "decision-date", "decision_date")
 _MARKUP = ("](", "~", "**", "__")  # markdown that says which part of a status line counts
+_STATED_ID = re.compile(r"^\s*([A-Za-z]{2,10})-0*(\d{1,6})\s*$")  # ``ST-0001``
 # A status as the title's prefix: ``Accepted: Use X``, ``[Draft] Use X``.
 _TITLE_STATUS = re.compile(r"^\s*(?:\[([^\]\n]{2,30})\]\s*|([^\W\d_][\w ]{1,24}?)\s*:\s+)(?=\S)")
 # A front-matter key giving the reason a record was retired (``deprecated-reason``,
@@ -194,6 +195,19 @@ class Fields:
                 word, h = titled
                 out.append(StatusStatement(word, st.normalise(word, syn), h.line, "title"))
         return out
+
+    def _stated_id(self, number: int | None) -> str | None:
+        """The id a header bullet states for the record (``* Proposal: [ST-0001](..)``): a
+        prefixed id whose number is the file's. Its prefix is the record's series."""
+        if number is None:
+            return None
+        for b, _i, _label, value in self.label_lines():
+            if not self.in_header(b) or b.kind == "heading":
+                continue
+            m = _STATED_ID.match(formats.render_inline(value))
+            if m is not None and int(m.group(2)) == number:
+                return f"{m.group(1).upper()}-{number:04d}"
+        return None
 
     def _title_status(self) -> tuple[str, Heading] | None:
         """A status written as the title's prefix (``# Accepted: Use X``, ``# [Draft] Use X``):
@@ -360,7 +374,9 @@ class Fields:
         fm_problem: Problem | None,
     ) -> Decision:
         found = self.fm_value("id")
-        rid = (formats.scalar(found[1]) if found else None) or fallback_id
+        rid = (
+            (formats.scalar(found[1]) if found else None) or self._stated_id(number) or fallback_id
+        )
         title, title_raw, title_line, title_number = self.title()
         statements = self.statements()
         primary = statements[0] if statements else None
