@@ -81,3 +81,12 @@ def test_dated_notes_in_a_sub_folder_of_a_numbered_log_are_a_journal() -> None:
     found = non_records([*LOG, *notes])
     assert found == {n.path: "journal" for n in notes}
     assert non_records([*LOG, *notes[:2]]) == {}  # two files are not yet a journal
+
+
+def test_an_archive_of_dated_numbered_records_is_no_journal() -> None:
+    moved = [
+        parse(SourceFile(path=f"{ROOT}/archive/2022-0{m}-01_00{m}-x.md", root=ROOT,
+                         data=b"# X\n\n## Status\n\nSuperseded\n", archived=True), Options())
+        for m in (1, 2, 3)
+    ]
+    assert non_records([*LOG, *moved]) == {}

@@ -10,9 +10,9 @@ their content and their place in the log (a file's name alone never decides):
 * **an example or a template**: a file named as an example or a sample, or numbered zero, whose
   title or status is still a template's placeholder (``# ADR 000 - {title}`` with the template's
   help text as its status);
-* **a journal**: a sub-folder of dated files (``BiweeklyMeetings/2020-07-01.md``, three or more)
-  in a log whose other records are numbered (three quarters of them): meeting notes or a diary
-  kept beside the log, not records of it;
+* **a journal**: a sub-folder of dated, unnumbered files (``BiweeklyMeetings/2020-07-01.md``,
+  three or more; never the log's archive) in a log whose other records are numbered (three
+  quarters of them): meeting notes or a diary kept beside the log, not records of it;
 * **a redirect**: a file left behind when a record moved: its status is ``Moved``, or its whole
   text is a short note (:data:`REDIRECT_WORDS` words at most, no status, no sections) saying
   that it moved or was renamed, with a link or an address (``Moved to [CIP-0003/README.md](..)``).
@@ -146,8 +146,9 @@ def _journals(log: list[Decision]) -> set[str]:
     for members in folders.values():
         if len(members) < JOURNAL_FILES:
             continue
-        if not all(_DATED_NAME.match(_stem(d.path)) for d in members):
-            continue
+        if not all(_DATED_NAME.match(_stem(d.path)) and d.number is None and not d.archived
+                   for d in members):
+            continue  # a dated series without numbers, outside the log's archive
         inside = {d.path for d in members}
         rest = [d for d in log if d.path not in inside]
         numbered = sum(1 for d in rest if d.number is not None)
