@@ -2,8 +2,10 @@
 
 Where: ``ADRGUARD_CACHE_DIR``, else the ``cache-dir`` setting, else ``$XDG_CACHE_HOME/adrguard``,
 else ``~/.cache/adrguard`` — never inside the repository being checked, so nothing a pull request
-commits can be read as a cache entry. ``--no-cache``, ``cache = false`` or ``ADRGUARD_NO_CACHE``
-turn it off.
+commits can be read as a cache entry; and a ``cache-dir`` the repository's own configuration
+sets must lie inside the user's cache folder (``$XDG_CACHE_HOME`` or ``~/.cache``), so a pull
+request cannot point the cache at a folder it can fill (a second checkout, a shared ``/tmp``).
+``--no-cache``, ``cache = false`` or ``ADRGUARD_NO_CACHE`` turn it off.
 
 A record's entry is keyed by a SHA-256 over everything the parse depends on: its bytes, path,
 root and archive flag, and the parser's signature (adrguard's version and parser source, the
@@ -54,9 +56,13 @@ def cache_dir(setting: str | None = None) -> Path:
     explicit = os.environ.get("ADRGUARD_CACHE_DIR") or setting
     if explicit:
         return Path(explicit).expanduser()
+    return user_cache_home() / "adrguard"
+
+
+def user_cache_home() -> Path:
+    """The user's cache folder: ``$XDG_CACHE_HOME`` (when absolute), else ``~/.cache``."""
     xdg = os.environ.get("XDG_CACHE_HOME")
-    base = Path(xdg) if xdg and os.path.isabs(xdg) else Path.home() / ".cache"
-    return base / "adrguard"
+    return Path(xdg) if xdg and os.path.isabs(xdg) else Path.home() / ".cache"
 
 
 def digest(*parts: str | bytes) -> bytes:

@@ -22,12 +22,22 @@ def open_store(config: Config, repo_root: Path) -> Store | None:
     ``ADRGUARD_NO_CACHE``) or cannot be used. Whatever is in the work tree may come from a pull
     request, so the cache is never inside it: a chosen folder there (``cache-dir``,
     ``ADRGUARD_CACHE_DIR``) is a configuration error, and the default one (a repository of the
-    home folder) means running without a cache."""
+    home folder) means running without a cache. A ``cache-dir`` set by the repository's own
+    configuration must also lie inside the user's cache folder (:mod:`adrguard.pathguard`)."""
     if not config.cache or os.environ.get("ADRGUARD_NO_CACHE"):
         return None
     from adrguard.adapters import cache
 
     directory = cache.cache_dir(config.cache_dir)
+    if config.cache_dir and config.repository_config and not os.environ.get("ADRGUARD_CACHE_DIR"):
+        from adrguard.pathguard import cache_problem
+
+        problem = cache_problem(directory, cache.user_cache_home())
+        if problem is not None:
+            raise UserError(
+                f"{config.source or 'configuration'}: cache-dir {config.cache_dir!r} {problem}; "
+                "choose one there, set ADRGUARD_CACHE_DIR, or run with --no-cache"
+            )
     real, top = os.path.realpath(directory), os.path.realpath(repo_root)
     if real == top or real.startswith(top.rstrip(os.sep) + os.sep):
         if not (os.environ.get("ADRGUARD_CACHE_DIR") or config.cache_dir):

@@ -235,7 +235,8 @@ def run_check(args: argparse.Namespace) -> int:
     after_check(result, verbose=args.verbose)
     for spec in specs:
         tty = spec.path is None and sys.stdout.isatty()
-        emit(render(spec.name, report, result.corpus, to_terminal=tty), spec, colour=tty)
+        emit(render(spec.name, report, result.corpus, to_terminal=tty), spec, colour=tty,
+             root=root)
     if all(spec.path is not None for spec in specs):
         from adrguard.reporters.context import summary_line
 
@@ -380,10 +381,15 @@ def run_rules(args: argparse.Namespace) -> int:
         from pathlib import Path
 
         from adrguard.adapters.write import write_atomic
+        from adrguard.api.corpus import resolve_root
+        from adrguard.pathguard import output_problem
 
         pages = catalogue.expected_docs()
         for name, text in pages.items():
-            write_atomic(Path(args.write_docs) / name, text)
+            target = Path(args.write_docs) / name
+            if (problem := output_problem(target, resolve_root(None))) is not None:
+                raise UserError(f"cannot write {target}: {problem}")
+            write_atomic(target, text)
         info(f"wrote {len(pages)} rule pages to {args.write_docs}")
         return 0
     write_stdout(catalogue.render(args.format), "json" if args.format == "json" else "text")

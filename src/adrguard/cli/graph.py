@@ -68,7 +68,8 @@ def run_graph(args: argparse.Namespace) -> int:
     if out.too_large:
         info(f"adrguard: {out.too_large}: GitHub will not draw this diagram; "
              "use --focus ID --depth N, or --format dot")
-    emit(out.text, FormatSpec(args.format, Path(args.output) if args.output else None))
+    emit(out.text, FormatSpec(args.format, Path(args.output) if args.output else None),
+         root=root)
     return 0
 
 

@@ -41,6 +41,7 @@ class Claims:
     new_here: Mapping[str, frozenset[str]] = field(default_factory=dict)
     blobs: Mapping[str, str] = field(default_factory=dict)
     sources: tuple[str, ...] = ()  # every source looked at, in order (also those adding nothing)
+    notes: tuple[str, ...] = ()  # sources skipped, and why (a ref a glob matched that is no kin)
 
     def numbers(self, root: str) -> set[int]:
         return {c.number for c in self.claimed if c.root == root and c.number is not None}
@@ -102,9 +103,11 @@ def merge(parts: Iterable[Claims]) -> Claims:
     new_here: dict[str, frozenset[str]] = {}
     blobs: dict[str, str] = {}
     sources: list[str] = []
+    notes: list[str] = []
     for part in parts:
         claimed.extend(part.claimed)
         new_here.update(part.new_here)
         blobs.update(part.blobs)
         sources.extend(s for s in part.sources if s not in sources)
-    return Claims(tuple(claimed), new_here, blobs, tuple(sources))
+        notes.extend(part.notes)
+    return Claims(tuple(claimed), new_here, blobs, tuple(sources), tuple(notes))
