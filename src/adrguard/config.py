@@ -279,9 +279,8 @@ def _check_paths(data: Mapping[str, Any], where: str) -> None:
             value = value.get(part) if isinstance(value, Mapping) else None
         if value is not None:
             named.append((".".join(path_key), value))
-    paths = data.get("index", {}).get("paths", {}) if isinstance(data.get("index"), Mapping) \
-        else {}
-    named += [(f"index.paths.{root}", value) for root, value in paths.items()]
+    index: Mapping[str, Any] = data.get("index") or {}  # the schema checked every type
+    named += [(f"index.paths.{root}", v) for root, v in (index.get("paths") or {}).items()]
     for key, value in named:
         if (problem := relpath.problem(value)) is not None:
             raise UserError(f"{where}: {key} {problem}")
@@ -297,10 +296,12 @@ def _check_paths(data: Mapping[str, Any], where: str) -> None:
                 f"{where}: archive-dirs entry {name!r} must be one plain folder name below an "
                 "ADR root (such as 'archive'), not a path, '.', '..' or git's folder .git"
             )
-    for glob_key in _GLOB_KEYS:
-        for glob in data.get(glob_key, ()):
-            if (problem := syntax_problem(glob)) is not None:
-                raise UserError(f"{where}: {glob_key} {glob!r}: {problem}")
+    current: Mapping[str, Any] = data.get("current") or {}
+    globs = [(k, g) for k in _GLOB_KEYS for g in data.get(k, ())]
+    globs += [(f"current.{k}", g) for k in ("include", "exclude") for g in current.get(k, ())]
+    for glob_key, glob in globs:
+        if (problem := syntax_problem(glob)) is not None:
+            raise UserError(f"{where}: {glob_key} {glob!r}: {problem}")
     for glob in data.get("per-file-ignores") or {}:
         if (problem := syntax_problem(glob)) is not None:
             raise UserError(f"{where}: per-file-ignores key {glob!r}: {problem}")

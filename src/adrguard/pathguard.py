@@ -86,6 +86,14 @@ def _in_git_folder(real: str, real_root: str, folders: Sequence[str]) -> bool:
     return False
 
 
+def _leads(link: str, real_root: str) -> str:
+    """Where the symlink ``link`` leads, said relative to the repository."""
+    real = os.path.realpath(link)
+    if is_inside(real, real_root):
+        return f"(to {os.path.relpath(real, real_root)}, inside the repository)"
+    return f"(it resolves outside the repository, to {real})"
+
+
 def write_problem(repo_root: Path | str, rel: str) -> str | None:
     """Why adrguard must not write the repo-relative ``rel`` (None when it may). Nothing is
     followed: each existing component is looked at with ``lstat``."""
@@ -110,8 +118,8 @@ def write_problem(repo_root: Path | str, rel: str) -> str | None:
             if last:
                 return (f"{shown} is a symlink; adrguard writes only regular files (replace the "
                         "link by a file)")
-            return (f"{shown} is a symlink; adrguard never writes through a symlinked folder "
-                    "(make it a real folder, or name a path outside it)")
+            return (f"{shown} is a symlink {_leads(here, real_root)}; adrguard never writes "
+                    "through a symlinked folder (make it a real folder, or name another path)")
         if last:
             if stat.S_ISDIR(st.st_mode):
                 return f"{shown} is a directory, not a file"
@@ -134,25 +142,33 @@ def read_problem(repo_root: Path | str, rel: str) -> str | None:
         return lexical
     root = os.fspath(repo_root)
     real_root = os.path.realpath(root)
-    real = os.path.realpath(os.path.join(root, *relpath.normalise(rel).split("/")))
-    if not is_inside(real, real_root):
-        return f"{rel} resolves to {real} through a symlink, outside the repository: not followed"
-    if _in_git_folder(real, real_root, git_folders(root)):
-        return f"{rel} resolves into one of git's own folders through a symlink: not followed"
+    full = os.path.join(root, *relpath.normalise(rel).split("/"))
+    real = os.path.realpath(full)
+    outside = not is_inside(real, real_root)
+    if outside or _in_git_folder(real, real_root, git_folders(root)):
+        where = "outside the repository" if outside else "into git's own folder (.git)"
+        folder = os.path.realpath(os.path.dirname(full))
+        if os.path.islink(full) and not _in_git_folder(folder, real_root, ()) and \
+                is_inside(folder, real_root):
+            return (f"{rel}: symlink points {where}, to {real}; a symlink out of the "
+                    "repository is never followed")
+        return (f"{rel}: a folder on its path is a symlink out of the repository (it leads "
+                f"{where}, to {real}): not followed")
     return None
 
 
 def output_problem(path: Path | str, repo_root: Path | str) -> str | None:
     """Why a report must not be written to ``path``, a path given on the command line (None
-    when it may). The path is resolved as the operating system will; a symlink met in a folder
-    inside the work tree ``repo_root`` was committed there (or could have been), so it is
-    refused. Outside the work tree, symlinks are the user's own."""
+    when it may). Its folders are resolved as the operating system will; a symlink met in a
+    folder inside the work tree ``repo_root`` was committed there (or could have been), so it is
+    refused. Outside the work tree, symlinks are the user's own. The file itself is
+    :func:`adrguard.adapters.write.write_atomic`'s to judge (it never follows a symlink)."""
     real_root = os.path.realpath(repo_root)
     text = os.fspath(path)
     here = os.getcwd() if not os.path.isabs(text) else os.sep
     parts = [p for p in text.split(os.sep) if p not in ("", ".")]
     budget = 64  # symlinks followed outside the work tree before giving up (a loop)
-    for depth, part in enumerate(parts):
+    for depth, part in enumerate(parts[:-1]):  # the file itself: write_atomic never follows it
         if part == "..":
             here = os.path.dirname(here)
             continue
@@ -161,11 +177,11 @@ def output_problem(path: Path | str, repo_root: Path | str) -> str | None:
             here = candidate
             continue
         if is_inside(os.path.realpath(here), real_root):
-            shown = os.path.join(*parts[: depth + 1]) if not os.path.isabs(text) \
-                else os.sep + os.path.join(*parts[: depth + 1])
-            what = "the file" if depth == len(parts) - 1 else "a folder on the way"
-            return (f"{what}, {shown}, is a symlink inside the repository; adrguard never "
-                    "writes through a symlink a repository holds (write the report elsewhere)")
+            shown = os.path.join(*parts[: depth + 1])
+            shown = shown if not os.path.isabs(text) else os.sep + shown
+            return (f"{shown} is a symlinked folder inside the repository "
+                    f"{_leads(candidate, real_root)}; adrguard never writes through a symlink a "
+                    "repository holds (write the report elsewhere)")
         budget -= 1
         if budget < 0:
             return "too many symlinks on the way"

@@ -113,7 +113,13 @@ class Log:
 
 
 def _read(root: Path, rel: str) -> bytes | None:
-    """A regular file's bytes (None: absent); a symlink is refused."""
+    """A regular file's bytes (None: absent); a symlink is refused, and so is a path the
+    path guard refuses (:func:`adrguard.pathguard.read_problem`)."""
+    from adrguard.pathguard import read_problem
+
+    why = read_problem(root, rel)
+    if why is not None:
+        raise UserError(f"refusing to read {rel}: {why}")
     target = root / rel
     if target.is_symlink():
         raise UserError(f"{rel} is a symlink: adrguard moves and writes only regular files")
