@@ -238,6 +238,27 @@ def test_a_cache_dir_symlinked_out_of_the_users_cache_folder_is_refused(
     assert list((tmp_path / "elsewhere").iterdir()) == []
 
 
+@pytest.mark.uses_cache
+def test_the_read_guard_never_uses_a_repository_cache_dir_outside_the_users_cache_folder(
+    repo: GitRepo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The read guard (issue 32) chooses its cache folder as every command does: a folder the
+    repository's configuration names outside the user's cache folder is not used (the guard
+    then runs without a cache: counters never change a decision)."""
+    from adrguard.adapters.guard.setup import load_setup
+
+    monkeypatch.delenv("ADRGUARD_CACHE_DIR")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "user-cache"))
+    planted = tmp_path / "shared" / "cache"
+    repo.write({".adrguard.toml": f'read-guard = "warn"\ncache-dir = "{planted}"\n'})
+    setup, folder = load_setup(repo.path.resolve())
+    assert folder is None and not planted.exists()
+    assert setup.mode.value == "warn"
+    mine = tmp_path / "user-cache" / "guard"
+    repo.write({".adrguard.toml": f'read-guard = "warn"\ncache-dir = "{mine}"\n'})
+    assert load_setup(repo.path.resolve())[1] == mine
+
+
 # --- Low: paths given to `new` and `verify` ---------------------------------------------------
 
 

@@ -13,7 +13,6 @@ from pathlib import Path
 
 from adrguard.adapters.cache import Store
 from adrguard.config import Config
-from adrguard.core.errors import UserError
 from adrguard.core.model import Decision, SourceFile
 
 
@@ -28,24 +27,10 @@ def open_store(config: Config, repo_root: Path) -> Store | None:
         return None
     from adrguard.adapters import cache
 
-    directory = cache.cache_dir(config.cache_dir)
-    if config.cache_dir and config.repository_config and not os.environ.get("ADRGUARD_CACHE_DIR"):
-        from adrguard.pathguard import cache_problem
-
-        problem = cache_problem(directory, cache.user_cache_home())
-        if problem is not None:
-            raise UserError(
-                f"{config.source or 'configuration'}: cache-dir {config.cache_dir!r} {problem}; "
-                "choose one there, set ADRGUARD_CACHE_DIR, or run with --no-cache"
-            )
-    real, top = os.path.realpath(directory), os.path.realpath(repo_root)
-    if real == top or real.startswith(top.rstrip(os.sep) + os.sep):
-        if not (os.environ.get("ADRGUARD_CACHE_DIR") or config.cache_dir):
-            return None  # the default folder: nobody chose it
-        raise UserError(
-            f"the cache folder {directory} is inside the repository {repo_root}: set cache-dir "
-            "(or ADRGUARD_CACHE_DIR) to a folder outside it, or run with --no-cache"
-        )
+    directory = cache.choose_folder(config.cache_dir, repo_root, config.source,
+                                    from_repository=config.repository_config)
+    if directory is None:
+        return None
     return cache.Store.open(directory)
 
 
