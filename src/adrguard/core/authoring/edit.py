@@ -16,7 +16,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from adrguard.core.authoring import dating
+from adrguard.core.authoring import dating, tables
 from adrguard.core.authoring.style import Place, Style
 from adrguard.core.model import Decision, StatusStatement
 from adrguard.core.parse import status as st
@@ -127,7 +127,7 @@ def yaml_value(value: object, quote: str = "") -> str:
     return json.dumps(text, ensure_ascii=False)
 
 
-def _split_markup(line: str) -> tuple[str, str, str]:
+def split_markup(line: str) -> tuple[str, str, str]:
     """(markup before the text, the text, markup after it) of one line of a block."""
     head = _BLOCK_PREFIX.match(line)
     start = head.end() if head else 0
@@ -139,16 +139,18 @@ def _split_markup(line: str) -> tuple[str, str, str]:
 def _set_statement(text: Text, stmt: StatusStatement, value: str, day: dt.date,
                    synonyms: Mapping[str, str]) -> None:
     line = text.get(stmt.line)
-    before, body, after = _split_markup(line)
-    lead = _dated_lead(body, synonyms)
+    before, body, after = split_markup(line)
+    lead = dated_lead(body, synonyms)
     if lead is None:
         text.set(stmt.line, f"{before}{value}{after}")
         return
     written, gap = lead
-    text.insert(stmt.line, [f"{before}{dating.write_like(written, day)}{gap}{value}{after}"])
+    entry = f"{before}{dating.write_like(written, day)}{gap}{value}{after}"
+    # entries written as paragraphs of their own get one more; lines of one paragraph, a line
+    text.insert(stmt.line, ["", entry] if text.blank(stmt.line - 1) else [entry])
 
 
-def _dated_lead(body: str, synonyms: Mapping[str, str]) -> tuple[str, str] | None:
+def dated_lead(body: str, synonyms: Mapping[str, str]) -> tuple[str, str] | None:
     """(the date, the text between it and the status word) of a dated history entry such as
     ``2020-02-01 Accepted`` or ``2020-02-01: Accepted``; None for an undated statement."""
     if not body[:1].isdigit() or st.date_key(body) is None:
@@ -163,8 +165,13 @@ def _dated_lead(body: str, synonyms: Mapping[str, str]) -> tuple[str, str] | Non
 
 
 def _set_labelled(text: Text, line_no: int, value: str) -> None:
-    """``* Status: accepted`` / ``**Status:** accepted`` / ``## Status: accepted``."""
+    """``* Status: accepted`` / ``**Status:** accepted`` / ``## Status: accepted``, or a
+    metadata table's row ``| Status | accepted |`` (its value cell)."""
     line = text.get(line_no)
+    row = tables.set_value(line, value) if tables.is_row(line) else None
+    if row is not None:
+        text.set(line_no, row)
+        return
     colon = _COLON.search(line)
     if colon is None:
         raise EditError(f"line {line_no}: no `Status:` label found")
@@ -174,7 +181,7 @@ def _set_labelled(text: Text, line_no: int, value: str) -> None:
     lead = lead or re.match(r"[ \t]*", rest)
     assert lead is not None
     start = colon.end() + lead.end()
-    inner_before, _body, inner_after = _split_markup(line[start:])
+    inner_before, _body, inner_after = split_markup(line[start:])
     text.set(line_no, f"{line[:start]}{inner_before}{value}{inner_after}")
 
 
@@ -197,7 +204,12 @@ def add_relation(data: str, d: Decision, style: Style, kind: str, line: str,
         text.insert(block + 1, [line])
     elif place.where == "header":
         stmt_line = primary(d).line
-        bullet = _BULLET.match(text.get(stmt_line))
+        status_line = text.get(stmt_line)
+        if tables.is_row(status_line):  # a metadata table: a row of its own
+            verb, _, target = line.partition(" [")
+            text.insert(stmt_line, [tables.row_like(status_line, verb, "[" + target)])
+            return str(text)
+        bullet = _BULLET.match(status_line)
         text.insert(stmt_line, [(bullet.group(1) if bullet else place.bullet) + line])
     else:
         _add_to_section(text, doc, place, line)
