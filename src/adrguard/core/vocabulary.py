@@ -189,8 +189,8 @@ STATUS_HEADINGS: tuple[str, ...] = (
 # entry (``fr-f``), chosen when the log's words are those. Every word is a key of
 # STATUS_SYNONYMS for the same status (a test checks). ``labels``: the language's status
 # headings, which tell the language of a log that writes no status word; ``by``: how it says
-# "superseded by X" so that the parser reads X as the successor
-# (:mod:`adrguard.core.parse.successors`); "" writes the status word alone.
+# "superseded by X" (``{word}``: the log's word, ``{target}``: the link) so that the parser
+# reads X as the successor (:mod:`adrguard.core.parse.successors`).
 @dataclass(frozen=True, slots=True)
 class Language:
     words: Mapping[str, str]  # status -> word
@@ -232,7 +232,8 @@ LANGUAGES: Mapping[str, Language] = {
                     "", "{word} door {target}"),
     "ru": _language("предложено; принято; отклонено; устарело; заменено; черновик",
                     "статус; состояние", "{word} {target}"),
-    "zh": _language("提议; 通过; 拒绝; 废弃; 取代; 草稿", "状态; 狀態"),
-    "ja": _language("提案; 承認; 却下; 廃止; 置換; 下書き", "ステータス; 状態"),
-    "ko": _language("제안됨; 승인됨; 거부됨; 폐기됨; 대체됨; 초안", "상태"),
+    "zh": _language("提议; 通过; 拒绝; 废弃; 取代; 草稿", "状态; 狀態", "已被 {target} 取代"),
+    "ja": _language("提案; 承認; 却下; 廃止; 置換; 下書き", "ステータス; 状態",
+                    "{target} によって置き換え"),
+    "ko": _language("제안됨; 승인됨; 거부됨; 폐기됨; 대체됨; 초안", "상태", "{word}: {target}"),
 }

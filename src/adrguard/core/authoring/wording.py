@@ -59,11 +59,14 @@ def written_word(raw: str, status: Status, words: Mapping[str, list[str]]) -> st
     return None
 
 
-def word_in(raw: str, status: Status, words: Mapping[str, list[str]]) -> str | None:
-    """The vocabulary word (casefolded) for ``status`` that ``raw`` holds anywhere, as a whole
-    word (``2017-11-26 提议``, ``**Accepté**``): the first one, the longest where several
-    start at the same place."""
+def word_in(raw: str, status: Status,
+            words: Mapping[str, list[str]]) -> tuple[int, int, str] | None:
+    """Where ``raw`` holds a vocabulary word for ``status`` as a whole word (``2017-11-26 提议``,
+    ``2023-01-04 accepted``): (start, end, the word casefolded), the first one, the longest
+    where several start at the same place."""
     folded = raw.casefold()
+    if len(folded) != len(raw):
+        return None  # casefolding changed the length (``ß``): positions would not match
     best: tuple[int, int, str] | None = None
     for word in words.get(status.value, ()):
         for m in re.finditer(re.escape(word), folded):
@@ -71,11 +74,10 @@ def word_in(raw: str, status: Status, words: Mapping[str, list[str]]) -> str | N
             after = folded[m.end() : m.end() + 1]
             if not _ideographic(word) and (before.isalnum() or after.isalnum()):
                 continue
-            key = (m.start(), -len(word), word)
-            if best is None or key < best:
-                best = key
+            if best is None or (m.start(), -len(word)) < (best[0], best[0] - best[1]):
+                best = (m.start(), m.end(), word)
             break
-    return best[2] if best else None
+    return best
 
 
 def _ideographic(word: str) -> bool:
@@ -121,11 +123,13 @@ def learn(records: Sequence[Decision], synonyms: Mapping[str, list[str]],
             if stmt.status is Status.UNKNOWN:
                 continue
             word = written_word(stmt.raw, stmt.status, synonyms)
+            known = word_in(stmt.raw, stmt.status, synonyms)
+            if word is None and known is not None:  # a dated entry, a word inside markup
+                word = re.sub(r"\s+by$", "", stmt.raw[known[0] : known[1]], flags=re.I)
             if word is not None:
                 spelled.setdefault(stmt.status.value, []).append(word)
-            known = word_in(stmt.raw, stmt.status, synonyms)
             if known is not None:
-                found.append((stmt.status, known))
+                found.append((stmt.status, known[2]))
     code = language(found, labels)
     own = LANGUAGES[code].words
     out: dict[str, str] = {}

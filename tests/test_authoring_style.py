@@ -1,0 +1,332 @@
+"""`adrguard new` and `adrguard supersede` in logs unlike adr-tools and MADR (issue 28, point 4):
+the log's own status words and language, its file-name scheme, its template or the sections its
+latest records share, its metadata table, its dated status entries and the case of its words.
+Each log is a real temporary git repository of records written here; what was written must read
+back as written and leave `adrguard check` clean."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from gitrepo import GitRepo
+
+from adrguard import api
+from adrguard.api.corpus import load_with
+from adrguard.cli import main
+from adrguard.config import load_config
+from adrguard.core.model import Decision, RelKind, Status
+
+
+def _repo(tmp_path: Path, files: dict[str, str], config: str = "") -> GitRepo:
+    repo = GitRepo(tmp_path / "repo")
+    repo.write({**files, ".adrguard.toml": "cache = false\n" + config})
+    repo.commit("records")
+    assert _findings(repo) == []
+    return repo
+
+
+def _findings(repo: GitRepo) -> list[str]:
+    report = api.check(repo.path, baseline=False)
+    return [f"{f.code} {f.location.path}:{f.location.line} {f.message}" for f in report.findings]
+
+
+def _run(repo: GitRepo, *args: str) -> int:
+    return main([*args, "--repo", str(repo.path), "--today", "2024-06-01"])
+
+
+def _record(repo: GitRepo, path: str) -> Decision:
+    corpus = load_with(repo.path, load_config(repo.path))
+    return corpus.by_path[path]
+
+
+def _text(repo: GitRepo, path: str) -> str:
+    return (repo.path / path).read_text("utf-8")
+
+
+# --- the log's status words, in its language ----------------------------------------------
+
+FRENCH = """# {n}. {title}
+
+* Statut : accepté
+* Date : 2023-0{n}-05
+
+## Contexte
+
+Contexte {n}.
+
+## Décision
+
+Décision {n}.
+"""
+SPANISH = """# {n}. {title}
+
+Estado: aceptada
+
+## Contexto
+
+Contexto {n}.
+
+## Decisión
+
+Decisión {n}.
+"""
+GERMAN = """# {n}. {title}
+
+## Status
+
+Akzeptiert
+
+## Kontext
+
+Kontext {n}.
+
+## Entscheidung
+
+Entscheidung {n}.
+"""
+
+
+@pytest.mark.parametrize(
+    ("template", "proposed", "accepted", "superseded"),
+    [
+        (FRENCH, "* Statut : proposé", "* Statut : accepté", "* Statut : remplacé par [4. "),
+        (SPANISH, "Estado: propuesta", "Estado: aceptada", "Estado: reemplazada por [4. "),
+        (GERMAN, "Vorgeschlagen", "Akzeptiert", "Ersetzt durch [4. "),
+    ],
+    ids=["french", "spanish-feminine", "german"],
+)
+def test_a_status_the_log_never_wrote_is_written_in_the_logs_language(
+    template: str, proposed: str, accepted: str, superseded: str, tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    files = {f"docs/adr/000{n}-record-{n}.md": template.format(n=n, title=f"Record {n}")
+             for n in (1, 2, 3)}
+    repo = _repo(tmp_path, files)
+    assert _run(repo, "new", "Utiliser Kafka") == 0
+    path = capsys.readouterr().out.strip()
+    assert proposed in _text(repo, path).splitlines(), _text(repo, path)
+    assert _record(repo, path).status is Status.PROPOSED
+    assert _findings(repo) == []
+    repo.remove([path])
+    assert _run(repo, "supersede", "3", "Utiliser Kafka", "--status", "accepted") == 0
+    new, old = capsys.readouterr().out.split()
+    assert accepted in _text(repo, new).splitlines()
+    assert any(line.startswith(superseded) for line in _text(repo, old).splitlines())
+    assert _record(repo, old).status is Status.SUPERSEDED
+    assert _record(repo, new).status is Status.ACCEPTED
+    assert _findings(repo) == []
+
+
+# --- the log's file names --------------------------------------------------------------------
+
+NYGARD = """# {n}. {title}
+
+Date: 2023-01-0{n}
+
+## Status
+
+Accepted
+
+## Context
+
+Context {n}.
+
+## Decision
+
+Decision {n}.
+"""
+
+
+@pytest.mark.parametrize(
+    ("names", "new"),
+    [
+        (("RFC-1.md", "RFC-2.md", "RFC-3.md"), "RFC-4.md"),  # a prefix and a number: no slug
+        (("adr-01.md", "adr-02.md", "adr-03.md"), "adr-04.md"),
+        (("adr-keep-logs.md", "adr-ship-daily.md", "adr-use-rust.md"), "adr-use-kafka.md"),
+        (("2023-01-05_001-keep-logs.md", "2023-02-05_002-ship-daily.md",
+          "2023-03-05_003-use-rust.md"), "2024-06-01_004-use-kafka.md"),  # a number after the date
+    ],
+    ids=["prefix-number", "padded-prefix-number", "plain-prefixed", "date-then-number"],
+)
+def test_a_new_record_is_named_in_the_logs_scheme(
+    names: tuple[str, ...], new: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    files = {f"docs/adr/{name}": NYGARD.format(n=i + 1, title=f"Record {i + 1}")
+             for i, name in enumerate(names)}
+    repo = _repo(tmp_path, files)
+    assert _run(repo, "new", "Use Kafka") == 0
+    assert capsys.readouterr().out.strip() == f"docs/adr/{new}"
+    assert _record(repo, f"docs/adr/{new}").title == "Use Kafka"
+    assert _findings(repo) == []
+
+
+# --- the log's sections: its template, else what its latest records share -------------------
+
+RFC = """# {n}. {title}
+
+## Status
+
+Accepted
+
+## Summary
+
+Summary {n}.
+{more}"""
+RICH = """
+## Motivation
+
+Why {n}.
+
+## Alternatives
+
+Other ways {n}.
+"""
+TEMPLATE = """# [short title of the decision]
+
+## Status
+
+[proposed | accepted | rejected]
+
+## Summary
+
+## Motivation
+
+## Alternatives
+
+### [option 1]
+
+## Unresolved questions
+"""
+
+
+def test_a_new_record_has_the_sections_of_the_logs_template(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    files = {f"docs/adr/000{n}-record-{n}.md": RFC.format(n=n, title=f"Record {n}", more="")
+             for n in (1, 2, 3)}
+    repo = _repo(tmp_path, {**files, "docs/adr/template.md": TEMPLATE})
+    assert _run(repo, "new", "Use Kafka") == 0
+    headings = [ln for ln in _text(repo, "docs/adr/0004-use-kafka.md").splitlines()
+                if ln.startswith("#")]
+    assert headings == ["# 4. Use Kafka", "## Status", "## Summary", "## Motivation",
+                        "## Alternatives", "## Unresolved questions"]
+    assert _findings(repo) == []
+
+
+def test_a_new_record_has_the_sections_the_logs_latest_records_share(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    files = {f"docs/adr/{n:04d}-record-{n}.md":
+             RFC.format(n=n, title=f"Record {n}", more=RICH.format(n=n) if n > 10 else "")
+             for n in range(1, 17)}  # the layout grew at record 11
+    repo = _repo(tmp_path, files)
+    assert _run(repo, "new", "Use Kafka") == 0
+    headings = [ln for ln in _text(repo, "docs/adr/0017-use-kafka.md").splitlines()
+                if ln.startswith("## ")]
+    assert headings == ["## Status", "## Summary", "## Motivation", "## Alternatives"]
+    assert _findings(repo) == []
+
+
+# --- a metadata table ----------------------------------------------------------------------
+
+TABLE = """# ADR-{n:03d}: {title}
+
+| Field | Value |
+|-------|-------|
+| Status | Accepted |
+| Date | 2023-0{n}-04 |
+| Owner | Team {n} |
+
+## Context
+
+Context {n}.
+
+## Decision
+
+Decision {n}.
+"""
+
+
+def test_a_log_with_a_metadata_table_gets_its_table_and_its_rows_edited(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    files = {f"docs/adr/{n:03d}-record-{n}.md": TABLE.format(n=n, title=f"Record {n}")
+             for n in (1, 2, 3)}
+    repo = _repo(tmp_path, files)
+    assert _run(repo, "new", "Use Kafka") == 0
+    path = capsys.readouterr().out.strip()
+    text = _text(repo, path)
+    assert ("| Field | Value |\n|-------|-------|\n| Status | Proposed |\n| Date | 2024-06-01 |\n"
+            "| Owner |  |\n") in text, text
+    assert _record(repo, path).status is Status.PROPOSED
+    assert _findings(repo) == []
+    repo.remove([path])
+    assert _run(repo, "supersede", "3", "Use Kafka", "--status", "accepted") == 0
+    new, old = capsys.readouterr().out.split()
+    assert "| Status | Superseded by [4. Use Kafka](004-use-kafka.md) |\n" in _text(repo, old)
+    assert "| Status | Accepted |\n| Supersedes | [3. Record 3](003-record-3.md) |\n" in _text(
+        repo, new)
+    assert _record(repo, old).status is Status.SUPERSEDED
+    assert [r.kind for r in _record(repo, new).relationships] == [RelKind.SUPERSEDES]
+    assert _findings(repo) == []
+
+
+# --- what --dry-run prints ends its last line ----------------------------------------------
+
+
+def test_dry_run_output_ends_its_last_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    last = {f"docs/adr/000{n}-record-{n}.md": NYGARD.format(n=n, title=f"Record {n}").rstrip("\n")
+            for n in (1, 2, 3)}  # records whose last line (the status) has no line ending
+    repo = _repo(tmp_path, {k: v.replace("## Context", "## Zcontext") for k, v in last.items()})
+    repo.write({k: v.split("## Status")[0] + "## Status\n\nAccepted" for k, v in last.items()})
+    repo.commit("status last")
+    assert _run(repo, "supersede", "3", "Use Kafka", "--status", "accepted", "--dry-run") == 0
+    out = capsys.readouterr().out
+    assert out.endswith("\n")
+    assert "-Accepted\n\\ No newline at end of file\n+Superseded by [4. Use Kafka]" in out, out
+    repo.write({"docs/template.md": "# {{number}}. {{title}}\n\nDate: {{date}}\n\n## Status\n\n"
+                "{{status}}",  # a template without a final line ending
+                ".adrguard.toml": 'cache = false\ntemplate = "docs/template.md"\n'})
+    assert _run(repo, "new", "Use Kafka", "--dry-run") == 0
+    assert capsys.readouterr().out.endswith("\n\nProposed\n")
+    assert _run(repo, "new", "Use Kafka") == 0
+    assert _text(repo, capsys.readouterr().out.strip()).endswith("\n\nProposed\n")
+
+
+# --- dated status entries and the case of the log's words ----------------------------------
+
+DATED = """# {n}. {title}
+
+## Status
+
+2023-0{n}-01 proposed
+
+2023-0{n}-04 accepted
+
+## Context
+
+Context {n}.
+
+## Decision
+
+Decision {n}.
+"""
+
+
+def test_a_lower_case_log_of_dated_entries_gets_dated_lower_case_words(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    files = {f"docs/adr/000{n}-record-{n}.md": DATED.format(n=n, title=f"Record {n}")
+             for n in (1, 2, 3)}
+    repo = _repo(tmp_path, files)
+    assert _run(repo, "supersede", "3", "Use Kafka", "--status", "accepted") == 0
+    new, old = capsys.readouterr().out.split()
+    assert "\n## Status\n\n2024-06-01 accepted\n" in _text(repo, new)
+    assert ("2023-03-04 accepted\n\n2024-06-01 superseded by [4. Use Kafka](0004-use-kafka.md)\n"
+            in _text(repo, old)), _text(repo, old)
+    assert _record(repo, old).status is Status.SUPERSEDED
+    assert _record(repo, new).status is Status.ACCEPTED
+    assert _findings(repo) == []
