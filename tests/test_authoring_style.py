@@ -330,3 +330,46 @@ def test_a_lower_case_log_of_dated_entries_gets_dated_lower_case_words(
     assert _record(repo, old).status is Status.SUPERSEDED
     assert _record(repo, new).status is Status.ACCEPTED
     assert _findings(repo) == []
+
+
+# --- the markup around a status line's label and value -------------------------------------
+
+LABELLED = """# {n}. {title}
+
+{status}
+- **Date:** 2023-0{n}-04
+
+## Context
+
+Context {n}.
+"""
+
+
+@pytest.mark.parametrize(
+    ("accepted", "proposed", "superseded"),
+    [
+        ("- **Status:** Accepted", "- **Status:** Proposed", "- **Status:** Superseded by [4. "),
+        ("- Status: **accepted**", "- Status: **proposed**", "- Status: **superseded by [4. "),
+        ("- **Status**: Accepted", "- **Status**: Proposed", "- **Status**: Superseded by [4. "),
+    ],
+    ids=["emphasis-closes-after-colon", "emphasised-value", "emphasised-label"],
+)
+def test_the_markup_of_a_status_line_is_kept(
+    accepted: str, proposed: str, superseded: str, tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    files = {f"docs/adr/000{n}-record-{n}.md":
+             LABELLED.format(n=n, title=f"Record {n}", status=accepted) for n in (1, 2, 3)}
+    repo = _repo(tmp_path, files)
+    assert _run(repo, "new", "Use Kafka") == 0
+    path = capsys.readouterr().out.strip()
+    assert proposed in _text(repo, path).splitlines(), _text(repo, path)
+    assert _findings(repo) == []
+    repo.remove([path])
+    assert _run(repo, "supersede", "3", "Use Kafka", "--status", "accepted") == 0
+    new, old = capsys.readouterr().out.split()
+    assert any(line.startswith(superseded) for line in _text(repo, old).splitlines()), _text(
+        repo, old)
+    assert _record(repo, old).status is Status.SUPERSEDED
+    assert _record(repo, new).status is Status.ACCEPTED
+    assert _findings(repo) == []

@@ -177,8 +177,8 @@ def _set_labelled(text: Text, line_no: int, value: str) -> None:
         raise EditError(f"line {line_no}: no `Status:` label found")
     label = line[: colon.end()]
     rest = line[colon.end() :]
-    lead = re.match(r"(?:\*\*|__|\*|_)?[ \t]*", rest) if label.count("*") % 2 else None
-    lead = lead or re.match(r"[ \t]*", rest)
+    # emphasis right after the colon closes the label's (``**Status:** x``, ``- **S:** x``)
+    lead = re.match(r"(?:\*\*|__|\*|_)?[ \t]*", rest)
     assert lead is not None
     start = colon.end() + lead.end()
     inner_before, _body, inner_after = split_markup(line[start:])

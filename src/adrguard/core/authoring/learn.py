@@ -129,6 +129,7 @@ def _split(raw: str) -> str:
 def _labelled(raw: str, value: str) -> Line | None:
     """``* Status: accepted`` -> Line("line", "* Status: "); None when the value is not on the
     line as written."""
+    value = value.strip().strip("*_").strip()  # emphasis that closes the label (``**S:** x``)
     at = raw.rfind(value) if value else -1
     if at <= 0:
         return None
