@@ -51,6 +51,31 @@ def copy_repo(source: Path, target: Path, config: Mapping[str, object] | None = 
     out), with a config file of ``config`` (and no cache), committed."""
     shutil.copytree(source, target, ignore=shutil.ignore_patterns(".git", *ignore),
                     symlinks=True)
+    return copy_repo_in_place(target, config)
+
+
+def copy_snapshot(snapshot: Path, target: Path, roots: list[str]) -> GitRepo:
+    """A git repository at ``target`` holding the ADR ``roots`` of a repository snapshot and
+    its top-level files (what tells a site generator), with those roots configured. The
+    snapshot is only read: its own history is not needed, and a large repository is not
+    copied whole."""
+    target.mkdir(parents=True)
+    for item in snapshot.iterdir():
+        if item.is_file() and not item.is_symlink() and item.stat().st_size < 1 << 20:
+            shutil.copy2(item, target / item.name)
+    for root in roots:
+        source = snapshot / root if root not in ("", ".") else snapshot
+        if root in ("", "."):
+            for item in source.iterdir():
+                if item.is_dir() and not item.is_symlink() and item.name != ".git":
+                    shutil.copytree(item, target / item.name, symlinks=True, dirs_exist_ok=True)
+        elif source.is_dir():
+            shutil.copytree(source, target / root, symlinks=True, dirs_exist_ok=True,
+                            ignore=shutil.ignore_patterns(".git"))
+    return copy_repo_in_place(target, {"roots": roots})
+
+
+def copy_repo_in_place(target: Path, config: Mapping[str, object] | None) -> GitRepo:
     repo = GitRepo(target)
     lines = [f"{key} = {_toml(value)}" for key, value in sorted((config or {}).items())]
     (target / ".adrguard.toml").write_text("\n".join([*lines, "cache = false", ""]), "utf-8")
@@ -65,6 +90,7 @@ def _toml(value: object) -> str:
 
 
 def roots(repo: Path) -> list[str]:
+    """The ADR roots adrguard finds in ``repo`` with its config (read only)."""
     config = load_config(repo)
     return [r.path for r in search_roots(repo, config, required=False).roots]
 

@@ -373,3 +373,35 @@ def test_the_markup_of_a_status_line_is_kept(
     assert _record(repo, old).status is Status.SUPERSEDED
     assert _record(repo, new).status is Status.ACCEPTED
     assert _findings(repo) == []
+
+
+# --- a front-matter relation key the log keeps empty -----------------------------------------
+
+EMPTY_KEY = """---
+status: accepted
+date: 2023-0{n}-04
+superseded_by: ''
+---
+
+# {title}
+
+## Context
+
+Context {n}.
+"""
+
+
+def test_an_empty_relation_key_of_the_old_record_is_filled_in(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    files = {f"docs/adr/000{n}-record-{n}.md": EMPTY_KEY.format(n=n, title=f"Record {n}")
+             for n in (1, 2, 3)}
+    repo = _repo(tmp_path, files)
+    assert _run(repo, "supersede", "3", "Use Kafka", "--status", "accepted") == 0
+    new, old = capsys.readouterr().out.split()
+    assert "\nstatus: superseded\n" in _text(repo, old)
+    assert "\nsuperseded_by: 'ADR-0004'\n" in _text(repo, old), _text(repo, old)
+    assert "\nsupersedes: ADR-0003\n" in _text(repo, new), _text(repo, new)
+    assert _record(repo, old).status is Status.SUPERSEDED
+    assert [r.kind for r in _record(repo, old).relationships] == [RelKind.SUPERSEDED_BY]
+    assert _findings(repo) == []

@@ -279,10 +279,29 @@ def _add_to_section(text: Text, doc: Document, place: Place, line: str) -> None:
 
 
 def _add_key(text: Text, d: Decision, key: str, value: str) -> None:
-    if any(k.casefold() == key.casefold() for k in d.front_matter):
+    same = next((k for k in d.front_matter if k.casefold() == key.casefold()), None)
+    if same is not None and d.front_matter[same] in (None, "", [], {}):
+        _fill_key(text, d, same, value)  # a key the log keeps empty until it applies
+        return
+    if same is not None:
         raise EditError(f"{d.path} already has a front-matter key {key!r}: edit it by hand")
     close = next((i for i in range(2, len(text.lines) + 1)
                   if text.get(i).strip() in ("---", "...")), None)
     if close is None:
         raise EditError(f"{d.path}: the front matter has no closing line")
     text.insert(close - 1, [f"{key}: {yaml_value(value)}"])
+
+
+def _fill_key(text: Text, d: Decision, key: str, value: str) -> None:
+    """Give an empty front-matter key (``supersededBy: ''``) its value, quoted like the
+    empty one was."""
+    line = d.front_matter_lines.get(key)
+    m = _FM_KEY.match(text.get(line)) if line else None
+    if line is None or m is None:
+        raise EditError(f"{d.path}: the front-matter key {key!r} is not a `key: value` line")
+    nxt = line + 1
+    if nxt <= len(text.lines) and re.match(r"[ \t]+\S|-[ \t]", text.get(nxt)):
+        raise EditError(f"{d.path}:{line}: the key {key!r} spans several YAML lines")
+    old = m.group(4)
+    scalar = yaml_value(value, old[:1] if old[:1] in "\"'" else "")
+    text.set(line, f"{m.group(1)}{m.group(2)}{m.group(3)}{scalar}{m.group(5) or ''}")
