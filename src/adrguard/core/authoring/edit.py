@@ -175,7 +175,6 @@ def _set_labelled(text: Text, line_no: int, value: str) -> None:
     colon = _COLON.search(line)
     if colon is None:
         raise EditError(f"line {line_no}: no `Status:` label found")
-    label = line[: colon.end()]
     rest = line[colon.end() :]
     # emphasis right after the colon closes the label's (``**Status:** x``, ``- **S:** x``)
     lead = re.match(r"(?:\*\*|__|\*|_)?[ \t]*", rest)
