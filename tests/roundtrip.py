@@ -48,7 +48,9 @@ class Trip:
 def copy_repo(source: Path, target: Path, config: Mapping[str, object] | None = None,
               ignore: Iterable[str] = ()) -> GitRepo:
     """A git repository at ``target`` holding a copy of ``source`` (its own ``.git`` left
-    out), with a config file of ``config`` (and no cache), committed."""
+    out), with a config file of ``config``, committed. The record cache (outside the work
+    tree, a temporary folder in the tests) spares re-parsing the records each check reads
+    again; a cache never changes a result."""
     shutil.copytree(source, target, ignore=shutil.ignore_patterns(".git", *ignore),
                     symlinks=True)
     return copy_repo_in_place(target, config)
@@ -78,7 +80,7 @@ def copy_snapshot(snapshot: Path, target: Path, roots: list[str]) -> GitRepo:
 def copy_repo_in_place(target: Path, config: Mapping[str, object] | None) -> GitRepo:
     repo = GitRepo(target)
     lines = [f"{key} = {_toml(value)}" for key, value in sorted((config or {}).items())]
-    (target / ".adrguard.toml").write_text("\n".join([*lines, "cache = false", ""]), "utf-8")
+    (target / ".adrguard.toml").write_text("\n".join([*lines, ""]), "utf-8")
     repo.commit("a real log")
     return repo
 

@@ -18,6 +18,7 @@ import roundtrip
 SNAPSHOTS = "ADRGUARD_ECOSYSTEM_SNAPSHOTS"
 MANIFEST = Path(__file__).resolve().parents[1] / "benchmarks" / "ecosystem" / "logs.toml"
 LABELS = ("TRUTH.json", "FINDINGS.json", "SOURCE.txt")
+pytestmark = pytest.mark.uses_cache  # each log is read six times: parse its records once
 
 
 def _report(trips: list[roundtrip.Trip]) -> list[str]:
