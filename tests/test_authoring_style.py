@@ -405,3 +405,32 @@ def test_an_empty_relation_key_of_the_old_record_is_filled_in(
     assert _record(repo, old).status is Status.SUPERSEDED
     assert [r.kind for r in _record(repo, old).relationships] == [RelKind.SUPERSEDED_BY]
     assert _findings(repo) == []
+
+
+LISTED = """# {n}. {title}
+
+## Status
+
+- 2023-0{n}-01: Proposed
+- 2023-0{n}-04: Accepted
+- 2023-0{n}-09: Edited (typos)
+
+## Context
+
+Context {n}.
+"""
+
+
+def test_a_history_kept_as_a_list_gets_a_list_entry_after_its_last_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    files = {f"docs/adr/000{n}-record-{n}.md": LISTED.format(n=n, title=f"Record {n}")
+             for n in (1, 2, 3)}
+    repo = _repo(tmp_path, files)
+    assert _run(repo, "supersede", "3", "Use Kafka", "--status", "accepted") == 0
+    new, old = capsys.readouterr().out.split()
+    assert "\n## Status\n\n- 2024-06-01: Accepted\n" in _text(repo, new)
+    assert ("- 2023-03-09: Edited (typos)\n- 2024-06-01: Superseded by [4. Use Kafka]"
+            "(0004-use-kafka.md)\n\n## Context") in _text(repo, old), _text(repo, old)
+    assert _record(repo, new).status is Status.ACCEPTED
+    assert [r.kind for r in _record(repo, old).relationships] == [RelKind.SUPERSEDED_BY]

@@ -62,9 +62,9 @@ def new_record(style: Style, root: str, title: str, number: int | None, status: 
     rid = formats.identity(path, root)[0]
     when = date_text(style, day, options.date_format)
     word = status_word(style, status, written)
-    example, gap = style.status_dated
-    if example and style.status.where == "section" and template is None:
-        word = f"{dating.write_like(example, day, style.day_first)}{gap}{word}"
+    if style.status_dated and style.status.where == "section" and template is None:
+        before, example, gap = style.status_dated
+        word = f"{before}{dating.write_like(example, day, style.day_first)}{gap}{word}"
     for attempt in (word, cased(status.value, style.casing)):
         fields = Fields(title, number, rid, day, attempt)
         text = (fill_template(template, style, fields, when) if template is not None

@@ -146,8 +146,31 @@ def _set_statement(text: Text, stmt: StatusStatement, value: str, day: dt.date,
         return
     written, gap = lead
     entry = f"{before}{dating.write_like(written, day)}{gap}{value}{after}"
+    last, apart = _history_end(text, stmt.line)
     # entries written as paragraphs of their own get one more; lines of one paragraph, a line
-    text.insert(stmt.line, ["", entry] if text.blank(stmt.line - 1) else [entry])
+    text.insert(last, ["", entry] if apart else [entry])
+
+
+def _history_end(text: Text, line: int) -> tuple[int, bool]:
+    """The last line of the dated history that file line ``line`` is an entry of (later
+    entries without a status word count: ``2024-04-07: Edited``), and whether its entries are
+    paragraphs of their own (a blank line between them; a lone entry that is no list item)."""
+    close = _entry(text, line - 1) or _entry(text, line + 1)
+    apart = not close and not _BULLET.match(text.get(line)) and (
+        _entry(text, line - 2) or _entry(text, line + 2) or text.blank(line - 1))
+    step = 2 if apart else 1
+    last = line
+    while _entry(text, last + step) and (not apart or text.blank(last + 1)):
+        last += step
+    return last, apart
+
+
+def _entry(text: Text, line: int) -> bool:
+    """Whether file line ``line`` is a dated entry (``- 2024-04-07: Edited``)."""
+    if not 1 <= line <= len(text.lines):
+        return False
+    body = split_markup(text.get(line))[1]
+    return body[:1].isdigit() and st.date_key(body) is not None
 
 
 def dated_lead(body: str, synonyms: Mapping[str, str]) -> tuple[str, str] | None:

@@ -68,7 +68,7 @@ def learn(log: Log, synonyms: Mapping[str, str], fmt: str | None = None,
     style = replace(base, status=status, words=said.words, casing=said.casing,
                     language=said.language, table=table, learned=True,
                     status_dated=_status_dated(same, synonyms) if status.where == "section"
-                    else ("", ""))
+                    else ())
     date = _date_line(same)
     habit = log.date_habit
     undated = len(same) >= MIN_LEARN and 4 * sum(bool(d.date) for d in same) < len(same)
@@ -109,21 +109,20 @@ def _status_line(records: Sequence[Decision]) -> Line | None:
     return vote(found)  # type: ignore[no-any-return]
 
 
-def _status_dated(records: Sequence[Decision], synonyms: Mapping[str, str]) -> tuple[str, str]:
-    """A log whose Status sections are dated entries (``2017-11-22 Proposed``), at least three
-    quarters of them: (a date as it writes them, the text between the date and the word);
-    ("", "") otherwise."""
-    leads = [edit.dated_lead(_split(d.statuses[0].raw), synonyms) for d in records
-             if d.statuses and d.statuses[0].source == "section"]
+def _status_dated(records: Sequence[Decision], synonyms: Mapping[str, str]) -> tuple[str, ...]:
+    """A log whose Status sections are dated entries (``2017-11-22 Proposed``, ``- 2024-03-31:
+    Accepted``), at least three quarters of them: (the markup before an entry, a date as it
+    writes them, the text between the date and the word); () otherwise."""
+    leads: list[tuple[str, str, str] | None] = []
+    for d in records:
+        if d.statuses and d.statuses[0].source == "section":
+            before, body, _after = edit.split_markup(body_line(d, d.statuses[0].line))
+            lead = edit.dated_lead(body, synonyms)
+            leads.append((before, *lead) if lead is not None else None)
     dated = [lead for lead in leads if lead is not None]
     if not leads or len(dated) < STRONG * len(leads):
-        return "", ""
-    gap = str(vote(g for _, g in dated))
-    return dated[-1][0], gap
-
-
-def _split(raw: str) -> str:
-    return edit.split_markup(raw.split("\n", 1)[0])[1]
+        return ()
+    return (str(vote(b for b, _, _ in dated)), dated[-1][1], str(vote(g for _, _, g in dated)))
 
 
 def _labelled(raw: str, value: str) -> Line | None:

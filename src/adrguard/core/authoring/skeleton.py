@@ -89,8 +89,9 @@ def sections(records: Sequence[Decision], style: Style, required: Sequence[str],
     kept.sort(key=lambda k: sum(place[k]) / len(place[k]))
     out = [(level, str(vote(spelled[(level, name)]))) for level, name in kept]
     template = _template(templates, {name for _, name in recent} or {n for _, n in every})
-    if template:
-        out = list(template)
+    if template:  # spelled as the records spell the headings they share with it
+        out = [(lv, str(vote(spelled[(lv, fold(t))])) if (lv, fold(t)) in spelled else t)
+               for lv, t in template]
     if style.status.where == "section":
         label = style.status.label.lstrip("#").strip()
         if not any(fold(h) == fold(label) for _, h in out):

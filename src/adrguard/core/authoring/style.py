@@ -77,8 +77,9 @@ class Style:
     casing: str = "title"  # how status words the log never wrote are cased: title|lower|upper
     language: str = "en"  # the language of the log's status words (vocabulary.LANGUAGES)
     table: Table | None = None  # the metadata table the status is stated in (status "table")
-    # a Status section of dated entries: (a date as the log writes them, the text after it)
-    status_dated: tuple[str, str] = ("", "")
+    # a Status section of dated entries: (the markup before an entry, a date as the log writes
+    # them, the text between the date and the word); () when the log writes no such entries
+    status_dated: tuple[str, ...] = ()
     place: Place = field(default_factory=Place)
     link: str = "numbered-title"  # link text of a relation: numbered-title | id | stem | title
     id_text: str = "ADR-{number:04d}"  # how the log writes a record's id in a link or a key
