@@ -434,3 +434,44 @@ def test_a_history_kept_as_a_list_gets_a_list_entry_after_its_last_one(
             "(0004-use-kafka.md)\n\n## Context") in _text(repo, old), _text(repo, old)
     assert _record(repo, new).status is Status.ACCEPTED
     assert [r.kind for r in _record(repo, old).relationships] == [RelKind.SUPERSEDED_BY]
+
+
+# --- front matter: what the latest records carry, and always the title ----------------------
+
+STUB = """---
+rfc: {n}
+status: Moved
+---
+
+Moved to the other repository.
+"""
+FRONT = """---
+rfc: {n}
+title: {title}
+status: Final
+created: 2023-01-0{n}
+---
+
+## Abstract
+
+Abstract {n}.
+"""
+
+
+def test_a_log_that_writes_titles_in_front_matter_gets_a_title_key(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    files = {f"rfcs/rfc-{n}.md": (STUB if n < 6 else FRONT).format(n=n, title=f"Record {n}")
+             for n in range(1, 10)}  # five early stubs without a title, then four records
+    repo = GitRepo(tmp_path / "repo")
+    repo.write({**files, ".adrguard.toml": 'cache = false\nroots = ["rfcs"]\n'})
+    repo.commit("records")
+    before = _findings(repo)  # the stubs have no title: ADR101
+    assert _run(repo, "new", "Use Kafka") == 0
+    path = capsys.readouterr().out.strip()
+    assert path == "rfcs/rfc-10.md"
+    assert _text(repo, path).startswith(
+        "---\nrfc: 10\ntitle: Use Kafka\nstatus: Proposed\ncreated: 2024-06-01\n---\n"), _text(
+        repo, path)
+    assert _record(repo, path).title == "Use Kafka"
+    assert _findings(repo) == before

@@ -80,7 +80,8 @@ def learn(log: Log, synonyms: Mapping[str, str], fmt: str | None = None,
         date_example=habit.example if habit.learned else "",
         day_first=habit.day_first,
     )
-    style = replace(style, h1=_h1(same, base.h1), front_matter=_front_matter(same, style))
+    style = replace(style, h1=_h1(same, base.h1))
+    style = replace(style, front_matter=_front_matter(same, style))
     style = replace(style, fm_title=_fm_title(same))
     style = replace(style, header=_header(same, style))
     style = replace(style, header_gap=_gap(same, style))  # the gap between the lines learned
@@ -214,29 +215,36 @@ def _role(key: str, value: Any, d: Decision, style: Style) -> str | None:
 
 
 def _front_matter(records: Sequence[Decision], style: Style) -> tuple[tuple[str, str, object], ...]:
+    """The front-matter keys of a new record: those at least three quarters of the records
+    with front matter carry, or of the latest of them (a log whose early records are stubs, or
+    that added keys at some point); the title, status and date keys always."""
     with_fm = [d for d in records if d.front_matter]
     wanted = style.status.where == "front-matter" or (
         style.date is not None and style.date.where == "front-matter"
     )
     if not wanted and (not with_fm or 2 * len(with_fm) < len(records)):
         return ()
-    seen: dict[str, list[tuple[str | None, object, int]]] = {}
+    latest = {d.path for d in with_fm[-names.RECENT :]}
+    seen: dict[str, list[tuple[str | None, object, int, bool]]] = {}
     for d in with_fm:
         for key, value in d.front_matter.items():
             role = _role(key, value, d, style)
-            seen.setdefault(key, []).append((role, value, d.front_matter_lines.get(key, 99)))
+            at = d.front_matter_lines.get(key, 99)
+            seen.setdefault(key, []).append((role, value, at, d.path in latest))
     keep: list[tuple[float, str, str, object]] = []
     for key, uses in seen.items():
-        role = vote(r for r, _, _ in uses)
-        values = [v for _, v, _ in uses]
+        recent = [u for u in uses if u[3]]
+        shared = len(uses) >= STRONG * len(with_fm) or len(recent) >= STRONG * len(latest)
+        role = vote(r for r, _, _, _ in uses)
+        values = [v for _, v, _, _ in uses]
         constant = all(v == values[0] for v in values) and len(uses) >= min(len(with_fm), 2)
         if role is None and constant and not isinstance(values[0], dict):
             role = "constant"
-        essential = role in ("status", "date")
-        if role is None or (len(uses) < STRONG * len(with_fm) and not essential):
+        essential = role in ("status", "date") or (role == "title" and style.h1 is None)
+        if role is None or not (shared or essential):
             continue
         sample = values[-1] if role in ("constant", "number") else None
-        keep.append((sum(line for _, _, line in uses) / len(uses), key, str(role), sample))
+        keep.append((sum(at for _, _, at, _ in uses) / len(uses), key, str(role), sample))
     for role, line in (("status", style.status), ("date", style.date)):
         if line is not None and line.where == "front-matter" and not any(
             r == role for _, _, r, _ in keep
