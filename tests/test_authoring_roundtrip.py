@@ -1,8 +1,9 @@
 """What `adrguard new` and `adrguard supersede` write reads back as written, in every real log
 (issue 26, point 4): in a temporary git copy of each collection of ../shared/corpora, and of
 each ecosystem snapshot when ``ADRGUARD_ECOSYSTEM_SNAPSHOTS`` names the folder holding them
-(one repository per subfolder; ``benchmarks/ecosystem/logs.toml`` gives the roots when it names
-the repository). See tests/roundtrip.py for the property."""
+(one repository per subfolder, ``owner__name``; ``benchmarks/ecosystem/logs.toml``, or the
+manifest ``ADRGUARD_ECOSYSTEM_MANIFEST`` names, gives the roots when it names the repository).
+See tests/roundtrip.py for the property."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ import roundtrip
 
 SNAPSHOTS = "ADRGUARD_ECOSYSTEM_SNAPSHOTS"
 MANIFEST = Path(__file__).resolve().parents[1] / "benchmarks" / "ecosystem" / "logs.toml"
+OTHER_MANIFEST = "ADRGUARD_ECOSYSTEM_MANIFEST"  # another copy of the manifest
 LABELS = ("TRUTH.json", "FINDINGS.json", "SOURCE.txt")
 pytestmark = pytest.mark.uses_cache  # each log is read six times: parse its records once
 
@@ -43,9 +45,10 @@ def test_new_and_supersede_round_trip_in_every_corpus_log(
 
 def _manifest() -> dict[str, list[str]]:
     """Repository (``owner/name``) -> its ADR roots, from the ecosystem manifest."""
-    if not MANIFEST.is_file():
+    manifest = Path(os.environ.get(OTHER_MANIFEST, "") or MANIFEST)
+    if not manifest.is_file():
         return {}
-    data: dict[str, Any] = tomllib.loads(MANIFEST.read_text("utf-8"))
+    data: dict[str, Any] = tomllib.loads(manifest.read_text("utf-8"))
     out: dict[str, list[str]] = {}
     for entry in data.get("log", data.get("logs", [])):
         repo = str(entry.get("repository", entry.get("repo", "")))
