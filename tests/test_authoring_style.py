@@ -258,7 +258,7 @@ def test_a_log_with_a_metadata_table_gets_its_table_and_its_rows_edited(
     path = capsys.readouterr().out.strip()
     text = _text(repo, path)
     assert ("| Field | Value |\n|-------|-------|\n| Status | Proposed |\n| Date | 2024-06-01 |\n"
-            "| Owner |  |\n") in text, text
+            "| Owner |        |\n") in text, text  # the value left to the author
     assert _record(repo, path).status is Status.PROPOSED
     assert _findings(repo) == []
     repo.remove([path])
@@ -475,3 +475,21 @@ def test_a_log_that_writes_titles_in_front_matter_gets_a_title_key(
         repo, path)
     assert _record(repo, path).title == "Use Kafka"
     assert _findings(repo) == before
+
+
+def test_a_table_value_keeps_its_emphasis_and_its_column_width(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    shape = TABLE.replace("| Status | Accepted |", "| State  | **ACCEPTED**     |").replace(
+        "| Field | Value |\n|-------|-------|", "| Field  | Value            |\n|--------|------------------|")
+    files = {f"docs/adr/{n:03d}-record-{n}.md": shape.format(n=n, title=f"Record {n}")
+             for n in (1, 2, 3)}
+    repo = _repo(tmp_path, files)
+    assert _run(repo, "supersede", "3", "Use Kafka", "--status", "accepted") == 0
+    new, old = capsys.readouterr().out.split()
+    assert "\n| State  | **ACCEPTED**     |\n" in _text(repo, new), _text(repo, new)
+    assert "\n| State  | **SUPERSEDED BY [4. Use Kafka](004-use-kafka.md)** |\n" in _text(
+        repo, old), _text(repo, old)
+    assert _record(repo, old).status is Status.SUPERSEDED
+    assert _record(repo, new).status is Status.ACCEPTED
+    assert _findings(repo) == []

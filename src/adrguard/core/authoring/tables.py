@@ -29,11 +29,13 @@ _DELIMITER = re.compile(r"^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$")
 @dataclass(frozen=True, slots=True)
 class Row:
     """One line of a new record's table: ``before`` + the value + ``after`` for the status and
-    date rows (``role``), the line as it is (``before``) for the others."""
+    date rows (``role``), the value as wide as ``width`` (the column stays aligned); the line
+    as it is (``before``) for the others."""
 
     before: str
     role: str = ""  # "" | status | date
     after: str = ""
+    width: int = 0
 
 
 @dataclass(frozen=True)
@@ -43,7 +45,8 @@ class Table:
 
     def lines(self, status: str, date: str) -> list[str]:
         values = {"status": escape(status), "date": escape(date)}
-        return [r.before + values[r.role] + r.after if r.role else r.before for r in self.rows]
+        return [r.before + values[r.role].ljust(r.width) + r.after if r.role else r.before
+                for r in self.rows]
 
 
 def escape(value: str) -> str:
@@ -80,13 +83,26 @@ def _value_cell(line: str) -> tuple[int, int] | None:
     return (start + left, start + right)
 
 
+_WRAP = re.compile(r"^(\*\*|__|\*|_|`)(?=\S)(.*?\S)\1$")
+
+
 def set_value(line: str, value: str) -> str | None:
-    """``line`` (a row ``| Status | Accepted |``) with its value cell holding ``value``;
-    None when the line is not such a row."""
+    """``line`` (a row ``| Status | Accepted |``) with its value cell holding ``value``, in
+    the emphasis or code the old value was wrapped in (``**ACCEPTED**``) and as wide as it
+    was when shorter (the column stays aligned); None when the line is not such a row."""
     cell = _value_cell(line) if is_row(line) else None
     if cell is None:
         return None
-    return line[: cell[0]] + escape(value) + line[cell[1] :]
+    old = line[cell[0] : cell[1]]
+    wrap = _WRAP.match(old)
+    text = f"{wrap.group(1)}{escape(value)}{wrap.group(1)}" if wrap and value else escape(value)
+    rest = line[cell[1] :]
+    pad = len(rest) - len(rest.lstrip(" "))
+    if len(text) < len(old) and pad:
+        text = text.ljust(len(old))
+    elif len(text) > len(old) and pad > 1:  # the padding gives way, down to one space
+        rest = rest[min(len(text) - len(old), pad - 1) :]
+    return line[: cell[0]] + text + rest
 
 
 def row_like(line: str, label: str, value: str) -> str:
@@ -154,7 +170,11 @@ def learn(records: Sequence[Decision]) -> Table | None:
             if cell is None:
                 return None
             role = "status" if i == status_at else "date"
-            rows.append(Row(line[: cell[0]], role, line[cell[1] :]))
+            old = line[cell[0] : cell[1]]
+            wrap = _WRAP.match(old)
+            mark = wrap.group(1) if wrap else ""
+            width = len(old) - 2 * len(mark) if line[cell[1] : cell[1] + 1] == " " else 0
+            rows.append(Row(line[: cell[0]] + mark, role, mark + line[cell[1] :], width))
         elif i == 0:
             rows.append(Row(line))  # the header row names the columns
         elif front_matter_key(label) is None and 2 * shared[label] >= len(tables):
