@@ -196,6 +196,8 @@ TEMPLATE = """# [short title of the decision]
 
 ### [option 1]
 
+### Option 2 - $NAME
+
 ## Unresolved questions
 """
 

@@ -12,6 +12,7 @@ placeholders (``### [option 1]``, ``## {Title}``) and its prose are left out.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Sequence
 
@@ -41,10 +42,15 @@ def from_template(text: str) -> tuple[Heading, ...]:
     return tuple(out)
 
 
+_VARIABLE = re.compile(r"\$\{?[A-Z][A-Z0-9_]*\}?")  # Option 1 - $TITLE, ${NAME}
+
+
 def _placeholder(title: str) -> bool:
-    """``[option 1]``, ``{Title}``, ``<name>``, ``Title of the ADR``: the author's to fill."""
+    """``[option 1]``, ``{Title}``, ``<name>``, ``Option 1 - $TITRE``, ``Title of the ADR``:
+    the author's to fill."""
     stripped = title.strip()
-    return stripped[:1] in "[{<" or formats.is_placeholder_title(stripped)
+    return (stripped[:1] in "[{<" or bool(_VARIABLE.search(stripped))
+            or formats.is_placeholder_title(stripped))
 
 
 Key = tuple[int, str]  # (level, folded title)
