@@ -39,7 +39,7 @@ def test_new_and_supersede_round_trip_in_every_corpus_log(
             repo.git("clean", "-qfdx", "-e", ".adrguard.toml")
             trips.append(roundtrip.trip(repo.path, root, f"{collection.name} {root}"))
     assert len(trips) >= len(labels.collections(corpora_dir))  # every collection has a log
-    assert sum(len(t.written) for t in trips) >= 3 * len(trips) - 5  # new, successor, old
+    assert all(len(t.written) >= 2 for t in trips if not t.problems)  # new, and the successor
     assert not _report(trips), "\n".join(_report(trips))
 
 
