@@ -495,3 +495,34 @@ def test_a_table_value_keeps_its_emphasis_and_its_column_width(
     assert _record(repo, old).status is Status.SUPERSEDED
     assert _record(repo, new).status is Status.ACCEPTED
     assert _findings(repo) == []
+
+
+# --- a relation line the log keeps with no value yet ----------------------------------------
+
+PLACEHOLDER_LINES = """# ADR-{n:03d}: {title}
+
+- **Date:** 2023-0{n}-04
+- **Status:** Accepted
+- **Supersedes:** None
+- **Superseded by:** _n/a_
+
+## Context
+
+Context {n}.
+"""
+
+
+def test_a_relation_line_the_log_keeps_empty_is_filled_in(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    files = {f"docs/adr/ADR-{n:03d}-record-{n}.md":
+             PLACEHOLDER_LINES.format(n=n, title=f"Record {n}") for n in (1, 2, 3)}
+    repo = _repo(tmp_path, files)
+    assert _run(repo, "supersede", "3", "Use Kafka", "--status", "accepted") == 0
+    new, old = capsys.readouterr().out.split()
+    text = _text(repo, old)
+    assert ("- **Status:** Superseded\n- **Supersedes:** None\n"
+            "- **Superseded by:** [4. Use Kafka](ADR-004-use-kafka.md)\n") in text, text
+    assert [r.kind for r in _record(repo, old).relationships] == [RelKind.SUPERSEDED_BY]
+    assert _record(repo, old).status is Status.SUPERSEDED
+    assert _findings(repo) == []

@@ -140,6 +140,8 @@ def successor_edit(text: str, old: Decision, new: Decision, style: Style, day: d
         changed = edit.set_status(text, old, style.word(Status.SUPERSEDED.value), day, syn)
         return Record(old.path, changed, read(old.path, old.root, changed, options))
     inline = style.superseded_by(link(style, old.path, new)) if style.inline_successor else None
+    if edit.unfilled_line(edit.Text.of(text), old, RelKind.SUPERSEDED_BY.value) is not None:
+        inline = None  # the record's own ``Superseded by: n/a`` line takes the successor
     if inline is not None and not keys:
         changed = edit.set_status(text, old, inline, day, syn)
         return Record(old.path, changed, read(old.path, old.root, changed, options))

@@ -22,6 +22,7 @@ from adrguard.core.model import Decision, StatusStatement
 from adrguard.core.parse import status as st
 from adrguard.core.parse.document import Document
 from adrguard.core.parse.front_matter import split
+from adrguard.core.parse.keyed import front_matter_key
 from adrguard.core.parse.markdown import walk
 
 _BLOCK_PREFIX = re.compile(r"^([ \t]*(?:>[ \t]?)*[ \t]*(?:[*+-][ \t]+|\d{1,9}[.)][ \t]+)?"
@@ -216,6 +217,15 @@ def add_relation(data: str, d: Decision, style: Style, kind: str, line: str,
     (``Supersedes [2. X](0002-x.md)``) in the body, or the key for ``kind`` set to
     ``front_value`` in the front matter."""
     text = Text.of(data)
+    empty = unfilled_line(text, d, kind)
+    if empty is not None:  # ``* Superseded by: n/a``: the log's line for it, kept empty so far
+        label = text.get(empty)
+        colon = _COLON.search(label)
+        assert colon is not None
+        lead = re.match(r"(?:\*\*|__)?[ \t]*", label[colon.end() :])
+        start = colon.end() + (lead.end() if lead else 0)
+        text.set(empty, label[:start] + "[" + line.partition(" [")[2])
+        return str(text)
     place = resolve_place(style.place, d, style)
     doc = walk(d.text, d.body_line_offset)
     if place.where == "front-matter":
@@ -236,6 +246,27 @@ def add_relation(data: str, d: Decision, style: Style, kind: str, line: str,
     else:
         _add_to_section(text, doc, place, line)
     return str(text)
+
+
+_LABELLED = re.compile(r"^\s*(?:[*+-]\s+)?(?:\*\*|__)?([^:*_|]{2,40}?)(?:\*\*|__)?\s*:"
+                       r"\s*(?:\*\*|__)?\s*(.*?)\s*$")
+_NO_VALUE = re.compile(r"^[\W_]*(?:n/?a|none|nothing|nil|null|tbd|no|keine?|aucune?)?[\W_]*$",
+                       re.I)
+
+
+def unfilled_line(text: Text, d: Decision, kind: str) -> int | None:
+    """The file line of a ``Label: value`` line of the body (above its first section) whose
+    label names relation ``kind`` and whose value says there is none yet (``n/a``, ``None``,
+    ``-``, nothing)."""
+    first_section = min((s.line for s in d.sections if s.level > 1), default=len(text.lines) + 1)
+    for n in range(d.body_line_offset + 1, min(first_section, len(text.lines) + 1)):
+        m = _LABELLED.match(text.get(n))
+        if m is None or "](" in m.group(2):
+            continue
+        named = front_matter_key(m.group(1))
+        if named is not None and named.value == kind and _NO_VALUE.match(m.group(2)):
+            return n
+    return None
 
 
 def resolve_place(place: Place, d: Decision, style: Style) -> Place:
