@@ -524,5 +524,6 @@ def test_a_relation_line_the_log_keeps_empty_is_filled_in(
     assert ("- **Status:** Superseded\n- **Supersedes:** None\n"
             "- **Superseded by:** [4. Use Kafka](ADR-004-use-kafka.md)\n") in text, text
     assert [r.kind for r in _record(repo, old).relationships] == [RelKind.SUPERSEDED_BY]
+    assert [r.kind for r in _record(repo, new).relationships] == [RelKind.SUPERSEDES]
     assert _record(repo, old).status is Status.SUPERSEDED
     assert _findings(repo) == []
