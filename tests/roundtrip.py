@@ -116,11 +116,11 @@ def _new_loud(before: Counter[tuple[str, str]], after: Counter[tuple[str, str]],
 
 def _expected_number(members: list[Decision], path: str, root: str) -> int | None:
     """The number a new record of the log carries: the next one, when its name holds it and
-    the log's own records are read with numbers."""
+    the log's own records (if it has any) are read with numbers."""
     numbers = [d.number for d in members if d.number is not None]
-    if not numbers:
+    if members and not numbers:
         return None
-    nxt = max(numbers) + 1
+    nxt = max(numbers, default=0) + 1
     name = path[len(root) + 1 :] if root not in ("", ".") else path
     held = any(int(m.group()) == nxt for m in re.finditer(r"\d+", name))
     return nxt if held else None
