@@ -527,3 +527,48 @@ def test_a_relation_line_the_log_keeps_empty_is_filled_in(
     assert [r.kind for r in _record(repo, new).relationships] == [RelKind.SUPERSEDES]
     assert _record(repo, old).status is Status.SUPERSEDED
     assert _findings(repo) == []
+
+
+# --- a status stated twice; subsections under their section ---------------------------------
+
+TWICE = """---
+title: {title}
+status: Accepted
+---
+
+# {n}. {title}
+
+## Status
+
+Accepted
+
+## Context
+
+Context {n}.
+
+## Consequences
+
+{more}
+"""
+
+
+def test_a_log_that_states_its_status_twice_gets_both_written_and_both_edited(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    more = ("Nothing.", "### Positive\n\nFast.\n\n### Negative\n\nCostly.")
+    files = {f"docs/adr/000{n}-record-{n}.md":
+             TWICE.format(n=n, title=f"Record {n}", more=more[n > 1]) for n in (1, 2, 3)}
+    repo = _repo(tmp_path, files)
+    assert _run(repo, "supersede", "3", "Use Kafka", "--status", "accepted") == 0
+    new, old = capsys.readouterr().out.split()
+    text = _text(repo, new)
+    assert text.startswith("---\ntitle: Use Kafka\nstatus: Accepted\n---\n\n# 4. Use Kafka\n\n"
+                           "## Status\n\nAccepted\n"), text
+    headings = [ln for ln in text.splitlines() if ln.startswith("#")]
+    assert headings == ["# 4. Use Kafka", "## Status", "## Context", "## Consequences",
+                        "### Positive", "### Negative", "## Links"]  # subsections in place
+    successor = "Superseded by [4. Use Kafka](0004-use-kafka.md)"
+    assert f"\nstatus: {successor}\n" in _text(repo, old)
+    assert f"\n## Status\n\n{successor}\n" in _text(repo, old)
+    assert _record(repo, old).status is Status.SUPERSEDED
+    assert _findings(repo) == []

@@ -87,9 +87,25 @@ def set_status(data: str, d: Decision, value: str, day: dt.date,
                synonyms: Mapping[str, str]) -> str:
     """``data`` (the record ``d``) with its status statement replaced by ``value`` (the words
     to write, ``Superseded by [5. X](0005-x.md)``); in a dated status history a new entry dated
-    ``day`` (written like the history's dates) is added after the latest one instead."""
+    ``day`` (written like the history's dates) is added after the latest one instead. A record
+    that states the same status a second time elsewhere (front matter and a Status section)
+    gets both changed."""
+    primary(d)
+    statements = [d.statuses[0]] + [s for s in d.statuses[1:2] if _restates(d, s)]
+    for stmt in sorted(statements, key=lambda s: -s.line):  # bottom up: lines stay put
+        data = _set_one(data, d, stmt, value, day, synonyms)
+    return data
+
+
+def _restates(d: Decision, stmt: StatusStatement) -> bool:
+    """A second statement that says what the first one says, from another place."""
+    first = d.statuses[0]
+    return stmt.source != first.source and stmt.status is first.status
+
+
+def _set_one(data: str, d: Decision, stmt: StatusStatement, value: str, day: dt.date,
+             synonyms: Mapping[str, str]) -> str:
     text = Text.of(data)
-    stmt = primary(d)
     if stmt.source == "front-matter":
         _set_front_matter(text, stmt.line, value, d)
     elif stmt.source == "section":

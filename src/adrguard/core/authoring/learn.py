@@ -67,6 +67,7 @@ def learn(log: Log, synonyms: Mapping[str, str], fmt: str | None = None,
     said = wording.learn(log.substantive, vocabulary, [status.label], base.casing)
     style = replace(base, status=status, words=said.words, casing=said.casing,
                     language=said.language, table=table, learned=True,
+                    status_also=_status_also(same) if status.where != "section" else None,
                     status_dated=_status_dated(same, synonyms) if status.where == "section"
                     else ())
     date = _date_line(same)
@@ -107,6 +108,23 @@ def _status_line(records: Sequence[Decision]) -> Line | None:
             found.append(Line("section", heading_line(d, index)) if index is not None else None)
         else:
             found.append(_labelled(body_line(d, stmt.line), stmt.raw))
+    return vote(found)  # type: ignore[no-any-return]
+
+
+def _status_also(records: Sequence[Decision]) -> Line | None:
+    """The Status section of a log whose records state their status twice, in front matter
+    (or a header line) and again in a Status section: at least three quarters of them."""
+    stated = [d for d in records if d.statuses]
+    found: list[Line | None] = []
+    for d in stated:
+        first, *rest = d.statuses
+        second = rest[0] if rest else None
+        if second is None or first.source == "section" or second.source != "section":
+            continue
+        index = section_of(d, second.line)
+        found.append(Line("section", heading_line(d, index)) if index is not None else None)
+    if not stated or len(found) < STRONG * len(stated):
+        return None
     return vote(found)  # type: ignore[no-any-return]
 
 

@@ -97,7 +97,9 @@ def render(style: Style, f: Fields, date: str) -> str:
         if table and style.table is not None and _same_heading(style.table.section, heading):
             out += [*table, ""]
             continue
-        if style.status.where == "section" and _same_heading(style.status.label, heading):
+        also = style.status_also is not None and _same_heading(style.status_also.label, heading)
+        if also or (style.status.where == "section"
+                     and _same_heading(style.status.label, heading)):
             out += [f.status, ""]
             if style.date is not None and style.date.where == "status":
                 out += [f"{style.date.label}{date}{style.date.after}", ""]

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 from adrguard.core.authoring.habits import HEADING, body_line, vote
 from adrguard.core.authoring.names import RECENT
@@ -56,32 +57,60 @@ def _placeholder(title: str) -> bool:
 Key = tuple[int, str]  # (level, folded title)
 
 
-def _shared(records: Sequence[Decision]) -> tuple[list[Key], dict[Key, list[str]],
-                                                 dict[Key, list[float]]]:
+@dataclass
+class _Seen:
+    """What the records say of their headings: how each is spelled, where in the record it
+    stands (0 first, 1 last) and, for a level-3 heading, the level-2 heading it is under."""
+
+    spelled: dict[Key, list[str]] = field(default_factory=dict)
+    place: dict[Key, list[float]] = field(default_factory=dict)
+    parent: dict[Key, list[Key]] = field(default_factory=dict)
+
+
+def _shared(records: Sequence[Decision]) -> tuple[list[Key], _Seen]:
     """The (level, folded title) of the headings at least half of ``records`` carry (the
-    latest one's headings when they are fewer than :data:`MIN_LEARN`), how each is spelled and
-    where in the record it stands (0 first, 1 last)."""
+    latest one's headings when they are fewer than :data:`MIN_LEARN`), and what is seen of
+    them."""
     count: Counter[Key] = Counter()
-    spelled: dict[Key, list[str]] = {}
-    place: dict[Key, list[float]] = {}
+    seen_all = _Seen()
     for d in records:
         heads = [s for s in d.sections if s.level in (2, 3)]
         seen: set[Key] = set()
+        above: Key | None = None
         for rank, s in enumerate(heads):
             key = (s.level, fold(s.title))
+            if s.level == 2:
+                above = key
             if key in seen:
                 continue  # the same heading twice in one record counts once
             seen.add(key)
             count[key] += 1
             m = HEADING.match(body_line(d, s.line))
-            spelled.setdefault(key, []).append(m.group(2) if m else s.title)
-            place.setdefault(key, []).append(rank / max(len(heads), 1))
+            seen_all.spelled.setdefault(key, []).append(m.group(2) if m else s.title)
+            seen_all.place.setdefault(key, []).append(rank / max(len(heads), 1))
+            if s.level == 3 and above is not None:
+                seen_all.parent.setdefault(key, []).append(above)
     if len(records) < MIN_LEARN:
         latest = {(s.level, fold(s.title)) for s in records[-1].sections if s.level in (2, 3)}
         kept = [k for k in count if k in latest and k[1]]
     else:
         kept = [k for k, n in count.items() if 2 * n >= len(records) and k[1]]
-    return kept, spelled, place
+    return kept, seen_all
+
+
+def _ordered(kept: list[Key], seen: _Seen) -> list[Key]:
+    """``kept`` in the order the records write them: by where they stand, a level-3 heading
+    right after the level-2 heading it is most often under (when that one is kept)."""
+    def where(k: Key) -> float:
+        return sum(seen.place[k]) / len(seen.place[k])
+
+    under = {k: vote(seen.parent.get(k, ())) for k in kept if k[0] == 3}
+    top = sorted((k for k in kept if under.get(k) not in kept), key=where)
+    out: list[Key] = []
+    for k in top:
+        out.append(k)
+        out += sorted((c for c in kept if under.get(c) == k and c not in top), key=where)
+    return out
 
 
 def sections(records: Sequence[Decision], style: Style, required: Sequence[str], log: Log,
@@ -89,19 +118,21 @@ def sections(records: Sequence[Decision], style: Style, required: Sequence[str],
     """The sections of a new record of ``log`` (``records``: those of its format, oldest
     first; ``templates``: the texts of the log's template files)."""
     latest = list(records[-RECENT:])
-    every, spelled, place = _shared(records)
+    every, seen = _shared(records)
     recent = _shared(latest)[0]
-    kept = every + [k for k in recent if k not in every]
-    kept.sort(key=lambda k: sum(place[k]) / len(place[k]))
+    kept = _ordered(every + [k for k in recent if k not in every], seen)
+    spelled = seen.spelled
     out = [(level, str(vote(spelled[(level, name)]))) for level, name in kept]
     template = _template(templates, {name for _, name in recent} or {n for _, n in every})
     if template:  # spelled as the records spell the headings they share with it
         out = [(lv, str(vote(spelled[(lv, fold(t))])) if (lv, fold(t)) in spelled else t)
                for lv, t in template]
-    if style.status.where == "section":
-        label = style.status.label.lstrip("#").strip()
+    for line in (style.status, style.status_also):
+        if line is None or line.where != "section":
+            continue
+        label = line.label.lstrip("#").strip()
         if not any(fold(h) == fold(label) for _, h in out):
-            out.insert(0, (style.status.label.count("#") or 2, label))
+            out.insert(0, (line.label.count("#") or 2, label))
     if style.table is not None and style.table.section:
         m = HEADING.match(style.table.section)
         label = m.group(2) if m else style.table.section

@@ -65,6 +65,7 @@ class Style:
     h1: str | None = "{number}. {title}"  # None: no H1 (the title is in the front matter)
     fm_title: str = "{title}"  # the front-matter title, when a key has the title role
     status: Line = field(default_factory=lambda: Line("section", "## Status"))
+    status_also: Line | None = None  # a Status section stating it again (after front matter)
     date: Line | None = field(default_factory=lambda: Line("line", "Date: "))
     date_example: str = ""  # a date as the log writes it ("": ISO)
     day_first: bool | None = None
