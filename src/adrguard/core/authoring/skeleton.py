@@ -43,6 +43,7 @@ def from_template(text: str) -> tuple[Heading, ...]:
     return tuple(out)
 
 
+_COMMENT = re.compile(r"\s*<!--.*?-->\s*")  # a template's note kept in a heading: <!-- optional -->
 _VARIABLE = re.compile(r"\$\{?[A-Z][A-Z0-9_]*\}?")  # Option 1 - $TITLE, ${NAME}
 
 
@@ -86,7 +87,8 @@ def _shared(records: Sequence[Decision]) -> tuple[list[Key], _Seen]:
             seen.add(key)
             count[key] += 1
             m = HEADING.match(body_line(d, s.line))
-            seen_all.spelled.setdefault(key, []).append(m.group(2) if m else s.title)
+            written = _COMMENT.sub(" ", m.group(2)).strip() if m else ""
+            seen_all.spelled.setdefault(key, []).append(written or s.title)
             seen_all.place.setdefault(key, []).append(rank / max(len(heads), 1))
             if s.level == 3 and above is not None:
                 seen_all.parent.setdefault(key, []).append(above)
