@@ -255,7 +255,10 @@ def add_relation(data: str, d: Decision, style: Style, kind: str, line: str,
         status_line = text.get(stmt_line)
         if tables.is_row(status_line):  # a metadata table: a row of its own
             verb, _, target = line.partition(" [")
-            text.insert(stmt_line, [tables.row_like(status_line, verb, "[" + target)])
+            after = stmt_line  # below the status row, or below the delimiter when it heads
+            if stmt_line < len(text.lines) and tables.is_delimiter(text.get(stmt_line + 1)):
+                after += 1
+            text.insert(after, [tables.row_like(status_line, verb, "[" + target)])
             return str(text)
         bullet = _BULLET.match(status_line)
         text.insert(stmt_line, [(bullet.group(1) if bullet else place.bullet) + line])

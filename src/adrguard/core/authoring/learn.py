@@ -108,7 +108,10 @@ def _status_line(records: Sequence[Decision]) -> Line | None:
             found.append(Line("section", heading_line(d, index)) if index is not None else None)
         else:
             found.append(_labelled(body_line(d, stmt.line), stmt.raw))
-    return vote(found)  # type: ignore[no-any-return]
+    best: Line | None = vote(found)
+    if best is not None and found.count(best) < 2 and len(records) >= MIN_LEARN:
+        return None  # one record's way is no habit of a log (a "State:" line deep in a body)
+    return best
 
 
 def _status_also(records: Sequence[Decision]) -> Line | None:
@@ -152,7 +155,9 @@ def _labelled(raw: str, value: str) -> Line | None:
     if at <= 0:
         return None
     after = raw[at + len(value) :]
-    return Line("line", raw[:at], "" if any(c.isalnum() for c in after) else after.rstrip())
+    # a new record's header line starts the line (the record's was nested in a list)
+    label = raw[:at].lstrip()
+    return Line("line", label, "" if any(c.isalnum() for c in after) else after.rstrip())
 
 
 def _date_line(records: Sequence[Decision]) -> Line | None:

@@ -54,6 +54,11 @@ def escape(value: str) -> str:
     return _PIPE.sub(r"\\|", value)
 
 
+def is_delimiter(line: str) -> bool:
+    """``|---|:---:|``: the row under a table's header."""
+    return bool(_DELIMITER.match(line)) and "-" in line
+
+
 def is_row(line: str) -> bool:
     return "|" in line and len(_PIPE.split(line)) >= 3 and not _DELIMITER.match(line)
 
