@@ -572,3 +572,49 @@ def test_a_log_that_states_its_status_twice_gets_both_written_and_both_edited(
     assert f"\n## Status\n\n{successor}\n" in _text(repo, old)
     assert _record(repo, old).status is Status.SUPERSEDED
     assert _findings(repo) == []
+
+
+HEADER_ROW = """# {title}
+
+| Status      | Accepted |
+:------------ |:-------- |
+| **Author**  | Team {n} |
+
+## Objective
+
+Objective {n}.
+"""
+
+
+def test_a_table_headed_by_its_status_row_gets_relation_rows_below_its_delimiter(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    files = {f"rfcs/2023010{n}-record-{n}.md": HEADER_ROW.format(n=n, title=f"Record {n}")
+             for n in (1, 2, 3)}
+    repo = _repo(tmp_path, files, 'roots = ["rfcs"]\n')
+    assert _run(repo, "supersede", "rfcs/20230103-record-3.md", "Use Kafka", "--status",
+                "accepted") == 0
+    new, old = capsys.readouterr().out.split()
+    assert ("| Status      | Accepted |\n:------------ |:-------- |\n| Supersedes | [Record 3]"
+            "(20230103-record-3.md) |\n| **Author**  |        |\n") in _text(repo, new), _text(
+        repo, new)
+    assert _record(repo, new).status is Status.ACCEPTED
+    assert _record(repo, old).status is Status.SUPERSEDED
+    assert _findings(repo) == []
+
+
+def test_a_status_line_one_record_writes_is_no_habit_of_the_log(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    body = "# Record {n}\n\n## Summary\n\nSummary {n}.\n\n## Design\n\nDesign {n}.\n"
+    files = {f"docs/adr/000{n}-record-{n}.md": body.format(n=n) for n in range(1, 6)}
+    files["docs/adr/0003-record-3.md"] += "\n- Steps:\n    - `State`: accepted, then running\n"
+    repo = GitRepo(tmp_path / "repo")
+    repo.write({**files, ".adrguard.toml": "cache = false\n"})
+    repo.commit("records")
+    assert _record(repo, "docs/adr/0003-record-3.md").statuses  # the parser reads one there
+    assert _run(repo, "new", "Use Kafka") == 0
+    path = capsys.readouterr().out.strip()
+    text = _text(repo, path)
+    assert "State" not in text and "\n## status\n\nproposed\n" in text.casefold(), text
+    assert _record(repo, path).status is Status.PROPOSED
