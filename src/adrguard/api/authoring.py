@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from adrguard.config import Config
-from adrguard.core.authoring import compose
+from adrguard.core.authoring import compose, names
 from adrguard.core.authoring.claims import Claims, next_number
 from adrguard.core.authoring.edit import EditError
 from adrguard.core.authoring.learn import learn
@@ -140,10 +140,34 @@ def _template(repo_root: Path, config: Config) -> str | None:
         raise UserError(f"template {config.template!r} is not UTF-8 text") from None
 
 
-def _style(log: _Log, config: Config, fmt: str | None) -> Style:
+def _style(repo_root: Path, log: _Log, config: Config, fmt: str | None) -> Style:
     members = [d for d in log.corpus.decisions if d.root == log.root]
     options = config.options
-    return learn(Log(log.root, members), options.status_synonyms, fmt, options.required_sections)
+    return learn(Log(log.root, members), options.status_synonyms, fmt, options.required_sections,
+                 _log_templates(repo_root, log))
+
+
+def _log_templates(repo_root: Path, log: _Log, limit: int = 8) -> list[str]:
+    """The texts of the log's own template files (files of its folder named as a template,
+    which discovery leaves out of the records); one that cannot be read is left aside."""
+    import os
+
+    from adrguard.adapters.reading import read_bytes
+    from adrguard.core.parse.formats import template_name
+
+    inside = "" if log.root in ("", ".") else log.root + "/"
+    out: list[str] = []
+    for path in sorted(log.corpus.skipped):
+        if not path.startswith(inside) or not template_name(path) or len(out) >= limit:
+            continue
+        got = read_bytes(os.path.realpath(repo_root), path, 1024 * 1024)
+        if got is None or got[0] is None:
+            continue
+        try:
+            out.append(got[0].decode("utf-8").removeprefix("\ufeff").replace("\r\n", "\n"))
+        except UnicodeDecodeError:
+            continue
+    return out
 
 
 def _claims(repo_root: Path, config: Config, corpus: Corpus, refs: Sequence[str]) -> Claims | None:
@@ -156,9 +180,13 @@ def _claims(repo_root: Path, config: Config, corpus: Corpus, refs: Sequence[str]
 
 def _draft(repo_root: Path, config: Config, log: _Log, title: str, request: Request,
            status: Status, written: str | None) -> compose.Record:
-    style = _style(log, config, request.fmt)
+    style = _style(repo_root, log, config, request.fmt)
     claims = _claims(repo_root, config, log.corpus, request.against)
-    number = next_number(log.corpus, log.root, claims) if style.names.kind == "numbered" else None
+    number = None
+    if style.names.kind == "numbered" or style.names.sequence:
+        members = Log(log.root, [d for d in log.corpus.decisions if d.root == log.root])
+        after_date = (names.sequence(members.name_of(d)) for d in members.all)
+        number = next_number(log.corpus, log.root, claims, (n for n in after_date if n))
     day = request.today or dt.date.today()
     template = _template(repo_root, config)
     return compose.new_record(style, log.root, _clean_title(title), number, status, written, day,
@@ -195,7 +223,7 @@ def supersede(repo_root: Path, config: Config, old_key: str, title: str | None,
     if old.status is Status.SUPERSEDED and not amend:
         raise UserError(f"{old.id} is superseded already: supersede its successor instead (a "
                         "second successor leaves two decisions in force)")
-    style = _style(log, config, request.fmt)
+    style = _style(repo_root, log, config, request.fmt)
     day = request.today or dt.date.today()
     notes: list[str] = []
     old_text = _read_text(repo_root, old.path)

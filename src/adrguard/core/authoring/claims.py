@@ -56,10 +56,13 @@ class Collision:
     next_free: int | None
 
 
-def next_number(corpus: Corpus, root: str, claims: Claims | None = None) -> int:
+def next_number(corpus: Corpus, root: str, claims: Claims | None = None,
+                also: Iterable[int] = ()) -> int:
     """The next free number of ``root``'s log: one more than the highest number its records
-    (archived ones included) and the other sources' records have."""
+    (archived ones included) and the other sources' records have, and than ``also`` (the
+    numbers a log writes after the date of its dated names)."""
     taken = {d.number for d in corpus.decisions if d.root == root and d.number is not None}
+    taken.update(also)
     if claims is not None:
         taken |= claims.numbers(root)
     return max(taken, default=0) + 1
