@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 _ISO = re.compile(
     r"^(\d{4})-(\d{2})(?:-(\d{2}))?"
-    r"(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?)?"
+    r"(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,]\d+)?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?)?"
     r"(?=$|[^\d/.-]|\.(?!\d))"  # a note or a decoration may follow: "2024-05-22 (back dated)"
 )
 _YEAR = re.compile(r"^(\d{4})\.?$")
@@ -86,8 +86,16 @@ def _date(y: int, m: int, d: int) -> dt.date | None:
         return None
 
 
+_DECORATED_MAX = 80  # a decorated date is short: longer text is not read past (linear time)
 _WRAPPED = re.compile(r"^[\[{<(]\s*([^\[\]{}<>()]+?)\s*[\]}>)]$")  # [2025-03-07]
 _NOTE = re.compile(r"^(.*?\d)\.?\s*(?:\([^()]*\)|\[[^\[\]]*\]|[-–—]\s.*)$")  # 2025.09.02 (PR #4)
+
+
+def _clock(hour: str | None, minute: str | None, second: str | None) -> bool:
+    """Whether a written time of day can be one (no time at all is fine; 60 s: a leap second)."""
+    if hour is None or minute is None:
+        return True
+    return int(hour) <= 23 and int(minute) <= 59 and (second is None or int(second) <= 60)
 
 
 def read(written: str) -> Reading:
@@ -96,7 +104,7 @@ def read(written: str) -> Reading:
     ``2024-05-22 — revised``) are read past."""
     text = " ".join(written.strip().split())
     found = _read(text)
-    if found.family != "unknown":
+    if found.family != "unknown" or len(text) > _DECORATED_MAX:
         return found
     for pattern in (_WRAPPED, _NOTE):
         m = pattern.match(text)
@@ -110,6 +118,8 @@ def read(written: str) -> Reading:
 
 def _read(text: str) -> Reading:
     m = _ISO.match(text)
+    if m and not _clock(m.group(4), m.group(5), m.group(6)):
+        return Reading(text, "iso", problem="impossible")  # 2024-01-01 25:99:99
     if m:
         y, mo = int(m.group(1)), int(m.group(2))
         if m.group(3) is None:
