@@ -226,14 +226,15 @@ def _index_changes(
 ) -> tuple[list[plans.IndexChange], list[Issue]]:
     if index.settings(config.options).enabled is False:
         return [], []
-    states = index.evaluate(after, config.options, after_found.other_texts)
-    if not any(s.required for s in states):
-        return [], []
+    # only the indexes of the logs that opted in are regenerated (``index --write``'s rule); an
+    # index written by hand is markdown like any other: its links to moved files are rewritten
+    states = [s for s in index.evaluate(after, config.options, after_found.other_texts)
+              if s.required]
     changes: list[plans.IndexChange] = []
     conflicts: list[Issue] = []
     for s in states:
         path = s.target.path
-        if s.kind in ("malformed", "unmanaged"):
+        if s.kind == "malformed":
             conflicts.append(Issue(f"index-{s.kind}", path, s.line, f"{s.message}: the index "
                                    "cannot be regenerated after the move; fix it first"))
         elif s.kind in ("stale", "missing") and s.expected is not None:

@@ -280,7 +280,7 @@ def _index(
                 and change["path"] not in log.data["created"]:
             log.data["created"].append(change["path"])
     log.save()
-    written = write_indexes(root, config, load_with(root, config))
+    written = write_indexes(root, config, load_with(root, config)).written
     lines = [f"regenerated {p}" for p in written]
     for change in plan["index"]:
         data = _read(root, change["path"])

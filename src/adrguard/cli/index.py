@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from adrguard.cli.common import add_common, info, load_config_for, out, write_stdout
 from adrguard.core.errors import UserError
+from adrguard.core.wording import plural
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -133,10 +134,16 @@ def run_index(args: argparse.Namespace) -> int:
         info("adrguard: index generation is off ([index] enabled = false)")
         return 0
     if args.write:
-        written = generated.write_indexes(root, config, corpus, init=args.init)
-        for path in written:
+        done = generated.write_indexes(root, config, corpus, init=args.init)
+        for path in done.written:
             out(f"Fixing {path}")
-        return 1 if written and args.exit_non_zero_on_fix else 0
+        for note in done.left:
+            info(f"note: {note}")
+        for problem in done.problems:
+            info(f"adrguard: {problem}")
+        if done.problems:
+            return 1
+        return 1 if done.written and args.exit_non_zero_on_fix else 0
     states = generated.index_states(root, config, corpus)
     if args.check:
         return _check(states)
@@ -151,8 +158,18 @@ def run_index(args: argparse.Namespace) -> int:
 
 
 def _check(states: list[IndexState]) -> int:
+    """Only the indexes of logs that opted in are judged; the others get a note on how to opt
+    in (the same rule as ADR401-ADR403 and ``index --write``)."""
     failed = False
+    judged = [s for s in states if s.required]
     for state in states:
+        if not state.required and state.kind in ("missing", "unmanaged") \
+                and not state.target.archive:
+            info(f"note: {state.target.path}: "
+                 + ("no generated index here" if state.kind == "missing"
+                    else "written by hand (no markers)")
+                 + "; not checked. `adrguard index --write --init` opts this log in")
+    for state in judged:
         if state.kind == "fresh":
             continue
         failed = True
@@ -173,7 +190,7 @@ def _check(states: list[IndexState]) -> int:
         else:
             out(f"{state.message}")
     if not failed:
-        info(f"adrguard: {len(states)} index file(s) up to date")
+        info(f"adrguard: {plural(len(judged), 'generated index file')} up to date")
     return 1 if failed else 0
 
 

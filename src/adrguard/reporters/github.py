@@ -18,7 +18,8 @@ from __future__ import annotations
 import re
 
 from adrguard.core.findings import Finding, Report, Severity
-from adrguard.reporters.context import LEVELS, ReportContext, clean, plural, position
+from adrguard.core.wording import plural
+from adrguard.reporters.context import LEVELS, ReportContext, clean, position
 
 PER_LEVEL = 10
 COMMANDS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.NOTE: "notice"}
