@@ -71,7 +71,7 @@ def _listings() -> list[Path]:
     for path in recordcache.files():
         body = path.read_bytes()[len(recordcache.header(path)) :]
         try:
-            msgspec.msgpack.decode(body, type=tuple[list[str], str | None])
+            msgspec.msgpack.decode(body, type=list[str])
         except (msgspec.DecodeError, msgspec.ValidationError):
             continue
         out.append(path)

@@ -85,7 +85,6 @@ class Revision:
             roots=roots,
             skipped=plan.skipped,
             other_texts=texts,
-            repo_url=None,
             uses_git=True,
             file_list=listing,
             search=Search(tuple(Root(r, f"an ADR root at {self.rev[:12]}", r in shallow)
@@ -129,7 +128,6 @@ class Amended:
             roots=found.roots,
             skipped=tuple(sorted((set(found.skipped) - now) | set(plan.skipped))),
             other_texts={**{p: t for p, t in found.other_texts.items() if p not in now}, **texts},
-            repo_url=found.repo_url,
             uses_git=True,
             file_list=sorted(repo_files),
             search=found.search,

@@ -84,7 +84,7 @@ def make_plan(root: Path, config: Config, keys: Sequence[str]) -> PlanResult:
     conflicts = _move_conflicts(root, found, mover, units)
     texts, unread = _markdown_with_links(root, config, found, mover)
     rewrites, link_conflicts, risks = plan_rewrites(
-        texts, mover, found.repo_files, corpus.repo_dirs, corpus.repo_url
+        texts, mover, found.repo_files, corpus.repo_dirs, corpus.repository
     )
     rewrites = _outside_generated(rewrites)
     risks += unread + _mentions(root, config, found, mover)

@@ -42,7 +42,7 @@ class CheckResult:
 
     @property
     def repo_url(self) -> str | None:
-        return self.corpus.repo_url
+        return self.corpus.repository.url if self.corpus.repository else None
 
     @property
     def untracked(self) -> tuple[str, ...]:

@@ -23,6 +23,7 @@ from adrguard.core.errors import UserError
 from adrguard.core.model import Corpus, Decision
 from adrguard.core.parse.formats import non_record_type, template_name
 from adrguard.core.parse.mirrors import translation_of
+from adrguard.core.repository import Repository
 
 
 def resolve_root(repo_root: Path | str | None) -> Path:
@@ -123,7 +124,7 @@ def corpus_of(
         repo_files=found.repo_files,
         other_texts=found.other_texts,
         skipped=found.skipped,
-        repo_url=found.repo_url,
+        repository=config.repository,
         untracked=found.untracked,
         shallow_roots=found.shallow_roots,
         mirrors=found.mirrors,
@@ -142,7 +143,7 @@ def build_corpus(
     repo_files: Collection[str],
     other_texts: Mapping[str, bytes],
     skipped: Sequence[str],
-    repo_url: str | None,
+    repository: Repository | None = None,
     untracked: Sequence[str] = (),
     shallow_roots: Collection[str] = (),
     previous_texts: Mapping[str, bytes] | None = None,
@@ -172,7 +173,7 @@ def build_corpus(
         repo_files=frozenset(repo_files),
         other_texts=dict(other_texts),
         skipped=tuple(skipped),
-        repo_url=repo_url,
+        repository=repository,
         untracked=tuple(untracked),
         shallow_roots=frozenset(shallow_roots),
         previous_texts=dict(previous_texts or {}),

@@ -181,7 +181,7 @@ def _digest(found: Discovery) -> str:
         digest.update(hashlib.sha256(found.other_texts[name]).digest())
     add("roots", *found.roots, "shallow", *sorted(found.shallow_roots))
     add("skipped", *found.skipped, "untracked", *found.untracked)
-    add("url", found.repo_url, "files", *sorted(found.repo_files))
+    add("files", *sorted(found.repo_files))
     return digest.hexdigest()
 
 

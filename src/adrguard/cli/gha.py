@@ -152,10 +152,31 @@ def prepare(settings: Settings, root: Path) -> int:
         from adrguard.cli.gha_claims import prepare_claims
 
         claims = prepare_claims(settings)
-    write_outputs(settings, {"base": base or "", "claims": claims})
+    url = repository_url(settings)
+    write_outputs(settings, {"base": base or "", "claims": claims, "repository-url": url})
     if base:
         info(f"adrguard: comparing with {base}")
+    if url:
+        info(f"adrguard: links into {url} are checked as paths; to get the same findings "
+             f"locally: adrguard check --repository-url {url}")
     return 0
+
+
+def repository_url(settings: Settings) -> str:
+    """The repository this run checks, as ``--repository-url`` takes it:
+    ``$GITHUB_SERVER_URL/$GITHUB_REPOSITORY``, with ``/tree/BRANCH`` for the default branch the
+    event names. Empty outside a repository's workflow (or for a name that is no repository)."""
+    from adrguard.core.repository import parse_repository
+
+    repo = settings.get("GITHUB_REPOSITORY")
+    if not repo:
+        return ""
+    server = (settings.get("GITHUB_SERVER_URL") or "https://github.com").rstrip("/")
+    branch = str(as_dict(settings.event().get("repository")).get("default_branch") or "")
+    try:
+        return parse_repository(f"{server}/{repo}" + (f"/tree/{branch}" if branch else "")).label
+    except ValueError:
+        return ""
 
 
 def choose_base(settings: Settings, root: Path) -> str | None:

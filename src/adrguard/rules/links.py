@@ -25,10 +25,10 @@ _parse_target = lru_cache(maxsize=1 << 16)(parse_target)
 
 
 def _checked_links(ctx: RuleContext) -> Iterator[tuple[Decision, Link, Target]]:
-    repo_url = ctx.corpus.repo_url
+    repository = ctx.corpus.repository
     for d in ctx.corpus.decisions:
         for link in d.links:
-            yield d, link, _parse_target(link.target, d.path, repo_url)
+            yield d, link, _parse_target(link.target, d.path, repository)
 
 
 def _what(link: Link) -> str:
@@ -43,7 +43,11 @@ class BrokenLink(BaseRule):
     from the repository root, `?query` and `#anchor` dropped, `%20` decoded, a folder counts.
     The check is case-sensitive, like GitHub and Linux: a link that only works on a
     case-insensitive file system is reported. Images are checked too (the message says
-    "image"). External URLs (`https:`, `mailto:`, any `scheme:`) are not fetched.
+    "image"). External URLs (`https:`, `mailto:`, any `scheme:`) are not fetched. A URL into
+    this repository at its default branch is checked as a path when the repository's URL is
+    known (`repository-url`, `--repository-url`, the GitHub Action); a URL at another branch,
+    a tag or a commit names another version of the file and is not checked. A git remote never
+    changes what a link means.
 
     **Bad**: `Superseded by [5. Use Postgres](0005-use-postgresql.md)` when the file is
     `0005-use-postgres.md`; `![diagram](img/Flow.PNG)` when the file is `img/flow.png`.

@@ -63,7 +63,7 @@ def scheme_of(corpus: Corpus) -> Scheme:
         width = _padded_width(formats.record_name(d.path, d.root))
         if width:
             widths.add(width)
-    return Scheme(tuple(sorted(prefixes)), tuple(corpus.roots), corpus.repo_url,
+    return Scheme(tuple(sorted(prefixes)), tuple(corpus.roots), corpus.repository,
                   tuple(sorted(widths)))
 
 

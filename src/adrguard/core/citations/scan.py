@@ -39,6 +39,7 @@ from adrguard.core.citations.places import (
 )
 from adrguard.core.citations.syntax import TOKENS, Syntax, syntax_of
 from adrguard.core.model import Citation, CitingFile
+from adrguard.core.repository import Repository
 from adrguard.core.saferegex import Regex, compile_user
 
 GENERIC_PREFIXES = ("adr",)
@@ -56,18 +57,19 @@ _URL = r"(?i)(?:\b(?:https?|ftp)://|\bwww\.)[^\s<>\"'`()\[\]{}|\\^]+"
 @dataclass(frozen=True)
 class Scheme:
     """What counts as a citation in this repository: the id prefixes (casefolded; ``adr``
-    always), the ADR roots and the repository's web URL."""
+    always), the ADR roots and the repository's web URL and default branch."""
 
     prefixes: tuple[str, ...] = GENERIC_PREFIXES
     roots: tuple[str, ...] = ()
-    repo_url: str | None = None
+    repository: Repository | None = None
     # the zero-padded number widths the log's file names use (4 for 0004-x.md): an id glued to
     # its prefix (ADR0004) counts only in such a width, so a code such as ADR102 is no citation
     widths: tuple[int, ...] = ()
 
     def key(self) -> str:
         """Canonical text of the scheme (part of the citation cache's key)."""
-        return json.dumps([sorted(self.prefixes), sorted(self.roots), self.repo_url,
+        where = self.repository.label if self.repository is not None else None
+        return json.dumps([sorted(self.prefixes), sorted(self.roots), where,
                            sorted(self.widths)])
 
 
@@ -214,7 +216,7 @@ class Scanner:
                     at = start
                 else:
                     token = data[urls[url][0] : end].decode("utf-8", "replace")
-                    target = _from_url(token, self.scheme.repo_url, roots)
+                    target = _from_url(token, self.scheme.repository, roots)
                     at = urls[url][0]
                 if target is not None:
                     yield _Hit(at, "link", token, target=target)
@@ -282,21 +284,16 @@ def _below_root(path: str, roots: tuple[str, ...]) -> bool:
     return any(r == "." or path.startswith(r + "/") for r in roots)
 
 
-def _from_url(url: str, repo_url: str | None, roots: tuple[str, ...]) -> str | None:
-    """The repo path a URL of this repository's web view names (``.../blob/REF/docs/adr/x.md``),
-    None for any other site."""
-    if not repo_url:
+def _from_url(url: str, repository: Repository | None, roots: tuple[str, ...]) -> str | None:
+    """The repo path a URL of this repository's web view names at its default branch
+    (``.../blob/main/docs/adr/x.md``), None for any other site or ref (a permalink to an old
+    commit cites a version of the record, not the record as the work tree holds it)."""
+    path = repository.web_path(url) if repository is not None else None
+    if not path:
         return None
-    base = repo_url.rstrip("/")
-    lowered = url.casefold()
-    for marker in ("/blob/", "/-/blob/", "/tree/", "/-/tree/", "/raw/"):
-        lead = (base + marker).casefold()
-        if lowered.startswith(lead):
-            rest = url[len(lead) :]
-            _ref, _, path = rest.partition("/")
-            norm = posixpath.normpath(unquote(path)) if path else ""
-            return norm if norm and _below_root(norm, roots) else None
-    return None
+    norm = posixpath.normpath(unquote(path))
+    return norm if not norm.startswith("../") and norm not in ("..", ".") \
+        and _below_root(norm, roots) else None
 
 
 

@@ -23,6 +23,7 @@ from adrguard.core.compaction.links import Occurrence, occurrences
 from adrguard.core.graph.resolve import normalise, parse_target
 from adrguard.core.model import Corpus, Decision
 from adrguard.core.parse import formats
+from adrguard.core.repository import Repository
 
 _SAFE = "-._~!$&'()*+,;=:@"
 
@@ -148,7 +149,7 @@ def plan_rewrites(
     move: Mover,
     repo_files: frozenset[str],
     repo_dirs: frozenset[str],
-    repo_url: str | None,
+    repository: Repository | None,
 ) -> tuple[list[Rewrite], list[Issue], list[Issue]]:
     """(rewrites, conflicts, risks) for the markdown ``files`` (path now -> bytes)."""
     rewrites: list[Rewrite] = []
@@ -159,7 +160,7 @@ def plan_rewrites(
         new_source = move(source)
         edits: list[Edit] = []
         for o in occurrences(data):
-            t = parse_target(o.raw, source, repo_url)
+            t = parse_target(o.raw, source, repository)
             if t.kind != "path" or t.repo_path is None:
                 continue
             target = t.repo_path

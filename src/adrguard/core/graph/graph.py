@@ -295,7 +295,7 @@ class Graph:
         out: dict[str, set[str]] = {}
         for d in self.corpus.decisions:
             for link in d.links:
-                t = parse_target(link.target, d.path, self.corpus.repo_url)
+                t = parse_target(link.target, d.path, self.corpus.repository)
                 if t.kind != "path" or t.repo_path is None:
                     continue
                 hit = self.resolver.decision_at(t.repo_path)

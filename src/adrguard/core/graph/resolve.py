@@ -2,13 +2,15 @@
 repository path it names and to the decision record(s) it means.
 
 Pure: works on the :class:`~adrguard.core.model.Corpus` only (its ``repo_files``, decisions and
-``repo_url``). A target is one of
+``repository``). A target is one of
 
 * external (``https:``, ``mailto:``, any ``scheme:``, protocol-relative ``//host``),
 * a pure ``#anchor`` in the same file,
 * a path, relative to the file's folder or root-relative (``/docs/...``), with ``?query`` and
-  ``#anchor`` dropped and ``%xx`` decoded; an absolute URL to this repository's own files
-  (``https://github.com/OWNER/REPO/blob/BRANCH/path``) becomes a root-relative path,
+  ``#anchor`` dropped and ``%xx`` decoded; an absolute URL to this repository's own files at
+  its default branch (``https://github.com/OWNER/REPO/blob/main/path``, when the repository's
+  URL and default branch are configured: :mod:`adrguard.core.repository`) becomes a
+  root-relative path; a URL at another branch, a tag or a commit stays external,
 * or, for relationships, an id (``ADR-0005``, ``ADR 5``, ``ADR005``, ``adr-5``, ``#5``, ``5``,
   or the prefix the log's own file names use: ``DR008`` in a log of ``DRnnn-*.md`` files),
   a log4brains slug (a file stem), a title, or link text such as ``5. Title``. An id with a
@@ -27,6 +29,7 @@ from urllib.parse import unquote
 
 from adrguard.core.model import Corpus, Decision
 from adrguard.core.parse import formats, ids
+from adrguard.core.repository import Repository
 
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
 _NUMBER = re.compile(r"^(?:adr[-_ ]?|#)?0*(\d{1,6})$", re.IGNORECASE)
@@ -63,25 +66,6 @@ def clean(raw: str) -> str:
     return text
 
 
-def _repo_url_path(url: str, repo_url: str | None) -> str | None:
-    """``https://github.com/o/r/blob/main/docs/x.md`` -> ``docs/x.md`` for this repository."""
-    if not repo_url:
-        return None
-    base = repo_url.rstrip("/")
-    if base.endswith(".git"):
-        base = base[:-4]
-    low, lbase = url.casefold(), base.casefold()
-    for scheme_swap in (lbase, lbase.replace("https://", "http://", 1)):
-        prefix = scheme_swap + "/"
-        if low.startswith(prefix):
-            rest = url[len(prefix) :]
-            parts = rest.split("/", 2)
-            if len(parts) >= 2 and parts[0] in ("blob", "tree", "raw"):
-                return parts[2] if len(parts) == 3 else ""
-            return None
-    return None
-
-
 def normalise(base_dir: str, path: str) -> tuple[str | None, bool]:
     """Join ``path`` onto ``base_dir`` (both repo-relative) and collapse ``.``/``..``.
 
@@ -109,14 +93,14 @@ def normalise(base_dir: str, path: str) -> tuple[str | None, bool]:
     return "/".join(out), False
 
 
-def parse_target(raw: str, source_path: str, repo_url: str | None = None) -> Target:
+def parse_target(raw: str, source_path: str, repository: Repository | None = None) -> Target:
     """Take a link destination apart (see :class:`Target`)."""
     text = clean(raw)
     if not text:
         return Target("empty", raw)
     from_url = False
     if (":" in text and _SCHEME.match(text)) or text.startswith("//"):
-        own = _repo_url_path(text, repo_url)
+        own = repository.web_path(text) if repository is not None else None
         if own is None:
             return Target("external", raw)
         text = "/" + own
@@ -315,7 +299,7 @@ class Resolver:
             if hits:
                 return self._verdict(hits, target)
             return Resolution("unresolved", (), f"no record has number {number}")
-        parsed = parse_target(target, source.path, self.corpus.repo_url)
+        parsed = parse_target(target, source.path, self.corpus.repository)
         if parsed.kind == "external":
             return Resolution("external", (), f"{target} is outside this repository")
         if parsed.kind == "anchor":
