@@ -6,7 +6,7 @@ plan again from the repository and refuses when anything changed (naming what), 
 step, records in a recovery log (in the repository's git folder, outside the work tree) what it
 is about to do and did: the target folders, each ``git mv`` (staged, as a person's would be),
 each link rewrite (atomic writes, exactly the planned bytes), the INDEX regeneration when the
-log keeps one. CURRENT views are never re-stamped: a move makes them stale, people review them.
+log keeps one (an index the move creates is staged, like the moves). CURRENT views are never re-stamped: a move makes them stale, people review them.
 An interrupted apply resumes where it stopped (each step checks the state it finds); applying
 an applied plan does nothing. Restore puts back every byte from the log and moves the files
 back, refusing files changed since the apply.
@@ -281,6 +281,10 @@ def _index(
             log.data["created"].append(change["path"])
     log.save()
     written = write_indexes(root, config, load_with(root, config)).written
+    from adrguard.adapters.gitmove import add
+
+    # an index the move creates is staged like the moved records (never left untracked)
+    add(root, [p for p in log.data["created"] if _read(root, p) is not None])
     lines = [f"regenerated {p}" for p in written]
     for change in plan["index"]:
         data = _read(root, change["path"])
@@ -309,6 +313,9 @@ def restore(root: Path, plan_path: Path, *, hook: Step | None = None) -> Outcome
     _check_restorable(root, plan, log, originals)
     log.save("restoring")
     lines: list[str] = []
+    from adrguard.adapters.gitmove import forget
+
+    forget(root, log.data["created"])  # apply staged them
     for path in log.data["created"]:
         if _read(root, path) is not None:
             (root / path).unlink()
