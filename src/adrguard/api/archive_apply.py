@@ -6,10 +6,11 @@ plan again from the repository and refuses when anything changed (naming what), 
 step, records in a recovery log (in the repository's git folder, outside the work tree) what it
 is about to do and did: the target folders, each ``git mv`` (staged, as a person's would be),
 each link rewrite (atomic writes, exactly the planned bytes), the INDEX regeneration when the
-log keeps one (an index the move creates is staged, like the moves). CURRENT views are never re-stamped: a move makes them stale, people review them.
-An interrupted apply resumes where it stopped (each step checks the state it finds); applying
-an applied plan does nothing. Restore puts back every byte from the log and moves the files
-back, refusing files changed since the apply.
+log keeps one (an index the move creates is staged, like the moves). CURRENT views are never
+re-stamped: a move makes them stale, people review them. An interrupted apply resumes where it
+stopped (each step checks the state it finds); applying an applied plan does nothing. Restore
+puts back every byte from the log and moves the files back, refusing files changed since the
+apply.
 """
 
 from __future__ import annotations
