@@ -30,6 +30,7 @@ from adrguard.core.agent import context as ctx_mod
 from adrguard.core.errors import UserError
 from adrguard.core.impact.analysis import STATUS_CHOICES
 from adrguard.core.model import Corpus, Decision
+from adrguard.core.repository import Repository
 
 if TYPE_CHECKING:
     from adrguard.adapters.cache import Store
@@ -90,6 +91,7 @@ class Workspace:
     limits: Limits = field(default_factory=Limits)
     cache: bool = True  # False: neither read nor write the record cache
     jobs: int = 1  # parse processes (see adrguard.config.Config.jobs)
+    repository: Repository | None = None  # --repository-url: wins over the config's
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     _last: tuple[Any, Corpus] | None = field(default=None, repr=False)
 
@@ -102,17 +104,19 @@ class Workspace:
         *,
         cache: bool = True,
         jobs: int = 1,
+        repository: Repository | None = None,
     ) -> Workspace:
         from adrguard.api.corpus import resolve_root
 
-        return cls(resolve_root(root), config_path, limits or Limits(), cache, jobs)
+        return cls(resolve_root(root), config_path, limits or Limits(), cache, jobs, repository)
 
     def config(self) -> Config:
         """The configuration as the files say now; a broken one is a :class:`ConfigurationError`."""
         from adrguard.config import load_config
 
         try:
-            config = load_config(self.root, self.config_path).with_overrides(jobs=self.jobs)
+            config = load_config(self.root, self.config_path).with_overrides(
+                jobs=self.jobs, repository=self.repository)
         except ConfigurationError:
             raise
         except UserError as exc:

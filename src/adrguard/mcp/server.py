@@ -30,6 +30,7 @@ from pydantic import ValidationError
 
 from adrguard import __version__
 from adrguard.api.workspace import Limits, Workspace
+from adrguard.core.repository import Repository
 from adrguard.mcp import errors
 from adrguard.mcp.contract import Tool, validate
 
@@ -171,11 +172,13 @@ def serve(
     limits: Limits | None = None,
     *,
     cache: bool = True,
+    repository: Repository | None = None,
 ) -> None:
     """Serve over stdio until the client disconnects (nothing but the protocol on stdout)."""
     from mcp.server.stdio import stdio_server
 
-    workspace = Workspace.open(root, config_path, limits, cache=cache, jobs=0)
+    workspace = Workspace.open(root, config_path, limits, cache=cache, jobs=0,
+                               repository=repository)
     server = build_server(workspace)
 
     async def main() -> None:
