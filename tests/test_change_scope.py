@@ -196,3 +196,31 @@ def test_changed_outside_git_is_a_usage_error(
     (tmp_path / "docs/adr/0001-a.md").write_text(record(1, "A"), "utf-8")
     assert main(["check", "--repo", str(tmp_path), "--changed"]) == 2
     assert "not inside a git work tree" in capsys.readouterr().err
+
+
+MIRROR = "docs/adr/zh/0001-first.md"
+
+
+def test_deleting_a_record_never_promotes_its_translation_mirror(
+    repo: GitRepo, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 28.8: with its original gone, the only evidence that ``zh/0001-first.md`` is a
+    translation is the state before the change; the change views read it from there, so the
+    copy never takes over ADR-0001 (it read as an id reused, or as a rename)."""
+    repo.write({MIRROR: "# 1. 第一\n\n## 状态\n\n已接受\n"})
+    base = repo.commit("a translation")
+    repo.git("rm", "-q", "docs/adr/0001-first.md")
+    views = (["--hook"], ["--changed"])
+    for judged in views:
+        _code, out, _ = run(repo, capsys, "--format", "json", *judged)
+        data = json.loads(out)
+        codes = {(f["code"], f["path"]) for f in data["findings"]}
+        assert ("ADR506", "docs/adr/0001-first.md") in codes, judged  # the deletion counts
+        assert [c for c in codes if c[1] == MIRROR] == [("ADR106", MIRROR)], judged  # a mirror
+        assert data["summary"]["decisions"] == 2, judged  # 0002 and 0003; the copy is no record
+    repo.commit("drop the first record")
+    _code, out, _ = run(repo, capsys, "--format", "json", "--base", base)
+    data = json.loads(out)
+    on_copy = {f["code"] for f in data["findings"] if f["path"] == MIRROR}
+    assert on_copy <= {"ADR106"}  # no ADR507 (id reused), no ADR104: it is still a mirror
+    assert {f["code"] for f in data["findings"]} >= {"ADR506"}

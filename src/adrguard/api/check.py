@@ -298,10 +298,16 @@ def _cited_before(changes: ChangeSet, corpus: Corpus) -> ChangeSet:
 
 
 def _with_previous(corpus: Corpus, before: Corpus | None) -> Corpus:
-    """The corpus with the base's generated indexes that are gone now (ADR401)."""
+    """The corpus with the base's generated indexes that are gone now (ADR401), and with the
+    base's translation mirrors kept as mirrors: deleting a record removes the evidence that its
+    ``zh/`` copy is a translation, and the copy must not take over the record's id (it would
+    read as a rename, or as an id reused)."""
     if before is None:
         return corpus
+    from adrguard.api.corpus import keep_mirrors
     from adrguard.core.generated.index import AUTO_NAMES
+
+    corpus = keep_mirrors(corpus, before.mirrors)
 
     gone = {
         p: t

@@ -136,6 +136,22 @@ def corpus_of(
     return with_citations(corpus, scan_found(found, config, corpus, store, place, citations))
 
 
+def keep_mirrors(corpus: Corpus, mirrors: Mapping[str, str]) -> Corpus:
+    """``corpus`` with the files ``mirrors`` names (translation mirrors of another state of
+    the repository, such as the base of a change) left out of the records again, as mirrors."""
+    from dataclasses import replace
+
+    again = {d.path: mirrors[d.path] for d in corpus.decisions if d.path in mirrors}
+    if not again:
+        return corpus
+    return replace(
+        corpus,
+        decisions=tuple(d for d in corpus.decisions if d.path not in again),
+        skipped=tuple(sorted({*corpus.skipped, *again})),
+        mirrors={**corpus.mirrors, **again},
+    )
+
+
 def build_corpus(
     decisions: list[Decision],
     *,
