@@ -165,7 +165,7 @@ def run_context(args: argparse.Namespace) -> int:
         return 0
     out: list[str] = []
     for u in data["units"]:
-        part = f" (part {u['part']} of {u['parts']})" if u["parts"] > 1 else ""
+        part = f" (part {u['part']} of {u['parts']} of {u['identifier']})" if u["parts"] > 1 else ""
         out.append(f"=== {u['key']}: {u['title'] or '(untitled)'} [{u['status']}]{part}")
         out.append(f"source: {u['path']}:{u['startLine']}-{u['endLine']} · {u['why']}")
         out.append(u["text"].rstrip("\n"))
@@ -178,9 +178,12 @@ def run_context(args: argparse.Namespace) -> int:
         if f["state"] != "absent":
             out.append(f"{f['view']}: {f['state']}")
     shown = len(data["units"]) or len(data["index"])
-    noun = "index rows" if data["mode"] == "overview" else "units"
+    # one wording with the headers: a unit is a whole record, or one part of a long record
+    what = (f"index rows shown: {shown} of {data['totalUnits']}" if data["mode"] == "overview"
+            else f"units shown: {shown} of {data['totalUnits']} (a unit is a record, or one "
+                 "part of a long record)")
     out.append(
-        f"{shown} of {data['totalUnits']} {noun}; {data['leftOut']} left out; "
+        f"{what}; {data['leftOut']} left out; "
         f"{data['codePoints']:,} code points, {data['bytes']:,} bytes, "
         f"~{data['tokensEstimate']:,} tokens (estimate)"
     )
