@@ -173,7 +173,11 @@ def test_base_holds_older_findings_and_marks_them_in_json(
     repo.commit("feature")
     code, out, _ = run(repo, capsys, "--base", base)
     assert code == 1 and "0005-n.md" in out and "0009-a.md" not in out
-    assert "2 older findings in files outside the changes since" in out
+    # the base as the GitHub Action passes it, a full commit id, reads as its short id
+    assert f"2 older findings in files outside the changes since {base[:12]};" in out
+    assert base not in out
+    _code, md, _ = run(repo, capsys, "--base", base, "--format", "markdown")
+    assert base[:12] in md and base not in md
     code, raw, _ = run(repo, capsys, "--base", base, "--format", "json")
     data: dict[str, Any] = json.loads(raw)
     from adrguard.core.schemas import validator

@@ -181,6 +181,7 @@ def repository_url(settings: Settings) -> str:
 
 def choose_base(settings: Settings, root: Path) -> str | None:
     from adrguard.adapters import revisions
+    from adrguard.core.wording import revision
 
     wanted = settings.get("INPUT_BASE")
     branch = ""
@@ -204,7 +205,7 @@ def choose_base(settings: Settings, root: Path) -> str | None:
              f"{merge[:12]}")
         return wanted if _has_merge_base(root, wanted) else target
     except UserError as exc:
-        notice(f"no merge base with {wanted[:40]}, so ADR5xx rules and the governing decisions "
+        notice(f"no merge base with {revision(wanted)}, so ADR5xx rules and the governing decisions "
                f"are skipped ({exc}). Check out with fetch-depth: 0 to avoid this.")
         return None
 
