@@ -22,9 +22,9 @@ from typing import TYPE_CHECKING
 from adrguard.config import Config
 from adrguard.core.errors import UserError
 from adrguard.core.findings import INTERNAL_ERROR, Finding, Gate, Report, sort_findings
-from adrguard.core.wording import revision
 from adrguard.core.gate import baseline as bl
 from adrguard.core.model import ChangeSet, Corpus, FileChange
+from adrguard.core.wording import revision
 
 if TYPE_CHECKING:
     from adrguard.adapters.files import Discovery

@@ -205,8 +205,8 @@ def choose_base(settings: Settings, root: Path) -> str | None:
              f"{merge[:12]}")
         return wanted if _has_merge_base(root, wanted) else target
     except UserError as exc:
-        notice(f"no merge base with {revision(wanted)}, so ADR5xx rules and the governing decisions "
-               f"are skipped ({exc}). Check out with fetch-depth: 0 to avoid this.")
+        notice(f"no merge base with {revision(wanted)}, so ADR5xx rules and the governing "
+               f"decisions are skipped ({exc}). Check out with fetch-depth: 0 to avoid this.")
         return None
 
 
