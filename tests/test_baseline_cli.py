@@ -98,7 +98,7 @@ def test_round_trip_write_add_a_defect_fix_a_known_one(
 
     # --update drops the fixed entry and does not add the new finding; --add does
     code, _, err = run(capsys, "baseline", "--update", "--repo", str(repo.path), "--no-cache")
-    assert "with 1 entries (0 added, 1 dropped)" in err
+    assert "with 1 entry (0 added, 1 dropped)" in err
     assert check(repo, capsys)[0] == 1
     run(capsys, "baseline", "--update", "--add", "--repo", str(repo.path), "--no-cache")
     assert check(repo, capsys)[0] == 0

@@ -264,7 +264,7 @@ def test_the_drift_baseline_tells_known_new_and_fixed(
     repo.git("add", "-A")
     before = repo.git("status", "--porcelain")
     code, _out, err = run(repo, capsys, "--write-baseline")
-    assert code == 0 and "wrote .adrguard-drift-baseline.json with 3 violation(s)" in err
+    assert code == 0 and "wrote .adrguard-drift-baseline.json with 3 violations" in err
     after = repo.git("status", "--porcelain")
     assert set(after.splitlines()) - set(before.splitlines()) == {
         "?? .adrguard-drift-baseline.json"}  # the one file --write-baseline writes

@@ -27,6 +27,7 @@ from adrguard.config import Config
 from adrguard.core.compaction import plan as plans
 from adrguard.core.compaction.moves import sha256
 from adrguard.core.errors import UserError
+from adrguard.core.wording import plural
 
 LOG_SCHEMA = "archive-log.schema.json"
 PLAN_SCHEMA = "archive-plan.schema.json"
@@ -163,9 +164,10 @@ def apply(root: Path, config: Config, plan_path: Path, *, hook: Step | None = No
                          if (data := _read(root, p)) is not None}
     log.save("applied")
     lines = [f"moved {m['from']} -> {m['to']}" for m in plan["moves"]]
-    lines += [f"rewrote {len(rw['edits'])} link(s) in {rw['path']}" for rw in plan["rewrites"]]
+    lines += [f"rewrote {plural(len(rw['edits']), 'link')} in {rw['path']}"
+              for rw in plan["rewrites"]]
     lines += notes
-    lines += [f"{c['view']} is stale now ({len(c['reasons'])} reason(s)): review it, then "
+    lines += [f"{c['view']} is stale now ({plural(len(c['reasons']), 'reason')}): review it, then "
               "`adrguard current stamp`" for c in plan["current"]]
     lines.append(f"recovery log: {log.path}; undo with `adrguard archive restore {plan_path}`")
     return Outcome(pid, True, tuple(lines))
@@ -178,7 +180,7 @@ def _same_plan(root: Path, config: Config, plan: dict[str, Any]) -> None:
     blocking = plans.blocking(plan)
     if blocking:
         first = blocking[0]
-        raise UserError(f"the plan has {len(blocking)} blocking conflict(s), first "
+        raise UserError(f"the plan has {plural(len(blocking), 'blocking conflict')}, first "
                         f"{first['path']}:{first['line']}: {first['message']}; fix them and "
                         "make the plan again")
     again = make_plan(root, config, [r["path"] for r in plan["records"]])

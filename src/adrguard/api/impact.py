@@ -16,6 +16,7 @@ from adrguard.core.errors import UserError
 from adrguard.core.impact.analysis import Impact, analyse, configured_statuses
 from adrguard.core.impact.mapping import manifest_of
 from adrguard.core.model import ChangeSet, Corpus
+from adrguard.core.wording import plural
 
 
 def corpus_at(
@@ -63,7 +64,8 @@ def build_changes(
         if not deepen or not revisions.is_shallow(repo_root):
             raise revisions.no_merge_base_error(repo_root, base, head_ref)
         merge, fetched = revisions.deepen_until_merge_base(repo_root, base, head_ref)
-        notes.append(f"--deepen fetched more history ({fetched} fetches) to find the merge base")
+        notes.append(f"--deepen fetched more history ({plural(fetched, 'fetch', 'fetches')}) "
+                     "to find the merge base")
         base_sha = revisions.resolve_commit(repo_root, base, "base")
         head_sha = revisions.resolve_commit(repo_root, head_ref, "head")
     if base_sha == head_sha:

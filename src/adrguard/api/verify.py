@@ -41,6 +41,7 @@ from adrguard.core.fitness.pointer import Document, load_document
 from adrguard.core.fitness.result import POLICIES, Verification
 from adrguard.core.model import Corpus, Decision
 from adrguard.core.options import fitness_path
+from adrguard.core.wording import plural
 
 MAX_MANIFEST = 4 * 1024 * 1024
 MAX_BASELINE = 64 * 1024 * 1024
@@ -253,7 +254,7 @@ def write_baseline(
         raise UserError(f"cannot write {path}: {exc.strerror or exc}") from None
     if run.inconclusive:
         unknown = run.count("unknown")
-        run = replace(run, notes=(*run.notes, f"{unknown} rule(s) had no verdict: their "
+        run = replace(run, notes=(*run.notes, f"{plural(unknown, 'rule')} had no verdict: their "
                                   "violations are not in the baseline"))
     return run, Written(path, len(entries), changed)
 

@@ -13,6 +13,7 @@ from typing import Any
 from adrguard.cli.common import add_common
 from adrguard.cli.common import out as print_line
 from adrguard.core.impact.analysis import STATUS_CHOICES
+from adrguard.core.wording import plural
 
 
 def _workspace(args: argparse.Namespace) -> Any:
@@ -213,15 +214,14 @@ def run_search(args: argparse.Namespace) -> int:
     more = f" (more match: raise --limit above {args.limit})" if data["truncated"] else ""
     out.append(f"{shown} matching record{'s' if shown != 1 else ''}{more}")
     if data["notSearchedTotal"]:
-        out.append(f"note: {data['notSearchedTotal']} record(s) could not be read, not searched")
+        unread = plural(data["notSearchedTotal"], "record")
+        out.append(f"note: {unread} could not be read, not searched")
     if "citations" in data:  # adr:ID: the code and documents citing the decision
         for c in data["citations"]:
             out.append(f"{c['path']}:{c['line']}  {c['kind']}  {c['text']}")
             out.append(textwrap.indent(c["excerpt"], "    "))
         cited = ", ".join(d["identifier"] for d in data["cites"]) or "an unknown decision"
-        out.append(
-            f"{len(data['citations'])} of {data['citationTotal']} citations of {cited} "
-            "in code and documents"
-        )
+        total = plural(data["citationTotal"], "citation")
+        out.append(f"{len(data['citations'])} of {total} of {cited} in code and documents")
     print_line("\n".join(out))
     return 0

@@ -25,6 +25,7 @@ from adrguard.cli.common import info
 from adrguard.core.errors import UserError
 from adrguard.core.findings import Finding, Report, Severity
 from adrguard.core.model import Location
+from adrguard.core.wording import plural
 
 FAIL_ON = ("none", "note", "warning", "error")
 PULL_EVENTS = ("pull_request", "pull_request_target")
@@ -201,7 +202,8 @@ def choose_base(settings: Settings, root: Path) -> str | None:
             raise revisions.no_merge_base_error(root, wanted, "HEAD")
         target = f"origin/{branch}" if branch else wanted
         merge, fetched = revisions.deepen_until_merge_base(root, target, "HEAD")
-        info(f"adrguard: fetched more history ({fetched} fetches) to find the merge base "
+        info(f"adrguard: fetched more history ({plural(fetched, 'fetch', 'fetches')}) to find "
+             "the merge base "
              f"{merge[:12]}")
         return wanted if _has_merge_base(root, wanted) else target
     except UserError as exc:

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from adrguard.core.findings import Finding, Severity
 from adrguard.core.generated import current, index
 from adrguard.core.model import Location
+from adrguard.core.wording import plural
 from adrguard.rules.base import BaseRule, RuleContext, RuleMeta
 
 
@@ -76,12 +77,12 @@ class IndexMissing(_IndexRule):
         count = len(state.target.decisions)
         if state.was_generated:
             return (
-                f"the generated {what} {state.target.path} is gone ({count} records): "
+                f"the generated {what} {state.target.path} is gone ({plural(count, 'record')}): "
                 "regenerate it with `adrguard index --write`, or set `[index] enabled = false` "
                 "to stop generating indexes"
             )
         return (
-            f"the {what} {state.target.path} is missing ({count} records); "
+            f"the {what} {state.target.path} is missing ({plural(count, 'record')}); "
             "run `adrguard index --write`"
         )
 

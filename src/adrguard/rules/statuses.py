@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from adrguard.core.findings import Finding, Severity
 from adrguard.core.model import Decision, Location, Status
 from adrguard.core.parse import status as st
+from adrguard.core.wording import plural
 from adrguard.rules.base import BaseRule, RuleContext, RuleMeta
 
 
@@ -95,7 +96,8 @@ class UnknownStatus(BaseRule):
         first = records[0]
         where = "the repository root" if root in ("", ".") else root
         return self.finding(
-            f"{len(records)} records in {where} state statuses adrguard does not know: {listed}."
+            f"{plural(len(records), 'record')} in {where} state statuses adrguard does not know: "
+            f"{listed}."
             f" If they are this log's own words, map each to proposed, accepted, rejected, "
             f"deprecated, superseded or draft in the config: statuses = {{ {mapping} }}",
             Location(first.path, first.status_line),

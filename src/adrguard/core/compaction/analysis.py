@@ -17,6 +17,7 @@ from adrguard.core.findings import Finding, Severity
 from adrguard.core.generated.current import CurrentState
 from adrguard.core.graph.graph import Graph, build
 from adrguard.core.model import Corpus, Decision
+from adrguard.core.wording import plural
 
 SCHEMA_VERSION = 1
 STATUS_KEYS = ("accepted", "proposed", "draft", "superseded", "deprecated", "rejected",
@@ -249,7 +250,7 @@ def _candidates(
                 f"{len(chain)} records replace one another ({' -> '.join(d.id for d in chain)}); "
                 + (f"{', '.join(d.id for d in in_force)} in force: check it states everything "
                    "that still holds, then archive the "
-                   f"{len(retired)} retired record(s) not archived yet"
+                   f"{plural(len(retired), 'retired record')} not archived yet"
                    if in_force else "no record of the chain is in force: decide it first")
             ),
         })

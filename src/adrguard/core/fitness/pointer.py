@@ -15,6 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from adrguard.core.wording import plural
+
 MAX_DEPTH = 64  # nesting of arrays and objects an evidence file may have
 _TOKEN_ESCAPE = re.compile(r"~(?![01])")
 _INDEX = re.compile(r"0|[1-9][0-9]*")
@@ -118,7 +120,8 @@ def resolve(document: Any, pointer: str) -> Found:
                                      "an index")
             index = int(token)
             if index >= len(current):
-                return Found(problem=f"{walked or 'the top level'} has {len(current)} items: no "
+                where = walked or "the top level"
+                return Found(problem=f"{where} has {plural(len(current), 'item')}: no "
                                      f"index {index}")
             current = current[index]
         else:
