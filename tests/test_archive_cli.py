@@ -467,7 +467,7 @@ def test_plan_conflicts_are_only_links_the_move_breaks(
     repo.git("remote", "add", "origin", "git@github.com:acme/shop.git")
     head = repo.git("rev-parse", "HEAD")
     before = _check(repo, capsys)
-    plans = {}
+    plans: dict[bool, dict[str, Any]] = {}
     for extra in ([], ["--repository-url", f"{SHOP}/tree/main"]):
         out = tmp_path / f"plan{len(plans)}.json"
         capsys.readouterr()
