@@ -150,7 +150,8 @@ def test_hook_judges_the_staged_change_not_untracked_files(
     repo.write({"docs/adr/0004-new.md": record(4, "New")})  # on disk, not staged
     code, out, err = run(repo, capsys, "--hook", "docs/adr/0001-first.md")
     assert code == 1 and "0004-new.md does not exist" in out  # not in the commit
-    assert "not tracked by git and were not checked (docs/adr/0004-new.md)" in err
+    assert "1 record file under the ADR roots is not tracked by git and was not checked " \
+        "(docs/adr/0004-new.md)" in err
 
 
 def test_changed_judges_the_work_tree_and_untracked_files(
