@@ -27,7 +27,8 @@ def register(subparsers: Any) -> None:
         description="The INDEX of every ADR root (and of each archive folder): a table of number, "
         "title, status, date and successor between <!-- adrguard:index:start --> and "
         "<!-- adrguard:index:end -->. Text around the markers is kept. Without an option the "
-        "expected files are printed.",
+        "expected files are printed. Only the logs that opted in (an index with the markers, or "
+        "[index] configured) are checked and written; --init opts a log in.",
         epilog="examples:\n  adrguard index\n  adrguard index --check\n  adrguard index --write\n"
         "  adrguard index --write --init   # add the markers to a hand-written index",
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -37,17 +38,20 @@ def register(subparsers: Any) -> None:
     mode.add_argument(
         "--check",
         action="store_true",
-        help="exit 1 and print a unified diff when an index is stale or missing",
+        help="exit 1 and print a unified diff when an index a log opted into is stale or "
+        "missing",
     )
     mode.add_argument(
         "--write",
         action="store_true",
-        help="write every stale or missing index (atomic; never touches records)",
+        help="write every stale or missing index of the logs that opted in (atomic; never "
+        "touches records, never creates an index a log did not opt into)",
     )
     p.add_argument(
         "--init",
         action="store_true",
-        help="with --write: append the generated table to an index without markers",
+        help="with --write: opt the logs in: create the index of a root that has none, and "
+        "append the generated table to an index written by hand (without markers)",
     )
     p.add_argument(
         "--exit-non-zero-on-fix",
