@@ -18,8 +18,11 @@ from adrguard.core.wording import plural
 
 def _workspace(args: argparse.Namespace) -> Any:
     from adrguard.api.agent import Workspace
+    from adrguard.config import repository_setting
 
-    return Workspace.open(args.root, args.config, cache=not args.no_cache, jobs=0)
+    repository = repository_setting(args.repository_url, "--repository-url")
+    return Workspace.open(args.root, args.config, cache=not args.no_cache, jobs=0,
+                          repository=repository)
 
 
 def _format(p: argparse.ArgumentParser) -> None:
