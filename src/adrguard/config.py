@@ -63,6 +63,7 @@ DEFAULT_EXCLUDE: tuple[str, ...] = (
 
 PROFILES = ("legacy", "advisory", "standard", "strict")
 FAIL_ON = ("none", "note", "warning", "error")
+READ_GUARD = ("off", "warn", "guard")
 
 SCHEMA_PATH = "config.schema.json"
 
@@ -93,6 +94,7 @@ class Config:
     # the repository's web URL and default branch (`repository-url`, `--repository-url`, the
     # Action's GITHUB_REPOSITORY): which URLs name work-tree files; never a git remote
     repository: Repository | None = None
+    read_guard: str = "off"  # the read guard for agents: off | warn | guard (docs/read-guard.md)
 
     def with_overrides(self, **changes: Any) -> Config:
         clean = {k: v for k, v in changes.items() if v is not None}
@@ -252,6 +254,7 @@ def from_mapping(
         template=data.get("template"),
         new_status=_new_status(data.get("new-status"), opts.get("status_synonyms"), where),
         repository=repository_setting(data.get("repository-url"), f"{where}: repository-url"),
+        read_guard=data.get("read-guard", "off"),
     )
 
 

@@ -91,6 +91,7 @@ class ConfigTable(_Table):
     template: Text | UnsetType = UNSET
     new_status: Text | UnsetType = UNSET
     repository_url: Text | UnsetType = UNSET
+    read_guard: Literal["off", "warn", "guard"] | UnsetType = UNSET
     index: IndexTable | UnsetType = UNSET
     current: CurrentTable | UnsetType = UNSET
     impact: ImpactTable | UnsetType = UNSET
