@@ -149,7 +149,7 @@ def plan_layout(repo_root: Path, config: Config, store: Store | None = None) -> 
     without reading the records; no root at all is an empty layout, not an error."""
     base = Path(os.path.abspath(repo_root))
     listing = _git_listing(base, store)
-    files = walk(base) if listing is None else listing[0]
+    files = walk(base) if listing is None else listing
     search = find_roots(base, config, files, required=False, store=store)
     roots = tuple(r.path for r in search.roots)
     shallow = frozenset(r.path for r in search.roots if r.shallow)
