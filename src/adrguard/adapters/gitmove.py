@@ -70,13 +70,13 @@ def _index_command(repo_root: Path, verb: str, paths: Iterable[str]) -> None:
     import git
 
     from adrguard.adapters.git import run_git, stderr_line
-    from adrguard.adapters.write import unsafe_target
+    from adrguard.pathguard import write_problem
 
     wanted = sorted(set(paths))
     if not wanted:
         return
     for rel in wanted:
-        why = unsafe_target(repo_root, rel)
+        why = write_problem(repo_root, rel)
         if why is not None:
             raise UserError(f"refusing to {verb} {rel}: {why}")
     args = ("add", "--") if verb == "add" else ("rm", "-q", "--cached", "--ignore-unmatch", "--")
@@ -93,10 +93,10 @@ def move(repo_root: Path, source: str, target: str) -> None:
     import git
 
     from adrguard.adapters.git import run_git, stderr_line
-    from adrguard.adapters.write import unsafe_target
+    from adrguard.pathguard import write_problem
 
     for rel in (source, target):
-        why = unsafe_target(repo_root, rel)
+        why = write_problem(repo_root, rel)
         if why is not None:
             raise UserError(f"refusing to move {source} to {target}: {why}")
     try:
