@@ -82,7 +82,7 @@ def analyze_impact(
         raise ConfigurationError(str(exc)) from None
     from adrguard.adapters import git as gitio
 
-    with ws.lock:
+    with ws.locked():
         gitio.require_repo(ws.root)
         corpus = head_corpus(ws.root, config, head)
         changes = build_changes(ws.root, config, base, head, corpus=corpus)

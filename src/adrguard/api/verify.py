@@ -287,7 +287,7 @@ def verify_architecture(
 
     config = ws.config()
     try:
-        with ws.lock:
+        with ws.locked():
             result = verify(ws.root, config=config, rules=rules_path, evidence=evidence_paths,
                             baseline=baseline_path, policy=policy)
     except FitnessManifestError as exc:
