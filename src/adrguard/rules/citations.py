@@ -89,6 +89,7 @@ class UnknownDecisionCitation(BaseRule):
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         corpus = ctx.corpus
+        logs: str | None = None  # the log's number range, worked out once
         for cited in index(corpus).all:
             c = cited.citation
             if cited.state != UNKNOWN or c.quoted:
@@ -98,7 +99,8 @@ class UnknownDecisionCitation(BaseRule):
                            "the path (run `adrguard list` for the records)")
                 yield self.finding(message, _where(cited))
                 continue
-            logs = _range(corpus)
+            if logs is None:
+                logs = _range(corpus)
             what = "lists" if c.form in ("front-matter", "table") else "cites"
             message = (f"{what} {c.text}, but no record has number {c.number}{logs}: fix the id"
                        + ("" if c.form != "id" else ", or, when it names another project's "
