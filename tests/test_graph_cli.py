@@ -168,6 +168,110 @@ def test_show_gains_resolved_relations(repo: Path, capsys: pytest.CaptureFixture
         ("decision", "ADR-0002"), ("decision", "ADR-0003")]
 
 
+def test_a_log_without_relationships_says_so_instead_of_an_empty_picture(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Before: `flowchart LR` and nothing else on stdout. Now: nothing to draw, said on stderr
+    with the way to draw every record; exit 0. JSON stays data."""
+    from gitrepo import GitRepo
+
+    repo = GitRepo(tmp_path / "r")
+    repo.write({f"docs/adr/000{n}-alone.md": f"# {n}. Alone {n}\n\n## Status\n\nAccepted\n"
+                for n in (1, 2, 3)})
+    repo.commit()
+    root = str(repo.path)
+    for fmt in ("mermaid", "dot", "html"):
+        code, out, err = run(capsys, "graph", "--repo", root, "--format", fmt)
+        assert (code, out) == (0, ""), fmt
+        assert err == ("adrguard: none of the 3 decision records has a relationship to another, "
+                       "so there is no graph to draw; --all draws every record as a node\n")
+    code, out, err = run(capsys, "graph", "--repo", root, "-o", str(tmp_path / "g.mmd"))
+    assert code == 0 and not (tmp_path / "g.mmd").exists() and "no graph to draw" in err
+    code, out, err = run(capsys, "graph", "--repo", root, "--format", "json")
+    assert code == 0 and json.loads(out)["nodes"] == [] and "(the JSON below is empty)" in err
+    code, out, err = run(capsys, "graph", "--repo", root, "--all")
+    assert code == 0 and err == "" and out.count('["ADR-000') == 3
+
+
+HOSTILE_TITLE = '</script><script>alert(1)</script> & <b onmouseover="x()">'
+
+
+def test_graph_html_is_one_escaped_page_linking_each_node_to_its_record(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from gitrepo import GitRepo
+
+    repo = GitRepo(tmp_path / "r")
+    repo.write({
+        "docs/adr/0001-a.md": f"---\ntitle: {json.dumps(HOSTILE_TITLE)}\nstatus: superseded\n"
+                              "---\n\nSuperseded by [2](0002-b.md)\n",
+        "docs/adr/0002-b.md": "# 2. B\n\n## Status\n\nAccepted\n\nSupersedes [1](0001-a.md)\n",
+    })
+    repo.commit()
+    page = tmp_path / "site" / "graph.html"
+    code, out, err = run(capsys, "graph", "--repo", str(repo.path), "--format", "html", "-o",
+                         str(page))
+    assert code == 0 and out == "" and f"wrote {page}" in err
+    text = page.read_text(encoding="utf-8")
+    assert text.startswith("<!doctype html>") and text.count("<script") == 3
+    assert text.count("</script>") == 3  # a title never closes a script element
+    tags = _elements(text)
+    assert {t for t, _a in tags} <= {"html", "head", "meta", "title", "style", "body", "h1", "p",
+                                     "div", "h2", "table", "thead", "tbody", "tr", "th", "td",
+                                     "a", "code", "footer", "script"}
+    assert not [a for _t, attrs in tags for a in attrs if a.startswith("on")]
+    assert "&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt; &amp; &lt;b" in text
+    assert '<a href="../r/docs/adr/0001-a.md">ADR-0001</a>' in text
+    assert '"links": {"n0": "../r/docs/adr/0001-a.md", "n1": "../r/docs/adr/0002-b.md"}' in text
+    assert 'src="https://cdn.jsdelivr.net/npm/mermaid@' in text and 'integrity="sha384-' in text
+    # the diagram the page draws is exactly what `adrguard graph` prints
+    source = json.loads(re.search(r'id="graph-source">(.*?)</script>', text).group(1))  # type: ignore[union-attr]
+    _, mermaid, _ = run(capsys, "graph", "--repo", str(repo.path))
+    assert source["diagram"] == mermaid
+    # on stdout the links are relative to the current directory; the page is byte-stable
+    monkeypatch.chdir(repo.path)
+    _, first, _ = run(capsys, "graph", "--format", "html")
+    _, second, _ = run(capsys, "graph", "--format", "html")
+    assert first == second and '<a href="docs/adr/0002-b.md">ADR-0002</a>' in first
+    # a local Mermaid is inlined (base64), so the page needs no network
+    js = tmp_path / "mermaid.min.js"
+    js.write_text('globalThis["mermaid"] = {render: function () {}};\n', encoding="utf-8")
+    _, inlined, _ = run(capsys, "graph", "--format", "html", "--mermaid-js", str(js))
+    assert "cdn.jsdelivr" not in inlined and 'src="data:text/javascript;base64,' in inlined
+
+
+def _elements(page: str) -> list[tuple[str, list[str]]]:
+    """Every element of an HTML page: its tag and its attribute names."""
+    from html.parser import HTMLParser
+
+    found: list[tuple[str, list[str]]] = []
+
+    class Collect(HTMLParser):
+        def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+            found.append((tag, [k for k, _v in attrs]))
+
+    Collect().feed(page)
+    return found
+
+
+@pytest.mark.parametrize(("name", "content", "says"), [
+    ("missing.js", None, "not a file"),
+    ("mermaid.esm.min.mjs", "export default mermaid;", "ES module build"),
+    ("other.js", "console.log(1);", "does not look like Mermaid"),
+])
+def test_graph_mermaid_js_must_be_a_browser_build(
+    repo: Path, capsys: pytest.CaptureFixture[str], name: str, content: str | None, says: str
+) -> None:
+    js = repo / name
+    if content is not None:
+        js.write_text(content, encoding="utf-8")
+    code, out, err = run(capsys, "graph", "--repo", str(repo), "--format", "html",
+                         "--mermaid-js", str(js))
+    assert (code, out) == (2, "") and says in err
+    code, _, err = run(capsys, "graph", "--repo", str(repo), "--mermaid-js", str(js))
+    assert code == 2 and "--mermaid-js is for --format html" in err
+
+
 def _chain(n: int) -> Corpus:
     """n records, each superseding the one before (both ends declared)."""
     decisions = []

@@ -108,3 +108,29 @@ def render(jobs: list[Job], work: Path) -> list[Rendered]:
                  r.get("width", 0.0), r.get("height", 0.0), r["ms"])
         for job, r in zip(jobs, raw, strict=True)
     ]
+
+
+@dataclass
+class PageJob:
+    """One page written by ``adrguard graph --format html``, opened offline."""
+
+    name: str
+    page: Path
+    click: bool = False
+    png: Path | None = None
+
+
+def open_pages(jobs: list[PageJob], work: Path) -> dict[str, dict[str, object]]:
+    """What each page shows (``.ci/browser/page.mjs``), by job name."""
+    spec = {"chromium": shutil.which("chromium"), "jobs": [
+        {"name": j.name, "page": str(j.page), "click": j.click,
+         "png": str(j.png) if j.png else None} for j in jobs]}
+    (work / "pages.json").write_text(json.dumps(spec), encoding="utf-8")
+    proc = subprocess.run(
+        ["node", str(BROWSER / "page.mjs"), str(work / "pages.json"),
+         str(work / "pages-out.json")],
+        capture_output=True, text=True, timeout=600, check=False, stdin=subprocess.DEVNULL,
+    )
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    raw = json.loads((work / "pages-out.json").read_text(encoding="utf-8"))
+    return {r["name"]: r for r in raw}

@@ -34,8 +34,8 @@ def test_and_of_terms_over_identifier_title_markdown(corpus: Corpus) -> None:
     assert result.truncated is False
 
 
-def test_order_is_discovery_order_not_a_ranking(corpus: Corpus) -> None:
-    # ADR-0002 holds "postgresql" nowhere; ADR-0005 in its title: still id order for "storage"
+def test_equal_matches_keep_discovery_order(corpus: Corpus) -> None:
+    # "storage" is in both titles and bodies: ties keep id order
     assert [h.decision.id for h in search(corpus, "storage").hits] == ["ADR-0002", "ADR-0005"]
     assert [h.decision.id for h in search(corpus, "postgresql").hits] == ["ADR-0005"]
     only_id = search(corpus, "adr-0003").hits[0]
@@ -69,3 +69,48 @@ def test_excerpt_marks_cuts_and_line_is_a_file_line(corpus: Corpus) -> None:
 
 def test_deterministic(corpus: Corpus) -> None:
     assert search(corpus, "the") == search(corpus, "the")
+
+
+def _nygard(n: int, title: str, body: str) -> tuple[str, str]:
+    return (f"docs/adr/{n:04d}-r.md",
+            f"# {n}. {title}\n\n## Status\n\nAccepted\n\n## Context\n\n{body}\n")
+
+
+FILLER = "We weighed many options over several weeks and wrote them all down here. " * 6
+
+
+def test_ranked_best_first_title_then_frequency() -> None:
+    """Issue 28: before, results came in discovery order (0001, 0002, 0003)."""
+    records = dict([
+        _nygard(1, "Logging", f"{FILLER}Kafka is mentioned once. {FILLER}"),
+        _nygard(2, "Use Kafka for events", "Events go through it."),
+        _nygard(3, "Retention", "Kafka keeps data; kafka topics; Kafka again; kafka, kafka."),
+        _nygard(4, "Unrelated", "Nothing here."),
+    ])
+    result = search(corpus_of(records), "kafka")
+    assert [h.decision.id for h in result.hits] == ["ADR-0002", "ADR-0003", "ADR-0001"]
+    assert [h.score for h in result.hits] == sorted((h.score for h in result.hits), reverse=True)
+    assert result.total == 3 and result.truncated is False
+    best = search(corpus_of(records), "kafka", limit=1)
+    assert [h.decision.id for h in best.hits] == ["ADR-0002"]
+    assert best.truncated is True and best.total == 3
+
+
+def test_excerpt_is_around_the_match_in_the_prose_not_the_title_line() -> None:
+    """Issue 28: before, a term in the title gave the file's opening (``# 2. Use Kafka ...
+    ## Status Accepted``) as the excerpt."""
+    records = dict([_nygard(2, "Use Kafka for events", f"{FILLER}We chose Kafka because "
+                            f"replay matters. {FILLER}")])
+    hit = search(corpus_of(records), "kafka").hits[0]
+    assert hit.excerpt is not None and "We chose Kafka because replay matters." in hit.excerpt
+    assert "# 2. Use Kafka" not in hit.excerpt and hit.excerpt.startswith("…")
+    _path, text = next(iter(records.items()))
+    assert "We chose Kafka" in text.splitlines()[hit.line - 1]
+
+
+def test_excerpt_is_where_the_terms_meet() -> None:
+    body = f"Kafka first, alone. {FILLER}{FILLER}Later: Kafka retention is seven days. {FILLER}"
+    records = dict([_nygard(1, "Events", body)])
+    hit = search(corpus_of(records), "kafka retention").hits[0]
+    assert hit.excerpt is not None and "Kafka retention is seven days" in hit.excerpt
+    assert "first, alone" not in hit.excerpt

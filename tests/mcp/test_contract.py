@@ -230,13 +230,15 @@ async def test_every_example_of_the_specification(seed: GitRepo) -> None:
         assert "authentication token in the Authorization header" in got["content"]
 
         found = answer(await client.call_tool("search_adrs", example("search_adrs")))
-        assert [r["identifier"] for r in found["results"]] == ["ADR-0003", "ADR-0007"]
+        # ranked: ADR-0007 has "token" in its title too (issue 28: best first, not discovery)
+        assert [r["identifier"] for r in found["results"]] == ["ADR-0007", "ADR-0003"]
+        assert found["total"] == 2 and found["results"][0]["score"] > found["results"][1]["score"]
         assert found["excerptsAreUntrusted"] is True and found["truncated"] is False
         for r in found["results"]:
             summary(r)
             assert set(r["matchedFields"]) <= {"identifier", "title", "markdown"}
             assert r["excerpt"] is None or "token" in r["excerpt"].lower()
-        assert found["results"][1]["matchedFields"] == ["title", "markdown"]
+        assert found["results"][0]["matchedFields"] == ["title", "markdown"]
 
         related = answer(await client.call_tool("get_adr_relationships", example(
             "get_adr_relationships")))

@@ -131,7 +131,7 @@ async def test_search_adrs_contract(repo: Path) -> None:
     assert only_id["results"][0]["matchedFields"] == ["identifier"]
     assert only_id["results"][0]["excerpt"] is None
     one = await ok(repo, "search_adrs", {"query": "adr", "limit": 1})
-    assert len(one["results"]) == 1 and one["truncated"] is True  # discovery order, stops
+    assert len(one["results"]) == 1 and one["truncated"] is True  # the best one, and more matched
 
 
 @pytest.mark.parametrize(

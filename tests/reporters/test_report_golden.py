@@ -16,12 +16,12 @@ from adrguard.core.schemas import validator
 from adrguard.reporters import REPORTERS, ReportContext
 from adrguard.reporters.text import render_color, render_plain
 
-EXTENSIONS = {"text": "txt", "json": "json", "markdown": "md", "github": "github", "sarif": "sarif"}
+EXTENSIONS = {"text": "txt", "concise": "concise", "json": "json", "markdown": "md", "github": "github", "sarif": "sarif"}
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
 def test_registry_has_every_format() -> None:
-    assert sorted(REPORTERS) == ["github", "json", "markdown", "sarif", "text"]
+    assert sorted(REPORTERS) == ["concise", "github", "json", "markdown", "sarif", "text"]
 
 
 @pytest.mark.parametrize("fmt", sorted(EXTENSIONS))
@@ -54,6 +54,21 @@ def test_text_layout(tricky: Report, ctx: ReportContext) -> None:
     assert lines[first + 1].startswith(" " * column + "\\x3a:error file=x")
     assert not any(line.lstrip().startswith("::") for line in lines)
     assert all(line == line.rstrip() for line in lines)
+
+
+def test_concise_is_one_parseable_line_per_finding(tricky: Report, ctx: ReportContext) -> None:
+    out = REPORTERS["concise"](tricky, ctx)
+    lines = out.splitlines()
+    assert len(lines) == len(tricky.findings) and out.endswith("\n")
+    pattern = re.compile(r"^(?P<path>.+?):(?P<line>\d+):(?P<col>\d+): (?P<code>ADR\d{3}) (?P<msg>.+)$")
+    for line, f in zip(lines, tricky.findings, strict=True):
+        m = pattern.match(line)
+        assert m is not None, line
+        assert (int(m["line"]), int(m["col"]), m["code"]) == (f.location.line, f.location.column,
+                                                             f.code)
+    assert lines[1].startswith("docs/adr/0001-use kafka, v2: final.md:4:3: ADR303 supersedes")
+    assert "\x1b" not in out and not any(ln.lstrip().startswith("::") for ln in lines)
+    assert REPORTERS["concise"](Report((), 3, 3), ctx) == ""
 
 
 def test_text_clean_says_no_problems(clean: Report, ctx: ReportContext) -> None:

@@ -151,8 +151,8 @@ def _plain(value: Any) -> Any:
 
 
 def search_adrs(ws: Workspace, query: str, limit: int = search.DEFAULT_LIMIT) -> dict[str, Any]:
-    """Records holding every distinct word of ``query`` in identifier, title or markdown, in
-    discovery order, up to ``limit``."""
+    """Records holding every distinct word of ``query`` in identifier, title or markdown,
+    ranked best first (:mod:`adrguard.core.agent.search`), up to ``limit``."""
     q = check_query(query)
     if not 1 <= limit <= search.MAX_LIMIT:
         raise InvalidRequest(f"limit must be between 1 and {search.MAX_LIMIT}")
@@ -172,12 +172,15 @@ def search_adrs(ws: Workspace, query: str, limit: int = search.DEFAULT_LIMIT) ->
                 "matches": {t: list(f) for t, f in h.terms.items()},
                 "excerpt": h.excerpt,
                 "line": h.line,
+                "score": h.score,
             }
             for h in result.hits
         ],
         "notSearched": unread[:MAX_NAMED],
         "notSearchedTotal": len(unread),
     }
+    if result.total is not None:
+        data["total"] = result.total
     if result.cites:  # adr:ID: what cites the decision (issue 19)
         from adrguard.api.citations import citing_files
 

@@ -33,6 +33,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "current": ("index", "CURRENT.md views and their CURRENT.sources.json manifests"),
     "new": ("new", "write the next decision record in the log's own style"),
     "supersede": ("new", "write a record that supersedes (or amends) another; mark the old one"),
+    "link": ("new", "declare a relation between two records (A amends B), in the log's style"),
     "impact": ("impact", "which decisions govern what a change touches (for review)"),
     "verify": ("verify", "check accepted decisions against fitness rules and CI evidence"),
     "action": (
@@ -116,6 +117,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not getattr(args, "func", None):
             parser.print_help(sys.stderr)
             return 2
+        if getattr(args, "quiet", False):
+            from adrguard.cli.common import set_quiet
+
+            set_quiet(True)
         code: int = args.func(args)
         return code
     except UserError as exc:
@@ -144,6 +149,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         return 3
     finally:
-        from adrguard.cli.common import resume_commands
+        from adrguard.cli.common import resume_commands, set_quiet
 
         resume_commands()
+        set_quiet(False)

@@ -10,7 +10,7 @@ import argparse
 import textwrap
 from typing import Any
 
-from adrguard.cli.common import add_common
+from adrguard.cli.common import add_common, quiet
 from adrguard.cli.common import out as print_line
 from adrguard.core.impact.analysis import STATUS_CHOICES
 
@@ -87,9 +87,17 @@ def register(subparsers: Any) -> None:
         "search",
         help="records holding every word of a query (identifier, title, markdown)",
         description="Case-insensitive AND of the distinct whitespace-separated terms over "
-        "identifier, title and markdown, in discovery order, up to --limit. A term adr:ID "
-        "(adr:0004) asks what cites that decision: the records that refer to it and the code "
-        "and documents outside the ADR roots that cite it.",
+        "identifier, title and markdown, ranked best first (BM25 over the markdown, plus a "
+        "boost for a match in the title or identifier), up to --limit; each result shows the "
+        "markdown around the place where the most terms occur together. Exit 1 when nothing "
+        "matches, like grep. A term adr:ID (adr:0004) asks what cites that decision: the "
+        "records that refer to it and the code and documents outside the ADR roots that cite "
+        "it.",
+        epilog="examples:\n  adrguard search postgres replica\n"
+        "  adrguard search kafka --format json\n"
+        "  adrguard search adr:0004\n"
+        "  adrguard search -q cache && echo decided   # exit 0: something matched",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_common(p)
     p.add_argument("query", help="words that must all occur")
@@ -194,9 +202,12 @@ def run_search(args: argparse.Namespace) -> int:
     from adrguard.api.agent import search_adrs
 
     data = search_adrs(_workspace(args), args.query, args.limit)
+    found = 0 if data["results"] or data.get("citations") else 1  # like grep: 1 = no match
     if args.format == "json":
         _print_json(data)
-        return 0
+        return found
+    if quiet():
+        return found
     out: list[str] = []
     for r in data["results"]:
         out.append(
@@ -207,8 +218,12 @@ def run_search(args: argparse.Namespace) -> int:
         if r["excerpt"]:
             out.append(textwrap.indent(r["excerpt"], "    "))
     shown = len(data["results"])
-    more = f" (more match: raise --limit above {args.limit})" if data["truncated"] else ""
-    out.append(f"{shown} matching record{'s' if shown != 1 else ''}{more}")
+    total = data.get("total", shown)
+    if data["truncated"]:
+        out.append(f"{total} matching records, the best {shown} shown (raise --limit above "
+                   f"{args.limit} for more)")
+    else:
+        out.append(f"{shown} matching record{'s' if shown != 1 else ''}")
     if data["notSearchedTotal"]:
         out.append(f"note: {data['notSearchedTotal']} record(s) could not be read, not searched")
     if "citations" in data:  # adr:ID: the code and documents citing the decision
@@ -221,4 +236,4 @@ def run_search(args: argparse.Namespace) -> int:
             "in code and documents"
         )
     print_line("\n".join(out))
-    return 0
+    return found

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -13,6 +12,7 @@ from adrguard.cli.common import (
     info,
     load_config_for,
     parse_formats,
+    quiet,
     write_stdout,
 )
 from adrguard.core.errors import UserError
@@ -35,6 +35,8 @@ def register(subparsers: Any) -> None:
         epilog="examples:\n"
         "  adrguard check\n"
         "  adrguard check --format json:report.json --format text\n"
+        "  adrguard check --output-format concise     # path:line:col: CODE message\n"
+        "  adrguard check --statistics                # how many findings of each rule\n"
         "  adrguard check docs/adr/0007-x.md --select ADR1 --ignore ADR107\n"
         "  adrguard check --base origin/main --fail-on warning\n"
         "  adrguard check --profile strict --format sarif:adrguard.sarif",
@@ -79,9 +81,19 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument(
         "--format",
+        "--output-format",
+        dest="format",
         action="append",
         metavar="NAME[:PATH]",
-        help="text (default), json, markdown, github, sarif; repeatable, PATH writes a file",
+        help="text (default), concise (one `path:line:col: CODE message` line per finding, for "
+        "editors), json, markdown, github, sarif; repeatable, PATH writes a file. "
+        "--output-format is another name for it (ruff's)",
+    )
+    p.add_argument(
+        "--statistics",
+        action="store_true",
+        help="count the findings per rule instead of listing them (like ruff); formats given "
+        "a PATH are still written in full",
     )
     p.add_argument(
         "--base",
@@ -139,21 +151,40 @@ def register(subparsers: Any) -> None:
     lp = subparsers.add_parser(
         "list",
         help="list decision records",
-        description="List every decision record with its number, status and title.",
+        description="List every decision record with its id, status, title and path (coloured "
+        "on a terminal; NO_COLOR turns that off).",
+        epilog="examples:\n  adrguard list\n  adrguard list --status accepted,proposed\n"
+        "  adrguard list --status superseded --format json\n"
+        "  adrguard list --format markdown > decisions.md",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_common(lp)
-    lp.add_argument("--format", choices=("text", "json"), default="text")
+    lp.add_argument("--format", choices=LIST_FORMATS, default="text",
+                    help="text (default), json (schemas/list.schema.json) or markdown (a table)")
+    lp.add_argument(
+        "--status",
+        action="append",
+        default=[],
+        metavar="STATUS[,STATUS]",
+        help=f"only records with these statuses: {', '.join(STATUS_WORDS)} (no status stated) "
+        "or all; a word of the log's own language works too (angenommen); repeatable",
+    )
     lp.set_defaults(func=run_list)
 
     sp = subparsers.add_parser(
         "show",
         help="show one decision record",
         description="Show a decision's metadata and text. ID is an id "
-        "(ADR-0007), a number (7) or a path.",
+        "(ADR-0007), a number (7) or a path. On a terminal the header is coloured (NO_COLOR "
+        "turns that off) and a record taller than the screen goes through the pager ($PAGER, "
+        "else less; never when piped).",
     )
     sp.add_argument("id", metavar="ID")
     add_common(sp)
     sp.add_argument("--format", choices=("text", "json"), default="text")
+    sp.add_argument("--no-pager", action="store_true",
+                    help="never page: a long record on a terminal goes through $PAGER (less) "
+                    "otherwise")
     sp.set_defaults(func=run_show)
 
     rp = subparsers.add_parser(
@@ -172,7 +203,9 @@ def register(subparsers: Any) -> None:
     ep = subparsers.add_parser(
         "explain",
         help="explain one rule",
-        description="Print a rule's documentation: why, a bad and a good example.",
+        description="Print a rule's documentation: why, a bad and a good example. Rendered "
+        "(headings, code blocks) on a terminal; Markdown as written when piped or with "
+        "NO_COLOR.",
     )
     ep.add_argument("code", metavar="CODE", help="a code (ADR303) or a name (relationship-cycle)")
     ep.set_defaults(func=run_explain)
@@ -187,9 +220,13 @@ def run_check(args: argparse.Namespace) -> int:
 
     from adrguard import api
     from adrguard.cli.feedback import after_check
+    from adrguard.cli.terminal import colour_wanted
     from adrguard.reporters import REPORTERS
 
     specs = parse_formats(args.format, REPORTERS, "text")
+    if args.statistics and any(s.path is None and s.name != "text" for s in specs):
+        raise UserError("--statistics prints its table on stdout in place of the text report: "
+                        "give the other format a PATH (--format json:report.json)")
     if args.hook and (args.base or args.changed):
         raise UserError("--hook judges the staged change: give neither --base nor --changed")
     if args.today:
@@ -234,9 +271,16 @@ def run_check(args: argparse.Namespace) -> int:
         raise no_decisions(result.found)  # nothing checked is not a pass
     after_check(result, verbose=args.verbose)
     for spec in specs:
-        tty = spec.path is None and sys.stdout.isatty()
-        emit(render(spec.name, report, result.corpus, to_terminal=tty), spec, colour=tty)
-    if all(spec.path is not None for spec in specs):
+        if args.statistics and spec.path is None:
+            continue
+        tty = spec.path is None and colour_wanted(spec.name)  # NO_COLOR, a pipe: plain
+        emit(render(spec.name, report, result.corpus, to_terminal=tty, quiet=quiet()), spec,
+             colour=tty)
+    if args.statistics:
+        from adrguard.reporters.text import render_statistics
+
+        write_stdout(render_statistics(report, quiet=quiet()))
+    elif all(spec.path is not None or spec.name in SILENT for spec in specs):
         from adrguard.reporters.context import summary_line
 
         info(summary_line(report))
@@ -251,7 +295,13 @@ def run_check(args: argparse.Namespace) -> int:
     return exit_code(report, args.fail_on or config.fail_on)
 
 
-def render(name: str, report: Report, corpus: Corpus, *, to_terminal: bool = False) -> str:
+# Formats that print no summary of their own: with one of them on stdout, the summary line
+# goes to stderr (as when every format goes to a file).
+SILENT = frozenset({"concise"})
+
+
+def render(name: str, report: Report, corpus: Corpus, *, to_terminal: bool = False,
+           quiet: bool = False) -> str:
     from adrguard.reporters import NEEDS_CATALOGUE, REPORTERS, default_context
     from adrguard.reporters.context import decisions_of
 
@@ -260,6 +310,7 @@ def render(name: str, report: Report, corpus: Corpus, *, to_terminal: bool = Fal
         repo_url=corpus.repo_url,
         decisions=decisions_of(corpus),
         catalogue=name in NEEDS_CATALOGUE,
+        quiet=quiet,
     )
     return REPORTERS[name](report, ctx)
 
@@ -274,16 +325,47 @@ def exit_code(report: Report, fail_on: str) -> int:
     return 1 if worst is not None and worst >= threshold else 0
 
 
+LIST_FORMATS = ("text", "json", "markdown")
+STATUS_WORDS = ("accepted", "proposed", "draft", "deprecated", "superseded", "rejected",
+                "unknown", "none")
+
+
+def wanted_statuses(values: list[str], synonyms: Any) -> frozenset[str] | None:
+    """``--status`` values -> the status keys to keep (None: every record). A word of the
+    log's language is read with the status vocabulary (``angenommen`` -> accepted)."""
+    from adrguard.core.model import Status
+    from adrguard.core.parse.status import normalise
+
+    words = _split(values)
+    if not words or any(w.casefold() in ("all", "any") for w in words):
+        return None
+    keys = set()
+    for word in words:
+        folded = word.casefold()
+        if folded in STATUS_WORDS:
+            keys.add(folded)
+            continue
+        status = normalise(word, synonyms)
+        if status is Status.UNKNOWN:
+            raise UserError(f"--status {word!r} is not a status: choose from "
+                            f"{', '.join(STATUS_WORDS)} or all (or a status word of the log)")
+        keys.add(status.value)
+    return frozenset(keys)
+
+
 def run_list(args: argparse.Namespace) -> int:
     import json
 
     from adrguard import api
     from adrguard.api.lookup import decision_row
+    from adrguard.core.impact.analysis import status_key
 
     root, config = load_config_for(args)
+    wanted = wanted_statuses(args.status, config.options.status_synonyms)
     asked = "asked" if args.format == "json" else None  # the counts of who refers to a record
     corpus = api.load_with(root, config, citations=asked)
-    rows = [decision_row(d) for d in corpus.decisions]
+    kept = [d for d in corpus.decisions if wanted is None or status_key(d) in wanted]
+    rows = [decision_row(d) for d in kept]
     if args.format == "json":
         from adrguard.api.citations import counts
 
@@ -302,19 +384,46 @@ def run_list(args: argparse.Namespace) -> int:
         )
         return 0
     if not rows:
-        info("no decision records found")
+        info("no decision records found" if wanted is None or not corpus.decisions else
+             f"none of the {len(corpus.decisions)} decision records has the status "
+             f"{' or '.join(sorted(wanted))}")
         return 0
+    if args.format == "markdown":
+        write_stdout(_markdown_table(rows))
+        return 0
+    from adrguard.cli.terminal import STATUS_STYLES, Segment, colour_wanted, styled
     from adrguard.core.textsafe import neutralise as safe
 
     width = max(len(safe(r["id"])) for r in rows)
-    lines = []
+    lines: list[list[Segment]] = []
     for r in rows:
         status = r["status"] or "-"
-        flag = " (archived)" if r["archived"] else ""
-        title = safe(r["title"] or "(untitled)")
-        lines.append(f"{safe(r['id']):<{width}}  {status:<10}  {title}{flag}  {safe(r['path'])}\n")
-    write_stdout("".join(lines))
+        line: list[Segment] = [
+            (f"{safe(r['id']):<{width}}", "bold"), ("  ", None),
+            (f"{status:<10}", STATUS_STYLES.get(status)), ("  ", None),
+            (safe(r["title"] or "(untitled)"), None),
+        ]
+        if r["archived"]:
+            line.append((" (archived)", "dim"))
+        line += [("  ", None), (safe(r["path"]), "dim")]
+        lines.append(line)
+    if colour_wanted():
+        write_stdout(styled(lines), "raw")
+    else:
+        write_stdout("".join("".join(text for text, _style in line).rstrip() + "\n"
+                             for line in lines))
     return 0
+
+
+def _markdown_table(rows: list[dict[str, Any]]) -> str:
+    from adrguard.reporters.markdown import escape
+
+    out = ["| Record | Status | Title | File |", "|---|---|---|---|"]
+    for r in rows:
+        title = escape(r["title"] or "(untitled)") + (" (archived)" if r["archived"] else "")
+        out.append(f"| {escape(r['id'])} | {r['status'] or '-'} | {title} | "
+                   f"{escape(r['path'])} |")
+    return "\n".join(out) + "\n"
 
 
 def run_show(args: argparse.Namespace) -> int:
@@ -331,17 +440,24 @@ def run_show(args: argparse.Namespace) -> int:
     if args.format == "json":
         write_stdout(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n", "json")
         return 0
+    from adrguard.cli.terminal import STATUS_STYLES, Segment, colour_wanted, page, styled
     from adrguard.core.textsafe import neutralise as safe
 
-    lines = [f"{safe(decision.id)}: {safe(decision.title or '(untitled)')}",
-             f"  path:    {safe(decision.path)}"]
-    lines.append(
-        f"  status:  {data['status'] or '(none stated)'}"
-        + (f"  ({safe(decision.status_raw)})" if decision.status_raw else "")
-    )
+    def field(label: str, value: str, style: str | None = None) -> list[Segment]:
+        return [(f"  {label + ':':<9}", "dim"), (value, style)]
+
+    status_style = STATUS_STYLES.get(data["status"] or "")
+    head: list[list[Segment]] = [
+        [(safe(decision.id), "bold cyan"), (": ", None),
+         (safe(decision.title or "(untitled)"), "bold")],
+        field("path", safe(decision.path)),
+        field("status", data["status"] or "(none stated)", status_style)
+        + ([(f"  ({safe(decision.status_raw)})", None)] if decision.status_raw else []),
+    ]
     if decision.date:
-        lines.append(f"  date:    {safe(decision.date)}")
-    lines.append(f"  format:  {decision.format}{'  (archived)' if decision.archived else ''}")
+        head.append(field("date", safe(decision.date)))
+    head.append(field("format", decision.format)
+                + ([("  (archived)", "dim")] if decision.archived else []))
     for key, label in (
         ("supersedes", "supersedes"),
         ("supersededBy", "superseded by"),
@@ -350,11 +466,20 @@ def run_show(args: argparse.Namespace) -> int:
         ("dependsOn", "depends on"),
     ):
         if data.get(key):
-            lines.append(f"  {label + ':':<14} {safe(', '.join(data[key]))}")
+            head.append([(f"  {label + ':':<14} ", "dim"), (safe(", ".join(data[key])), None)])
     if data.get("currentSuccessor"):
-        lines.append(f"  current successor: {data['currentSuccessor']}")
-    lines += _referenced_by(data["referencedBy"])
-    write_stdout("\n".join(lines) + "\n\n" + decision.text.rstrip("\n") + "\n")
+        head.append([("  current successor: ", "dim"), (safe(data["currentSuccessor"]), None)])
+    head += [[(line, None)] for line in _referenced_by(data["referencedBy"])]
+    plain_head = "".join("".join(text for text, _style in line) + "\n" for line in head)
+    body = "\n" + decision.text.rstrip("\n") + "\n"
+    plain = plain_head + body
+    coloured = styled(head) + safe(body, multiline=True) if colour_wanted() else None
+    if not args.no_pager:
+        page(plain, coloured)
+    elif coloured is not None:
+        write_stdout(coloured, "raw")
+    else:
+        write_stdout(plain)
     return 0
 
 
@@ -391,10 +516,14 @@ def run_rules(args: argparse.Namespace) -> int:
 
 
 def run_explain(args: argparse.Namespace) -> int:
+    from adrguard.cli.terminal import colour_wanted, markdown
     from adrguard.reporters import catalogue
 
     page = catalogue.explain(args.code)
     if page is None:
         raise UserError(f"unknown rule {args.code!r}: run `adrguard rules` for the catalogue")
-    write_stdout(page)
+    if colour_wanted():  # a terminal: rendered; piped, or NO_COLOR: the Markdown as written
+        write_stdout(markdown(page), "raw")
+    else:
+        write_stdout(page)
     return 0

@@ -7,7 +7,7 @@ import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from adrguard.core.errors import UserError
 
@@ -52,18 +52,46 @@ def add_common(parser: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help="config file (default: .adrguard.toml, else [tool.adrguard] in pyproject.toml)",
     )
-    parser.add_argument(
+    talk = parser.add_mutually_exclusive_group()
+    talk.add_argument(
         "-v",
         "--verbose",
         action="count",
         default=0,
         help="say which config was used, and each ADR root, why, and what it holds",
     )
+    add_quiet(talk)
     parser.add_argument(
         "--no-cache",
         action="store_true",
         help="neither read nor write the record cache (parsed records, in the user cache folder)",
     )
+
+
+def add_quiet(parser: Any) -> None:
+    """``-q/--quiet``: print the results, nothing else (errors and warnings still go to
+    stderr)."""
+    parser.add_argument(
+        "-q",
+        "--quiet",
+        action="store_true",
+        help="print the results only: no summary line, notes or progress on stderr (errors "
+        "and warnings still show)",
+    )
+
+
+class _Quiet:
+    """Whether ``-q`` was given (set by :func:`adrguard.cli.main` for the command it runs)."""
+
+    on: bool = False
+
+
+def set_quiet(on: bool) -> None:
+    _Quiet.on = on
+
+
+def quiet() -> bool:
+    return _Quiet.on
 
 
 def load_config_for(args: argparse.Namespace) -> tuple[Path, Config]:
@@ -189,8 +217,14 @@ def out(line: str) -> None:
     write_stdout(line + "\n")
 
 
+_ALWAYS = ("error", "warning", "internal error")  # what -q never hides
+
+
 def info(message: str) -> None:
-    """Decoration and progress go to stderr, made inert like stdout."""
+    """Decoration and progress go to stderr, made inert like stdout; with ``-q`` only errors
+    and warnings do."""
     from adrguard.core.textsafe import neutralise
 
+    if _Quiet.on and not message.startswith(_ALWAYS):
+        return
     print(neutralise(message, multiline=True), file=sys.stderr)

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import Any
 
 from adrguard.cli.common import FormatSpec, add_common, emit, info, load_config_for
+from adrguard.reporters.graph_html import CDN_VERSION
 
 
 def register(subparsers: Any) -> None:
@@ -15,15 +17,26 @@ def register(subparsers: Any) -> None:
         description="Draw the records that have declared relationships: nodes styled by "
         "status, edges by kind (supersedes, amends, depends-on, relates-to, in-favour-of). "
         "Records without any relationship are left out (a line on stderr counts them); --all "
-        "draws every record. Mermaid output renders on GitHub.",
+        "draws every record. A log without any relationship draws nothing and says so. Mermaid "
+        "output renders on GitHub; --format html writes one page that draws it in a browser, "
+        "each record linked to its file.",
         epilog="examples:\n  adrguard graph > decisions.mmd\n"
         "  adrguard graph --focus ADR-0012 --depth 3   # one supersession chain\n"
         "  adrguard graph --format dot | dot -Tsvg > decisions.svg\n"
+        "  adrguard graph --format html -o decisions.html   # open it in a browser\n"
+        "  adrguard graph --format html -o decisions.html --mermaid-js mermaid.min.js  # offline\n"
         "  adrguard graph --format json --focus ADR-0007 --depth 2",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_common(g)
-    g.add_argument("--format", choices=("mermaid", "dot", "json"), default="mermaid")
+    g.add_argument("--format", choices=("mermaid", "dot", "json", "html"), default="mermaid",
+                   help="mermaid (default), dot, json, or html: one page that draws the graph "
+                   "with Mermaid, nodes linked to their records relative to the page (-o PATH; "
+                   "on stdout: relative to the current directory)")
+    g.add_argument("--mermaid-js", type=Path, metavar="PATH",
+                   help="with --format html: inline this local mermaid.min.js (Mermaid's "
+                   "browser build) so the page works offline; default: Mermaid "
+                   f"{CDN_VERSION} from the jsDelivr CDN")
     g.add_argument(
         "--focus", metavar="ID", help="only this record's neighbourhood (id, number or path)"
     )
@@ -52,23 +65,36 @@ def register(subparsers: Any) -> None:
 
 
 def run_graph(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
     from adrguard.api import graph as api_graph
 
     root, config = load_config_for(args)
+    target = Path(args.output) if args.output else None
+    page_dir = (target.parent if target is not None else Path.cwd()).absolute()
     out = api_graph.graph_text(
         root, config=config, fmt=args.format, focus=args.focus, depth=args.depth,
-        everything=args.everything,
+        everything=args.everything, page_dir=page_dir, mermaid_js=args.mermaid_js,
     )
-    if out.omitted:
+    if out.nodes == 0 and out.omitted and args.focus is None:
+        which = ("the only decision record has no relationship" if out.omitted == 1 else
+                 f"none of the {out.omitted} decision records has a relationship to another")
+        info(f"adrguard: {which}, so there is no graph to draw; --all draws every record as "
+             "a node"
+             + (" (the JSON below is empty)" if args.format == "json" else ""))
+        if args.format != "json":  # data stays data; a picture of nothing is not drawn
+            return 0
+    elif out.omitted:
         records = "record" if out.omitted == 1 else "records"
         info(f"adrguard: {out.omitted} {records} without relationships left out "
              f"({out.nodes} drawn); --all draws every record")
     if out.too_large:
         info(f"adrguard: {out.too_large}: GitHub will not draw this diagram; "
              "use --focus ID --depth N, or --format dot")
-    emit(out.text, FormatSpec(args.format, Path(args.output) if args.output else None))
+    emit(out.text, FormatSpec(args.format, target))
+    if target is not None and args.format == "html":
+        records = "record" if out.nodes == 1 else "records"
+        relations = "relationship" if out.edges == 1 else "relationships"
+        info(f"adrguard: wrote {target} ({out.nodes} {records}, {out.edges} {relations}): "
+             "open it in a browser")
     return 0
 
 

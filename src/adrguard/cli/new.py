@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from adrguard.cli.common import info, load_config_for, out, write_stdout
+from adrguard.cli.common import add_quiet, info, load_config_for, out, write_stdout
 from adrguard.core.errors import UserError
 
 if TYPE_CHECKING:
@@ -34,7 +34,10 @@ def _common(p: argparse.ArgumentParser) -> None:
                    "; read from what is fetched already; repeatable)")
     p.add_argument("--dry-run", action="store_true",
                    help="print what would be written; write nothing")
-    p.add_argument("-v", "--verbose", action="count", default=0, help="say which config is used")
+    talk = p.add_mutually_exclusive_group()
+    talk.add_argument("-v", "--verbose", action="count", default=0,
+                      help="say which config is used")
+    add_quiet(talk)
     p.add_argument("--no-cache", action="store_true", help="neither read nor write the record "
                    "cache")
 
@@ -84,6 +87,46 @@ def register(subparsers: Any) -> None:
     _common(s)
     s.set_defaults(func=run_supersede, adr_root=None)
 
+    from adrguard.api.linking import KINDS
+
+    k = subparsers.add_parser(
+        "link",
+        help="declare a relation between two records (A amends B), in the log's style",
+        description="Declare that record A has a relation to record B, like adr-tools' `adr "
+        "link`: the relation line (or front-matter key) goes where the log writes relations, "
+        "in its form and link style, in A and, where the log writes both sides, in B "
+        "(Superseded by / Amended by / relates-to both ways). `A supersedes B` marks B "
+        "superseded once A is accepted, exactly as `supersede B --by A`. Both files are "
+        "prepared before either is written; each is written atomically; a relation adrguard "
+        "could not read back is refused and nothing is written.",
+        epilog="examples:\n  adrguard link 12 amends 7\n"
+        "  adrguard link ADR-0012 supersedes ADR-0007 --dry-run\n"
+        "  adrguard link 9 depends-on 4\n"
+        "  adrguard link docs/adr/0009-x.md relates-to 0004",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    k.add_argument("source", metavar="A", help="the record that declares the relation: an id, "
+                   "number or path")
+    k.add_argument("relation", metavar="RELATION", help=f"one of {', '.join(KINDS)}")
+    k.add_argument("target", metavar="B", help="the record it points at: an id, number or path")
+    k.add_argument("--repo", dest="root_dir", type=Path, default=None, metavar="DIR",
+                   help="the repository (default: the git work tree around the current "
+                   "directory)")
+    k.add_argument("--config", type=Path, default=None, metavar="FILE",
+                   help="config file (default: .adrguard.toml, else [tool.adrguard] in "
+                   "pyproject.toml)")
+    k.add_argument("--today", metavar="YYYY-MM-DD",
+                   help="the date of a new entry in a dated status history (default: today)")
+    k.add_argument("--dry-run", action="store_true",
+                   help="print the change as a diff; write nothing")
+    talk = k.add_mutually_exclusive_group()
+    talk.add_argument("-v", "--verbose", action="count", default=0,
+                      help="say which config is used")
+    add_quiet(talk)
+    k.add_argument("--no-cache", action="store_true", help="neither read nor write the record "
+                   "cache")
+    k.set_defaults(func=run_link, adr_root=None, record_format=None, status=None, against=[])
+
 
 def _request(args: argparse.Namespace) -> Request:
     import datetime as dt
@@ -122,6 +165,14 @@ def run_supersede(args: argparse.Namespace) -> int:
     root, config = _config(args)
     outcome = authoring.supersede(root, config, args.old, args.title, _request(args),
                                   by=args.by, amend=args.amend)
+    return _report(outcome, args.dry_run)
+
+
+def run_link(args: argparse.Namespace) -> int:
+    from adrguard.api.linking import link
+
+    root, config = _config(args)
+    outcome = link(root, config, args.source, args.relation, args.target, _request(args))
     return _report(outcome, args.dry_run)
 
 

@@ -75,8 +75,12 @@ class GetResult(Open):
 class SearchItem(AdrSummary):
     matchedFields: list[Literal["identifier", "title", "markdown"]]
     matches: dict[str, list[str]] = Field(description="term -> fields it matched")
-    excerpt: str | None = Field(description="around the first markdown match; null if none")
+    excerpt: str | None = Field(description="the markdown around the place where the most "
+                                "terms occur together (prose before headings); null if the "
+                                "markdown has no match")
     line: int
+    score: float = Field(description="the rank, higher first: BM25 over the markdown plus a "
+                         "boost for title and identifier matches; 0 for adr:ID results")
 
 
 class SearchResult(CitingSearchFields, Open):
@@ -85,6 +89,8 @@ class SearchResult(CitingSearchFields, Open):
     terms: list[str]
     excerptsAreUntrusted: Literal[True]
     truncated: bool = Field(description="more records matched after the limit")
+    total: int | None = Field(default=None, description="records that matched (the results "
+                              "are the best `limit` of them); absent for adr:ID searches")
     results: list[SearchItem]
 
 

@@ -24,6 +24,7 @@ Reporter = Callable[[Report, ReportContext], str]
 # --format name -> the module in adrguard.reporters whose ``render`` writes it.
 REPORTER_MODULES: Mapping[str, str] = {
     "text": "text",
+    "concise": "concise",
     "json": "json",
     "markdown": "markdown",
     "github": "github",

@@ -45,6 +45,7 @@ class ReportContext:
     repo_url: str | None = None  # web URL of the checked repository (markdown links files)
     decisions: Mapping[str, DecisionInfo] = field(default_factory=dict)  # id -> info, optional
     color: bool = False  # text: render with rich colours (the output is a terminal)
+    quiet: bool = False  # text: the findings only, without the summary lines (-q)
     tool_name: str = "adrguard"
 
     def help_uri(self, code: str) -> str:
@@ -92,17 +93,20 @@ def default_context(
     repo_url: str | None = None,
     decisions: Mapping[str, DecisionInfo] | None = None,
     catalogue: bool = True,
+    quiet: bool = False,
 ) -> ReportContext:
     """The context for this build of adrguard: every registered rule, the package version.
     ``catalogue=False`` leaves the rule catalogue out (and the rules unimported): enough for
     every format but those in ``adrguard.reporters.NEEDS_CATALOGUE``."""
     from adrguard import __version__
 
-    if not catalogue:
-        return context_for((), __version__, color=color, repo_url=repo_url, decisions=decisions)
-    from adrguard.rules import ALL_RULES
+    rules: tuple[type[BaseRule], ...] = ()
+    if catalogue:
+        from adrguard.rules import ALL_RULES
 
-    return context_for(ALL_RULES, __version__, color=color, repo_url=repo_url, decisions=decisions)
+        rules = tuple(ALL_RULES)
+    ctx = context_for(rules, __version__, color=color, repo_url=repo_url, decisions=decisions)
+    return replace(ctx, quiet=True) if quiet else ctx
 
 
 def decisions_of(corpus: Corpus) -> dict[str, DecisionInfo]:
@@ -204,6 +208,17 @@ def gate_lines(report: Report) -> list[str]:
             f"({shown}{more})"
         )
     return lines
+
+
+def rule_counts(report: Report) -> list[tuple[int, str, str, Severity]]:
+    """``--statistics``: (count, code, name, worst severity) per rule, most frequent first
+    (then by code)."""
+    seen: dict[str, tuple[int, str, Severity]] = {}
+    for f in report.findings:
+        count, _name, worst = seen.get(f.code, (0, f.name, f.severity))
+        seen[f.code] = (count + 1, f.name, max(worst, f.severity))
+    rows = [(count, code, name, sev) for code, (count, name, sev) in seen.items()]
+    return sorted(rows, key=lambda r: (-r[0], r[1]))
 
 
 def summary_line(report: Report) -> str:

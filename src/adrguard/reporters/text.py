@@ -24,7 +24,14 @@ from typing import TYPE_CHECKING
 
 from adrguard.core.findings import Finding, Report, Severity
 from adrguard.core.textsafe import neutralise
-from adrguard.reporters.context import ReportContext, counts, gate_lines, position, scope
+from adrguard.reporters.context import (
+    ReportContext,
+    counts,
+    gate_lines,
+    position,
+    rule_counts,
+    scope,
+)
 
 if TYPE_CHECKING:
     from rich.text import Text
@@ -87,7 +94,7 @@ def _summary(report: Report) -> str:
     return f"{counts(summary)} {scope(summary)}"
 
 
-def render_plain(report: Report) -> str:
+def render_plain(report: Report, *, quiet: bool = False) -> str:
     out: list[str] = []
     for path, rows in _groups(report):
         out.append(path)
@@ -102,12 +109,14 @@ def render_plain(report: Report) -> str:
             out.append(f"  {head}{GAP}{r.message[0]}".rstrip())
             out.extend(f"{indent}{more}".rstrip() for more in r.message[1:])
         out.append("")
+    if quiet:  # the findings only (-q): no summary, no blank line after the last group
+        return "".join(line + "\n" for line in out[:-1])
     out.append(_summary(report))
     out.extend(visible(line) for line in gate_lines(report))
     return "\n".join(out) + "\n"
 
 
-def _styled(report: Report) -> list[Text]:
+def _styled(report: Report, quiet: bool = False) -> list[Text]:
     from rich.text import Text
 
     lines: list[Text] = []
@@ -130,13 +139,15 @@ def _styled(report: Report) -> list[Text]:
             lines.append(line)
             lines.extend(Text(indent + more) for more in r.message[1:])
         lines.append(Text(""))
+    if quiet:
+        return lines[:-1]
     worst = report.worst()
     lines.append(Text(_summary(report), style=STYLES[worst] if worst else "bold green"))
     lines.extend(Text(visible(line), style="dim") for line in gate_lines(report))
     return lines
 
 
-def render_color(report: Report) -> str:
+def render_color(report: Report, *, quiet: bool = False) -> str:
     """The same layout with ANSI colours (rich, imported only here)."""
     from rich.console import Console
 
@@ -151,10 +162,32 @@ def render_color(report: Report) -> str:
         emoji=False,
         soft_wrap=True,
     )
-    for line in _styled(report):
+    for line in _styled(report, quiet):
         console.print(line)
     return buffer.getvalue()
 
 
 def render(report: Report, ctx: ReportContext) -> str:
-    return render_color(report) if ctx.color else render_plain(report)
+    if ctx.color:
+        return render_color(report, quiet=ctx.quiet)
+    return render_plain(report, quiet=ctx.quiet)
+
+
+def render_statistics(report: Report, *, quiet: bool = False) -> str:
+    """``check --statistics``: one line per rule, ``COUNT  CODE  name  severity``, most
+    frequent first, then the summary line (not with ``quiet``)."""
+    rows = rule_counts(report)
+    out = []
+    if rows:
+        w_count = max(len(str(r[0])) for r in rows)
+        w_code = max(len(r[1]) for r in rows)
+        w_name = max(len(r[2]) for r in rows)
+        for count, code, name, severity in rows:
+            out.append(GAP.join((str(count).rjust(w_count), code.ljust(w_code),
+                                 name.ljust(w_name), severity.label)))
+        if not quiet:
+            out.append("")
+    if not quiet:
+        out.append(_summary(report))
+        out.extend(visible(line) for line in gate_lines(report))
+    return "".join(line + "\n" for line in out)

@@ -3,23 +3,31 @@ each record's identifier, title and markdown. Pure.
 
 Every distinct term must occur (as a substring, case-insensitively) in at least one of the three
 fields. The markdown searched is bounded: records larger than ``max-file-size`` are never read.
-Results name the fields each term matched and carry a short excerpt around the first markdown
-match (none when only the identifier or title matched). Order: discovery order (id, then path);
-the search stops once ``limit`` records matched, and says whether another one would have.
-This is not a ranking, and not a semantic search.
+
+Results are ranked, best first (ties in discovery order: id, then path), by a score that is
+BM25 over the markdown (each term weighs by how rare it is among the records, and counts by how
+often it occurs in a record, relative to the record's length) plus the term's weight again for
+a match in the title (:data:`TITLE_BOOST`) and in the identifier (:data:`ID_BOOST`): a record
+*about* the words comes before one that mentions them. The first ``limit`` are returned, with
+the number of records that matched. Each result names the fields each term matched and carries
+a short excerpt of the markdown around the place where the most terms occur together, in the
+prose rather than in a heading (so not the record's title line) when the prose has a match,
+else the matching heading line alone; none when only the identifier or title matched. Not a
+semantic search.
 
 A term ``adr:ID`` (``adr:0004``, ``adr:ADR-0004``, ``adr:docs/adr/0004-x.md``) asks what cites
-that decision: the records that refer to it (in discovery order, up to ``limit``), and the code
-and documents that cite it (when the corpus was scanned for citations); the other terms must
-then occur in a record as above, or in a citing file's path or cited line. An id no record has
-finds the citations of that unknown number.
+that decision: the records that refer to it (unranked: in discovery order, up to ``limit``), and
+the code and documents that cite it (when the corpus was scanned for citations); the other
+terms must then occur in a record as above, or in a citing file's path or cited line. An id no
+record has finds the citations of that unknown number.
 """
 
 from __future__ import annotations
 
+import math
 import re
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from adrguard.core.model import Corpus, Decision
@@ -31,6 +39,10 @@ DEFAULT_LIMIT = 20
 MAX_LIMIT = 100
 EXCERPT_CHARS = 160
 FIELDS = ("identifier", "title", "markdown")
+TITLE_BOOST = 2.0  # a term in the title counts as much as twice its weight
+ID_BOOST = 1.0
+K1, B = 1.2, 0.75  # BM25's usual constants
+MAX_PLACES = 64  # occurrences of each term (4x that in all) weighed for the excerpt
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,8 +52,9 @@ class SearchHit:
     decision: Decision
     fields: tuple[str, ...]  # fields where at least one term matched, in FIELDS order
     terms: dict[str, tuple[str, ...]]  # term -> fields it matched
-    excerpt: str | None  # plain text around the first markdown match (None: only id/title)
+    excerpt: str | None  # plain text around the best markdown match (None: only id/title)
     line: int  # file line of the excerpt (1 when there is none)
+    score: float = 0.0  # the rank (higher first); 0 for the unranked adr:ID results
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +65,7 @@ class SearchResult:
     terms: tuple[str, ...]
     hits: tuple[SearchHit, ...]
     truncated: bool  # another record matched after the limit was reached
+    total: int | None = None  # records that matched (ranked searches; None: not counted)
     cites: tuple[str, ...] = ()  # the ``adr:`` terms, as written
     cited: tuple[Decision, ...] = ()  # the records they name
     citations: tuple[Cited, ...] = ()  # code and documents citing them (up to the limit)
@@ -80,8 +94,38 @@ def search(corpus: Corpus, query: str, limit: int = DEFAULT_LIMIT) -> SearchResu
     terms = tuple(t for t in terms_of(query) if not t.startswith(CITES))
     if cites:
         return _citing(corpus, query, terms, cites, limit)
-    hits, truncated = _first(corpus.decisions, terms, limit, _match) if terms else ([], False)
-    return SearchResult(query, terms, tuple(hits), truncated)
+    if not terms:
+        return SearchResult(query, terms, (), False, 0)
+    hits = [h for h in (_match(d, terms) for d in corpus.decisions) if h is not None]
+    ranked = rank(hits, terms, corpus.decisions)
+    return SearchResult(query, terms, tuple(ranked[:limit]), len(ranked) > limit, len(ranked))
+
+
+def rank(hits: Sequence[SearchHit], terms: tuple[str, ...],
+         decisions: Sequence[Decision]) -> list[SearchHit]:
+    """``hits`` scored (see the module docstring) and sorted best first; a stable sort keeps
+    discovery order among equal scores."""
+    readable = [d for d in decisions if d.is_readable]
+    count = max(len(readable), 1)
+    average = sum(len(d.text) for d in readable) / count or 1.0
+    holding = {t: sum(1 for h in hits if "markdown" in h.terms[t]) for t in terms}
+    weight = {t: math.log(1 + (count - n + 0.5) / (n + 0.5)) for t, n in holding.items()}
+    scored = []
+    for h in hits:
+        text = h.decision.text.casefold()
+        norm = K1 * (1 - B + B * len(h.decision.text) / average)
+        score = 0.0
+        for t in terms:
+            fields = h.terms[t]
+            if "markdown" in fields:
+                tf = text.count(t)
+                score += weight[t] * tf * (K1 + 1) / (tf + norm)
+            if "title" in fields:
+                score += weight[t] * TITLE_BOOST
+            if "identifier" in fields:
+                score += weight[t] * ID_BOOST
+        scored.append(replace(h, score=round(score, 4)))
+    return sorted(scored, key=lambda h: -h.score)
 
 
 def _first(
@@ -144,7 +188,8 @@ def _citing(
         if all(t in c.path.casefold() or t in c.citation.excerpt.casefold() for t in terms)
     ]
     shown, total = tuple(wanted[:limit]), len(wanted)
-    return SearchResult(query, terms, tuple(hits), truncated, cites, tuple(cited), shown, total)
+    return SearchResult(query, terms, tuple(hits), truncated, cites=cites, cited=tuple(cited),
+                        citations=shown, citation_total=total)
 
 
 def _named(corpus: Corpus, key: str) -> list[Decision]:
@@ -188,10 +233,51 @@ def _match(d: Decision, terms: tuple[str, ...]) -> SearchHit | None:
     excerpt, line = None, 1
     body_terms = [t for t, v in per_term.items() if "markdown" in v]
     if body_terms:
-        pos = min(texts["markdown"].find(t) for t in body_terms)
-        excerpt = excerpt_at(d.text, pos)
+        pos = best_place(texts["markdown"], body_terms)
+        excerpt = (heading_at(d.text, pos) if _in_heading(texts["markdown"], pos)
+                   else excerpt_at(d.text, pos))
         line = d.text.count("\n", 0, pos) + 1 + d.body_line_offset
     return SearchHit(d, fields, per_term, excerpt, line)
+
+
+def _places(text: str, term: str) -> list[int]:
+    """Where ``term`` occurs in ``text``, the first :data:`MAX_PLACES` times."""
+    out: list[int] = []
+    at = text.find(term)
+    while at >= 0 and len(out) < MAX_PLACES:
+        out.append(at)
+        at = text.find(term, at + len(term))
+    return out
+
+
+def _in_heading(text: str, pos: int) -> bool:
+    start = text.rfind("\n", 0, pos) + 1
+    return text[start:pos + 1].lstrip(" \t>").startswith("#")
+
+
+def best_place(text: str, terms: Sequence[str], width: int = EXCERPT_CHARS) -> int:
+    """The offset in ``text`` (casefolded markdown) to centre an excerpt on: the occurrence
+    whose excerpt window holds the most distinct terms; among those, one outside a heading
+    line when there is one (the title line repeats the title, which the result shows
+    already), then the earliest."""
+    places = sorted((p, t) for t in terms for p in _places(text, t))[:MAX_PLACES * 4]
+    best: tuple[int, bool, int] | None = None
+    for pos, _term in places:
+        start = max(0, pos - width // 3)
+        end = start + width
+        held = len({t for p, t in places if start <= p and p + len(t) <= end})
+        key = (-held, _in_heading(text, pos), pos)
+        if best is None or key < best:
+            best = key
+    return best[2] if best is not None else 0
+
+
+def heading_at(text: str, pos: int, width: int = EXCERPT_CHARS) -> str:
+    """The heading line holding ``pos``, alone (a heading match: not the text after it)."""
+    start = text.rfind("\n", 0, pos) + 1
+    end = text.find("\n", pos)
+    line = " ".join(text[start:end if end >= 0 else len(text)].split())
+    return line if len(line) <= width else line[: width - 1] + "…"
 
 
 def excerpt_at(text: str, pos: int, width: int = EXCERPT_CHARS) -> str:

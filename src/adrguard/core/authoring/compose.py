@@ -28,6 +28,10 @@ VERBS = {
     RelKind.SUPERSEDED_BY: "Superseded by",
     RelKind.AMENDS: "Amends",
     RelKind.AMENDED_BY: "Amended by",
+    # `adrguard link`: the wording the parser reads (relates-to only as a front-matter key)
+    RelKind.DEPENDS_ON: "Depends on",
+    RelKind.RELATES_TO: "Relates to",
+    RelKind.IN_FAVOUR_OF: "Rejected in favour of",
 }
 
 
