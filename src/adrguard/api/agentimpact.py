@@ -84,7 +84,7 @@ def analyze_impact(
 
     with ws.locked():
         gitio.require_repo(ws.root)
-        corpus = head_corpus(ws.root, config, head)
+        corpus = head_corpus(ws.root, config, head, ws.cancel)
         changes = build_changes(ws.root, config, base, head, corpus=corpus)
     impact = analyse(corpus, changes, manifest, statuses)
     plain = to_json(impact)

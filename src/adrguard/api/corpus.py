@@ -58,13 +58,18 @@ def search_roots(
 
 
 def load_corpus(
-    source: Source, config: Config, *, reuse: Corpus | None = None, citations: str | None = None
+    source: Source,
+    config: Config,
+    *,
+    reuse: Corpus | None = None,
+    citations: str | None = None,
+    cancel: Token | None = None,
 ) -> Corpus:
     """The corpus ``source`` holds. Records of ``reuse`` with the same path, root, archive flag
     and bytes are taken as they are (the base of a change shares most records with its head).
     ``citations`` (``"check"`` or ``"asked"``, see :mod:`adrguard.api.citations`): also scan
     the work tree's other files for citations of decisions."""
-    return read_source(source, config, reuse=reuse, citations=citations)[1]
+    return read_source(source, config, reuse=reuse, citations=citations, cancel=cancel)[1]
 
 
 def read_source(
@@ -99,12 +104,13 @@ def load_with(
     untracked: bool = True,
     extra_roots: Sequence[str] = (),
     citations: str | None = None,
+    cancel: Token | None = None,
 ) -> Corpus:
     """The corpus of the work tree at ``repo_root`` (already resolved). ``untracked`` (manual
     commands) also reads the records git neither tracks nor ignores yet, like ``adrguard
     check`` does; ``extra_roots`` are folders checked as roots for this run."""
     source = WorkTree(repo_root, untracked, tuple(extra_roots))
-    return load_corpus(source, config, citations=citations)
+    return load_corpus(source, config, citations=citations, cancel=cancel)
 
 
 def load(
