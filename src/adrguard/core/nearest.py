@@ -11,7 +11,9 @@ its headings), so a hint per word is quadratic. :class:`Vocabulary` indexes the 
 * by prefix and by suffix: when more than ``exact`` words fall in that length window, only the
   ``near`` words on either side of the word in sorted order, and in the sorted order of the
   reversed words, are compared (a typo keeps either the start or the end of a word);
-* a :class:`Budget` a caller may share between searches caps the comparisons they make together.
+* a :class:`Budget` a caller shares between the searches of a run caps the comparisons they
+  make together (each costs microseconds; a run of the real logs we measured makes at most a
+  few thousand).
 
 When the window holds at most ``exact`` words and no budget runs out, the answer is exactly
 ``difflib.get_close_matches(word, words, n=1, cutoff=cutoff)``: the highest ratio, ties to the
@@ -25,7 +27,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
-MAX_LENGTH = 128  # characters of the longest word compared
+MAX_LENGTH = 256  # characters of the longest word compared (a long heading's slug fits)
 EXACT = 1_024  # words in the length window compared one by one
 NEAR = 8  # neighbours on each side in the prefix and the suffix order beyond that
 

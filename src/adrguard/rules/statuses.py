@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 from adrguard.core.findings import Finding, Severity
 from adrguard.core.model import Decision, Location, Status
-from adrguard.core.nearest import Vocabulary
+from adrguard.core.nearest import Budget, Vocabulary
 from adrguard.core.parse import status as st
 from adrguard.rules.base import BaseRule, RuleContext, RuleMeta
 
@@ -52,6 +52,7 @@ class UnknownStatus(BaseRule):
         house: dict[str, dict[str, list[Decision]]] = {}  # root -> unknown word -> records
         vocabulary = Vocabulary(synonyms)  # indexed once per run
         memo: dict[str, str | None] = {}  # word -> closest vocabulary word, once per run
+        budget = Budget(HINT_BUDGET)  # comparisons for every hint of the run
         for d in ctx.corpus.decisions:
             if not d.is_readable or d.status is not Status.UNKNOWN:
                 continue
@@ -67,7 +68,7 @@ class UnknownStatus(BaseRule):
                     d,
                 )
                 continue
-            hint = suggest_status(raw, synonyms, vocabulary, memo)
+            hint = suggest_status(raw, synonyms, vocabulary, memo, budget)
             if hint:
                 yield self._unknown(d, raw, hint)
             else:
@@ -115,9 +116,12 @@ def _status_key(folded: str) -> str:
     return " ".join(head.split()[:3])[:40] or folded[:40]
 
 
-# A status is a few words: the hint looks at the phrases in the first characters only.
+# A status is a few words: the hint looks at the phrases in the first characters only, and all
+# hints of a run make at most HINT_BUDGET comparisons (the real logs of benchmarks/ecosystem
+# need at most about 600).
 SUGGEST_CHARS = 500
 SUGGEST_PHRASES = 16
+HINT_BUDGET = 100_000
 _PHRASE = re.compile(r"[^\W\d_]+(?:[ -][^\W\d_]+)*")
 
 
@@ -126,19 +130,20 @@ def suggest_status(
     synonyms: dict[str, str],
     vocabulary: Vocabulary | None = None,
     memo: dict[str, str | None] | None = None,
+    budget: Budget | None = None,
 ) -> str:
     """`` (did you mean 'superseded'?)`` for the vocabulary word closest to ``raw``, or ``""``.
     Tried in order: the whole value, each phrase (words joined by single spaces or hyphens)
     of its first :data:`SUGGEST_CHARS` characters (at most :data:`SUGGEST_PHRASES`), then each
-    phrase's first word. ``vocabulary`` (the synonyms indexed) and ``memo`` (word -> closest)
-    are shared by the records of one run."""
+    phrase's first word. ``vocabulary`` (the synonyms indexed), ``memo`` (word -> closest) and
+    ``budget`` (comparisons left) are shared by the records of one run."""
     index = vocabulary if vocabulary is not None else Vocabulary(synonyms)
     seen = memo if memo is not None else {}
     text = raw.casefold()
     phrases = _PHRASE.findall(text, 0, SUGGEST_CHARS)[:SUGGEST_PHRASES]
     for candidate in dict.fromkeys([text, *phrases, *(w.split()[0] for w in phrases)]):
         if candidate not in seen:
-            seen[candidate] = index.closest(candidate, 0.75)
+            seen[candidate] = index.closest(candidate, 0.75, budget)
         match = seen[candidate]
         if match is not None:
             return f" (did you mean {synonyms[match]!r}?)"
