@@ -19,7 +19,7 @@ from adrguard.rules.mentions import masked_lines, mentions_any
 
 # "Did you mean" for broken anchors: word comparisons allowed in one run, all broken anchors
 # together (see _Hints). The real logs of benchmarks/ecosystem need at most about 1,400.
-HINT_BUDGET = 100_000
+HINT_BUDGET = 50_000
 _HTML_ID = re.compile(r"""<[^>]*?\b(?:id|name)\s*=\s*["']([^"']+)["']""", re.IGNORECASE)
 _DATE_AFTER = re.compile(r"[-/.]\d")
 

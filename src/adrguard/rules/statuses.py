@@ -121,7 +121,7 @@ def _status_key(folded: str) -> str:
 # need at most about 600).
 SUGGEST_CHARS = 500
 SUGGEST_PHRASES = 16
-HINT_BUDGET = 100_000
+HINT_BUDGET = 50_000
 _PHRASE = re.compile(r"[^\W\d_]+(?:[ -][^\W\d_]+)*")
 
 
