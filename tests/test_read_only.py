@@ -103,6 +103,8 @@ READ_COMMANDS = [
     ["verify"],
     ["verify", "--format", "json", "--policy", "enforce"],
     ["verify", "--audit"],
+    ["guard", "read", "docs/adr/0001-first.md", "--session", "s1"],
+    ["guard", "search", "first", "--session", "s1"],
 ]
 
 

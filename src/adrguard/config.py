@@ -62,6 +62,7 @@ DEFAULT_EXCLUDE: tuple[str, ...] = (
 
 PROFILES = ("legacy", "advisory", "standard", "strict")
 FAIL_ON = ("none", "note", "warning", "error")
+READ_GUARD = ("off", "warn", "guard")
 
 SCHEMA_PATH = "config.schema.json"
 
@@ -89,6 +90,7 @@ class Config:
     citations: CitationOptions = field(default_factory=CitationOptions)  # [citations]
     template: str | None = None  # `adrguard new`: a repo-relative markdown template
     new_status: str | None = None  # `adrguard new` / `supersede`: the status written (proposed)
+    read_guard: str = "off"  # the read guard for agents: off | warn | guard (docs/read-guard.md)
 
     def with_overrides(self, **changes: Any) -> Config:
         clean = {k: v for k, v in changes.items() if v is not None}
@@ -247,6 +249,7 @@ def from_mapping(
         citations=_citations(data.get("citations"), where),
         template=data.get("template"),
         new_status=_new_status(data.get("new-status"), opts.get("status_synonyms"), where),
+        read_guard=data.get("read-guard", "off"),
     )
 
 

@@ -139,6 +139,31 @@ def discover(
     )
 
 
+@dataclass(frozen=True)
+class Layout:
+    """Discovery without reading a record: the roots, the records (and whether each is archived)
+    and the paths of the other texts under the roots (indexes, CURRENT views)."""
+
+    search: Search
+    plan: Plan
+    others: frozenset[str]
+    files: Sequence[str]
+
+
+def plan_layout(repo_root: Path, config: Config, store: Store | None = None) -> Layout:
+    """The layout of the log as :func:`discover` classifies it (tracked files inside git),
+    without reading the records; no root at all is an empty layout, not an error."""
+    base = Path(os.path.abspath(repo_root))
+    listing = _git_listing(base, store)
+    files = walk(base) if listing is None else listing[0]
+    search = find_roots(base, config, files, required=False, store=store)
+    roots = tuple(r.path for r in search.roots)
+    shallow = frozenset(r.path for r in search.roots if r.shallow)
+    plan = classify(files, roots, config, shallow=shallow)
+    others = other_text_paths(frozenset(files), roots, plan, config, shallow)
+    return Layout(search, plan, frozenset(others), files)
+
+
 def mirror_keys(mirrors: Mapping[str, str]) -> dict[str, str]:
     """A plan's ``mirrors`` (path -> mirror folder, or translated record) as ``classify`` takes
     them, to classify part of a listing the way the whole listing was."""

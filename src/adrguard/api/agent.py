@@ -99,11 +99,13 @@ def list_adrs(
     }
 
 
-def get_adr(ws: Workspace, identifier: str) -> dict[str, Any]:
+def get_adr(ws: Workspace, identifier: str, *, history: bool = False) -> dict[str, Any]:
     """One record: its metadata, who refers to it (``referencedBy``: records, code and
-    documents) and its markdown (``contentIsUntrusted: true``)."""
+    documents) and its markdown (``contentIsUntrusted: true``). With ``read-guard = "guard"``
+    an archived record's markdown is withheld, and a receipt given instead, unless ``history``
+    asks for it (:func:`adrguard.api.guard.archived_read`)."""
     key = check_identifier(identifier)
-    _config, corpus = ws.load(citations=True)
+    config, corpus = ws.load(citations=True)
     d = lookup(corpus, key)
     if not d.is_readable:
         raise unreadable_error([d], f"cannot read {d.id}")
@@ -130,13 +132,17 @@ def get_adr(ws: Workspace, identifier: str) -> dict[str, Any]:
             "referencedBy": referenced_by(corpus, d, IDENTIFIER),  # records, code, documents
         }
     )
-    return {
+    from adrguard.api.guard import archived_read
+
+    answer: dict[str, Any] = {
         "schemaVersion": SCHEMA_VERSION,
         "adr": adr,
         "content": d.text,
         "contentIsUntrusted": True,
         "note": UNTRUSTED,
     }
+    answer.update(archived_read(config.read_guard, d.path, d.archived, history))
+    return answer
 
 
 def _plain(value: Any) -> Any:

@@ -50,6 +50,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "read-only analysis: what to keep, summarize, consolidate, decide or archive",
     ),
     "archive": ("archive", "plan, apply and restore moves of retired records into the archive"),
+    "guard": ("guard", "the read guard for coding agents: allow, hint at or deny one read"),
 }
 
 # The command modules, in registration order.

@@ -15,6 +15,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from adrguard.mcp.citing import CitingSearchFields, ReferencedByFields
+from adrguard.mcp.guarding import ReadGuardFields
 
 Version = Literal["1.0"]
 
@@ -65,10 +66,13 @@ class AdrDetail(ReferencedByFields, AdrSummary):
     sha256: str
 
 
-class GetResult(Open):
+class GetResult(ReadGuardFields, Open):
     schemaVersion: Version
     adr: AdrDetail
-    content: str = Field(description="the record's markdown (after any front matter)")
+    content: str | None = Field(
+        description="the record's markdown (after any front matter); null only when the read "
+        "guard withholds an archived record (contentWithheld)"
+    )
     contentIsUntrusted: Literal[True]
 
 
