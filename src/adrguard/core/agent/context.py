@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from adrguard.core.errors import UserError
 from adrguard.core.impact.analysis import status_key
 from adrguard.core.model import Corpus, Decision
+from adrguard.core.schemas import load_json
 
 DEFAULT_MAX_UNITS = 8
 DEFAULT_MAX_CHARS = 12_000
@@ -228,7 +229,7 @@ def read_cursor(cursor: str, fp: str, request: str) -> int:
     """The offset a cursor resumes at; UserError when it is not for this corpus and request."""
     try:
         padded = cursor + "=" * (-len(cursor) % 4)
-        data = json.loads(base64.urlsafe_b64decode(padded.encode("ascii")))
+        data = load_json(base64.urlsafe_b64decode(padded.encode("ascii")))
         offset = int(data["o"])
         made_fp, made_q = str(data["fp"]), str(data["q"])
     except (ValueError, KeyError, TypeError, UnicodeError, binascii.Error):
