@@ -5,6 +5,8 @@ from __future__ import annotations
 import time
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from adrguard.core.findings import Finding
 from adrguard.core.graph import graph
@@ -384,3 +386,104 @@ def test_relationships_by_url_resolve_only_for_this_repository() -> None:
     assert [d.resolution.state for d in g.declared[:3]] == ["resolved", "external", "external"]
     assert g.declared[0].target is new
     assert run(c, "ADR30") == []  # an external target is not checked, not "unresolved"
+
+
+def _walk(g: graph.Graph, d: Decision) -> Decision | None:
+    """The supersession walk, step by step: the best successor (accepted first, then by path),
+    stopping at a record with none or before one the walk already passed."""
+    seen = {d.path}
+    current = d
+    while True:
+        nxt = g.successors(current)
+        if not nxt:
+            break
+        step = min(nxt, key=lambda s: (s.status is not Status.ACCEPTED, s.path))
+        if step.path in seen:
+            break
+        seen.add(step.path)
+        current = step
+    return None if current is d else current
+
+
+@given(
+    st.lists(st.tuples(st.integers(1, 12), st.integers(1, 12)), max_size=30),
+    st.lists(st.booleans(), min_size=12, max_size=12),
+)
+@settings(max_examples=300, deadline=None)
+def test_chain_ends_resolved_at_once_equal_the_walk(
+    edges: list[tuple[int, int]], accepted: list[bool]
+) -> None:
+    """Every record's current successor comes from one pass over the graph (linear), and is
+    the record the step-by-step walk ends at, cycles included."""
+    rels: dict[int, list[tuple[RelKind, str]]] = {i: [] for i in range(1, 13)}
+    for new, old in edges:
+        rels[new].append((RelKind.SUPERSEDES, f"{old:04d}-r.md"))
+    ds = [
+        rec(f"docs/adr/{i:04d}-r.md", i, Status.ACCEPTED if accepted[i - 1] else Status.SUPERSEDED,
+            tuple(rels[i]))
+        for i in range(1, 13)
+    ]
+    g = graph.build(corpus(*ds))
+    for d in ds:
+        assert g.current_successor(d) == _walk(g, d), d.path
+
+
+def test_current_successor_of_a_10000_record_ring_is_linear() -> None:
+    n = 10_000
+    ds = [
+        rec(f"docs/adr/{i:05d}-r.md", i, rels=((RelKind.SUPERSEDES, f"{i % n + 1:05d}-r.md"),))
+        for i in range(1, n + 1)
+    ]
+    g = graph.build(corpus(*ds))
+    started = time.process_time()
+    ends = [g.current_successor(d) for d in ds]
+    assert time.process_time() - started < 5.0
+    # on a ring the walk stops before the record it started from: at its own predecessor
+    assert ends[0] is not None and ends[0].path == f"docs/adr/{2:05d}-r.md"
+
+
+def _later_paths(g: graph.Graph, d: Decision) -> set[str]:
+    """The records that supersede ``d``, directly or through others (a search per record)."""
+    seen: set[str] = set()
+    todo = [d]
+    while todo:
+        for s in g.successors(todo.pop()):
+            if s.path not in seen:
+                seen.add(s.path)
+                todo.append(s)
+    return seen
+
+
+@given(
+    st.lists(st.tuples(st.integers(1, 10), st.integers(1, 10)), max_size=25),
+    st.lists(st.lists(st.integers(1, 10), min_size=1, max_size=4), min_size=1, max_size=12),
+)
+@settings(max_examples=300, deadline=None)
+def test_a_line_citing_a_successor_is_answered_from_bit_sets(
+    edges: list[tuple[int, int]], lines: list[list[int]]
+) -> None:
+    """successor_on_line (bit sets over the graph, once per run) agrees with a search of the
+    supersession graph from every cited record, cycles included."""
+    from adrguard.core.citations.resolve import index, successor_on_line
+    from adrguard.core.model import Citation, Citations, CitingFile
+
+    rels: dict[int, list[tuple[RelKind, str]]] = {i: [] for i in range(1, 11)}
+    for new, old in edges:
+        rels[new].append((RelKind.SUPERSEDES, f"{old:04d}-r.md"))
+    ds = [rec(f"docs/adr/{i:04d}-r.md", i, Status.SUPERSEDED, tuple(rels[i])) for i in range(1, 11)]
+    cites = tuple(
+        Citation(line=n + 1, column=1 + 10 * k, form="id", text=f"ADR-{i}", excerpt="",
+                 prefix="adr", number=i)
+        for n, numbers in enumerate(lines) for k, i in enumerate(numbers)
+    )
+    base = corpus(*ds)
+    c = Corpus(decisions=base.decisions, roots=base.roots, repo_files=base.repo_files,
+               citations=Citations((CitingFile("src/app.py", "code", cites),), 1))
+    g = graph.build(c)
+    for cited in index(c).all:
+        d = cited.decision
+        assert d is not None
+        on_line = {o.decision.path for o in index(c).all
+                   if o.citation.line == cited.citation.line and o.decision is not None}
+        expected = bool(_later_paths(g, d) & on_line)
+        assert successor_on_line(c, cited) is expected, (d.path, cited.citation.line)

@@ -25,7 +25,7 @@ from adrguard.config import Config
 from adrguard.core.compaction import plan as plans
 from adrguard.core.compaction.analysis import unstated_records
 from adrguard.core.compaction.disposition import not_retired
-from adrguard.core.compaction.evidence import gather
+from adrguard.core.compaction.evidence import facts, gather
 from adrguard.core.compaction.moves import (
     Issue,
     Mover,
@@ -71,7 +71,8 @@ def make_plan(root: Path, config: Config, keys: Sequence[str]) -> PlanResult:
     states = current_states(root, config, corpus)
     findings = blocker_findings(corpus, config)
     unstated = unstated_records(corpus, config.options.require_status)
-    evidence = {d.path: gather(d, graph, states, findings, unstated) for d in chosen}
+    known = facts(graph, states, findings, unstated)
+    evidence = {d.path: gather(d, known) for d in chosen}
     refused = [(d, tuple(why)) for d in chosen if (why := not_retired(evidence[d.path]))]
     if refused:
         return PlanResult(refused=tuple(sorted(refused, key=lambda r: r[0].path)))

@@ -12,10 +12,14 @@ from adrguard.core.findings import Finding, Severity
 from adrguard.core.graph import graph
 from adrguard.core.graph.resolve import Resolver, Target, parse_target
 from adrguard.core.model import Decision, Link, Location
+from adrguard.core.nearest import Budget, Vocabulary
 from adrguard.core.saferegex import Match, UnsafePattern, compile_user
 from adrguard.rules.base import BaseRule, RuleContext, RuleMeta
 from adrguard.rules.mentions import masked_lines, mentions_any
 
+# "Did you mean" for broken anchors: word comparisons allowed in one run, all broken anchors
+# together (see _Hints). The real logs of benchmarks/ecosystem need at most about 1,400.
+HINT_BUDGET = 50_000
 _HTML_ID = re.compile(r"""<[^>]*?\b(?:id|name)\s*=\s*["']([^"']+)["']""", re.IGNORECASE)
 _DATE_AFTER = re.compile(r"[-/.]\d")
 
@@ -128,6 +132,8 @@ class BrokenAnchor(BaseRule):
         resolver = graph.build(ctx.corpus).resolver
         by_path = ctx.corpus.by_path
         known: dict[str, frozenset[str]] = {}
+        hints: dict[str, _Hints] = {}  # target path -> its anchors indexed for suggestions
+        budget = Budget(HINT_BUDGET)
         for d, link, t in _checked_links(ctx):
             frag = t.fragment
             if not frag or frag.casefold() == "top":
@@ -149,7 +155,10 @@ class BrokenAnchor(BaseRule):
             if key in anchors:
                 continue
             where = "this record" if target is d else target.path
-            hint = _closest(key, anchors)
+            hinter = hints.get(target.path)
+            if hinter is None:
+                hinter = hints[target.path] = _Hints(anchors, budget)
+            hint = hinter.hint(key)
             yield self.finding(
                 f"broken anchor: #{frag} matches no heading in {where}{hint}",
                 Location(d.path, link.line, link.column),
@@ -157,11 +166,25 @@ class BrokenAnchor(BaseRule):
             )
 
 
-def _closest(key: str, anchors: frozenset[str]) -> str:
-    import difflib
+class _Hints:
+    """"Did you mean" for one target's anchors: indexed once, each broken anchor looked up
+    once, and the run's ``budget`` (:data:`HINT_BUDGET` comparisons for every broken anchor of
+    the run: thousands of broken anchors against thousands of headings would otherwise be
+    quadratic); past it the message only says to link to an existing heading."""
 
-    match = difflib.get_close_matches(key, sorted(anchors), n=1, cutoff=0.6)
-    return f": did you mean #{match[0]}?" if match else ": link to an existing heading"
+    def __init__(self, anchors: frozenset[str], budget: Budget) -> None:
+        self.words = Vocabulary(anchors)
+        self.budget = budget
+        self.seen: dict[str, str] = {}
+
+    def hint(self, key: str) -> str:
+        found = self.seen.get(key)
+        if found is None:
+            match = self.words.closest(key, 0.6, self.budget)
+            found = self.seen[key] = (
+                f": did you mean #{match}?" if match else ": link to an existing heading"
+            )
+        return found
 
 
 class LinkOutsideRepo(BaseRule):

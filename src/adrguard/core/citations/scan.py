@@ -28,6 +28,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from urllib.parse import unquote
 
+from adrguard.core.cancel import Token, checkpoint
 from adrguard.core.citations import fields
 from adrguard.core.citations.places import (
     DIRECTIVE,
@@ -44,6 +45,7 @@ from adrguard.core.saferegex import Regex, compile_user
 
 GENERIC_PREFIXES = ("adr",)
 MAX_PATH_TOKEN = 512
+CHECK_EVERY = 1024  # candidates between two looks at a run's cancellation token
 _PATH_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._~/%+@-")
 _WORD_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 # bytes that make an id part of a longer name when they stand just before it
@@ -123,8 +125,11 @@ class Scanner:
                                                       .encode("ascii"))
         return found
 
-    def scan(self, path: str, data: bytes, syntax: Syntax | None = None) -> Outcome:
-        """The citations of ``path`` (repo-relative) whose bytes are ``data``."""
+    def scan(
+        self, path: str, data: bytes, syntax: Syntax | None = None, cancel: Token | None = None
+    ) -> Outcome:
+        """The citations of ``path`` (repo-relative) whose bytes are ``data``. ``cancel``: a
+        cancellation token, checked every :data:`CHECK_EVERY` candidates."""
         syntax = syntax or syntax_of(path)
         if syntax is None or not any(n.search(data) for n in self._needles):
             return Outcome()
@@ -137,11 +142,13 @@ class Scanner:
         head = data[:1000].lower()
         if any(marker in head for marker in _GENERATED):
             return Outcome(skipped="generated")
-        return Outcome(file=self._read(path, data, syntax))
+        return Outcome(file=self._read(path, data, syntax, cancel))
 
     # --- one file ---------------------------------------------------------------------------
 
-    def _read(self, path: str, data: bytes, syntax: Syntax) -> CitingFile | None:
+    def _read(
+        self, path: str, data: bytes, syntax: Syntax, cancel: Token | None = None
+    ) -> CitingFile | None:
         found = list(self._ids.finditer(data))
         last = _last_candidate(data, found[-1].end() if found else -1)
         if last < 0:
@@ -152,7 +159,9 @@ class Scanner:
         inside = Spans(regions)
         in_url = Spans(urls)
         hits: list[_Hit] = []
-        for m in found:
+        for k, m in enumerate(found):
+            if not k % CHECK_EVERY:
+                checkpoint(cancel)
             start, end = m.start(), m.end()
             if inside.find(start) is None or in_url.find(start) is not None:
                 continue
@@ -179,7 +188,8 @@ class Scanner:
             quoted = Spans(code_spans(data))
             for h in hits:
                 h.quoted = h.form in ("id", "link") and quoted.find(h.pos) is not None
-        return CitingFile(path, syntax.kind, _citations(data, hits), waived)
+        checkpoint(cancel)
+        return CitingFile(path, syntax.kind, _citations(data, hits, cancel), waived)
 
     def _regions(self, data: bytes, syntax: Syntax, end: int) -> list[tuple[int, int]]:
         """Where citations may stand (up to ``end``, past the last candidate): comments in code,
@@ -298,14 +308,18 @@ def _from_url(url: str, repository: Repository | None, roots: tuple[str, ...]) -
 
 
 
-def _citations(data: bytes, hits: list[_Hit]) -> tuple[Citation, ...]:
+def _citations(
+    data: bytes, hits: list[_Hit], cancel: Token | None = None
+) -> tuple[Citation, ...]:
     """The hits in file order, with lines, columns and excerpts; one per line and target.
     Lines and columns are counted incrementally, so many hits on one long line stay linear."""
     hits.sort(key=lambda h: (h.pos, _FORM_ORDER.get(h.form, 9)))
     out: list[Citation] = []
     seen: set[tuple[int, str]] = set()
     line, counted, column = 1, 0, 1
-    for hit in hits:
+    for k, hit in enumerate(hits):
+        if not k % CHECK_EVERY:
+            checkpoint(cancel)
         between = data[counted : hit.pos]
         newline = between.rfind(b"\n")
         if newline >= 0:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from urllib.parse import unquote
@@ -36,6 +36,7 @@ _NUMBER = re.compile(r"^(?:adr[-_ ]?|#)?0*(\d{1,6})$", re.IGNORECASE)
 _FAMILY = frozenset({"adr", "decision", "record"})  # generic names for any log's records
 _TEXT_NUMBER = re.compile(r"^\s*(?:adr[-_ ]?)?#?0*(\d{1,6})\b(?![-/]\d)", re.IGNORECASE)
 _RECORD_FILES = frozenset({"readme.md", "index.md"})
+LIST_LIMIT = 8  # records an ambiguity names before it counts the rest
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,6 +171,7 @@ class Resolver:
 
     def __init__(self, corpus: Corpus) -> None:
         self.corpus = corpus
+        self._preferred: dict[tuple[str, str, str], tuple[Decision, ...]] = {}
 
     @cached_property
     def files(self) -> frozenset[str]:
@@ -266,15 +268,26 @@ class Resolver:
 
     # -- references ----------------------------------------------------------------------------
 
-    def _prefer_root(self, source: Decision, hits: Iterable[Decision]) -> tuple[Decision, ...]:
-        found = tuple({d.path: d for d in hits}.values())
-        own = tuple(d for d in found if d.root == source.root)
-        return own or found
+    def _prefer_root(self, source: Decision, index: str, key: str) -> tuple[Decision, ...]:
+        """The records the ``index`` (``id``, ``stem`` or ``title``) holds under ``key``, once
+        each, those of the source's own root only when it has some. Worked out once per root,
+        index and key: a thousand relationships to one ambiguous name cost one pass over its
+        records, not a thousand."""
+        memo = (source.root, index, key)
+        found = self._preferred.get(memo)
+        if found is None:
+            table = {"id": self.corpus.by_id, "stem": self.by_stem, "title": self.by_title}
+            unique = tuple({d.path: d for d in table[index].get(key, ())}.values())
+            own = tuple(d for d in unique if d.root == source.root)
+            found = self._preferred[memo] = own or unique
+        return found
 
     def _verdict(self, hits: tuple[Decision, ...], raw: str) -> Resolution:
         if len(hits) == 1:
             return Resolution("resolved", hits)
-        paths = ", ".join(d.path for d in hits)
+        paths = ", ".join(d.path for d in hits[:LIST_LIMIT])
+        if len(hits) > LIST_LIMIT:
+            paths += f" and {len(hits) - LIST_LIMIT} more"
         return Resolution("ambiguous", hits, f"{raw!r} matches {len(hits)} records: {paths}")
 
     def by_number_in(self, source: Decision, number: int) -> tuple[Decision, ...]:
@@ -329,7 +342,7 @@ class Resolver:
 
     def _resolve_token(self, source: Decision, parsed: Target, target: str) -> Resolution:
         token = parsed.path.strip()
-        ids = self._prefer_root(source, self.corpus.by_id.get(token.casefold(), ()))
+        ids = self._prefer_root(source, "id", token.casefold())
         if ids:
             return self._verdict(ids, target)
         m = _NUMBER.match(token)
@@ -342,10 +355,10 @@ class Resolver:
             hit = self.decision_at(parsed.repo_path)
             if hit is not None:
                 return Resolution("resolved", (hit,))
-        stems = self._prefer_root(source, self.by_stem.get(token.casefold(), ()))
+        stems = self._prefer_root(source, "stem", token.casefold())
         if stems:
             return self._verdict(stems, target)
-        titles = self._prefer_root(source, self.by_title.get(token.casefold(), ()))
+        titles = self._prefer_root(source, "title", token.casefold())
         if titles:
             return self._verdict(titles, target)
         return Resolution(
@@ -360,10 +373,10 @@ class Resolver:
             hits = self.by_number_in(source, int(m.group(1)))
             if hits:
                 return self._verdict(hits, stripped)
-        titles = self._prefer_root(source, self.by_title.get(stripped.casefold(), ()))
+        titles = self._prefer_root(source, "title", stripped.casefold())
         if titles:
             return self._verdict(titles, stripped)
-        stems = self._prefer_root(source, self.by_stem.get(stripped.casefold(), ()))
+        stems = self._prefer_root(source, "stem", stripped.casefold())
         if stems:
             return self._verdict(stems, stripped)
         return Resolution("unresolved", (), f"no record matches {stripped!r}")
