@@ -19,8 +19,8 @@ from adrguard.adapters.roots import Search
 from adrguard.adapters.source import Source, WorkTree
 from adrguard.api.records import open_store, parse_sources
 from adrguard.config import Config, load_config
-from adrguard.core.conventions.kinds import non_records
 from adrguard.core.cancel import Token, checkpoint
+from adrguard.core.conventions.kinds import non_records
 from adrguard.core.errors import UserError
 from adrguard.core.model import Corpus, Decision
 from adrguard.core.parse.formats import non_record_type, template_name

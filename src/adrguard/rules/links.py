@@ -13,8 +13,8 @@ from adrguard.core.graph import graph
 from adrguard.core.graph.resolve import Resolver, Target, parse_target
 from adrguard.core.graph.routes import Reading
 from adrguard.core.model import Decision, Link, Location
-from adrguard.core.parse import formats
 from adrguard.core.nearest import Budget, Vocabulary
+from adrguard.core.parse import formats
 from adrguard.core.saferegex import Match, UnsafePattern, compile_user
 from adrguard.rules.base import BaseRule, RuleContext, RuleMeta
 from adrguard.rules.mentions import masked_lines, mentions_any
