@@ -1,9 +1,12 @@
 """``find`` and ``context``: which decisions apply, and their text within a budget.
 
-``find_adrs`` answers with the response metadata of a relevance query: ``method`` (``keyword``:
-the deterministic retrieval, the only one there is; no model is asked), ``cached`` (whether the
+``find_adrs`` answers with the response metadata of a relevance query: ``method`` (``ai`` when a
+configured model judged the narrowed candidates, else ``keyword``: :mod:`.agentrelevance`),
+``cached`` (for ``ai``: the model's answer came from the answer cache; for ``keyword``: the
 records parsed for an earlier request of the same workspace were reused because no file
-changed) and ``latency_ms``.
+changed), ``latency_ms`` (the request's time: the one field that differs between two runs of
+the same request, so it is never part of a comparison or fingerprint) and ``ai`` (what the
+degradation ladder decided). Each result has a ``confidence`` (0–1) and a ``reason``.
 
 ``adr_context`` never guesses: a record whose successor is ambiguous is answered with the
 candidates, none of them chosen; each ADR root's ``CURRENT.md`` is reported ``fresh``, ``stale``
@@ -19,6 +22,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from adrguard.api import agentrelevance as relevance
 from adrguard.api.lookup import find_part
 from adrguard.api.workspace import (
     MAX_IDENTIFIER,
@@ -36,13 +40,13 @@ from adrguard.api.workspace import (
 )
 from adrguard.config import Config
 from adrguard.core.agent import context as ctx_mod
-from adrguard.core.agent import retrieval
+from adrguard.core.agent import judge, retrieval
 from adrguard.core.errors import UserError
 from adrguard.core.impact.analysis import STATUS_CHOICES, configured_statuses, status_key
 from adrguard.core.impact.mapping import Manifest, ManifestError, manifest_of
 from adrguard.core.model import Corpus
 
-METHOD = "keyword"  # the contract's name for retrieval without a model
+MAX_CANDIDATES = judge.MAX_CANDIDATES
 
 
 def find_adrs(
@@ -52,8 +56,10 @@ def find_adrs(
     topic: str | None = None,
     status: Sequence[str] | None = None,
     limit: int = 10,
+    no_ai: bool = False,
 ) -> dict[str, Any]:
-    """The decisions that apply to ``paths`` and/or ``topic``, best first, each with why."""
+    """The decisions that apply to ``paths`` and/or ``topic``, best first, each with why and a
+    confidence; ``no_ai``: never ask a model (keyword results, said so)."""
     started = time.monotonic()
     rels = check_paths(paths)
     q = check_query(topic, "topic") if topic is not None else None
@@ -65,30 +71,59 @@ def find_adrs(
     loaded = ws.snapshot()
     config, corpus = loaded.config, loaded.corpus
     wanted = asked or _governing(config)
-    result = retrieval.find(
-        corpus, _manifest(corpus, config), paths=rels, topic=q, statuses=wanted, limit=limit
-    )
+    narrowed, judged, ranked = _relevance(ws, config, corpus, rels, q, wanted, limit, no_ai)
+    result = narrowed.keyword
     return {
         "schemaVersion": SCHEMA_VERSION,
-        "method": METHOD,
-        "cached": loaded.reused,
+        "method": judged.method,
+        "cached": judged.cached if judged.method == relevance.AI else loaded.reused,
         "latency_ms": round((time.monotonic() - started) * 1000),
         "paths": rels,
         "topic": q,
         "statuses": sorted(wanted),
-        "total": result.total,
-        "results": [hit_row(h) for h in result.hits],
-        "notes": list(result.notes),
+        "total": len(ranked) if judged.method == relevance.AI else result.total,
+        "results": [hit_row(h, extra) for h, extra in ranked[:limit]],
+        "notes": [*judged.notes, *result.notes],
+        "warnings": judged.warnings,
+        "ai": judged.meta,
         "heldBack": result.held_back,
     }
 
 
-def hit_row(hit: retrieval.Hit) -> dict[str, Any]:
-    """A ``find`` result: the record's summary, its score and why it matched."""
+def _relevance(
+    ws: Workspace,
+    config: Config,
+    corpus: Corpus,
+    rels: list[str],
+    topic: str | None,
+    wanted: frozenset[str],
+    limit: int,
+    no_ai: bool,
+) -> tuple[retrieval.Narrowed, relevance.Judged, list[tuple[retrieval.Hit, dict[str, Any]]]]:
+    """Narrow, let the model judge when the ladder says so, and rank."""
+    narrowed = retrieval.narrow(
+        corpus,
+        _manifest(corpus, config),
+        paths=rels,
+        topic=topic,
+        statuses=wanted,
+        limit=limit,
+        cap=MAX_CANDIDATES,
+    )
+    judged = relevance.judge_relevance(
+        config, ws.root, narrowed, topic, no_ai=no_ai, clock=ws.clock
+    )
+    return narrowed, judged, relevance.rank(judged, narrowed, config.ai.threshold)
+
+
+def hit_row(hit: retrieval.Hit, extra: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A ``find`` result: the record's summary, its score, why it matched, and its
+    ``confidence``, ``reason``, ``matchedFields`` and ``judgedBy``."""
     return {
         **summary_row(hit.decision),
         "score": hit.score,
         "reasons": [r.to_json() for r in hit.reasons],
+        **(extra if extra is not None else relevance.rank_keyword(hit)),
     }
 
 

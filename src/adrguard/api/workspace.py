@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import re
 import threading
+import time
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -92,6 +93,8 @@ class Workspace:
     jobs: int = 1  # parse processes (see adrguard.config.Config.jobs)
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     _last: tuple[Any, Corpus] | None = field(default=None, repr=False)
+    # the time the answer cache of a model provider reads (issue 31; tests set another clock)
+    clock: Callable[[], float] = field(default=time.time, repr=False)
 
     @classmethod
     def open(

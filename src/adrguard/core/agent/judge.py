@@ -120,10 +120,18 @@ class Answer:
         return tuple(j for j in self.judgments if j.confidence >= threshold)
 
 
+@dataclass(frozen=True, slots=True)
+class Completion:
+    """What the model wrote, and whether it stopped at its length limit (``truncated``)."""
+
+    text: str
+    truncated: bool = False
+
+
 class Provider(Protocol):
     """A model endpoint (``adrguard.adapters.models``). ``complete`` sends one prompt and
-    returns the text the model wrote, or raises :class:`ProviderError`; it never retries and
-    never blocks longer than its timeout."""
+    returns what the model wrote, or raises :class:`ProviderError`; it never retries and never
+    blocks longer than its timeout."""
 
     @property
     def name(self) -> str: ...
@@ -134,7 +142,7 @@ class Provider(Protocol):
     @property
     def endpoint(self) -> str: ...  # the base URL (never the key)
 
-    def complete(self, prompt: Prompt) -> str: ...
+    def complete(self, prompt: Prompt) -> Completion: ...
 
 
 class ProviderError(Exception):
