@@ -45,7 +45,7 @@ class FakeProvider:
     def url(self) -> str:
         assert self.server is not None
         host, port = self.server.server_address[:2]
-        return f"http://{host}:{port}"
+        return f"http://{host!s}:{port}"
 
     # -- what a "model" answers -----------------------------------------------------------
     def answer(self, document: dict[str, Any]) -> str:

@@ -38,7 +38,7 @@ def first_sentence(text: str, limit: int = MAX_SUMMARY) -> str | None:
         end = m.end()
         if m.group() == "." and _abbreviation(flat, m.start()):
             continue
-        if end < 12 and end < len(flat):  # "1.", "Note." : too short to be the sentence
+        if end < 12 and end < len(flat) and m.group() in ".!?":  # "1.", "Note.": too short
             continue
         return flat[:end]
     if len(flat) <= limit:

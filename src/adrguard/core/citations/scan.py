@@ -177,7 +177,12 @@ class Scanner:
             quoted = Spans(code_spans(data))
             for h in hits:
                 h.quoted = h.form in ("id", "link") and quoted.find(h.pos) is not None
-        return CitingFile(path, syntax.kind, _citations(data, hits), waived)
+        title = date = None
+        if syntax.is_markdown and hits:
+            from adrguard.core.citations.document import describe
+
+            title, date = describe(data)
+        return CitingFile(path, syntax.kind, _citations(data, hits), waived, title, date)
 
     def _regions(self, data: bytes, syntax: Syntax, end: int) -> list[tuple[int, int]]:
         """Where citations may stand (up to ``end``, past the last candidate): comments in code,
