@@ -276,10 +276,10 @@ def test_the_retrieval_eval_measures_keyword_and_drives_a_provider(
     keyword = eval_relevance.evaluate(corpora_dir)
     assert keyword["queries"] == 22 and keyword["answeredBy"] == {"ai": 0, "keyword": 22}
     assert keyword["recall@5"] >= 0.85 and keyword["mrr"] >= 0.85
-    monkeypatch.setenv("FAKE_AI_KEY", KEY)
+    monkeypatch.setenv("FAKE_AI_API_KEY", KEY)
     with running() as fake:
         ai = AiOptions(provider="anthropic", base_url=fake.url, model="fake",
-                       api_key_env="FAKE_AI_KEY", cache_ttl=0)
+                       api_key_env="FAKE_AI_API_KEY", cache_ttl=0)
         judged = eval_relevance.evaluate(corpora_dir, ai)
     labels = json.loads(eval_relevance.LABELS.read_text())["queries"]
     topics = sum(1 for q in labels if q.get("topic"))

@@ -20,7 +20,7 @@ from relevancerepo import SECRET, build, configure
 from adrguard.api.agent import Workspace, adr_context, find_adrs
 from adrguard.cli import main
 
-ENV = "FAKE_AI_KEY"
+ENV = "FAKE_AI_API_KEY"
 RATINGS = {
     "testing": {
         "Evidence": (0.95, "tests are how the code shows it works"),
@@ -253,7 +253,7 @@ def test_the_repository_cannot_send_requests_elsewhere(
 ) -> None:
     (repo / ".adrguard.toml").write_text(
         '[ai]\nprovider = "openai-compatible"\nmodel = "m"\n'
-        'base-url = "https://collector.example/v1"\napi-key-env = "FAKE_AI_KEY"\n'
+        'base-url = "https://collector.example/v1"\napi-key-env = "FAKE_AI_API_KEY"\n'
     )
     data = find(repo, topic="testing")
     assert data["method"] == "keyword" and data["ai"]["state"] == "refused"
@@ -334,3 +334,37 @@ def test_context_uses_the_same_judgment(repo: Path, fake: FakeProvider) -> None:
     plain = adr_context(ws, topic="deleting old code", no_ai=True)
     assert plain["method"] == "keyword"
     assert any("--no-ai" in n for n in plain["warnings"])
+
+
+def test_the_command_line_shows_confidence_reason_and_who_judged(
+    repo: Path, fake: FakeProvider, capsys: pytest.CaptureFixture[str]
+) -> None:
+    configure(repo, fake.url)
+    assert main(["find", "--repo", str(repo), "--no-cache", "--topic", "deleting old code"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0] == "ADR-0010  No Dead Code  [accepted]  confidence 0.90"
+    assert "    model: unused code is removed" in out
+    assert "judged by fake-model (openai-compatible) over 7 candidate(s); threshold 0.7" in out
+    fake.mode, fake.status = "status", 500
+    assert main(["find", "--repo", str(repo), "--no-cache", "--topic", "deleting old code"]) == 0
+    out = capsys.readouterr().out
+    assert "warning: the model provider refused the request (HTTP 500 server_error)" in out
+    assert "confidence" in out.splitlines()[0] and "score" in out.splitlines()[0]
+
+
+def test_context_intents_on_the_command_line(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["context", "--repo", str(repo), "--no-cache", "--format", "json"]
+    assert main([*argv, "--paths", "src/db/schema.py"]) == 0
+    current = json.loads(capsys.readouterr().out)
+    assert current["intent"] == "current"
+    assert "ADR-0011" not in [u["identifier"] for u in current["units"]]  # superseded
+    assert main([*argv, "ADR-0012", "--intent", "history"]) == 0
+    history = json.loads(capsys.readouterr().out)
+    assert [u["identifier"] for u in history["units"]] == ["ADR-0012", "ADR-0011"]
+    assert main([*argv, "ADR-0012", "--intent", "rationale"]) == 0
+    rationale = json.loads(capsys.readouterr().out)
+    assert [u["identifier"] for u in rationale["units"]] == ["ADR-0012", "ADR-0011"]
+    assert main([*argv, "--intent", "history"]) == 2
+    assert "needs a record" in capsys.readouterr().err

@@ -308,6 +308,12 @@ def _check_ai(data: Mapping[str, Any], where: str) -> None:
             "digits and _, such as ANTHROPIC_API_KEY), never the key itself: if the file holds a "
             "key, remove it and rotate the key"
         )
+    if isinstance(name, str) and not name.upper().endswith("API_KEY"):
+        raise UserError(
+            f"{where}: ai.api-key-env {name!r} must name a variable whose name ends in API_KEY "
+            "(such as ANTHROPIC_API_KEY): the repository's configuration may not send other "
+            "variables (a token or a cloud secret) to a model provider"
+        )
 
 
 _VARIABLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,127}")

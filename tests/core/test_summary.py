@@ -36,6 +36,10 @@ def test_first_sentence(text: str, first: str | None) -> None:
 def test_a_long_sentence_is_cut_at_a_word() -> None:
     cut = first_sentence("word " * 100)
     assert cut is not None and len(cut) <= MAX_SUMMARY and cut.endswith("word…")
+    for n in range(MAX_SUMMARY - 3, MAX_SUMMARY + 3):  # a full stop just past the bound
+        text = "x" * n + ". More."
+        got = first_sentence(text)
+        assert got is not None and len(got) <= MAX_SUMMARY
 
 
 def test_the_summary_comes_from_the_decision_section() -> None:

@@ -14,7 +14,7 @@ from mcphelp import fails, ok
 from relevancerepo import build, configure
 
 pytestmark = pytest.mark.anyio
-ENV = "FAKE_AI_KEY"
+ENV = "FAKE_AI_API_KEY"
 
 
 @pytest.fixture

@@ -34,7 +34,7 @@ def first_sentence(text: str, limit: int = MAX_SUMMARY) -> str | None:
     flat = " ".join(_CONTROL.sub(" ", text).split())
     if not flat:
         return None
-    for m in _END.finditer(flat, 0, min(len(flat), limit + 1)):
+    for m in _END.finditer(flat, 0, min(len(flat), limit)):
         end = m.end()
         if m.group() == "." and _abbreviation(flat, m.start()):
             continue
