@@ -218,6 +218,10 @@ class Answers:
         data = {"v": self.FORMAT, "stored": now, "digests": digests, "judgments": judgments}
         self._store.put(self._entry(name), json.dumps(data, sort_keys=True).encode("utf-8"))
 
+    def close(self) -> None:
+        """Close the store it lives in."""
+        self._store.close()
+
 
 def record_digest(signature: bytes, sha: bytes, path: str, root: str, archived: bool) -> bytes:
     """The key of one record's entry: the parser's signature and the SHA-256 of the bytes (both

@@ -23,12 +23,15 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from adrguard.config import Config
 from adrguard.core.agent import judge
 from adrguard.core.agent.retrieval import Hit, Narrowed, explain
 from adrguard.core.impact.analysis import status_key
+
+if TYPE_CHECKING:
+    from adrguard.adapters.cache import Answers
 
 KEYWORD = "keyword"
 AI = "ai"
@@ -173,36 +176,14 @@ def _keyword(step: judge.Plan, meta: dict[str, Any]) -> Judged:
     )
 
 
-class _Store:
-    """The answer cache and the store it lives in, closed together."""
-
-    def __init__(self, store: Any) -> None:
-        from adrguard.adapters.cache import Answers
-
-        self._store = store
-        self._answers = Answers(store)
-
-    def get(
-        self, name: str, digests: dict[str, str], now: float, ttl: float
-    ) -> list[dict[str, object]] | None:
-        return self._answers.get(name, digests, now, ttl)
-
-    def put(
-        self, name: str, digests: dict[str, str], now: float, rows: list[dict[str, object]]
-    ) -> None:
-        self._answers.put(name, digests, now, rows)
-
-    def close(self) -> None:
-        self._store.close()
-
-
-def _answers_store(config: Config, root: Path) -> _Store | None:
+def _answers_store(config: Config, root: Path) -> Answers | None:
     """The answer cache in the record cache's folder (same policy: off with ``--no-cache``,
     ``cache = false`` or ``ADRGUARD_NO_CACHE``; never inside the repository)."""
+    from adrguard.adapters.cache import Answers
     from adrguard.api.records import open_store
 
     store = open_store(config, root)
-    return None if store is None else _Store(store)
+    return None if store is None else Answers(store)
 
 
 def _from_cache(rows: list[dict[str, object]], cands: list[judge.Candidate]) -> judge.Answer:

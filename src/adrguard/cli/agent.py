@@ -242,6 +242,8 @@ def run_context(args: argparse.Namespace) -> int:
         f"{data['codePoints']:,} code points, {data['bytes']:,} bytes, "
         f"~{data['tokensEstimate']:,} tokens (estimate)"
     )
+    if data.get("method") == "ai" and data.get("ai"):
+        out.append(f"selected by {data['ai']['model']} ({data['ai']['provider']})")
     if data["cursor"]:
         out.append(f"continue with: --cursor {data['cursor']}")
     print_line("\n".join(out))
