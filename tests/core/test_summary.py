@@ -69,6 +69,10 @@ def test_without_a_decision_section_the_first_prose_is_used() -> None:
     d = rec("# Events\n\n## Status\n\nAccepted\n\n## Notes\n\nWe keep events forever. Yes.\n")
     assert summary(d) == "We keep events forever."  # type: ignore[arg-type]
     assert summary(rec("# Only a title\n")) is None  # type: ignore[arg-type]
+    below = rec("# 28 Scanning\n\nDate: 2021-11-05\n\n**Link: https://x.example/y**\n\n"
+                "(Kept elsewhere. Here is a sign-post.)\n")
+    assert summary(below) == "(Kept elsewhere."  # type: ignore[arg-type]
+    assert summary(rec("# T\n\nDate: 2021-11-05\nStatus: accepted\n")) is None  # type: ignore[arg-type]
 
 
 def test_a_candidate_summary_is_bounded_and_never_the_whole_body() -> None:

@@ -5,6 +5,8 @@ The summary is the first sentence of the section that carries the decision — f
 the way the structure rules find it (``Decision``, ``Decision Outcome``, ``Entscheidung``,
 ``Proposal``, ...: :mod:`adrguard.core.conventions.sections`) — and, in a record without one,
 the first sentence of the first section with prose that is not the title, a status or a date.
+A record whose only prose stands below its title (after lines such as ``Date: ...``) gets
+that prose's first sentence.
 A sentence ends at ``.``, ``!`` or ``?`` followed by a space (not after a common abbreviation,
 an initial or a number) or at ``。！？``; the text is on one line, and a sentence longer than
 :data:`MAX_SUMMARY` code points is cut at a word, with ``…``.
@@ -26,6 +28,7 @@ _NOT_PROSE = frozenset(
     {"status", "date", "dates", "deciders", "decision makers", "technical story", "metadata",
      "authors", "author", "owner", "owners", "tags", "table of contents", "contents", "toc"}
 )
+_LABELLED = re.compile(r"^\W*[\w .\-/]{1,40}:(?:\s|$)")  # "Date: 2021", "Status: accepted"
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]")
 
 
@@ -95,6 +98,11 @@ def summary(d: Decision, limit: int = MAX_SUMMARY) -> str | None:
             return found
     for s in _prose_sections(d):
         found = first_sentence(s.text, limit)
+        if found:
+            return found
+    for s in d.sections[:1]:  # all the prose is below the title: skip its "Label: value" lines
+        kept = [line for line in s.text.split("\n") if not _LABELLED.match(line)]
+        found = first_sentence("\n".join(kept), limit)
         if found:
             return found
     return None
