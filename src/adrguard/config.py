@@ -6,6 +6,7 @@ built-in defaults. :func:`from_mapping` is pure; :func:`load_config` reads the f
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -85,6 +86,9 @@ class Config:
     fail_on: str = "error"
     cache: bool = True
     cache_dir: str | None = None  # the record cache's folder (None: see adapters.cache)
+    # The settings came from a file inside the repository (pull-request data, not the user's):
+    # its cache-dir must then lie inside the user's cache folder (adrguard.pathguard).
+    repository_config: bool = False
     # Processes that parse a large corpus: 1 = this one only (the default for library use),
     # 0 = one per core, up to 4 (what the command line asks for). See adrguard.api.parsing.
     jobs: int = 1
@@ -173,6 +177,7 @@ def from_mapping(
     where = source or "configuration"
     _check_ai(data, where)
     validate_mapping(data, where)
+    _check_paths(data, where)
     opts: dict[str, Any] = {}
     if "statuses" in data:
         syn = dict(DEFAULT_STATUS_SYNONYMS)
@@ -327,6 +332,58 @@ def _looks_like_a_key(name: str) -> bool:
     return len(name) >= 32 and mixed and sum(c.isdigit() for c in name) >= 4
 
 
+# Keys that name a file relative to the repository (or an ADR root): each must pass the lexical
+# half of the path guard (adrguard.core.relpath) before anything reads or writes it.
+_PATH_KEYS: tuple[tuple[str, ...], ...] = (
+    ("template",), ("impact", "manifest"), ("verify", "rules"), ("verify", "baseline"),
+    ("index", "path"), ("current", "view"), ("current", "manifest"),
+)
+# Globs matched with pathspec: a glob it cannot compile is a configuration error, not a crash.
+_GLOB_KEYS = ("exclude", "extend-exclude")
+
+
+def _check_paths(data: Mapping[str, Any], where: str) -> None:
+    """Every path, folder name and glob of the configuration, before anything uses it: a path
+    stays inside the repository and out of ``.git`` (:mod:`adrguard.core.relpath`), an archive
+    folder is one plain folder name, a glob compiles."""
+    from adrguard.core import relpath
+    from adrguard.core.impact.globs import syntax_problem
+
+    named: list[tuple[str, Any]] = []
+    for path_key in _PATH_KEYS:
+        value: Any = data
+        for part in path_key:
+            value = value.get(part) if isinstance(value, Mapping) else None
+        if value is not None:
+            named.append((".".join(path_key), value))
+    index: Mapping[str, Any] = data.get("index") or {}  # the schema checked every type
+    named += [(f"index.paths.{root}", v) for root, v in (index.get("paths") or {}).items()]
+    for key, value in named:
+        if (problem := relpath.problem(value)) is not None:
+            raise UserError(f"{where}: {key} {problem}")
+    schema = data.get("frontmatter-schema")
+    if isinstance(schema, str) and any(relpath.is_git_name(p) for p in
+                                       schema.replace("\\", "/").split("/")):
+        raise UserError(f"{where}: frontmatter-schema {schema!r} is inside git's own folder "
+                        "(.git), which adrguard never reads; name a file of the work tree")
+    for name in data.get("archive-dirs", ()):
+        if ("/" in name or "\\" in name or name.strip() in (".", "..")
+                or relpath.is_git_name(name) or any(c < " " for c in name)):
+            raise UserError(
+                f"{where}: archive-dirs entry {name!r} must be one plain folder name below an "
+                "ADR root (such as 'archive'), not a path, '.', '..' or git's folder .git"
+            )
+    current: Mapping[str, Any] = data.get("current") or {}
+    globs = [(k, g) for k in _GLOB_KEYS for g in data.get(k, ())]
+    globs += [(f"current.{k}", g) for k in ("include", "exclude") for g in current.get(k, ())]
+    for glob_key, glob in globs:
+        if (problem := syntax_problem(glob)) is not None:
+            raise UserError(f"{where}: {glob_key} {glob!r}: {problem}")
+    for glob in data.get("per-file-ignores") or {}:
+        if (problem := syntax_problem(glob)) is not None:
+            raise UserError(f"{where}: per-file-ignores key {glob!r}: {problem}")
+
+
 def _citations(raw: Mapping[str, Any] | None, where: str) -> CitationOptions:
     """``[citations]``, its globs checked (a bad glob names the key and says why)."""
     if not raw:
@@ -376,12 +433,13 @@ def _date_format(value: str, where: str) -> str:
     """A strftime format that writes a year and reads back what it wrote (``%Y-%m-%d``,
     ``%B %d, %Y``, ``%Y-%m``)."""
     import datetime as dt
+    import re
 
     sample = dt.date(2001, 11, 22)
     try:
         dt.datetime.strptime(sample.strftime(value), value)
         ok = "%Y" in value or "%y" in value
-    except ValueError:
+    except (ValueError, re.error):  # re.error: a directive twice ("%Y %Y")
         ok = False
     if not ok:
         raise UserError(
@@ -394,14 +452,13 @@ def _date_format(value: str, where: str) -> str:
 def _load_fm_schema(
     name: str, base_dir: Path | None, where: str, inside: tuple[Path, ...]
 ) -> dict[str, Any]:
-    import json
-
+    from adrguard.core.schemas import load_json
     from adrguard.core.userschema import schema_problem
 
     base = base_dir or Path.cwd()
     raw = read_config_file(base / name, inside or (base,), f"{where}: frontmatter-schema {name!r}")
     try:
-        loaded = json.loads(raw.decode("utf-8"))
+        loaded = load_json(raw.decode("utf-8"))
     except (ValueError, RecursionError) as exc:
         raise UserError(
             f"{where}: frontmatter-schema {name!r} is not valid JSON: {one_line(exc)}"
@@ -439,7 +496,8 @@ def load_config(repo_root: Path, explicit: Path | None = None) -> Config:
         data = read_toml(explicit, (explicit.parent,))
         if explicit.name == "pyproject.toml":
             data = tool_table(data, explicit) or {}
-        return from_mapping(data, _display(explicit, repo_root), explicit.parent, inside)
+        loaded = from_mapping(data, _display(explicit, repo_root), explicit.parent, inside)
+        return replace(loaded, repository_config=_in_repository(explicit, repo_root))
     found = find_config(repo_root)
     if found is None:
         return Config()
@@ -447,7 +505,13 @@ def load_config(repo_root: Path, explicit: Path | None = None) -> Config:
     label = _display(path, repo_root)
     if path.name == "pyproject.toml":
         label += " [tool.adrguard]"
-    return from_mapping(data, label, path.parent, (repo_root,))
+    return replace(from_mapping(data, label, path.parent, (repo_root,)), repository_config=True)
+
+
+def _in_repository(path: Path, repo_root: Path) -> bool:
+    from adrguard.pathguard import is_inside
+
+    return is_inside(os.path.realpath(path), os.path.realpath(repo_root))
 
 
 def _display(path: Path, repo_root: Path) -> str:

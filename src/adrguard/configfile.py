@@ -1,9 +1,10 @@
 """Reading the files the configuration comes from or names, as hostile input.
 
 A pull request can commit ``.adrguard.toml`` or ``pyproject.toml`` as a symlink out of the
-repository, name a ``frontmatter-schema`` outside it, or point it at ``/dev/zero``. Every such
-file is read by :func:`read_config_file`: it must resolve inside the allowed folders, be a
-regular file and stay under :data:`MAX_CONFIG_BYTES`; each failure is one ``UserError`` line.
+repository, name a ``frontmatter-schema`` outside it or in ``.git/``, or point it at
+``/dev/zero``. Every such file is read by :func:`read_config_file`: it must resolve inside the
+allowed folders and outside git's folders (:mod:`adrguard.pathguard`), be a regular file and stay
+under :data:`MAX_CONFIG_BYTES`; each failure is one ``UserError`` line.
 """
 
 from __future__ import annotations
@@ -25,11 +26,16 @@ def read_config_file(path: Path, inside: tuple[Path, ...], what: str) -> bytes:
     import os
     import stat
 
+    from adrguard.pathguard import in_git_folder, is_inside
+
     real = os.path.realpath(path)
     homes = [os.path.realpath(folder) for folder in inside]
-    if not any(real == h or real.startswith(h.rstrip(os.sep) + os.sep) for h in homes):
+    if not any(is_inside(real, h) for h in homes):
         raise UserError(f"{what} resolves to {real}, outside the repository; configuration "
                         "files must live inside it")
+    if any(in_git_folder(real, folder) for folder in inside):
+        raise UserError(f"{what} resolves to {real}, in git's own folder (.git), which "
+                        "adrguard never reads; name a file of the work tree")
     try:
         st = os.stat(real)
         if not stat.S_ISREG(st.st_mode):

@@ -7,12 +7,15 @@ import datetime as dt
 
 import pytest
 
+from adrguard.core.authoring import wording
 from adrguard.core.authoring.claims import Claimed, Claims, collisions, next_number
 from adrguard.core.authoring.dating import write_like
 from adrguard.core.authoring.names import NameStyle, record_path, slugify, stem
-from adrguard.core.model import Corpus, SourceFile
+from adrguard.core.authoring.style import Style
+from adrguard.core.model import Corpus, RelKind, SourceFile, Status
 from adrguard.core.options import Options
 from adrguard.core.parse.record import parse
+from adrguard.core.vocabulary import LANGUAGES, STATUS_SYNONYMS
 
 DAY = dt.date(2024, 6, 1)
 
@@ -87,3 +90,47 @@ def test_a_collision_needs_a_record_of_this_change_and_the_same_number() -> None
     stacked = Claims((same,), {"pr": frozenset({"docs/adr/0002-b.md"})},
                      {"docs/adr/0002-b.md": "b" * 40})
     assert collisions(corpus, stacked) == []
+
+
+def test_every_written_status_word_is_a_vocabulary_word_of_its_status() -> None:
+    for code, lang in LANGUAGES.items():
+        for status, word in lang.words.items():
+            assert STATUS_SYNONYMS.get(word.casefold()) == status, (code, word)
+
+
+@pytest.mark.parametrize("code", sorted(LANGUAGES))
+@pytest.mark.parametrize("casing", ["title", "lower", "upper"])
+def test_superseded_by_in_each_language_reads_back_with_its_successor(
+    code: str, casing: str
+) -> None:
+    style = Style(language=code, casing=casing)
+    value = style.superseded_by("[5. Use Kafka](0005-use-kafka.md)")
+    assert value is not None
+    for text in (f"# 3. Old\n\n## Status\n\n{value}\n\n## Context\n\nx\n",
+                 f"# 3. Old\n\n* Status: {value}\n\n## Context\n\nx\n"):
+        d = parse(SourceFile("docs/adr/0003-old.md", "docs/adr", text.encode()), Options())
+        assert d.status is Status.SUPERSEDED, value
+        assert [(r.kind, r.target_raw.casefold()) for r in d.relationships] == [
+            (RelKind.SUPERSEDED_BY, "0005-use-kafka.md")], value
+
+
+A, P, D = Status.ACCEPTED, Status.PROPOSED, Status.DRAFT
+
+
+@pytest.mark.parametrize(
+    ("found", "labels", "language"),
+    [
+        ([(A, "accepted")] * 5 + [(P, "proposé")], (), "en"),  # one French word is no habit
+        ([(A, "approved"), (P, "proposé"), (D, "brouillon")], (), "fr"),
+        ([(A, "approved")] * 2 + [(P, "proposé"), (D, "brouillon")], (), "en"),  # a tie
+        ([(A, "acceptée"), (P, "proposée"), (D, "brouillon")], (), "fr-f"),
+        ([(A, "完成"), (A, "通过"), (P, "提议")], (), "zh"),
+        ([], ("* Statut : ",), "fr"),  # no status word: the label says
+        ([], ("## Status",), "en"),
+        ([], (), "en"),
+    ],
+)
+def test_the_language_of_a_log_is_the_one_most_of_its_words_are_in(
+    found: list[tuple[Status, str]], labels: tuple[str, ...], language: str
+) -> None:
+    assert wording.language(found, labels) == language

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from fakegithub import State
 from gha_helpers import ActionRunner
 
@@ -74,3 +75,44 @@ def test_verify_is_off_by_default(action: ActionRunner) -> None:
     _prepare(action, 10.0)
     run = action()
     assert "Fitness rules" not in run.summary and "verify-json" not in run.outputs
+
+
+def test_a_nul_in_an_evidence_path_still_publishes_everything(
+    action: ActionRunner, github: State
+) -> None:
+    """Round 2 (issue 27): on main a NUL in an evidence path crashed the verify section, so the
+    report step left an empty summary, no annotations and no comment."""
+    rule = {"id": "payments-tested", "decision": "ADR-0003", "kind": "evidence",
+            "evidence": "artifacts/cov\u0000.json", "pointer": "", "op": "==", "value": 1}
+    manifest = {"schemaVersion": 1, "rules": [rule]}
+    repo = action.fx.repo
+    repo.write({".adrguard-fitness.json": json.dumps(manifest), ".gitignore": "artifacts/\n"})
+    repo.commit("a manifest with a NUL")
+    run = action(verify="true")
+    assert run.code == 0
+    assert "adrguard verify could not run" in run.summary and "control character" in run.summary
+    assert "## adrguard" in run.summary
+    assert "::error title=adrguard::adrguard verify could not run" in run.stdout
+    assert "file=" in run.stdout  # the check's annotations
+    body = github.of("POST")[0].body["body"]
+    assert "### Fitness rules (adrguard verify)" in body
+
+
+def test_a_verify_that_crashes_is_reported_and_the_check_still_published(
+    action: ActionRunner, github: State, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bug in verify (injected here) is said to be one, in the summary and as an error
+    annotation; the check's own report, annotations and comment are still published."""
+    from adrguard.api import verify as verify_api
+
+    _prepare(action, 90.0)
+
+    def crash(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("injected fault")
+
+    monkeypatch.setattr(verify_api, "verify", crash)
+    run = action(verify="true", **{"verify-policy": "enforce"})
+    assert run.code == 1  # enforce: no verdict fails the step
+    assert "adrguard verify hit an internal error: RuntimeError: injected fault" in run.summary
+    assert "::error title=adrguard::adrguard verify hit an internal error" in run.stdout
+    assert "## adrguard" in run.summary and github.of("POST")

@@ -81,3 +81,27 @@ def test_output_is_identical_whatever_the_hash_seed(repo: Path, argv: list[str])
             out = json.dumps(data).encode()
         outputs.add(out + b"\0" + done.stderr)
     assert len(outputs) == 1
+
+
+def test_a_yaml_set_gives_the_same_message_and_fingerprint_whatever_the_hash_seed(
+    tmp_path: Path,
+) -> None:
+    """Round 2 (issue 27): on main a front-matter `!!set` reached ADR110's message in hash
+    order, so fingerprints changed with PYTHONHASHSEED and baseline entries came and went."""
+    r = make_repo(tmp_path / "repo", {
+        "docs/adr/0001-a.md": record(1),
+        "docs/adr/0002-b.md": "---\nstatus: !!set {alpha, beta, gamma, delta, epsilon}\n"
+                              "tags: !!set {zeta, eta, theta, iota}\n---\n" + record(2),
+    })
+    outputs = set()
+    for seed in ("0", "1", "2", "3", "12345"):
+        env = {**os.environ, "PYTHONHASHSEED": seed, "ADRGUARD_NO_CACHE": "1"}
+        env.pop("GITHUB_ACTIONS", None)
+        done = subprocess.run([sys.executable, "-m", "adrguard", "check", "--format", "json",
+                               "--no-cache"], cwd=r.path, env=env, capture_output=True,
+                              check=False)
+        assert done.returncode in (0, 1), done.stderr.decode()
+        findings = json.loads(done.stdout)["findings"]
+        assert any("alpha, beta, delta, epsilon, gamma" in f["message"] for f in findings)
+        outputs.add(json.dumps([(f["message"], f["fingerprint"]) for f in findings]))
+    assert len(outputs) == 1

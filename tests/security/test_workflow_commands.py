@@ -168,3 +168,25 @@ def test_the_escaping_function_on_its_own() -> None:
     for text in ("::a::b", "##[x", "\x1b", "ok"):
         assert neutralise(neutralise(text)) == neutralise(text)
         assert json.loads(json_safe(json.dumps(text, ensure_ascii=False))) == text
+
+
+BIDI_AND_FORMAT = "\u061c\u200e\u200f\u202a\u202e\u2066\u2069\u200b\u2060\ufeff\ufff9"
+
+
+def test_github_annotations_neutralise_every_bidi_and_format_control(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Round 2 (issue 27): on main `--format github` let U+200E, U+200F and U+061C (and the
+    invisible format characters) of a file name or a link through, so an annotation could
+    read in another order than it was written. Every output neutralises one set of them; the
+    zero-width joiner (emoji, scripts) stays."""
+    name = "docs/adr/0002-b\u200f\u061c.md"
+    body = record(2, "B") + f"\nSee [x](gone{BIDI_AND_FORMAT}\U0001f468\u200d\U0001f469.md).\n"
+    r = make_repo(tmp_path / "repo", {"docs/adr/0001-a.md": record(1), name: body})
+    monkeypatch.chdir(r.path)
+    for fmt in ("github", "text", "json", "sarif"):
+        out = run(capsys, "check", "--format", fmt).out
+        assert "0002" in out and "gone" in out
+        assert not any(c in out for c in BIDI_AND_FORMAT), (fmt, ascii(out))
+    assert "\u200d" in run(capsys, "check", "--format", "github").out
+    assert neutralise("a\u200eb\u061cc\ufeff") == "a\\u200eb\\u061cc\\ufeff"

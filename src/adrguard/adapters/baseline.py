@@ -16,15 +16,18 @@ from adrguard.core.gate.baseline import Entry, from_json, to_json
 
 SCHEMA = "baseline.schema.json"
 MAX_SIZE = 64 * 1024 * 1024  # a baseline of a million findings is still far below this
+# How to recover from a damaged file: `adrguard baseline` replaces it (it reads the old file only
+# to follow renames, and a file it cannot read gives it nothing to follow).
+FIX = "write it afresh with `adrguard baseline` (which replaces it), or run with --no-baseline"
 
 
 def parse(data: bytes, shown: str) -> tuple[list[Entry], str | None]:
     """Entries and commit of a baseline file's bytes; ``shown`` names it in errors."""
-    from adrguard.core.schemas import validator
+    from adrguard.core.schemas import load_json, validator
 
-    fix = "regenerate it with `adrguard baseline`, or run with --no-baseline"
+    fix = FIX
     try:
-        doc = json.loads(data.decode("utf-8"))
+        doc = load_json(data.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as exc:
         raise UserError(f"{shown} is not valid JSON ({exc}); {fix}") from None
     error = next(iter(validator(SCHEMA).iter_errors(doc)), None)
@@ -38,7 +41,11 @@ def read(repo_root: Path, rel: str) -> tuple[list[Entry], str | None] | None:
     """The baseline at ``repo_root/rel``, or None when there is none. A symlink out of the
     repository is refused, like every file adrguard reads."""
     from adrguard.adapters.reading import SYMLINK_OUTSIDE, read_bytes
+    from adrguard.pathguard import read_problem
 
+    problem = read_problem(repo_root, rel)
+    if problem is not None:
+        raise UserError(f"refusing to read the baseline {rel}: {problem}")
     got = read_bytes(os.path.realpath(repo_root), rel, MAX_SIZE)
     if got is None:
         return None
@@ -56,17 +63,18 @@ def render(entries: Sequence[Entry], commit: str | None) -> str:
 
 def write(repo_root: Path, rel: str, entries: Sequence[Entry], commit: str | None) -> bool:
     """Write the baseline atomically; False when the file already holds exactly this text."""
-    from adrguard.adapters.write import unsafe_target, write_atomic
+    from adrguard.adapters.write import write_in_repo
+    from adrguard.pathguard import write_problem
 
-    why = unsafe_target(repo_root, rel)
+    why = write_problem(repo_root, rel)
     if why is not None:
-        raise UserError(f"refusing to write the baseline: {why}")
+        raise UserError(f"refusing to write the baseline {rel}: {why}")
     text = render(entries, commit)
     target = Path(repo_root) / rel
     try:
         if target.is_file() and target.read_bytes() == text.encode("utf-8"):
             return False
-        write_atomic(target, text)
+        write_in_repo(repo_root, rel, text)
     except OSError as exc:
         raise UserError(f"cannot write {rel}: {exc.strerror or exc}") from None
     return True

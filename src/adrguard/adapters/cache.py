@@ -2,8 +2,10 @@
 
 Where: ``ADRGUARD_CACHE_DIR``, else the ``cache-dir`` setting, else ``$XDG_CACHE_HOME/adrguard``,
 else ``~/.cache/adrguard`` — never inside the repository being checked, so nothing a pull request
-commits can be read as a cache entry. ``--no-cache``, ``cache = false`` or ``ADRGUARD_NO_CACHE``
-turn it off.
+commits can be read as a cache entry; and a ``cache-dir`` the repository's own configuration
+sets must lie inside the user's cache folder (``$XDG_CACHE_HOME`` or ``~/.cache``), so a pull
+request cannot point the cache at a folder it can fill (a second checkout, a shared ``/tmp``).
+``--no-cache``, ``cache = false`` or ``ADRGUARD_NO_CACHE`` turn it off.
 
 A record's entry is keyed by a SHA-256 over everything the parse depends on: its bytes, path,
 root and archive flag, and the parser's signature (adrguard's version and parser source, the
@@ -54,9 +56,45 @@ def cache_dir(setting: str | None = None) -> Path:
     explicit = os.environ.get("ADRGUARD_CACHE_DIR") or setting
     if explicit:
         return Path(explicit).expanduser()
+    return user_cache_home() / "adrguard"
+
+
+def choose_folder(
+    setting: str | None, repo_root: Path, source: str | None = None, *, from_repository: bool
+) -> Path | None:
+    """The cache folder of a run in ``repo_root`` (None: run without a cache), for every user of
+    the cache (the record cache, the read guard's setup and session counters). Whatever is in
+    the work tree may come from a pull request, so: a chosen folder inside the work tree
+    (``setting``, ``ADRGUARD_CACHE_DIR``) is a :class:`UserError`, the default one there (a
+    repository of the home folder) means no cache, and a ``setting`` from a configuration file
+    inside the repository (``from_repository``; ``source`` names it) must resolve inside the
+    user's cache folder (:func:`adrguard.pathguard.cache_problem`), else a :class:`UserError`."""
+    from adrguard.core.errors import UserError
+    from adrguard.pathguard import cache_problem, is_inside
+
+    chosen = os.environ.get("ADRGUARD_CACHE_DIR")
+    directory = cache_dir(setting)
+    if setting and from_repository and not chosen:
+        problem = cache_problem(directory, user_cache_home())
+        if problem is not None:
+            raise UserError(
+                f"{source or 'configuration'}: cache-dir {setting!r} {problem}; choose one "
+                "there, set ADRGUARD_CACHE_DIR, or run with --no-cache"
+            )
+    if is_inside(os.path.realpath(directory), os.path.realpath(repo_root)):
+        if not (chosen or setting):
+            return None  # the default folder: nobody chose it
+        raise UserError(
+            f"the cache folder {directory} is inside the repository {repo_root}: set cache-dir "
+            "(or ADRGUARD_CACHE_DIR) to a folder outside it, or run with --no-cache"
+        )
+    return directory
+
+
+def user_cache_home() -> Path:
+    """The user's cache folder: ``$XDG_CACHE_HOME`` (when absolute), else ``~/.cache``."""
     xdg = os.environ.get("XDG_CACHE_HOME")
-    base = Path(xdg) if xdg and os.path.isabs(xdg) else Path.home() / ".cache"
-    return base / "adrguard"
+    return Path(xdg) if xdg and os.path.isabs(xdg) else Path.home() / ".cache"
 
 
 def digest(*parts: str | bytes) -> bytes:

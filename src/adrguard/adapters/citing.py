@@ -17,9 +17,9 @@ import stat
 from collections.abc import Collection, Sequence
 
 from adrguard.adapters.layout import longest_first, root_of
-from adrguard.adapters.reading import inside
 from adrguard.core.citations.syntax import Syntax, syntax_of
 from adrguard.core.options import CitationOptions
+from adrguard.pathguard import is_inside
 
 # Folders that hold other people's code or build output, wherever they are.
 VENDORED_DIRS = frozenset(
@@ -182,7 +182,7 @@ class Reader:
         found = self._folders.get(folder)
         if found is None:
             real = os.path.realpath(self.real_base + os.sep + folder)
-            found = self._folders[folder] = inside(real, self.real_base)
+            found = self._folders[folder] = is_inside(real, self.real_base)
         return found
 
     def read(self, path: str) -> tuple[bytes | None, str | None] | None:

@@ -2,8 +2,9 @@
 baseline, and tracked files that fitness rules scan.
 
 Every path is repository-relative and is read only when it is a regular file inside the
-repository: a symlink out of it, or a folder on the way that resolves outside it, is refused;
-a FIFO never blocks; a file above the size limit is not read. What stops a file being read is
+repository (:func:`adrguard.pathguard.read_problem`): an absolute path, a ``..``, a control
+character, git's own folder, or a symlink that resolves outside the work tree is refused; a
+FIFO never blocks; a file above the size limit is not read. What stops a file being read is
 returned as a reason (a rule without its input is ``unknown``), never raised.
 """
 
@@ -13,7 +14,7 @@ import os
 from collections.abc import Iterable
 from pathlib import Path
 
-from adrguard.adapters.reading import inside, read_bytes
+from adrguard.adapters.reading import read_bytes
 
 NOT_FOUND = "not found"
 
@@ -21,11 +22,13 @@ NOT_FOUND = "not found"
 def read_file(repo_root: Path, rel: str, max_size: int) -> tuple[bytes | None, str | None]:
     """``(data, None)`` or ``(None, why)`` for one repo-relative path named by a person or a
     manifest (not by git): every folder on the way must stay inside the repository too."""
+    from adrguard.pathguard import read_problem
+
+    problem = read_problem(repo_root, rel)
+    if problem is not None:
+        return None, problem
     real_base = os.path.realpath(repo_root)
     full = os.path.join(real_base, *rel.split("/"))
-    folder = os.path.realpath(os.path.dirname(full))
-    if not inside(folder, real_base):
-        return None, "a folder on its path is a symlink out of the repository: not followed"
     got = read_bytes(real_base, rel, max_size)
     if got is None:
         return None, NOT_FOUND if not os.path.isdir(full) else "a folder, not a file"

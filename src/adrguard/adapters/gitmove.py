@@ -63,10 +63,10 @@ def move(repo_root: Path, source: str, target: str) -> None:
     import git
 
     from adrguard.adapters.git import run_git, stderr_line
-    from adrguard.adapters.write import unsafe_target
+    from adrguard.pathguard import write_problem
 
     for rel in (source, target):
-        why = unsafe_target(repo_root, rel)
+        why = write_problem(repo_root, rel)
         if why is not None:
             raise UserError(f"refusing to move {source} to {target}: {why}")
     try:

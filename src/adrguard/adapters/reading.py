@@ -7,16 +7,13 @@ from __future__ import annotations
 import os
 import stat
 
+from adrguard.pathguard import is_inside
+
 SYMLINK_OUTSIDE = "symlink points outside the repository: not followed"
 # never block on a FIFO swapped in after lstat; binary mode on Windows
 _OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
 # Where open() can refuse a symlink, regular files are read without a separate lstat.
 _FAST_FLAGS = _OPEN_FLAGS | os.O_NOFOLLOW if hasattr(os, "O_NOFOLLOW") else 0
-
-
-def inside(real_path: str, real_base: str) -> bool:
-    """Whether ``real_path`` (resolved) is ``real_base`` or below it."""
-    return real_path == real_base or real_path.startswith(real_base.rstrip(os.sep) + os.sep)
 
 
 def read_bytes(real_base: str, path: str, max_size: int) -> tuple[bytes | None, str | None] | None:
@@ -54,7 +51,7 @@ def _read_careful(
     except OSError as exc:
         return None, f"cannot read file: {exc.strerror or exc}"
     if stat.S_ISLNK(st.st_mode):
-        if not inside(os.path.realpath(full), real_base):
+        if not is_inside(os.path.realpath(full), real_base):
             return None, SYMLINK_OUTSIDE
         try:
             st = os.stat(full)

@@ -5,6 +5,7 @@ history of a shallow clone when asked), the files a diff names, and the refs a g
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 from adrguard.adapters.git import decode_path, require_repo, run_git, stderr_line
@@ -222,42 +223,58 @@ _GLOB = frozenset("*?[")
 _REF_FOLDERS = ("refs/heads/", "refs/remotes/", "refs/tags/")
 
 
-def list_refs(repo_root: Path, patterns: list[str]) -> list[tuple[str, str]]:
-    """(ref, commit) for every ref the patterns name, in the order given, each commit once. A glob
+@dataclass(frozen=True)
+class Listed:
+    """The refs ``--against`` names: (ref, commit, whether a glob matched it) each commit once,
+    and a note for each ref a glob matched that names no commit (a tree, a blob), skipped."""
+
+    refs: list[tuple[str, str, bool]]
+    skipped: list[str]
+
+
+def list_refs(repo_root: Path, patterns: list[str]) -> Listed:
+    """Every ref the patterns name, in the order given, each commit once. A glob
     (``refs/remotes/origin/pr/*``, ``origin/pr/*``) lists what ``git for-each-ref`` holds (a
     glob that does not start with ``refs/`` is also tried under ``refs/heads``,
-    ``refs/remotes`` and ``refs/tags``) and may match nothing; any other pattern must name an
-    existing ref or commit. Only what is already fetched is read: nothing is fetched."""
+    ``refs/remotes`` and ``refs/tags``) and may match nothing; a ref it matches that is not a
+    commit (nor a tag of one) is skipped with a note. Any other pattern must name an existing ref
+    or commit. Only what is already fetched is read: nothing is fetched."""
     import git
 
     require_repo(repo_root)
-    out: dict[str, str] = {}
+    out: dict[str, tuple[str, bool]] = {}
+    skipped: list[str] = []
     for pattern in patterns:
         if not pattern or pattern.startswith("-") or any(c in pattern for c in "\0\n"):
             raise UserError(f"--against {pattern!r} is not a ref name or glob")
         if not _GLOB & set(pattern):
-            out.setdefault(pattern, resolve_commit(repo_root, pattern, "against"))
+            out.setdefault(pattern, (resolve_commit(repo_root, pattern, "against"), False))
             continue
         wanted = [pattern] if pattern.startswith("refs/") else [
             pattern, *(f"{folder}{pattern}" for folder in _REF_FOLDERS)
         ]
         try:
             raw = run_git(repo_root, "for-each-ref", "--format=%(refname)%00%(objectname)"
-                          "%00%(*objectname)", "--end-of-options", *wanted) if wanted else b""
+                          "%00%(objecttype)%00%(*objectname)%00%(*objecttype)",
+                          "--end-of-options", *wanted) if wanted else b""
         except git.GitCommandError as exc:
             raise UserError(f"git for-each-ref {pattern} failed: {stderr_line(exc)}") from None
         for row in raw.decode("utf-8", "replace").splitlines():
-            name, _, rest = row.partition("\0")
-            sha, _, peeled = rest.partition("\0")
-            if name and not name.endswith("/HEAD"):  # refs/remotes/origin/HEAD is an alias
-                out.setdefault(name, peeled or sha)
+            name, sha, kind, peeled, peeled_kind = (row.split("\0") + [""] * 5)[:5]
+            if not name or name.endswith("/HEAD") or name in out:  # origin/HEAD: an alias
+                continue
+            if (peeled_kind or kind) != "commit":
+                skipped.append(f"{name} points to a {peeled_kind or kind or 'missing object'}, "
+                               "not a commit: skipped")
+                continue
+            out[name] = (peeled or sha, True)
     seen: set[str] = set()
     unique = []
-    for name, sha in out.items():  # two names of one commit add the same records
+    for name, (sha, globbed) in out.items():  # two names of one commit add the same records
         if sha not in seen:
             seen.add(sha)
-            unique.append((name, sha))
-    return unique
+            unique.append((name, sha, globbed))
+    return Listed(unique, skipped)
 
 
 def paths_at(repo_root: Path, rev: str, under: list[str]) -> set[str]:

@@ -15,11 +15,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from adrguard.adapters.reading import inside
 from adrguard.config import DEFAULT_ROOTS, Config
 from adrguard.core import rootnames
 from adrguard.core.errors import UserError
 from adrguard.core.model import SourceFile
+from adrguard.core.relpath import is_git_name
+from adrguard.pathguard import is_inside
 
 MARKDOWN = (".md", ".markdown")
 RECORD_README = frozenset({"readme.md", "readme.markdown"})
@@ -65,7 +66,7 @@ class Search:
 
 
 def is_dir_inside(path: Path, real_base: str) -> bool:
-    return path.is_dir() and inside(os.path.realpath(path), real_base)
+    return path.is_dir() and is_inside(os.path.realpath(path), real_base)
 
 
 # --- configured roots -------------------------------------------------------------------------
@@ -82,6 +83,9 @@ def normalise(entry: str, base: Path, where: str) -> str:
     parts = [p for p in text.split("/") if p not in ("", ".")]
     if ".." in parts:
         raise UserError(f"{where}: roots entry {entry!r} must stay inside the repository (no '..')")
+    if any(is_git_name(p) for p in parts):
+        raise UserError(f"{where}: roots entry {entry!r} is inside git's own folder (.git), "
+                        "which adrguard never reads or writes; name a folder of the work tree")
     return "/".join(parts) or "."
 
 
@@ -163,11 +167,16 @@ def _tool_roots(base: Path, real_base: str, files: frozenset[str]) -> list[Root]
 
 
 def _log4brains_folders(text: str) -> list[str]:
+    """The ``adrFolder`` values of a ``.log4brains.yml``; a file YAML cannot load, or nested
+    deeper than any log4brains configuration is (flow brackets counted, quotes or not, before
+    loading; a loader's recursion caught after), names none."""
     import yaml
 
+    if _flow_depth(text) > _YAML_DEPTH:
+        return []
     try:
         data = yaml.safe_load(text)
-    except yaml.YAMLError:
+    except (yaml.YAMLError, RecursionError, ValueError):
         return []
     if not isinstance(data, dict):
         return []
@@ -182,6 +191,18 @@ def _log4brains_folders(text: str) -> list[str]:
         if isinstance(pkg, dict) and isinstance(pkg.get("adrFolder"), str):
             out.append(pkg["adrFolder"])
     return out
+
+
+_YAML_DEPTH = 64
+
+
+def _flow_depth(text: str) -> int:
+    """How deeply ``[``/``{`` nest in ``text``, counting every bracket (an over-estimate)."""
+    from itertools import accumulate
+
+    steps = {"[": 1, "{": 1, "]": -1, "}": -1}
+    brackets = [steps[c] for c in text if c in steps]
+    return max(accumulate(brackets), default=0)
 
 
 def _read_text(path: Path, limit: int) -> str:

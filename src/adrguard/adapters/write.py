@@ -12,15 +12,23 @@ Action's ``sarif-file``). Whatever the path names decides how:
 
 ``within`` (the Action: the workspace and ``$RUNNER_TEMP``) also refuses a path whose folder
 resolves outside every one of the given folders.
+
+Where a path may be written at all is :mod:`adrguard.pathguard`'s to say, before this is
+called: :func:`adrguard.pathguard.write_problem` for a file of the work tree,
+:func:`adrguard.pathguard.output_problem` for a path given on the command line.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
+import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
+
+from adrguard.pathguard import is_inside
 
 
 class UnsafeTarget(OSError):
@@ -30,12 +38,6 @@ class UnsafeTarget(OSError):
         super().__init__(f"{path}: {reason}")
         self.strerror = reason
         self.filename = str(path)
-
-
-def is_inside(path: str, folder: str) -> bool:
-    """Whether the real path ``path`` lies in (or is) the real folder ``folder``."""
-    folder = folder.rstrip(os.sep) or os.sep
-    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
 
 
 def target_problem(path: Path, within: Sequence[Path] = ()) -> str | None:
@@ -116,18 +118,47 @@ def _write_through(target: Path, data: bytes) -> None:
         fh.write(data)
 
 
-def unsafe_target(repo_root: Path, rel: str) -> str | None:
-    """Why adrguard must not write ``repo_root/rel`` (None when it may): the path is a symlink,
-    a directory, or its folder resolves outside the repository. Nothing is followed."""
-    target = Path(repo_root) / rel
-    if target.is_symlink():
-        return (
-            f"{rel} is a symlink; adrguard writes only regular files (replace the link by a file)"
-        )
-    if target.is_dir():
-        return f"{rel} is a directory, not a file"
-    real_root = os.path.realpath(repo_root)
-    real_parent = os.path.realpath(target.parent)
-    if not is_inside(real_parent, real_root):
-        return f"{rel} resolves outside the repository through a symlinked folder"
-    return None
+def write_in_repo(repo_root: Path, rel: str, text: str | bytes) -> None:
+    """Write ``text`` to the repo-relative ``rel`` of the work tree, once
+    :func:`adrguard.pathguard.write_problem` allows it (:class:`UnsafeTarget` when it does not):
+    how every file of the work tree is written."""
+    from adrguard.pathguard import write_problem
+
+    problem = write_problem(repo_root, rel)
+    if problem is not None:
+        raise UnsafeTarget(rel, problem)
+    write_atomic(Path(repo_root) / rel, text)
+
+
+class Busy(OSError):
+    """Another process holds the lock (``str()`` names the lock file)."""
+
+
+@contextlib.contextmanager
+def exclusive(lock: Path) -> Iterator[None]:
+    """Hold an exclusive lock on the file ``lock`` (created if missing, never deleted: a
+    waiting process may be about to open it) for the ``with`` block; :class:`Busy` at once when
+    another process holds it. The operating system drops the lock when its holder exits, so a
+    killed writer never leaves a stale lock behind."""
+    lock.parent.mkdir(parents=True, exist_ok=True)
+    flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    fd = os.open(lock, flags, 0o600)
+    try:
+        try:
+            _lock(fd)
+        except OSError:
+            raise Busy(f"{lock} is locked by another process") from None
+        yield
+    finally:
+        os.close(fd)  # closing the descriptor releases the lock
+
+
+def _lock(fd: int) -> None:
+    if sys.platform == "win32":
+        import msvcrt
+
+        msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+    else:
+        import fcntl
+
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)

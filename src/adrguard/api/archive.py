@@ -107,7 +107,7 @@ def _move_conflicts(
     root: Path, found: Discovery, mover: Mover, units: dict[str, str]
 ) -> list[Issue]:
     from adrguard.adapters.gitmove import tracked
-    from adrguard.adapters.write import unsafe_target
+    from adrguard.pathguard import write_problem
 
     out: list[Issue] = []
     if not found.uses_git:
@@ -121,7 +121,7 @@ def _move_conflicts(
                              "it (or add it) first"))
         if os.path.islink(root / source):
             out.append(Issue("symlink", source, 1, f"{source} is a symlink: move it by hand"))
-        why = unsafe_target(root, target)
+        why = write_problem(root, target)
         if why is not None and not os.path.lexists(root / target):
             out.append(Issue("unsafe-target", target, 1, why))
         if target in found.repo_files or os.path.lexists(root / target):

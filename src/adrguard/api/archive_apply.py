@@ -15,9 +15,10 @@ back, refusing files changed since the apply.
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -43,10 +44,10 @@ class Outcome:
 
 def read_plan(path: Path) -> dict[str, Any]:
     """A plan file, checked: JSON, its schema, and an id that matches its content."""
-    from adrguard.core.schemas import validator
+    from adrguard.core.schemas import load_json, validator
 
     try:
-        data = json.loads(path.read_bytes().decode("utf-8"))
+        data = load_json(path.read_bytes().decode("utf-8"))
     except OSError as exc:
         raise UserError(f"cannot read the plan {path}: {exc.strerror or exc}") from None
     except (UnicodeDecodeError, ValueError) as exc:
@@ -68,24 +69,28 @@ class Log:
     """The recovery log of one plan: ``<git dir>/adrguard/archive/<planId>.json``."""
 
     def __init__(self, root: Path, plan_id: str) -> None:
-        from adrguard.adapters.gitmove import git_dir
-
-        self.path = git_dir(root) / "adrguard" / "archive" / f"{plan_id}.json"
+        self.path = self.place(root, plan_id)
         self.data: dict[str, Any] = {
             "schemaVersion": 1, "planId": plan_id, "state": "new", "done": [],
             "originals": {}, "created": [], "createdDirs": [], "after": {},
         }
         if self.path.is_file():
-            from adrguard.core.schemas import validator
+            from adrguard.core.schemas import load_json, validator
 
             try:
-                loaded = json.loads(self.path.read_bytes().decode("utf-8"))
+                loaded = load_json(self.path.read_bytes().decode("utf-8"))
             except (OSError, UnicodeDecodeError, ValueError) as exc:
                 raise UserError(f"the recovery log {self.path} cannot be read ({exc}); "
                                 "inspect it before going on") from None
             if list(validator(LOG_SCHEMA).iter_errors(loaded)) or loaded["planId"] != plan_id:
                 raise UserError(f"the recovery log {self.path} is not valid; inspect it")
             self.data = loaded
+
+    @staticmethod
+    def place(root: Path, plan_id: str) -> Path:
+        from adrguard.adapters.gitmove import git_dir
+
+        return git_dir(root) / "adrguard" / "archive" / f"{plan_id}.json"
 
     @property
     def state(self) -> str:
@@ -108,7 +113,13 @@ class Log:
 
 
 def _read(root: Path, rel: str) -> bytes | None:
-    """A regular file's bytes (None: absent); a symlink is refused."""
+    """A regular file's bytes (None: absent); a symlink is refused, and so is a path the
+    path guard refuses (:func:`adrguard.pathguard.read_problem`)."""
+    from adrguard.pathguard import read_problem
+
+    why = read_problem(root, rel)
+    if why is not None:
+        raise UserError(f"refusing to read {rel}: {why}")
     target = root / rel
     if target.is_symlink():
         raise UserError(f"{rel} is a symlink: adrguard moves and writes only regular files")
@@ -123,12 +134,12 @@ def _read(root: Path, rel: str) -> bytes | None:
 
 
 def _write(root: Path, rel: str, data: bytes) -> None:
-    from adrguard.adapters.write import unsafe_target, write_atomic
+    from adrguard.adapters.write import write_in_repo
 
-    why = unsafe_target(root, rel)
-    if why is not None:
-        raise UserError(f"refusing to write: {why}")
-    write_atomic(root / rel, data)
+    try:
+        write_in_repo(root, rel, data)
+    except OSError as exc:
+        raise UserError(f"refusing to write {rel}: {exc.strerror or exc}") from None
 
 
 # --- apply --------------------------------------------------------------------------------
@@ -136,8 +147,31 @@ def _write(root: Path, rel: str, data: bytes) -> None:
 
 def apply(root: Path, config: Config, plan_path: Path, *, hook: Step | None = None) -> Outcome:
     """Apply the plan at ``plan_path`` (see the module docstring). ``hook`` is called with
-    each step's name once the step is done and logged (tests stop a run there)."""
+    each step's name once the step is done and logged (tests stop a run there). One process at
+    a time applies or restores a plan: the others stop at once (:func:`_locked`)."""
     plan = read_plan(plan_path)
+    with _locked(root, plan["planId"], "apply"):
+        return _apply(root, config, plan, plan_path, hook)
+
+
+@contextlib.contextmanager
+def _locked(root: Path, plan_id: str, action: str) -> Iterator[None]:
+    """The lock of a plan's recovery log (``<planId>.lock`` beside it), held while apply or
+    restore runs; a second process says so and stops (exit 2) instead of racing the first."""
+    from adrguard.adapters.write import Busy, exclusive
+
+    lock = Log.place(root, plan_id).with_suffix(".lock")
+    try:
+        with exclusive(lock):
+            yield
+    except Busy:
+        raise UserError(f"another adrguard is applying or restoring plan {plan_id[:12]} (it "
+                        f"holds {lock}): wait for it to finish, then run `adrguard archive "
+                        f"{action}` again") from None
+
+
+def _apply(root: Path, config: Config, plan: dict[str, Any], plan_path: Path,
+           hook: Step | None) -> Outcome:
     pid = plan["planId"]
     log = Log(root, pid)
     if log.state == "applied":
@@ -240,6 +274,11 @@ def _move(root: Path, move: dict[str, str], log: Log, hook: Step | None) -> None
     if step in log.data["done"] or (root / move["to"]).exists():
         log.mark(step, None)
         return
+    from adrguard.pathguard import write_problem
+
+    why = write_problem(root, move["to"])
+    if why is not None:
+        raise UserError(f"refusing to move {move['from']} to {move['to']}: {why}")
     folder = Path(move["to"]).parent
     missing = [p for p in (folder, *folder.parents) if str(p) != "." and not (root / p).exists()]
     for p in reversed(missing):
@@ -295,9 +334,14 @@ def _index(
 
 def restore(root: Path, plan_path: Path, *, hook: Step | None = None) -> Outcome:
     """Undo an applied (or interrupted) plan from its recovery log, to the byte."""
+    plan = read_plan(plan_path)
+    with _locked(root, plan["planId"], "restore"):
+        return _restore(root, plan, hook)
+
+
+def _restore(root: Path, plan: dict[str, Any], hook: Step | None) -> Outcome:
     from adrguard.adapters.gitmove import move as git_mv
 
-    plan = read_plan(plan_path)
     pid = plan["planId"]
     log = Log(root, pid)
     if log.state == "new":

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from adrguard.config import Config
-from adrguard.core.authoring import compose
+from adrguard.core.authoring import compose, names
 from adrguard.core.authoring.claims import Claims, next_number
 from adrguard.core.authoring.edit import EditError
 from adrguard.core.authoring.learn import learn
@@ -77,9 +77,7 @@ def _choose_log(repo_root: Path, config: Config, wanted: str | None) -> _Log:
 
     found = [r.path for r in search_roots(repo_root, config, required=False).roots]
     if wanted is not None:
-        root = wanted.strip().strip("/").removeprefix("./") or "."
-        if ".." in root.split("/") or Path(root).is_absolute():
-            raise UserError(f"--root {wanted!r} must be a folder inside the repository")
+        root = _root_folder(repo_root, wanted)
     elif len(found) == 1:
         root = found[0]
     elif found:
@@ -92,6 +90,28 @@ def _choose_log(repo_root: Path, config: Config, wanted: str | None) -> _Log:
         corpus = load_with(repo_root, config) if found else Corpus((), roots=(root,))
         return _Log(root, Corpus(corpus.decisions, roots=(*corpus.roots, root)), extra)
     return _Log(root, load_with(repo_root, config, extra_roots=extra), extra)
+
+
+def _root_folder(repo_root: Path, wanted: str) -> str:
+    """``--root`` as a repo-relative folder: an absolute path must lie inside the repository;
+    a relative one passes the lexical half of the path guard (:mod:`adrguard.core.relpath`)."""
+    import os
+
+    from adrguard.core import relpath
+
+    text = wanted.strip()
+    if os.path.isabs(text):
+        try:
+            text = Path(text).resolve().relative_to(Path(repo_root).resolve()).as_posix()
+        except ValueError:
+            raise UserError(f"--root {wanted!r} is outside the repository {repo_root}: give a "
+                            "folder inside it") from None
+    if text in ("", "."):
+        return "."
+    problem = relpath.problem(text)
+    if problem is not None:
+        raise UserError(f"--root {problem}")
+    return relpath.normalise(text) or "."
 
 
 def _status(config: Config, given: str | None) -> tuple[Status, str | None]:
@@ -120,10 +140,34 @@ def _template(repo_root: Path, config: Config) -> str | None:
         raise UserError(f"template {config.template!r} is not UTF-8 text") from None
 
 
-def _style(log: _Log, config: Config, fmt: str | None) -> Style:
+def _style(repo_root: Path, log: _Log, config: Config, fmt: str | None) -> Style:
     members = [d for d in log.corpus.decisions if d.root == log.root]
     options = config.options
-    return learn(Log(log.root, members), options.status_synonyms, fmt, options.required_sections)
+    return learn(Log(log.root, members), options.status_synonyms, fmt, options.required_sections,
+                 _log_templates(repo_root, log))
+
+
+def _log_templates(repo_root: Path, log: _Log, limit: int = 8) -> list[str]:
+    """The texts of the log's own template files (files of its folder named as a template,
+    which discovery leaves out of the records); one that cannot be read is left aside."""
+    import os
+
+    from adrguard.adapters.reading import read_bytes
+    from adrguard.core.parse.formats import template_name
+
+    inside = "" if log.root in ("", ".") else log.root + "/"
+    out: list[str] = []
+    for path in sorted(log.corpus.skipped):
+        if not path.startswith(inside) or not template_name(path) or len(out) >= limit:
+            continue
+        got = read_bytes(os.path.realpath(repo_root), path, 1024 * 1024)
+        if got is None or got[0] is None:
+            continue
+        try:
+            out.append(got[0].decode("utf-8").removeprefix("\ufeff").replace("\r\n", "\n"))
+        except UnicodeDecodeError:
+            continue
+    return out
 
 
 def _claims(repo_root: Path, config: Config, corpus: Corpus, refs: Sequence[str]) -> Claims | None:
@@ -136,9 +180,13 @@ def _claims(repo_root: Path, config: Config, corpus: Corpus, refs: Sequence[str]
 
 def _draft(repo_root: Path, config: Config, log: _Log, title: str, request: Request,
            status: Status, written: str | None) -> compose.Record:
-    style = _style(log, config, request.fmt)
+    style = _style(repo_root, log, config, request.fmt)
     claims = _claims(repo_root, config, log.corpus, request.against)
-    number = next_number(log.corpus, log.root, claims) if style.names.kind == "numbered" else None
+    number = None
+    if style.names.kind == "numbered" or style.names.sequence:
+        members = Log(log.root, [d for d in log.corpus.decisions if d.root == log.root])
+        after_date = (names.sequence(members.name_of(d)) for d in members.all)
+        number = next_number(log.corpus, log.root, claims, (n for n in after_date if n))
     day = request.today or dt.date.today()
     template = _template(repo_root, config)
     return compose.new_record(style, log.root, _clean_title(title), number, status, written, day,
@@ -175,7 +223,7 @@ def supersede(repo_root: Path, config: Config, old_key: str, title: str | None,
     if old.status is Status.SUPERSEDED and not amend:
         raise UserError(f"{old.id} is superseded already: supersede its successor instead (a "
                         "second successor leaves two decisions in force)")
-    style = _style(log, config, request.fmt)
+    style = _style(repo_root, log, config, request.fmt)
     day = request.today or dt.date.today()
     notes: list[str] = []
     old_text = _read_text(repo_root, old.path)
@@ -239,7 +287,8 @@ def _read_text(repo_root: Path, path: str) -> str:
 
 def _finish(repo_root: Path, config: Config, log: _Log, changes: list[Change],
             request: Request, notes: list[str]) -> Outcome:
-    from adrguard.adapters.write import unsafe_target, write_atomic
+    from adrguard.adapters.write import write_in_repo
+    from adrguard.pathguard import write_problem
 
     outcome = Outcome(changes=changes, notes=notes)
     for change in changes:
@@ -247,24 +296,42 @@ def _finish(repo_root: Path, config: Config, log: _Log, changes: list[Change],
         if change.before is None and (target.exists() or target.is_symlink()):
             raise UserError(f"{change.path} exists already: adrguard never overwrites a record; "
                             "give another title, or remove the file first")
-        if (why := unsafe_target(repo_root, change.path)) is not None:
-            raise UserError(f"refusing to write: {why}")
+        if (why := write_problem(repo_root, change.path)) is not None:
+            raise UserError(f"refusing to write {change.path}: {why}")
     if request.dry_run:
         return outcome
     written = {c.path for c in changes}
     fresh = not (repo_root / log.root).is_dir()  # a new log: nothing to check before
     before = Counter() if fresh else _counts(_check(repo_root, config, log), written)
+    crlf = _crlf(repo_root, log)
     for change in changes:  # the new record first: an edit never points at a missing file
-        data = change.text.encode("utf-8")
+        text = change.text.replace("\n", "\r\n") if crlf and change.before is None else change.text
+        data = text.encode("utf-8")
         if change.before is not None and _had_bom(repo_root, change.path):
             data = b"\xef\xbb\xbf" + data
         try:
-            write_atomic(repo_root / change.path, data)
+            write_in_repo(repo_root, change.path, data)
         except OSError as exc:
             raise UserError(f"cannot write {change.path}: {exc.strerror or exc}") from None
     outcome.indexes = _refresh_index(repo_root, config, log)
     outcome.findings = _new_findings(_check(repo_root, config, log), written, before)
     return outcome
+
+
+def _crlf(repo_root: Path, log: _Log) -> bool:
+    """Whether most records of the log end their lines with CRLF (a new record then does too;
+    an edited record keeps its own line ends). The 50 latest records are read."""
+    import os
+
+    from adrguard.adapters.reading import read_bytes
+
+    members = sorted((d for d in log.corpus.decisions if d.root == log.root),
+                     key=lambda d: (d.number or 0, d.path))[-50:]
+    real = os.path.realpath(repo_root)
+    votes = [data.partition(b"\n")[0].endswith(b"\r") for d in members
+             if (got := read_bytes(real, d.path, 1 << 20)) and (data := got[0])
+             and b"\n" in data]
+    return sum(votes) * 2 > len(votes)
 
 
 def _had_bom(repo_root: Path, path: str) -> bool:

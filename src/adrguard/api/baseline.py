@@ -46,7 +46,12 @@ def write_baseline(
         for f in check_result(root, config=config, baseline=False).report.findings
         if f.code != INTERNAL_ERROR[0]
     )
-    current = store.read(root, rel)
+    try:
+        current = store.read(root, rel)
+    except UserError:
+        if update:  # keeping entries needs the old file
+            raise
+        current = None  # written afresh: a damaged file is simply replaced
     if update and current is None:
         raise UserError(f"no baseline at {rel} to update: run `adrguard baseline` to write one")
     commit = head_commit(root) if (Path(root) / ".git").exists() else None

@@ -12,7 +12,6 @@ change adds since its base.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -24,6 +23,7 @@ from adrguard.core.errors import UserError
 from adrguard.core.model import Corpus, SourceFile
 
 CLAIMS_SCHEMA = "claims.schema.json"
+MAX_CLAIMS = 64 * 1024 * 1024  # bytes of a claims file (the Action writes at most a few MiB)
 _PREFIXES = ("refs/remotes/", "refs/heads/", "refs/tags/", "refs/")
 
 
@@ -98,11 +98,15 @@ def from_refs(repo_root: Path, config: Config, corpus: Corpus, refs: Sequence[st
     here = revisions.resolve_commit(repo_root, head or "HEAD", "head")
     existing: dict[str, set[str]] = {}
     pending: list[tuple[str, str, dict[str, bytes | None], dict[str, str], frozenset[str]]] = []
-    for name, sha in listed:
+    notes = list(listed.skipped)
+    for name, sha, globbed in listed.refs:
         label = short_ref(name)
         if sha == here:
             continue  # the commit this side starts from
         base = revisions.merge_base(repo_root, here, sha)
+        if base is None and globbed:  # one unrelated ref a glob matched: not this change's kin
+            notes.append(f"{name} shares no history with {head or 'HEAD'}: skipped")
+            continue
         if base is None:
             raise revisions.no_merge_base_error(repo_root, name, head or "HEAD")
         changes, _notes = revisions.diff_changes(repo_root, base, sha)
@@ -120,7 +124,7 @@ def from_refs(repo_root: Path, config: Config, corpus: Corpus, refs: Sequence[st
                     sources=(name,)) for name, label, files, ids, mine in pending]
     claims = merge(parts)
     new = sorted({p for paths in claims.new_here.values() for p in paths})
-    return merge([claims, Claims(blobs=_our_blobs(repo_root, config, new))])
+    return merge([claims, Claims(blobs=_our_blobs(repo_root, config, new), notes=tuple(notes))])
 
 
 def _renumbered(old: str, new: str) -> bool:
@@ -139,12 +143,26 @@ def _safe_path(path: str) -> bool:
         c >= " " and c != "\x7f" for c in path)
 
 
+def _read_claims(path: Path) -> str:
+    """The text of a claims file: a regular file of at most :data:`MAX_CLAIMS` bytes, UTF-8."""
+    import stat
+
+    with open(path, "rb") as fh:
+        st = os.fstat(fh.fileno())
+        if not stat.S_ISREG(st.st_mode):
+            raise ValueError("not a regular file")
+        data = fh.read(MAX_CLAIMS + 1)
+    if len(data) > MAX_CLAIMS:
+        raise ValueError(f"larger than {MAX_CLAIMS:,} bytes")
+    return data.decode("utf-8")
+
+
 def read_file(path: Path) -> dict[str, Any]:
     """A claims file (``schemas/claims.schema.json``), validated."""
-    from adrguard.core.schemas import validator
+    from adrguard.core.schemas import load_json, validator
 
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = load_json(_read_claims(path))
     except (OSError, ValueError) as exc:
         raise UserError(f"cannot read the claims file {path}: {exc}") from None
     errors = sorted(validator(CLAIMS_SCHEMA).iter_errors(data), key=lambda e: list(e.path))

@@ -19,12 +19,19 @@ def _read(
     repo_root: Path, paths: Iterable[str], max_size: int, *, strict: bool = True
 ) -> dict[str, bytes]:
     """The regular files among ``paths``. Symlinks inside the repository are read; a symlink
-    out of it is never followed (``strict``: refused), and a folder counts as absent."""
+    out of it or into git's folder is never followed (``strict``: refused), and a folder counts
+    as absent."""
     from adrguard.adapters.reading import SYMLINK_OUTSIDE, read_bytes
+    from adrguard.pathguard import read_problem
 
     real = os.path.realpath(repo_root)
     out: dict[str, bytes] = {}
     for path in sorted(set(paths)):
+        problem = read_problem(repo_root, path)
+        if problem is not None:
+            if strict:
+                raise UserError(f"refusing to read {path}: {problem}")
+            continue
         got = read_bytes(real, path, max_size)
         if strict and got is not None and got[1] == SYMLINK_OUTSIDE:
             raise UserError(f"refusing to read {path}: it is a symlink out of the repository")
@@ -34,12 +41,12 @@ def _read(
 
 
 def _refuse_unsafe(repo_root: Path, paths: Iterable[str]) -> None:
-    from adrguard.adapters.write import unsafe_target
+    from adrguard.pathguard import write_problem
 
     for path in sorted(set(paths)):
-        why = unsafe_target(repo_root, path)
+        why = write_problem(repo_root, path)
         if why is not None:
-            raise UserError(f"refusing to use {why}")
+            raise UserError(f"refusing to use {path}: {why}")
 
 
 # --- INDEX ------------------------------------------------------------------------------
@@ -107,7 +114,7 @@ def write_indexes(
     or no markers and ``init`` is off. ``managed_only`` (``adrguard new``) refreshes only the
     indexes adrguard keeps (stale ones, and missing ones that are configured or were generated
     before) and leaves every other file alone. Returns the paths written."""
-    from adrguard.adapters.write import write_atomic
+    from adrguard.adapters.write import write_in_repo
 
     states = index_states(repo_root, config, corpus, recover=True)
     if managed_only:
@@ -122,7 +129,7 @@ def write_indexes(
     for s in states:
         if s.kind in ("stale", "missing", "unmanaged") and s.expected is not None:
             try:
-                write_atomic(repo_root / s.target.path, s.expected)
+                write_in_repo(repo_root, s.target.path, s.expected)
             except OSError as exc:
                 raise UserError(f"cannot write {s.target.path}: {exc.strerror or exc}") from None
             written.append(s.target.path)
@@ -187,7 +194,7 @@ def stamp_current(
     """Record what each CURRENT.md was reviewed against. Coverage values and locators already
     in the manifest are kept; new members get ``open``. A corrupt or newer manifest, or a view
     still marked as a draft, is refused before anything is written."""
-    from adrguard.adapters.write import write_atomic
+    from adrguard.adapters.write import write_in_repo
 
     cfg = current.settings(config.options)
     texts = _current_texts(repo_root, config, corpus)
@@ -220,7 +227,10 @@ def stamp_current(
     for mpath, text, old in plans:
         changed = old is None or old != text.encode("utf-8")
         if changed:
-            write_atomic(repo_root / mpath, text)
+            try:
+                write_in_repo(repo_root, mpath, text)
+            except OSError as exc:
+                raise UserError(f"cannot write {mpath}: {exc.strerror or exc}") from None
         out.append(Written(mpath, changed))
     return out
 
@@ -229,7 +239,7 @@ def init_current(
     repo_root: Path, config: Config, corpus: Corpus, roots: Sequence[str] = ()
 ) -> list[Written]:
     """A draft CURRENT.md for each root that has none; an existing view is never overwritten."""
-    from adrguard.adapters.write import write_atomic
+    from adrguard.adapters.write import write_in_repo
 
     cfg = current.settings(config.options)
     texts = _current_texts(repo_root, config, corpus)
@@ -240,6 +250,9 @@ def init_current(
             out.append(Written(view, False))
             continue
         _refuse_unsafe(repo_root, [view])
-        write_atomic(repo_root / view, current.skeleton(corpus, config.options, root, texts))
+        try:
+            write_in_repo(repo_root, view, current.skeleton(corpus, config.options, root, texts))
+        except OSError as exc:
+            raise UserError(f"cannot write {view}: {exc.strerror or exc}") from None
         out.append(Written(view, True))
     return out

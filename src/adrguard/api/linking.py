@@ -109,7 +109,7 @@ def link(repo_root: Path, config: Config, source_key: str, relation: str, target
         raise UserError(f"{a.id} is {a.status or 'without a status'}: in-favour-of says a "
                         "rejected record was rejected in favour of another; reject it first")
     log = _choose_log(repo_root, config, a.root)
-    style = _style(log, config, None)
+    style = _style(repo_root, log, config, None)
     day = request.today or dt.date.today()
     notes: list[str] = []
     changes: list[Change] = []

@@ -13,7 +13,6 @@ from pathlib import Path
 
 from adrguard.adapters.cache import Store
 from adrguard.config import Config
-from adrguard.core.errors import UserError
 from adrguard.core.model import Decision, SourceFile
 
 
@@ -22,20 +21,16 @@ def open_store(config: Config, repo_root: Path) -> Store | None:
     ``ADRGUARD_NO_CACHE``) or cannot be used. Whatever is in the work tree may come from a pull
     request, so the cache is never inside it: a chosen folder there (``cache-dir``,
     ``ADRGUARD_CACHE_DIR``) is a configuration error, and the default one (a repository of the
-    home folder) means running without a cache."""
+    home folder) means running without a cache. A ``cache-dir`` set by the repository's own
+    configuration must also lie inside the user's cache folder (:mod:`adrguard.pathguard`)."""
     if not config.cache or os.environ.get("ADRGUARD_NO_CACHE"):
         return None
     from adrguard.adapters import cache
 
-    directory = cache.cache_dir(config.cache_dir)
-    real, top = os.path.realpath(directory), os.path.realpath(repo_root)
-    if real == top or real.startswith(top.rstrip(os.sep) + os.sep):
-        if not (os.environ.get("ADRGUARD_CACHE_DIR") or config.cache_dir):
-            return None  # the default folder: nobody chose it
-        raise UserError(
-            f"the cache folder {directory} is inside the repository {repo_root}: set cache-dir "
-            "(or ADRGUARD_CACHE_DIR) to a folder outside it, or run with --no-cache"
-        )
+    directory = cache.choose_folder(config.cache_dir, repo_root, config.source,
+                                    from_repository=config.repository_config)
+    if directory is None:
+        return None
     return cache.Store.open(directory)
 
 

@@ -234,21 +234,22 @@ def write_baseline(
 ) -> tuple[Verification, Written]:
     """Evaluate as :func:`verify` does (judged against the baseline there is, if any), then
     write today's violations as the drift baseline, atomically."""
-    from adrguard.adapters.write import unsafe_target, write_atomic
+    from adrguard.adapters.write import write_in_repo
+    from adrguard.pathguard import write_problem
 
     loaded = load(repo_root, config=config, config_path=config_path, rules=rules)
     path, _named = _baseline_path(loaded, baseline)
     run = _run(loaded, evidence, baseline, policy, missing_ok=True)
     entries = drift.entries_of(run.results)
     text = drift.render(entries, loaded.manifest.path)
-    why = unsafe_target(loaded.root, path)
+    why = write_problem(loaded.root, path)
     if why is not None:
-        raise UserError(f"refusing to write the drift baseline: {why}")
+        raise UserError(f"refusing to write the drift baseline {path}: {why}")
     target = loaded.root / path
     try:
         changed = not (target.is_file() and target.read_bytes() == text.encode("utf-8"))
         if changed:
-            write_atomic(target, text)
+            write_in_repo(loaded.root, path, text)
     except OSError as exc:
         raise UserError(f"cannot write {path}: {exc.strerror or exc}") from None
     if run.inconclusive:

@@ -28,6 +28,8 @@ def show_claims(claims: Claims) -> None:
     from adrguard.api.claims import short_ref
     from adrguard.core.authoring.claims import summary
 
+    for note in claims.notes:
+        info(f"adrguard: note: {note}")
     for source, records in summary(claims):
         label = records[0].label if records else short_ref(source)
         if not records:

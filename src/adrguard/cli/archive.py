@@ -59,8 +59,11 @@ def register(subparsers: Any) -> None:
 def _check_out(root: Path, target: Path) -> None:
     """A plan file goes outside the work tree, in the git folder, or where git ignores it."""
     from adrguard.adapters.gitmove import git_dir, is_ignored
-    from adrguard.adapters.write import is_inside
+    from adrguard.pathguard import is_inside, output_problem
 
+    problem = output_problem(target, root)
+    if problem is not None:
+        raise UserError(f"--out {target}: {problem}")
     real = os.path.realpath(target if target.is_absolute() else Path.cwd() / target)
     top = os.path.realpath(root)
     if not is_inside(real, top):

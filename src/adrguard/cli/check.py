@@ -275,7 +275,7 @@ def run_check(args: argparse.Namespace) -> int:
             continue
         tty = spec.path is None and colour_wanted(spec.name)  # NO_COLOR, a pipe: plain
         emit(render(spec.name, report, result.corpus, to_terminal=tty, quiet=quiet()), spec,
-             colour=tty)
+             colour=tty, root=root)
     if args.statistics:
         from adrguard.reporters.text import render_statistics
 
@@ -505,10 +505,15 @@ def run_rules(args: argparse.Namespace) -> int:
         from pathlib import Path
 
         from adrguard.adapters.write import write_atomic
+        from adrguard.api.corpus import resolve_root
+        from adrguard.pathguard import output_problem
 
         pages = catalogue.expected_docs()
         for name, text in pages.items():
-            write_atomic(Path(args.write_docs) / name, text)
+            target = Path(args.write_docs) / name
+            if (problem := output_problem(target, resolve_root(None))) is not None:
+                raise UserError(f"cannot write {target}: {problem}")
+            write_atomic(target, text)
         info(f"wrote {len(pages)} rule pages to {args.write_docs}")
         return 0
     write_stdout(catalogue.render(args.format), "json" if args.format == "json" else "text")

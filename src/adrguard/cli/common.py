@@ -149,13 +149,22 @@ def kind_of(format_name: str) -> str:
     return "json" if format_name in JSON_FORMATS else "text"
 
 
-def emit(text: str, spec: FormatSpec, *, colour: bool = False) -> None:
+def emit(text: str, spec: FormatSpec, *, colour: bool = False, root: Path | None = None) -> None:
     """Write ``text`` to stdout (:func:`write_stdout`) or to the spec's file (atomically, never
-    through a symlink: :func:`adrguard.adapters.write.write_atomic`)."""
+    through a symlink: :func:`adrguard.adapters.write.write_atomic`). The path is the user's
+    choice, but a symlink on the way inside the work tree ``root`` (default: the one around the
+    current folder) is the repository's, and refused
+    (:func:`adrguard.pathguard.output_problem`)."""
     if spec.path is None:
         write_stdout(text, "raw" if colour else kind_of(spec.name))
         return
     from adrguard.adapters.write import write_atomic
+    from adrguard.api.corpus import resolve_root
+    from adrguard.pathguard import output_problem
+
+    problem = output_problem(spec.path, root if root is not None else resolve_root(None))
+    if problem is not None:
+        raise UserError(f"cannot write {spec.path}: {problem}")
 
     if kind_of(spec.name) == "json":
         from adrguard.core.textsafe import json_safe

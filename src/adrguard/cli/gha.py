@@ -81,7 +81,9 @@ class Settings:
         if not path:
             return {}
         try:
-            data = json.loads(Path(path).read_text(encoding="utf-8"))
+            from adrguard.core.schemas import load_json
+
+            data = load_json(Path(path).read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return {}
         return data if isinstance(data, dict) else {}
@@ -252,7 +254,7 @@ def report(settings: Settings, root: Path) -> int:
     raw_exit = settings.get("ADRGUARD_CHECK_EXIT", "0") or "0"
     check_exit = int(raw_exit) if raw_exit.isdigit() else 3
     json_path = out / FILES["json"]
-    sarif_path = publish_sarif(settings, out / FILES["sarif"])
+    sarif_path = publish_sarif(settings, out / FILES["sarif"], root)
     outputs = {"report-json": str(json_path) if json_path.is_file() else "",
                "sarif-file": str(sarif_path) if sarif_path else ""}
     from adrguard.cli.gha_verify import run_verify
@@ -292,9 +294,11 @@ def report(settings: Settings, root: Path) -> int:
     return 0
 
 
-def publish_sarif(settings: Settings, written: Path) -> Path | None:
+def publish_sarif(settings: Settings, written: Path, root: Path) -> Path | None:
     """Copy the SARIF file to the ``sarif-file`` input (relative to the workspace). Only a
-    path inside the workspace or ``$RUNNER_TEMP`` is written, never through a symlink."""
+    path inside the workspace or ``$RUNNER_TEMP`` is written, never through a symlink (and never
+    through a symlink inside the checked-out repository ``root``, even one that stays in the
+    workspace: it could lead into ``.git``)."""
     if not written.is_file():
         return None
     wanted = settings.get("INPUT_SARIF_FILE")
@@ -307,6 +311,12 @@ def publish_sarif(settings: Settings, written: Path) -> Path | None:
     target = Path(wanted)
     if not target.is_absolute():
         target = workspace / target
+    from adrguard.pathguard import output_problem
+
+    problem = output_problem(target, root)
+    if problem is not None:
+        notice(f"cannot write sarif-file {wanted}: {problem}", "warning")
+        return written
     try:
         write_atomic(target, written.read_bytes(), within=places)
     except OSError as exc:

@@ -53,6 +53,14 @@ def run_verify(settings: Settings, root: Path, out: Path) -> Verified | None:
         enforced = policy == "enforce"
         return Verified(section, enforced, True,
                         {"verify-json": "", "verify-policy-failed": str(enforced).lower()})
+    except Exception as exc:  # our bug: say so, and let the check's report still be published
+        reason = f"{type(exc).__name__}: {' '.join(str(exc).split())}"
+        notice(f"adrguard verify hit an internal error ({reason}); please report it", "error")
+        section = (f"{reporter.HEADING}\n\n❌ adrguard verify hit an internal error: "
+                   f"{escape(reason)}. Please report it.\n")
+        enforced = policy == "enforce"
+        return Verified(section, enforced, True,
+                        {"verify-json": "", "verify-policy-failed": str(enforced).lower()})
     target = out / FILE
     from adrguard.adapters.write import write_atomic
 

@@ -89,7 +89,7 @@ def run_graph(args: argparse.Namespace) -> int:
     if out.too_large:
         info(f"adrguard: {out.too_large}: GitHub will not draw this diagram; "
              "use --focus ID --depth N, or --format dot")
-    emit(out.text, FormatSpec(args.format, target))
+    emit(out.text, FormatSpec(args.format, target), root=root)
     if target is not None and args.format == "html":
         records = "record" if out.nodes == 1 else "records"
         relations = "relationship" if out.edges == 1 else "relationships"

@@ -74,7 +74,7 @@ def _report(args: argparse.Namespace, base: str, head: str | None) -> int:
     result = impact(root, base=base, head=head, config=config, statuses=wanted,
                     deepen=args.deepen)
     for spec in specs:
-        emit(render(spec.name, result), spec)
+        emit(render(spec.name, result), spec, root=root)
     return 0
 
 

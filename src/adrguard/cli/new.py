@@ -176,15 +176,23 @@ def run_link(args: argparse.Namespace) -> int:
     return _report(outcome, args.dry_run)
 
 
+def _ended(text: str) -> str:
+    """``text`` ending its last line, as diff does: a line that had no line ending is followed
+    by ``\\ No newline at end of file``."""
+    if text.endswith("\n"):
+        return text
+    return text + "\n\\ No newline at end of file\n"
+
+
 def _report(outcome: Outcome, dry_run: bool) -> int:
     import difflib
 
     for change in outcome.changes:
         if dry_run:
             if change.before is None:
-                write_stdout(f"==> {change.path} (new) <==\n{change.text}")
+                write_stdout(_ended(f"==> {change.path} (new) <==\n{change.text}"))
             else:
-                write_stdout("".join(difflib.unified_diff(
+                write_stdout("".join(_ended(line) for line in difflib.unified_diff(
                     change.before.splitlines(keepends=True), change.text.splitlines(keepends=True),
                     fromfile=f"a/{change.path}", tofile=f"b/{change.path}")))
         else:

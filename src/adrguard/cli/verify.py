@@ -66,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
         specs = parse_formats(args.format, reporter.AUDIT_FORMATS, "text")
         found = api.audit_of(root, config=config, rules=args.rules)
         for spec in specs:
-            emit(reporter.render_audit(spec.name, found), spec)
+            emit(reporter.render_audit(spec.name, found), spec, root=root)
         return 0
     specs = parse_formats(args.format, reporter.FORMATS, "text")
     if args.write_baseline:
@@ -79,5 +79,5 @@ def run(args: argparse.Namespace) -> int:
         result = api.verify(root, config=config, rules=args.rules, evidence=args.evidence,
                             baseline=args.baseline, policy=args.policy)
     for spec in specs:
-        emit(reporter.render(spec.name, result), spec)
+        emit(reporter.render(spec.name, result), spec, root=root)
     return 1 if result.policy_failed else 0

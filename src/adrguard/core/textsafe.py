@@ -7,9 +7,10 @@ line (after any whitespace) and ``##[command]`` anywhere in one. :func:`neutrali
 to every such string in every text output, and once more to a whole text output before it is
 printed; :func:`json_safe` does the same for JSON without changing what the JSON means.
 
-* C0 and C1 controls, DEL, lone surrogates, line/paragraph separators and the bidi controls
-  become visible escapes (``\\x1b``, ``\\u202e``); a tab becomes a space on one line and stays
-  in multi-line text; ``\\n`` (and ``\\r\\n``) separate lines only in multi-line text.
+* C0 and C1 controls, DEL, lone surrogates, line/paragraph separators, the bidi controls and
+  the invisible format characters (zero-width space, word joiner, BOM, ...) become visible
+  escapes (``\\x1b``, ``\\u202e``); a tab becomes a space on one line and stays in multi-line
+  text; ``\\n`` (and ``\\r\\n``) separate lines only in multi-line text.
 * A line whose first non-blank characters are ``::`` shows its first colon as ``\\x3a``.
 * ``##[`` shows as ``#\\x23[``.
 
@@ -21,17 +22,20 @@ from __future__ import annotations
 
 import re
 
-# Controls a terminal or a log viewer acts on, and characters that reorder or hide text.
-_SPECIAL = (
+# Controls a terminal or a log viewer acts on, and characters that reorder or hide text: the
+# one set every output neutralises (the annotations of reporters.github too). The zero-width
+# joiner and non-joiner stay: scripts and emoji need them.
+SPECIAL = (
     "\x7f-\x9f"  # DEL and C1
     "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"  # bidi marks, embeddings, overrides, isolates
+    "\u200b\u2060-\u2064\u206a-\u206f\ufeff\ufff9-\ufffb"  # invisible format characters
     "\u2028\u2029"  # line and paragraph separators
     "\ud800-\udfff"  # lone surrogates (undecodable bytes)
 )
-_CONTROL = re.compile(f"[\x00-\x08\x0a-\x1f{_SPECIAL}]")  # one line: every C0 but tab
-_CONTROL_KEEP_NEWLINE = re.compile(f"[\x00-\x08\x0b-\x1f{_SPECIAL}]")
+_CONTROL = re.compile(f"[\x00-\x08\x0a-\x1f{SPECIAL}]")  # one line: every C0 but tab
+_CONTROL_KEEP_NEWLINE = re.compile(f"[\x00-\x08\x0b-\x1f{SPECIAL}]")
 _LINE_COMMAND = re.compile(r"^([^\S\n]*):(?=:)", re.MULTILINE)  # blanks, then `::`
-_JSON_UNSAFE = re.compile(f"[{_SPECIAL}]")
+_JSON_UNSAFE = re.compile(f"[{SPECIAL}]")
 
 
 def _visible(m: re.Match[str]) -> str:

@@ -35,6 +35,7 @@ proposed (not decided yet), "Withdrawn" and "Abandoned" are rejected (never in f
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 
 def _words(status: str, *groups: str) -> dict[str, str]:
@@ -178,3 +179,61 @@ STATUS_HEADINGS: tuple[str, ...] = (
     "状態",  # ja
     "상태",  # ko
 )
+
+
+# The words a new record's status is written in, per language: what adrguard writes for a
+# status the log never wrote itself, in the language of the log's own status words
+# (``adrguard new`` in a French log: ``proposé``). The first word of each translation above,
+# in the order proposed, accepted, rejected, deprecated, superseded, draft. A language whose
+# words agree with the noun (la décision: ``acceptée``) has its feminine forms as a second
+# entry (``fr-f``), chosen when the log's words are those. Every word is a key of
+# STATUS_SYNONYMS for the same status (a test checks). ``labels``: the language's status
+# headings, which tell the language of a log that writes no status word; ``by``: how it says
+# "superseded by X" (``{word}``: the log's word, ``{target}``: the link) so that the parser
+# reads X as the successor (:mod:`adrguard.core.parse.successors`).
+@dataclass(frozen=True, slots=True)
+class Language:
+    words: Mapping[str, str]  # status -> word
+    labels: tuple[str, ...] = ()
+    by: str = ""  # "{word} by {target}"
+
+
+_ORDER = ("proposed", "accepted", "rejected", "deprecated", "superseded", "draft")
+
+
+def _language(words: str, labels: str = "", by: str = "") -> Language:
+    split = [w.strip() for w in words.split(";")]
+    return Language(dict(zip(_ORDER, split, strict=True)),
+                    tuple(w.strip() for w in labels.split(";") if w.strip()), by)
+
+
+LANGUAGES: Mapping[str, Language] = {
+    "en": _language("proposed; accepted; rejected; deprecated; superseded; draft",
+                    "status; state", "{word} by {target}"),
+    "de": _language("vorgeschlagen; akzeptiert; abgelehnt; veraltet; ersetzt; entwurf",
+                    "stand; zustand", "{word} durch {target}"),
+    "fr": _language("proposé; accepté; rejeté; déprécié; remplacé; brouillon",
+                    "statut; état; etat", "{word} par {target}"),
+    "fr-f": _language("proposée; acceptée; rejetée; dépréciée; remplacée; brouillon",
+                      "", "{word} par {target}"),
+    "es": _language("propuesto; aceptado; rechazado; obsoleto; reemplazado; borrador",
+                    "estado", "{word} por {target}"),
+    "es-f": _language("propuesta; aceptada; rechazada; obsoleta; reemplazada; borrador",
+                      "", "{word} por {target}"),
+    "pt": _language("proposto; aceito; rejeitado; depreciado; substituído; rascunho",
+                    "situação", "{word} por {target}"),
+    "pt-f": _language("proposta; aceita; rejeitada; depreciada; substituída; rascunho",
+                      "", "{word} por {target}"),
+    "it": _language("proposto; accettato; rifiutato; deprecato; sostituito; bozza",
+                    "stato", "{word} da {target}"),
+    "it-f": _language("proposta; accettata; rifiutata; deprecata; sostituita; bozza",
+                      "", "{word} da {target}"),
+    "nl": _language("voorgesteld; geaccepteerd; afgewezen; verouderd; vervangen; concept",
+                    "", "{word} door {target}"),
+    "ru": _language("предложено; принято; отклонено; устарело; заменено; черновик",
+                    "статус; состояние", "{word} {target}"),
+    "zh": _language("提议; 通过; 拒绝; 废弃; 取代; 草稿", "状态; 狀態", "已被 {target} 取代"),
+    "ja": _language("提案; 承認; 却下; 廃止; 置換; 下書き", "ステータス; 状態",
+                    "{target} によって置き換え"),
+    "ko": _language("제안됨; 승인됨; 거부됨; 폐기됨; 대체됨; 초안", "상태", "{word}: {target}"),
+}

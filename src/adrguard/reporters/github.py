@@ -18,18 +18,22 @@ from __future__ import annotations
 import re
 
 from adrguard.core.findings import Finding, Report, Severity
+from adrguard.core.textsafe import SPECIAL
 from adrguard.reporters.context import LEVELS, ReportContext, clean, plural, position
 
 PER_LEVEL = 10
 COMMANDS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.NOTE: "notice"}
 
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028-\u202e\u2066-\u2069]")
+# C0 but tab, LF and CR (escaped the runner's way below), and every character textsafe
+# neutralises: C1, the bidi marks and controls, invisible format characters, separators.
+_CONTROL = re.compile(f"[\x00-\x08\x0b\x0c\x0e-\x1f{SPECIAL}]")
 
 
 def escape_data(value: str) -> str:
-    """Workflow-command data. Beyond the runner's rules, terminal escapes and bidi overrides
-    become U+FFFD and tabs spaces, so the log line shows what the annotation says."""
+    """Workflow-command data. Beyond the runner's rules, terminal escapes, bidi marks and
+    controls and invisible format characters become U+FFFD and tabs spaces, so the log line
+    shows what the annotation says."""
     text = _CONTROL.sub("\ufffd", clean(value).replace("\t", " "))
     return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 

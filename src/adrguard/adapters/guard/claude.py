@@ -40,7 +40,9 @@ def read_payload(data: bytes) -> Call:
     if len(data) > MAX_PAYLOAD:
         return Call(problem=f"malformed hook payload: more than {MAX_PAYLOAD:,} bytes")
     try:
-        payload = json.loads(data.decode("utf-8"))
+        from adrguard.core.schemas import load_json  # bounded depth, like every JSON input
+
+        payload = load_json(data.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError) as exc:
         return Call(problem=f"malformed hook payload: not JSON ({_short(exc)})")
     if not isinstance(payload, dict):

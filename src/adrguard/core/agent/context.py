@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING
 from adrguard.core.errors import UserError
 from adrguard.core.impact.analysis import status_key
 from adrguard.core.model import Corpus, Decision
+from adrguard.core.schemas import load_json
 
 if TYPE_CHECKING:
     from adrguard.core.graph.graph import Graph
@@ -298,7 +299,7 @@ def read_cursor(cursor: str, fp: str, request: str) -> int:
     """The offset a cursor resumes at; UserError when it is not for this corpus and request."""
     try:
         padded = cursor + "=" * (-len(cursor) % 4)
-        data = json.loads(base64.urlsafe_b64decode(padded.encode("ascii")))
+        data = load_json(base64.urlsafe_b64decode(padded.encode("ascii")))
         offset = int(data["o"])
         made_fp, made_q = str(data["fp"]), str(data["q"])
     except (ValueError, KeyError, TypeError, UnicodeError, binascii.Error):

@@ -41,6 +41,7 @@ class Claims:
     new_here: Mapping[str, frozenset[str]] = field(default_factory=dict)
     blobs: Mapping[str, str] = field(default_factory=dict)
     sources: tuple[str, ...] = ()  # every source looked at, in order (also those adding nothing)
+    notes: tuple[str, ...] = ()  # sources skipped, and why (a ref a glob matched that is no kin)
 
     def numbers(self, root: str) -> set[int]:
         return {c.number for c in self.claimed if c.root == root and c.number is not None}
@@ -55,10 +56,13 @@ class Collision:
     next_free: int | None
 
 
-def next_number(corpus: Corpus, root: str, claims: Claims | None = None) -> int:
+def next_number(corpus: Corpus, root: str, claims: Claims | None = None,
+                also: Iterable[int] = ()) -> int:
     """The next free number of ``root``'s log: one more than the highest number its records
-    (archived ones included) and the other sources' records have."""
+    (archived ones included) and the other sources' records have, and than ``also`` (the
+    numbers a log writes after the date of its dated names)."""
     taken = {d.number for d in corpus.decisions if d.root == root and d.number is not None}
+    taken.update(also)
     if claims is not None:
         taken |= claims.numbers(root)
     return max(taken, default=0) + 1
@@ -102,9 +106,11 @@ def merge(parts: Iterable[Claims]) -> Claims:
     new_here: dict[str, frozenset[str]] = {}
     blobs: dict[str, str] = {}
     sources: list[str] = []
+    notes: list[str] = []
     for part in parts:
         claimed.extend(part.claimed)
         new_here.update(part.new_here)
         blobs.update(part.blobs)
         sources.extend(s for s in part.sources if s not in sources)
-    return Claims(tuple(claimed), new_here, blobs, tuple(sources))
+        notes.extend(part.notes)
+    return Claims(tuple(claimed), new_here, blobs, tuple(sources), tuple(notes))

@@ -15,7 +15,7 @@ import posixpath
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from adrguard.core.authoring import edit, names
+from adrguard.core.authoring import dating, edit, names
 from adrguard.core.authoring.render import Fields, date_text, fill_template, render
 from adrguard.core.authoring.style import Style, cased
 from adrguard.core.model import Decision, RelKind, SourceFile, Status
@@ -66,6 +66,9 @@ def new_record(style: Style, root: str, title: str, number: int | None, status: 
     rid = formats.identity(path, root)[0]
     when = date_text(style, day, options.date_format)
     word = status_word(style, status, written)
+    if style.status_dated and style.status.where == "section" and template is None:
+        before, example, gap = style.status_dated
+        word = f"{before}{dating.write_like(example, day, style.day_first)}{gap}{word}"
     for attempt in (word, cased(status.value, style.casing)):
         fields = Fields(title, number, rid, day, attempt)
         text = (fill_template(template, style, fields, when) if template is not None
@@ -140,9 +143,11 @@ def successor_edit(text: str, old: Decision, new: Decision, style: Style, day: d
     if not back:
         changed = edit.set_status(text, old, style.word(Status.SUPERSEDED.value), day, syn)
         return Record(old.path, changed, read(old.path, old.root, changed, options))
-    if style.inline_successor and not keys:
-        value = f"{style.superseded_by()} {link(style, old.path, new)}"
-        changed = edit.set_status(text, old, value, day, syn)
+    inline = style.superseded_by(link(style, old.path, new)) if style.inline_successor else None
+    if edit.unfilled_line(edit.Text.of(text), old, RelKind.SUPERSEDED_BY.value) is not None:
+        inline = None  # the record's own ``Superseded by: n/a`` line takes the successor
+    if inline is not None and not keys:
+        changed = edit.set_status(text, old, inline, day, syn)
         return Record(old.path, changed, read(old.path, old.root, changed, options))
     changed = edit.set_status(text, old, style.word(Status.SUPERSEDED.value), day, syn)
     marked = read(old.path, old.root, changed, options)

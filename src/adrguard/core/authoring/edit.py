@@ -16,12 +16,13 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from adrguard.core.authoring import dating
+from adrguard.core.authoring import dating, tables
 from adrguard.core.authoring.style import Place, Style
 from adrguard.core.model import Decision, StatusStatement
 from adrguard.core.parse import status as st
 from adrguard.core.parse.document import Document
 from adrguard.core.parse.front_matter import split
+from adrguard.core.parse.keyed import front_matter_key
 from adrguard.core.parse.markdown import walk
 
 _BLOCK_PREFIX = re.compile(r"^([ \t]*(?:>[ \t]?)*[ \t]*(?:[*+-][ \t]+|\d{1,9}[.)][ \t]+)?"
@@ -86,9 +87,25 @@ def set_status(data: str, d: Decision, value: str, day: dt.date,
                synonyms: Mapping[str, str]) -> str:
     """``data`` (the record ``d``) with its status statement replaced by ``value`` (the words
     to write, ``Superseded by [5. X](0005-x.md)``); in a dated status history a new entry dated
-    ``day`` (written like the history's dates) is added after the latest one instead."""
+    ``day`` (written like the history's dates) is added after the latest one instead. A record
+    that states the same status a second time elsewhere (front matter and a Status section)
+    gets both changed."""
+    primary(d)
+    statements = [d.statuses[0]] + [s for s in d.statuses[1:2] if _restates(d, s)]
+    for stmt in sorted(statements, key=lambda s: -s.line):  # bottom up: lines stay put
+        data = _set_one(data, d, stmt, value, day, synonyms)
+    return data
+
+
+def _restates(d: Decision, stmt: StatusStatement) -> bool:
+    """A second statement that says what the first one says, from another place."""
+    first = d.statuses[0]
+    return stmt.source != first.source and stmt.status is first.status
+
+
+def _set_one(data: str, d: Decision, stmt: StatusStatement, value: str, day: dt.date,
+             synonyms: Mapping[str, str]) -> str:
     text = Text.of(data)
-    stmt = primary(d)
     if stmt.source == "front-matter":
         _set_front_matter(text, stmt.line, value, d)
     elif stmt.source == "section":
@@ -127,7 +144,7 @@ def yaml_value(value: object, quote: str = "") -> str:
     return json.dumps(text, ensure_ascii=False)
 
 
-def _split_markup(line: str) -> tuple[str, str, str]:
+def split_markup(line: str) -> tuple[str, str, str]:
     """(markup before the text, the text, markup after it) of one line of a block."""
     head = _BLOCK_PREFIX.match(line)
     start = head.end() if head else 0
@@ -139,16 +156,41 @@ def _split_markup(line: str) -> tuple[str, str, str]:
 def _set_statement(text: Text, stmt: StatusStatement, value: str, day: dt.date,
                    synonyms: Mapping[str, str]) -> None:
     line = text.get(stmt.line)
-    before, body, after = _split_markup(line)
-    lead = _dated_lead(body, synonyms)
+    before, body, after = split_markup(line)
+    lead = dated_lead(body, synonyms)
     if lead is None:
         text.set(stmt.line, f"{before}{value}{after}")
         return
     written, gap = lead
-    text.insert(stmt.line, [f"{before}{dating.write_like(written, day)}{gap}{value}{after}"])
+    entry = f"{before}{dating.write_like(written, day)}{gap}{value}{after}"
+    last, apart = _history_end(text, stmt.line)
+    # entries written as paragraphs of their own get one more; lines of one paragraph, a line
+    text.insert(last, ["", entry] if apart else [entry])
 
 
-def _dated_lead(body: str, synonyms: Mapping[str, str]) -> tuple[str, str] | None:
+def _history_end(text: Text, line: int) -> tuple[int, bool]:
+    """The last line of the dated history that file line ``line`` is an entry of (later
+    entries without a status word count: ``2024-04-07: Edited``), and whether its entries are
+    paragraphs of their own (a blank line between them; a lone entry that is no list item)."""
+    close = _entry(text, line - 1) or _entry(text, line + 1)
+    apart = not close and not _BULLET.match(text.get(line)) and (
+        _entry(text, line - 2) or _entry(text, line + 2) or text.blank(line - 1))
+    step = 2 if apart else 1
+    last = line
+    while _entry(text, last + step) and (not apart or text.blank(last + 1)):
+        last += step
+    return last, apart
+
+
+def _entry(text: Text, line: int) -> bool:
+    """Whether file line ``line`` is a dated entry (``- 2024-04-07: Edited``)."""
+    if not 1 <= line <= len(text.lines):
+        return False
+    body = split_markup(text.get(line))[1]
+    return body[:1].isdigit() and st.date_key(body) is not None
+
+
+def dated_lead(body: str, synonyms: Mapping[str, str]) -> tuple[str, str] | None:
     """(the date, the text between it and the status word) of a dated history entry such as
     ``2020-02-01 Accepted`` or ``2020-02-01: Accepted``; None for an undated statement."""
     if not body[:1].isdigit() or st.date_key(body) is None:
@@ -163,18 +205,22 @@ def _dated_lead(body: str, synonyms: Mapping[str, str]) -> tuple[str, str] | Non
 
 
 def _set_labelled(text: Text, line_no: int, value: str) -> None:
-    """``* Status: accepted`` / ``**Status:** accepted`` / ``## Status: accepted``."""
+    """``* Status: accepted`` / ``**Status:** accepted`` / ``## Status: accepted``, or a
+    metadata table's row ``| Status | accepted |`` (its value cell)."""
     line = text.get(line_no)
+    row = tables.set_value(line, value) if tables.is_row(line) else None
+    if row is not None:
+        text.set(line_no, row)
+        return
     colon = _COLON.search(line)
     if colon is None:
         raise EditError(f"line {line_no}: no `Status:` label found")
-    label = line[: colon.end()]
     rest = line[colon.end() :]
-    lead = re.match(r"(?:\*\*|__|\*|_)?[ \t]*", rest) if label.count("*") % 2 else None
-    lead = lead or re.match(r"[ \t]*", rest)
+    # emphasis right after the colon closes the label's (``**Status:** x``, ``- **S:** x``)
+    lead = re.match(r"(?:\*\*|__|\*|_)?[ \t]*", rest)
     assert lead is not None
     start = colon.end() + lead.end()
-    inner_before, _body, inner_after = _split_markup(line[start:])
+    inner_before, _body, inner_after = split_markup(line[start:])
     text.set(line_no, f"{line[:start]}{inner_before}{value}{inner_after}")
 
 
@@ -187,6 +233,15 @@ def add_relation(data: str, d: Decision, style: Style, kind: str, line: str,
     (``Supersedes [2. X](0002-x.md)``) in the body, or the key for ``kind`` set to
     ``front_value`` in the front matter."""
     text = Text.of(data)
+    empty = unfilled_line(text, d, kind)
+    if empty is not None:  # ``* Superseded by: n/a``: the log's line for it, kept empty so far
+        label = text.get(empty)
+        colon = _COLON.search(label)
+        assert colon is not None
+        lead = re.match(r"(?:\*\*|__)?[ \t]*", label[colon.end() :])
+        start = colon.end() + (lead.end() if lead else 0)
+        text.set(empty, label[:start] + "[" + line.partition(" [")[2])
+        return str(text)
     place = resolve_place(style.place, d, style)
     doc = walk(d.text, d.body_line_offset)
     if place.where == "front-matter":
@@ -197,11 +252,40 @@ def add_relation(data: str, d: Decision, style: Style, kind: str, line: str,
         text.insert(block + 1, [line])
     elif place.where == "header":
         stmt_line = primary(d).line
-        bullet = _BULLET.match(text.get(stmt_line))
+        status_line = text.get(stmt_line)
+        if tables.is_row(status_line):  # a metadata table: a row of its own
+            verb, _, target = line.partition(" [")
+            after = stmt_line  # below the status row, or below the delimiter when it heads
+            if stmt_line < len(text.lines) and tables.is_delimiter(text.get(stmt_line + 1)):
+                after += 1
+            text.insert(after, [tables.row_like(status_line, verb, "[" + target)])
+            return str(text)
+        bullet = _BULLET.match(status_line)
         text.insert(stmt_line, [(bullet.group(1) if bullet else place.bullet) + line])
     else:
         _add_to_section(text, doc, place, line)
     return str(text)
+
+
+_LABELLED = re.compile(r"^\s*(?:[*+-]\s+)?(?:\*\*|__)?([^:*_|]{2,40}?)(?:\*\*|__)?\s*:"
+                       r"\s*(?:\*\*|__)?\s*(.*?)\s*$")
+_NO_VALUE = re.compile(r"^[\W_]*(?:n/?a|none|nothing|nil|null|tbd|no|keine?|aucune?)?[\W_]*$",
+                       re.I)
+
+
+def unfilled_line(text: Text, d: Decision, kind: str) -> int | None:
+    """The file line of a ``Label: value`` line of the body (above its first section) whose
+    label names relation ``kind`` and whose value says there is none yet (``n/a``, ``None``,
+    ``-``, nothing)."""
+    first_section = min((s.line for s in d.sections if s.level > 1), default=len(text.lines) + 1)
+    for n in range(d.body_line_offset + 1, min(first_section, len(text.lines) + 1)):
+        m = _LABELLED.match(text.get(n))
+        if m is None or "](" in m.group(2):
+            continue
+        named = front_matter_key(m.group(1))
+        if named is not None and named.value == kind and _NO_VALUE.match(m.group(2)):
+            return n
+    return None
 
 
 def resolve_place(place: Place, d: Decision, style: Style) -> Place:
@@ -267,10 +351,29 @@ def _add_to_section(text: Text, doc: Document, place: Place, line: str) -> None:
 
 
 def _add_key(text: Text, d: Decision, key: str, value: str) -> None:
-    if any(k.casefold() == key.casefold() for k in d.front_matter):
+    same = next((k for k in d.front_matter if k.casefold() == key.casefold()), None)
+    if same is not None and d.front_matter[same] in (None, "", [], {}):
+        _fill_key(text, d, same, value)  # a key the log keeps empty until it applies
+        return
+    if same is not None:
         raise EditError(f"{d.path} already has a front-matter key {key!r}: edit it by hand")
     close = next((i for i in range(2, len(text.lines) + 1)
                   if text.get(i).strip() in ("---", "...")), None)
     if close is None:
         raise EditError(f"{d.path}: the front matter has no closing line")
     text.insert(close - 1, [f"{key}: {yaml_value(value)}"])
+
+
+def _fill_key(text: Text, d: Decision, key: str, value: str) -> None:
+    """Give an empty front-matter key (``supersededBy: ''``) its value, quoted like the
+    empty one was."""
+    line = d.front_matter_lines.get(key)
+    m = _FM_KEY.match(text.get(line)) if line else None
+    if line is None or m is None:
+        raise EditError(f"{d.path}: the front-matter key {key!r} is not a `key: value` line")
+    nxt = line + 1
+    if nxt <= len(text.lines) and re.match(r"[ \t]+\S|-[ \t]", text.get(nxt)):
+        raise EditError(f"{d.path}:{line}: the key {key!r} spans several YAML lines")
+    old = m.group(4)
+    scalar = yaml_value(value, old[:1] if old[:1] in "\"'" else "")
+    text.set(line, f"{m.group(1)}{m.group(2)}{m.group(3)}{scalar}{m.group(5) or ''}")

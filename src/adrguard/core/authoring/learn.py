@@ -13,13 +13,11 @@ order, and where and how relations are written (``Supersedes`` in the Status sec
 
 from __future__ import annotations
 
-import re
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from adrguard.core.authoring import names
+from adrguard.core.authoring import edit, names, skeleton, tables, wording
 from adrguard.core.authoring.habits import (
     HEADING,
     body_line,
@@ -32,8 +30,7 @@ from adrguard.core.authoring.linking import relations
 from adrguard.core.authoring.style import BUILT_IN, Line, Style, built_in
 from adrguard.core.conventions.log import MIN_LEARN, Log
 from adrguard.core.conventions.naming import STRONG
-from adrguard.core.conventions.sections import Requirement, fold
-from adrguard.core.model import Decision, Status
+from adrguard.core.model import Decision
 from adrguard.core.parse import formats
 
 
@@ -43,10 +40,12 @@ def _age(d: Decision) -> tuple[bool, int, str, str]:
 
 
 def learn(log: Log, synonyms: Mapping[str, str], fmt: str | None = None,
-          required: Mapping[str, tuple[str, ...]] | None = None) -> Style:
+          required: Mapping[str, tuple[str, ...]] | None = None,
+          templates: Sequence[str] = ()) -> Style:
     """The style of ``log`` (in format ``fmt`` when given). ``required``: the required
-    sections per format (a new record always carries the ones the log writes)."""
-    vocabulary = by_status(synonyms)
+    sections per format (a new record always carries the ones the log writes); ``templates``:
+    the texts of the log's own template files (:mod:`.skeleton`)."""
+    vocabulary = wording.by_status(synonyms)
     records = [d for d in log.substantive if d.format != "generic" or not fmt]
     naming = names.learn(
         log.scheme, (log.name_of(d) for d in sorted(log.all, key=_age)),
@@ -61,26 +60,34 @@ def learn(log: Log, synonyms: Mapping[str, str], fmt: str | None = None,
     same = [d for d in records if d.format == chosen] or ([] if fmt else records)
     if not same:
         return base
-    style = replace(
-        base,
-        status=_status_line(same) or base.status,
-        words=_words(log.substantive, vocabulary),
-        casing=_casing(log.substantive, vocabulary),
-        learned=True,
-    )
+    status = _status_line(same) or base.status
+    table = tables.learn(sorted(same, key=_age)) if "|" in status.label else None
+    if table is not None:
+        status = Line("table", status.label, status.after)
+    said = wording.learn(log.substantive, vocabulary, [status.label], base.casing)
+    style = replace(base, status=status, words=said.words, casing=said.casing,
+                    language=said.language, table=table, learned=True,
+                    status_also=_status_also(same) if status.where != "section" else None,
+                    status_dated=_status_dated(same, synonyms) if status.where == "section"
+                    else ())
     date = _date_line(same)
     habit = log.date_habit
     undated = len(same) >= MIN_LEARN and 4 * sum(bool(d.date) for d in same) < len(same)
+    if date is not None and table is not None and "|" in date.label:
+        date = Line("table", date.label, date.after)
     style = replace(
         style,
         date=None if undated else date or style.date,
         date_example=habit.example if habit.learned else "",
         day_first=habit.day_first,
     )
-    style = replace(style, h1=_h1(same, base.h1), front_matter=_front_matter(same, style))
+    style = replace(style, h1=_h1(same, base.h1))
+    style = replace(style, front_matter=_front_matter(same, style))
     style = replace(style, fm_title=_fm_title(same))
-    style = replace(style, header=_header(same, style), header_gap=_gap(same, style))
-    style = replace(style, sections=_sections(same, style, (required or {}).get(chosen, ()), log))
+    style = replace(style, header=_header(same, style))
+    style = replace(style, header_gap=_gap(same, style))  # the gap between the lines learned
+    needed = (required or {}).get(chosen, ())
+    style = replace(style, sections=skeleton.sections(same, style, needed, log, templates))
     return replace(style, **relations(log.substantive, log, style))
 
 
@@ -101,16 +108,56 @@ def _status_line(records: Sequence[Decision]) -> Line | None:
             found.append(Line("section", heading_line(d, index)) if index is not None else None)
         else:
             found.append(_labelled(body_line(d, stmt.line), stmt.raw))
+    best: Line | None = vote(found)
+    if best is not None and found.count(best) < 2 and len(records) >= MIN_LEARN:
+        return None  # one record's way is no habit of a log (a "State:" line deep in a body)
+    return best
+
+
+def _status_also(records: Sequence[Decision]) -> Line | None:
+    """The Status section of a log whose records state their status twice, in front matter
+    (or a header line) and again in a Status section: at least three quarters of them."""
+    stated = [d for d in records if d.statuses]
+    found: list[Line | None] = []
+    for d in stated:
+        first, *rest = d.statuses
+        second = rest[0] if rest else None
+        if second is None or first.source == "section" or second.source != "section":
+            continue
+        index = section_of(d, second.line)
+        found.append(Line("section", heading_line(d, index)) if index is not None else None)
+    if not stated or len(found) < STRONG * len(stated):
+        return None
     return vote(found)  # type: ignore[no-any-return]
+
+
+def _status_dated(records: Sequence[Decision], synonyms: Mapping[str, str]) -> tuple[str, ...]:
+    """A log whose Status sections are dated entries (``2017-11-22 Proposed``, ``- 2024-03-31:
+    Accepted``), at least three quarters of them: (the markup before an entry, a date as it
+    writes them, the text between the date and the word); () otherwise."""
+    leads: list[tuple[str, str, str] | None] = []
+    for d in records:
+        if d.statuses and d.statuses[0].source == "section":
+            before, body, _after = edit.split_markup(body_line(d, d.statuses[0].line))
+            lead = edit.dated_lead(body, synonyms)
+            leads.append((before, *lead) if lead is not None else None)
+    dated = [lead for lead in leads if lead is not None]
+    if not leads or len(dated) < STRONG * len(leads):
+        return ()
+    return (str(vote(b for b, _, _ in dated)), dated[-1][1], str(vote(g for _, _, g in dated)))
 
 
 def _labelled(raw: str, value: str) -> Line | None:
     """``* Status: accepted`` -> Line("line", "* Status: "); None when the value is not on the
     line as written."""
+    value = value.strip().strip("*_").strip()  # emphasis that closes the label (``**S:** x``)
     at = raw.rfind(value) if value else -1
     if at <= 0:
         return None
-    return Line("line", raw[:at], raw[at + len(value) :] if raw[at + len(value):].isspace() else "")
+    after = raw[at + len(value) :]
+    # a new record's header line starts the line (the record's was nested in a list)
+    label = raw[:at].lstrip()
+    return Line("line", label, "" if any(c.isalnum() for c in after) else after.rstrip())
 
 
 def _date_line(records: Sequence[Decision]) -> Line | None:
@@ -135,85 +182,25 @@ def _date_line(records: Sequence[Decision]) -> Line | None:
     return vote(found)  # type: ignore[no-any-return]
 
 
-def by_status(synonyms: Mapping[str, str]) -> dict[str, list[str]]:
-    """The vocabulary's words of each status, longest first (sorted once per :func:`learn`)."""
-    out: dict[str, list[str]] = {}
-    for word, value in synonyms.items():
-        out.setdefault(value, []).append(word)
-    return {k: sorted(v, key=len, reverse=True) for k, v in out.items()}
-
-
-def written_word(raw: str, status: Status, words: Mapping[str, list[str]]) -> str | None:
-    """The status word as ``raw`` writes it (``Accepted``, ``✅ Accepted``, ``PROPOSED``), or
-    None for a statement that does not open with its word (a dated entry, a sentence).
-    ``words``: :func:`by_status` of the vocabulary."""
-    text = raw.strip().strip("*_`").strip()
-    start = next((i for i, c in enumerate(text) if c.isalpha()), None)
-    if start is None or any(c.isalnum() or c in "[(<" for c in text[:start]):
-        return None
-    folded = text[start:].casefold()
-    for word in words.get(status.value, ()):
-        size = len(word)
-        if folded.startswith(word) and not folded[size : size + 1].isalnum():
-            written = text[start : start + size]
-            if status is Status.SUPERSEDED:
-                written = re.sub(r"\s+by$", "", written, flags=re.I)
-            return text[:start] + written
-    return None
-
-
-def _plain(word: str) -> str:
-    return "".join(c for c in word if c.isalpha() or c == " ").strip().casefold()
-
-
-def _words(records: Sequence[Decision], synonyms: Mapping[str, list[str]]) -> dict[str, str]:
-    """The log's word for each status: its spelling of the plain word (``Proposed``,
-    ``🤔 Proposed``, ``PROPOSED``), else another word the log uses for it in two records or more
-    (``Proposé``, ``Pending``); a word written once (``on hold``) is not a habit."""
-    found: dict[str, list[str]] = {}
-    for d in records:
-        for stmt in d.statuses[:1]:
-            word = None
-            if stmt.status is not Status.UNKNOWN:
-                word = written_word(stmt.raw, stmt.status, synonyms)
-            if word is not None:
-                found.setdefault(stmt.status.value, []).append(word)
-    out: dict[str, str] = {}
-    for status, words in found.items():
-        plain = [w for w in words if _plain(w) == status]
-        if plain:
-            out[status] = str(vote(plain))
-            continue
-        best = vote(words)
-        if best is not None and words.count(best) >= 2:
-            out[status] = str(best)
-    return out
-
-
-def _casing(records: Sequence[Decision], synonyms: Mapping[str, list[str]]) -> str:
-    def kind(word: str) -> str:
-        letters = "".join(c for c in word if c.isalpha())
-        if len(letters) > 1 and letters.isupper():
-            return "upper"
-        return "lower" if letters[:1].islower() else "title"
-
-    words = [w for d in records for s in d.statuses[:1]
-             if s.status is not Status.UNKNOWN and (w := written_word(s.raw, s.status, synonyms))]
-    return str(vote((kind(w) for w in words), "title"))
-
-
 # --- title, front matter, header ----------------------------------------------------------
 
 
 def _template(raw: str | None, d: Decision) -> str | None:
+    """How a record's title line writes its title: ``{number}. {title}``, ``ADR-{number:03d}:
+    {title}``, ``[{title}]`` (a template's brackets kept); None when it is not the title with
+    an id before it and markup around it."""
     title = d.title
     if not raw or not title:
         return None
     raw = raw.strip()
-    if not raw.endswith(title):
-        return "{title}" if raw == title else None
-    prefix = number_template(raw[: len(raw) - len(title)], d.number)
-    return None if prefix is None else prefix + "{title}"
+    at = raw.rfind(title)
+    suffix = raw[at + len(title) :] if at >= 0 else ""
+    if at < 0 or any(c.isalnum() for c in suffix):
+        return None
+    prefix = number_template(raw[:at], d.number)
+    if prefix is None:
+        return None
+    return prefix + "{title}" + suffix.replace("{", "{{").replace("}", "}}")
 
 
 def _h1(records: Sequence[Decision], default: str | None) -> str | None:
@@ -251,29 +238,36 @@ def _role(key: str, value: Any, d: Decision, style: Style) -> str | None:
 
 
 def _front_matter(records: Sequence[Decision], style: Style) -> tuple[tuple[str, str, object], ...]:
+    """The front-matter keys of a new record: those at least three quarters of the records
+    with front matter carry, or of the latest of them (a log whose early records are stubs, or
+    that added keys at some point); the title, status and date keys always."""
     with_fm = [d for d in records if d.front_matter]
     wanted = style.status.where == "front-matter" or (
         style.date is not None and style.date.where == "front-matter"
     )
-    if not with_fm or (2 * len(with_fm) < len(records) and not wanted):
+    if not wanted and (not with_fm or 2 * len(with_fm) < len(records)):
         return ()
-    seen: dict[str, list[tuple[str | None, object, int]]] = {}
+    latest = {d.path for d in with_fm[-names.RECENT :]}
+    seen: dict[str, list[tuple[str | None, object, int, bool]]] = {}
     for d in with_fm:
         for key, value in d.front_matter.items():
             role = _role(key, value, d, style)
-            seen.setdefault(key, []).append((role, value, d.front_matter_lines.get(key, 99)))
+            at = d.front_matter_lines.get(key, 99)
+            seen.setdefault(key, []).append((role, value, at, d.path in latest))
     keep: list[tuple[float, str, str, object]] = []
     for key, uses in seen.items():
-        role = vote(r for r, _, _ in uses)
-        values = [v for _, v, _ in uses]
+        recent = [u for u in uses if u[3]]
+        shared = len(uses) >= STRONG * len(with_fm) or len(recent) >= STRONG * len(latest)
+        role = vote(r for r, _, _, _ in uses)
+        values = [v for _, v, _, _ in uses]
         constant = all(v == values[0] for v in values) and len(uses) >= min(len(with_fm), 2)
         if role is None and constant and not isinstance(values[0], dict):
             role = "constant"
-        essential = role in ("status", "date")
-        if role is None or (len(uses) < STRONG * len(with_fm) and not essential):
+        essential = role in ("status", "date") or (role == "title" and style.h1 is None)
+        if role is None or not (shared or essential):
             continue
         sample = values[-1] if role in ("constant", "number") else None
-        keep.append((sum(line for _, _, line in uses) / len(uses), key, str(role), sample))
+        keep.append((sum(at for _, _, at, _ in uses) / len(uses), key, str(role), sample))
     for role, line in (("status", style.status), ("date", style.date)):
         if line is not None and line.where == "front-matter" and not any(
             r == role for _, _, r, _ in keep
@@ -305,45 +299,4 @@ def _gap(records: Sequence[Decision], style: Style) -> bool:
     return bool(vote(gaps, style.header_gap))
 
 
-def _sections(records: Sequence[Decision], style: Style, required: Sequence[str],
-              log: Log) -> tuple[tuple[int, str], ...]:
-    count: Counter[tuple[int, str]] = Counter()
-    spelled: dict[tuple[int, str], list[str]] = {}
-    place: dict[tuple[int, str], list[float]] = {}
-    for d in records:
-        heads = [s for s in d.sections if s.level in (2, 3)]
-        seen: set[tuple[int, str]] = set()
-        for rank, s in enumerate(heads):
-            key = (s.level, fold(s.title))
-            if key in seen:
-                continue  # the same heading twice in one record counts once
-            seen.add(key)
-            count[key] += 1
-            m = HEADING.match(body_line(d, s.line))
-            spelled.setdefault(key, []).append(m.group(2) if m else s.title)
-            place.setdefault(key, []).append(rank / max(len(heads), 1))
-    if len(records) < MIN_LEARN:  # too few records for a majority: the latest one's headings
-        latest = {(s.level, fold(s.title)) for s in records[-1].sections if s.level in (2, 3)}
-        count = Counter({k: n for k, n in count.items() if k in latest})
-        kept = [k for k in count if k[1]]
-    else:
-        kept = [k for k, n in count.items() if 2 * n >= len(records) and k[1]]
-    kept.sort(key=lambda k: sum(place[k]) / len(place[k]))
-    out = [(level, str(vote(spelled[(level, name)]))) for level, name in kept]
-    if style.status.where == "section":
-        label = style.status.label.lstrip("#").strip()
-        if not any(fold(h) == fold(label) for _, h in out):
-            out.insert(0, (style.status.label.count("#") or 2, label))
-    for entry in required:
-        requirement = Requirement.parse(entry)
-        counted, total = log.share(requirement)
-        if total >= MIN_LEARN and 2 * counted < total:
-            continue  # the log does not write this section
-        if not any(requirement.carried_by(h) for _, h in out):
-            default = next((h for _, h in built_in(style.format).sections
-                            if requirement.carried_by(h)), entry.split("|")[0].title())
-            out.append((2, default))
-    return tuple(out)
-
-
-__all__ = ["by_status", "learn", "written_word"]
+__all__ = ["learn"]

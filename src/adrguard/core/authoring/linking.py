@@ -72,6 +72,11 @@ def relations(records: Sequence[Decision], log: Log, style: Style) -> dict[str, 
     inline: list[bool] = []
     kinds: Counter[RelKind] = Counter()
     for d in records:
+        for name, value in d.front_matter.items():  # a relation key kept empty until it applies
+            empty = front_matter_key(name) if value in (None, "", []) else None
+            if empty is not None:
+                keys.setdefault(empty.value, name)
+                places.append(Place("front-matter"))
         if d.status is Status.SUPERSEDED and d.status_raw:
             inline.append(bool(_LINK.search(d.status_raw) or DIGITS.search(d.status_raw)))
         for rel in d.relationships:

@@ -40,6 +40,10 @@ class NameStyle:
     folder_file: str | None = None  # "README.md" when each record is a folder
     compact_date: bool = False  # dated names: 20240531 rather than 2024-05-31
     subfolder: str = ""  # where below the root the log's records live ("" = in the root)
+    slug: bool = True  # numbered names carry a slug (False: ``adr-07.md``, ``RFC-12.md``)
+    plain_prefix: str = ""  # plain names: the word every one starts with (``adr-``)
+    sequence: int = 0  # dated names: digits of the number after the date (``2024-05-31_035-x``)
+    sequence_sep: str = "-"  # between that number and the slug
 
 
 def slugify(title: str, sep: str = "-", lower: bool = True, limit: int = SLUG_LIMIT) -> str:
@@ -64,11 +68,23 @@ def stem(style: NameStyle, title: str, number: int | None, day: dt.date) -> str:
     sep = style.head_sep or "-"
     if style.kind == "dated":
         head = day.strftime("%Y%m%d") if style.compact_date else day.isoformat()
+        if style.sequence and number is not None:
+            return f"{head}{sep}{number:0{style.sequence}d}{style.sequence_sep}{slug}"
         return f"{head}{sep}{slug}"
     if style.kind == "numbered" and number is not None:
         digits = f"{number:0{style.width}d}" if style.padded else str(number)
-        return f"{style.prefix}{style.prefix_sep}{digits}{sep}{slug}"
-    return slug
+        head = f"{style.prefix}{style.prefix_sep}{digits}"
+        return f"{head}{sep}{slug}" if style.slug else head
+    return style.plain_prefix + slug
+
+
+_SEQUENCE = re.compile(r"^(\d{1,9})(?:([-_ .])|$)")
+
+
+def sequence(name: Name) -> int | None:
+    """The number that follows the date of a dated name (``2024-05-31_035-use-x``: 35)."""
+    m = _SEQUENCE.match(name.slug) if name.kind == "dated" else None
+    return int(m.group(1)) if m else None
 
 
 def record_path(root: str, style: NameStyle, name: str) -> str:
@@ -107,6 +123,8 @@ def learn(scheme: Scheme, names: Iterable[Name], paths: Iterable[tuple[str, str]
     word_sep = word_sep if word_sep in ("-", "_", " ") else "-"
     between = str(_most((_between(n) for n in same if n.slug), word_sep))
     ext = scheme.ext.value if isinstance(scheme.ext.value, str) and scheme.ext.value else ".md"
+    recent = same[-RECENT:]
+    sequenced = [m for n in recent if (m := _SEQUENCE.match(n.slug)) and kind == "dated"]
     return NameStyle(
         kind=str(kind),
         prefix=prefix,
@@ -120,7 +138,23 @@ def learn(scheme: Scheme, names: Iterable[Name], paths: Iterable[tuple[str, str]
         folder_file=folder_file,
         compact_date=date_style == "compact",
         subfolder=_subfolder(paths, bool(folder)),
+        slug=not recent or sum(not n.slug for n in recent) < STRONG * len(recent),
+        plain_prefix=_plain_prefix(same, word_sep) if kind == "plain" else "",
+        sequence=(int(str(_most((len(m.group(1)) for m in sequenced), 0)))
+                  if recent and len(sequenced) >= STRONG * len(recent) else 0),
+        sequence_sep=str(_most((m.group(2) or "-" for m in sequenced), "-")),
     )
+
+
+def _plain_prefix(same: list[Name], sep: str) -> str:
+    """The word all (at least three quarters, and two or more) of a log's plain names start
+    with, and the separator after it: ``adr-`` for ``adr-use-x.md``, ``adr-keep-y.md``."""
+    firsts = [n.slug.split(sep, 1)[0] for n in same if sep and sep in n.slug]
+    word = _most(firsts, "")
+    if not isinstance(word, str) or not word.isalpha() or len(word) > 12:
+        return ""
+    count = sum(f == word for f in firsts)
+    return word + sep if count >= 2 and count >= STRONG * len(same) else ""
 
 
 def _between(name: Name) -> str:

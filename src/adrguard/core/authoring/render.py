@@ -81,6 +81,9 @@ def render(style: Style, f: Fields, date: str) -> str:
         out += ["---", ""]
     if style.h1 is not None:
         out += [f"# {_title_line(style.h1, f, style)}", ""]
+    table = style.table.lines(f.status, date) if style.table is not None else []
+    if table and not style.table.section:  # type: ignore[union-attr]
+        out += [*table, ""]
     header = [field for field in style.header if _line_of(style, field) is not None]
     for i, name in enumerate(header):
         line = _line_of(style, name)
@@ -91,12 +94,17 @@ def render(style: Style, f: Fields, date: str) -> str:
             out.append("")
     for level, heading in style.sections:
         out += [f"{'#' * level} {heading}", ""]
-        if style.status.where == "section" and _same_heading(style.status.label, heading):
+        if table and style.table is not None and _same_heading(style.table.section, heading):
+            out += [*table, ""]
+            continue
+        also = style.status_also is not None and _same_heading(style.status_also.label, heading)
+        if also or (style.status.where == "section"
+                     and _same_heading(style.status.label, heading)):
             out += [f.status, ""]
             if style.date is not None and style.date.where == "status":
                 out += [f"{style.date.label}{date}{style.date.after}", ""]
             continue
-        text = prompt(heading)
+        text = prompt(heading) if style.language == "en" else ""  # prompts are in English
         if text:
             out += [text, ""]
     while out and out[-1] == "":
@@ -132,5 +140,7 @@ def fill_template(template: str, style: Style, f: Fields, date: str) -> str:
         "status": f.status,
     }
     if _PLACEHOLDER.search(template):
-        return _PLACEHOLDER.sub(lambda m: values[m.group(1).lower()], template)
-    return _ADR_TOOLS.sub(lambda m: values[m.group(1).lower()], template)
+        text = _PLACEHOLDER.sub(lambda m: values[m.group(1).lower()], template)
+    else:
+        text = _ADR_TOOLS.sub(lambda m: values[m.group(1).lower()], template)
+    return text if text.endswith("\n") else text + "\n"  # a text file ends its last line

@@ -10,10 +10,13 @@ log4brains (MADR 2 bullets with dated names).
 
 from __future__ import annotations
 
+import string
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
+from adrguard.core.authoring import wording
 from adrguard.core.authoring.names import NameStyle
+from adrguard.core.authoring.tables import Table
 from adrguard.core.conventions.sections import fold
 
 FORMATS = ("nygard", "madr2", "madr3", "madr4", "log4brains")
@@ -24,8 +27,9 @@ class Line:
     """Where and how a log writes one field (the status, the date).
 
     ``where``: ``front-matter`` (``label`` is the key), ``section`` (``label`` is the heading
-    line, ``## Status``; the value is a paragraph below it) or ``line`` (``label`` is the text
-    before the value, ``* Status: ``, ``Date: ``, ``**Status:** ``; ``after`` what follows it)."""
+    line, ``## Status``; the value is a paragraph below it), ``line`` (``label`` is the text
+    before the value, ``* Status: ``, ``Date: ``, ``**Status:** ``; ``after`` what follows it)
+    or ``table`` (a row of the metadata table :attr:`Style.table`)."""
 
     where: str
     label: str
@@ -61,6 +65,7 @@ class Style:
     h1: str | None = "{number}. {title}"  # None: no H1 (the title is in the front matter)
     fm_title: str = "{title}"  # the front-matter title, when a key has the title role
     status: Line = field(default_factory=lambda: Line("section", "## Status"))
+    status_also: Line | None = None  # a Status section stating it again (after front matter)
     date: Line | None = field(default_factory=lambda: Line("line", "Date: "))
     date_example: str = ""  # a date as the log writes it ("": ISO)
     day_first: bool | None = None
@@ -71,6 +76,11 @@ class Style:
     )
     words: Mapping[str, str] = field(default_factory=dict)  # status -> as the log writes it
     casing: str = "title"  # how status words the log never wrote are cased: title|lower|upper
+    language: str = "en"  # the language of the log's status words (vocabulary.LANGUAGES)
+    table: Table | None = None  # the metadata table the status is stated in (status "table")
+    # a Status section of dated entries: (the markup before an entry, a date as the log writes
+    # them, the text between the date and the word); () when the log writes no such entries
+    status_dated: tuple[str, ...] = ()
     place: Place = field(default_factory=Place)
     link: str = "numbered-title"  # link text of a relation: numbered-title | id | stem | title
     id_text: str = "ADR-{number:04d}"  # how the log writes a record's id in a link or a key
@@ -82,11 +92,11 @@ class Style:
 
     def word(self, status: str) -> str:
         """The word for ``status`` (a :class:`~adrguard.core.model.Status` value) as the log
-        writes it, else the English word in the log's casing."""
+        writes it, else the word of the log's language in the log's casing."""
         written = self.words.get(status)
         if written:
             return written
-        return cased(status, self.casing)
+        return cased(wording.default_word(self.language, status), self.casing)
 
     def writes(self, new_side: bool, amend: bool = False) -> bool:
         """Whether the log writes the relation in the new record (``new_side``) or in the old
@@ -94,13 +104,27 @@ class Style:
         sides = self.amend_sides if amend else self.sides
         return sides == "both" or sides == ("new" if new_side else "old")
 
-    def superseded_by(self) -> str:
-        """``Superseded by`` in the log's words (``superseded by``, ``⌛️ Superseded by``)."""
+    def superseded_by(self, target: str) -> str | None:
+        """``Superseded by [5. X](0005-x.md)`` in the log's words and language (``superseded
+        by``, ``⌛️ Superseded by``, ``Remplacé par``); None in a language whose form the
+        parser would not read back (the status word is then written alone)."""
+        form = wording.successor_form(self.language)
+        if not form:
+            return None
         word = self.word("superseded")
-        return f"{word} {'BY' if word.isupper() else 'by'}"
+        out = []
+        for literal, name, _spec, _conv in string.Formatter().parse(form):
+            out.append(literal.upper() if word.isupper() else literal)
+            if name == "word":
+                out.append(word)
+            elif name == "target":
+                out.append(target)
+        return "".join(out)
 
 
 def cased(word: str, casing: str) -> str:
+    if not word:
+        return word
     if casing == "upper":
         return word.upper()
     if casing == "lower":

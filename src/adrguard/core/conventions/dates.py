@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 _ISO = re.compile(
     r"^(\d{4})-(\d{2})(?:-(\d{2}))?"
-    r"(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?)?"
+    r"(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,]\d+)?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?)?"
     r"(?=$|[^\d/.-]|\.(?!\d))"  # a note or a decoration may follow: "2024-05-22 (back dated)"
 )
 _YEAR = re.compile(r"^(\d{4})\.?$")
@@ -81,9 +81,18 @@ def _date(y: int, m: int, d: int) -> dt.date | None:
         return None
 
 
+def _clock(hour: str | None, minute: str | None, second: str | None) -> bool:
+    """Whether a written time of day can be one (no time at all is fine; 60 s: a leap second)."""
+    if hour is None or minute is None:
+        return True
+    return int(hour) <= 23 and int(minute) <= 59 and (second is None or int(second) <= 60)
+
+
 def read(written: str) -> Reading:
     text = " ".join(written.strip().split())
     m = _ISO.match(text)
+    if m and not _clock(m.group(4), m.group(5), m.group(6)):
+        return Reading(text, "iso", problem="impossible")  # 2024-01-01 25:99:99
     if m:
         y, mo = int(m.group(1)), int(m.group(2))
         if m.group(3) is None:

@@ -41,11 +41,11 @@ class Entry:
 
 def parse(data: bytes, shown: str) -> list[Entry]:
     """The entries of a drift baseline's bytes; :class:`UserError` names the file and the fix."""
-    from adrguard.core.schemas import validator
+    from adrguard.core.schemas import load_json, validator
 
     fix = "write it again with `adrguard verify --write-baseline`"
     try:
-        doc = json.loads(data.decode("utf-8-sig"))
+        doc = load_json(data.decode("utf-8-sig"))
     except (UnicodeDecodeError, ValueError, RecursionError) as exc:
         raise UserError(f"{shown} is not valid JSON ({str(exc)[:120]}); {fix}") from None
     error = next(iter(validator(SCHEMA).iter_errors(doc)), None)

@@ -16,10 +16,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from adrguard.core import relpath
 from adrguard.core.errors import UserError
 from adrguard.core.impact.globs import glob_problem
 from adrguard.core.impact.mapping import DuplicateKey, Locator, closest, reject_duplicates
 from adrguard.core.options import DEFAULT_FITNESS_MANIFEST
+from adrguard.core.schemas import load_json
 
 SCHEMA = "fitness.schema.json"
 DEFAULT_PATH = DEFAULT_FITNESS_MANIFEST
@@ -96,6 +98,10 @@ def outside_repository(path: str) -> str | None:
         return "an absolute path: write it relative to the repository root"
     if ".." in re.split(r"[\\/]", path):
         return "a path that climbs out of the repository with '..': write it relative to its root"
+    if any(c < " " or c == "\x7f" for c in path):
+        return "a path with a control character (NUL, newline, ...): remove it"
+    if any(relpath.is_git_name(p) for p in re.split(r"[\\/]", path)):
+        return "a path in git's own folder (.git), which adrguard never reads"
     return None
 
 
@@ -108,7 +114,7 @@ def parse_manifest(path: str, data: bytes) -> FitnessManifest:
         raise FitnessManifestError(
             path, 1, 1, f"not UTF-8 (byte {exc.start}); save it as UTF-8") from None
     try:
-        obj = json.loads(text, object_pairs_hook=reject_duplicates)
+        obj = load_json(text, object_pairs_hook=reject_duplicates)
     except json.JSONDecodeError as exc:
         raise FitnessManifestError(
             path, exc.lineno, exc.colno, f"not valid JSON ({exc.msg}); fix the syntax there"

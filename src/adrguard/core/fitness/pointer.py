@@ -2,18 +2,22 @@
 
 An evidence file comes from a CI step (or from whoever opened the pull request), so reading it
 refuses what could make a value ambiguous or a run expensive: invalid UTF-8, duplicate keys
-(which value counts?), ``NaN``/``Infinity`` (not JSON), numbers too long to convert, nesting
-deeper than :data:`MAX_DEPTH`. Each refusal is a reason, never an exception: the rule that
-needed the file is ``unknown``.
+(which value counts?), ``NaN``/``Infinity`` (not JSON) and numbers too large for a float
+(``1e400`` would be Infinity), numbers too long to convert, nesting deeper than
+:data:`MAX_DEPTH`. Each refusal is a reason, never an exception: the rule that needed the file
+is ``unknown``.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
+
+from adrguard.core.schemas import NestingError, load_json
 
 MAX_DEPTH = 64  # nesting of arrays and objects an evidence file may have
 _TOKEN_ESCAPE = re.compile(r"~(?![01])")
@@ -46,6 +50,15 @@ def _constant(name: str) -> Any:
     raise _Refused(f"{name} is not a JSON number")
 
 
+def _float(text: str) -> float:
+    """A JSON number with a fraction or exponent; one too large for a float (``1e400``) would
+    become Infinity, which the comparison would then treat as a real value: refused."""
+    value = float(text)
+    if not math.isfinite(value):
+        raise _Refused(f"{text[:40]} is too large a number to compare (it would be Infinity)")
+    return value
+
+
 def load_document(path: str, data: bytes) -> Document:
     """The JSON value of ``data``, or the reason it cannot be used."""
     try:
@@ -53,13 +66,14 @@ def load_document(path: str, data: bytes) -> Document:
     except UnicodeDecodeError as exc:
         return Document(path, problem=f"not UTF-8 (byte {exc.start})")
     try:
-        value = json.loads(text, object_pairs_hook=_pairs, parse_constant=_constant)
+        value = load_json(text, limit=MAX_DEPTH, object_pairs_hook=_pairs,
+                          parse_constant=_constant, parse_float=_float)
     except json.JSONDecodeError as exc:
         return Document(path, problem=f"not valid JSON ({exc.msg} at line {exc.lineno}, "
                                       f"column {exc.colno})")
     except _Refused as exc:
         return Document(path, problem=str(exc))
-    except RecursionError:
+    except (RecursionError, NestingError):
         return Document(path, problem=f"nested deeper than {MAX_DEPTH} levels")
     except ValueError as exc:  # e.g. an integer longer than Python converts
         return Document(path, problem=f"not usable JSON ({str(exc)[:120]})")

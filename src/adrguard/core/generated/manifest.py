@@ -144,7 +144,9 @@ def _load(data: bytes) -> tuple[Any, str | None]:
     """The JSON, validated against the schema (cached: every ADR40x rule reads the same bytes,
     and validating thousands of members costs more than the rest of the comparison)."""
     try:
-        raw = json.loads(data.decode("utf-8"))
+        from adrguard.core.schemas import load_json
+
+        raw = load_json(data.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as exc:
         return (
             None,

@@ -7,6 +7,7 @@ import hashlib
 import re
 from dataclasses import dataclass
 
+from adrguard.core import relpath
 from adrguard.core.errors import UserError
 
 MARK_START = "<!-- adrguard:index:start -->"
@@ -33,7 +34,10 @@ def relative_name(value: object, where: str) -> str:
         raise UserError(
             f"{where} = {value!r} must stay inside the ADR root (no absolute path, no '..')"
         )
-    return "/".join(p for p in parts if p not in ("", "."))
+    problem = relpath.problem(value)
+    if problem is not None:
+        raise UserError(f"{where} {problem}")
+    return relpath.normalise(text)
 
 
 def join_root(root: str, rel: str) -> str:

@@ -42,6 +42,15 @@ def glob_problem(glob: str) -> str | None:
         return "absolute paths are not allowed: write the path relative to the repository root"
     if ".." in re.split(r"[\\/]", body):
         return "'..' escapes the repository: write the path relative to the repository root"
+    return syntax_problem(glob)
+
+
+def syntax_problem(glob: str) -> str | None:
+    """Why pathspec cannot compile ``glob`` as a ``.gitignore`` line (None when it can): the
+    check for exclude lists, where ``/x`` anchors at the root as in ``.gitignore``."""
+    body = glob[1:] if glob.startswith("!") else glob
+    if not body.strip():
+        return "an empty glob matches nothing"
     try:
         matcher = _matcher(body)
     except ValueError as exc:

@@ -21,6 +21,7 @@ from adrguard.core.errors import UserError
 from adrguard.core.impact.globs import glob_problem
 from adrguard.core.model import Corpus
 from adrguard.core.options import Options, manifest_path
+from adrguard.core.schemas import load_json
 
 SCHEMA = "impact-manifest.schema.json"
 _TOP_KEYS = ("$schema", "schemaVersion", "components", "mappings")
@@ -79,15 +80,16 @@ def parse_manifest(path: str, data: bytes) -> Manifest:
     except UnicodeDecodeError as exc:
         raise ManifestError(f"{path}: not UTF-8 (byte {exc.start}); save it as UTF-8") from None
     try:
-        obj = json.loads(text, object_pairs_hook=_reject_duplicates)
+        obj = load_json(text, object_pairs_hook=_reject_duplicates)
     except json.JSONDecodeError as exc:
         raise ManifestError(
             f"{path}:{exc.lineno}:{exc.colno}: not valid JSON ({exc.msg}); fix the syntax there"
         ) from None
     except _DuplicateKey as exc:
         raise ManifestError(f"{path}: key {exc.args[0]!r} appears twice; keep one") from None
-    except RecursionError:
-        raise ManifestError(f"{path}: nested too deeply to be a manifest") from None
+    except (RecursionError, ValueError):
+        raise ManifestError(f"{path}: nested too deeply (or a number too long) to be a "
+                            "manifest") from None
     where = _Locator(path, text)
     if not isinstance(obj, dict):
         raise ManifestError(f"{where.at(())}: the manifest must be a JSON object")

@@ -98,7 +98,22 @@ def split(text: str) -> Split:
     shape = _check_shape(value)
     if shape:
         return {}, lines, body, taken, Problem("ADR002", shape, 1)
+    if "set" in yaml_text:  # a `!!set` (however its tag is spelled) loads as a Python set
+        value = _ordered(value)
     return {str(k): v for k, v in value.items()}, lines, body, taken, None
+
+
+def _ordered(value: Any) -> Any:
+    """``value`` with every set as a sorted list: a set's order follows the hash seed, and a
+    value reaches messages and fingerprints, which must never depend on it (depth is bounded
+    by :func:`_check_shape`)."""
+    if isinstance(value, dict):
+        return {k: _ordered(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_ordered(v) for v in value]
+    if isinstance(value, set | frozenset):
+        return sorted((_ordered(v) for v in value), key=lambda v: (type(v).__name__, repr(v)))
+    return value
 
 
 _TOP_LINE = re.compile(r"^([^\s#:\-?'\"][^:]*?)[ \t]*:[ \t]+(\S.*?)[ \t]*$")
