@@ -76,7 +76,7 @@ def build(tmp_path: Path) -> GitRepo:
     repo.write(FILES)
     repo.write({"docs/adr/CURRENT.md": VIEW})
     where = ["--repo", str(repo.path), "--no-cache"]
-    assert main(["index", "--write", *where]) == 0
+    assert main(["index", "--write", "--init", *where]) == 0
     assert main(["current", "stamp", *where]) == 0
     manifest = repo.path / "docs/adr/CURRENT.sources.json"
     data = json.loads(manifest.read_text())

@@ -33,8 +33,6 @@ RECALL_FLOOR = (88, 94)
 KNOWN: dict[str, frozenset[str]] = {
     'archive': frozenset({
         'decentraland__adr ADR104 warning content/ADR-31-signin-signup-kernel-website.md',
-        'digitalservicebund__ris-backend-service archive plan refused',
-        'microsoft__semantic-kernel archive plan refused',
     }),
     'classify': frozenset({
         'dapr__dapr: index file kept as a record docs/decision_records/decision_records.md',

@@ -66,7 +66,8 @@ def test_context_text_json_and_cursor(repo: Path, capsys: pytest.CaptureFixture[
     assert code == 0
     assert out.startswith("=== ADR-0005: Use PostgreSQL for storage [accepted]")
     assert "current successor of ADR-0002" in out and "warning: ADR-0002 is superseded" in out
-    assert "2 of 2 units; 0 left out;" in out and "tokens (estimate)" in out
+    assert "units shown: 2 of 2 (a unit is a record, or one part of a long record); 0 left out;" \
+        in out and "tokens (estimate)" in out
     code, out, _ = run(
         capsys,
         "context",
@@ -102,6 +103,28 @@ def test_context_text_json_and_cursor(repo: Path, capsys: pytest.CaptureFixture[
     assert code == 2 and "max-chars (maxChars) must be at least 1,000" in err
 
 
+def test_context_headers_and_footer_say_parts_and_units_one_way(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 28.8: a long record's parts are named as parts of that record in the headers, and
+    the footer counts units (records or parts) saying so; it read "part 1 of 3" above and
+    "1 of 7 units" below."""
+    from gitrepo import GitRepo
+
+    repo = GitRepo(tmp_path / "log")
+    sections = "".join(f"\n## Section {i}\n\n" + f"Sentence {i}. " * 180 + "\n" for i in range(6))
+    repo.write({"docs/adr/0001-long.md": "# 1. Long\n\n## Status\n\nAccepted\n" + sections})
+    repo.commit("a long record")
+    code, out, _ = run(capsys, "context", "ADR-0001", "--repo", str(repo.path), "--no-cache",
+                       "--max-units", "1", "--max-chars", "2000")
+    assert code == 0
+    header = out.splitlines()[0]
+    parts = int(header.rsplit(" of ", 2)[1])
+    assert header.startswith("=== ADR-0001") and f"(part 1 of {parts} of ADR-0001)" in header
+    assert f"units shown: 1 of {parts} (a unit is a record, or one part of a long record);" in out
+    assert f"{parts - 1} left out" in out
+
+
 def test_context_overview_lists_the_index(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "context", "--repo", str(repo), "--no-cache")
     assert code == 0
@@ -109,7 +132,7 @@ def test_context_overview_lists_the_index(repo: Path, capsys: pytest.CaptureFixt
         "ADR-0001  [accepted]  Record architecture decisions",
         "    docs/adr/0001-record-architecture-decisions.md",
     ]
-    assert "6 of 6 index rows; 0 left out;" in out
+    assert "index rows shown: 6 of 6; 0 left out;" in out
     code, out, _ = run(capsys, "context", "--repo", str(repo), "--no-cache", "--format", "json")
     data = json.loads(out)
     assert data["mode"] == "overview" and len(data["index"]) == 6

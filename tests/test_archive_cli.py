@@ -428,3 +428,97 @@ def test_an_archive_folder_that_is_a_symlink_out_of_the_repository_is_refused(
         move(repo.path, "docs/adr/0002-use-mysql.md", "docs/adr/archive/0002-use-mysql.md")
     assert list(outside.iterdir()) == []
     assert status(repo) == ""
+
+
+MOVED = "docs/adr/0002-use-[old]-queue.md"
+SHA = "0123456789abcdef0123456789abcdef01234567"
+SHOP = "https://github.com/acme/shop"
+
+
+def _nygard(n: int, title: str, status: str, body: str = "C.", front: str = "") -> str:
+    fm = f"---\n{front}---\n" if front else ""
+    return (f"{fm}# {n}. {title}\n\nDate: 2024-03-0{n}\n\n## Status\n\n{status}\n\n## Context\n\n"
+            f"{body}\n\n## Decision\n\nD.\n\n## Consequences\n\nE.\n")
+
+
+def test_plan_conflicts_are_only_links_the_move_breaks(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 28.5: a link into the moved record written with backslash escapes and a markdown
+    link inside the moved record's front matter are rewritten; a permalink to an old commit, a
+    URL at another branch and a link that was broken before the move are not conflicts (the
+    move does not change them), whatever remote is configured; a URL at the default branch
+    is a risk (a URL is never rewritten)."""
+    repo = GitRepo(tmp_path / "shop")
+    repo.write({
+        "docs/adr/0001-record-decisions.md": _nygard(1, "Record decisions", "Accepted"),
+        MOVED: _nygard(2, "Use the old queue", "Superseded",
+                       "See ![the flow](./diagrams/flow.png), never drawn.",
+                       "status: superseded by [ADR-0003](0003-use-kafka.md)\n"),
+        "docs/adr/0003-use-kafka.md": _nygard(
+            3, "Use Kafka", "Accepted\n\nSupersedes [2. Use the old queue](0002-use-\\[old\\]-queue.md)"),
+        "docs/adr/0004-keep-history.md": _nygard(4, "Keep history", "Accepted", "\n".join([
+            f"- [as decided]({SHOP}/blob/{SHA}/{MOVED.replace('[', '%5B').replace(']', '%5D')})",
+            f"- [on a branch]({SHOP}/blob/feature/x/{MOVED.replace('[', '%5B').replace(']', '%5D')})",
+            f"- [today]({SHOP}/blob/main/{MOVED.replace('[', '%5B').replace(']', '%5D')})",
+        ])),
+    })
+    repo.commit("a log")
+    repo.git("remote", "add", "origin", "git@github.com:acme/shop.git")
+    head = repo.git("rev-parse", "HEAD")
+    before = _check(repo, capsys)
+    plans: dict[bool, dict[str, Any]] = {}
+    for extra in ([], ["--repository-url", f"{SHOP}/tree/main"]):
+        out = tmp_path / f"plan{len(plans)}.json"
+        capsys.readouterr()
+        code = main(["archive", "plan", "ADR-0002", "--repo", str(repo.path), "--out", str(out),
+                     *extra])
+        assert code == 0, capsys.readouterr()
+        plans[bool(extra)] = json.loads(out.read_text())
+    for plan in plans.values():
+        assert plan["conflicts"] == []
+        edits = {(e["old"], e["new"], e["kind"]) for rw in plan["rewrites"] for e in rw["edits"]}
+        assert edits == {
+            ("0002-use-\\[old\\]-queue.md", "archive/0002-use-\\[old\\]-queue.md", "inline"),
+            ("0003-use-kafka.md", "../0003-use-kafka.md", "front-matter"),
+        }
+        assert ("broken-link", MOVED) in {(r["kind"], r["path"]) for r in plan["risks"]}
+    # the URL at the default branch is named only when the repository is known
+    assert "repository-url" not in {r["kind"] for r in plans[False]["risks"]}
+    (url_risk,) = [r for r in plans[True]["risks"] if r["kind"] == "repository-url"]
+    assert url_risk["path"] == "docs/adr/0004-keep-history.md"
+
+    plan_path = tmp_path / "plan0.json"
+    assert main(["archive", "apply", str(plan_path), "--repo", str(repo.path)]) == 0
+    after = _check(repo, capsys)
+    assert _codes(after) == _codes(before)  # the move broke nothing
+    assert main(["archive", "restore", str(plan_path), "--repo", str(repo.path)]) == 0
+    assert status(repo) == "" and repo.git("rev-parse", "HEAD") == head
+
+
+def test_apply_stages_the_archive_index_it_creates(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 28.8: the first archived record creates ``archive/INDEX.md``; apply stages it with
+    the moves (it used to be left untracked), and restore unstages and removes it."""
+    repo = GitRepo(tmp_path / "log")
+    repo.write({
+        "docs/adr/0001-record-decisions.md": _nygard(1, "Record decisions", "Accepted"),
+        "docs/adr/0002-use-a-queue.md": _nygard(
+            2, "Use a queue", "Superseded by [3. Use Kafka](0003-use-kafka.md)"),
+        "docs/adr/0003-use-kafka.md": _nygard(
+            3, "Use Kafka", "Accepted\n\nSupersedes [2. Use a queue](0002-use-a-queue.md)"),
+    })
+    assert main(["index", "--write", "--init", "--repo", str(repo.path), "--no-cache"]) == 0
+    head = repo.commit("a log with a generated index")
+    out = tmp_path / "plan.json"
+    assert main(["archive", "plan", "2", "--repo", str(repo.path), "--out", str(out)]) == 0
+    plan = json.loads(out.read_text())
+    assert {c["path"]: c["action"] for c in plan["index"]} == {
+        "docs/adr/INDEX.md": "update", "docs/adr/archive/INDEX.md": "create"}
+    assert main(["archive", "apply", str(out), "--repo", str(repo.path)]) == 0
+    lines = repo.git("status", "--porcelain", "--untracked-files=all").splitlines()
+    assert "A  docs/adr/archive/INDEX.md" in lines
+    assert not [line for line in lines if line.startswith("??")]
+    assert main(["archive", "restore", str(out), "--repo", str(repo.path)]) == 0
+    assert status(repo) == "" and repo.git("rev-parse", "HEAD") == head

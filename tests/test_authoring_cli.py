@@ -294,7 +294,7 @@ def test_a_generated_index_is_refreshed(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     repo = _repo(tmp_path, LOGS["nygard"])
-    assert main(["index", "--write", "--repo", str(repo.path)]) == 0
+    assert main(["index", "--write", "--init", "--repo", str(repo.path)]) == 0
     repo.commit("index")
     capsys.readouterr()
     assert _run(repo, "new", "Use Kafka") == 0

@@ -98,7 +98,7 @@ def test_round_trip_write_add_a_defect_fix_a_known_one(
 
     # --update drops the fixed entry and does not add the new finding; --add does
     code, _, err = run(capsys, "baseline", "--update", "--repo", str(repo.path), "--no-cache")
-    assert "with 1 entries (0 added, 1 dropped)" in err
+    assert "with 1 entry (0 added, 1 dropped)" in err
     assert check(repo, capsys)[0] == 1
     run(capsys, "baseline", "--update", "--add", "--repo", str(repo.path), "--no-cache")
     assert check(repo, capsys)[0] == 0
@@ -139,9 +139,26 @@ def test_json_and_sarif_mark_known_and_new(
     code, out, err = check(repo, capsys, "--format", f"sarif:{sarif_path}")
     assert code == 1 and out == ""
     assert err.strip().endswith("(1 new, 2 known)")  # every format went to a file: one line
-    results = json.loads(sarif_path.read_text("utf-8"))["runs"][0]["results"]
+    sarif = json.loads(sarif_path.read_text("utf-8"))
+    results = sarif["runs"][0]["results"]
     states = sorted(r["baselineState"] for r in results)
     assert states == ["new", "unchanged", "unchanged"]
+    # accepted findings are suppressed for code scanning (no alert), new ones are not
+    for r in results:
+        if r["baselineState"] == "new":
+            assert "suppressions" not in r
+            continue
+        (suppression,) = r["suppressions"]
+        assert suppression["kind"] == "external" and suppression["status"] == "accepted"
+        assert BASELINE in suppression["justification"]
+        where = suppression["location"]["physicalLocation"]["artifactLocation"]
+        assert where == {"uri": BASELINE, "uriBaseId": "%SRCROOT%"}
+    schema = json.loads((Path(__file__).parent / "reporters" / "sarif-2.1.0.schema.json")
+                        .read_text("utf-8"))
+    from jsonschema import Draft7Validator
+
+    errors = sorted(Draft7Validator(schema).iter_errors(sarif), key=str)
+    assert errors == [], errors[0].message if errors else ""
 
 
 def test_a_broken_baseline_file_is_one_error_line(

@@ -150,7 +150,8 @@ def test_hook_judges_the_staged_change_not_untracked_files(
     repo.write({"docs/adr/0004-new.md": record(4, "New")})  # on disk, not staged
     code, out, err = run(repo, capsys, "--hook", "docs/adr/0001-first.md")
     assert code == 1 and "0004-new.md does not exist" in out  # not in the commit
-    assert "not tracked by git and were not checked (docs/adr/0004-new.md)" in err
+    assert "1 record file under the ADR roots is not tracked by git and was not checked " \
+        "(docs/adr/0004-new.md)" in err
 
 
 def test_changed_judges_the_work_tree_and_untracked_files(
@@ -173,7 +174,11 @@ def test_base_holds_older_findings_and_marks_them_in_json(
     repo.commit("feature")
     code, out, _ = run(repo, capsys, "--base", base)
     assert code == 1 and "0005-n.md" in out and "0009-a.md" not in out
-    assert "2 older findings in files outside the changes since" in out
+    # the base as the GitHub Action passes it, a full commit id, reads as its short id
+    assert f"2 older findings in files outside the changes since {base[:12]};" in out
+    assert base not in out
+    _code, md, _ = run(repo, capsys, "--base", base, "--format", "markdown")
+    assert base[:12] in md and base not in md
     code, raw, _ = run(repo, capsys, "--base", base, "--format", "json")
     data: dict[str, Any] = json.loads(raw)
     from adrguard.core.schemas import validator
@@ -196,3 +201,31 @@ def test_changed_outside_git_is_a_usage_error(
     (tmp_path / "docs/adr/0001-a.md").write_text(record(1, "A"), "utf-8")
     assert main(["check", "--repo", str(tmp_path), "--changed"]) == 2
     assert "not inside a git work tree" in capsys.readouterr().err
+
+
+MIRROR = "docs/adr/zh/0001-first.md"
+
+
+def test_deleting_a_record_never_promotes_its_translation_mirror(
+    repo: GitRepo, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 28.8: with its original gone, the only evidence that ``zh/0001-first.md`` is a
+    translation is the state before the change; the change views read it from there, so the
+    copy never takes over ADR-0001 (it read as an id reused, or as a rename)."""
+    repo.write({MIRROR: "# 1. 第一\n\n## 状态\n\n已接受\n"})
+    base = repo.commit("a translation")
+    repo.git("rm", "-q", "docs/adr/0001-first.md")
+    views = (["--hook"], ["--changed"])
+    for judged in views:
+        _code, out, _ = run(repo, capsys, "--format", "json", *judged)
+        data = json.loads(out)
+        codes = {(f["code"], f["path"]) for f in data["findings"]}
+        assert ("ADR506", "docs/adr/0001-first.md") in codes, judged  # the deletion counts
+        assert [c for c in codes if c[1] == MIRROR] == [("ADR106", MIRROR)], judged  # a mirror
+        assert data["summary"]["decisions"] == 2, judged  # 0002 and 0003; the copy is no record
+    repo.commit("drop the first record")
+    _code, out, _ = run(repo, capsys, "--format", "json", "--base", base)
+    data = json.loads(out)
+    on_copy = {f["code"] for f in data["findings"] if f["path"] == MIRROR}
+    assert on_copy <= {"ADR106"}  # no ADR507 (id reused), no ADR104: it is still a mirror
+    assert {f["code"] for f in data["findings"]} >= {"ADR506"}

@@ -67,7 +67,7 @@ def test_verbose_names_each_root_why_and_what_it_holds(
 ) -> None:
     code, _, err = run(capsys, "check", "--repo", str(repo), "--no-cache", "-v")
     assert code == 0
-    assert ("adrguard: ADR root docs/adr: 1 record file(s), 1 skipped; named like a decision "
+    assert ("adrguard: ADR root docs/adr: 1 record file, 1 skipped; named like a decision "
             "log (adr/)") in err
 
 
@@ -82,7 +82,7 @@ def test_finding_no_decision_is_not_a_pass(tmp_path: Path, capsys: pytest.Captur
     code, out, err = run(capsys, "check", "--repo", str(tmp_path), "--no-cache")
     assert code == 2 and out == ""
     assert "no decision records found: looked in docs/adr (named like a decision log" in err
-    assert "1 markdown file(s) skipped" in err
+    assert "1 markdown file skipped" in err
     (tmp_path / "docs/adr/README.md").unlink()
     code, _, err = run(capsys, "check", "--repo", str(tmp_path), "--no-cache")
     assert code == 2 and "no records yet" in err

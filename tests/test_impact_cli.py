@@ -79,6 +79,25 @@ def test_text_output(repo: tuple[GitRepo, str], capsys: pytest.CaptureFixture[st
     assert "ADR-0004 (proposed) map changed files" in out
 
 
+def test_a_commit_id_reads_short_and_counts_read_in_the_plural_or_not(
+    repo: tuple[GitRepo, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 28.8: ``--base`` as the Action passes it (a full commit id) reads as its short id,
+    once; one changed file is "1 changed file", one record "1 decision record"."""
+    r, base = repo
+    for fmt in ("text", "markdown"):
+        code, out, _ = run(capsys, "impact", "--repo", str(r.path), "--base", base, "--format", fmt)
+        assert code == 0 and base not in out and base[:12] in out
+        assert f"({base[:12]})" not in out  # not "0123456789ab (0123456789ab)"
+    r.write({"src/billing/invoice.py": "total = 3\n", "src/search/index.py": "x = 1\n",
+             "db/schema.sql": "create table t (id int);\n", "README.md": "hello\n",
+             "docs/adr/0004-search.md": SEARCH + "\nMore.\n"})
+    r.commit("one file and one record")
+    code, out, _ = run(capsys, "impact", "--repo", str(r.path), "--base", base, "--format",
+                       "markdown")
+    assert "2 changed files" in out and "1 decision record." in out
+
+
 def test_json_validates_and_status_widens(
     repo: tuple[GitRepo, str], capsys: pytest.CaptureFixture[str]
 ) -> None:

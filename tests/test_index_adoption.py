@@ -24,7 +24,7 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 def repo(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> GitRepo:
     r = GitRepo(tmp_path / "repo")
     r.write(FILES)
-    assert run(capsys, "index", "--write", "--repo", str(r.path), "--no-cache")[0] == 0
+    assert run(capsys, "index", "--write", "--init", "--repo", str(r.path), "--no-cache")[0] == 0
     assert (r.path / "docs/adr/INDEX.md").is_file()
     r.commit("records and their index")
     return r
@@ -70,10 +70,11 @@ def test_index_write_never_creates_index_md_beside_an_existing_index(
     r = GitRepo(tmp_path / "repo")
     r.write({**FILES, f"docs/adr/{name}": text})
     r.commit("x")
-    code, _, err = run(capsys, "index", "--write", "--repo", str(r.path), "--no-cache")
-    assert code == 2 and not (r.path / "docs/adr/INDEX.md").exists()
-    assert f"docs/adr/{name} is this log's index" in err and "--init" in err
-    assert "nothing was written" in err
+    code, out, err = run(capsys, "index", "--write", "--repo", str(r.path), "--no-cache")
+    # a hand-written index is the log's content, not a usage error: left alone, exit 0
+    assert code == 0 and out == "" and not (r.path / "docs/adr/INDEX.md").exists()
+    assert f"note: docs/adr/{name} is written by hand" in err and "--init" in err
+    assert (r.path / f"docs/adr/{name}").read_text("utf-8") == text
     code, out, _ = run(capsys, "index", "--write", "--init", "--repo", str(r.path), "--no-cache")
     assert code == 0 and out == f"Fixing docs/adr/{name}\n"
     adopted = (r.path / f"docs/adr/{name}").read_text("utf-8")
@@ -87,7 +88,9 @@ def test_a_readme_that_lists_no_record_is_not_an_index(
     r = GitRepo(tmp_path / "repo")
     r.write({**FILES, "docs/adr/README.md": "# Decisions\n\nWe record decisions here.\n"})
     r.commit("x")
-    code, out, _ = run(capsys, "index", "--write", "--repo", str(r.path), "--no-cache")
+    code, out, err = run(capsys, "index", "--write", "--repo", str(r.path), "--no-cache")
+    assert code == 0 and out == "" and "`adrguard index --write --init` creates" in err
+    code, out, _ = run(capsys, "index", "--write", "--init", "--repo", str(r.path), "--no-cache")
     assert code == 0 and out == "Fixing docs/adr/INDEX.md\n"
 
 
@@ -104,3 +107,22 @@ def test_index_hook_does_nothing_when_no_adr_file_changed(
     code, out, _ = run(capsys, "index", "--write", "--exit-non-zero-on-fix", "--hook",
                        "--repo", str(repo.path), "docs/adr/0003-c.md")
     assert code == 1 and out == "Fixing docs/adr/INDEX.md\n"
+
+
+def test_a_configured_index_is_created_and_one_log_opting_in_does_not_opt_in_another(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    r = GitRepo(tmp_path / "repo")
+    r.write({**FILES, "services/api/docs/adr/0001-c.md": RECORD.format(n=1),
+             ".adrguard.toml": 'roots = ["docs/adr", "services/api/docs/adr"]\n'
+                               '[index]\npaths = { "docs/adr" = "INDEX.md" }\n'})
+    r.commit("two logs, one asks for an index")
+    code, out, err = run(capsys, "index", "--write", "--repo", str(r.path), "--no-cache")
+    assert code == 0 and out == "Fixing docs/adr/INDEX.md\n"
+    assert not (r.path / "services/api/docs/adr/INDEX.md").exists()
+    assert "services/api/docs/adr has no generated index" in err
+    r.commit("the index")
+    code, out, _ = run(capsys, "check", "--repo", str(r.path), "--no-cache", "--select", "ADR4",
+                       "--fail-on", "note")
+    assert code == 0 and "services/api" not in out  # the other log is not asked for one
+    assert run(capsys, "index", "--check", "--repo", str(r.path), "--no-cache")[0] == 0

@@ -96,9 +96,12 @@ def test_index_print_check_write_cycle(tmp_path: Path, capsys: pytest.CaptureFix
     )
     assert not (repo / "docs/adr/INDEX.md").exists()  # printing writes nothing
 
-    assert main(["index", "--check", "--repo", str(repo)]) == 1
-    assert "docs/adr/INDEX.md: missing" in capsys.readouterr().out
+    # no index has the markers and none is configured: nothing to check, nothing created
+    assert main(["index", "--check", "--repo", str(repo)]) == 0
+    assert "docs/adr/INDEX.md: no generated index here" in capsys.readouterr().err
     assert main(["index", "--write", "--repo", str(repo)]) == 0
+    assert capsys.readouterr().out == "" and not (repo / "docs/adr/INDEX.md").exists()
+    assert main(["index", "--write", "--init", "--repo", str(repo)]) == 0  # the opt-in
     assert capsys.readouterr().out == "Fixing docs/adr/INDEX.md\n"
     assert (repo / "docs/adr/INDEX.md").read_text("utf-8") == printed
     assert main(["index", "--check", "--repo", str(repo)]) == 0
@@ -115,7 +118,7 @@ def test_index_print_check_write_cycle(tmp_path: Path, capsys: pytest.CaptureFix
 
 def test_write_keeps_hand_text_and_writes_lf(tmp_path: Path) -> None:
     repo = make_repo(tmp_path, BASE)
-    assert main(["index", "--write", "--repo", str(repo)]) == 0
+    assert main(["index", "--write", "--init", "--repo", str(repo)]) == 0
     index_file = repo / "docs/adr/INDEX.md"
     block = index_file.read_text("utf-8").split("\n", 2)[2]
     index_file.write_bytes(
@@ -133,7 +136,7 @@ def test_write_refuses_unmanaged_and_malformed_files(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     repo = make_repo(tmp_path, {**BASE, "docs/adr/INDEX.md": "# Hand made\n\n* 0001\n"})
-    assert main(["index", "--write", "--repo", str(repo)]) == 2
+    assert main(["index", "--write", "--repo", str(repo)]) == 0  # left alone, with a note
     assert "--init" in capsys.readouterr().err
     assert (repo / "docs/adr/INDEX.md").read_text("utf-8") == "# Hand made\n\n* 0001\n"
     assert main(["index", "--write", "--init", "--repo", str(repo)]) == 0
@@ -141,7 +144,8 @@ def test_write_refuses_unmanaged_and_malformed_files(
     assert text.startswith("# Hand made\n\n* 0001\n\n<!-- adrguard:index:start -->")
 
     (repo / "docs/adr/INDEX.md").write_text("x\n<!-- adrguard:index:start -->\n", "utf-8")
-    assert main(["index", "--write", "--init", "--repo", str(repo)]) == 2
+    # broken markers are the log's content (ADR402), not a usage error: exit 1, not 2
+    assert main(["index", "--write", "--init", "--repo", str(repo)]) == 1
     err = capsys.readouterr().err
     assert "no <!-- adrguard:index:end -->" in err and "nothing was written" in err
     assert main(["index", "--check", "--repo", str(repo)]) == 1
@@ -286,7 +290,7 @@ def test_fixer_hook_with_pre_commit_try_repo(repo_dir: Path, tmp_path: Path) -> 
     env = _env(tmp_path)
     hook = _hook_repo(repo_dir, tmp_path / "hook", env)
     target = make_repo(tmp_path / "target", BASE, "")
-    assert main(["index", "--write", "--repo", str(target)]) == 0
+    assert main(["index", "--write", "--init", "--repo", str(target)]) == 0
     (target / "docs/adr/0003-use-redis.md").write_text(record(3, "Use Redis"), "utf-8")
     _commit_all(target, env)
 

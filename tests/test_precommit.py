@@ -256,3 +256,34 @@ def test_try_repo_all_files_checks_every_file(
     assert failing.returncode == 1, failing.stdout + failing.stderr
     assert "ADR201" in failing.stdout  # the broken link fails the commit; ADR102 warns
     assert "docs/adr/0002-use-postgresql.md" in failing.stdout
+
+
+HAND_INDEX = "# Decisions\n\n- [1. Record architecture decisions](0001-first.md)\n"
+
+
+@pytest.mark.slow
+def test_fixer_hook_creates_no_index_and_leaves_a_hand_written_one_alone(
+    hook: tuple[Path, dict[str, str]], tmp_path: Path
+) -> None:
+    """`adrguard-fix` regenerates only the indexes a log opted into: in a log that never had a
+    generated index it creates none (it used to write INDEX.md on every commit until it was
+    committed), and a README.md that is the log's hand-written index is left alone with a note
+    on how to opt in (it used to refuse every commit with exit 2)."""
+    hook_repo, env = hook
+    plain = _target(tmp_path / "plain", env, {"docs/adr/0001-first.md": ACCEPTED})
+    _stage(plain, env, {"docs/adr/0002-use-postgresql.md": NO_STATUS})
+    done = _staged_run(hook_repo, plain, env, "adrguard-fix")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert re.search(r"adrguard-fix \(regenerate ADR indexes\)\.+Passed", done.stdout)
+    assert not (plain / "docs/adr/INDEX.md").exists()
+
+    hand = _target(tmp_path / "hand", env, {
+        "docs/adr/0001-first.md": ACCEPTED, "docs/adr/README.md": HAND_INDEX,
+    })
+    _stage(hand, env, {"docs/adr/0002-use-postgresql.md": NO_STATUS})
+    done = _staged_run(hook_repo, hand, env, "adrguard-fix")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "docs/adr/README.md is written by hand" in done.stdout
+    assert "adrguard index --write --init" in done.stdout
+    assert (hand / "docs/adr/README.md").read_text("utf-8") == HAND_INDEX
+    assert not (hand / "docs/adr/INDEX.md").exists()

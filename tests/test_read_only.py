@@ -58,7 +58,7 @@ def _repo(tmp_path: Path) -> GitRepo:
     repo = GitRepo(tmp_path / "repo")
     repo.write(FILES)
     repo.commit("records")
-    assert main(["index", "--repo", str(repo.path), "--write", "--no-cache"]) == 0
+    assert main(["index", "--repo", str(repo.path), "--write", "--init", "--no-cache"]) == 0
     repo.write({"src/app.py": "x = 2\n"})
     repo.commit("index and a change")
     return repo

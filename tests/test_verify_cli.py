@@ -264,7 +264,7 @@ def test_the_drift_baseline_tells_known_new_and_fixed(
     repo.git("add", "-A")
     before = repo.git("status", "--porcelain")
     code, _out, err = run(repo, capsys, "--write-baseline")
-    assert code == 0 and "wrote .adrguard-drift-baseline.json with 3 violation(s)" in err
+    assert code == 0 and "wrote .adrguard-drift-baseline.json with 3 violations" in err
     after = repo.git("status", "--porcelain")
     assert set(after.splitlines()) - set(before.splitlines()) == {
         "?? .adrguard-drift-baseline.json"}  # the one file --write-baseline writes
@@ -292,6 +292,17 @@ def test_the_drift_baseline_tells_known_new_and_fixed(
     assert results["coverage-floor"]["baseline"] == "known"
     assert data["drift"]["new"] == 1 and data["drift"]["fixed"] == 1
     assert data["summary"]["newViolations"] == 1
+    # SARIF: known violations are suppressed (the drift baseline named), new ones are not
+    code, out, _err = run(repo, capsys, "--format", "sarif")
+    sarif = json.loads(out)
+    import jsonschema
+
+    jsonschema.validate(sarif, json.loads(SARIF_SCHEMA.read_text(encoding="utf-8")))
+    marked = {(r["baselineState"], bool(r.get("suppressions")))
+              for r in sarif["runs"][0]["results"] if "baselineState" in r}
+    assert marked == {("new", False), ("unchanged", True)}
+    assert all(s["kind"] == "external" and ".adrguard-drift-baseline.json" in s["justification"]
+               for r in sarif["runs"][0]["results"] for s in r.get("suppressions", ()))
 
 
 def test_enforce_fails_on_new_violations_and_advisory_never(

@@ -28,6 +28,7 @@ from adrguard.core.options import (
     Options,
     VerifyOptions,
 )
+from adrguard.core.repository import Repository, parse_repository
 
 DEFAULT_ROOTS: tuple[str, ...] = (
     "docs/adr",
@@ -96,6 +97,9 @@ class Config:
     citations: CitationOptions = field(default_factory=CitationOptions)  # [citations]
     template: str | None = None  # `adrguard new`: a repo-relative markdown template
     new_status: str | None = None  # `adrguard new` / `supersede`: the status written (proposed)
+    # the repository's web URL and default branch (`repository-url`, `--repository-url`, the
+    # Action's GITHUB_REPOSITORY): which URLs name work-tree files; never a git remote
+    repository: Repository | None = None
     read_guard: str = "off"  # the read guard for agents: off | warn | guard (docs/read-guard.md)
     ai: AiOptions = field(default_factory=AiOptions)  # [ai]: the optional model provider
 
@@ -258,6 +262,7 @@ def from_mapping(
         citations=_citations(data.get("citations"), where),
         template=data.get("template"),
         new_status=_new_status(data.get("new-status"), opts.get("status_synonyms"), where),
+        repository=repository_setting(data.get("repository-url"), f"{where}: repository-url"),
         read_guard=data.get("read-guard", "off"),
         ai=_ai(data.get("ai")),
     )
@@ -399,6 +404,16 @@ def _citations(raw: Mapping[str, Any] | None, where: str) -> CitationOptions:
     if "max-file-size" in table:
         table["max_file_size"] = table.pop("max-file-size")
     return CitationOptions(**table)
+
+
+def repository_setting(value: str | None, where: str) -> Repository | None:
+    """``repository-url`` (or ``--repository-url``) checked: UserError says what to write."""
+    if value is None:
+        return None
+    try:
+        return parse_repository(value)
+    except ValueError as exc:
+        raise UserError(f"{where} {value!r}: {exc}") from None
 
 
 def _new_status(value: str | None, synonyms: Mapping[str, str] | None, where: str) -> str | None:

@@ -116,7 +116,7 @@ def test_all_corpora_classified_like_truth(corpora_dir: Path, tmp_path: Path) ->
         assert paths(found) == sorted(paths(found))
         assert all(s.error is None and s.data for s in found.sources)
         assert found.roots == tuple(roots)
-        assert not found.uses_git and found.repo_url is None
+        assert not found.uses_git
         corpus = corpus_of(found, config)
         kept = {d.path for d in corpus.decisions}
         wrong += [f"{coll.name}: {truth.get(p, {}).get('kind', 'unlabelled')} file kept as a record {p}"
@@ -146,7 +146,6 @@ def test_corpus_in_a_git_repo(corpora_dir: Path, tmp_path: Path) -> None:
     found = discover(tmp_path, cfg(roots=roots))
     assert found.uses_git
     check_against_truth(found, truth)
-    assert found.repo_url == "https://github.com/eclipse-edc/Connector"
     assert found.untracked == (f"{roots[0]}/2099-01-01-untracked/README.md",)
     assert f"{roots[0]}/README.md" in found.other_texts
 
@@ -449,7 +448,6 @@ def test_git_tracked_staged_untracked_and_deleted(tmp_path: Path) -> None:
     assert found.untracked == ("docs/adr/0004-untracked.md",)  # ignored files are not listed
     assert "docs/adr/0004-untracked.md" not in found.repo_files
     assert {".gitignore", "docs/adr/0002-deleted.md"} <= found.repo_files
-    assert found.repo_url is None
     assert not found.untracked_checked
     # a manual run also reads the untracked (not ignored) records, and says they are untracked
     manual = discover(tmp_path, Config(), untracked=True)

@@ -226,7 +226,7 @@ def test_deepen_fetches_until_the_merge_base_appears(tmp_path: Path) -> None:
     changes = build_changes(clone, Config(), "origin/main", deepen=True)
     assert changes.merge_base == fork
     assert [(c.status, c.path) for c in changes.changes] == [("M", "src/app.py")]
-    assert any("--deepen fetched more history (1 fetches)" in n for n in changes.notes)
+    assert any("--deepen fetched more history (1 fetch)" in n for n in changes.notes)
 
 
 def test_deepen_fetches_a_missing_base_branch(tmp_path: Path) -> None:

@@ -5,12 +5,15 @@ from __future__ import annotations
 import time
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from adrguard.core.findings import Finding
 from adrguard.core.graph import graph
 from adrguard.core.graph.resolve import Resolver, normalise, parse_target
 from adrguard.core.model import Corpus, Decision, Link, Location, Relationship, RelKind, Status
 from adrguard.core.options import Options
+from adrguard.core.repository import parse_repository
 from adrguard.rules.base import RuleContext
 from adrguard.rules.links import RULES as LINK_RULES
 from adrguard.rules.relationships import RULES as REL_RULES
@@ -46,12 +49,14 @@ def rec(
 def corpus(
     *decisions: Decision, files: tuple[str, ...] = (), repo_url: str | None = None
 ) -> Corpus:
+    """``repo_url`` is the ``repository-url`` setting (``URL/tree/BRANCH`` names the default
+    branch)."""
     ordered = tuple(sorted(decisions, key=lambda d: (d.id, d.path)))
     return Corpus(
         decisions=ordered,
         roots=tuple(sorted({d.root for d in decisions})),
         repo_files=frozenset({d.path for d in decisions} | set(files)),
-        repo_url=repo_url,
+        repository=parse_repository(repo_url) if repo_url else None,
     )
 
 
@@ -98,12 +103,39 @@ def test_parse_target_keeps_the_decoded_fragment() -> None:
 
 
 def test_urls_to_this_repository_become_paths() -> None:
-    url = "https://github.com/Owner/Repo"
-    t = parse_target("https://github.com/owner/repo/blob/main/docs/adr/0002-b.md", "x.md", url)
+    repo = parse_repository("https://github.com/Owner/Repo/tree/main")
+    t = parse_target("https://github.com/owner/repo/blob/main/docs/adr/0002-b.md", "x.md", repo)
     assert (t.kind, t.repo_path, t.from_url) == ("path", "docs/adr/0002-b.md", True)
-    other = parse_target("https://github.com/other/repo/blob/main/docs/x.md", "x.md", url)
+    head = parse_target("http://github.com/owner/repo/tree/HEAD/docs/adr", "x.md", repo)
+    assert (head.kind, head.repo_path) == ("path", "docs/adr")
+    other = parse_target("https://github.com/other/repo/blob/main/docs/x.md", "x.md", repo)
     assert other.kind == "external"
     assert parse_target("https://github.com/owner/repo/blob/main/x.md", "x.md").kind == "external"
+
+
+@pytest.mark.parametrize("url", [
+    "https://github.com/o/r/blob/release/2.x/docs/adr/0002-b.md",  # another branch
+    "https://github.com/o/r/blob/v1.0.0/docs/adr/0002-b.md",  # a tag
+    "https://github.com/o/r/blob/0123456789abcdef0123456789abcdef01234567/docs/adr/0002-b.md",
+    "https://github.com/o/r/blob/main2/docs/adr/0002-b.md",  # a branch that starts like main
+    "https://github.com/o/r/commits/main/docs/adr/0002-b.md",  # history, not the file
+])
+def test_urls_at_other_refs_are_never_work_tree_paths(url: str) -> None:
+    assert parse_target(url, "x.md", parse_repository("https://github.com/o/r/tree/main")).kind \
+        == "external"
+
+
+def test_a_default_branch_with_a_slash_and_gitlab_urls() -> None:
+    repo = parse_repository("git@gitlab.example.org:group/sub/r.git")
+    assert repo.url == "https://gitlab.example.org/group/sub/r" and repo.default_branch is None
+    assert repo.web_path("https://gitlab.example.org/group/sub/r/-/blob/HEAD/a/b.md") == "a/b.md"
+    assert repo.web_path("https://gitlab.example.org/group/sub/r/-/blob/main/a/b.md") is None
+    slash = parse_repository("https://github.com/o/r/tree/release/2.x")
+    assert slash.default_branch == "release/2.x" and slash.label.endswith("/tree/release/2.x")
+    assert slash.web_path("https://github.com/o/r/blob/release/2.x/a.md#top") == "a.md"
+    for bad in ("o/r", "https://github.com/o", "ftp://h/o/r", "https://h/o/../r"):
+        with pytest.raises(ValueError):
+            parse_repository(bad)
 
 
 def test_normalise_reports_escapes() -> None:
@@ -326,13 +358,13 @@ def test_any_target_text_resolves_without_raising() -> None:
 
     a = rec("docs/adr/0001-a.md", 1)
     b = rec("docs/adr/sub/0002-b.md", 2, root="docs/adr")
-    c = corpus(a, b, repo_url="https://github.com/o/r")
+    c = corpus(a, b, repo_url="https://github.com/o/r/tree/main")
     res = Resolver(c)
 
     @settings(max_examples=300, deadline=None)
     @given(st.text(), st.text(max_size=20))
     def check(raw: str, text: str) -> None:
-        t = parse_target(raw, a.path, c.repo_url)
+        t = parse_target(raw, a.path, c.repository)
         assert t.kind in {"empty", "anchor", "external", "path"}
         r = res.resolve(a, raw, text)
         assert r.state in {"resolved", "unresolved", "ambiguous", "external"}
@@ -345,10 +377,113 @@ def test_relationships_by_url_resolve_only_for_this_repository() -> None:
     old = rec("docs/adr/0001-a.md", 1, Status.SUPERSEDED, (
         (RelKind.SUPERSEDED_BY, "https://github.com/o/r/blob/main/docs/adr/0002-b.md"),
         (RelKind.SUPERSEDED_BY, "https://github.com/other/r/blob/main/docs/adr/0002-b.md"),
+        (RelKind.SUPERSEDED_BY, "https://github.com/o/r/blob/v2/docs/adr/0002-b.md"),
     ))
     new = rec("docs/adr/0002-b.md", 2, rels=((RelKind.SUPERSEDES, "0001-a.md"),))
-    c = corpus(old, new, repo_url="https://github.com/o/r")
+    c = corpus(old, new, repo_url="https://github.com/o/r/tree/main")
     g = graph.build(c)
-    assert [d.resolution.state for d in g.declared[:2]] == ["resolved", "external"]
+    # this repository at its default branch; another repository; another ref (a tag)
+    assert [d.resolution.state for d in g.declared[:3]] == ["resolved", "external", "external"]
     assert g.declared[0].target is new
     assert run(c, "ADR30") == []  # an external target is not checked, not "unresolved"
+
+
+def _walk(g: graph.Graph, d: Decision) -> Decision | None:
+    """The supersession walk, step by step: the best successor (accepted first, then by path),
+    stopping at a record with none or before one the walk already passed."""
+    seen = {d.path}
+    current = d
+    while True:
+        nxt = g.successors(current)
+        if not nxt:
+            break
+        step = min(nxt, key=lambda s: (s.status is not Status.ACCEPTED, s.path))
+        if step.path in seen:
+            break
+        seen.add(step.path)
+        current = step
+    return None if current is d else current
+
+
+@given(
+    st.lists(st.tuples(st.integers(1, 12), st.integers(1, 12)), max_size=30),
+    st.lists(st.booleans(), min_size=12, max_size=12),
+)
+@settings(max_examples=300, deadline=None)
+def test_chain_ends_resolved_at_once_equal_the_walk(
+    edges: list[tuple[int, int]], accepted: list[bool]
+) -> None:
+    """Every record's current successor comes from one pass over the graph (linear), and is
+    the record the step-by-step walk ends at, cycles included."""
+    rels: dict[int, list[tuple[RelKind, str]]] = {i: [] for i in range(1, 13)}
+    for new, old in edges:
+        rels[new].append((RelKind.SUPERSEDES, f"{old:04d}-r.md"))
+    ds = [
+        rec(f"docs/adr/{i:04d}-r.md", i, Status.ACCEPTED if accepted[i - 1] else Status.SUPERSEDED,
+            tuple(rels[i]))
+        for i in range(1, 13)
+    ]
+    g = graph.build(corpus(*ds))
+    for d in ds:
+        assert g.current_successor(d) == _walk(g, d), d.path
+
+
+def test_current_successor_of_a_10000_record_ring_is_linear() -> None:
+    n = 10_000
+    ds = [
+        rec(f"docs/adr/{i:05d}-r.md", i, rels=((RelKind.SUPERSEDES, f"{i % n + 1:05d}-r.md"),))
+        for i in range(1, n + 1)
+    ]
+    g = graph.build(corpus(*ds))
+    started = time.process_time()
+    ends = [g.current_successor(d) for d in ds]
+    assert time.process_time() - started < 5.0
+    # on a ring the walk stops before the record it started from: at its own predecessor
+    assert ends[0] is not None and ends[0].path == f"docs/adr/{2:05d}-r.md"
+
+
+def _later_paths(g: graph.Graph, d: Decision) -> set[str]:
+    """The records that supersede ``d``, directly or through others (a search per record)."""
+    seen: set[str] = set()
+    todo = [d]
+    while todo:
+        for s in g.successors(todo.pop()):
+            if s.path not in seen:
+                seen.add(s.path)
+                todo.append(s)
+    return seen
+
+
+@given(
+    st.lists(st.tuples(st.integers(1, 10), st.integers(1, 10)), max_size=25),
+    st.lists(st.lists(st.integers(1, 10), min_size=1, max_size=4), min_size=1, max_size=12),
+)
+@settings(max_examples=300, deadline=None)
+def test_a_line_citing_a_successor_is_answered_from_bit_sets(
+    edges: list[tuple[int, int]], lines: list[list[int]]
+) -> None:
+    """successor_on_line (bit sets over the graph, once per run) agrees with a search of the
+    supersession graph from every cited record, cycles included."""
+    from adrguard.core.citations.resolve import index, successor_on_line
+    from adrguard.core.model import Citation, Citations, CitingFile
+
+    rels: dict[int, list[tuple[RelKind, str]]] = {i: [] for i in range(1, 11)}
+    for new, old in edges:
+        rels[new].append((RelKind.SUPERSEDES, f"{old:04d}-r.md"))
+    ds = [rec(f"docs/adr/{i:04d}-r.md", i, Status.SUPERSEDED, tuple(rels[i])) for i in range(1, 11)]
+    cites = tuple(
+        Citation(line=n + 1, column=1 + 10 * k, form="id", text=f"ADR-{i}", excerpt="",
+                 prefix="adr", number=i)
+        for n, numbers in enumerate(lines) for k, i in enumerate(numbers)
+    )
+    base = corpus(*ds)
+    c = Corpus(decisions=base.decisions, roots=base.roots, repo_files=base.repo_files,
+               citations=Citations((CitingFile("src/app.py", "code", cites),), 1))
+    g = graph.build(c)
+    for cited in index(c).all:
+        d = cited.decision
+        assert d is not None
+        on_line = {o.decision.path for o in index(c).all
+                   if o.citation.line == cited.citation.line and o.decision is not None}
+        expected = bool(_later_paths(g, d) & on_line)
+        assert successor_on_line(c, cited) is expected, (d.path, cited.citation.line)

@@ -194,7 +194,9 @@ def test_markers_in_a_code_fence_do_not_count() -> None:
     assert state.kind == "unmanaged" and not state.required
 
 
-def test_auto_mode_finds_a_marked_readme_and_requires_other_roots() -> None:
+def test_auto_mode_finds_a_marked_readme_and_leaves_other_logs_alone() -> None:
+    """Opting in is per log: a marked index in one root does not make the other root's log
+    keep one (``index --write`` creates nothing there, ADR401 says nothing)."""
     a = rec("docs/adr/0001-a.md", 1, "A")
     b = rec("services/x/docs/adr/0001-b.md", 1, "B", root="services/x/docs/adr")
     c = corpus(a, b, roots=("docs/adr", "services/x/docs/adr"))
@@ -202,8 +204,13 @@ def test_auto_mode_finds_a_marked_readme_and_requires_other_roots() -> None:
     states = index.evaluate(c, Options(), {"docs/adr/README.md": readme})
     assert [(s.target.path, s.kind, s.required) for s in states] == [
         ("docs/adr/README.md", "stale", True),
-        ("services/x/docs/adr/INDEX.md", "missing", True),
+        ("services/x/docs/adr/INDEX.md", "missing", False),
     ]
+    ruled = index.evaluate(c, Options(), {"docs/adr/README.md": readme}, required_only=True)
+    assert [s.target.path for s in ruled] == ["docs/adr/README.md"]
+    both = Options(index=IndexOptions(paths={"services/x/docs/adr": "INDEX.md"}))
+    states = index.evaluate(c, both, {"docs/adr/README.md": readme})
+    assert [s.required for s in states] == [True, True]  # configured for the other root
 
 
 def test_disabled_index_has_no_targets_and_empty_root_says_so() -> None:

@@ -177,7 +177,7 @@ class ActionRunner:
                 "base": {"sha": fx.base, "ref": "main"},
                 "head": {"sha": fx.head, "ref": "feature"},
             },
-            "repository": {"full_name": "acme/shop"},
+            "repository": {"full_name": "acme/shop", "default_branch": "main"},
         }
 
     def __call__(self, token: str = "user-token", **inputs: str) -> Run:
@@ -221,6 +221,7 @@ class ActionRunner:
         prepared_outputs = parse_outputs((work / "output").read_text(encoding="utf-8"))
         base = prepared_outputs.get("base", "")
         claims = prepared_outputs.get("claims", "")
+        repository = prepared_outputs.get("repository-url", "")
         # step 3: the one check invocation (as action.yml builds it)
         out = work / "adrguard.out"
         out.mkdir()
@@ -231,6 +232,8 @@ class ActionRunner:
             args += ["--base", base]
         if claims:
             args += ["--claims", claims]
+        if repository:
+            args += ["--repository-url", repository]
         if inputs.get("config"):
             args += ["--config", inputs["config"]]
         check_exit = main(args)

@@ -62,7 +62,8 @@ def test_action_installs_from_its_own_checkout_into_its_own_venv() -> None:
     assert all(s.get("shell") == "bash" for s in steps)
     checks = [s["run"] for s in steps if "adrguard\" \"${args[@]}\"" in s.get("run", "")]
     assert len(checks) == 1  # exactly one adrguard check invocation
-    for fmt in ("json:", "github:", "sarif:", "markdown:", "--no-cache", "--base"):
+    for fmt in ("json:", "github:", "sarif:", "markdown:", "--no-cache", "--base",
+                "--repository-url"):
         assert fmt in checks[0]
 
 

@@ -26,6 +26,17 @@ TOOLS = {
 MANIFEST = ".adrguard-impact.json"
 
 
+def test_mcp_help_names_every_tool(capsys: pytest.CaptureFixture[str]) -> None:
+    """``adrguard mcp --help`` lists the tools from the schema the server publishes: none is
+    left out (verify_architecture was)."""
+    from adrguard.cli import main
+    from adrguard.mcp.registry import registered
+
+    assert main(["mcp", "--help"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert all(t.name in text for t in registered()) and set(text.replace(",", " ").split()) >= TOOLS
+
+
 async def test_every_tool_is_listed_read_only_with_strict_schemas(repo: Path) -> None:
     async with Client(server_for(repo)) as client:
         tools = (await client.list_tools()).tools
@@ -325,6 +336,15 @@ async def test_analyze_impact(tmp_path: Path) -> None:
     repo.write({"src/api/routes.py": "routes = ['/orders']\n"})
     repo.commit("change routes")
     data = await ok(repo.path, "analyze_impact", {"baseReference": "HEAD~1", "manifestPath": MANIFEST})
+    # every key of the answer is in the published output schema (inactiveDecisions and
+    # ungovernedFiles were missing), and so is every summary count
+    async with Client(server_for(repo.path)) as client:
+        (tool,) = [t for t in (await client.list_tools()).tools if t.name == "analyze_impact"]
+    assert tool.output_schema is not None
+    declared = tool.output_schema["properties"]
+    assert set(data) <= set(declared) and set(tool.output_schema["required"]) == set(data)
+    assert isinstance(data["inactiveDecisions"], list) and isinstance(data["ungovernedFiles"], list)
+    assert data["ungovernedFiles"] == [] and data["summary"]["ungovernedFiles"] == 0
     assert {a["identifier"] for a in data["affectedDecisions"]} == {"ADR-0003", "ADR-0006"}
     assert "never" in data["statement"]
     assert data["changedFiles"] == [{"status": "M", "path": "src/api/routes.py", "oldPath": None}]

@@ -63,7 +63,6 @@ class Discovery:
     roots: tuple[str, ...]  # ADR roots, repo-relative ("." for the repository root)
     skipped: tuple[str, ...]  # markdown files under roots left out (indexes, templates, parts)
     other_texts: dict[str, bytes]  # index / CURRENT files under roots, by repo-relative path
-    repo_url: str | None  # web URL of the ``origin`` remote, when there is one
     uses_git: bool = False  # files came from git (``git ls-files``, or a revision's tree)
     # markdown under the roots that git does not track (and does not ignore); read as records
     # when ``untracked_checked`` (manual runs), else only named in a note
@@ -96,12 +95,8 @@ def discover(
     base = Path(os.path.abspath(repo_root))
     real_base = os.path.realpath(base)
     listing = _git_listing(base, store)
-    url: str | None = None
     unreadable: list[tuple[str, str]] = []
-    if listing is None:
-        files = walk(base, unreadable=unreadable)
-    else:
-        files, url = listing
+    files = walk(base, unreadable=unreadable) if listing is None else listing
     git_top = listing is not None
     search = find_roots(base, config, files, extra_roots, required=require_roots, store=store)
     roots = tuple(r.path for r in search.roots)
@@ -129,7 +124,6 @@ def discover(
         roots=roots,
         skipped=plan.skipped,
         other_texts=others,
-        repo_url=url,
         uses_git=git_top,
         untracked=pending,
         file_list=visible,
@@ -155,7 +149,7 @@ def plan_layout(repo_root: Path, config: Config, store: Store | None = None) -> 
     without reading the records; no root at all is an empty layout, not an error."""
     base = Path(os.path.abspath(repo_root))
     listing = _git_listing(base, store)
-    files = walk(base) if listing is None else listing[0]
+    files = walk(base) if listing is None else listing
     search = find_roots(base, config, files, required=False, store=store)
     roots = tuple(r.path for r in search.roots)
     shallow = frozenset(r.path for r in search.roots if r.shallow)
@@ -210,14 +204,14 @@ def find_roots(
 
 def _listing_for_roots(base: Path, store: Store | None) -> list[str]:
     listing = _git_listing(base, store)
-    return walk(base) if listing is None else listing[0]
+    return walk(base) if listing is None else listing
 
 
 # --- enumeration ------------------------------------------------------------------------
 
 
-def _git_listing(base: Path, store: Store | None) -> tuple[list[str], str | None] | None:
-    """``(tracked files below base, remote URL)`` inside a git work tree, else None (also when
+def _git_listing(base: Path, store: Store | None) -> list[str] | None:
+    """The tracked files below base inside a git work tree, else None (also when
     git cannot be used there). With a ``store`` the answer is kept, keyed by the bytes of the git
     index and config (:func:`adrguard.adapters.git.state_digest`): an unchanged repository then
     needs neither gitpython nor a git process."""
@@ -230,34 +224,33 @@ def _git_listing(base: Path, store: Store | None) -> tuple[list[str], str | None
         from adrguard.adapters.git import state_digest
 
         digest = state_digest(top)
-        entry = key("git-listing", digest, str(base)) if digest else None
+        entry = key("git-files", digest, str(base)) if digest else None
     if entry is not None and store is not None:
         hit = _decode_listing(store.get(entry))
         if hit is not None:
             return hit
     try:
-        from adrguard.adapters.git import remote_url, tracked_files
+        from adrguard.adapters.git import tracked_files
     except ImportError:  # gitpython without a git executable
         return None
     files = tracked_files(base)
     if files is None:
         _refused(base, top)  # a .git that git will not read is an error, never a silent walk
         return None
-    url = remote_url(base)
     if entry is not None and store is not None:
         import msgspec
 
-        store.put(entry, msgspec.msgpack.encode((files, url)))
-    return files, url
+        store.put(entry, msgspec.msgpack.encode(files))
+    return files
 
 
-def _decode_listing(data: bytes | None) -> tuple[list[str], str | None] | None:
+def _decode_listing(data: bytes | None) -> list[str] | None:
     if data is None:
         return None
     import msgspec
 
     try:
-        return msgspec.msgpack.decode(data, type=tuple[list[str], str | None])
+        return msgspec.msgpack.decode(data, type=list[str])
     except (msgspec.DecodeError, msgspec.ValidationError):
         return None
 

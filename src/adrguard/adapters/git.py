@@ -52,8 +52,8 @@ _LOCATION_VARIABLES = ("GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_CEILIN
 
 
 def state_digest(top: Path) -> str | None:
-    """A digest of what ``git ls-files`` and the remote URL depend on (the index and the
-    repository's config files), read without starting git, or None when the repository is not a
+    """A digest of what ``git ls-files`` depends on (the index and the repository's config
+    files), read without starting git, or None when the repository is not a
     plain one that this shortcut covers (a ``.git`` file, ``GIT_DIR`` and the like, another
     index file, ``core.worktree`` or includes in its config).
     Callers key cached listings on it: the same index bytes list the same files."""
@@ -102,35 +102,6 @@ def tracked_files(where: Path) -> list[str] | None:
     except (git.GitCommandError, git.GitCommandNotFound, OSError):
         return None
     return sorted({p for p in out.split("\0") if p})
-
-
-def remote_url(repo_root: Path, remote: str = "origin") -> str | None:
-    """The remote's web URL (``https://github.com/owner/repo``) when it is a GitHub-like URL."""
-    import git
-
-    try:
-        url: str = _git(repo_root).config("--get", f"remote.{remote}.url").strip()
-    except (git.GitCommandError, OSError):
-        return None
-    return normalise_remote(url)
-
-
-def normalise_remote(url: str) -> str | None:
-    url = url.strip()
-    if url.startswith("git@") and ":" in url:
-        host, _, path = url[4:].partition(":")
-        url = f"https://{host}/{path}"
-    elif url.startswith("ssh://"):
-        rest = url[len("ssh://") :]
-        rest = rest.split("@", 1)[-1]
-        url = "https://" + rest
-    if not url.startswith(("https://", "http://")):
-        return None
-    url = url.removesuffix("/").removesuffix(".git")
-    if "@" in url.split("/")[2]:
-        scheme, _, rest = url.partition("://")
-        url = f"{scheme}://{rest.split('@', 1)[1]}"
-    return url
 
 
 def run_git(repo_root: Path, *args: str, timeout: float | None = None) -> bytes:

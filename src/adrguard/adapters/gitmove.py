@@ -56,6 +56,36 @@ def tracked(repo_root: Path, paths: Iterable[str]) -> set[str]:
     return {decode_path(p) for p in out.split(b"\0") if p} & set(wanted)
 
 
+def add(repo_root: Path, paths: Iterable[str]) -> None:
+    """``git add -- PATHS``: files a move creates are staged like the moved files."""
+    _index_command(repo_root, "add", paths)
+
+
+def forget(repo_root: Path, paths: Iterable[str]) -> None:
+    """``git rm --cached``: unstage files a restore removes (absent entries are fine)."""
+    _index_command(repo_root, "rm", paths)
+
+
+def _index_command(repo_root: Path, verb: str, paths: Iterable[str]) -> None:
+    import git
+
+    from adrguard.adapters.git import run_git, stderr_line
+    from adrguard.pathguard import write_problem
+
+    wanted = sorted(set(paths))
+    if not wanted:
+        return
+    for rel in wanted:
+        why = write_problem(repo_root, rel)
+        if why is not None:
+            raise UserError(f"refusing to {verb} {rel}: {why}")
+    args = ("add", "--") if verb == "add" else ("rm", "-q", "--cached", "--ignore-unmatch", "--")
+    try:
+        run_git(repo_root, *args, *wanted)
+    except git.GitCommandError as exc:
+        raise UserError(f"git {verb} {' '.join(wanted)} failed: {stderr_line(exc)}") from None
+
+
 def move(repo_root: Path, source: str, target: str) -> None:
     """``git mv -- SOURCE TARGET``: the file moves and the move is staged. The target's folder
     must exist. Refused when either path is a symlink or resolves outside the repository

@@ -64,7 +64,6 @@ class Rearranged:
             roots=found.roots,
             skipped=plan.skipped,
             other_texts=texts,
-            repo_url=found.repo_url,
             uses_git=found.uses_git,
             untracked=tuple(moves.get(p, p) for p in found.untracked),
             file_list=listing,

@@ -11,6 +11,7 @@ from pathlib import Path
 from adrguard.adapters.git import decode_path, require_repo, run_git, stderr_line
 from adrguard.core.errors import UserError
 from adrguard.core.model import FileChange
+from adrguard.core.wording import plural
 
 _FETCH_TIMEOUT = 300.0  # seconds per fetch attempt
 DEEPEN_STEPS: tuple[int, ...] = (64, 512, 4096)  # bounded: three deepening fetches, then unshallow
@@ -128,7 +129,8 @@ def deepen_until_merge_base(
     if found is None:
         raise UserError(
             f"{base_ref!r} and {head_ref!r} share no history even after fetching all of it from "
-            f"{remote} ({fetched} fetches): pass a --base that the head branch was started from"
+            f"{remote} ({plural(fetched, 'fetch', 'fetches')}): pass a --base that the head "
+            "branch was started from"
         )
     return found, fetched
 

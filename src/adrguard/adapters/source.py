@@ -85,7 +85,6 @@ class Revision:
             roots=roots,
             skipped=plan.skipped,
             other_texts=texts,
-            repo_url=None,
             uses_git=True,
             file_list=listing,
             search=Search(tuple(Root(r, f"an ADR root at {self.rev[:12]}", r in shallow)
@@ -114,27 +113,31 @@ class Amended:
         found, now = self.found, self.now
         old = blobs_at(self.root, self.rev, self.then) if self.then else {}
         from adrguard.adapters.files import mirror_keys
+        from adrguard.core.parse.mirrors import find_mirrors, mirror_of
 
         shallow = found.shallow_roots
-        plan = classify(
-            sorted(old), found.roots, config, shallow=shallow, mirrors=mirror_keys(found.mirrors)
-        )
+        repo_files = (found.repo_files - now) | old.keys()
+        # what the revision's own files say is a translation mirror, on top of the work tree's
+        # judgement: a record the change deletes is the evidence that its zh/ copy mirrors it
+        keys = {**mirror_keys(found.mirrors), **find_mirrors(sorted(repo_files), found.roots)}
+        plan = classify(sorted(old), found.roots, config, shallow=shallow, mirrors=keys)
         others = other_text_paths(frozenset(old), found.roots, plan, config, shallow)
         sources, texts = _read(config, plan, others, old, self.rev)
-        repo_files = (found.repo_files - now) | old.keys()
+        kept = [s for s in found.sources if s.path not in now]
+        mirrored = {s.path: m for s in kept if (m := mirror_of(s.path, keys)) is not None}
         return Discovery(
-            sources=sorted([*(s for s in found.sources if s.path not in now), *sources],
+            sources=sorted([*(s for s in kept if s.path not in mirrored), *sources],
                            key=lambda s: s.path),
             repo_files=frozenset(repo_files),
             roots=found.roots,
-            skipped=tuple(sorted((set(found.skipped) - now) | set(plan.skipped))),
+            skipped=tuple(sorted((set(found.skipped) - now) | set(plan.skipped) | set(mirrored))),
             other_texts={**{p: t for p, t in found.other_texts.items() if p not in now}, **texts},
-            repo_url=found.repo_url,
             uses_git=True,
             file_list=sorted(repo_files),
             search=found.search,
             mirrors={
-                **{p: m for p, m in found.mirrors.items() if p not in now}, **plan.mirrors
+                **{p: m for p, m in found.mirrors.items() if p not in now}, **plan.mirrors,
+                **{p: (m if m != p else keys[p]) for p, m in mirrored.items()},
             },
         )
 

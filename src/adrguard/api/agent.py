@@ -242,8 +242,8 @@ def _diagnostics(ws: Workspace, config: Any) -> list[dict[str, Any]]:
     from adrguard.api.check import check_result
     from adrguard.reporters.json import finding_data
 
-    with ws.lock:
-        result = check_result(ws.root, config=config)
+    with ws.locked():
+        result = check_result(ws.root, config=config, cancel=ws.cancel)
     return [finding_data(f) for f in result.report.findings]
 
 
@@ -264,8 +264,10 @@ def validate_adrs(
     from adrguard.reporters.json import finding_data
 
     config = ws.config()
-    with ws.lock:
-        result = check_result(ws.root, config=config, profile=validation_profile)
+    with ws.locked():
+        result = check_result(
+            ws.root, config=config, profile=validation_profile, cancel=ws.cancel
+        )
     report = result.report
     effective = result.config
     fail_on = effective.fail_on

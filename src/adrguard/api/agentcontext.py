@@ -111,7 +111,7 @@ def _relevance(
         cap=MAX_CANDIDATES,
     )
     judged = relevance.judge_relevance(
-        config, ws.root, narrowed, topic, no_ai=no_ai, clock=ws.clock
+        config, ws.root, narrowed, topic, no_ai=no_ai, clock=ws.clock, cancel=ws.cancel
     )
     return narrowed, judged, relevance.rank(judged, narrowed, config.ai.threshold)
 

@@ -82,9 +82,9 @@ def analyze_impact(
         raise ConfigurationError(str(exc)) from None
     from adrguard.adapters import git as gitio
 
-    with ws.lock:
+    with ws.locked():
         gitio.require_repo(ws.root)
-        corpus = head_corpus(ws.root, config, head)
+        corpus = head_corpus(ws.root, config, head, ws.cancel)
         changes = build_changes(ws.root, config, base, head, corpus=corpus)
     impact = analyse(corpus, changes, manifest, statuses)
     plain = to_json(impact)

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from adrguard.config import Config
 from adrguard.core.agent import judge
+from adrguard.core.cancel import Token, checkpoint
 from adrguard.core.agent.retrieval import Hit, Narrowed, explain
 from adrguard.core.impact.analysis import status_key
 
@@ -85,8 +86,11 @@ def judge_relevance(
     no_ai: bool = False,
     clock: Callable[[], float] = time.time,
     env: Mapping[str, str] | None = None,
+    cancel: Token | None = None,
 ) -> Judged:
-    """Ask the configured model about ``narrowed``'s candidates, or say why not."""
+    """Ask the configured model about ``narrowed``'s candidates, or say why not. ``cancel``: the
+    run's token (:mod:`adrguard.core.cancel`), checked before the request is sent and after the
+    answer arrives, so a call its caller gave up on sends nothing and caches nothing."""
     environ = os.environ if env is None else env
     opts = config.ai
     configured = opts.provider is not None and bool(opts.model)
@@ -137,7 +141,9 @@ def judge_relevance(
             answer = _from_cache(stored, cands)
         else:
             try:
+                checkpoint(cancel)
                 completion = provider.complete(judge.build_prompt(topic, cands))
+                checkpoint(cancel)
                 answer = judge.parse_answer(
                     completion.text, cands, truncated=completion.truncated
                 )

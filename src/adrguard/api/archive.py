@@ -25,7 +25,7 @@ from adrguard.config import Config
 from adrguard.core.compaction import plan as plans
 from adrguard.core.compaction.analysis import unstated_records
 from adrguard.core.compaction.disposition import not_retired
-from adrguard.core.compaction.evidence import gather
+from adrguard.core.compaction.evidence import facts, gather
 from adrguard.core.compaction.moves import (
     Issue,
     Mover,
@@ -71,7 +71,8 @@ def make_plan(root: Path, config: Config, keys: Sequence[str]) -> PlanResult:
     states = current_states(root, config, corpus)
     findings = blocker_findings(corpus, config)
     unstated = unstated_records(corpus, config.options.require_status)
-    evidence = {d.path: gather(d, graph, states, findings, unstated) for d in chosen}
+    known = facts(graph, states, findings, unstated)
+    evidence = {d.path: gather(d, known) for d in chosen}
     refused = [(d, tuple(why)) for d in chosen if (why := not_retired(evidence[d.path]))]
     if refused:
         return PlanResult(refused=tuple(sorted(refused, key=lambda r: r[0].path)))
@@ -84,7 +85,7 @@ def make_plan(root: Path, config: Config, keys: Sequence[str]) -> PlanResult:
     conflicts = _move_conflicts(root, found, mover, units)
     texts, unread = _markdown_with_links(root, config, found, mover)
     rewrites, link_conflicts, risks = plan_rewrites(
-        texts, mover, found.repo_files, corpus.repo_dirs, corpus.repo_url
+        texts, mover, found.repo_files, corpus.repo_dirs, corpus.repository
     )
     rewrites = _outside_generated(rewrites)
     risks += unread + _mentions(root, config, found, mover)
@@ -167,7 +168,9 @@ def _markdown_with_links(
                 unread.append(Issue("unreadable", path, 1, f"{path}: {error}; its links were "
                                     "not checked", False))
             continue
-        if path in mover.files or any(n in data for n in needles):
+        # a destination may escape punctuation (``0003-\\[x\\].md``): look past backslashes
+        probe = data.replace(b"\\", b"") if b"\\" in data else data
+        if path in mover.files or any(n in probe for n in needles):
             texts[path] = data
     return texts, unread
 
@@ -226,14 +229,15 @@ def _index_changes(
 ) -> tuple[list[plans.IndexChange], list[Issue]]:
     if index.settings(config.options).enabled is False:
         return [], []
-    states = index.evaluate(after, config.options, after_found.other_texts)
-    if not any(s.required for s in states):
-        return [], []
+    # only the indexes of the logs that opted in are regenerated (``index --write``'s rule); an
+    # index written by hand is markdown like any other: its links to moved files are rewritten
+    states = [s for s in index.evaluate(after, config.options, after_found.other_texts)
+              if s.required]
     changes: list[plans.IndexChange] = []
     conflicts: list[Issue] = []
     for s in states:
         path = s.target.path
-        if s.kind in ("malformed", "unmanaged"):
+        if s.kind == "malformed":
             conflicts.append(Issue(f"index-{s.kind}", path, s.line, f"{s.message}: the index "
                                    "cannot be regenerated after the move; fix it first"))
         elif s.kind in ("stale", "missing") and s.expected is not None:
@@ -262,9 +266,15 @@ def _current_effects(
 
 
 def _new_findings(corpus: Corpus, after: Corpus, config: Config, mover: Mover) -> list[Issue]:
-    """Link and relationship findings the move would add: the plan failed to keep a link."""
+    """Link and relationship findings the move would add: the plan failed to keep a link.
+    URLs are left out of the comparison: one into this repository at its default branch names
+    the file as the branch holds it until the move is merged, and the plan lists it as a risk
+    (a URL is never rewritten); one at another ref never names the work tree."""
+    from dataclasses import replace
+
     from adrguard import engine
 
+    corpus, after = replace(corpus, repository=None), replace(after, repository=None)
     only = config.with_overrides(select=("ADR2", "ADR3"), ignore=())
     before = Counter(
         (f.code, mover(f.location.path), f.decision_id)

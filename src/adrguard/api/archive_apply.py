@@ -6,10 +6,11 @@ plan again from the repository and refuses when anything changed (naming what), 
 step, records in a recovery log (in the repository's git folder, outside the work tree) what it
 is about to do and did: the target folders, each ``git mv`` (staged, as a person's would be),
 each link rewrite (atomic writes, exactly the planned bytes), the INDEX regeneration when the
-log keeps one. CURRENT views are never re-stamped: a move makes them stale, people review them.
-An interrupted apply resumes where it stopped (each step checks the state it finds); applying
-an applied plan does nothing. Restore puts back every byte from the log and moves the files
-back, refusing files changed since the apply.
+log keeps one (an index the move creates is staged, like the moves). CURRENT views are never
+re-stamped: a move makes them stale, people review them. An interrupted apply resumes where it
+stopped (each step checks the state it finds); applying an applied plan does nothing. Restore
+puts back every byte from the log and moves the files back, refusing files changed since the
+apply.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from adrguard.config import Config
 from adrguard.core.compaction import plan as plans
 from adrguard.core.compaction.moves import sha256
 from adrguard.core.errors import UserError
+from adrguard.core.wording import plural
 
 LOG_SCHEMA = "archive-log.schema.json"
 PLAN_SCHEMA = "archive-plan.schema.json"
@@ -196,9 +198,10 @@ def _apply(root: Path, config: Config, plan: dict[str, Any], plan_path: Path,
                          if (data := _read(root, p)) is not None}
     log.save("applied")
     lines = [f"moved {m['from']} -> {m['to']}" for m in plan["moves"]]
-    lines += [f"rewrote {len(rw['edits'])} link(s) in {rw['path']}" for rw in plan["rewrites"]]
+    lines += [f"rewrote {plural(len(rw['edits']), 'link')} in {rw['path']}"
+              for rw in plan["rewrites"]]
     lines += notes
-    lines += [f"{c['view']} is stale now ({len(c['reasons'])} reason(s)): review it, then "
+    lines += [f"{c['view']} is stale now ({plural(len(c['reasons']), 'reason')}): review it, then "
               "`adrguard current stamp`" for c in plan["current"]]
     lines.append(f"recovery log: {log.path}; undo with `adrguard archive restore {plan_path}`")
     return Outcome(pid, True, tuple(lines))
@@ -211,7 +214,7 @@ def _same_plan(root: Path, config: Config, plan: dict[str, Any]) -> None:
     blocking = plans.blocking(plan)
     if blocking:
         first = blocking[0]
-        raise UserError(f"the plan has {len(blocking)} blocking conflict(s), first "
+        raise UserError(f"the plan has {plural(len(blocking), 'blocking conflict')}, first "
                         f"{first['path']}:{first['line']}: {first['message']}; fix them and "
                         "make the plan again")
     again = make_plan(root, config, [r["path"] for r in plan["records"]])
@@ -319,7 +322,11 @@ def _index(
                 and change["path"] not in log.data["created"]:
             log.data["created"].append(change["path"])
     log.save()
-    written = write_indexes(root, config, load_with(root, config))
+    written = write_indexes(root, config, load_with(root, config)).written
+    from adrguard.adapters.gitmove import add
+
+    # an index the move creates is staged like the moved records (never left untracked)
+    add(root, [p for p in log.data["created"] if _read(root, p) is not None])
     lines = [f"regenerated {p}" for p in written]
     for change in plan["index"]:
         data = _read(root, change["path"])
@@ -353,6 +360,9 @@ def _restore(root: Path, plan: dict[str, Any], hook: Step | None) -> Outcome:
     _check_restorable(root, plan, log, originals)
     log.save("restoring")
     lines: list[str] = []
+    from adrguard.adapters.gitmove import forget
+
+    forget(root, log.data["created"])  # apply staged them
     for path in log.data["created"]:
         if _read(root, path) is not None:
             (root / path).unlink()

@@ -346,7 +346,7 @@ def _refresh_index(repo_root: Path, config: Config, log: _Log) -> list[str]:
     if not generated.index_enabled(config):
         return []
     corpus = load_with(repo_root, config, extra_roots=log.extra)
-    return generated.write_indexes(repo_root, config, corpus, managed_only=True)
+    return list(generated.write_indexes(repo_root, config, corpus).written)
 
 
 def _check(repo_root: Path, config: Config, log: _Log) -> list[Finding]:

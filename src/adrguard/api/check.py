@@ -15,6 +15,7 @@ from adrguard.adapters.source import WorkTree
 from adrguard.api.corpus import read_source, resolve_root
 from adrguard.config import Config, load_config
 from adrguard.core.authoring.claims import Claims
+from adrguard.core.cancel import Token
 from adrguard.core.errors import UserError
 from adrguard.core.findings import Report
 from adrguard.core.gate.baseline import DEFAULT_PATH
@@ -42,7 +43,7 @@ class CheckResult:
 
     @property
     def repo_url(self) -> str | None:
-        return self.corpus.repo_url
+        return self.corpus.repository.url if self.corpus.repository else None
 
     @property
     def untracked(self) -> tuple[str, ...]:
@@ -68,6 +69,7 @@ class CheckArgs(TypedDict, total=False):
     baseline_path: str | None
     against: Sequence[str]
     claims_file: Path | None
+    cancel: Token | None
 
 
 def check(repo_root: Path | str | None = None, **kwargs: Unpack[CheckArgs]) -> Report:
@@ -94,6 +96,7 @@ def check_result(
     baseline_path: str | None = None,
     against: Sequence[str] = (),
     claims_file: Path | None = None,
+    cancel: Token | None = None,
 ) -> CheckResult:
     """The report together with the corpus and the effective config it was made from.
 
@@ -105,7 +108,8 @@ def check_result(
     (:mod:`adrguard.api.gate`). Manual runs (no change, no base) also check files git does not
     track yet. ``against`` (refs or globs) and ``claims_file`` (open pull requests, with
     ``base``) say what other changes add: ADR509 reports this change's records that take their
-    numbers."""
+    numbers. ``cancel``: a cancellation token (:mod:`adrguard.core.cancel`), checked between
+    records, files and rules."""
     from adrguard.api import gate, targets
 
     root = resolve_root(repo_root)
@@ -120,7 +124,7 @@ def check_result(
     if base is not None:
         if change is not None:
             raise UserError("--base and --changed judge different changes: give one of them")
-        run = _check_base(root, cfg, wanted, base, head, deepen, others)
+        run = _check_base(root, cfg, wanted, base, head, deepen, others, cancel)
         changes = run.changes
         assert changes is not None
         judging = replace(
@@ -129,12 +133,12 @@ def check_result(
     elif head is not None:
         raise UserError("--head needs --base: say which revision the change is measured against")
     elif change is not None:
-        run = _check_local(root, cfg, wanted, change, changed_files, others)
+        run = _check_local(root, cfg, wanted, change, changed_files, others, cancel)
         if run.check.skipped_run is not None:
             return run.check
         judging = replace(judging, scope=run.scope)
     else:
-        run = _check_tree(root, cfg, wanted, others)
+        run = _check_tree(root, cfg, wanted, others, cancel)
     check = run.check
     found = check.found
     if found is not None:
@@ -209,7 +213,7 @@ class _Others:
 
 def _check_base(
     root: Path, cfg: Config, wanted: Targets, base: str, head: str | None, deepen: bool,
-    others: _Others,
+    others: _Others, cancel: Token | None = None,
 ) -> _Run:
     from adrguard.api import impact
 
@@ -217,19 +221,19 @@ def _check_base(
     other = impact.other_head(root, head)
     if other is None:  # the work tree, as git will commit it
         source = WorkTree(root, extra_roots=wanted.folders)
-        found, corpus = read_source(source, cfg, citations=CHECK)
+        found, corpus = read_source(source, cfg, citations=CHECK, cancel=cancel)
     else:
         corpus = impact.corpus_at(root, cfg, other)
     changes = _cited_before(impact.build_changes(root, cfg, base, head, corpus=corpus,
                                                  deepen=deepen), corpus)
     corpus = _with_previous(corpus, changes.base_corpus)
     claims = others.claims(corpus, changes)
-    return _Run(_run(corpus, cfg, list(wanted.paths), changes, found, claims), changes)
+    return _Run(_run(corpus, cfg, list(wanted.paths), changes, found, claims, cancel), changes)
 
 
 def _check_local(
     root: Path, cfg: Config, wanted: Targets, change: str, changed_files: Sequence[str],
-    others: _Others,
+    others: _Others, cancel: Token | None = None,
 ) -> _Run:
     from adrguard.adapters import gitwork
     from adrguard.api import gate, relevance
@@ -249,23 +253,26 @@ def _check_local(
             empty = Report((), 0, 0, cfg.profile)
             return _Run(CheckResult(empty, cfg, Corpus(()), skipped_run=why))
     source = WorkTree(root, untracked=not staged, extra_roots=wanted.folders)
-    found, corpus = read_source(source, cfg, citations=CHECK)
+    found, corpus = read_source(source, cfg, citations=CHECK, cancel=cancel)
     changes, scope = gate.local_scope(root, cfg, found, corpus, head, diff, staged=staged)
     changes = _cited_before(changes, corpus)
     scope = replace(scope, touched=scope.touched | passed, before=changes.base_corpus)
     corpus = _with_previous(corpus, changes.base_corpus)
     claims = others.claims(corpus, changes)
-    return _Run(_run(corpus, cfg, list(wanted.paths), changes, found, claims), changes, scope)
+    run = _run(corpus, cfg, list(wanted.paths), changes, found, claims, cancel)
+    return _Run(run, changes, scope)
 
 
-def _check_tree(root: Path, cfg: Config, wanted: Targets, others: _Others) -> _Run:
+def _check_tree(
+    root: Path, cfg: Config, wanted: Targets, others: _Others, cancel: Token | None = None
+) -> _Run:
     source = WorkTree(root, untracked=True, extra_roots=wanted.folders)
-    found, corpus = read_source(source, cfg, citations=CHECK)
+    found, corpus = read_source(source, cfg, citations=CHECK, cancel=cancel)
     previous = _previous_at_head(root, cfg, found)
     if previous:
         corpus = replace(corpus, previous_texts=previous)
     claims = others.claims(corpus, None)
-    return _Run(_run(corpus, cfg, list(wanted.paths), None, found, claims))
+    return _Run(_run(corpus, cfg, list(wanted.paths), None, found, claims, cancel))
 
 
 def _previous_at_head(root: Path, cfg: Config, found: Discovery) -> dict[str, bytes]:
@@ -298,10 +305,16 @@ def _cited_before(changes: ChangeSet, corpus: Corpus) -> ChangeSet:
 
 
 def _with_previous(corpus: Corpus, before: Corpus | None) -> Corpus:
-    """The corpus with the base's generated indexes that are gone now (ADR401)."""
+    """The corpus with the base's generated indexes that are gone now (ADR401), and with the
+    base's translation mirrors kept as mirrors: deleting a record removes the evidence that its
+    ``zh/`` copy is a translation, and the copy must not take over the record's id (it would
+    read as a rename, or as an id reused)."""
     if before is None:
         return corpus
+    from adrguard.api.corpus import keep_mirrors
     from adrguard.core.generated.index import AUTO_NAMES
+
+    corpus = keep_mirrors(corpus, before.mirrors)
 
     gone = {
         p: t
@@ -318,11 +331,13 @@ def _run(
     changes: ChangeSet | None,
     found: Discovery | None,
     claims: Claims | None = None,
+    cancel: Token | None = None,
 ) -> CheckResult:
     from adrguard import engine
 
     only = _expand(corpus, rel_paths) if rel_paths else None
-    report = engine.run(corpus, cfg, changes=changes, only_paths=only, claims=claims)
+    report = engine.run(corpus, cfg, changes=changes, only_paths=only, claims=claims,
+                        cancel=cancel)
     return CheckResult(report, cfg, corpus, found, claims=claims)
 
 

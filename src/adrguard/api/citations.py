@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from adrguard.config import Config
+from adrguard.core.cancel import Token, checkpoint
 from adrguard.core.citations.resolve import Cited, index, scheme_of
 from adrguard.core.citations.scan import Outcome, Scanner
 from adrguard.core.citations.syntax import syntax_of
@@ -55,9 +56,11 @@ def scan_found(
     store: Store | None = None,
     place: Path | None = None,
     mode: str | None = CHECK,
+    cancel: Token | None = None,
 ) -> Citations | None:
     """The citations in the files ``found`` lists outside the ADR roots (read from the work
-    tree at ``place``); None when ``mode`` and the config say not to scan."""
+    tree at ``place``); None when ``mode`` and the config say not to scan. ``cancel`` is
+    checked between files."""
     from adrguard.adapters.citing import select
 
     if place is None:
@@ -66,7 +69,7 @@ def scan_found(
     chosen, skipped = select(found.file_list, corpus.roots, config.citations, records)
     if not wanted(config, mode, len(chosen)):
         return None
-    return _scan(place, [p for p, _ in chosen], config, corpus, store, skipped)
+    return _scan(place, [p for p, _ in chosen], config, corpus, store, skipped, cancel)
 
 
 def scan_bytes(config: Config, corpus: Corpus, files: Mapping[str, bytes]) -> Citations:
@@ -122,6 +125,7 @@ def _scan(
     corpus: Corpus,
     store: Store | None,
     skipped: dict[str, int],
+    cancel: Token | None = None,
 ) -> Citations:
     from adrguard.adapters.citing import Reader
 
@@ -131,24 +135,27 @@ def _scan(
     reader = Reader(os.path.realpath(place), config.citations.max_file_size)
     out: list[CitingFile] = []
     scanned = 0
-    for path in paths:
-        got = reader.read(path)
-        if got is None:
-            continue  # deleted from the work tree, or a folder
-        data, why = got
-        if data is None:
-            reason = why or "unreadable"
-            skipped[reason] = skipped.get(reason, 0) + 1
-            continue
-        scanned += 1
-        outcome = cache.get(path, data) if cache is not None else None
-        if outcome is None:
-            outcome = scanner.scan(path, data)
-            if cache is not None:
-                cache.put(outcome)
-        _tally(outcome, out, skipped)
-    if cache is not None:
-        cache.save()
+    try:
+        for path in paths:
+            checkpoint(cancel)
+            got = reader.read(path)
+            if got is None:
+                continue  # deleted from the work tree, or a folder
+            data, why = got
+            if data is None:
+                reason = why or "unreadable"
+                skipped[reason] = skipped.get(reason, 0) + 1
+                continue
+            scanned += 1
+            outcome = cache.get(path, data) if cache is not None else None
+            if outcome is None:
+                outcome = scanner.scan(path, data, cancel=cancel)
+                if cache is not None:
+                    cache.put(outcome)
+            _tally(outcome, out, skipped)
+    finally:  # what was scanned before a cancellation is kept for the next run
+        if cache is not None:
+            cache.save()
     return Citations(tuple(out), scanned, skipped)
 
 

@@ -19,10 +19,12 @@ from adrguard.adapters.roots import Search
 from adrguard.adapters.source import Source, WorkTree
 from adrguard.api.records import open_store, parse_sources
 from adrguard.config import Config, load_config
+from adrguard.core.cancel import Token, checkpoint
 from adrguard.core.errors import UserError
 from adrguard.core.model import Corpus, Decision
 from adrguard.core.parse.formats import non_record_type, template_name
 from adrguard.core.parse.mirrors import translation_of
+from adrguard.core.repository import Repository
 
 
 def resolve_root(repo_root: Path | str | None) -> Path:
@@ -57,26 +59,40 @@ def search_roots(
 
 
 def load_corpus(
-    source: Source, config: Config, *, reuse: Corpus | None = None, citations: str | None = None
+    source: Source,
+    config: Config,
+    *,
+    reuse: Corpus | None = None,
+    citations: str | None = None,
+    cancel: Token | None = None,
 ) -> Corpus:
     """The corpus ``source`` holds. Records of ``reuse`` with the same path, root, archive flag
     and bytes are taken as they are (the base of a change shares most records with its head).
     ``citations`` (``"check"`` or ``"asked"``, see :mod:`adrguard.api.citations`): also scan
     the work tree's other files for citations of decisions."""
-    return read_source(source, config, reuse=reuse, citations=citations)[1]
+    return read_source(source, config, reuse=reuse, citations=citations, cancel=cancel)[1]
 
 
 def read_source(
-    source: Source, config: Config, *, reuse: Corpus | None = None, citations: str | None = None
+    source: Source,
+    config: Config,
+    *,
+    reuse: Corpus | None = None,
+    citations: str | None = None,
+    cancel: Token | None = None,
 ) -> tuple[Discovery, Corpus]:
-    """:func:`load_corpus`, with what discovery found (the roots and why, untracked files)."""
+    """:func:`load_corpus`, with what discovery found (the roots and why, untracked files).
+    ``cancel``: a cancellation token, checked between records and files (see
+    :mod:`adrguard.core.cancel`)."""
     # Records of a revision are not cached: the head's records (``reuse``) hold almost all of them.
     work_tree = isinstance(source, WorkTree)
     store = open_store(config, source.root) if work_tree else None
     try:
         found = source.discover(config, store)
+        checkpoint(cancel)
         place = source.root if work_tree else None
-        return found, corpus_of(found, config, store, reuse, place, citations=citations)
+        corpus = corpus_of(found, config, store, reuse, place, citations=citations, cancel=cancel)
+        return found, corpus
     finally:
         if store is not None:
             store.close()
@@ -89,12 +105,13 @@ def load_with(
     untracked: bool = True,
     extra_roots: Sequence[str] = (),
     citations: str | None = None,
+    cancel: Token | None = None,
 ) -> Corpus:
     """The corpus of the work tree at ``repo_root`` (already resolved). ``untracked`` (manual
     commands) also reads the records git neither tracks nor ignores yet, like ``adrguard
     check`` does; ``extra_roots`` are folders checked as roots for this run."""
     source = WorkTree(repo_root, untracked, tuple(extra_roots))
-    return load_corpus(source, config, citations=citations)
+    return load_corpus(source, config, citations=citations, cancel=cancel)
 
 
 def load(
@@ -113,17 +130,19 @@ def corpus_of(
     place: Path | None = None,
     *,
     citations: str | None = None,
+    cancel: Token | None = None,
 ) -> Corpus:
     """Parse what discovery found into the corpus (cached by ``place``: see
     :func:`parse_sources`); with ``citations``, scan the work tree at ``place`` for citations
     (:func:`adrguard.api.citations.scan_found`)."""
     corpus = build_corpus(
-        parse_sources(found.sources, config, store, reuse.by_path if reuse else None, place),
+        parse_sources(found.sources, config, store, reuse.by_path if reuse else None, place,
+                      cancel),
         roots=found.roots,
         repo_files=found.repo_files,
         other_texts=found.other_texts,
         skipped=found.skipped,
-        repo_url=found.repo_url,
+        repository=config.repository,
         untracked=found.untracked,
         shallow_roots=found.shallow_roots,
         mirrors=found.mirrors,
@@ -132,7 +151,24 @@ def corpus_of(
         return corpus
     from adrguard.api.citations import scan_found, with_citations
 
-    return with_citations(corpus, scan_found(found, config, corpus, store, place, citations))
+    return with_citations(
+        corpus, scan_found(found, config, corpus, store, place, citations, cancel))
+
+
+def keep_mirrors(corpus: Corpus, mirrors: Mapping[str, str]) -> Corpus:
+    """``corpus`` with the files ``mirrors`` names (translation mirrors of another state of
+    the repository, such as the base of a change) left out of the records again, as mirrors."""
+    from dataclasses import replace
+
+    again = {d.path: mirrors[d.path] for d in corpus.decisions if d.path in mirrors}
+    if not again:
+        return corpus
+    return replace(
+        corpus,
+        decisions=tuple(d for d in corpus.decisions if d.path not in again),
+        skipped=tuple(sorted({*corpus.skipped, *again})),
+        mirrors={**corpus.mirrors, **again},
+    )
 
 
 def build_corpus(
@@ -142,7 +178,7 @@ def build_corpus(
     repo_files: Collection[str],
     other_texts: Mapping[str, bytes],
     skipped: Sequence[str],
-    repo_url: str | None,
+    repository: Repository | None = None,
     untracked: Sequence[str] = (),
     shallow_roots: Collection[str] = (),
     previous_texts: Mapping[str, bytes] | None = None,
@@ -172,7 +208,7 @@ def build_corpus(
         repo_files=frozenset(repo_files),
         other_texts=dict(other_texts),
         skipped=tuple(skipped),
-        repo_url=repo_url,
+        repository=repository,
         untracked=tuple(untracked),
         shallow_roots=frozenset(shallow_roots),
         previous_texts=dict(previous_texts or {}),

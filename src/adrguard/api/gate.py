@@ -24,6 +24,7 @@ from adrguard.core.errors import UserError
 from adrguard.core.findings import INTERNAL_ERROR, Finding, Gate, Report, sort_findings
 from adrguard.core.gate import baseline as bl
 from adrguard.core.model import ChangeSet, Corpus, FileChange
+from adrguard.core.wording import revision
 
 if TYPE_CHECKING:
     from adrguard.adapters.files import Discovery
@@ -163,7 +164,7 @@ def _renames(root: Path, since: str | None) -> dict[str, str]:
 def base_scope(changes: ChangeSet, config: Config) -> Scope:
     """``check --base REF``: the changes since the merge base."""
     return Scope(
-        label=f"the changes since {changes.base}",
+        label=f"the changes since {revision(changes.base)}",
         touched=_touched(changes.changes),
         before=changes.base_corpus,
         config=config,

@@ -105,53 +105,65 @@ def index_enabled(config: Config) -> bool:
     return index.settings(config.options).enabled is not False
 
 
+@dataclass(frozen=True)
+class IndexWrites:
+    """What ``index --write`` did: the files written, the indexes it left alone because their
+    log has not opted in (each with how to opt in), and the ones it cannot regenerate."""
+
+    written: tuple[str, ...] = ()
+    left: tuple[str, ...] = ()  # notes: not opted in, left alone
+    problems: tuple[str, ...] = ()  # broken markers: nothing was written
+
+
 def write_indexes(
-    repo_root: Path, config: Config, corpus: Corpus, *, init: bool = False,
-    managed_only: bool = False,
-) -> list[str]:
-    """Write every index that is missing or stale (and, with ``init``, add the markers to an
-    index written by hand). Refuses before writing anything when an index has broken markers,
-    or no markers and ``init`` is off. ``managed_only`` (``adrguard new``) refreshes only the
-    indexes adrguard keeps (stale ones, and missing ones that are configured or were generated
-    before) and leaves every other file alone. Returns the paths written."""
+    repo_root: Path, config: Config, corpus: Corpus, *, init: bool = False
+) -> IndexWrites:
+    """Regenerate the indexes the logs opted into: a stale one, and a missing one of a root
+    that opted in (configured, or an index of the root has or had the markers). Nothing else is
+    created or touched unless ``init`` (the opt-in): then an index written by hand gets the
+    marked table appended, and a root without an index gets one. An index with broken markers
+    is a problem of the log, not an error of the command: nothing is written, and it is said
+    (``problems``). Never deletes or renames a record."""
     from adrguard.adapters.write import write_in_repo
 
     states = index_states(repo_root, config, corpus, recover=True)
-    if managed_only:
-        states = [s for s in states
-                  if s.kind == "stale" or (s.kind == "missing" and s.required)]
+    broken = tuple(f"{s.message}; fix the markers by hand (exactly one start and one end "
+                   "marker, outside code fences); nothing was written"
+                   for s in states if s.kind == "malformed" and (s.required or init))
+    if broken:
+        return IndexWrites(problems=broken)
+    todo: list[index.IndexState] = []
+    left: list[str] = []
     for s in states:
-        if s.kind == "malformed":
-            raise UserError(f"{s.message}; nothing was written")
-        if s.kind == "unmanaged" and not init:
-            raise UserError(_adopt_hint(s))
+        if s.expected is None or s.kind == "fresh":
+            continue
+        if s.kind == "stale" or init or (s.kind == "missing" and s.required):
+            todo.append(s)
+        elif s.kind in ("unmanaged", "missing") and not s.target.archive:
+            left.append(_adopt_hint(s))
     written: list[str] = []
-    for s in states:
-        if s.kind in ("stale", "missing", "unmanaged") and s.expected is not None:
-            try:
-                write_in_repo(repo_root, s.target.path, s.expected)
-            except OSError as exc:
-                raise UserError(f"cannot write {s.target.path}: {exc.strerror or exc}") from None
-            written.append(s.target.path)
-    return written
+    for s in todo:
+        try:
+            write_in_repo(repo_root, s.target.path, s.expected or "")
+        except OSError as exc:
+            raise UserError(f"cannot write {s.target.path}: {exc.strerror or exc}") from None
+        written.append(s.target.path)
+    return IndexWrites(tuple(written), tuple(left))
 
 
 def _adopt_hint(state: index.IndexState) -> str:
-    """How to adopt an index written by hand (``index --write`` never writes beside it)."""
+    """Why an index was left alone, and how the log opts in (``index --write --init``)."""
     path = state.target.path
+    if state.kind == "missing":
+        return (f"{state.target.root} has no generated index, so none is created; "
+                f"`adrguard index --write --init` creates {path} (or set `[index] path`)")
     name = path.rsplit("/", 1)[-1]
-    if name in ("README.md", "index.md"):
-        why = (
-            f"{path} is this log's index but has no {region.MARK_START} markers, and adrguard "
-            f"does not create {index.DEFAULT_PATH} beside it"
-            + (" (index.md and INDEX.md are one file on case-insensitive checkouts)"
-               if name == "index.md" else "")
-        )
-    else:
-        why = f"{state.message}; refusing to touch it"
     return (
-        f"{why}. Run `adrguard index --write --init` to append the generated table to {path}, "
-        "or set `[index] path` to another file name; nothing was written"
+        f"{path} is written by hand (no {region.MARK_START} markers), so it is left alone; "
+        f"`adrguard index --write --init` appends the generated table to it, or set "
+        f"`[index] path` to another file name"
+        + (" (index.md and INDEX.md are one file on case-insensitive checkouts)"
+           if name == "index.md" else "")
     )
 
 

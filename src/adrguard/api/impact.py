@@ -12,10 +12,12 @@ from pathlib import Path
 
 from adrguard.api.corpus import load_corpus, load_with, resolve_root
 from adrguard.config import Config, load_config
+from adrguard.core.cancel import Token
 from adrguard.core.errors import UserError
 from adrguard.core.impact.analysis import Impact, analyse, configured_statuses
 from adrguard.core.impact.mapping import manifest_of
 from adrguard.core.model import ChangeSet, Corpus
+from adrguard.core.wording import plural
 
 
 def corpus_at(
@@ -63,7 +65,8 @@ def build_changes(
         if not deepen or not revisions.is_shallow(repo_root):
             raise revisions.no_merge_base_error(repo_root, base, head_ref)
         merge, fetched = revisions.deepen_until_merge_base(repo_root, base, head_ref)
-        notes.append(f"--deepen fetched more history ({fetched} fetches) to find the merge base")
+        notes.append(f"--deepen fetched more history ({plural(fetched, 'fetch', 'fetches')}) "
+                     "to find the merge base")
         base_sha = revisions.resolve_commit(repo_root, base, "base")
         head_sha = revisions.resolve_commit(repo_root, head_ref, "head")
     if base_sha == head_sha:
@@ -98,13 +101,16 @@ def other_head(repo_root: Path, head: str | None) -> str | None:
     return None if wanted == revisions.resolve_commit(repo_root, "HEAD", "head") else wanted
 
 
-def head_corpus(repo_root: Path, config: Config, head: str | None) -> Corpus:
+def head_corpus(
+    repo_root: Path, config: Config, head: str | None, cancel: Token | None = None
+) -> Corpus:
     """The corpus ``head`` describes: the work tree for no head (or a head naming the commit
-    checked out), else the files of that commit."""
+    checked out), else the files of that commit. ``cancel``: checked while the work tree's
+    records are parsed."""
     other = other_head(repo_root, head)
     if other is not None:
         return corpus_at(repo_root, config, other)
-    return load_with(repo_root, config, untracked=False)  # what git will commit
+    return load_with(repo_root, config, untracked=False, cancel=cancel)  # what git will commit
 
 
 def impact(

@@ -5,7 +5,9 @@
 because a fresh interpreter imports the caller's main module again). Below :data:`POOL_MIN`
 records it parses here; above, a :class:`concurrent.futures.ProcessPoolExecutor` started with
 ``spawn`` (a fresh interpreter: nothing of this process is copied, and it is safe beside the MCP
-server's threads) parses chunks of records. Workers send back each record encoded for the
+server's threads) parses chunks of records. A run's cancellation token (:mod:`adrguard.core.cancel`)
+is checked between records here and between chunks from the pool (chunks not started yet are
+dropped). Workers send back each record encoded for the
 cache (:mod:`adrguard.core.serialize`), or the record itself when it cannot be encoded
 faithfully, so what comes back is exactly what a serial parse gives.
 """
@@ -15,6 +17,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 
+from adrguard.core.cancel import Cancelled, Token, checkpoint
 from adrguard.core.model import Decision, SourceFile
 from adrguard.core.options import Options
 
@@ -27,32 +30,45 @@ Parsed = tuple[Decision, bytes | None]  # a record, and its encoding when asked 
 
 
 def parse_all(
-    sources: Sequence[SourceFile], options: Options, *, encoded: bool, jobs: int = 1
+    sources: Sequence[SourceFile],
+    options: Options,
+    *,
+    encoded: bool,
+    jobs: int = 1,
+    cancel: Token | None = None,
 ) -> list[Parsed]:
     """Every source parsed, in order; with ``encoded``, each with its cache encoding. ``jobs``:
-    1 parses here, 0 uses one process per core (up to 4), N uses N."""
+    1 parses here, 0 uses one process per core (up to 4), N uses N. ``cancel``: stop with
+    :class:`~adrguard.core.cancel.Cancelled` once it is cancelled."""
     workers = jobs if jobs > 0 else min(_cpus(), 4)
     if len(sources) < POOL_MIN or workers < 2:
-        return _parse_here(sources, options, encoded)
+        return _parse_here(sources, options, encoded, cancel)
     try:
-        return _parse_pooled(sources, options, encoded, workers)
+        return _parse_pooled(sources, options, encoded, workers, cancel)
     except (OSError, RuntimeError):  # no processes here (a sandbox): parse in this process
-        return _parse_here(sources, options, encoded)
+        return _parse_here(sources, options, encoded, cancel)
 
 
-def _parse_here(sources: Sequence[SourceFile], options: Options, encoded: bool) -> list[Parsed]:
+def _parse_here(
+    sources: Sequence[SourceFile], options: Options, encoded: bool, cancel: Token | None
+) -> list[Parsed]:
     from adrguard.core.parse.record import parse
     from adrguard.core.serialize import encode
 
     out: list[Parsed] = []
     for src in sources:
+        checkpoint(cancel)
         d = parse(src, options)
         out.append((d, encode(d) if encoded else None))
     return out
 
 
 def _parse_pooled(
-    sources: Sequence[SourceFile], options: Options, encoded: bool, workers: int
+    sources: Sequence[SourceFile],
+    options: Options,
+    encoded: bool,
+    workers: int,
+    cancel: Token | None,
 ) -> list[Parsed]:
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
@@ -62,7 +78,20 @@ def _parse_pooled(
     chunks = [list(sources[i : i + CHUNK]) for i in range(0, len(sources), CHUNK)]
     context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        results = list(pool.map(_worker, chunks, [options] * len(chunks)))
+        futures = [pool.submit(_worker, chunk, options) for chunk in chunks]
+        results: list[list[Decision | bytes]] = []
+        try:
+            for future in futures:
+                while True:  # wait for the chunk, looking at the token now and then
+                    checkpoint(cancel)
+                    try:
+                        results.append(future.result(timeout=0.05 if cancel else None))
+                        break
+                    except TimeoutError:
+                        continue
+        except Cancelled:
+            pool.shutdown(wait=True, cancel_futures=True)  # running chunks end; no new ones
+            raise
     out: list[Parsed] = []
     for part in results:
         for item in part:

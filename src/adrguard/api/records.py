@@ -13,6 +13,7 @@ from pathlib import Path
 
 from adrguard.adapters.cache import Store
 from adrguard.config import Config
+from adrguard.core.cancel import Token
 from adrguard.core.model import Decision, SourceFile
 
 
@@ -40,10 +41,11 @@ def parse_sources(
     store: Store | None = None,
     reuse: Mapping[str, Decision] | None = None,
     place: Path | None = None,
+    cancel: Token | None = None,
 ) -> list[Decision]:
     """Every source parsed, in order: from ``reuse`` or the cache when they hold it, else by
     :func:`adrguard.api.parsing.parse_all` (and then stored). The records of one place (a work
-    tree) are kept together in one pack of the store."""
+    tree) are kept together in one pack of the store. ``cancel``: checked between records."""
     import hashlib
 
     from adrguard.adapters.cache import Pack, digest, key, parser_signature, record_digest
@@ -75,7 +77,11 @@ def parse_sources(
     # A warm run finds every record in the cache: the parser is then never imported.
     fresh = (
         parse_all(
-            [sources[i] for i in todo], config.options, encoded=pack is not None, jobs=config.jobs
+            [sources[i] for i in todo],
+            config.options,
+            encoded=pack is not None,
+            jobs=config.jobs,
+            cancel=cancel,
         )
         if todo
         else []

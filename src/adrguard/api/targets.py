@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from adrguard.core.errors import UserError
+from adrguard.core.wording import plural
 
 if TYPE_CHECKING:
     from adrguard.adapters.files import Discovery
@@ -66,9 +67,8 @@ def check_files(targets: Targets, found: Discovery) -> None:
 def no_decisions(found: Discovery) -> UserError:
     """The error of a run that found ADR folders but no record in them."""
     skipped = found.skipped
-    detail = f"{len(skipped)} markdown file(s) skipped as indexes or templates" if skipped else (
-        "no markdown files"
-    )
+    detail = (f"{plural(len(skipped), 'markdown file')} skipped as indexes or templates"
+              if skipped else "no markdown files")
     where = "; ".join(f"{r.path} ({r.why})" for r in found.search.roots)
     return UserError(
         f"no decision records found: looked in {where}, which hold {detail}; "

@@ -25,6 +25,7 @@ from adrguard.api.workspace import (
     check_identifier,
 )
 from adrguard.config import Config, load_config
+from adrguard.core.cancel import Token
 from adrguard.core.errors import UserError
 from adrguard.core.fitness import drift
 from adrguard.core.fitness.audit import Audit, audit
@@ -41,6 +42,7 @@ from adrguard.core.fitness.pointer import Document, load_document
 from adrguard.core.fitness.result import POLICIES, Verification
 from adrguard.core.model import Corpus, Decision
 from adrguard.core.options import fitness_path
+from adrguard.core.wording import plural
 
 MAX_MANIFEST = 4 * 1024 * 1024
 MAX_BASELINE = 64 * 1024 * 1024
@@ -70,6 +72,7 @@ def load(
     config: Config | None = None,
     config_path: Path | None = None,
     rules: str | None = None,
+    cancel: Token | None = None,
 ) -> Loaded:
     """The corpus, the fitness manifest and each rule's decision; a manifest that cannot be
     used (invalid, an unknown decision, an evidence path outside the repository) is a
@@ -86,7 +89,7 @@ def load(
                                  "shows how) or name it with --rules PATH / [verify] rules")
         raise InvalidRequest(f"cannot read the fitness manifest {path}: {why}")
     manifest = parse_manifest(path, data)
-    corpus = load_with(root, cfg, untracked=False)
+    corpus = load_with(root, cfg, untracked=False, cancel=cancel)
     targets: dict[str, Decision] = {}
     for rule in manifest.rules:
         try:
@@ -117,12 +120,13 @@ def verify(
     evidence: Sequence[str] | None = None,
     baseline: str | None = None,
     policy: str | None = None,
+    cancel: Token | None = None,
 ) -> Verification:
     """Evaluate every rule (``evidence``: the evidence files of this run, at most 20; None:
     every file the rules of accepted decisions name). ``baseline``: the drift baseline (default
     the config's ``verify.baseline``, else ``.adrguard-drift-baseline.json`` when it exists)."""
-    return _run(load(repo_root, config=config, config_path=config_path, rules=rules),
-                evidence, baseline, policy)
+    return _run(load(repo_root, config=config, config_path=config_path, rules=rules,
+                     cancel=cancel), evidence, baseline, policy)
 
 
 def _run(
@@ -254,7 +258,7 @@ def write_baseline(
         raise UserError(f"cannot write {path}: {exc.strerror or exc}") from None
     if run.inconclusive:
         unknown = run.count("unknown")
-        run = replace(run, notes=(*run.notes, f"{unknown} rule(s) had no verdict: their "
+        run = replace(run, notes=(*run.notes, f"{plural(unknown, 'rule')} had no verdict: their "
                                   "violations are not in the baseline"))
     return run, Written(path, len(entries), changed)
 
@@ -288,9 +292,9 @@ def verify_architecture(
 
     config = ws.config()
     try:
-        with ws.lock:
+        with ws.locked():
             result = verify(ws.root, config=config, rules=rules_path, evidence=evidence_paths,
-                            baseline=baseline_path, policy=policy)
+                            baseline=baseline_path, policy=policy, cancel=ws.cancel)
     except FitnessManifestError as exc:
         raise ConfigurationError(str(exc)) from None
     return to_json(result, SCHEMA_VERSION)

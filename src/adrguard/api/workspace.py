@@ -19,8 +19,9 @@ import re
 import threading
 import time
 import unicodedata
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -28,9 +29,11 @@ from adrguard.adapters.files import Discovery
 from adrguard.api.lookup import decision_row, find_decision
 from adrguard.config import Config
 from adrguard.core.agent import context as ctx_mod
+from adrguard.core.cancel import Token, checkpoint
 from adrguard.core.errors import UserError
 from adrguard.core.impact.analysis import STATUS_CHOICES
 from adrguard.core.model import Corpus, Decision
+from adrguard.core.repository import Repository
 
 if TYPE_CHECKING:
     from adrguard.adapters.cache import Store
@@ -83,16 +86,32 @@ class Loaded:
 
 
 @dataclass
+class _Memo:
+    """The last corpus a workspace loaded, keyed by its config and what discovery found."""
+
+    last: tuple[Any, Corpus] | None = None
+
+
+LOCK_POLL = 0.05  # seconds between two looks at a call's token while it waits for the lock
+
+
+@dataclass
 class Workspace:
-    """One repository, fixed at start-up; every call re-reads its decisions (see :meth:`load`)."""
+    """One repository, fixed at start-up; every call re-reads its decisions (see :meth:`load`).
+
+    ``cancel``: the token of the call this view of the workspace serves (:meth:`for_call`);
+    loading checks it between records and files, and a call waiting for the lock gives up as
+    soon as it is cancelled. Every view shares the lock and the last corpus."""
 
     root: Path
     config_path: Path | None = None
     limits: Limits = field(default_factory=Limits)
     cache: bool = True  # False: neither read nor write the record cache
     jobs: int = 1  # parse processes (see adrguard.config.Config.jobs)
+    repository: Repository | None = None  # --repository-url: wins over the config's
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
-    _last: tuple[Any, Corpus] | None = field(default=None, repr=False)
+    _memo: _Memo = field(default_factory=_Memo, repr=False)
+    cancel: Token | None = field(default=None, repr=False)
     # the time the answer cache of a model provider reads (issue 31; tests set another clock)
     clock: Callable[[], float] = field(default=time.time, repr=False)
 
@@ -105,17 +124,37 @@ class Workspace:
         *,
         cache: bool = True,
         jobs: int = 1,
+        repository: Repository | None = None,
     ) -> Workspace:
         from adrguard.api.corpus import resolve_root
 
-        return cls(resolve_root(root), config_path, limits or Limits(), cache, jobs)
+        return cls(resolve_root(root), config_path, limits or Limits(), cache, jobs, repository)
+
+    def for_call(self, token: Token) -> Workspace:
+        """This workspace for one call, whose work stops once ``token`` is cancelled."""
+        return replace(self, cancel=token)
+
+    @contextmanager
+    def locked(self) -> Iterator[None]:
+        """Hold the workspace lock (one load or check at a time); a cancelled call stops
+        waiting for it (:class:`~adrguard.core.cancel.Cancelled`)."""
+        if self.cancel is None:
+            self.lock.acquire()
+        else:
+            while not self.lock.acquire(timeout=LOCK_POLL):
+                self.cancel.check()
+        try:
+            yield
+        finally:
+            self.lock.release()
 
     def config(self) -> Config:
         """The configuration as the files say now; a broken one is a :class:`ConfigurationError`."""
         from adrguard.config import load_config
 
         try:
-            config = load_config(self.root, self.config_path).with_overrides(jobs=self.jobs)
+            config = load_config(self.root, self.config_path).with_overrides(
+                jobs=self.jobs, repository=self.repository)
         except ConfigurationError:
             raise
         except UserError as exc:
@@ -137,19 +176,22 @@ class Workspace:
         from adrguard.api.corpus import corpus_of
         from adrguard.api.records import open_store
 
-        with self.lock:  # one load at a time
+        with self.locked():  # one load at a time
             config = self.config()
             store = open_store(config, self.root)
             try:
                 found = WorkTree(self.root, untracked=True).discover(config, store)
+                checkpoint(self.cancel)
                 key = (config, _digest(found))
-                if self._last is not None and self._last[0] == key:
-                    corpus, reused = self._last[1], True
+                last = self._memo.last
+                if last is not None and last[0] == key:
+                    corpus, reused = last[1], True
                 else:
-                    corpus, reused = corpus_of(found, config, store, place=self.root), False
-                    self._last = (key, corpus)
+                    corpus = corpus_of(found, config, store, place=self.root, cancel=self.cancel)
+                    reused = False
+                    self._memo.last = (key, corpus)
                 if citations:
-                    corpus = _with_citations(found, config, corpus, store, self.root)
+                    corpus = _with_citations(found, config, corpus, store, self.root, self.cancel)
             finally:
                 if store is not None:
                     store.close()
@@ -157,12 +199,17 @@ class Workspace:
 
 
 def _with_citations(
-    found: Discovery, config: Config, corpus: Corpus, store: Store | None, root: Path
+    found: Discovery,
+    config: Config,
+    corpus: Corpus,
+    store: Store | None,
+    root: Path,
+    cancel: Token | None,
 ) -> Corpus:
     """``corpus`` with the citations in the work tree's other files (issue 19)."""
     from adrguard.api.citations import ASKED, scan_found, with_citations
 
-    return with_citations(corpus, scan_found(found, config, corpus, store, root, ASKED))
+    return with_citations(corpus, scan_found(found, config, corpus, store, root, ASKED, cancel))
 
 
 def _digest(found: Discovery) -> str:
@@ -184,7 +231,7 @@ def _digest(found: Discovery) -> str:
         digest.update(hashlib.sha256(found.other_texts[name]).digest())
     add("roots", *found.roots, "shallow", *sorted(found.shallow_roots))
     add("skipped", *found.skipped, "untracked", *found.untracked)
-    add("url", found.repo_url, "files", *sorted(found.repo_files))
+    add("files", *sorted(found.repo_files))
     return digest.hexdigest()
 
 

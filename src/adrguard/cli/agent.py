@@ -13,12 +13,16 @@ from typing import Any
 from adrguard.cli.common import add_common, quiet
 from adrguard.cli.common import out as print_line
 from adrguard.core.impact.analysis import STATUS_CHOICES
+from adrguard.core.wording import plural
 
 
 def _workspace(args: argparse.Namespace) -> Any:
     from adrguard.api.agent import Workspace
+    from adrguard.config import repository_setting
 
-    return Workspace.open(args.root, args.config, cache=not args.no_cache, jobs=0)
+    repository = repository_setting(args.repository_url, "--repository-url")
+    return Workspace.open(args.root, args.config, cache=not args.no_cache, jobs=0,
+                          repository=repository)
 
 
 def _no_ai(p: argparse.ArgumentParser) -> None:
@@ -223,7 +227,7 @@ def run_context(args: argparse.Namespace) -> int:
         return 0
     out: list[str] = []
     for u in data["units"]:
-        part = f" (part {u['part']} of {u['parts']})" if u["parts"] > 1 else ""
+        part = f" (part {u['part']} of {u['parts']} of {u['identifier']})" if u["parts"] > 1 else ""
         out.append(f"=== {u['key']}: {u['title'] or '(untitled)'} [{u['status']}]{part}")
         out.append(f"source: {u['path']}:{u['startLine']}-{u['endLine']} · {u['why']}")
         out.append(u["text"].rstrip("\n"))
@@ -236,9 +240,12 @@ def run_context(args: argparse.Namespace) -> int:
         if f["state"] != "absent":
             out.append(f"{f['view']}: {f['state']}")
     shown = len(data["units"]) or len(data["index"])
-    noun = "index rows" if data["mode"] == "overview" else "units"
+    # one wording with the headers: a unit is a whole record, or one part of a long record
+    what = (f"index rows shown: {shown} of {data['totalUnits']}" if data["mode"] == "overview"
+            else f"units shown: {shown} of {data['totalUnits']} (a unit is a record, or one "
+                 "part of a long record)")
     out.append(
-        f"{shown} of {data['totalUnits']} {noun}; {data['leftOut']} left out; "
+        f"{what}; {data['leftOut']} left out; "
         f"{data['codePoints']:,} code points, {data['bytes']:,} bytes, "
         f"~{data['tokensEstimate']:,} tokens (estimate)"
     )
@@ -277,15 +284,14 @@ def run_search(args: argparse.Namespace) -> int:
     else:
         out.append(f"{shown} matching record{'s' if shown != 1 else ''}")
     if data["notSearchedTotal"]:
-        out.append(f"note: {data['notSearchedTotal']} record(s) could not be read, not searched")
+        unread = plural(data["notSearchedTotal"], "record")
+        out.append(f"note: {unread} could not be read, not searched")
     if "citations" in data:  # adr:ID: the code and documents citing the decision
         for c in data["citations"]:
             out.append(f"{c['path']}:{c['line']}  {c['kind']}  {c['text']}")
             out.append(textwrap.indent(c["excerpt"], "    "))
         cited = ", ".join(d["identifier"] for d in data["cites"]) or "an unknown decision"
-        out.append(
-            f"{len(data['citations'])} of {data['citationTotal']} citations of {cited} "
-            "in code and documents"
-        )
+        total = plural(data["citationTotal"], "citation")
+        out.append(f"{len(data['citations'])} of {total} of {cited} in code and documents")
     print_line("\n".join(out))
     return found

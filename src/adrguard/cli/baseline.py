@@ -7,6 +7,7 @@ import argparse
 from typing import Any
 
 from adrguard.cli.common import add_common, info, load_config_for
+from adrguard.core.wording import plural
 
 DEFAULT = ".adrguard-baseline.json"
 
@@ -55,5 +56,6 @@ def run(args: argparse.Namespace) -> int:
     if w.renamed:
         parts.append(f"{w.renamed} moved with renamed files")
     what = "wrote" if w.changed else "unchanged:"
-    info(f"adrguard: {what} {w.path} with {w.entries} entries ({', '.join(parts)})")
+    entries = plural(w.entries, "entry", "entries")
+    info(f"adrguard: {what} {w.path} with {entries} ({', '.join(parts)})")
     return 0

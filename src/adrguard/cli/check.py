@@ -307,7 +307,7 @@ def render(name: str, report: Report, corpus: Corpus, *, to_terminal: bool = Fal
 
     ctx = default_context(
         color=to_terminal,
-        repo_url=corpus.repo_url,
+        repo_url=corpus.repository.url if corpus.repository else None,
         decisions=decisions_of(corpus),
         catalogue=name in NEEDS_CATALOGUE,
         quiet=quiet,

@@ -66,6 +66,14 @@ def add_common(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="neither read nor write the record cache (parsed records, in the user cache folder)",
     )
+    parser.add_argument(
+        "--repository-url",
+        default=None,
+        metavar="URL",
+        help="this repository's web URL, with /tree/BRANCH for its default branch "
+        "(https://github.com/OWNER/REPO/tree/main): links to its files at that branch are "
+        "checked as paths, as the GitHub Action does (default: the repository-url setting)",
+    )
 
 
 def add_quiet(parser: Any) -> None:
@@ -105,6 +113,11 @@ def load_config_for(args: argparse.Namespace) -> tuple[Path, Config]:
     config = load_config(root, args.config).with_overrides(jobs=0)
     if getattr(args, "no_cache", False):
         config = config.with_overrides(cache=False)
+    url = getattr(args, "repository_url", None)
+    if url is not None:
+        from adrguard.config import repository_setting
+
+        config = config.with_overrides(repository=repository_setting(url, "--repository-url"))
     if getattr(args, "verbose", 0):
         info(f"adrguard: config {config.source or 'built-in defaults'}; repository {root}")
     return root, config

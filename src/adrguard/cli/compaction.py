@@ -10,6 +10,7 @@ from typing import Any
 
 from adrguard.cli.common import add_common, load_config_for, write_stdout
 from adrguard.core.errors import UserError
+from adrguard.core.wording import plural
 
 HELP = "read-only analysis: what to keep, summarize, consolidate, decide or archive"
 DESCRIPTION = """\
@@ -130,7 +131,8 @@ def render_text(data: dict[str, Any]) -> str:
     """The analysis as text for people (the JSON holds the same, and the evidence in full)."""
     scope = data["scope"]
     label = scope["kind"] if scope["value"] is None else f"{scope['kind']} {scope['value']}"
-    lines = [f"compaction analysis (read-only); scope: {label}, {scope['records']} record(s)", ""]
+    records = plural(scope["records"], "record")
+    lines = [f"compaction analysis (read-only); scope: {label}, {records}", ""]
     for r in data["roots"]:
         lines.append(f"{r['root']}: {r['records']} unarchived, {r['archived']} archived; "
                      f"{_counts(r['statuses'])}")
@@ -139,7 +141,7 @@ def render_text(data: dict[str, Any]) -> str:
             lines.append(f"  after archiving the candidates: {_size(r['sizeAfterArchiving'])}")
         cur = r["current"]
         if cur is not None:
-            state = "fresh" if cur["fresh"] else f"stale ({cur['reasons']} reason(s))"
+            state = "fresh" if cur["fresh"] else f"stale ({plural(cur['reasons'], 'reason')})"
             size = f"; {_size(cur['size'])}" if cur["size"] else ""
             lines.append(f"  {cur['view']}: {state}{size}")
         lines.append(f"  dispositions ({r['inScope']} in scope): {_counts(r['dispositions'])}")

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from adrguard.cli.common import info
+from adrguard.core.wording import plural
 
 if TYPE_CHECKING:
     from adrguard.adapters.files import Discovery
@@ -27,7 +28,7 @@ def root_lines(found: Discovery) -> list[str]:
             skipped[root] = skipped.get(root, 0) + 1
     lines = []
     for r in found.search.roots:
-        held = f"{records.get(r.path, 0)} record file(s), {skipped.get(r.path, 0)} skipped"
+        held = f"{plural(records.get(r.path, 0), 'record file')}, {skipped.get(r.path, 0)} skipped"
         lines.append(f"adrguard: ADR root {r.path}: {held}; {r.why}")
     if found.search.examined:
         shown = ", ".join(found.search.examined[:8])
@@ -48,7 +49,10 @@ def after_check(result: CheckResult, *, verbose: int) -> None:
     if found.untracked and not found.untracked_checked:
         shown = ", ".join(found.untracked[:5])
         more = f" and {len(found.untracked) - 5} more" if len(found.untracked) > 5 else ""
+        one = len(found.untracked) == 1
         info(
-            f"note: {len(found.untracked)} record file(s) under the ADR roots are not tracked "
-            f"by git and were not checked ({shown}{more}): `git add` them to check them"
+            f"note: {plural(len(found.untracked), 'record file')} under the ADR roots "
+            f"{'is' if one else 'are'} not tracked by git and {'was' if one else 'were'} not "
+            f"checked ({shown}{more}): `git add` {'it' if one else 'them'} to check "
+            f"{'it' if one else 'them'}"
         )

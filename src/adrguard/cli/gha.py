@@ -25,6 +25,7 @@ from adrguard.cli.common import info
 from adrguard.core.errors import UserError
 from adrguard.core.findings import Finding, Report, Severity
 from adrguard.core.model import Location
+from adrguard.core.wording import plural
 
 FAIL_ON = ("none", "note", "warning", "error")
 PULL_EVENTS = ("pull_request", "pull_request_target")
@@ -154,14 +155,36 @@ def prepare(settings: Settings, root: Path) -> int:
         from adrguard.cli.gha_claims import prepare_claims
 
         claims = prepare_claims(settings)
-    write_outputs(settings, {"base": base or "", "claims": claims})
+    url = repository_url(settings)
+    write_outputs(settings, {"base": base or "", "claims": claims, "repository-url": url})
     if base:
         info(f"adrguard: comparing with {base}")
+    if url:
+        info(f"adrguard: links into {url} are checked as paths; to get the same findings "
+             f"locally: adrguard check --repository-url {url}")
     return 0
+
+
+def repository_url(settings: Settings) -> str:
+    """The repository this run checks, as ``--repository-url`` takes it:
+    ``$GITHUB_SERVER_URL/$GITHUB_REPOSITORY``, with ``/tree/BRANCH`` for the default branch the
+    event names. Empty outside a repository's workflow (or for a name that is no repository)."""
+    from adrguard.core.repository import parse_repository
+
+    repo = settings.get("GITHUB_REPOSITORY")
+    if not repo:
+        return ""
+    server = (settings.get("GITHUB_SERVER_URL") or "https://github.com").rstrip("/")
+    branch = str(as_dict(settings.event().get("repository")).get("default_branch") or "")
+    try:
+        return parse_repository(f"{server}/{repo}" + (f"/tree/{branch}" if branch else "")).label
+    except ValueError:
+        return ""
 
 
 def choose_base(settings: Settings, root: Path) -> str | None:
     from adrguard.adapters import revisions
+    from adrguard.core.wording import revision
 
     wanted = settings.get("INPUT_BASE")
     branch = ""
@@ -181,12 +204,13 @@ def choose_base(settings: Settings, root: Path) -> str | None:
             raise revisions.no_merge_base_error(root, wanted, "HEAD")
         target = f"origin/{branch}" if branch else wanted
         merge, fetched = revisions.deepen_until_merge_base(root, target, "HEAD")
-        info(f"adrguard: fetched more history ({fetched} fetches) to find the merge base "
+        info(f"adrguard: fetched more history ({plural(fetched, 'fetch', 'fetches')}) to find "
+             "the merge base "
              f"{merge[:12]}")
         return wanted if _has_merge_base(root, wanted) else target
     except UserError as exc:
-        notice(f"no merge base with {wanted[:40]}, so ADR5xx rules and the governing decisions "
-               f"are skipped ({exc}). Check out with fetch-depth: 0 to avoid this.")
+        notice(f"no merge base with {revision(wanted)}, so ADR5xx rules and the governing "
+               f"decisions are skipped ({exc}). Check out with fetch-depth: 0 to avoid this.")
         return None
 
 

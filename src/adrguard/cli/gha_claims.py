@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from adrguard.cli.common import info
+from adrguard.core.wording import plural
 
 if TYPE_CHECKING:
     from adrguard.adapters.github_api import GitHubClient
@@ -124,5 +125,6 @@ def prepare_claims(settings: Settings) -> str:
     except OSError as exc:
         notice(f"open-pull-requests: cannot write {target}: {exc.strerror or exc}", "warning")
         return ""
-    info(f"adrguard: read the files of {len(data['pullRequests'])} other open pull request(s)")
+    others = plural(len(data["pullRequests"]), "other open pull request")
+    info(f"adrguard: read the files of {others}")
     return str(target)

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from adrguard.cli.common import add_common, info, load_config_for, out, write_stdout
 from adrguard.core.errors import UserError
+from adrguard.core.wording import plural
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -26,7 +27,8 @@ def register(subparsers: Any) -> None:
         description="The INDEX of every ADR root (and of each archive folder): a table of number, "
         "title, status, date and successor between <!-- adrguard:index:start --> and "
         "<!-- adrguard:index:end -->. Text around the markers is kept. Without an option the "
-        "expected files are printed.",
+        "expected files are printed. Only the logs that opted in (an index with the markers, or "
+        "[index] configured) are checked and written; --init opts a log in.",
         epilog="examples:\n  adrguard index\n  adrguard index --check\n  adrguard index --write\n"
         "  adrguard index --write --init   # add the markers to a hand-written index",
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -36,17 +38,20 @@ def register(subparsers: Any) -> None:
     mode.add_argument(
         "--check",
         action="store_true",
-        help="exit 1 and print a unified diff when an index is stale or missing",
+        help="exit 1 and print a unified diff when an index a log opted into is stale or "
+        "missing",
     )
     mode.add_argument(
         "--write",
         action="store_true",
-        help="write every stale or missing index (atomic; never touches records)",
+        help="write every stale or missing index of the logs that opted in (atomic; never "
+        "touches records, never creates an index a log did not opt into)",
     )
     p.add_argument(
         "--init",
         action="store_true",
-        help="with --write: append the generated table to an index without markers",
+        help="with --write: opt the logs in: create the index of a root that has none, and "
+        "append the generated table to an index written by hand (without markers)",
     )
     p.add_argument(
         "--exit-non-zero-on-fix",
@@ -133,10 +138,16 @@ def run_index(args: argparse.Namespace) -> int:
         info("adrguard: index generation is off ([index] enabled = false)")
         return 0
     if args.write:
-        written = generated.write_indexes(root, config, corpus, init=args.init)
-        for path in written:
+        done = generated.write_indexes(root, config, corpus, init=args.init)
+        for path in done.written:
             out(f"Fixing {path}")
-        return 1 if written and args.exit_non_zero_on_fix else 0
+        for note in done.left:
+            info(f"note: {note}")
+        for problem in done.problems:
+            info(f"adrguard: {problem}")
+        if done.problems:
+            return 1
+        return 1 if done.written and args.exit_non_zero_on_fix else 0
     states = generated.index_states(root, config, corpus)
     if args.check:
         return _check(states)
@@ -151,8 +162,18 @@ def run_index(args: argparse.Namespace) -> int:
 
 
 def _check(states: list[IndexState]) -> int:
+    """Only the indexes of logs that opted in are judged; the others get a note on how to opt
+    in (the same rule as ADR401-ADR403 and ``index --write``)."""
     failed = False
+    judged = [s for s in states if s.required]
     for state in states:
+        if not state.required and state.kind in ("missing", "unmanaged") \
+                and not state.target.archive:
+            info(f"note: {state.target.path}: "
+                 + ("no generated index here" if state.kind == "missing"
+                    else "written by hand (no markers)")
+                 + "; not checked. `adrguard index --write --init` opts this log in")
+    for state in judged:
         if state.kind == "fresh":
             continue
         failed = True
@@ -173,7 +194,7 @@ def _check(states: list[IndexState]) -> int:
         else:
             out(f"{state.message}")
     if not failed:
-        info(f"adrguard: {len(states)} index file(s) up to date")
+        info(f"adrguard: {plural(len(judged), 'generated index file')} up to date")
     return 1 if failed else 0
 
 

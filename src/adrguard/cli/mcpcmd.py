@@ -12,13 +12,20 @@ from adrguard.cli.common import add_common
 from adrguard.core.errors import UserError
 
 
+def tool_names() -> list[str]:
+    """The tools the server offers, in its order, from the schema the server publishes
+    (``schemas/mcp-tools.schema.json``, generated from the registry; read without the SDK)."""
+    from adrguard.core.schemas import load_schema
+
+    return list(load_schema("mcp-tools.schema.json")["tools"])
+
+
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "mcp",
         help="serve read-only ADR tools to coding agents over MCP (stdio)",
         description="Start an MCP server on stdin/stdout bound to the repository (--repo). Tools: "
-        "list_adrs, get_adr, search_adrs, get_adr_relationships, validate_adrs, find_adrs, "
-        "adr_context, analyze_impact (docs/agents.md). Needs the extra: "
+        f"{', '.join(tool_names())} (docs/agents.md). Needs the extra: "
         "pip install 'adrguard[mcp]'.",
     )
     add_common(p)
@@ -86,6 +93,9 @@ def run(args: argparse.Namespace) -> int:
     if not available():
         raise UserError(f"the MCP server needs the mcp package: {INSTALL_HINT}")
     chosen = limits(args)
+    from adrguard.config import repository_setting
+
+    repository = repository_setting(args.repository_url, "--repository-url")
     import logging
 
     from adrguard.mcp.server import serve
@@ -93,5 +103,5 @@ def run(args: argparse.Namespace) -> int:
     # the protocol owns stdout: what the server logs goes to stderr
     logging.basicConfig(level=logging.WARNING, format="adrguard mcp: %(levelname)s %(message)s")
 
-    serve(args.root, args.config, chosen, cache=not args.no_cache)
+    serve(args.root, args.config, chosen, cache=not args.no_cache, repository=repository)
     return 0

@@ -11,6 +11,7 @@ import argparse
 from typing import Any
 
 from adrguard.cli.common import add_common, emit, info, load_config_for, parse_formats
+from adrguard.core.wording import plural
 
 
 def register(subparsers: Any) -> None:
@@ -74,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
                                              evidence=args.evidence, baseline=args.baseline,
                                              policy=args.policy)
         state = "wrote" if written.changed else "unchanged:"
-        info(f"adrguard: {state} {written.path} with {written.violations} violation(s)")
+        info(f"adrguard: {state} {written.path} with {plural(written.violations, 'violation')}")
     else:
         result = api.verify(root, config=config, rules=args.rules, evidence=args.evidence,
                             baseline=args.baseline, policy=args.policy)

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, TypeVar, cast
 
+from adrguard.core.repository import Repository
+
 T = TypeVar("T")
 
 
@@ -263,7 +265,9 @@ class Corpus:
     repo_files: frozenset[str] = frozenset()  # every tracked file (repo-relative)
     other_texts: Mapping[str, bytes] = field(default_factory=dict)  # index/CURRENT files etc.
     skipped: tuple[str, ...] = ()  # files under roots skipped by excludes (indexes, templates)
-    repo_url: str | None = None  # e.g. https://github.com/owner/repo
+    # the repository's web URL and default branch, when configured (never from a git remote):
+    # which URLs name files of the work tree (adrguard.core.repository)
+    repository: Repository | None = None
     untracked: tuple[str, ...] = ()  # markdown under roots that git does not track
     # roots found by content: only numbered or dated files directly in them are records
     shallow_roots: frozenset[str] = frozenset()

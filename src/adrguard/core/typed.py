@@ -104,6 +104,7 @@ class ConfigTable(_Table):
     cache_dir: Text | UnsetType = UNSET
     template: Text | UnsetType = UNSET
     new_status: Text | UnsetType = UNSET
+    repository_url: Text | UnsetType = UNSET
     read_guard: Literal["off", "warn", "guard"] | UnsetType = UNSET
     index: IndexTable | UnsetType = UNSET
     current: CurrentTable | UnsetType = UNSET

@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 
 from adrguard.config import Config
 from adrguard.core.authoring.claims import Claims
+from adrguard.core.cancel import Token, checkpoint
 from adrguard.core.findings import Finding, Report, Severity, sort_findings
 from adrguard.core.gate import suppress
 from adrguard.core.model import ChangeSet, Corpus, Decision, Location
@@ -111,15 +112,18 @@ def run(
     changes: ChangeSet | None = None,
     only_paths: Collection[str] | None = None,
     claims: Claims | None = None,
+    cancel: Token | None = None,
 ) -> Report:
     """Run every selected rule over the corpus and return the sorted, filtered report.
-    ``claims``: the records other refs add (``check --against``; ADR509)."""
+    ``claims``: the records other refs add (``check --against``; ADR509). ``cancel``: a
+    cancellation token, checked before each rule (:mod:`adrguard.core.cancel`)."""
     check_selectors(config)
     rules = selected_rules(config, changes)
     ctx = RuleContext(corpus, config.options, changes, claims)
     overrides = _Overrides(config.severity)
     findings: list[Finding] = []
     for rule in rules:
+        checkpoint(cancel)
         found = _check(rule, ctx)
         override = overrides.get(rule)
         findings.extend(

@@ -158,6 +158,13 @@ class ImpactResult(Open):
     changedFiles: list[dict[str, Any]]
     affectedDecisions: list[dict[str, Any]]
     unknownDecisions: list[dict[str, Any]]
+    inactiveDecisions: list[dict[str, Any]] = Field(
+        description="mappings that name a decision no longer in force (superseded, rejected, "
+        "deprecated): they govern nothing"
+    )
+    ungovernedFiles: list[str] = Field(
+        description="changed files no mapping and no decision covers"
+    )
     mappingEvidence: list[dict[str, Any]]
 
 

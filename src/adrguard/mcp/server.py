@@ -9,8 +9,11 @@ never a tool result. Findings in the ADRs are results (``validate_adrs`` answers
 false``). Failures are JSON-RPC errors of one class each (:mod:`adrguard.mcp.errors`), their
 messages free of absolute paths. Tools run on worker threads, so calls run concurrently; a call
 that runs past the server's timeout fails with an explicit timeout error, and a call the client
-cancels returns at once (the worker's result is dropped). An answer over ``max_response_bytes``
-(1 MiB) is refused with advice to narrow the request.
+cancels (or that is still running when the client's input closes) returns at once. Either way
+the call's cancellation token is cancelled (:mod:`adrguard.core.cancel`): its worker stops at
+its next checkpoint (between records, files and rules, or while it waits for the workspace
+lock), gives the lock and the thread back, and a server whose input closed exits. An answer
+over ``max_response_bytes`` (1 MiB) is refused with advice to narrow the request.
 """
 
 from __future__ import annotations
@@ -30,6 +33,8 @@ from pydantic import ValidationError
 
 from adrguard import __version__
 from adrguard.api.workspace import Limits, Workspace
+from adrguard.core.cancel import Token
+from adrguard.core.repository import Repository
 from adrguard.mcp import errors
 from adrguard.mcp.contract import Tool, validate
 
@@ -99,13 +104,15 @@ class Handlers:
         return self.answer(tool, data)
 
     async def run(self, tool: Tool, parsed: Any) -> dict[str, Any]:
-        """The tool's answer, computed on a worker thread within the timeout."""
+        """The tool's answer, computed on a worker thread within the timeout. However the
+        call ends (an answer, the timeout, the client's cancellation, the input closing), its
+        token is cancelled, so a worker still running stops at its next checkpoint."""
         limit = self.ws.limits.timeout
+        token = Token()
+        work = functools.partial(tool.run, self.ws.for_call(token), parsed)
         try:
             with anyio.fail_after(limit):
-                return await anyio.to_thread.run_sync(
-                    functools.partial(tool.run, self.ws, parsed), abandon_on_cancel=True
-                )
+                return await anyio.to_thread.run_sync(work, abandon_on_cancel=True)
         except TimeoutError:
             raise self.fail(
                 "timeout",
@@ -122,6 +129,8 @@ class Handlers:
             else:
                 message = str(exc)
             raise self.fail(kind, message, tool.name) from None
+        finally:
+            token.cancel()
 
     def answer(self, tool: Tool, data: dict[str, Any]) -> types.CallToolResult:
         try:
@@ -171,11 +180,13 @@ def serve(
     limits: Limits | None = None,
     *,
     cache: bool = True,
+    repository: Repository | None = None,
 ) -> None:
     """Serve over stdio until the client disconnects (nothing but the protocol on stdout)."""
     from mcp.server.stdio import stdio_server
 
-    workspace = Workspace.open(root, config_path, limits, cache=cache, jobs=0)
+    workspace = Workspace.open(root, config_path, limits, cache=cache, jobs=0,
+                               repository=repository)
     server = build_server(workspace)
 
     async def main() -> None:

@@ -20,8 +20,9 @@ from adrguard.core.findings import Report
 from adrguard.core.graph.graph import Edge, Graph
 from adrguard.core.impact.analysis import Affected, Impact
 from adrguard.core.model import Decision
+from adrguard.core.wording import plural
 from adrguard.reporters import markdown
-from adrguard.reporters.context import ReportContext, plural
+from adrguard.reporters.context import ReportContext
 from adrguard.reporters.graph import View
 from adrguard.reporters.mermaid import render_mermaid, too_large
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from adrguard.core.findings import Finding, Report, Severity, Summary, fingerprint
+from adrguard.core.wording import plural
 
 if TYPE_CHECKING:
     from adrguard.core.model import Corpus
@@ -121,10 +122,6 @@ def decisions_of(corpus: Corpus) -> dict[str, DecisionInfo]:
 # Shared wording -------------------------------------------------------------------------------
 
 LEVELS: tuple[Severity, ...] = (Severity.ERROR, Severity.WARNING, Severity.NOTE)
-
-
-def plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
 def counts(summary: Summary) -> str:

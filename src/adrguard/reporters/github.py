@@ -19,7 +19,8 @@ import re
 
 from adrguard.core.findings import Finding, Report, Severity
 from adrguard.core.textsafe import SPECIAL
-from adrguard.reporters.context import LEVELS, ReportContext, clean, plural, position
+from adrguard.core.wording import plural
+from adrguard.reporters.context import LEVELS, ReportContext, clean, position
 
 PER_LEVEL = 10
 COMMANDS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.NOTE: "notice"}

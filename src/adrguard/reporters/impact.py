@@ -11,6 +11,7 @@ from urllib.parse import quote
 
 from adrguard.core.impact.analysis import Affected, Impact, MappingIssue, to_json
 from adrguard.core.model import Decision
+from adrguard.core.wording import plural, revision, revision_at, short_commit
 
 FORMATS = ("text", "json", "markdown")
 _FILES_SHOWN = 10
@@ -24,8 +25,10 @@ def render(name: str, impact: Impact) -> str:
     return render_text(impact)
 
 
-def _short(sha: str) -> str:
-    return sha[:12] if sha else "?"
+def _at(ref: str, sha: str) -> str:
+    """A revision in Markdown: ```origin/main` (`0123456789ab`)``, a commit id alone once."""
+    name, short = revision(ref), short_commit(sha)
+    return f"`{_md(name)}`" if name == short else f"`{_md(name)}` (`{short}`)"
 
 
 def _name(d: Decision | None) -> str:
@@ -60,12 +63,12 @@ def render_text(impact: Impact) -> str:
     ch = impact.changes
     cov = impact.coverage
     out = [
-        f"impact of {ch.head} ({_short(ch.head_commit)}) against {ch.base} "
-        f"({_short(ch.base_commit)}), merge base {_short(ch.merge_base)}",
+        f"impact of {revision_at(ch.head, ch.head_commit)} against "
+        f"{revision_at(ch.base, ch.base_commit)}, merge base {short_commit(ch.merge_base)}",
         impact.statement,
         "",
         f"changed files: {cov.changed} ({cov.governed} governed, {cov.ungoverned} not governed, "
-        f"{cov.records} decision records)",
+        f"{plural(cov.records, 'decision record')})",
     ]
     statuses = ", ".join(sorted(impact.statuses))
     if impact.affected:
@@ -105,10 +108,10 @@ def render_markdown(impact: Impact) -> str:
         "",
         f"_{impact.statement}_",
         "",
-        f"`{_md(ch.head)}` (`{_short(ch.head_commit)}`) against `{_md(ch.base)}` "
-        f"(`{_short(ch.base_commit)}`), merge base `{_short(ch.merge_base)}`. "
-        f"{cov.changed} changed files: {cov.governed} governed, {cov.ungoverned} not governed, "
-        f"{cov.records} decision records.",
+        f"{_at(ch.head, ch.head_commit)} against {_at(ch.base, ch.base_commit)}, merge base "
+        f"`{short_commit(ch.merge_base)}`. {plural(cov.changed, 'changed file')}: "
+        f"{cov.governed} governed, {cov.ungoverned} not governed, "
+        f"{plural(cov.records, 'decision record')}.",
         "",
     ]
     if impact.affected:

@@ -14,12 +14,12 @@ from collections import Counter
 from urllib.parse import quote
 
 from adrguard.core.findings import Finding, Report, Severity
+from adrguard.core.wording import plural
 from adrguard.reporters.context import (
     ReportContext,
     clean,
     counts,
     gate_lines,
-    plural,
     position,
     scope,
 )

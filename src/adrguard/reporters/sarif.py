@@ -4,6 +4,9 @@ One run; ``tool.driver.rules`` lists every rule of the catalogue (so a viewer ca
 found nothing), each result points at its rule by ``ruleId`` and ``ruleIndex``. Locations are
 repository-relative URIs under ``%SRCROOT%``; ``partialFingerprints["adrguard/v1"]`` is the
 finding's line-independent fingerprint, so code scanning keeps an alert's identity across runs.
+A finding the baseline file lists carries ``baselineState: unchanged`` and a ``suppressions``
+entry (``kind: external``, ``status: accepted``, the baseline file as its location), so code
+scanning records it as suppressed instead of opening an alert for it.
 Deterministic JSON: sorted keys, no timestamps, no absolute paths.
 """
 
@@ -67,19 +70,45 @@ def artifact_uri(path: str) -> str:
     return quote(clean(path).lstrip("/"), safe="/-._~!$&'()*+,;=@")
 
 
+def baseline_suppression(baseline: str, what: str = "finding") -> dict[str, Any]:
+    """SARIF's suppression of a result a baseline file accepts: persisted outside the file the
+    result is in (``external``), accepted, with the baseline file named twice: in the
+    justification and as the suppression's location."""
+    path = clean(baseline)
+    return {
+        "kind": "external",
+        "status": "accepted",
+        "justification": f"accepted: the {what} is listed in the baseline file {path}",
+        "location": {
+            "physicalLocation": {
+                "artifactLocation": {"uri": artifact_uri(path), "uriBaseId": SRCROOT}
+            }
+        },
+    }
+
+
 def _results(report: Report, index: dict[str, int]) -> list[dict[str, Any]]:
     """Every finding; with a :class:`Gate` each carries SARIF's ``baselineState``: ``new`` for
     the ones that count, ``unchanged`` for the ones the baseline file lists or that were
-    reported before the judged change (in files it does not touch). Baseline entries that no
-    longer occur are not written as ``absent`` results: code scanning would show them as
-    alerts; ``run.properties.baselineFixed`` lists them."""
+    reported before the judged change (in files it does not touch). The ones the baseline
+    lists also carry a ``suppressions`` entry (:func:`baseline_suppression`): they were
+    accepted, so code scanning must not raise them as alerts. Baseline entries that no longer
+    occur are not written as ``absent`` results: code scanning would show them as alerts;
+    ``run.properties.baselineFixed`` lists them."""
     gate = report.gate
     if gate is None:
         return [_result(f, index[f.code]) for f in report.findings]
-    rows = [(f, "new") for f in report.findings]
-    rows += [(f, "unchanged") for f in (*gate.known, *gate.older)]
+    rows = [(f, "new", False) for f in report.findings]
+    rows += [(f, "unchanged", True) for f in gate.known]
+    rows += [(f, "unchanged", False) for f in gate.older]
     rows.sort(key=lambda row: (row[0].sort_key, row[0].decision_id or ""))
-    return [_result(f, index[f.code]) | {"baselineState": state} for f, state in rows]
+    out: list[dict[str, Any]] = []
+    for f, state, known in rows:
+        result = _result(f, index[f.code]) | {"baselineState": state}
+        if known and gate.baseline is not None:
+            result["suppressions"] = [baseline_suppression(gate.baseline)]
+        out.append(result)
+    return out
 
 
 def _result(f: Finding, index: int) -> dict[str, Any]:

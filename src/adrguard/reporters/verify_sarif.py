@@ -4,7 +4,8 @@ One run whose driver rules are the manifest's fitness rules. Each violation is a
 ``fail``) at the line it was found, or at the rule in the manifest when it has no place of its
 own (evidence values, missing required paths); a rule without a verdict is one ``warning``
 result at the rule. ``error`` under the enforce policy, ``warning`` under advisory. With a drift
-baseline each violation carries ``baselineState`` (``new`` or ``unchanged``).
+baseline each violation carries ``baselineState`` (``new`` or ``unchanged``), and a known one a
+``suppressions`` entry naming the baseline file, so code scanning opens no alert for it.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from adrguard.reporters.sarif import (
     SARIF_VERSION,
     SRCROOT,
     artifact_uri,
+    baseline_suppression,
 )
 
 
@@ -69,6 +71,8 @@ def _result(v: Verification, r: RuleResult, index: int, item: Item | None) -> di
     }
     if item is not None and item.baseline is not None:
         out["baselineState"] = "new" if item.baseline == "new" else "unchanged"
+        if item.baseline == "known" and v.drift is not None:
+            out["suppressions"] = [baseline_suppression(v.drift.path, "violation")]
     return out
 
 

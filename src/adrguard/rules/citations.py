@@ -14,7 +14,7 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Iterator
 
-from adrguard.core.citations.resolve import UNKNOWN, Cited, chain, index, standing
+from adrguard.core.citations.resolve import UNKNOWN, Cited, index, standing, successor_on_line
 from adrguard.core.findings import Finding, Severity
 from adrguard.core.graph.graph import short
 from adrguard.core.model import Corpus, Decision, Location
@@ -61,15 +61,7 @@ def _is_history(corpus: Corpus, cited: Cited, d: Decision) -> bool:
     line = cited.citation.excerpt.casefold()
     if any(word in line for word in HISTORY_WORDS):
         return True
-    later = chain(corpus, d)
-    if not later:
-        return False
-    same_line = index(corpus).by_file.get(cited.path, ())
-    return any(
-        o.citation.line == cited.citation.line and o.decision is not None
-        and o.decision.path in later
-        for o in same_line
-    )
+    return successor_on_line(corpus, cited)
 
 
 class UnknownDecisionCitation(BaseRule):
@@ -97,6 +89,7 @@ class UnknownDecisionCitation(BaseRule):
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         corpus = ctx.corpus
+        logs: str | None = None  # the log's number range, worked out once
         for cited in index(corpus).all:
             c = cited.citation
             if cited.state != UNKNOWN or c.quoted:
@@ -106,7 +99,8 @@ class UnknownDecisionCitation(BaseRule):
                            "the path (run `adrguard list` for the records)")
                 yield self.finding(message, _where(cited))
                 continue
-            logs = _range(corpus)
+            if logs is None:
+                logs = _range(corpus)
             what = "lists" if c.form in ("front-matter", "table") else "cites"
             message = (f"{what} {c.text}, but no record has number {c.number}{logs}: fix the id"
                        + ("" if c.form != "id" else ", or, when it names another project's "

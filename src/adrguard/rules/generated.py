@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from adrguard.core.findings import Finding, Severity
 from adrguard.core.generated import current, index
 from adrguard.core.model import Location
+from adrguard.core.wording import plural
 from adrguard.rules.base import BaseRule, RuleContext, RuleMeta
 
 
@@ -41,16 +42,19 @@ class _IndexRule(BaseRule):
 
 
 class IndexMissing(_IndexRule):
-    """An index is configured (or the project generates indexes) but the file is absent.
+    """An index is configured (or the log generates indexes) but the file is absent.
 
-    **Why**: people pick the next number and find records through the index; when the project
-    keeps generated indexes, a root or archive folder without one hides its records. The rule
-    applies when `[index]` is configured, when any index carries the
-    `<!-- adrguard:index:start -->` markers, or when a generated index (one with the markers)
-    existed at HEAD, or at the base of `check --base REF`, and is gone: deleting the only
-    generated index must not silence the rule that guards it. (A deletion already staged is
-    judged by the pre-commit hook, `check --changed` and `check --base`, which compare with
-    HEAD; a plain `check` asks HEAD when an index git tracks is missing from the work tree.)
+    **Why**: people pick the next number and find records through the index; when a log
+    keeps generated indexes, a root or archive folder without one hides its records. A log
+    opts in per ADR root: the rule applies to a root when `[index]` asks for an index there
+    (`enabled = true`, `path`, or `paths` naming the root), when one of the root's indexes
+    carries the `<!-- adrguard:index:start -->` markers, or when a generated index (one with
+    the markers) existed at HEAD, or at the base of `check --base REF`, and is gone: deleting
+    the only generated index must not silence the rule that guards it. A log that never had a
+    generated index is not asked for one (`adrguard index --write --init` opts it in). (A
+    deletion already staged is judged by the pre-commit hook, `check --changed` and
+    `check --base`, which compare with HEAD; a plain `check` asks HEAD when an index git
+    tracks is missing from the work tree.)
 
     **Bad**: `docs/adr/INDEX.md` has the markers, three records were moved to
     `docs/adr/archive/`, and `docs/adr/archive/INDEX.md` does not exist. Or a commit deletes
@@ -73,12 +77,12 @@ class IndexMissing(_IndexRule):
         count = len(state.target.decisions)
         if state.was_generated:
             return (
-                f"the generated {what} {state.target.path} is gone ({count} records): "
+                f"the generated {what} {state.target.path} is gone ({plural(count, 'record')}): "
                 "regenerate it with `adrguard index --write`, or set `[index] enabled = false` "
                 "to stop generating indexes"
             )
         return (
-            f"the {what} {state.target.path} is missing ({count} records); "
+            f"the {what} {state.target.path} is missing ({plural(count, 'record')}); "
             "run `adrguard index --write`"
         )
 
@@ -117,7 +121,8 @@ class IndexUnmanaged(_IndexRule):
 
     **Why**: an index written by hand drifts from the records silently. With the markers,
     adrguard rewrites the table between them and checks it in CI; text outside stays yours.
-    Reported only when indexes are configured or generated elsewhere in the project.
+    Reported only when the log has opted into generated indexes (configured, or another of
+    its indexes carries the markers); a hand-written index of a log that has not is left alone.
 
     **Bad**: `[index] path = "README.md"` and `docs/adr/README.md` holds a hand-made list.
 

@@ -12,10 +12,14 @@ from adrguard.core.findings import Finding, Severity
 from adrguard.core.graph import graph
 from adrguard.core.graph.resolve import Resolver, Target, parse_target
 from adrguard.core.model import Decision, Link, Location
+from adrguard.core.nearest import Budget, Vocabulary
 from adrguard.core.saferegex import Match, UnsafePattern, compile_user
 from adrguard.rules.base import BaseRule, RuleContext, RuleMeta
 from adrguard.rules.mentions import masked_lines, mentions_any
 
+# "Did you mean" for broken anchors: word comparisons allowed in one run, all broken anchors
+# together (see _Hints). The real logs of benchmarks/ecosystem need at most about 1,400.
+HINT_BUDGET = 50_000
 _HTML_ID = re.compile(r"""<[^>]*?\b(?:id|name)\s*=\s*["']([^"']+)["']""", re.IGNORECASE)
 _DATE_AFTER = re.compile(r"[-/.]\d")
 
@@ -25,10 +29,10 @@ _parse_target = lru_cache(maxsize=1 << 16)(parse_target)
 
 
 def _checked_links(ctx: RuleContext) -> Iterator[tuple[Decision, Link, Target]]:
-    repo_url = ctx.corpus.repo_url
+    repository = ctx.corpus.repository
     for d in ctx.corpus.decisions:
         for link in d.links:
-            yield d, link, _parse_target(link.target, d.path, repo_url)
+            yield d, link, _parse_target(link.target, d.path, repository)
 
 
 def _what(link: Link) -> str:
@@ -43,7 +47,11 @@ class BrokenLink(BaseRule):
     from the repository root, `?query` and `#anchor` dropped, `%20` decoded, a folder counts.
     The check is case-sensitive, like GitHub and Linux: a link that only works on a
     case-insensitive file system is reported. Images are checked too (the message says
-    "image"). External URLs (`https:`, `mailto:`, any `scheme:`) are not fetched.
+    "image"). External URLs (`https:`, `mailto:`, any `scheme:`) are not fetched. A URL into
+    this repository at its default branch is checked as a path when the repository's URL is
+    known (`repository-url`, `--repository-url`, the GitHub Action); a URL at another branch,
+    a tag or a commit names another version of the file and is not checked. A git remote never
+    changes what a link means.
 
     **Bad**: `Superseded by [5. Use Postgres](0005-use-postgresql.md)` when the file is
     `0005-use-postgres.md`; `![diagram](img/Flow.PNG)` when the file is `img/flow.png`.
@@ -124,6 +132,8 @@ class BrokenAnchor(BaseRule):
         resolver = graph.build(ctx.corpus).resolver
         by_path = ctx.corpus.by_path
         known: dict[str, frozenset[str]] = {}
+        hints: dict[str, _Hints] = {}  # target path -> its anchors indexed for suggestions
+        budget = Budget(HINT_BUDGET)
         for d, link, t in _checked_links(ctx):
             frag = t.fragment
             if not frag or frag.casefold() == "top":
@@ -145,7 +155,10 @@ class BrokenAnchor(BaseRule):
             if key in anchors:
                 continue
             where = "this record" if target is d else target.path
-            hint = _closest(key, anchors)
+            hinter = hints.get(target.path)
+            if hinter is None:
+                hinter = hints[target.path] = _Hints(anchors, budget)
+            hint = hinter.hint(key)
             yield self.finding(
                 f"broken anchor: #{frag} matches no heading in {where}{hint}",
                 Location(d.path, link.line, link.column),
@@ -153,11 +166,25 @@ class BrokenAnchor(BaseRule):
             )
 
 
-def _closest(key: str, anchors: frozenset[str]) -> str:
-    import difflib
+class _Hints:
+    """"Did you mean" for one target's anchors: indexed once, each broken anchor looked up
+    once, and the run's ``budget`` (:data:`HINT_BUDGET` comparisons for every broken anchor of
+    the run: thousands of broken anchors against thousands of headings would otherwise be
+    quadratic); past it the message only says to link to an existing heading."""
 
-    match = difflib.get_close_matches(key, sorted(anchors), n=1, cutoff=0.6)
-    return f": did you mean #{match[0]}?" if match else ": link to an existing heading"
+    def __init__(self, anchors: frozenset[str], budget: Budget) -> None:
+        self.words = Vocabulary(anchors)
+        self.budget = budget
+        self.seen: dict[str, str] = {}
+
+    def hint(self, key: str) -> str:
+        found = self.seen.get(key)
+        if found is None:
+            match = self.words.closest(key, 0.6, self.budget)
+            found = self.seen[key] = (
+                f": did you mean #{match}?" if match else ": link to an existing heading"
+            )
+        return found
 
 
 class LinkOutsideRepo(BaseRule):

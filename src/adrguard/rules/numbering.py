@@ -5,6 +5,7 @@ Registered through :mod:`adrguard.rules.structure` (its ``RULES`` tuple lists th
 
 from __future__ import annotations
 
+import heapq
 import itertools
 import re
 from collections.abc import Iterator
@@ -36,6 +37,21 @@ def file_number(path: str, root: str) -> int | None:
 _PLACEHOLDER_NUMBER = re.compile(
     r"^\s*(?:(?:adr|rfc|dr)[-_ ]?)?((?:n|nn+|x|xx+|#+)\s*[.:)\-–—])\s", re.IGNORECASE
 )
+
+
+# A group of records sharing an id names this many of the others in each message, and this many
+# in each finding's related records (every finding naming every other is quadratic).
+LISTED_LIMIT = 8
+NAMED_LIMIT = 50
+
+
+def _merged(groups: Iterator[tuple[str, ...]]) -> Iterator[str]:
+    """The paths of sorted groups, in order, each once."""
+    last = None
+    for p in heapq.merge(*groups):
+        if p != last:
+            yield p
+            last = p
 
 
 def _same_number(ctx: RuleContext) -> Iterator[tuple[Decision, ...]]:
@@ -73,23 +89,35 @@ class DuplicateId(BaseRule):
     )
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
-        others: dict[str, set[str]] = {}
         by_root_id: dict[tuple[str, str], list[Decision]] = {}
         for d in ctx.corpus.decisions:  # several roots are separate namespaces
             by_root_id.setdefault((d.root, d.id.casefold()), []).append(d)
+        groups: list[tuple[str, ...]] = []  # each group's paths, sorted
+        member_of: dict[str, list[int]] = {}  # path -> its groups (an id and a number group)
         for group in (*by_root_id.values(), *_same_number(ctx)):
             if len(group) > 1:
                 for d in group:
-                    others.setdefault(d.path, set()).update(o.path for o in group if o is not d)
-        for path, related in sorted(others.items()):
+                    member_of.setdefault(d.path, []).append(len(groups))
+                groups.append(tuple(sorted({o.path for o in group})))
+        sizes: dict[tuple[int, ...], int] = {}  # the records a set of groups holds together
+        for path, mine in sorted(member_of.items()):
             d = ctx.corpus.by_path[path]
+            key = tuple(mine)
+            if key not in sizes:
+                sizes[key] = len({p for g in mine for p in groups[g]})
+            named = list(itertools.islice(
+                (p for p in _merged(groups[g] for g in mine) if p != path), NAMED_LIMIT))
+            others = sizes[key] - 1
+            listed = ", ".join(named[:LISTED_LIMIT])
+            if others > LISTED_LIMIT:
+                listed += f" and {others - LISTED_LIMIT:,} more"
             number = f" / number {d.number}" if d.number is not None else ""
             yield self.finding(
-                f"id {d.id}{number} is also used by {', '.join(sorted(related))}: give each "
+                f"id {d.id}{number} is also used by {listed}: give each "
                 "record its own number (archived records keep theirs)",
                 Location(d.path, d.front_matter_lines.get("id", 1)),
                 d,
-                related,
+                named,
             )
         yield from self._mirrors(ctx)
 

@@ -18,6 +18,7 @@ from adrguard.rules.supersession import OneSidedSupersession
 _SELF_KINDS = graph.SELF_KINDS
 _NOT_YET = graph.NOT_YET_ACTIVE
 _LIST_LIMIT = 8
+_RELATED_LIMIT = 50  # related records one finding names (an ambiguity among thousands)
 
 
 def _status_location(d: Decision) -> Location:
@@ -91,7 +92,7 @@ class AmbiguousRelationship(BaseRule):
                 "link the file itself",
                 dec.rel.location,
                 dec.source,
-                related=[d.id for d in res.decisions],
+                related=[d.id for d in res.decisions[:_RELATED_LIMIT]],
             )
 
 

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-import difflib
 import json
 import re
 from collections.abc import Iterator
 
 from adrguard.core.findings import Finding, Severity
 from adrguard.core.model import Decision, Location, Status
+from adrguard.core.nearest import Budget, Vocabulary
 from adrguard.core.parse import status as st
+from adrguard.core.wording import plural
 from adrguard.rules.base import BaseRule, RuleContext, RuleMeta
 
 
@@ -50,6 +51,9 @@ class UnknownStatus(BaseRule):
             if s is not Status.UNKNOWN:
                 synonyms.setdefault(s.value, s.value)
         house: dict[str, dict[str, list[Decision]]] = {}  # root -> unknown word -> records
+        vocabulary = Vocabulary(synonyms)  # indexed once per run
+        memo: dict[str, str | None] = {}  # word -> closest vocabulary word, once per run
+        budget = Budget(HINT_BUDGET)  # comparisons for every hint of the run
         for d in ctx.corpus.decisions:
             if not d.is_readable or d.status is not Status.UNKNOWN:
                 continue
@@ -65,7 +69,7 @@ class UnknownStatus(BaseRule):
                     d,
                 )
                 continue
-            hint = suggest_status(raw, synonyms)
+            hint = suggest_status(raw, synonyms, vocabulary, memo, budget)
             if hint:
                 yield self._unknown(d, raw, hint)
             else:
@@ -95,7 +99,8 @@ class UnknownStatus(BaseRule):
         first = records[0]
         where = "the repository root" if root in ("", ".") else root
         return self.finding(
-            f"{len(records)} records in {where} state statuses adrguard does not know: {listed}."
+            f"{plural(len(records), 'record')} in {where} state statuses adrguard does not know: "
+            f"{listed}."
             f" If they are this log's own words, map each to proposed, accepted, rejected, "
             f"deprecated, superseded or draft in the config: statuses = {{ {mapping} }}",
             Location(first.path, first.status_line),
@@ -113,12 +118,35 @@ def _status_key(folded: str) -> str:
     return " ".join(head.split()[:3])[:40] or folded[:40]
 
 
-def suggest_status(raw: str, synonyms: dict[str, str]) -> str:
-    """`` (did you mean 'superseded'?)`` for the vocabulary word closest to ``raw``, or ``""``."""
-    words = re.findall(r"[^\W\d_]+(?:[ -][^\W\d_]+)*", raw.casefold())
-    candidates = [raw.casefold(), *words, *(w.split()[0] for w in words)]
-    for candidate in candidates:
-        match = difflib.get_close_matches(candidate, list(synonyms), n=1, cutoff=0.75)
-        if match:
-            return f" (did you mean {synonyms[match[0]]!r}?)"
+# A status is a few words: the hint looks at the phrases in the first characters only, and all
+# hints of a run make at most HINT_BUDGET comparisons (the real logs of benchmarks/ecosystem
+# need at most about 600).
+SUGGEST_CHARS = 500
+SUGGEST_PHRASES = 16
+HINT_BUDGET = 50_000
+_PHRASE = re.compile(r"[^\W\d_]+(?:[ -][^\W\d_]+)*")
+
+
+def suggest_status(
+    raw: str,
+    synonyms: dict[str, str],
+    vocabulary: Vocabulary | None = None,
+    memo: dict[str, str | None] | None = None,
+    budget: Budget | None = None,
+) -> str:
+    """`` (did you mean 'superseded'?)`` for the vocabulary word closest to ``raw``, or ``""``.
+    Tried in order: the whole value, each phrase (words joined by single spaces or hyphens)
+    of its first :data:`SUGGEST_CHARS` characters (at most :data:`SUGGEST_PHRASES`), then each
+    phrase's first word. ``vocabulary`` (the synonyms indexed), ``memo`` (word -> closest) and
+    ``budget`` (comparisons left) are shared by the records of one run."""
+    index = vocabulary if vocabulary is not None else Vocabulary(synonyms)
+    seen = memo if memo is not None else {}
+    text = raw.casefold()
+    phrases = _PHRASE.findall(text, 0, SUGGEST_CHARS)[:SUGGEST_PHRASES]
+    for candidate in dict.fromkeys([text, *phrases, *(w.split()[0] for w in phrases)]):
+        if candidate not in seen:
+            seen[candidate] = index.closest(candidate, 0.75, budget)
+        match = seen[candidate]
+        if match is not None:
+            return f" (did you mean {synonyms[match]!r}?)"
     return ""

@@ -43,6 +43,7 @@ from adrguard.core.errors import UserError
 from adrguard.core.impact.analysis import status_key
 from adrguard.core.model import Corpus, Decision
 from adrguard.core.schemas import load_json
+from adrguard.core.wording import plural
 
 if TYPE_CHECKING:
     from adrguard.core.graph.graph import Graph
@@ -345,7 +346,8 @@ def build(
         parts = units_of(d, why, hop, max(200, max_chars - RESERVE - meta))
         if part is not None and seeds and d.path == seeds[0][0].path:
             if not 1 <= part <= len(parts):
-                raise UserError(f"{d.id} has {len(parts)} part(s): ask for #1 to #{len(parts)}")
+                raise UserError(
+                    f"{d.id} has {plural(len(parts), 'part')}: ask for #1 to #{len(parts)}")
             parts = [parts[part - 1]]
         units.extend(parts)
     page: list[Unit] = []

@@ -63,7 +63,7 @@ def scheme_of(corpus: Corpus) -> Scheme:
         width = _padded_width(formats.record_name(d.path, d.root))
         if width:
             widths.add(width)
-    return Scheme(tuple(sorted(prefixes)), tuple(corpus.roots), corpus.repo_url,
+    return Scheme(tuple(sorted(prefixes)), tuple(corpus.roots), corpus.repository,
                   tuple(sorted(widths)))
 
 
@@ -184,8 +184,16 @@ class Standing:
 
 
 def standing(corpus: Corpus, d: Decision) -> Standing:
-    """Superseded (by status, or by an accepted successor), rejected, deprecated, or not."""
-    g = graph_mod.build(corpus)
+    """Superseded (by status, or by an accepted successor), rejected, deprecated, or not.
+    Resolved once per record and run: kept on the corpus, from the graph's chain ends."""
+    memo: dict[str, Standing] = corpus.derived("standings", dict)
+    found = memo.get(d.path)
+    if found is None:
+        found = memo[d.path] = _standing(graph_mod.build(corpus), d)
+    return found
+
+
+def _standing(g: graph_mod.Graph, d: Decision) -> Standing:
     succ = g.current_successor(d)
     if d.status is Status.SUPERSEDED or (succ is not None and succ.status is Status.ACCEPTED):
         return Standing("superseded", succ)
@@ -198,17 +206,73 @@ def standing(corpus: Corpus, d: Decision) -> Standing:
     return Standing("other")
 
 
-def chain(corpus: Corpus, d: Decision) -> frozenset[str]:
-    """Paths of the records that supersede ``d``, directly or through others."""
-    g = graph_mod.build(corpus)
-    seen: set[str] = set()
-    todo = [d]
-    while todo:
-        for s in g.successors(todo.pop()):
-            if s.path not in seen:
-                seen.add(s.path)
-                todo.append(s)
-    return frozenset(seen)
+def successor_on_line(corpus: Corpus, cited: Cited) -> bool:
+    """The line of ``cited`` also cites a record that supersedes the one it names, directly
+    or through others (``ADR-0004, replaced by ADR-0009``)."""
+    return corpus.derived("line-successors", lambda: LineSuccessors(corpus)).holds(cited)
+
+
+class LineSuccessors:
+    """Answers :func:`successor_on_line` for every citation of a run in linear time.
+
+    Only the records cited on a line beside another record matter (the *shared* ones): each
+    gets a bit, and every record of the supersession graph the set of shared records that
+    supersede it, as an integer bit set, built once over the graph's strongly connected
+    components in reverse topological order. Members of a supersession cycle supersede each
+    other and themselves, so a line citing only such a record also holds. A citation then
+    costs one AND of its record's set and its line's bits."""
+
+    def __init__(self, corpus: Corpus) -> None:
+        lines: dict[tuple[str, int], set[str]] = {}
+        for cited in index(corpus).all:
+            if cited.decision is not None:
+                lines.setdefault((cited.path, cited.citation.line), set()).add(
+                    cited.decision.path)
+        shared = sorted({p for paths in lines.values() if len(paths) > 1 for p in paths})
+        bit = {p: 1 << i for i, p in enumerate(shared)}
+        self.lines = {key: _bits(paths, bit) for key, paths in lines.items() if len(paths) > 1}
+        self.later, self.cyclic = _later(graph_mod.build(corpus), bit)
+
+    def holds(self, cited: Cited) -> bool:
+        d = cited.decision
+        if d is None:
+            return False
+        mask = self.lines.get((cited.path, cited.citation.line))
+        if mask is None:  # the only record its line cites
+            return d.path in self.cyclic
+        return bool(self.later.get(d.path, 0) & mask)
+
+
+def _bits(paths: Iterable[str], bit: Mapping[str, int]) -> int:
+    out = 0
+    for p in paths:
+        out |= bit.get(p, 0)
+    return out
+
+
+def _later(g: graph_mod.Graph, bit: Mapping[str, int]) -> tuple[dict[str, int], frozenset[str]]:
+    """Record path -> the bits of the shared records that supersede it, through any chain;
+    and the records on a supersession cycle."""
+    succ = {
+        target: tuple(p for p in sources if p != target)
+        for target, sources in g.in_edges["supersedes"].items()
+    }
+    later: dict[str, int] = {}
+    cyclic: set[str] = set()
+    # Tarjan emits each component after every component it reaches: successors come first.
+    for component in graph_mod.strongly_connected(sorted(succ), succ):
+        members = set(component)
+        mask = 0
+        for member in component:
+            for s in succ.get(member, ()):
+                if s not in members:
+                    mask |= bit.get(s, 0) | later.get(s, 0)
+        if len(component) > 1:
+            mask |= _bits(component, bit)
+            cyclic.update(component)
+        for member in component:
+            later[member] = mask
+    return later, frozenset(cyclic)
 
 
 def cited_by(corpus: Corpus, paths: Iterable[str]) -> list[tuple[Decision, tuple[str, ...]]]:

@@ -28,6 +28,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from urllib.parse import unquote
 
+from adrguard.core.cancel import Token, checkpoint
 from adrguard.core.citations import fields
 from adrguard.core.citations.places import (
     DIRECTIVE,
@@ -39,10 +40,12 @@ from adrguard.core.citations.places import (
 )
 from adrguard.core.citations.syntax import TOKENS, Syntax, syntax_of
 from adrguard.core.model import Citation, CitingFile
+from adrguard.core.repository import Repository
 from adrguard.core.saferegex import Regex, compile_user
 
 GENERIC_PREFIXES = ("adr",)
 MAX_PATH_TOKEN = 512
+CHECK_EVERY = 1024  # candidates between two looks at a run's cancellation token
 _PATH_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._~/%+@-")
 _WORD_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 # bytes that make an id part of a longer name when they stand just before it
@@ -56,18 +59,19 @@ _URL = r"(?i)(?:\b(?:https?|ftp)://|\bwww\.)[^\s<>\"'`()\[\]{}|\\^]+"
 @dataclass(frozen=True)
 class Scheme:
     """What counts as a citation in this repository: the id prefixes (casefolded; ``adr``
-    always), the ADR roots and the repository's web URL."""
+    always), the ADR roots and the repository's web URL and default branch."""
 
     prefixes: tuple[str, ...] = GENERIC_PREFIXES
     roots: tuple[str, ...] = ()
-    repo_url: str | None = None
+    repository: Repository | None = None
     # the zero-padded number widths the log's file names use (4 for 0004-x.md): an id glued to
     # its prefix (ADR0004) counts only in such a width, so a code such as ADR102 is no citation
     widths: tuple[int, ...] = ()
 
     def key(self) -> str:
         """Canonical text of the scheme (part of the citation cache's key)."""
-        return json.dumps([sorted(self.prefixes), sorted(self.roots), self.repo_url,
+        where = self.repository.label if self.repository is not None else None
+        return json.dumps([sorted(self.prefixes), sorted(self.roots), where,
                            sorted(self.widths)])
 
 
@@ -121,8 +125,11 @@ class Scanner:
                                                       .encode("ascii"))
         return found
 
-    def scan(self, path: str, data: bytes, syntax: Syntax | None = None) -> Outcome:
-        """The citations of ``path`` (repo-relative) whose bytes are ``data``."""
+    def scan(
+        self, path: str, data: bytes, syntax: Syntax | None = None, cancel: Token | None = None
+    ) -> Outcome:
+        """The citations of ``path`` (repo-relative) whose bytes are ``data``. ``cancel``: a
+        cancellation token, checked every :data:`CHECK_EVERY` candidates."""
         syntax = syntax or syntax_of(path)
         if syntax is None or not any(n.search(data) for n in self._needles):
             return Outcome()
@@ -135,11 +142,13 @@ class Scanner:
         head = data[:1000].lower()
         if any(marker in head for marker in _GENERATED):
             return Outcome(skipped="generated")
-        return Outcome(file=self._read(path, data, syntax))
+        return Outcome(file=self._read(path, data, syntax, cancel))
 
     # --- one file ---------------------------------------------------------------------------
 
-    def _read(self, path: str, data: bytes, syntax: Syntax) -> CitingFile | None:
+    def _read(
+        self, path: str, data: bytes, syntax: Syntax, cancel: Token | None = None
+    ) -> CitingFile | None:
         found = list(self._ids.finditer(data))
         last = _last_candidate(data, found[-1].end() if found else -1)
         if last < 0:
@@ -150,7 +159,9 @@ class Scanner:
         inside = Spans(regions)
         in_url = Spans(urls)
         hits: list[_Hit] = []
-        for m in found:
+        for k, m in enumerate(found):
+            if not k % CHECK_EVERY:
+                checkpoint(cancel)
             start, end = m.start(), m.end()
             if inside.find(start) is None or in_url.find(start) is not None:
                 continue
@@ -182,7 +193,8 @@ class Scanner:
             from adrguard.core.citations.document import describe
 
             title, date = describe(data)
-        return CitingFile(path, syntax.kind, _citations(data, hits), waived, title, date)
+        checkpoint(cancel)
+        return CitingFile(path, syntax.kind, _citations(data, hits, cancel), waived, title, date)
 
     def _regions(self, data: bytes, syntax: Syntax, end: int) -> list[tuple[int, int]]:
         """Where citations may stand (up to ``end``, past the last candidate): comments in code,
@@ -219,7 +231,7 @@ class Scanner:
                     at = start
                 else:
                     token = data[urls[url][0] : end].decode("utf-8", "replace")
-                    target = _from_url(token, self.scheme.repo_url, roots)
+                    target = _from_url(token, self.scheme.repository, roots)
                     at = urls[url][0]
                 if target is not None:
                     yield _Hit(at, "link", token, target=target)
@@ -287,33 +299,32 @@ def _below_root(path: str, roots: tuple[str, ...]) -> bool:
     return any(r == "." or path.startswith(r + "/") for r in roots)
 
 
-def _from_url(url: str, repo_url: str | None, roots: tuple[str, ...]) -> str | None:
-    """The repo path a URL of this repository's web view names (``.../blob/REF/docs/adr/x.md``),
-    None for any other site."""
-    if not repo_url:
+def _from_url(url: str, repository: Repository | None, roots: tuple[str, ...]) -> str | None:
+    """The repo path a URL of this repository's web view names at its default branch
+    (``.../blob/main/docs/adr/x.md``), None for any other site or ref (a permalink to an old
+    commit cites a version of the record, not the record as the work tree holds it)."""
+    path = repository.web_path(url) if repository is not None else None
+    if not path:
         return None
-    base = repo_url.rstrip("/")
-    lowered = url.casefold()
-    for marker in ("/blob/", "/-/blob/", "/tree/", "/-/tree/", "/raw/"):
-        lead = (base + marker).casefold()
-        if lowered.startswith(lead):
-            rest = url[len(lead) :]
-            _ref, _, path = rest.partition("/")
-            norm = posixpath.normpath(unquote(path)) if path else ""
-            return norm if norm and _below_root(norm, roots) else None
-    return None
+    norm = posixpath.normpath(unquote(path))
+    return norm if not norm.startswith("../") and norm not in ("..", ".") \
+        and _below_root(norm, roots) else None
 
 
 
 
-def _citations(data: bytes, hits: list[_Hit]) -> tuple[Citation, ...]:
+def _citations(
+    data: bytes, hits: list[_Hit], cancel: Token | None = None
+) -> tuple[Citation, ...]:
     """The hits in file order, with lines, columns and excerpts; one per line and target.
     Lines and columns are counted incrementally, so many hits on one long line stay linear."""
     hits.sort(key=lambda h: (h.pos, _FORM_ORDER.get(h.form, 9)))
     out: list[Citation] = []
     seen: set[tuple[int, str]] = set()
     line, counted, column = 1, 0, 1
-    for hit in hits:
+    for k, hit in enumerate(hits):
+        if not k % CHECK_EVERY:
+            checkpoint(cancel)
         between = data[counted : hit.pos]
         newline = between.rfind(b"\n")
         if newline >= 0:

@@ -10,13 +10,21 @@ from dataclasses import dataclass
 from typing import Any
 
 from adrguard.core.compaction.disposition import DISPOSITIONS, dispose
-from adrguard.core.compaction.evidence import BLOCKER_KINDS, Evidence, amenders, gather, is_active
+from adrguard.core.compaction.evidence import (
+    BLOCKER_KINDS,
+    Evidence,
+    Facts,
+    facts,
+    gather,
+    is_active,
+)
 from adrguard.core.compaction.scope import Scope
 from adrguard.core.compaction.size import Size, total
 from adrguard.core.findings import Finding, Severity
 from adrguard.core.generated.current import CurrentState
 from adrguard.core.graph.graph import Graph, build
 from adrguard.core.model import Corpus, Decision
+from adrguard.core.wording import plural
 
 SCHEMA_VERSION = 1
 STATUS_KEYS = ("accepted", "proposed", "draft", "superseded", "deprecated", "rejected",
@@ -79,6 +87,14 @@ def unstated_records(corpus: Corpus, require_status: bool | None) -> frozenset[s
     return frozenset(out)
 
 
+def _by_root(decisions: Sequence[Decision]) -> dict[str, list[Decision]]:
+    """The records of each root, in their order (grouped once: roots times records is not)."""
+    out: dict[str, list[Decision]] = {}
+    for d in decisions:
+        out.setdefault(d.root, []).append(d)
+    return out
+
+
 def _median(values: Sequence[int]) -> int:
     return int(statistics.median(values)) if values else 0
 
@@ -96,16 +112,18 @@ def analyse(
     setting, else each log's habit says whether a record without a status is in force)."""
     graph = build(corpus)
     unstated = unstated_records(corpus, require_status)
+    by_root = _by_root(corpus.decisions)
     medians = {
-        root: _median([sizes.get(d.path, Size()).code_points for d in corpus.decisions
-                       if d.root == root and not d.archived])
+        root: _median([sizes.get(d.path, Size()).code_points for d in by_root.get(root, ())
+                       if not d.archived])
         for root in corpus.roots
     }
     blocking = [f for f in findings if f.code in BLOCKER_KINDS and f.severity >= Severity.WARNING
                 and f.location.path in corpus.by_path]
+    known = facts(graph, states, blocking, unstated)
     results: list[RecordResult] = []
     for d in scope.decisions:
-        ev = gather(d, graph, states, blocking, unstated)
+        ev = gather(d, known)
         size = sizes.get(d.path, Size())
         disposition, reasons = dispose(ev, size, medians.get(d.root, 0))
         results.append(RecordResult(ev, disposition, tuple(reasons), size))
@@ -115,7 +133,7 @@ def analyse(
         roots=tuple(_roots(corpus, scope, results, states, sizes)),
         records=tuple(results),
         blockers=tuple(_blockers(blocking, in_scope, corpus, scope, states)),
-        candidates=tuple(_candidates(graph, in_scope, unstated)),
+        candidates=tuple(_candidates(known, in_scope)),
     )
 
 
@@ -128,15 +146,19 @@ def _roots(
 ) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     views = {s.root: s for s in states}
+    by_root = _by_root(corpus.decisions)
+    chosen_by_root: dict[str, list[RecordResult]] = {}
+    for r in results:
+        chosen_by_root.setdefault(r.evidence.decision.root, []).append(r)
     for root in corpus.roots:
-        mine = [d for d in corpus.decisions if d.root == root]
+        mine = by_root.get(root, [])
         if not mine:
             continue
         live = [d for d in mine if not d.archived]
         statuses = dict.fromkeys(STATUS_KEYS, 0)
         for d in live:
             statuses[d.status.value if d.status is not None else "none"] += 1
-        chosen = [r for r in results if r.evidence.decision.root == root]
+        chosen = chosen_by_root.get(root, [])
         counts = dict.fromkeys(DISPOSITIONS, 0)
         for r in chosen:
             counts[r.disposition] += 1
@@ -231,9 +253,8 @@ def _order(d: Decision) -> tuple[int, int, str]:
     return (0, d.number, d.path) if d.number is not None else (1, 0, d.path)
 
 
-def _candidates(
-    graph: Graph, in_scope: set[str], unstated: frozenset[str]
-) -> list[dict[str, Any]]:
+def _candidates(known: Facts, in_scope: set[str]) -> list[dict[str, Any]]:
+    graph, unstated = known.graph, known.unstated
     out: list[dict[str, Any]] = []
     for chain in _chains(graph):
         if not any(d.path in in_scope for d in chain):
@@ -249,12 +270,12 @@ def _candidates(
                 f"{len(chain)} records replace one another ({' -> '.join(d.id for d in chain)}); "
                 + (f"{', '.join(d.id for d in in_force)} in force: check it states everything "
                    "that still holds, then archive the "
-                   f"{len(retired)} retired record(s) not archived yet"
+                   f"{plural(len(retired), 'retired record')} not archived yet"
                    if in_force else "no record of the chain is in force: decide it first")
             ),
         })
     for d in graph.corpus.decisions:
-        group = amenders(graph, d)
+        group = known.amenders_of(d)
         if is_active(d, unstated) and len(group) >= 2 and (
             d.path in in_scope or any(a.path in in_scope for a in group)
         ):

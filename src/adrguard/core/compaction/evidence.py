@@ -123,17 +123,79 @@ def is_active(d: Decision, unstated: Collection[str] = frozenset()) -> bool:
     return d.status is Status.ACCEPTED or (d.status is None and d.path in unstated)
 
 
-def gather(
-    d: Decision,
+@dataclass(frozen=True)
+class Facts:
+    """What the evidence of every record is gathered from, indexed once per run (each index
+    is linear in what it indexes, so gathering every record of a log stays linear in it)."""
+
+    graph: Graph
+    unstated: frozenset[str]
+    coverage: Mapping[str, tuple[Coverage, ...]]  # record path -> how each CURRENT view covers it
+    unresolved: Mapping[str, tuple[str, ...]]  # record path -> targets resolving to no record
+    findings: tuple[Finding, ...]  # the blocker checks' findings
+    blockers_at: Mapping[str, tuple[int, ...]]  # path -> positions in findings located there
+    cycles_of: Mapping[str, tuple[int, ...]]  # record id -> positions of the cycles naming it
+    amenders: dict[str, tuple[Decision, ...]] = field(default_factory=dict)  # filled on use
+
+    def amenders_of(self, d: Decision) -> tuple[Decision, ...]:
+        found = self.amenders.get(d.path)
+        if found is None:
+            found = self.amenders[d.path] = amenders(self.graph, d)
+        return found
+
+    def blockers_of(self, d: Decision) -> tuple[Finding, ...]:
+        """The blocker findings that concern ``d``, in their order: those that point at it, and
+        the cycles it is part of (one finding names every member)."""
+        at = {*self.blockers_at.get(d.path, ()), *self.cycles_of.get(d.id, ())}
+        return tuple(self.findings[i] for i in sorted(at))
+
+
+def facts(
     graph: Graph,
     states: Sequence[CurrentState],
     findings: Sequence[Finding],
     unstated: frozenset[str] = frozenset(),
-) -> Evidence:
-    """The evidence on ``d`` (``findings``: the blocker checks' findings on the corpus;
-    ``unstated``: see :func:`is_active`)."""
-    corpus = graph.corpus
-    at = corpus.by_path
+) -> Facts:
+    """The per-run index :func:`gather` reads (``findings``: the blocker checks' findings on
+    the corpus; ``unstated``: see :func:`is_active`)."""
+    coverage: dict[str, list[Coverage]] = {}
+    for state in states:
+        if state.manifest is None:
+            continue
+        for m in state.manifest.members:
+            member = graph.corpus.by_path.get(m.path)
+            if member is not None:
+                coverage.setdefault(m.path, []).append(
+                    Coverage(state.view, m.coverage, m.sha256 == member.sha256, state.fresh))
+    unresolved: dict[str, set[str]] = {}
+    for dec in graph.declared:
+        if dec.resolution.state == "unresolved":
+            unresolved.setdefault(dec.source.path, set()).add(dec.rel.target_raw)
+    blockers_at: dict[str, list[int]] = {}
+    cycles_of: dict[str, list[int]] = {}
+    for i, f in enumerate(findings):
+        if f.code not in BLOCKER_KINDS:
+            continue
+        blockers_at.setdefault(f.location.path, []).append(i)
+        if f.code == "ADR303":
+            for named in set(f.related):
+                cycles_of.setdefault(named, []).append(i)
+    return Facts(
+        graph=graph,
+        unstated=unstated,
+        coverage={k: tuple(sorted(v, key=lambda c: c.view)) for k, v in coverage.items()},
+        unresolved={k: tuple(sorted(v)) for k, v in unresolved.items()},
+        findings=tuple(findings),
+        blockers_at={k: tuple(v) for k, v in blockers_at.items()},
+        cycles_of={k: tuple(v) for k, v in cycles_of.items()},
+    )
+
+
+def gather(d: Decision, known: Facts) -> Evidence:
+    """The evidence on ``d``, looked up in the run's :class:`Facts`."""
+    graph = known.graph
+    unstated = known.unstated
+    at = graph.corpus.by_path
 
     def records(paths: Iterable[str]) -> tuple[Decision, ...]:
         return tuple(sorted((at[p] for p in set(paths) if p != d.path), key=lambda x: x.path))
@@ -141,23 +203,7 @@ def gather(
     inbound = records(graph.referenced_by.get(d.path, ()))
     amends = records(graph.out_edges["amends"].get(d.path, ()))
     repeatedly = tuple(
-        t for t in amends if is_active(t, unstated) and len(amenders(graph, t)) >= REPEATEDLY
-    )
-    covered = []
-    for state in states:
-        if state.manifest is None:
-            continue
-        for m in state.manifest.members:
-            if m.path == d.path:
-                covered.append(Coverage(state.view, m.coverage, m.sha256 == d.sha256, state.fresh))
-    unresolved = tuple(
-        sorted(
-            {
-                dec.rel.target_raw
-                for dec in graph.declared
-                if dec.source.path == d.path and dec.resolution.state == "unresolved"
-            }
-        )
+        t for t in amends if is_active(t, unstated) and len(known.amenders_of(t)) >= REPEATEDLY
     )
     return Evidence(
         decision=d,
@@ -172,9 +218,9 @@ def gather(
             if is_active(x, unstated)
         ),
         inbound_active=tuple(x for x in inbound if is_active(x, unstated)),
-        coverage=tuple(sorted(covered, key=lambda c: c.view)),
-        unresolved=unresolved,
-        blockers=tuple(f for f in findings if _concerns(f, d)),
+        coverage=known.coverage.get(d.path, ()),
+        unresolved=known.unresolved.get(d.path, ()),
+        blockers=known.blockers_of(d),
         unstated=unstated,
     )
 
@@ -185,11 +231,3 @@ def amenders(graph: Graph, d: Decision) -> tuple[Decision, ...]:
     found = (graph.decision(p) for p in set(paths) if p != d.path)
     return tuple(sorted((a for a in found if a.status is not Status.REJECTED),
                         key=lambda a: a.path))
-
-
-def _concerns(f: Finding, d: Decision) -> bool:
-    """A blocker check's finding is about ``d``: it points at ``d``, or it is a cycle ``d`` is
-    part of (one finding names every member)."""
-    if f.code not in BLOCKER_KINDS:
-        return False
-    return f.location.path == d.path or (f.code == "ADR303" and d.id in f.related)

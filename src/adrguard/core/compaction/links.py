@@ -1,10 +1,13 @@
 """Where a file's link destinations are written, to the byte: what an archive move rewrites.
 
 The body's links come from pyromark events (inline links and images, the definitions that
-reference links use, ``href``/``src`` in HTML); front matter values from PyYAML's node marks.
-Every :class:`Occurrence` is the destination exactly as written (angle brackets, link text and
-title left out), with its byte range in the file; ``exact`` says the written bytes are the
-destination itself (no backslash escapes or entities), so replacing them changes nothing else.
+reference links use, ``href``/``src`` in HTML); front matter values from PyYAML's node marks,
+and the markdown links written inside a front matter value (``status: superseded by
+[ADR-0042](0042-x.md)``) from pyromark again. Every :class:`Occurrence` is the destination
+exactly as written (angle brackets, link text and title left out), with its byte range in the
+file and the destination as the parser read it (``dest``); ``exact`` says the written bytes are
+the destination itself (no backslash escapes or entities), so replacing them changes nothing
+else.
 Pure: bytes in, occurrences out.
 """
 
@@ -41,6 +44,11 @@ class Occurrence:
     kind: str  # inline | image | reference | html | front-matter
     line: int
     exact: bool  # raw is the destination the parser read (safe to replace as a whole)
+    dest: str = ""  # the destination as the parser read it (escapes resolved); "": raw
+
+    @property
+    def destination(self) -> str:
+        return self.dest or self.raw
 
 
 def _line(data: bytes, at: int) -> int:
@@ -107,9 +115,20 @@ def _yaml_values(data: bytes, start: int, end: int) -> Iterator[Occurrence]:
             if not written or "\n" in written:
                 continue
             at = start + len(text[:a].encode("utf-8"))
-            found = Occurrence(at, at + len(written.encode("utf-8")), written, "front-matter",
-                               _line(data, at), written == node.value)
-            yield found
+            yield Occurrence(at, at + len(written.encode("utf-8")), written, "front-matter",
+                             _line(data, at), written == node.value, node.value)
+            if "](" in written and written == node.value:
+                yield from _links_in_value(data, at, written)
+
+
+def _links_in_value(data: bytes, at: int, value: str) -> Iterator[Occurrence]:
+    """The inline links a front matter value writes in markdown, at their bytes in the file
+    (the value is written exactly as YAML reads it, so its bytes are the file's)."""
+    raw = value.encode("utf-8")
+    for o in _body(raw, 0):
+        if o.kind in ("inline", "image"):
+            yield Occurrence(at + o.start, at + o.end, o.raw, "front-matter",
+                             _line(data, at + o.start), o.exact, o.dest)
 
 
 # --- body ---------------------------------------------------------------------------------
@@ -155,7 +174,7 @@ def _scan_destination(data: bytes, at: int, limit: int) -> tuple[int, int, bool]
 def _occurrence(data: bytes, span: tuple[int, int, bool], dest: str, kind: str) -> Occurrence:
     start, end, _angle = span
     written = data[start:end].decode("utf-8", "replace")
-    return Occurrence(start, end, written, kind, _line(data, start), written == dest)
+    return Occurrence(start, end, written, kind, _line(data, start), written == dest, dest)
 
 
 def _body(data: bytes, base: int) -> Iterator[Occurrence]:
@@ -211,7 +230,7 @@ def _html(data: bytes, html: str, start: int, end: int) -> Iterator[Occurrence]:
         at = start + len(html[: m.start(group)].encode("utf-8"))
         value = m.group(group)
         yield Occurrence(at, at + len(value.encode("utf-8")), value, "html", _line(data, at),
-                         "&" not in value)
+                         "&" not in value, value)
 
 
 def _definitions(data: bytes, base: int, text: str) -> Iterator[Occurrence]:

@@ -8,7 +8,9 @@ link needs rewriting when, after the move, the text written would name another f
 one it names now: a link *to* a moved file from anywhere, and a relative link *from* a moved
 file to anything that stays. The rewrite replaces only the destination's path: the ``#anchor``
 and ``?query``, the link text and the title stay as written, and so does the target's file
-name as it was written (its percent-encoding). Pure.
+name as it was written (its percent-encoding and backslash escapes). A link the move does not
+change (to a file that stays, from a file that stays; a URL; a link already broken before the
+move, which stays broken) is no conflict: at most a risk the plan names. Pure.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from adrguard.core.compaction.links import Occurrence, occurrences
 from adrguard.core.graph.resolve import normalise, parse_target
 from adrguard.core.model import Corpus, Decision
 from adrguard.core.parse import formats
+from adrguard.core.repository import Repository
 
 _SAFE = "-._~!$&'()*+,;=:@"
 
@@ -119,9 +122,37 @@ def _relative(to: str, from_dir: str) -> str:
     return posixpath.relpath(to or ".", from_dir or ".")
 
 
+_PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
+
+
+def unescape(text: str) -> str:
+    """CommonMark's backslash escapes resolved (a backslash before ASCII punctuation)."""
+    if "\\" not in text:
+        return text
+    out: list[str] = []
+    i = 0
+    while i < len(text):
+        if text[i] == "\\" and i + 1 < len(text) and text[i + 1] in _PUNCTUATION:
+            out.append(text[i + 1])
+            i += 2
+            continue
+        out.append(text[i])
+        i += 1
+    return "".join(out)
+
+
 def _written_segments(path: str) -> dict[str, str]:
-    """decoded segment -> as written, for the segments of a destination's path."""
-    return {unquote(seg): seg for seg in path.split("/") if seg}
+    """decoded segment -> as written, for the segments of a destination's path (escapes and
+    percent-encoding resolved in the key, kept in the value)."""
+    return {unquote(unescape(seg)): seg for seg in path.split("/") if seg}
+
+
+def _rewritable(o: Occurrence) -> bool:
+    """Whether the written bytes can be rewritten segment by segment: written plainly, or with
+    backslash escapes only (entities and YAML escapes are not)."""
+    if o.exact:
+        return True
+    return o.kind in ("inline", "image", "reference") and unescape(o.raw) == o.destination
 
 
 def new_destination(o: Occurrence, target: str, new_source: str, is_dir: bool) -> str:
@@ -148,7 +179,7 @@ def plan_rewrites(
     move: Mover,
     repo_files: frozenset[str],
     repo_dirs: frozenset[str],
-    repo_url: str | None,
+    repository: Repository | None,
 ) -> tuple[list[Rewrite], list[Issue], list[Issue]]:
     """(rewrites, conflicts, risks) for the markdown ``files`` (path now -> bytes)."""
     rewrites: list[Rewrite] = []
@@ -159,7 +190,8 @@ def plan_rewrites(
         new_source = move(source)
         edits: list[Edit] = []
         for o in occurrences(data):
-            t = parse_target(o.raw, source, repo_url)
+            dest = o.destination
+            t = parse_target(dest, source, repository)
             if t.kind != "path" or t.repo_path is None:
                 continue
             target = t.repo_path
@@ -173,22 +205,22 @@ def plan_rewrites(
             exists = target in repo_files or target in repo_dirs
             if o.kind == "front-matter" and target not in repo_files:
                 continue  # a value that names no file is not a link (an id, a tag, a date)
-            written_path = o.raw.split("#", 1)[0].split("?", 1)[0]
+            written_path = dest.split("#", 1)[0].split("?", 1)[0]
             resolved_after = (
                 normalise(posixpath.dirname(new_source), unquote(written_path))[0]
                 if written_path else new_source
             )
             if resolved_after is None:
                 continue
-            if not exists:
+            if not exists:  # broken before the move and after it: the move changes nothing
                 if new_source != source and resolved_after != target:
-                    conflicts.append(Issue("broken-link", source, o.line, f"{o.raw} names "
-                                           f"{target}, which does not exist; it is left as "
-                                           "written", False))
+                    risks.append(Issue("broken-link", source, o.line, f"{o.raw} names "
+                                       f"{target}, which does not exist; it is left as "
+                                       "written", False))
                 continue
             if resolved_after.rstrip("/") == moved_target.rstrip("/") or not written_path:
                 continue
-            if not o.exact:
+            if not _rewritable(o):
                 conflicts.append(Issue("inexact-link", source, o.line, f"{o.raw} is written "
                                        "with escapes or entities: write it plainly so it can be "
                                        "rewritten"))

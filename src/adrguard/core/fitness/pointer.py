@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from adrguard.core.schemas import NestingError, load_json
+from adrguard.core.wording import plural
 
 MAX_DEPTH = 64  # nesting of arrays and objects an evidence file may have
 _TOKEN_ESCAPE = re.compile(r"~(?![01])")
@@ -132,7 +133,8 @@ def resolve(document: Any, pointer: str) -> Found:
                                      "an index")
             index = int(token)
             if index >= len(current):
-                return Found(problem=f"{walked or 'the top level'} has {len(current)} items: no "
+                where = walked or "the top level"
+                return Found(problem=f"{where} has {plural(len(current), 'item')}: no "
                                      f"index {index}")
             current = current[index]
         else:

@@ -118,7 +118,7 @@ def shown_value(value: Any) -> tuple[bool, Any, str | None]:
     if len(text) <= VALUE_CHARS:
         return True, value, None
     if isinstance(value, list):
-        return False, None, f"an array of {len(value):,} items"
+        return False, None, f"an array of {len(value):,} item{'' if len(value) == 1 else 's'}"
     if isinstance(value, dict):
         return False, None, f"an object of {len(value):,} keys"
     return False, None, f"{type_name(value)} of {len(text):,} characters"

@@ -59,6 +59,11 @@ class IndexSettings:
     def configured(self) -> bool:
         return bool(self.enabled) or self.path is not None or bool(self.paths)
 
+    def configured_for(self, root: str) -> bool:
+        """Whether the config asks for an index in ``root`` (``enabled = true``, ``path``, or
+        ``paths`` naming the root)."""
+        return bool(self.enabled) or self.path is not None or root in self.paths
+
 
 def settings(options: Options) -> IndexSettings:
     """Read ``options.index``; a bad value is a config error (UserError), never a guess."""
@@ -166,11 +171,13 @@ class IndexState:
     ``kind``: ``fresh`` | ``stale`` | ``missing`` | ``unmanaged`` (no markers) | ``malformed``.
     ``expected`` is the whole file adrguard would write (None for ``malformed``; for
     ``unmanaged`` it is the file with the block appended, what ``--init`` writes).
+    ``required``: the log (the root) has opted into generated indexes (see :func:`opted_in`);
+    only then do the rules report the index and does ``index --write`` create or fix it.
     """
 
     target: IndexTarget
     kind: str
-    required: bool  # the index is configured, or indexes were generated before
+    required: bool  # the root opted in: configured, or one of its indexes has (had) markers
     current: str | None
     expected: str | None
     message: str = ""
@@ -261,23 +268,39 @@ def successor_map(corpus: Corpus) -> dict[str, tuple[Decision, ...]]:
     return {d.path: succ for d in corpus.decisions if (succ := graph.successors(d))}
 
 
+def opted_in(
+    corpus: Corpus, cfg: IndexSettings, texts: Mapping[str, bytes], found: Sequence[IndexTarget]
+) -> frozenset[str]:
+    """The roots whose log has opted into generated indexes: the config asks for one there, or
+    one of the root's indexes (its own or an archive folder's) carries the markers now, or
+    carried them before the change (a generated index that was deleted). A log that never had a
+    generated index has not opted in: nothing creates one there but ``index --write --init``."""
+    return frozenset(
+        t.root for t in found
+        if cfg.configured_for(t.root)
+        or _has_markers(texts.get(t.path))
+        or previous_markers(corpus, t.path)
+    )
+
+
 def evaluate(
     corpus: Corpus, options: Options, texts: Mapping[str, bytes], *, required_only: bool = False
 ) -> list[IndexState]:
     """Compare every index target with its existing text (``texts``: path -> bytes). With
-    ``required_only`` (the rules), nothing is rendered unless the project manages indexes."""
+    ``required_only`` (the rules), only the indexes of the roots that opted in are rendered."""
     cfg = settings(options)
     if cfg.enabled is False:
         return []
     found = targets(corpus, options, texts)
-    required = cfg.configured or any(
-        _has_markers(texts.get(t.path)) or previous_markers(corpus, t.path) for t in found
-    )
-    if required_only and not required:
+    opted = opted_in(corpus, cfg, texts, found)
+    if required_only:
+        found = [t for t in found if t.root in opted]
+    if not found:
         return []
     succ = successor_map(corpus)
     states: list[IndexState] = []
     for t in found:
+        required = t.root in opted
         block = render_block(t.decisions, t.path, succ, cfg.columns)
         data = texts.get(t.path)
         if data is None:

@@ -273,19 +273,45 @@ class Graph:
 
     def current_successor(self, d: Decision) -> Decision | None:
         """The record at the end of ``d``'s supersession chain (None when nothing supersedes it).
-        With several successors, an accepted one is followed first; cycles stop the walk."""
-        seen = {d.path}
-        current = d
-        while True:
-            nxt = self.successors(current)
-            if not nxt:
-                return None if current is d else current
-            ranked = sorted(nxt, key=lambda s: (s.status != Status.ACCEPTED, s.path))
-            step = next((s for s in ranked if s.path not in seen), None)
-            if step is None:
-                return None if current is d else current
-            seen.add(step.path)
-            current = step
+        With several successors, an accepted one is followed first (then the first by path); a
+        walk that comes back to a record it passed stops before it (a cycle). Looked up in
+        :attr:`chain_ends`, resolved once for every record."""
+        end = self.chain_ends.get(d.path)
+        return None if end is None else self.decision(end)
+
+    @cached_property
+    def chain_ends(self) -> Mapping[str, str]:
+        """Record path -> the path its supersession walk ends at, for every superseded record:
+        each record's next step is its best successor (accepted first, then by path), so the
+        walks form a functional graph and every end is found in one pass, linear in the
+        records. A walk ending in a cycle stops at the record before the one it would repeat:
+        for a record on the cycle, its predecessor on it; for one leading into it, the
+        predecessor of the record where it enters."""
+        best: dict[str, str] = {}
+        for target, sources in self.in_edges["supersedes"].items():
+            options = [self.decision(p) for p in sources if p != target]
+            if options:
+                best[target] = min(options, key=_successor_rank).path
+        end: dict[str, str] = {}
+        for start in best:
+            if start in end:
+                continue
+            walk: list[str] = []
+            at: dict[str, int] = {}
+            node = start
+            while node in best and node not in end and node not in at:
+                at[node] = len(walk)
+                walk.append(node)
+                node = best[node]
+            if node in at:  # the walk closed a cycle: walk[at[node]:] is it
+                ring = walk[at[node] :]
+                for k, member in enumerate(ring):
+                    end[member] = ring[k - 1]
+                walk = walk[: at[node]]
+            final = end.get(node, node)
+            for member in walk:
+                end[member] = final
+        return end
 
     @cached_property
     def referenced_by(self) -> Mapping[str, tuple[str, ...]]:
@@ -295,7 +321,7 @@ class Graph:
         out: dict[str, set[str]] = {}
         for d in self.corpus.decisions:
             for link in d.links:
-                t = parse_target(link.target, d.path, self.corpus.repo_url)
+                t = parse_target(link.target, d.path, self.corpus.repository)
                 if t.kind != "path" or t.repo_path is None:
                     continue
                 hit = self.resolver.decision_at(t.repo_path)
@@ -306,6 +332,11 @@ class Graph:
             if target is not None and target.path != dec.source.path:
                 out.setdefault(target.path, set()).add(dec.source.path)
         return {k: tuple(sorted(v)) for k, v in out.items()}
+
+
+def _successor_rank(s: Decision) -> tuple[bool, str]:
+    """Which successor a supersession walk follows: an accepted one first, then by path."""
+    return (s.status is not Status.ACCEPTED, s.path)
 
 
 def short(d: Decision) -> str:

@@ -2,13 +2,15 @@
 repository path it names and to the decision record(s) it means.
 
 Pure: works on the :class:`~adrguard.core.model.Corpus` only (its ``repo_files``, decisions and
-``repo_url``). A target is one of
+``repository``). A target is one of
 
 * external (``https:``, ``mailto:``, any ``scheme:``, protocol-relative ``//host``),
 * a pure ``#anchor`` in the same file,
 * a path, relative to the file's folder or root-relative (``/docs/...``), with ``?query`` and
-  ``#anchor`` dropped and ``%xx`` decoded; an absolute URL to this repository's own files
-  (``https://github.com/OWNER/REPO/blob/BRANCH/path``) becomes a root-relative path,
+  ``#anchor`` dropped and ``%xx`` decoded; an absolute URL to this repository's own files at
+  its default branch (``https://github.com/OWNER/REPO/blob/main/path``, when the repository's
+  URL and default branch are configured: :mod:`adrguard.core.repository`) becomes a
+  root-relative path; a URL at another branch, a tag or a commit stays external,
 * or, for relationships, an id (``ADR-0005``, ``ADR 5``, ``ADR005``, ``adr-5``, ``#5``, ``5``,
   or the prefix the log's own file names use: ``DR008`` in a log of ``DRnnn-*.md`` files),
   a log4brains slug (a file stem), a title, or link text such as ``5. Title``. An id with a
@@ -20,19 +22,21 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from urllib.parse import unquote
 
 from adrguard.core.model import Corpus, Decision
 from adrguard.core.parse import formats, ids
+from adrguard.core.repository import Repository
 
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
 _NUMBER = re.compile(r"^(?:adr[-_ ]?|#)?0*(\d{1,6})$", re.IGNORECASE)
 _FAMILY = frozenset({"adr", "decision", "record"})  # generic names for any log's records
 _TEXT_NUMBER = re.compile(r"^\s*(?:adr[-_ ]?)?#?0*(\d{1,6})\b(?![-/]\d)", re.IGNORECASE)
 _RECORD_FILES = frozenset({"readme.md", "index.md"})
+LIST_LIMIT = 8  # records an ambiguity names before it counts the rest
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,25 +67,6 @@ def clean(raw: str) -> str:
     return text
 
 
-def _repo_url_path(url: str, repo_url: str | None) -> str | None:
-    """``https://github.com/o/r/blob/main/docs/x.md`` -> ``docs/x.md`` for this repository."""
-    if not repo_url:
-        return None
-    base = repo_url.rstrip("/")
-    if base.endswith(".git"):
-        base = base[:-4]
-    low, lbase = url.casefold(), base.casefold()
-    for scheme_swap in (lbase, lbase.replace("https://", "http://", 1)):
-        prefix = scheme_swap + "/"
-        if low.startswith(prefix):
-            rest = url[len(prefix) :]
-            parts = rest.split("/", 2)
-            if len(parts) >= 2 and parts[0] in ("blob", "tree", "raw"):
-                return parts[2] if len(parts) == 3 else ""
-            return None
-    return None
-
-
 def normalise(base_dir: str, path: str) -> tuple[str | None, bool]:
     """Join ``path`` onto ``base_dir`` (both repo-relative) and collapse ``.``/``..``.
 
@@ -109,14 +94,14 @@ def normalise(base_dir: str, path: str) -> tuple[str | None, bool]:
     return "/".join(out), False
 
 
-def parse_target(raw: str, source_path: str, repo_url: str | None = None) -> Target:
+def parse_target(raw: str, source_path: str, repository: Repository | None = None) -> Target:
     """Take a link destination apart (see :class:`Target`)."""
     text = clean(raw)
     if not text:
         return Target("empty", raw)
     from_url = False
     if (":" in text and _SCHEME.match(text)) or text.startswith("//"):
-        own = _repo_url_path(text, repo_url)
+        own = repository.web_path(text) if repository is not None else None
         if own is None:
             return Target("external", raw)
         text = "/" + own
@@ -186,6 +171,7 @@ class Resolver:
 
     def __init__(self, corpus: Corpus) -> None:
         self.corpus = corpus
+        self._preferred: dict[tuple[str, str, str], tuple[Decision, ...]] = {}
 
     @cached_property
     def files(self) -> frozenset[str]:
@@ -282,15 +268,26 @@ class Resolver:
 
     # -- references ----------------------------------------------------------------------------
 
-    def _prefer_root(self, source: Decision, hits: Iterable[Decision]) -> tuple[Decision, ...]:
-        found = tuple({d.path: d for d in hits}.values())
-        own = tuple(d for d in found if d.root == source.root)
-        return own or found
+    def _prefer_root(self, source: Decision, index: str, key: str) -> tuple[Decision, ...]:
+        """The records the ``index`` (``id``, ``stem`` or ``title``) holds under ``key``, once
+        each, those of the source's own root only when it has some. Worked out once per root,
+        index and key: a thousand relationships to one ambiguous name cost one pass over its
+        records, not a thousand."""
+        memo = (source.root, index, key)
+        found = self._preferred.get(memo)
+        if found is None:
+            table = {"id": self.corpus.by_id, "stem": self.by_stem, "title": self.by_title}
+            unique = tuple({d.path: d for d in table[index].get(key, ())}.values())
+            own = tuple(d for d in unique if d.root == source.root)
+            found = self._preferred[memo] = own or unique
+        return found
 
     def _verdict(self, hits: tuple[Decision, ...], raw: str) -> Resolution:
         if len(hits) == 1:
             return Resolution("resolved", hits)
-        paths = ", ".join(d.path for d in hits)
+        paths = ", ".join(d.path for d in hits[:LIST_LIMIT])
+        if len(hits) > LIST_LIMIT:
+            paths += f" and {len(hits) - LIST_LIMIT} more"
         return Resolution("ambiguous", hits, f"{raw!r} matches {len(hits)} records: {paths}")
 
     def by_number_in(self, source: Decision, number: int) -> tuple[Decision, ...]:
@@ -315,7 +312,7 @@ class Resolver:
             if hits:
                 return self._verdict(hits, target)
             return Resolution("unresolved", (), f"no record has number {number}")
-        parsed = parse_target(target, source.path, self.corpus.repo_url)
+        parsed = parse_target(target, source.path, self.corpus.repository)
         if parsed.kind == "external":
             return Resolution("external", (), f"{target} is outside this repository")
         if parsed.kind == "anchor":
@@ -345,7 +342,7 @@ class Resolver:
 
     def _resolve_token(self, source: Decision, parsed: Target, target: str) -> Resolution:
         token = parsed.path.strip()
-        ids = self._prefer_root(source, self.corpus.by_id.get(token.casefold(), ()))
+        ids = self._prefer_root(source, "id", token.casefold())
         if ids:
             return self._verdict(ids, target)
         m = _NUMBER.match(token)
@@ -358,10 +355,10 @@ class Resolver:
             hit = self.decision_at(parsed.repo_path)
             if hit is not None:
                 return Resolution("resolved", (hit,))
-        stems = self._prefer_root(source, self.by_stem.get(token.casefold(), ()))
+        stems = self._prefer_root(source, "stem", token.casefold())
         if stems:
             return self._verdict(stems, target)
-        titles = self._prefer_root(source, self.by_title.get(token.casefold(), ()))
+        titles = self._prefer_root(source, "title", token.casefold())
         if titles:
             return self._verdict(titles, target)
         return Resolution(
@@ -376,10 +373,10 @@ class Resolver:
             hits = self.by_number_in(source, int(m.group(1)))
             if hits:
                 return self._verdict(hits, stripped)
-        titles = self._prefer_root(source, self.by_title.get(stripped.casefold(), ()))
+        titles = self._prefer_root(source, "title", stripped.casefold())
         if titles:
             return self._verdict(titles, stripped)
-        stems = self._prefer_root(source, self.by_stem.get(stripped.casefold(), ()))
+        stems = self._prefer_root(source, "stem", stripped.casefold())
         if stems:
             return self._verdict(stems, stripped)
         return Resolution("unresolved", (), f"no record matches {stripped!r}")

@@ -274,7 +274,7 @@ def analyse(
         coverage=coverage,
         ungoverned=ungoverned,
         uncertainty=tuple(lines),
-        repo_url=corpus.repo_url,
+        repo_url=corpus.repository.url if corpus.repository else None,
     )
 
 
