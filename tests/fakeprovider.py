@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -39,6 +39,9 @@ class FakeProvider:
         self.retry_after: str | None = None
         self.text = ""
         self.release = threading.Event()
+        # called once a request is recorded, before the reply is sent (a test's hook, e.g. to
+        # cancel the caller's run while the "model" is answering)
+        self.before_reply: Callable[[], None] | None = None
         self.server: ThreadingHTTPServer | None = None
 
     @property
@@ -94,6 +97,8 @@ def _handler(fake: FakeProvider) -> type[BaseHTTPRequestHandler]:
                 body = None
             fake.requests.append({"path": self.path, "headers": headers, "body": body,
                                   "raw": raw})
+            if fake.before_reply is not None:
+                fake.before_reply()
             anthropic = self.path.endswith("/v1/messages")
             if not anthropic and not self.path.endswith("/chat/completions"):
                 return self._error(404, anthropic, "not_found_error", "no such route")

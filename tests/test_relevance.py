@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,7 +20,10 @@ from fakeprovider import KEY, FakeProvider, running, sent_candidates, sent_conte
 from relevancerepo import SECRET, build, configure
 
 from adrguard.api.agent import Workspace, adr_context, find_adrs
+from adrguard.api.agentrelevance import judge_relevance
 from adrguard.cli import main
+from adrguard.core.agent import retrieval
+from adrguard.core.cancel import Cancelled, Token
 
 ENV = "FAKE_AI_API_KEY"
 RATINGS = {
@@ -191,6 +196,32 @@ def test_a_failing_provider_gives_keyword_results_and_says_why(
     assert says in warning and warning.endswith("keyword results instead")
     assert ids(data)[0] == "ADR-0010"  # the keyword answer
     assert KEY not in json.dumps(data)
+
+
+@pytest.mark.parametrize(
+    ("mode", "setup", "says"),
+    [
+        ("status", {"status": 429, "retry_after": "5"}, "rate-limiting requests (HTTP 429 rate_limit_error; it asks to wait 5 s)"),
+        ("status", {"status": 500}, "refused the request (HTTP 500 api_error)"),
+        ("status", {"status": 529}, "overloaded (HTTP 529"),
+        ("text", {"text": "{not json"}, "was not JSON"),
+        ("text", {"text": json.dumps({"relevant": [{"id": "ADR-0009", "confidence": 0.9, "reason": "x" * 20_000}]})}, "larger than 16 KiB"),
+        ("wire", {}, "not the API's format"),
+    ],
+)
+def test_the_anthropic_ladder_says_why_in_its_own_terms(
+    repo: Path, fake: FakeProvider, mode: str, setup: dict[str, Any], says: str
+) -> None:
+    configure(repo, fake.url, "anthropic", api_key_env=ENV)
+    fake.mode = mode
+    for name, value in setup.items():
+        setattr(fake, name, value)
+    data = find(repo, topic="deleting old code")
+    assert (data["method"], data["ai"]["state"]) == ("keyword", "failed")
+    (warning,) = data["warnings"]
+    assert says in warning and warning.endswith("keyword results instead")
+    assert ids(data)[0] == "ADR-0010" and KEY not in json.dumps(data)
+    assert fake.requests[-1]["path"] == "/v1/messages"
 
 
 @pytest.mark.parametrize("provider", ["openai-compatible", "anthropic"])
@@ -368,3 +399,73 @@ def test_context_intents_on_the_command_line(
     assert [u["identifier"] for u in rationale["units"]] == ["ADR-0012", "ADR-0011"]
     assert main([*argv, "--intent", "history"]) == 2
     assert "needs a record" in capsys.readouterr().err
+
+
+# --- cancellation: the MCP server cancels a call's token (adrguard.core.cancel) ----------
+
+
+@pytest.mark.uses_cache
+def test_a_cancelled_call_sends_nothing_and_caches_nothing(
+    repo: Path, fake: FakeProvider
+) -> None:
+    configure(repo, fake.url, cache_ttl=300)
+    ws = Workspace.open(repo, cache=True)
+    config, corpus = ws.load()
+    narrowed = retrieval.narrow(corpus, topic="deleting old code")
+    gone = Token()
+    gone.cancel()  # cancelled before the model is asked: no request leaves
+    with pytest.raises(Cancelled):
+        judge_relevance(config, repo, narrowed, "deleting old code", cancel=gone)
+    assert fake.requests == []
+    # cancelled while the model answers (the server's timeout, the client's cancellation):
+    # the call stops at its next checkpoint and the answer is not cached
+    token = Token()
+    fake.before_reply = token.cancel
+    with pytest.raises(Cancelled):
+        find_adrs(ws.for_call(token), topic="deleting old code")
+    assert len(fake.requests) == 1
+    fake.before_reply = None
+    data = find(repo, topic="deleting old code")
+    assert (data["method"], data["cached"], len(fake.requests)) == ("ai", False, 2)
+    assert find(repo, topic="deleting old code")["cached"] is True
+
+
+# --- the base install: no ai extra, no key, nothing beyond loopback ------------------------
+
+_BASE_INSTALL = """\
+import json, sys
+sys.modules["truststore"] = None  # the ai extra is not installed: importing it fails
+from adrguard.cli import main
+code = main(sys.argv[1:])
+models = sorted(m for m in sys.modules if m.startswith("adrguard.adapters.models"))
+print("\\nEXIT=" + json.dumps([code, models]))
+"""
+
+
+def _base_install_find(repo: Path) -> tuple[dict[str, Any], int, list[str]]:
+    env = {k: v for k, v in os.environ.items()
+           if not k.upper().endswith("API_KEY") and k != "ADRGUARD_AI_BASE_URL"}
+    out = subprocess.run(
+        [sys.executable, "-c", _BASE_INSTALL, "find", "--repo", str(repo), "--no-cache",
+         "--topic", "deleting old code", "--format", "json"],
+        check=True, capture_output=True, text=True, env=env, timeout=120,
+    ).stdout
+    answer, _, tail = out.rpartition("\nEXIT=")
+    code, models = json.loads(tail)
+    return json.loads(answer), code, models
+
+
+def test_the_base_install_works_without_the_ai_extra_or_a_key(
+    repo: Path, fake: FakeProvider
+) -> None:
+    data, code, models = _base_install_find(repo)  # no [ai]: keywords, silently
+    assert (code, data["method"], data["warnings"]) == (0, "keyword", [])
+    assert data["ai"]["state"] == "unconfigured" and models == []  # the adapter is not loaded
+    assert fake.requests == []
+    configure(repo, fake.url)  # a local model on this machine: no key, no extra needed
+    data, code, models = _base_install_find(repo)
+    assert (code, data["method"], data["warnings"]) == (0, "ai", [])
+    assert [r["identifier"] for r in data["results"]] == ["ADR-0010", "ADR-0009"]
+    assert "adrguard.adapters.models.transport" in models
+    (request,) = fake.requests
+    assert "authorization" not in request["headers"]

@@ -5,6 +5,8 @@ deadline for the whole exchange, bounded replies, and never the key in an error.
 from __future__ import annotations
 
 import json
+import ssl
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -207,3 +209,11 @@ def test_nobody_listening_is_unreachable() -> None:
 def test_tls_uses_the_system_trust_store_when_the_extra_is_installed() -> None:
     truststore = pytest.importorskip("truststore")
     assert isinstance(tls_context(), truststore.SSLContext)
+
+
+def test_without_the_ai_extra_tls_still_verifies(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "truststore", None)  # the extra is not installed
+    context = tls_context()
+    assert type(context) is ssl.SSLContext
+    assert context.verify_mode == ssl.CERT_REQUIRED and context.check_hostname
+

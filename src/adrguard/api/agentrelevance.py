@@ -27,8 +27,8 @@ from typing import TYPE_CHECKING, Any
 
 from adrguard.config import Config
 from adrguard.core.agent import judge
-from adrguard.core.cancel import Token, checkpoint
 from adrguard.core.agent.retrieval import Hit, Narrowed, explain
+from adrguard.core.cancel import Token, checkpoint
 from adrguard.core.impact.analysis import status_key
 
 if TYPE_CHECKING:
