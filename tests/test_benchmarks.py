@@ -255,3 +255,33 @@ def test_compare_gives_each_side_its_own_copy_and_cache(runner: ModuleType, tmp_
     (corpus / runner.MANIFEST).write_text('{"generator": 2}')  # regenerated: copied again
     assert not (runner.side_folder(corpus, "A") / runner.LEGACY_CACHE_DIR).exists()
     assert runner.cache_of(a) != runner.cache_of(b)
+
+
+def test_the_retrieval_eval_measures_keyword_and_drives_a_provider(
+    corpora_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """benchmarks/eval_relevance.py: keyword figures over the labelled queries (the floor of
+    tests/core/test_find_eval.py), and the AI path end to end against the loopback fake
+    provider: every query with a topic is asked, and answered by the model. The fake rates
+    nothing, so its figures measure the code path, never a model's quality."""
+    from fakeprovider import KEY, running
+
+    from adrguard.core.options import AiOptions
+
+    sys.path.insert(0, str(BENCH))
+    try:
+        import eval_relevance
+    finally:
+        sys.path.remove(str(BENCH))
+    keyword = eval_relevance.evaluate(corpora_dir)
+    assert keyword["queries"] == 22 and keyword["answeredBy"] == {"ai": 0, "keyword": 22}
+    assert keyword["recall@5"] >= 0.85 and keyword["mrr"] >= 0.85
+    monkeypatch.setenv("FAKE_AI_API_KEY", KEY)
+    with running() as fake:
+        ai = AiOptions(provider="anthropic", base_url=fake.url, model="fake",
+                       api_key_env="FAKE_AI_API_KEY", cache_ttl=0)
+        judged = eval_relevance.evaluate(corpora_dir, ai)
+    labels = json.loads(eval_relevance.LABELS.read_text())["queries"]
+    topics = sum(1 for q in labels if q.get("topic"))
+    assert judged["answeredBy"]["ai"] == topics == len(fake.requests)
+    assert all(not r["warnings"] for r in judged["rows"])

@@ -139,9 +139,14 @@ def test_show_and_list_say_who_relies_on_a_record(
     r, _ = repo
     shown = _json(capsys, "show", "2", "--repo", str(r.path), "--format", "json")
     refs = shown["referencedBy"]
-    assert {"kind": "decision", "id": "ADR-0001", "path": "docs/adr/0001-use-mysql.md"} in refs
+    assert {"kind": "decision", "id": "ADR-0001", "path": "docs/adr/0001-use-mysql.md",
+            "title": "Use MySQL", "date": None} in refs
     cited = {(x["kind"], x["path"], x["line"]) for x in refs if x["kind"] != "decision"}
     assert ("code", "src/db.py", 4) in cited and ("doc", "docs/rfcs/0007-search.md", 7) in cited
+    # each citing document with its title (front matter first) and date where it states them
+    titles = {(x["path"], x["title"], x["date"]) for x in refs if x["kind"] != "decision"}
+    assert ("docs/rfcs/0007-search.md", "Search", None) in titles
+    assert ("docs/guide.md", "Guide", None) in titles and ("src/db.py", None, None) in titles
     code, out, _ = run(capsys, "show", "2", "--repo", str(r.path))
     assert code == 0 and "cited by:" in out and "src/db.py:4 (code)" in out
     listed = _json(capsys, "list", "--repo", str(r.path), "--format", "json")
@@ -234,7 +239,8 @@ async def test_mcp_get_adr_and_search_adrs_carry_citations(repo: tuple[GitRepo, 
         data = got.structured_content["adr"]
         kinds = {(x["kind"], x["path"]) for x in data["referencedBy"]}
         assert ("decision", "docs/adr/0001-use-mysql.md") in kinds
-        linking = {"kind": "decision", "identifier": "ADR-0001", "path": "docs/adr/0001-use-mysql.md"}
+        linking = {"kind": "decision", "identifier": "ADR-0001", "path": "docs/adr/0001-use-mysql.md",
+                   "title": "Use MySQL", "date": None}
         assert linking in data["referencedBy"]
         assert ("code", "src/db.py") in kinds and ("doc", "docs/guide.md") in kinds
         # a long-lived server sees a tracked file that starts citing the record

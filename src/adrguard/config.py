@@ -7,6 +7,7 @@ built-in defaults. :func:`from_mapping` is pure; :func:`load_config` reads the f
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -19,6 +20,7 @@ from adrguard.core.options import (
     DEFAULT_REQUIRED_SECTIONS,
     DEFAULT_STATUS_HEADINGS,
     DEFAULT_STATUS_SYNONYMS,
+    AiOptions,
     CitationOptions,
     CurrentOptions,
     ImpactOptions,
@@ -99,6 +101,7 @@ class Config:
     # Action's GITHUB_REPOSITORY): which URLs name work-tree files; never a git remote
     repository: Repository | None = None
     read_guard: str = "off"  # the read guard for agents: off | warn | guard (docs/read-guard.md)
+    ai: AiOptions = field(default_factory=AiOptions)  # [ai]: the optional model provider
 
     def with_overrides(self, **changes: Any) -> Config:
         clean = {k: v for k, v in changes.items() if v is not None}
@@ -176,6 +179,7 @@ def from_mapping(
     resolves inside one of the folders ``inside``: the repository, and the folder of a config
     file named on the command line; ``base_dir`` alone when ``inside`` is empty)."""
     where = source or "configuration"
+    _check_ai(data, where)
     validate_mapping(data, where)
     _check_paths(data, where)
     opts: dict[str, Any] = {}
@@ -260,7 +264,77 @@ def from_mapping(
         new_status=_new_status(data.get("new-status"), opts.get("status_synonyms"), where),
         repository=repository_setting(data.get("repository-url"), f"{where}: repository-url"),
         read_guard=data.get("read-guard", "off"),
+        ai=_ai(data.get("ai")),
     )
+
+
+def _ai(raw: Mapping[str, Any] | None) -> AiOptions:
+    """``[ai]`` (checked by :func:`_check_ai` and the schema)."""
+    if not raw:
+        return AiOptions()
+    url = raw.get("base-url")
+    return AiOptions(
+        provider=raw["provider"],
+        base_url=url.rstrip("/") if url else None,
+        model=raw["model"].strip(),
+        api_key_env=raw.get("api-key-env"),
+        timeout=float(raw.get("timeout", AiOptions.timeout)),
+        threshold=float(raw.get("threshold", AiOptions.threshold)),
+        cache_ttl=int(raw.get("cache-ttl", AiOptions.cache_ttl)),
+    )
+
+
+def _check_ai(data: Mapping[str, Any], where: str) -> None:
+    """The two ``[ai]`` values that could hold a secret, checked before the schema (whose
+    messages repeat the value): a base URL without credentials, query or fragment, and a key
+    variable's name that is a name, not a key. No message repeats either value."""
+    raw = data.get("ai")
+    if not isinstance(raw, Mapping):
+        return
+    url, name = raw.get("base-url"), raw.get("api-key-env")
+    if isinstance(url, str):
+        from urllib.parse import urlsplit
+
+        try:
+            parts = urlsplit(url)
+            host, user, password = parts.hostname, parts.username, parts.password
+        except ValueError:
+            host, user, password = None, None, None
+        if user is not None or password is not None:
+            raise UserError(
+                f"{where}: ai.base-url holds credentials: remove them from the file (and rotate "
+                "them); name the variable that holds the key in ai.api-key-env"
+            )
+        if parts.scheme.casefold() not in ("http", "https") or not host:
+            raise UserError(f"{where}: ai.base-url must be an http:// or https:// URL with a host")
+        if parts.query or parts.fragment or not url.isprintable() or len(url) > 512:
+            raise UserError(
+                f"{where}: ai.base-url must be at most 512 printable characters, without a "
+                "query or fragment"
+            )
+    if isinstance(name, str) and (_looks_like_a_key(name) or not _VARIABLE.fullmatch(name)):
+        raise UserError(
+            f"{where}: ai.api-key-env must be the NAME of an environment variable (letters, "
+            "digits and _, such as ANTHROPIC_API_KEY), never the key itself: if the file holds a "
+            "key, remove it and rotate the key"
+        )
+    if isinstance(name, str) and not name.upper().endswith("API_KEY"):
+        raise UserError(
+            f"{where}: ai.api-key-env {name!r} must name a variable whose name ends in API_KEY "
+            "(such as ANTHROPIC_API_KEY): the repository's configuration may not send other "
+            "variables (a token or a cloud secret) to a model provider"
+        )
+
+
+_VARIABLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,127}")
+
+
+def _looks_like_a_key(name: str) -> bool:
+    """A run of mixed-case letters and digits as long as a key, or a key's usual prefix."""
+    if name.casefold().startswith(("sk-", "sk_", "sk-ant")):
+        return True
+    mixed = any(c.islower() for c in name) and any(c.isupper() for c in name)
+    return len(name) >= 32 and mixed and sum(c.isdigit() for c in name) >= 4
 
 
 # Keys that name a file relative to the repository (or an ADR root): each must pass the lexical

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from adrguard.core.schemas import load_schema, validator
 from adrguard.core.typed import (
+    AiTable,
     ConfigTable,
     CurrentTable,
     ImpactTable,
@@ -34,7 +35,7 @@ def test_models_name_exactly_the_schema_keys() -> None:
     config = load_schema(CONFIG)["properties"]
     assert _keys(ConfigTable) == set(config)
     for name, model in (("index", IndexTable), ("current", CurrentTable), ("impact", ImpactTable),
-                        ("verify", VerifyTable)):
+                        ("verify", VerifyTable), ("ai", AiTable)):
         assert _keys(model) == set(config[name]["properties"]), name
     manifest = load_schema(MANIFEST)["properties"]
     assert _keys(ManifestFile) == set(manifest)

@@ -1,9 +1,12 @@
 """``find`` and ``context``: which decisions apply, and their text within a budget.
 
-``find_adrs`` answers with the response metadata of a relevance query: ``method`` (``keyword``:
-the deterministic retrieval, the only one there is; no model is asked), ``cached`` (whether the
+``find_adrs`` answers with the response metadata of a relevance query: ``method`` (``ai`` when a
+configured model judged the narrowed candidates, else ``keyword``: :mod:`.agentrelevance`),
+``cached`` (for ``ai``: the model's answer came from the answer cache; for ``keyword``: the
 records parsed for an earlier request of the same workspace were reused because no file
-changed) and ``latency_ms``.
+changed), ``latency_ms`` (the request's time: the one field that differs between two runs of
+the same request, so it is never part of a comparison or fingerprint) and ``ai`` (what the
+degradation ladder decided). Each result has a ``confidence`` (0–1) and a ``reason``.
 
 ``adr_context`` never guesses: a record whose successor is ambiguous is answered with the
 candidates, none of them chosen; each ADR root's ``CURRENT.md`` is reported ``fresh``, ``stale``
@@ -19,6 +22,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from adrguard.api import agentrelevance as relevance
 from adrguard.api.lookup import find_part
 from adrguard.api.workspace import (
     MAX_IDENTIFIER,
@@ -36,13 +40,13 @@ from adrguard.api.workspace import (
 )
 from adrguard.config import Config
 from adrguard.core.agent import context as ctx_mod
-from adrguard.core.agent import retrieval
+from adrguard.core.agent import judge, retrieval
 from adrguard.core.errors import UserError
 from adrguard.core.impact.analysis import STATUS_CHOICES, configured_statuses, status_key
 from adrguard.core.impact.mapping import Manifest, ManifestError, manifest_of
-from adrguard.core.model import Corpus
+from adrguard.core.model import Corpus, Decision
 
-METHOD = "keyword"  # the contract's name for retrieval without a model
+MAX_CANDIDATES = judge.MAX_CANDIDATES
 
 
 def find_adrs(
@@ -52,8 +56,10 @@ def find_adrs(
     topic: str | None = None,
     status: Sequence[str] | None = None,
     limit: int = 10,
+    no_ai: bool = False,
 ) -> dict[str, Any]:
-    """The decisions that apply to ``paths`` and/or ``topic``, best first, each with why."""
+    """The decisions that apply to ``paths`` and/or ``topic``, best first, each with why and a
+    confidence; ``no_ai``: never ask a model (keyword results, said so)."""
     started = time.monotonic()
     rels = check_paths(paths)
     q = check_query(topic, "topic") if topic is not None else None
@@ -65,30 +71,59 @@ def find_adrs(
     loaded = ws.snapshot()
     config, corpus = loaded.config, loaded.corpus
     wanted = asked or _governing(config)
-    result = retrieval.find(
-        corpus, _manifest(corpus, config), paths=rels, topic=q, statuses=wanted, limit=limit
-    )
+    narrowed, judged, ranked = _relevance(ws, config, corpus, rels, q, wanted, limit, no_ai)
+    result = narrowed.keyword
     return {
         "schemaVersion": SCHEMA_VERSION,
-        "method": METHOD,
-        "cached": loaded.reused,
+        "method": judged.method,
+        "cached": judged.cached if judged.method == relevance.AI else loaded.reused,
         "latency_ms": round((time.monotonic() - started) * 1000),
         "paths": rels,
         "topic": q,
         "statuses": sorted(wanted),
-        "total": result.total,
-        "results": [hit_row(h) for h in result.hits],
-        "notes": list(result.notes),
+        "total": len(ranked) if judged.method == relevance.AI else result.total,
+        "results": [hit_row(h, extra) for h, extra in ranked[:limit]],
+        "notes": [*judged.notes, *result.notes],
+        "warnings": judged.warnings,
+        "ai": judged.meta,
         "heldBack": result.held_back,
     }
 
 
-def hit_row(hit: retrieval.Hit) -> dict[str, Any]:
-    """A ``find`` result: the record's summary, its score and why it matched."""
+def _relevance(
+    ws: Workspace,
+    config: Config,
+    corpus: Corpus,
+    rels: list[str],
+    topic: str | None,
+    wanted: frozenset[str],
+    limit: int,
+    no_ai: bool,
+) -> tuple[retrieval.Narrowed, relevance.Judged, list[tuple[retrieval.Hit, dict[str, Any]]]]:
+    """Narrow, let the model judge when the ladder says so, and rank."""
+    narrowed = retrieval.narrow(
+        corpus,
+        _manifest(corpus, config),
+        paths=rels,
+        topic=topic,
+        statuses=wanted,
+        limit=limit,
+        cap=MAX_CANDIDATES,
+    )
+    judged = relevance.judge_relevance(
+        config, ws.root, narrowed, topic, no_ai=no_ai, clock=ws.clock, cancel=ws.cancel
+    )
+    return narrowed, judged, relevance.rank(judged, narrowed, config.ai.threshold)
+
+
+def hit_row(hit: retrieval.Hit, extra: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A ``find`` result: the record's summary, its score, why it matched, and its
+    ``confidence``, ``reason``, ``matchedFields`` and ``judgedBy``."""
     return {
         **summary_row(hit.decision),
         "score": hit.score,
         "reasons": [r.to_json() for r in hit.reasons],
+        **(extra if extra is not None else relevance.rank_keyword(hit)),
     }
 
 
@@ -116,12 +151,25 @@ def adr_context(
     cursor: str | None = None,
     max_units: int | None = None,
     max_chars: int | None = None,
+    intent: str | None = None,
+    domain: str | None = None,
+    iteration: str | None = None,
+    no_ai: bool = False,
 ) -> dict[str, Any]:
     """Decision units for one record (``identifier``), for what ``find`` returns (``paths``,
-    ``topic``), or, with no selector, the log's index; always under the budget."""
+    ``topic``), for a ``domain`` or an ``iteration``, or, with no selector, the log's index;
+    planned for ``intent`` (``current``, ``rationale``, ``history``: see
+    :mod:`adrguard.core.agent.context`); always under the budget."""
     key = check_identifier(identifier) if identifier is not None else None
     rels = check_paths(paths)
     q = check_query(topic, "topic") if topic is not None else None
+    dom = check_query(domain, "domain") if domain is not None else None
+    itr = check_query(iteration, "iteration") if iteration is not None else None
+    goal = intent or ctx_mod.CURRENT
+    if goal not in ctx_mod.INTENTS:
+        raise InvalidRequest(
+            f"unknown intent {goal[:40]!r}: choose {', '.join(ctx_mod.INTENTS)}"
+        )
     if cursor is not None and (
         len(cursor) > MAX_IDENTIFIER or not re.fullmatch(r"[A-Za-z0-9_-]+", cursor)
     ):
@@ -133,13 +181,24 @@ def adr_context(
         raise InvalidRequest("max-units (maxUnits) must be at least 1")
     if chars < ctx_mod.MIN_CHARS:
         raise InvalidRequest(f"max-chars (maxChars) must be at least {ctx_mod.MIN_CHARS:,}")
+    if key is not None and (rels or q or dom or itr):
+        raise InvalidRequest(
+            "give an identifier, or paths/topic/domain/iteration to select records, not both"
+        )
     config, corpus = ws.load()
     freshness, warnings = _freshness(ws, config, corpus)
-    if key is None and not rels and q is None:
+    selecting = bool(rels or q or dom or itr)
+    if key is None and not selecting:
+        if goal != ctx_mod.CURRENT:
+            raise InvalidRequest(
+                f"the {goal} intent needs a record: give an identifier, paths, a topic, a "
+                "domain or an iteration"
+            )
         return _overview(corpus, asked, cursor, chars, freshness, warnings)
     wanted = asked or _governing(config)
     part: int | None = None
     succession: dict[str, Any] | None = None
+    judged: relevance.Judged | None = None
     if key is not None:
         try:
             d, part = find_part(corpus, key)
@@ -152,16 +211,13 @@ def adr_context(
 
         chain = chain_of(graph_mod.build(corpus), d)
         succession = to_json(chain)
-        if chain.successor is not None:
+        if chain.successor is not None and goal == ctx_mod.CURRENT:
             warnings.insert(0, f"{d.id} is superseded: its current successor comes first")
     else:
-        found = retrieval.find(
-            corpus, _manifest(corpus, config), paths=rels, topic=q, statuses=wanted, limit=100
-        )
-        seeds = [(h.decision, _why(h)) for h in found.hits]
-        warnings.extend(found.notes)
+        seeds, judged, notes = _select(ws, config, corpus, rels, q, dom, itr, wanted, no_ai)
+        warnings.extend(notes)
     warnings[:0] = ctx_mod.succession_notes(corpus, [s for s, _ in seeds])
-    request = json.dumps([key, rels, q, sorted(wanted), units, chars])
+    request = json.dumps([key, rels, q, sorted(wanted), units, chars, goal, dom, itr])
     try:  # what it refuses is the request: a cursor of another request, a part out of range
         res = ctx_mod.build(
             corpus,
@@ -172,12 +228,17 @@ def adr_context(
             cursor=cursor,
             part=part,
             warnings=list(dict.fromkeys(warnings)),
+            intent=goal,
+            in_force=wanted,
         )
     except UserError as exc:
         raise InvalidRequest(str(exc)) from None
     return {
         "schemaVersion": SCHEMA_VERSION,
         "mode": "record" if key is not None else "selection",
+        "intent": goal,
+        "method": judged.method if judged is not None else relevance.KEYWORD,
+        "ai": judged.meta if judged is not None else None,
         "units": [ctx_mod.unit_json(u) for u in res.units],
         "index": [],
         "contentIsUntrusted": True,
@@ -193,6 +254,59 @@ def adr_context(
         "maxUnits": res.max_units,
         "maxChars": res.max_chars,
     }
+
+
+def _select(
+    ws: Workspace,
+    config: Config,
+    corpus: Corpus,
+    rels: list[str],
+    topic: str | None,
+    domain: str | None,
+    iteration: str | None,
+    wanted: frozenset[str],
+    no_ai: bool,
+) -> tuple[list[tuple[Decision, str]], relevance.Judged | None, list[str]]:
+    """The records a selection names, best first, with why; the model's judgment when one
+    was asked; warnings and notes."""
+    from adrguard.core.agent import selectors
+
+    notes: list[str] = []
+    scope: set[str] | None = None
+    if domain is not None or iteration is not None:
+        for what, value in (("domain", domain), ("iteration", iteration)):
+            if value is None:
+                continue
+            known = selectors.known(corpus, what, config.archive_dirs)
+            if selectors.slug(value) not in known:
+                listed = ", ".join(known[:20]) or "none"
+                raise InvalidRequest(
+                    f"no record states the {what} {value[:80]!r} (the {what}s this log states: "
+                    f"{listed}); see docs/agents.md for what is read"
+                )
+        chosen = selectors.select(
+            corpus, domain=domain, iteration=iteration, archive_dirs=config.archive_dirs
+        )
+        scope = {d.path for d in chosen if status_key(d) in wanted}
+        if not scope:
+            notes.append(
+                f"no record of the statuses {', '.join(sorted(wanted))} in this selection "
+                f"({len(chosen)} with other statuses: widen with --status)"
+            )
+    if not rels and topic is None:
+        picked = [d for d in corpus.decisions if scope is not None and d.path in scope]
+        return [(d, _selector_why(domain, iteration)) for d in picked], None, notes
+    _narrowed, judged, ranked = _relevance(ws, config, corpus, rels, topic, wanted, 100, no_ai)
+    rows = [(h, extra) for h, extra in ranked if scope is None or h.decision.path in scope]
+    notes += judged.notes + judged.warnings
+    notes += list(_narrowed.keyword.notes)
+    return [(h.decision, _why(h, extra)) for h, extra in rows], judged, notes
+
+
+def _selector_why(domain: str | None, iteration: str | None) -> str:
+    parts = [f"domain {domain}" if domain is not None else "",
+             f"iteration {iteration}" if iteration is not None else ""]
+    return "in " + " and ".join(p for p in parts if p)
 
 
 def _overview(
@@ -247,7 +361,11 @@ def _sizes(code_points: int, size: int, tokens: int) -> dict[str, Any]:
     }
 
 
-def _why(hit: retrieval.Hit) -> str:
+def _why(hit: retrieval.Hit, extra: dict[str, Any] | None = None) -> str:
+    if extra is not None and extra.get("judgedBy") == relevance.AI:
+        return f"judged relevant by the model ({extra['confidence']:.2f}): {extra['reason']}"
+    if not hit.reasons:
+        return "listed by its status"
     r = hit.reasons[0]
     return f"matched {r.kind} {r.detail}" + (f" ({r.path})" if r.path else "")
 

@@ -261,14 +261,17 @@ def citations_of(corpus: Corpus, d: Decision | None = None) -> list[Cited]:
 def referenced_by(corpus: Corpus, d: Decision, ident: str = "id") -> list[dict[str, Any]]:
     """Who relies on ``d``: the records that link to it or declare a relationship with it
     (``kind: decision``, its id named ``ident``), then the code and documents that cite it
-    (``kind: code|doc``)."""
+    (``kind: code|doc``); each with the referring document's ``title`` and ``date`` where it
+    states them (a record's own; a markdown document's front matter, first heading or Date
+    field: :mod:`adrguard.core.citations.document`; null for code)."""
     from adrguard.core.graph import graph
 
     g = graph.build(corpus)
     out: list[dict[str, Any]] = []
     for path in g.referenced_by.get(d.path, ()):
         other = corpus.by_path[path]
-        out.append({"kind": "decision", ident: other.id, "path": path})
+        out.append({"kind": "decision", ident: other.id, "path": path, "title": other.title,
+                    "date": other.date})
     for cited in citations_of(corpus, d):
         c = cited.citation
         out.append({
@@ -278,6 +281,8 @@ def referenced_by(corpus: Corpus, d: Decision, ident: str = "id") -> list[dict[s
             "form": c.form,
             "text": c.text,
             "excerpt": c.excerpt,
+            "title": cited.file.title,
+            "date": cited.file.date,
         })
     return out
 

@@ -41,7 +41,10 @@ def find_part(corpus: Corpus, key: str) -> tuple[Decision, int | None]:
 
 def decision_row(d: Decision) -> dict[str, Any]:
     """What ``list --format json`` says of a record (``schemas/list.schema.json``); ``show``
-    and the agent tools start from the same row."""
+    and the agent tools start from the same row. ``summary``: the decision's first sentence
+    (:func:`adrguard.core.agent.summary.summary`)."""
+    from adrguard.core.agent.summary import summary
+
     return {
         "id": d.id,
         "number": d.number,
@@ -52,6 +55,7 @@ def decision_row(d: Decision) -> dict[str, Any]:
         "path": d.path,
         "format": d.format,
         "archived": d.archived,
+        "summary": summary(d),
     }
 
 

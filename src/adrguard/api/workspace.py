@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import re
 import threading
+import time
 import unicodedata
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -111,6 +112,8 @@ class Workspace:
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     _memo: _Memo = field(default_factory=_Memo, repr=False)
     cancel: Token | None = field(default=None, repr=False)
+    # the time the answer cache of a model provider reads (issue 31; tests set another clock)
+    clock: Callable[[], float] = field(default=time.time, repr=False)
 
     @classmethod
     def open(

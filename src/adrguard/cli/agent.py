@@ -25,6 +25,14 @@ def _workspace(args: argparse.Namespace) -> Any:
                           repository=repository)
 
 
+def _no_ai(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--no-ai",
+        action="store_true",
+        help="never ask the model provider of [ai]: keyword results (the answer says so)",
+    )
+
+
 def _format(p: argparse.ArgumentParser) -> None:
     p.add_argument("--format", choices=("text", "json"), default="text", help="output format")
 
@@ -48,9 +56,13 @@ def register(subparsers: Any) -> None:
         help="the decisions that apply to files being edited and/or a topic",
         description="Deterministic retrieval: path/component match (front matter and the impact "
         "manifest), status filter, successors and dependencies, then BM25 keyword ranking. "
-        "Each result says why it matched and its score.",
+        "When [ai] configures a model provider and a topic is given, the model judges the "
+        "records that survived those layers (never the whole log; only the topic and short "
+        "summaries are sent); a provider that fails gives keyword results and a warning. "
+        "Each result says why it matched, with a confidence from 0 to 1.",
         epilog="examples:\n  adrguard find --paths src/api/routes.py src/db/models.py\n"
-        "  adrguard find --topic 'database migrations' --format json",
+        "  adrguard find --topic 'database migrations' --format json\n"
+        "  adrguard find --topic 'deleting old code' --no-ai",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_common(p)
@@ -58,6 +70,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("--topic", help="words describing the change")
     p.add_argument("--limit", type=int, default=10, help="results (1-100, default 10)")
     _status(p)
+    _no_ai(p)
     _format(p)
     p.set_defaults(func=run_find)
 
@@ -71,19 +84,39 @@ def register(subparsers: Any) -> None:
         "each root's CURRENT.md is reported fresh, stale, invalid or absent.",
         epilog="examples:\n  adrguard context\n  adrguard context ADR-0007\n"
         "  adrguard context --paths src/api/x.py\n"
-        "  adrguard context --topic caching --cursor CURSOR",
+        "  adrguard context --topic caching --cursor CURSOR\n"
+        "  adrguard context ADR-0007 --intent history\n"
+        "  adrguard context --domain payments --intent rationale",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_common(p)
     p.add_argument("id", nargs="?", help="a record id, number or path (ID#N: part N only)")
     p.add_argument("--paths", nargs="+", default=[], metavar="PATH", help="files being edited")
     p.add_argument("--topic", help="words describing the change")
+    p.add_argument(
+        "--intent",
+        choices=("current", "rationale", "history"),
+        default=None,
+        help="current (default): what is in force, never a superseded ancestor or an archived "
+        "record unless asked; rationale: the record and what it replaced, amends or depends on; "
+        "history: back along the supersession chain, a page at a time",
+    )
+    p.add_argument(
+        "--domain",
+        help="records in this domain (front matter domain/domains/category/categories, or the "
+        "folder below the ADR root)",
+    )
+    p.add_argument(
+        "--iteration",
+        help="records of this iteration (front matter iteration/iterations/milestone/release)",
+    )
     p.add_argument("--cursor", help="continue a previous response")
     p.add_argument("--max-units", type=int, default=None, help="units per response (default 8)")
     p.add_argument(
         "--max-chars", type=int, default=None, help="code points per response (default 12000)"
     )
     _status(p)
+    _no_ai(p)
     _format(p)
     p.set_defaults(func=run_context)
 
@@ -130,6 +163,7 @@ def run_find(args: argparse.Namespace) -> int:
         topic=args.topic,
         status=_statuses(args.status),
         limit=args.limit,
+        no_ai=args.no_ai,
     )
     if args.format == "json":
         _print_json(data)
@@ -138,14 +172,26 @@ def run_find(args: argparse.Namespace) -> int:
     for r in data["results"]:
         lines.append(
             f"{r['identifier']}  {r['title'] or '(untitled)'}  [{r['status'] or 'none'}]  "
-            f"score {r['score']}"
+            f"confidence {r['confidence']:.2f}" + ("" if r["judgedBy"] == "ai" else
+                                                   f", score {r['score']}")
         )
         lines.append(f"    {r['path']}")
+        if r["judgedBy"] == "ai":
+            lines.append(f"    model: {r['reason']}")
         why = "; ".join(_reason(x) for x in r["reasons"])
-        lines.append(f"    why: {why}")
+        if why:
+            lines.append(f"    why: {why}")
     if not data["results"]:
         lines.append("no decision found")
+    if data["method"] == "ai":
+        ai = data["ai"]
+        how = "cached answer of" if data["cached"] else "judged by"
+        lines.append(
+            f"{how} {ai['model']} ({ai['provider']}) over {ai['candidates']} candidate(s); "
+            f"threshold {ai['threshold']}"
+        )
     lines += [f"note: {n}" for n in data["notes"]]
+    lines += [f"warning: {w}" for w in data["warnings"]]
     print_line("\n".join(lines))
     return 0
 
@@ -171,6 +217,10 @@ def run_context(args: argparse.Namespace) -> int:
         cursor=args.cursor,
         max_units=args.max_units,
         max_chars=args.max_chars,
+        intent=args.intent,
+        domain=args.domain,
+        iteration=args.iteration,
+        no_ai=args.no_ai,
     )
     if args.format == "json":
         _print_json(data)
@@ -199,6 +249,8 @@ def run_context(args: argparse.Namespace) -> int:
         f"{data['codePoints']:,} code points, {data['bytes']:,} bytes, "
         f"~{data['tokensEstimate']:,} tokens (estimate)"
     )
+    if data.get("method") == "ai" and data.get("ai"):
+        out.append(f"selected by {data['ai']['model']} ({data['ai']['provider']})")
     if data["cursor"]:
         out.append(f"continue with: --cursor {data['cursor']}")
     print_line("\n".join(out))

@@ -241,6 +241,8 @@ class CitingFile:
     kind: str  # "code" | "doc"
     citations: tuple[Citation, ...] = ()
     waivers: tuple[Waiver, ...] = ()
+    title: str | None = None  # a markdown document's title (core.citations.document)
+    date: str | None = None  # and the date it states, as written
 
 
 @dataclass(frozen=True, slots=True)

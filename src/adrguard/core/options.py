@@ -110,6 +110,20 @@ class VerifyOptions:
 
 
 @dataclass(frozen=True)
+class AiOptions:
+    """``[ai]``: the model provider that may judge relevance for ``find`` and ``context``
+    (docs/agents.md). ``provider`` None: nothing is ever sent anywhere."""
+
+    provider: str | None = None  # openai-compatible | anthropic
+    base_url: str | None = None  # None: the provider's own endpoint
+    model: str | None = None
+    api_key_env: str | None = None  # the NAME of the variable holding the key (None: default)
+    timeout: float = 15.0  # seconds
+    threshold: float = 0.7  # the confidence a judged record needs to be listed
+    cache_ttl: int = 300  # seconds an answer is reused (0: never)
+
+
+@dataclass(frozen=True)
 class Options:
     """Settings for the parser and the rules; ``Options()`` is the built-in behaviour."""
 

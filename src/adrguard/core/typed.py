@@ -60,6 +60,20 @@ class VerifyTable(_Table):
     max_evidence_size: Positive | UnsetType = UNSET
 
 
+Url = Annotated[str, Meta(min_length=1, max_length=512, pattern="^[Hh][Tt][Tt][Pp][Ss]?://")]
+VariableName = Annotated[str, Meta(pattern="^[A-Za-z_][A-Za-z0-9_]{0,127}$")]
+
+
+class AiTable(_Table):
+    provider: Literal["openai-compatible", "anthropic"]
+    model: Annotated[str, Meta(min_length=1, max_length=200)]
+    base_url: Url | UnsetType = UNSET
+    api_key_env: VariableName | UnsetType = UNSET
+    timeout: Annotated[float, Meta(gt=0, le=300)] | UnsetType = UNSET
+    threshold: Annotated[float, Meta(ge=0, le=1)] | UnsetType = UNSET
+    cache_ttl: Annotated[int, Meta(ge=0, le=86400)] | UnsetType = UNSET
+
+
 class ConfigTable(_Table):
     """``.adrguard.toml``, or ``[tool.adrguard]`` in pyproject.toml."""
 
@@ -97,6 +111,7 @@ class ConfigTable(_Table):
     impact: ImpactTable | UnsetType = UNSET
     citations: CitationsTable | UnsetType = UNSET
     verify: VerifyTable | UnsetType = UNSET
+    ai: AiTable | UnsetType = UNSET
 
 
 class MappingEntry(Struct, forbid_unknown_fields=True):

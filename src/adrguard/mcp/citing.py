@@ -34,6 +34,14 @@ class Referrer(_Open):
     )
     text: str | None = Field(None, description="code / doc: the citation as written")
     excerpt: str | None = Field(None, description="code / doc: the citing line (untrusted)")
+    title: str | None = Field(
+        None, description="the referring ADR's title, or the citing document's (its front "
+        "matter title or first H1; untrusted); null for code or when it has none"
+    )
+    date: str | None = Field(
+        None, description="the referring ADR's date, or the citing document's (front matter "
+        "date, or a Date field or table row near its top), as written; null when unknown"
+    )
 
 
 class CitedAdr(_Open):

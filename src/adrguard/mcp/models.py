@@ -42,6 +42,11 @@ class AdrSummary(Open):
     statusRaw: str | None = None
     date: str | None = None
     archived: bool = False
+    summary: str | None = Field(
+        default=None,
+        description="the decision's first sentence (from its Decision section when it has one; "
+        "at most 200 code points; untrusted); null when the record has no prose",
+    )
 
 
 class ListResult(Open):
@@ -166,16 +171,54 @@ class ImpactResult(Open):
 class FindItem(AdrSummary):
     score: float
     reasons: list[dict[str, str]]
+    confidence: float = Field(
+        default=0.0, ge=0, le=1,
+        description="0-1: the model's, when judgedBy is ai; else the deterministic keyword "
+        "confidence (the record itself 1.0, a declared glob or component 0.9, words at most 0.85)",
+    )
+    reason: str = Field(default="", description="why it is listed: the model's words "
+                        "(untrusted) or what matched")
+    matchedFields: list[str] = Field(
+        default_factory=list,
+        description="what matched: path, affected-paths, affected-components, manifest, title, "
+        "body, successor, depends-on",
+    )
+    judgedBy: Literal["ai", "keyword"] = "keyword"
+
+
+class Judgment(Open):
+    """What the degradation ladder decided (docs/agents.md)."""
+
+    state: Literal[
+        "answered", "cached", "off", "unconfigured", "no-topic", "no-candidates", "no-key",
+        "refused", "failed",
+    ]
+    provider: str | None
+    model: str | None
+    threshold: float
+    narrowedBy: Literal["paths", "status"]
+    survivors: int = Field(description="records that survived paths, status and graph")
+    candidates: int = Field(description="records sent to (or answered from the cache of) the "
+                            "model")
+    judged: int
+    belowThreshold: int
+    outside: list[str] = Field(description="ids the model named that were not candidates "
+                               "(dropped)")
 
 
 class FindResult(Open):
     schemaVersion: Version
     method: Literal["keyword", "ai"]
-    cached: bool
-    latency_ms: int
+    cached: bool = Field(description="ai: the model's answer came from the answer cache; "
+                         "keyword: the parsed records of an earlier request were reused")
+    latency_ms: int = Field(description="the request's time in the server: differs between "
+                            "two runs of the same request")
     total: int
     results: list[FindItem]
     notes: list[str]
+    warnings: list[str] = Field(default_factory=list, description="why a configured model "
+                                "was not used (keyword results instead)")
+    ai: Judgment | None = None
 
 
 class ContextUnit(Open):
@@ -204,6 +247,11 @@ class Freshness(Open):
 class ContextResult(Open):
     schemaVersion: Version
     mode: Literal["record", "selection", "overview"]
+    intent: Literal["current", "rationale", "history"] = "current"
+    method: Literal["keyword", "ai"] = Field(
+        default="keyword", description="ai: a model judged which records a topic selects"
+    )
+    ai: Judgment | None = None
     units: list[ContextUnit]
     index: list[dict[str, Any]]
     contentIsUntrusted: Literal[True]

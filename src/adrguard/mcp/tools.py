@@ -75,17 +75,41 @@ class ImpactParams(Params):
     ] = None
 
 
+NoAi = Annotated[
+    bool,
+    Field(description="never ask the model provider of [ai]: keyword results (said so in notes)"),
+]
+
+
 class FindParams(Params):
     paths: Paths | None = None
     topic: Topic | None = None
     status: Statuses | None = None
     limit: Annotated[int, Field(ge=1, le=100)] = 10
+    noAi: NoAi = False
 
 
 class ContextParams(Params):
     identifier: Identifier | None = None
     paths: Paths | None = None
     topic: Topic | None = None
+    domain: Annotated[
+        Query | None,
+        Field(description="records in this domain: front matter domain, domains, category, "
+              "categories, or the folder below the ADR root"),
+    ] = None
+    iteration: Annotated[
+        Query | None,
+        Field(description="records of this iteration: front matter iteration, iterations, "
+              "milestone, release"),
+    ] = None
+    intent: Literal["current", "rationale", "history"] | None = Field(
+        default=None,
+        description="current (default): what is in force, never a superseded ancestor or an "
+        "archived record unless asked; rationale: the record and what it replaced, amends or "
+        "depends on; history: back along the supersession chain, a page at a time",
+    )
+    noAi: NoAi = False
     status: Statuses | None = None
     cursor: Annotated[str | None, Field(max_length=1_024, description="from a response")] = None
     maxUnits: Annotated[int | None, Field(ge=1, le=100, description="default 8")] = None
@@ -117,7 +141,9 @@ def _impact(ws: Workspace, p: Any) -> dict[str, Any]:
 
 
 def _find(ws: Workspace, p: Any) -> dict[str, Any]:
-    return agent.find_adrs(ws, paths=p.paths or [], topic=p.topic, status=p.status, limit=p.limit)
+    return agent.find_adrs(
+        ws, paths=p.paths or [], topic=p.topic, status=p.status, limit=p.limit, no_ai=p.noAi
+    )
 
 
 def _context(ws: Workspace, p: Any) -> dict[str, Any]:
@@ -130,6 +156,10 @@ def _context(ws: Workspace, p: Any) -> dict[str, Any]:
         cursor=p.cursor,
         max_units=p.maxUnits,
         max_chars=p.maxChars,
+        intent=p.intent,
+        domain=p.domain,
+        iteration=p.iteration,
+        no_ai=p.noAi,
     )
 
 
@@ -200,8 +230,10 @@ TOOLS: tuple[Tool, ...] = (
         "find_adrs",
         "Find governing ADRs",
         "The governing decisions (accepted, unless the configuration says otherwise) for the "
-        "files you are about to edit and/or a topic, best first, each with why it matched. "
-        "Call it before editing files.",
+        "files you are about to edit and/or a topic, best first, each with a confidence (0-1) "
+        "and why it matched. When the repository configures a model provider ([ai]), it "
+        "judges the narrowed candidates for the topic (method: ai); noAi: keyword results "
+        "only. Call it before editing files.",
         FindParams,
         models.FindResult,
         _find,
@@ -212,8 +244,11 @@ TOOLS: tuple[Tool, ...] = (
         "ADR context",
         "Decision text within a budget (default 8 units, 12,000 code points): one ADR (its "
         "current successor first; an ambiguous successor is reported, never chosen), what "
-        "find_adrs returns for paths/topic, or with no selector the log's index. Reports "
-        "whether CURRENT.md is fresh. Pass the returned cursor to continue.",
+        "find_adrs returns for paths/topic, the ADRs of a domain or an iteration, or with no "
+        "selector the log's index. intent current (default) never follows to a superseded or "
+        "archived record; rationale adds what a record replaced or depends on; history walks "
+        "back the supersession chain a page at a time. Reports whether CURRENT.md is fresh. "
+        "Pass the returned cursor to continue.",
         ContextParams,
         models.ContextResult,
         _context,

@@ -13,6 +13,20 @@ record, its current successor comes first, but only when the chain has one end
 (:mod:`.succession`): an ambiguous successor is never picked. Sizes are reported three ways:
 code points (the budget), UTF-8 bytes, and a rough model-token estimate (:func:`estimate_tokens`),
 because a character count is not a token count.
+
+An *intent* says what the text is for (seed 001's selectors):
+
+* ``current`` (the default): what is in force. The records asked for (their current successor
+  first), then related records up to 3 hops — but only those of the statuses asked for (the
+  governing ones by default) that are not archived: a superseded ancestor or an archived record
+  is never followed to, only returned when it is itself asked for (by identifier, or by its
+  status with ``--status``).
+* ``rationale``: why a decision is what it is. The records asked for, then one hop: what each
+  supersedes and amends and what it depends on (archived ones too), and what amends it.
+* ``history``: how it came to be. The records asked for, then back along the supersession chain
+  (what each supersedes, then what that superseded, ...), archived records included; one page
+  at a time, and a page never opens more than one more hop of archived records: the cursor
+  walks further back.
 """
 
 from __future__ import annotations
@@ -21,8 +35,9 @@ import base64
 import binascii
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from adrguard.core.errors import UserError
 from adrguard.core.impact.analysis import status_key
@@ -30,11 +45,16 @@ from adrguard.core.model import Corpus, Decision
 from adrguard.core.schemas import load_json
 from adrguard.core.wording import plural
 
+if TYPE_CHECKING:
+    from adrguard.core.graph.graph import Graph
+
 DEFAULT_MAX_UNITS = 8
 DEFAULT_MAX_CHARS = 12_000
 MIN_CHARS = 1_000
 MAX_HOPS = 3
 ARCHIVED_HOPS = 1
+CURRENT, RATIONALE, HISTORY = "current", "rationale", "history"
+INTENTS = (CURRENT, RATIONALE, HISTORY)
 RESERVE = 400  # room kept in every response for warnings and the unit's metadata
 MAX_WARNINGS = 5  # warnings a caller may pass in (each cut to 300 code points)
 _KIND_ORDER = ("supersedes", "depends-on", "amends", "relates-to", "in-favour-of")
@@ -99,10 +119,17 @@ def fingerprint(corpus: Corpus) -> str:
     return h.hexdigest()
 
 
-def plan(corpus: Corpus, seeds: Sequence[tuple[Decision, str]]) -> list[tuple[Decision, str, int]]:
-    """Records in response order: each seed (its current successor first when it has one),
-    then related records breadth-first up to MAX_HOPS (archived ones up to ARCHIVED_HOPS)."""
-    from adrguard.core.agent.succession import CURRENT, succession
+def plan(
+    corpus: Corpus,
+    seeds: Sequence[tuple[Decision, str]],
+    intent: str = CURRENT,
+    in_force: Collection[str] | None = None,
+) -> list[tuple[Decision, str, int]]:
+    """Records in response order for ``intent`` (see the module docstring). ``in_force``: the
+    statuses a related record must have to be followed to under ``current`` (None: any status,
+    archived records included up to ARCHIVED_HOPS)."""
+    from adrguard.core.agent.succession import CURRENT as CHAIN_ENDS
+    from adrguard.core.agent.succession import succession
     from adrguard.core.graph import graph as graph_mod
 
     g = graph_mod.build(corpus)
@@ -110,32 +137,75 @@ def plan(corpus: Corpus, seeds: Sequence[tuple[Decision, str]]) -> list[tuple[De
     seen: set[str] = set()
 
     def add(d: Decision, why: str, hop: int) -> bool:
-        if d.path in seen or (d.archived and hop > ARCHIVED_HOPS):
+        if d.path in seen or (d.archived and hop > ARCHIVED_HOPS and intent != HISTORY):
             return False
         seen.add(d.path)
         order.append((d, why, hop))
         return True
 
+    if intent == HISTORY:
+        return _history(g, seeds, add, order)
     frontier: list[Decision] = []
     for d, why in seeds:
         chain = succession(g, d)
-        succ = chain.successor if chain.state == CURRENT else None
+        succ = chain.successor if chain.state == CHAIN_ENDS else None
         if succ is not None and add(succ, f"current successor of {d.id}", 0):
             frontier.append(succ)
         if add(d, why, 0):
             frontier.append(d)
-    for hop in range(1, MAX_HOPS + 1):
+    hops = 1 if intent == RATIONALE else MAX_HOPS
+    for hop in range(1, hops + 1):
         nxt: list[Decision] = []
         for d in frontier:
             if d.archived and hop > 1:
                 continue
-            for kind in _KIND_ORDER:
-                outs = [(p, f"{kind} from {d.id}") for p in g.out_edges[kind].get(d.path, ())]
-                ins = [(p, f"{kind} {d.id}") for p in g.in_edges[kind].get(d.path, ())]
-                for p, why in sorted(outs) + sorted(ins):
+            for kind, outs, ins in _edges(g, d, intent):
+                found = [(p, f"{kind} from {d.id}") for p in outs]
+                found += [(p, f"{kind} {d.id}") for p in ins]
+                for p, why in found:
                     other = g.decision(p)
+                    if intent == CURRENT and in_force is not None and (
+                        other.archived or status_key(other) not in in_force
+                    ):
+                        continue  # current: never a superseded ancestor or an archived record
                     if add(other, why, hop):
                         nxt.append(other)
+        frontier = nxt
+    return order
+
+
+def _edges(g: Graph, d: Decision, intent: str) -> list[tuple[str, list[str], list[str]]]:
+    """(kind, targets, sources) of the edges ``intent`` follows from ``d``, in a fixed order."""
+    out: list[tuple[str, list[str], list[str]]] = []
+    for kind in _KIND_ORDER:
+        outs = sorted(g.out_edges[kind].get(d.path, ()))
+        ins = sorted(g.in_edges[kind].get(d.path, ()))
+        if intent == RATIONALE:
+            if kind not in ("supersedes", "depends-on", "amends"):
+                continue
+            ins = ins if kind == "amends" else []
+        out.append((kind, outs, ins))
+    return out
+
+
+def _history(
+    g: Graph,
+    seeds: Sequence[tuple[Decision, str]],
+    add: Callable[[Decision, str, int], bool],
+    order: list[tuple[Decision, str, int]],
+) -> list[tuple[Decision, str, int]]:
+    """The seeds, then back along the supersession chain, breadth-first, each record once."""
+    frontier = [d for d, why in seeds if add(d, why, 0)]
+    hop = 0
+    while frontier:
+        hop += 1
+        nxt: list[Decision] = []
+        for d in frontier:
+            for p in sorted(x.path for x in g.predecessors(d)):
+                other = g.decision(p)
+                step = "step" if hop == 1 else "steps"
+                if add(other, f"superseded by {d.id} (history, {hop} {step} back)", hop):
+                    nxt.append(other)
         frontier = nxt
     return order
 
@@ -257,8 +327,11 @@ def build(
     cursor: str | None = None,
     part: int | None = None,
     warnings: Sequence[str] = (),
+    intent: str = CURRENT,
+    in_force: Collection[str] | None = None,
 ) -> ContextResult:
-    """One page of context units for ``seeds`` (``part``: only that part of the first seed)."""
+    """One page of context units for ``seeds`` (``part``: only that part of the first seed),
+    planned for ``intent`` (:func:`plan`)."""
     if max_units < 1:
         raise UserError("max-units must be at least 1")
     if max_chars < MIN_CHARS:
@@ -266,7 +339,7 @@ def build(
     fp = fingerprint(corpus)
     start = read_cursor(cursor, fp, request) if cursor else 0
     notes = [_short(w) for w in warnings[:MAX_WARNINGS]]
-    records = plan(corpus, seeds)
+    records = plan(corpus, seeds, intent, in_force)
     units: list[Unit] = []
     for d, why, hop in records:
         meta = len(d.id) + 8 + len(_title(d)) + len(d.path) + len(why) + 24
@@ -279,8 +352,14 @@ def build(
         units.extend(parts)
     page: list[Unit] = []
     used = sum(len(n) for n in notes)
+    archive_hop: int | None = None  # history: the one hop of archived records this page opens
     for unit in units[start:]:
         d = unit.decision
+        if intent == HISTORY and d.archived:
+            if archive_hop is None:
+                archive_hop = unit.hop
+            elif unit.hop > archive_hop and page:
+                break
         extra: list[str] = []
         if not d.text and d.problems:
             extra.append(_short(f"{d.id} ({d.path}): content unavailable: {d.problems[0].message}"))

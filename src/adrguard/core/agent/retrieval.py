@@ -13,7 +13,9 @@ Layers, in this order:
    when no governor maps anything (so ``find`` works with no mappings at all).
 
 Every hit says why it matched (path, glob, component, term, successor, dependency) and its
-score; ties are broken by id and path, so the order is deterministic.
+score; ties are broken by id and path, so the order is deterministic. Each hit also carries a
+deterministic confidence from 0 to 1 and the fields that matched (:func:`keyword_confidence`),
+and :func:`narrow` gives the candidates a model may judge (layers 1 to 3, never the whole log).
 """
 
 from __future__ import annotations
@@ -62,11 +64,20 @@ class Reason:
 
 @dataclass(frozen=True, slots=True)
 class Hit:
-    """A record found, with its score and reasons."""
+    """A record found, with its score and reasons, the keyword confidence (0–1) and the
+    fields that matched (:func:`keyword_confidence`)."""
 
     decision: Decision
     score: float
     reasons: tuple[Reason, ...]
+    confidence: float = 0.0
+    fields: tuple[str, ...] = ()
+
+    @property
+    def governs(self) -> bool:
+        """Whether the record governs an input path by declaration (the record itself, a
+        glob or a component of its front matter or of the mapping file)."""
+        return any(r.kind in DECLARED for r in self.reasons)
 
 
 @dataclass(frozen=True)
@@ -77,6 +88,49 @@ class FindResult:
     total: int  # hits before the limit
     notes: tuple[str, ...] = ()
     held_back: dict[str, int] = field(default_factory=dict)  # status -> records left out
+    terms: tuple[str, ...] = ()  # the words ranked (the topic's, or the paths')
+
+
+DECLARED = frozenset({"record", "glob", "component"})  # reasons that say a record governs a path
+# Keyword confidence (docs/agents.md): a record that is the path itself 1.0; a declared glob or
+# component 0.9; words only: coverage × (1 − e^(−BM25/3)) × 0.85, so words alone never reach
+# what a declaration says; a current successor as much as the record it replaces; a
+# dependency half of what depends on it.
+CONF_RECORD, CONF_DECLARED, CONF_WORDS = 1.0, 0.9, 0.85
+
+
+def keyword_confidence(
+    d: Decision, reasons: Sequence[Reason], words: float, terms: Sequence[str]
+) -> tuple[float, tuple[str, ...]]:
+    """The deterministic confidence of a keyword hit and the fields that matched:
+    ``path`` (the record itself), ``affected-paths`` / ``affected-components`` (front matter),
+    ``manifest`` (the mapping file), ``title`` / ``body`` (topic words), ``successor``,
+    ``depends-on``. ``words``: the BM25 score of the topic words alone."""
+    fields: dict[str, None] = {}
+    confidence = 0.0
+    matched = {r.detail for r in reasons if r.kind == "term"}
+    for r in reasons:
+        if r.kind == "record":
+            fields["path"] = None
+            confidence = max(confidence, CONF_RECORD)
+        elif r.kind in ("glob", "component"):
+            if r.via == "manifest":
+                fields["manifest"] = None
+            else:
+                fields["affected-paths" if r.kind == "glob" else "affected-components"] = None
+            confidence = max(confidence, CONF_DECLARED)
+        elif r.kind == "successor":
+            fields["successor"] = None
+        elif r.kind == "dependency":
+            fields["depends-on"] = None
+    if matched:
+        title = set(tokens(d.title or ""))
+        for t in sorted(matched):
+            fields["title" if t in title else "body"] = None
+        coverage = len(matched) / max(1, len(set(terms)))
+        strength = 1 - math.exp(-max(0.0, words) / 3)
+        confidence = max(confidence, CONF_WORDS * coverage * strength)
+    return round(min(1.0, confidence), 2), tuple(fields)
 
 
 def tokens(text: str) -> list[str]:
@@ -220,6 +274,7 @@ def find(
     elif paths and not scored:
         notes.append("no mapping covers these paths: ranked by the words of the paths instead")
         terms += [t for t in path_terms(paths) if t not in terms]
+    words: dict[str, float] = {}
     if terms:
         index = bm25_index(corpus)
         for i, d in enumerate(corpus.decisions):
@@ -228,31 +283,36 @@ def find(
                 entry = scored.get(d.path, (d, 0.0, []))
                 reasons = entry[2] + [Reason("term", t) for t in hit]
                 scored[d.path] = (d, entry[1] + value, reasons)
+                words[d.path] = value
 
     g = graph_mod.build(corpus)
     results: dict[str, tuple[Decision, float, list[Reason]]] = {}
+    confidence: dict[str, float] = {}
     held: dict[str, set[str]] = {}
 
-    def take(d: Decision, score: float, reasons: list[Reason]) -> None:
+    def take(d: Decision, score: float, reasons: list[Reason], conf: float) -> None:
         if status_key(d) not in wanted:
             held.setdefault(status_key(d), set()).add(d.path)
             return
         entry = results.setdefault(d.path, (d, 0.0, []))
         results[d.path] = (d, max(entry[1], score), entry[2] + reasons)
+        confidence[d.path] = max(confidence.get(d.path, 0.0), conf)
 
     for d, score, reasons in sorted(scored.values(), key=lambda e: (-e[1], e[0].id, e[0].path)):
+        own, _fields = keyword_confidence(d, reasons, words.get(d.path, 0.0), terms)
         chain = succession(g, d)
         succ = chain.successor if chain.state == CURRENT else None
         note = chain.describe(d)
         if note is not None and note not in notes:
             notes.append(note)
         if succ is not None and succ.path != d.path:
-            take(succ, score, [Reason("successor", d.id), *reasons])
-        take(d, score, reasons)
+            take(succ, score, [Reason("successor", d.id), *reasons], own)
+        take(d, score, reasons, own)
         if status_key(d) in wanted:
             for target in g.out_edges["depends-on"].get(d.path, ()):
                 if target != d.path:
-                    take(g.decision(target), score / 2, [Reason("dependency", d.id)])
+                    dep = g.decision(target)
+                    take(dep, score / 2, [Reason("dependency", d.id)], round(own / 2, 2))
     if held:
         parts = ", ".join(f"{len(n)} {s}" for s, n in sorted(held.items()))
         notes.append(
@@ -260,12 +320,88 @@ def find(
             "widen with --status)"
         )
     ordered = sorted(results.values(), key=lambda e: (-round(e[1], 6), e[0].id, e[0].path))
-    hits = tuple(
-        Hit(d, round(score, 4), tuple(_dedupe(reasons))) for d, score, reasons in ordered[:limit]
-    )
+    hits = []
+    for d, score, reasons in ordered[:limit]:
+        kept = tuple(_dedupe(reasons))
+        _conf, fields = keyword_confidence(d, kept, words.get(d.path, 0.0), terms)
+        hits.append(Hit(d, round(score, 4), kept, round(confidence[d.path], 2), fields))
     counts = {s: len(n) for s, n in sorted(held.items())}
-    return FindResult(hits, len(ordered), tuple(notes), counts)
+    return FindResult(tuple(hits), len(ordered), tuple(notes), counts, tuple(terms))
 
 
 def _dedupe(reasons: list[Reason]) -> list[Reason]:
     return list(dict.fromkeys(reasons))
+
+
+def explain(hit: Hit) -> str:
+    """Why a keyword hit was found, in one line (the ``reason`` of a keyword result)."""
+    parts: list[str] = []
+    declared = [r for r in hit.reasons if r.kind in DECLARED]
+    if declared:
+        r = declared[0]
+        how = "is" if r.kind == "record" else f"by {r.kind} {r.detail}"
+        via = f" in the {'mapping file' if r.via == 'manifest' else r.via}" if r.via else ""
+        more = len({x.path for x in declared}) - 1
+        tail = f" and {more} more path{'s' if more > 1 else ''}" if more > 0 else ""
+        parts.append(f"governs {r.path} ({how}{via}){tail}" if r.kind != "record" else
+                     f"is {r.path}")
+    for r in hit.reasons:
+        if r.kind == "successor":
+            parts.append(f"current successor of {r.detail}")
+            break
+    deps = [r.detail for r in hit.reasons if r.kind == "dependency"]
+    if deps:
+        parts.append(f"{', '.join(dict.fromkeys(deps))} depends on it")
+    terms = list(dict.fromkeys(r.detail for r in hit.reasons if r.kind == "term"))
+    if terms:
+        shown = ", ".join(terms[:6]) + (f" (+{len(terms) - 6})" if len(terms) > 6 else "")
+        where = " and ".join(f for f in hit.fields if f in ("title", "body"))
+        parts.append(f"its {where or 'text'} mentions {shown}")
+    return "; ".join(parts) or "listed by its status"
+
+
+@dataclass(frozen=True)
+class Narrowed:
+    """The records a model may judge: what survived layers 1 to 3, at most ``cap``.
+
+    ``layer``: ``paths`` when some record governs an input path (then the candidates are those
+    records, their current successors and what they depend on), else ``status`` (every record of
+    the wanted statuses, those the keywords rank first). ``survivors`` counts the records before
+    the cap; ``keyword`` is the deterministic answer (the fallback)."""
+
+    candidates: tuple[Hit, ...]
+    layer: str
+    survivors: int
+    keyword: FindResult
+
+
+def narrow(
+    corpus: Corpus,
+    manifest: Manifest | None = None,
+    *,
+    paths: Sequence[str] = (),
+    topic: str | None = None,
+    statuses: Collection[str] = DEFAULT_STATUSES,
+    limit: int = 10,
+    cap: int = 24,
+) -> Narrowed:
+    """The candidates of layers 1–3 for ``paths`` and/or ``topic`` (see :class:`Narrowed`), and
+    the keyword answer limited to ``limit``."""
+    every = find(
+        corpus, manifest, paths=paths, topic=topic, statuses=statuses,
+        limit=len(corpus.decisions) + 1,
+    )
+    keyword = FindResult(
+        every.hits[:limit], every.total, every.notes, every.held_back, every.terms
+    )
+    graph_kinds = DECLARED | {"successor", "dependency"}
+    linked = [h for h in every.hits if any(r.kind in graph_kinds for r in h.reasons)]
+    if linked:
+        return Narrowed(tuple(linked[:cap]), "paths", len(linked), keyword)
+    wanted = frozenset(statuses)
+    ranked = list(every.hits)
+    seen = {h.decision.path for h in ranked}
+    for d in corpus.decisions:  # sorted by (id, path)
+        if d.path not in seen and status_key(d) in wanted:
+            ranked.append(Hit(d, 0.0, ()))
+    return Narrowed(tuple(ranked[:cap]), "status", len(ranked), keyword)

@@ -188,8 +188,13 @@ class Scanner:
             quoted = Spans(code_spans(data))
             for h in hits:
                 h.quoted = h.form in ("id", "link") and quoted.find(h.pos) is not None
+        title = date = None
+        if syntax.is_markdown and hits:
+            from adrguard.core.citations.document import describe
+
+            title, date = describe(data)
         checkpoint(cancel)
-        return CitingFile(path, syntax.kind, _citations(data, hits, cancel), waived)
+        return CitingFile(path, syntax.kind, _citations(data, hits, cancel), waived, title, date)
 
     def _regions(self, data: bytes, syntax: Syntax, end: int) -> list[tuple[int, int]]:
         """Where citations may stand (up to ``end``, past the last candidate): comments in code,
