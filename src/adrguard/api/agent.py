@@ -109,7 +109,8 @@ def get_adr(ws: Workspace, identifier: str, *, history: bool = False) -> dict[st
     d = lookup(corpus, key)
     if not d.is_readable:
         raise unreadable_error([d], f"cannot read {d.id}")
-    from adrguard.api.citations import IDENTIFIER, referenced_by
+    from adrguard.api.citation_answers import IDENTIFIER
+    from adrguard.api.lookup import referenced_by
     from adrguard.core.agent.succession import succession
     from adrguard.core.agent.succession import to_json as succession_json
     from adrguard.core.graph import graph as core_graph
@@ -188,7 +189,7 @@ def search_adrs(ws: Workspace, query: str, limit: int = search.DEFAULT_LIMIT) ->
     if result.total is not None:
         data["total"] = result.total
     if result.cites:  # adr:ID: what cites the decision (issue 19)
-        from adrguard.api.citations import citing_files
+        from adrguard.api.citation_answers import citing_files
 
         data.update(citing_files(result))
     return data

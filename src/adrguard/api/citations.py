@@ -1,4 +1,5 @@
-"""The citation scan of a repository, cached, and what every front end says about citations.
+"""The citation scan of a repository, cached: the pipeline step after the corpus is built
+(what front ends say about citations is :mod:`adrguard.api.citation_answers`).
 
 :func:`scan_found` reads the files discovery listed (:mod:`adrguard.adapters.citing` chooses
 them) and scans each with :class:`adrguard.core.citations.scan.Scanner`. Results are kept in the
@@ -20,24 +21,22 @@ import os
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from adrguard.config import Config
 from adrguard.core.cancel import Token, checkpoint
-from adrguard.core.citations.resolve import Cited, index, scheme_of
+from adrguard.core.citations.resolve import scheme_of
 from adrguard.core.citations.scan import Outcome, Scanner
 from adrguard.core.citations.syntax import syntax_of
-from adrguard.core.model import ChangeSet, Citations, CitingFile, Corpus, Decision
+from adrguard.core.model import ChangeSet, Citations, CitingFile, Corpus
 
 if TYPE_CHECKING:
     from adrguard.adapters.cache import Store
     from adrguard.adapters.files import Discovery
-    from adrguard.core.agent.search import SearchResult
 
 AUTO_MAX_FILES = 20_000
 CHECK = "check"  # scan as check does: by the config, or when the repository is small enough
 ASKED = "asked"  # scan unless the config turns citations off
-IDENTIFIER = "identifier"  # a record's id in the agent answers (the MCP tool contract)
 
 
 def wanted(config: Config, mode: str | None, candidates: int) -> bool:
@@ -215,148 +214,5 @@ def decode(blob: bytes, path: str) -> Outcome | None:
     return Outcome(file=found) if found.path == path else None
 
 
-# --- what front ends say ------------------------------------------------------------------
-
-
 def with_citations(corpus: Corpus, found: Citations | None) -> Corpus:
     return corpus if found is None else replace(corpus, citations=found)
-
-
-def cited_row(cited: Cited, ident: str = "id") -> dict[str, Any]:
-    """One citation as JSON (``schemas/citations.schema.json``); ``ident``: the name of a
-    record's id (``identifier`` in the agent answers, as the MCP tool contract names it)."""
-    c = cited.citation
-    d = cited.decision
-    return {
-        "path": cited.path,
-        "line": c.line,
-        "column": c.column,
-        "kind": cited.file.kind,
-        "form": c.form,
-        "text": c.text,
-        "excerpt": c.excerpt,
-        "state": cited.state,
-        "decision": _ref(d, ident) if d is not None else None,
-        "candidates": [x.id for x in cited.decisions] if len(cited.decisions) > 1 else [],
-    }
-
-
-def _ref(d: Decision, ident: str = "id") -> dict[str, Any]:
-    return {
-        ident: d.id,
-        "title": d.title,
-        "status": d.status.value if d.status is not None else None,
-        "path": d.path,
-    }
-
-
-def citations_of(corpus: Corpus, d: Decision | None = None) -> list[Cited]:
-    """Every citation of the corpus's scan, or those of one record."""
-    found = index(corpus)
-    if d is None:
-        return list(found.all)
-    return list(found.by_decision.get(d.path, ()))
-
-
-def referenced_by(corpus: Corpus, d: Decision, ident: str = "id") -> list[dict[str, Any]]:
-    """Who relies on ``d``: the records that link to it or declare a relationship with it
-    (``kind: decision``, its id named ``ident``), then the code and documents that cite it
-    (``kind: code|doc``); each with the referring document's ``title`` and ``date`` where it
-    states them (a record's own; a markdown document's front matter, first heading or Date
-    field: :mod:`adrguard.core.citations.document`; null for code)."""
-    from adrguard.core.graph import graph
-
-    g = graph.build(corpus)
-    out: list[dict[str, Any]] = []
-    for path in g.referenced_by.get(d.path, ()):
-        other = corpus.by_path[path]
-        out.append({"kind": "decision", ident: other.id, "path": path, "title": other.title,
-                    "date": other.date})
-    for cited in citations_of(corpus, d):
-        c = cited.citation
-        out.append({
-            "kind": cited.file.kind,
-            "path": cited.path,
-            "line": c.line,
-            "form": c.form,
-            "text": c.text,
-            "excerpt": c.excerpt,
-            "title": cited.file.title,
-            "date": cited.file.date,
-        })
-    return out
-
-
-def counts(corpus: Corpus) -> dict[str, dict[str, int]]:
-    """Record path -> how many records, code files and documents refer to it."""
-    from adrguard.core.graph import graph
-
-    g = graph.build(corpus)
-    out: dict[str, dict[str, int]] = {}
-    for d in corpus.decisions:
-        files = {(c.path, c.file.kind) for c in index(corpus).by_decision.get(d.path, ())}
-        out[d.path] = {
-            "decisions": len(g.referenced_by.get(d.path, ())),
-            "code": sum(1 for _, kind in files if kind == "code"),
-            "doc": sum(1 for _, kind in files if kind == "doc"),
-        }
-    return out
-
-
-def summary(found: Citations | None) -> dict[str, Any]:
-    """How much the scan read (for JSON outputs)."""
-    if found is None:
-        return {"scanned": 0, "skipped": {}, "enabled": False}
-    return {"scanned": found.scanned, "skipped": dict(sorted(found.skipped.items())),
-            "enabled": True}
-
-
-def is_text_path(path: str) -> bool:
-    """Whether the scan could read ``path`` at all (a known comment syntax)."""
-    return syntax_of(path) is not None
-
-
-def report(
-    repo_root: Path,
-    config: Config,
-    key: str | None = None,
-    *,
-    kind: str | None = None,
-    state: str | None = None,
-) -> dict[str, Any]:
-    """``adrguard citations [ID]``: every citation, or those of one record (``key``: an id,
-    number or path), optionally of one kind (code, doc) or state (resolved, unknown,
-    ambiguous)."""
-    from adrguard.api.corpus import load_with
-    from adrguard.api.lookup import decision_row, find_decision
-    from adrguard.core.errors import UserError
-
-    if config.citations.enabled is False:
-        raise UserError(
-            "citations are turned off (citations.enabled = false in the config): remove the "
-            "setting, or set it to true, to scan code and documents for citations"
-        )
-    corpus = load_with(repo_root, config, citations=ASKED)
-    d = find_decision(corpus, key) if key is not None else None
-    found = [
-        c for c in citations_of(corpus, d)
-        if (kind is None or c.file.kind == kind) and (state is None or c.state == state)
-    ]
-    return {
-        "schemaVersion": 1,
-        "decision": decision_row(d) if d is not None else None,
-        **summary(corpus.citations),
-        "total": len(found),
-        "files": len({c.path for c in found}),
-        "citations": [cited_row(c) for c in found],
-    }
-
-
-def citing_files(result: SearchResult) -> dict[str, Any]:
-    """The fields ``search adr:ID`` adds to the agent answer (records named ``identifier``, as
-    the MCP tool contract names them): the decisions asked about and the files citing them."""
-    return {
-        "cites": [_ref(d, IDENTIFIER) for d in result.cited],
-        "citationTotal": result.citation_total,
-        "citations": [cited_row(c, IDENTIFIER) for c in result.citations],
-    }

@@ -17,6 +17,7 @@ from adrguard.adapters.cache import Store
 from adrguard.adapters.files import Discovery
 from adrguard.adapters.roots import Search
 from adrguard.adapters.source import Source, WorkTree
+from adrguard.api.citations import scan_found, with_citations
 from adrguard.api.records import open_store, parse_sources
 from adrguard.config import Config, load_config
 from adrguard.core.cancel import Token, checkpoint
@@ -150,8 +151,6 @@ def corpus_of(
     )
     if citations is None or place is None:
         return corpus
-    from adrguard.api.citations import scan_found, with_citations
-
     return with_citations(
         corpus, scan_found(found, config, corpus, store, place, citations, cancel))
 

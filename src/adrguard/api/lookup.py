@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from adrguard.core.citations.resolve import index
 from adrguard.core.errors import UserError
 from adrguard.core.model import Corpus, Decision
 
@@ -64,7 +65,6 @@ def describe(corpus: Corpus, d: Decision) -> dict[str, Any]:
     resolved (supersedes, superseded by, current successor, ...), and who relies on the record
     (``referencedBy``: the records that refer to it, then the code and documents that cite
     it, when the corpus was scanned for citations)."""
-    from adrguard.api.citations import referenced_by
     from adrguard.core.graph import graph
 
     written: dict[str, list[str]] = {}
@@ -86,3 +86,32 @@ _WRITTEN = {
     "relates-to": "relatesTo",
     "in-favour-of": "inFavourOf",
 }
+
+
+def referenced_by(corpus: Corpus, d: Decision, ident: str = "id") -> list[dict[str, Any]]:
+    """Who relies on ``d``: the records that link to it or declare a relationship with it
+    (``kind: decision``, its id named ``ident``), then the code and documents that cite it
+    (``kind: code|doc``); each with the referring document's ``title`` and ``date`` where it
+    states them (a record's own; a markdown document's front matter, first heading or Date
+    field: :mod:`adrguard.core.citations.document`; null for code)."""
+    from adrguard.core.graph import graph
+
+    g = graph.build(corpus)
+    out: list[dict[str, Any]] = []
+    for path in g.referenced_by.get(d.path, ()):
+        other = corpus.by_path[path]
+        out.append({"kind": "decision", ident: other.id, "path": path, "title": other.title,
+                    "date": other.date})
+    for cited in index(corpus).by_decision.get(d.path, ()):
+        c = cited.citation
+        out.append({
+            "kind": cited.file.kind,
+            "path": cited.path,
+            "line": c.line,
+            "form": c.form,
+            "text": c.text,
+            "excerpt": c.excerpt,
+            "title": cited.file.title,
+            "date": cited.file.date,
+        })
+    return out

@@ -367,7 +367,7 @@ def run_list(args: argparse.Namespace) -> int:
     kept = [d for d in corpus.decisions if wanted is None or status_key(d) in wanted]
     rows = [decision_row(d) for d in kept]
     if args.format == "json":
-        from adrguard.api.citations import counts
+        from adrguard.api.citation_answers import counts
 
         referenced = counts(corpus)
         for row in rows:

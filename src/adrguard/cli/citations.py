@@ -35,7 +35,7 @@ def register(subparsers: Any) -> None:
 
 
 def run_citations(args: argparse.Namespace) -> int:
-    from adrguard.api.citations import report
+    from adrguard.api.citation_answers import report
 
     root, config = load_config_for(args)
     data = report(root, config, args.id, kind=args.kind, state=args.state)

@@ -22,7 +22,7 @@ from adrguard.core.wording import plural
 
 if TYPE_CHECKING:
     from adrguard.adapters.github_api import GitHubClient
-    from adrguard.cli.gha import Settings
+    from adrguard.cli.gha_env import Settings
 
 MAX_PULLS = 100  # the most recently updated open pull requests looked at
 MAX_TEXT = 1_048_576  # characters of one file's text kept (the schema's limit)
@@ -101,7 +101,7 @@ def prepare_claims(settings: Settings) -> str:
     (skipped, with a notice saying why)."""
     from adrguard.adapters.github_api import GitHubClient
     from adrguard.adapters.write import write_atomic
-    from adrguard.cli.gha import notice
+    from adrguard.cli.gha_env import notice
 
     if not settings.flag("INPUT_OPEN_PULL_REQUESTS", default=False):
         return ""

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from adrguard.cli.common import info
-from adrguard.cli.gha import DEFAULT_BOT, FILES, Settings, append_summary, as_dict, notice
+from adrguard.cli.gha_env import DEFAULT_BOT, FILES, Settings, append_summary, as_dict, notice
 from adrguard.core.errors import UserError
 from adrguard.core.findings import Report
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from adrguard.cli.gha import Settings, notice
+from adrguard.cli.gha_env import Settings, notice
 from adrguard.core.errors import UserError
 
 FILE = "verify.json"

@@ -41,7 +41,7 @@ from adrguard.core.cancel import Token, checkpoint
 from adrguard.core.findings import Finding, Report, Severity, sort_findings
 from adrguard.core.gate import suppress
 from adrguard.core.model import ChangeSet, Corpus, Decision, Location
-from adrguard.rules import ALL_RULES, BaseRule, RuleContext
+from adrguard.rules import ALL_RULES, CATALOGUE, BaseRule, RuleContext
 
 LEGACY_CODES = frozenset(
     {"ADR001", "ADR002", "ADR106", "ADR201", "ADR301", "ADR302", "ADR303", "ADR309"}
@@ -119,7 +119,7 @@ def run(
     cancellation token, checked before each rule (:mod:`adrguard.core.cancel`)."""
     check_selectors(config)
     rules = selected_rules(config, changes)
-    ctx = RuleContext(corpus, config.options, changes, claims)
+    ctx = RuleContext(corpus, config.options, changes, claims, CATALOGUE)
     overrides = _Overrides(config.severity)
     findings: list[Finding] = []
     for rule in rules:

@@ -23,7 +23,7 @@ from adrguard.core.model import Decision
 from adrguard.core.wording import plural
 from adrguard.reporters import markdown
 from adrguard.reporters.context import ReportContext
-from adrguard.reporters.graph import View
+from adrguard.reporters.graph_view import View
 from adrguard.reporters.mermaid import render_mermaid, too_large
 
 MARKER = "<!-- adrguard:sticky -->"  # the marker line without a run identity

@@ -33,7 +33,7 @@ from adrguard.core.textsafe import neutralise
 from adrguard.reporters.mermaid import MAX_EDGES, MAX_TEXT, render_mermaid, status_of
 
 if TYPE_CHECKING:
-    from adrguard.reporters.graph import View
+    from adrguard.reporters.graph_view import View
 
 # The default Mermaid: one exact release on jsDelivr, pinned by its SRI hash (the same file as
 # mermaid-11 in .ci/browser/package.json; tests/browser checks both).

@@ -21,7 +21,7 @@ from adrguard.core.model import Decision
 from adrguard.core.textsafe import neutralise
 
 if TYPE_CHECKING:
-    from adrguard.reporters.graph import View
+    from adrguard.reporters.graph_view import View
 
 MAX_TEXT = 50_000  # Mermaid's maxTextSize: above it, a red "Maximum text size" box instead
 MAX_EDGES = 500  # Mermaid's maxEdges (GitHub renders no more)

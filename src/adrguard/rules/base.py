@@ -6,7 +6,7 @@ files, git or config: everything arrives in the :class:`RuleContext`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol, TypeVar, cast
 
@@ -31,15 +31,32 @@ T = TypeVar("T")
 
 
 @dataclass(frozen=True)
+class Catalogue:
+    """A set of rules and the codes retired from it: what a run may select and what a
+    ``select``, ``ignore`` or suppression comment may name. The registry's is
+    :data:`adrguard.rules.CATALOGUE`; the engine runs the catalogue it is given and hands it to
+    the rules on the :class:`RuleContext`."""
+
+    rules: tuple[type[BaseRule], ...] = ()
+    retired: Mapping[str, str] = field(default_factory=dict)
+
+    def known(self) -> list[tuple[str, str]]:
+        """(code, name) of every rule."""
+        return [(r.meta.code, r.meta.name) for r in self.rules]
+
+
+@dataclass(frozen=True)
 class RuleContext:
     """What a rule may look at: the records, the options and, for change-aware rules, the
-    change set; ``claims``: the records other refs add (``check --against``). :meth:`log` gives
+    change set; ``claims``: the records other refs add (``check --against``); ``catalogue``:
+    the rules of the run and the retired codes (what a suppression may name). :meth:`log` gives
     the conventions learned from one ADR root's records."""
 
     corpus: Corpus
     options: Options
     changes: ChangeSet | None = None
     claims: Claims | None = None
+    catalogue: Catalogue = field(default_factory=Catalogue)
     _derived: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def derived(self, name: str, compute: Callable[[], T]) -> T:

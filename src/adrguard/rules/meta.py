@@ -78,13 +78,6 @@ class InvalidFrontMatter(_ProblemRule):
     )
 
 
-def known_rules() -> list[tuple[str, str]]:
-    """(code, name) of every registered rule (imported late: this module is part of it)."""
-    from adrguard.rules import ALL_RULES
-
-    return [(r.meta.code, r.meta.name) for r in ALL_RULES]
-
-
 class UnknownSuppression(BaseRule):
     """A suppression comment names a code, prefix or rule name that does not exist.
 
@@ -115,15 +108,13 @@ class UnknownSuppression(BaseRule):
     )
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
-        from adrguard.rules import RETIRED
-
-        rules = known_rules()
+        rules = ctx.catalogue.known()
         for d in ctx.corpus.decisions:
             for s in suppress.suppressions(d):
                 for selector in s.selectors:
                     if suppress.is_known(selector, rules):
                         continue
-                    retired = RETIRED.get(suppress.normalise_selector(selector))
+                    retired = ctx.catalogue.retired.get(suppress.normalise_selector(selector))
                     what = (
                         f"a retired rule ({retired})"
                         if retired
