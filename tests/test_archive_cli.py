@@ -421,7 +421,7 @@ def test_an_archive_folder_that_is_a_symlink_out_of_the_repository_is_refused(
         ("unsafe-target", "docs/adr/archive/0002-use-mysql.md")]
     assert main(["archive", "apply", str(plan_path), "--repo", str(repo.path)]) == 2
     assert "blocking conflict" in capsys.readouterr().err
-    from adrguard.adapters.gitmove import move
+    from adrguard.adapters.git import move
     from adrguard.core.errors import UserError
 
     with pytest.raises(UserError, match="resolves outside the repository"):

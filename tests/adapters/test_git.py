@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import json
+import os
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from gitrepo import BASE_ENV, GitRepo
 
-from adrguard.adapters import revisions
+from adrguard.adapters import git
 from adrguard.api.impact import build_changes, corpus_at
 from adrguard.config import Config
 from adrguard.core.errors import UserError
@@ -71,7 +74,7 @@ def test_missing_base_ref_names_the_fetch(tmp_path: Path) -> None:
 
 def test_outside_a_repository(tmp_path: Path) -> None:
     with pytest.raises(UserError, match="not inside a git repository"):
-        revisions.resolve_commit(tmp_path, "HEAD")
+        git.resolve_commit(tmp_path, "HEAD")
 
 
 def test_awkward_file_names_binary_and_submodule_changes(tmp_path: Path) -> None:
@@ -91,7 +94,7 @@ def test_awkward_file_names_binary_and_submodule_changes(tmp_path: Path) -> None
     repo.git("add", "-A")
     repo.git("update-index", "--add", "--cacheinfo", f"160000,{'b' * 40},vendor/lib")
     repo.git("commit", "-q", "-m", "awkward")
-    changes, notes = revisions.diff_changes(repo.path, base, repo.git("rev-parse", "HEAD"))
+    changes, notes = git.diff_changes(repo.path, base, repo.git("rev-parse", "HEAD"))
     got = {(c.status, c.path) for c in changes}
     assert got == {
         ("A", "caf\\xe9.txt"),
@@ -110,7 +113,7 @@ def test_renames_keep_the_old_path(tmp_path: Path) -> None:
     (repo.path / "docs/adr/archive").mkdir()
     repo.git("mv", "docs/adr/0001-use-postgres.md", "docs/adr/archive/0001-use-postgres.md")
     head = repo.commit("archive")
-    changes, _ = revisions.diff_changes(repo.path, base, head)
+    changes, _ = git.diff_changes(repo.path, base, head)
     assert [(c.status, c.path, c.old_path) for c in changes] == [
         ("R", "docs/adr/archive/0001-use-postgres.md", "docs/adr/0001-use-postgres.md")
     ]
@@ -210,7 +213,7 @@ def _clone(tmp_path: Path, up: GitRepo, fetch_main: bool) -> Path:
 
 def test_shallow_clone_without_merge_base_says_how_to_fix(tmp_path: Path) -> None:
     clone = _clone(tmp_path, _upstream(tmp_path), fetch_main=True)
-    assert revisions.is_shallow(clone)
+    assert git.is_shallow(clone)
     with pytest.raises(UserError) as err:
         build_changes(clone, Config(), "origin/main")
     message = str(err.value)
@@ -245,4 +248,52 @@ def test_deepen_is_bounded(tmp_path: Path) -> None:
     env = {**BASE_ENV, "PATH": __import__("os").environ["PATH"]}
     subprocess.run(["git", "commit", "-q", "-m", "lonely"], cwd=clone, check=True, env=env)
     with pytest.raises(UserError, match=r"share no history even after fetching all of it"):
-        revisions.deepen_until_merge_base(clone, "origin/main", "HEAD", steps=(1, 2))
+        git.deepen_until_merge_base(clone, "origin/main", "HEAD", steps=(1, 2))
+
+
+def test_one_ls_tree_parser_for_files_paths_and_objects(tmp_path: Path) -> None:
+    repo = GitRepo(tmp_path / "repo")
+    odd = "docs/adr/0002 tab\there.md"
+    repo.write({"docs/adr/0001-a.md": RECORD, odd: RECORD, "src/line\nbreak.py": "y = 1\n"})
+    repo.commit("files")
+    head = repo.git("rev-parse", "HEAD")
+    files = git.files_at(repo.path, head)
+    assert sorted(files) == ["docs/adr/0001-a.md", odd, "src/line\nbreak.py"]
+    assert git.paths_at(repo.path, head, ["docs/adr"]) == {"docs/adr/0001-a.md", odd}
+    assert git.object_ids(repo.path, head, [odd, "absent.md"]) == {odd: files[odd]}
+    assert git.blobs_at(repo.path, head, [odd]) == {odd: RECORD.encode()}
+    kinds = {e.path: e.kind for e in git.ls_tree(repo.path, head, recursive=False)}
+    assert kinds == {"docs": "tree", "src": "tree"}
+
+
+def test_a_git_failure_is_one_error_with_the_fix(tmp_path: Path) -> None:
+    repo = _repo(tmp_path)
+    for call in (lambda: git.files_at(repo.path, "no-such-rev"),
+                 lambda: git.blobs_at(repo.path, "no-such-rev", ["docs/adr/0001-use-postgres.md"]),
+                 lambda: git.paths_at(repo.path, "no-such-rev", ["."])):
+        with pytest.raises(git.GitError, match=r"git ls-tree no-such-rev failed: fatal") as err:
+            call()
+        assert isinstance(err.value, UserError) and err.value.status == 128
+    with pytest.raises(git.GitError, match="is not inside a git repository"):
+        git.require_repo(tmp_path)
+    assert git.find_repo_root(tmp_path) is None
+    assert git.tracked_files(tmp_path) is None
+    assert git.head_commit(repo.path) == repo.git("rev-parse", "HEAD")
+
+
+def test_check_of_a_work_tree_lists_files_without_gitpython(tmp_path: Path) -> None:
+    repo = _repo(tmp_path)
+    repo.write({"docs/adr/0002-untracked.md": RECORD.replace("1. Use", "2. Use")})
+    script = (
+        "import sys, json\n"
+        "from adrguard.cli import main\n"
+        "code = main(['check', '--format', 'json'])\n"
+        "print('LOADED=' + json.dumps(['git' in sys.modules, code]))\n"
+    )
+    env = {**BASE_ENV, "PATH": os.environ["PATH"], "HOME": str(tmp_path),
+           "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    done = subprocess.run([sys.executable, "-c", script], cwd=repo.path, env=env,
+                          capture_output=True, text=True, check=True)
+    report, _, loaded = done.stdout.rpartition("LOADED=")
+    assert json.loads(loaded) == [False, 0]
+    assert json.loads(report)["summary"]["decisions"] == 2  # the untracked record too

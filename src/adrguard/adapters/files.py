@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from adrguard.adapters.git import refusal, state_digest, tracked_files, untracked_files
 from adrguard.adapters.layout import Plan, classify, longest_first, other_text_paths, root_of
 from adrguard.adapters.reading import read_bytes
 from adrguard.adapters.roots import (
@@ -214,14 +215,13 @@ def _git_listing(base: Path, store: Store | None) -> list[str] | None:
     """The tracked files below base inside a git work tree, else None (also when
     git cannot be used there). With a ``store`` the answer is kept, keyed by the bytes of the git
     index and config (:func:`adrguard.adapters.git.state_digest`): an unchanged repository then
-    needs neither gitpython nor a git process."""
+    needs no git process."""
     top = next((d for d in (base, *base.parents) if (d / ".git").exists()), None)
     if top is None:
         return None  # not a repository: no need to start git at all
     entry: str | None = None
     if store is not None:
         from adrguard.adapters.cache import key
-        from adrguard.adapters.git import state_digest
 
         digest = state_digest(top)
         entry = key("git-files", digest, str(base)) if digest else None
@@ -229,10 +229,6 @@ def _git_listing(base: Path, store: Store | None) -> list[str] | None:
         hit = _decode_listing(store.get(entry))
         if hit is not None:
             return hit
-    try:
-        from adrguard.adapters.git import tracked_files
-    except ImportError:  # gitpython without a git executable
-        return None
     files = tracked_files(base)
     if files is None:
         _refused(base, top)  # a .git that git will not read is an error, never a silent walk
@@ -270,10 +266,6 @@ def _unreadable_folders(found: list[tuple[str, str]], roots: Sequence[str]) -> l
 
 def _refused(base: Path, top: Path) -> None:
     """A ``.git`` that git will not read is a UserError, never a silent walk of the files."""
-    try:
-        from adrguard.adapters.git import refusal
-    except ImportError:  # gitpython without a git executable: walk the file system
-        return
     why = refusal(base)
     if why is None:
         return
@@ -334,8 +326,6 @@ def _new_files(
         on_disk.update(p for p in listed if p not in known)
     if not on_disk:
         return []
-    from adrguard.adapters.gitwork import untracked_files
-
     return [p for p in untracked_files(base, sorted(set(roots))) if p in on_disk]
 
 

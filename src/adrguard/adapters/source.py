@@ -108,7 +108,7 @@ class Amended:
     then: frozenset[str]
 
     def discover(self, config: Config, store: Store | None = None) -> Discovery:
-        from adrguard.adapters.gitwork import blobs_at
+        from adrguard.adapters.git import blobs_at
 
         found, now = self.found, self.now
         old = blobs_at(self.root, self.rev, self.then) if self.then else {}

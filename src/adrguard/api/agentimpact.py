@@ -80,10 +80,10 @@ def analyze_impact(
         statuses = configured_statuses(config.options)
     except UserError as exc:
         raise ConfigurationError(str(exc)) from None
-    from adrguard.adapters import git as gitio
+    from adrguard.adapters import git
 
     with ws.locked():
-        gitio.require_repo(ws.root)
+        git.require_repo(ws.root)
         corpus = head_corpus(ws.root, config, head, ws.cancel)
         changes = build_changes(ws.root, config, base, head, corpus=corpus)
     impact = analyse(corpus, changes, manifest, statuses)

@@ -107,7 +107,7 @@ def make_plan(root: Path, config: Config, keys: Sequence[str]) -> PlanResult:
 def _move_conflicts(
     root: Path, found: Discovery, mover: Mover, units: dict[str, str]
 ) -> list[Issue]:
-    from adrguard.adapters.gitmove import tracked
+    from adrguard.adapters.git import tracked
     from adrguard.pathguard import write_problem
 
     out: list[Issue] = []

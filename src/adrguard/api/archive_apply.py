@@ -90,7 +90,7 @@ class Log:
 
     @staticmethod
     def place(root: Path, plan_id: str) -> Path:
-        from adrguard.adapters.gitmove import git_dir
+        from adrguard.adapters.git import git_dir
 
         return git_dir(root) / "adrguard" / "archive" / f"{plan_id}.json"
 
@@ -271,7 +271,7 @@ def _check_states(root: Path, plan: dict[str, Any], log: Log) -> None:
 
 
 def _move(root: Path, move: dict[str, str], log: Log, hook: Step | None) -> None:
-    from adrguard.adapters.gitmove import move as git_mv
+    from adrguard.adapters.git import move as git_mv
 
     step = f"move {move['from']}"
     if step in log.data["done"] or (root / move["to"]).exists():
@@ -323,7 +323,7 @@ def _index(
             log.data["created"].append(change["path"])
     log.save()
     written = write_indexes(root, config, load_with(root, config)).written
-    from adrguard.adapters.gitmove import add
+    from adrguard.adapters.git import add
 
     # an index the move creates is staged like the moved records (never left untracked)
     add(root, [p for p in log.data["created"] if _read(root, p) is not None])
@@ -347,7 +347,7 @@ def restore(root: Path, plan_path: Path, *, hook: Step | None = None) -> Outcome
 
 
 def _restore(root: Path, plan: dict[str, Any], hook: Step | None) -> Outcome:
-    from adrguard.adapters.gitmove import move as git_mv
+    from adrguard.adapters.git import move as git_mv
 
     pid = plan["planId"]
     log = Log(root, pid)
@@ -360,7 +360,7 @@ def _restore(root: Path, plan: dict[str, Any], hook: Step | None) -> Outcome:
     _check_restorable(root, plan, log, originals)
     log.save("restoring")
     lines: list[str] = []
-    from adrguard.adapters.gitmove import forget
+    from adrguard.adapters.git import forget
 
     forget(root, log.data["created"])  # apply staged them
     for path in log.data["created"]:

@@ -35,7 +35,7 @@ def write_baseline(
     finding; with ``update`` the entries whose finding no longer occurs are dropped, entries of
     files git reports renamed follow them, and new findings are added only with ``add``."""
     from adrguard.adapters import baseline as store
-    from adrguard.adapters.gitwork import head_commit, renames_since
+    from adrguard.adapters.git import head_commit, renames_since
     from adrguard.api.check import check_result
     from adrguard.api.corpus import resolve_root
 

@@ -235,7 +235,7 @@ def _check_local(
     root: Path, cfg: Config, wanted: Targets, change: str, changed_files: Sequence[str],
     others: _Others, cancel: Token | None = None,
 ) -> _Run:
-    from adrguard.adapters import gitwork
+    from adrguard.adapters import git
     from adrguard.api import gate, relevance
     from adrguard.api.corpus import search_roots
     from adrguard.api.targets import repo_relative
@@ -243,8 +243,8 @@ def _check_local(
     if change not in ("staged", "worktree"):
         raise ValueError(f"unknown change {change!r}")
     staged = change == "staged"
-    gitwork.require_work_tree(root)
-    head, diff = gitwork.staged_changes(root) if staged else gitwork.worktree_changes(root)
+    git.require_work_tree(root)
+    head, diff = git.staged_changes(root) if staged else git.worktree_changes(root)
     passed = {p for p in (repo_relative(root, f) for f in changed_files) if p}
     if staged:  # decide before reading any record: most commits touch no ADR
         search = search_roots(root, cfg, extra=wanted.folders, required=False)

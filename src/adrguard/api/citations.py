@@ -102,7 +102,7 @@ def scan_changed(
     paths = sorted({c.path for c in changes.changes if c.status != "D"})
     wanted = [p for p in paths if syntax_of(p) is not None]
     if rev is not None:
-        from adrguard.adapters.gitwork import blobs_at
+        from adrguard.adapters.git import blobs_at
 
         files = blobs_at(repo_root, rev, wanted) if wanted else {}
     else:

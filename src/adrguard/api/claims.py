@@ -91,11 +91,10 @@ def from_refs(repo_root: Path, config: Config, corpus: Corpus, refs: Sequence[st
               head: str | None = None) -> Claims:
     """What each ref that ``refs`` name (refs or globs) adds since its merge base with
     ``head`` (default HEAD; the work tree is this side), and this side's new records."""
-    from adrguard.adapters import git as gitio
-    from adrguard.adapters import revisions
+    from adrguard.adapters import git
 
-    listed = revisions.list_refs(repo_root, list(refs))
-    here = revisions.resolve_commit(repo_root, head or "HEAD", "head")
+    listed = git.list_refs(repo_root, list(refs))
+    here = git.resolve_commit(repo_root, head or "HEAD", "head")
     existing: dict[str, set[str]] = {}
     pending: list[tuple[str, str, dict[str, bytes | None], dict[str, str], frozenset[str]]] = []
     notes = list(listed.skipped)
@@ -103,20 +102,20 @@ def from_refs(repo_root: Path, config: Config, corpus: Corpus, refs: Sequence[st
         label = short_ref(name)
         if sha == here:
             continue  # the commit this side starts from
-        base = revisions.merge_base(repo_root, here, sha)
+        base = git.merge_base(repo_root, here, sha)
         if base is None and globbed:  # one unrelated ref a glob matched: not this change's kin
             notes.append(f"{name} shares no history with {head or 'HEAD'}: skipped")
             continue
         if base is None:
-            raise revisions.no_merge_base_error(repo_root, name, head or "HEAD")
-        changes, _notes = revisions.diff_changes(repo_root, base, sha)
+            raise git.no_merge_base_error(repo_root, name, head or "HEAD")
+        changes, _notes = git.diff_changes(repo_root, base, sha)
         added = [c.path for c in changes if c.status == "A" or (
             c.status == "R" and c.old_path is not None and _renumbered(c.old_path, c.path))]
-        ids = revisions.object_ids(repo_root, sha, added) if added else {}
-        data = gitio.read_blobs(repo_root, list(ids.values()))
+        ids = git.object_ids(repo_root, sha, added) if added else {}
+        data = git.read_blobs(repo_root, list(ids.values()))
         files = {p: data.get(ids[p]) for p in ids}
         if base not in existing:
-            existing[base] = revisions.paths_at(repo_root, base, list(corpus.roots))
+            existing[base] = git.paths_at(repo_root, base, list(corpus.roots))
         mine = frozenset(d.path for d in corpus.decisions if d.path not in existing[base])
         pending.append((name, label, files, ids, mine))
     where = _where(config, corpus, {p for _, _, files, _, _ in pending for p in files})

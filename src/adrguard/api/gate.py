@@ -139,7 +139,7 @@ def _load_baseline(root: Path, judging: Judging) -> tuple[list[bl.Entry], str | 
 
     if judging.baseline_rev is None:
         return store.read(root, judging.baseline_path)
-    from adrguard.adapters.gitwork import blobs_at
+    from adrguard.adapters.git import blobs_at
 
     data = blobs_at(root, judging.baseline_rev, [judging.baseline_path])
     raw = data.get(judging.baseline_path)
@@ -149,7 +149,7 @@ def _load_baseline(root: Path, judging: Judging) -> tuple[list[bl.Entry], str | 
 
 
 def _renames(root: Path, since: str | None) -> dict[str, str]:
-    from adrguard.adapters.gitwork import head_commit, renames_since
+    from adrguard.adapters.git import head_commit, renames_since
 
     try:
         start = since or head_commit(root)

@@ -67,7 +67,7 @@ def lost_indexes(
 ) -> dict[str, bytes]:
     """The generated indexes (with markers) of the roots that ``rev`` holds and the work tree
     no longer has: ADR401 reports them, ``index --write`` regenerates them under their name."""
-    from adrguard.adapters.gitwork import blobs_at
+    from adrguard.adapters.git import blobs_at
 
     cfg = index.settings(config.options)
     if cfg.enabled is False:

@@ -49,26 +49,26 @@ def build_changes(
 ) -> ChangeSet:
     """What changed from the merge base of ``base`` and ``head`` (default ``HEAD``) to head,
     with the corpus at the merge base. ``deepen`` fetches more history in shallow clones."""
-    from adrguard.adapters import revisions
+    from adrguard.adapters import git
 
     head_ref = head or "HEAD"
-    head_sha = revisions.resolve_commit(repo_root, head_ref, "head")
+    head_sha = git.resolve_commit(repo_root, head_ref, "head")
     try:
-        base_sha = revisions.resolve_commit(repo_root, base, "base")
+        base_sha = git.resolve_commit(repo_root, base, "base")
     except UserError:
-        if not deepen or not revisions.is_shallow(repo_root):
+        if not deepen or not git.is_shallow(repo_root):
             raise
         base_sha = ""  # --deepen fetches it
-    merge = revisions.merge_base(repo_root, base_sha, head_sha) if base_sha else None
+    merge = git.merge_base(repo_root, base_sha, head_sha) if base_sha else None
     notes: list[str] = []
     if merge is None:
-        if not deepen or not revisions.is_shallow(repo_root):
-            raise revisions.no_merge_base_error(repo_root, base, head_ref)
-        merge, fetched = revisions.deepen_until_merge_base(repo_root, base, head_ref)
+        if not deepen or not git.is_shallow(repo_root):
+            raise git.no_merge_base_error(repo_root, base, head_ref)
+        merge, fetched = git.deepen_until_merge_base(repo_root, base, head_ref)
         notes.append(f"--deepen fetched more history ({plural(fetched, 'fetch', 'fetches')}) "
                      "to find the merge base")
-        base_sha = revisions.resolve_commit(repo_root, base, "base")
-        head_sha = revisions.resolve_commit(repo_root, head_ref, "head")
+        base_sha = git.resolve_commit(repo_root, base, "base")
+        head_sha = git.resolve_commit(repo_root, head_ref, "head")
     if base_sha == head_sha:
         notes.append(f"base {base} and head {head_ref} are the same commit: nothing changed")
     elif merge != base_sha:
@@ -76,7 +76,7 @@ def build_changes(
             f"{base} is not an ancestor of {head_ref}: compared against their merge base "
             f"{merge[:12]}, so only what {head_ref} changed since it branched counts"
         )
-    changes, diff_notes = revisions.diff_changes(repo_root, merge, head_sha)
+    changes, diff_notes = git.diff_changes(repo_root, merge, head_sha)
     roots = corpus.roots if corpus is not None else ()
     return ChangeSet(
         base=base,
@@ -93,12 +93,12 @@ def build_changes(
 def other_head(repo_root: Path, head: str | None) -> str | None:
     """The commit ``head`` names when it is not the one checked out (None: the work tree is
     the head of the change)."""
-    from adrguard.adapters import revisions
+    from adrguard.adapters import git
 
     if head is None:
         return None
-    wanted = revisions.resolve_commit(repo_root, head, "head")
-    return None if wanted == revisions.resolve_commit(repo_root, "HEAD", "head") else wanted
+    wanted = git.resolve_commit(repo_root, head, "head")
+    return None if wanted == git.resolve_commit(repo_root, "HEAD", "head") else wanted
 
 
 def head_corpus(
@@ -125,12 +125,12 @@ def impact(
 ) -> Impact:
     """The decisions a change touches (``adrguard impact``). ``statuses`` that govern default
     to the config's ``impact.statuses``, else accepted."""
-    from adrguard.adapters import git as gitio
+    from adrguard.adapters import git
     from adrguard.api.citations import scan_changed
 
     root = resolve_root(repo_root)
     cfg = config if config is not None else load_config(root, config_path)
-    gitio.require_repo(root)
+    git.require_repo(root)
     corpus = head_corpus(root, cfg, head)
     changes = build_changes(root, cfg, base, head, corpus=corpus, deepen=deepen)
     other = other_head(root, head)

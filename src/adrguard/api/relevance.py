@@ -57,7 +57,7 @@ def nothing_to_check(
 def hook_has_work(root: Path, config: Config, passed: Sequence[str]) -> str | None:
     """For hooks other than the check (``index --write --hook``): why there is nothing to do
     in this commit, or None."""
-    from adrguard.adapters.gitwork import require_work_tree, staged_changes
+    from adrguard.adapters.git import require_work_tree, staged_changes
     from adrguard.api.corpus import search_roots
     from adrguard.api.targets import repo_relative
 

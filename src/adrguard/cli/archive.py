@@ -58,7 +58,7 @@ def register(subparsers: Any) -> None:
 
 def _check_out(root: Path, target: Path) -> None:
     """A plan file goes outside the work tree, in the git folder, or where git ignores it."""
-    from adrguard.adapters.gitmove import git_dir, is_ignored
+    from adrguard.adapters.git import git_dir, is_ignored
     from adrguard.pathguard import is_inside, output_problem
 
     problem = output_problem(target, root)

@@ -98,7 +98,7 @@ def repository_url(settings: Settings) -> str:
 
 
 def choose_base(settings: Settings, root: Path) -> str | None:
-    from adrguard.adapters import revisions
+    from adrguard.adapters import git
     from adrguard.core.wording import revision
 
     wanted = settings.get("INPUT_BASE")
@@ -115,10 +115,10 @@ def choose_base(settings: Settings, root: Path) -> str | None:
     try:
         if _has_merge_base(root, wanted):
             return wanted
-        if not revisions.is_shallow(root):
-            raise revisions.no_merge_base_error(root, wanted, "HEAD")
+        if not git.is_shallow(root):
+            raise git.no_merge_base_error(root, wanted, "HEAD")
         target = f"origin/{branch}" if branch else wanted
-        merge, fetched = revisions.deepen_until_merge_base(root, target, "HEAD")
+        merge, fetched = git.deepen_until_merge_base(root, target, "HEAD")
         info(f"adrguard: fetched more history ({plural(fetched, 'fetch', 'fetches')}) to find "
              "the merge base "
              f"{merge[:12]}")
@@ -130,14 +130,14 @@ def choose_base(settings: Settings, root: Path) -> str | None:
 
 
 def _has_merge_base(root: Path, ref: str) -> bool:
-    from adrguard.adapters import revisions
+    from adrguard.adapters import git
 
     try:
-        base = revisions.resolve_commit(root, ref, "base")
+        base = git.resolve_commit(root, ref, "base")
     except UserError:
         return False
-    head = revisions.resolve_commit(root, "HEAD", "head")
-    return revisions.merge_base(root, base, head) is not None
+    head = git.resolve_commit(root, "HEAD", "head")
+    return git.merge_base(root, base, head) is not None
 
 
 # report ---------------------------------------------------------------------------------------

@@ -1,14 +1,13 @@
 """Revisions and what changed between them: resolving refs, the merge base (fetching more
 history of a shallow clone when asked), the files a diff names, and the refs a glob lists
-(``--against``). Built on
-:mod:`adrguard.adapters.git`; imported lazily like it."""
+(``--against``)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
 
-from adrguard.adapters.git import decode_path, require_repo, run_git, stderr_line
+from adrguard.adapters.git.command import GitError, decode_path, require_repo, run
 from adrguard.core.errors import UserError
 from adrguard.core.model import FileChange
 from adrguard.core.wording import plural
@@ -26,14 +25,12 @@ def _fetch_hint(repo_root: Path, ref: str) -> str:
 
 def resolve_commit(repo_root: Path, ref: str, role: str = "base") -> str:
     """The full commit id ``ref`` names; a one-line ``UserError`` naming the fix otherwise."""
-    import git
-
     require_repo(repo_root)
     try:
-        out = run_git(
+        out = run(
             repo_root, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{ref}^{{commit}}"
         )
-    except git.GitCommandError:
+    except GitError:
         flag = f"--{role}"
         raise UserError(
             f"{role} ref {ref!r} not found: fetch it ({_fetch_hint(repo_root, ref)}) "
@@ -43,33 +40,27 @@ def resolve_commit(repo_root: Path, ref: str, role: str = "base") -> str:
 
 
 def remotes(repo_root: Path) -> list[str]:
-    import git
-
     try:
-        return run_git(repo_root, "remote").decode("utf-8", "replace").split()
-    except git.GitCommandError:
+        return run(repo_root, "remote").decode("utf-8", "replace").split()
+    except GitError:
         return []
 
 
 def is_shallow(repo_root: Path) -> bool:
-    import git
-
     try:
-        return run_git(repo_root, "rev-parse", "--is-shallow-repository").strip() == b"true"
-    except git.GitCommandError:
+        return run(repo_root, "rev-parse", "--is-shallow-repository").strip() == b"true"
+    except GitError:
         return False
 
 
 def merge_base(repo_root: Path, base: str, head: str) -> str | None:
     """The best common ancestor of two commits (``base...head``), or None when there is none."""
-    import git
-
     try:
-        out = run_git(repo_root, "merge-base", base, head)
-    except git.GitCommandError as exc:
+        out = run(repo_root, "merge-base", base, head)
+    except GitError as exc:
         if exc.status == 1:
             return None
-        raise UserError(f"git merge-base {base} {head} failed: {stderr_line(exc)}") from None
+        raise exc.saying(f"git merge-base {base} {head} failed: {exc.reason}") from None
     return out.decode("ascii").strip() or None
 
 
@@ -144,10 +135,8 @@ def _exists(repo_root: Path, ref: str) -> bool:
 
 
 def _fetch(repo_root: Path, flag: str, remote: str, refspecs: list[str]) -> None:
-    import git
-
     try:
-        run_git(
+        run(
             repo_root,
             "fetch",
             "--quiet",
@@ -157,8 +146,8 @@ def _fetch(repo_root: Path, flag: str, remote: str, refspecs: list[str]) -> None
             *refspecs,
             timeout=_FETCH_TIMEOUT,
         )
-    except git.GitCommandError as exc:
-        raise UserError(f"--deepen: git fetch {flag} {remote} failed: {stderr_line(exc)}") from None
+    except GitError as exc:
+        raise exc.saying(f"--deepen: git fetch {flag} {remote} failed: {exc.reason}") from None
 
 
 def diff_changes(
@@ -167,10 +156,8 @@ def diff_changes(
     """Files changed from commit ``revs[0]`` to ``revs[1]`` (one rev: to the work tree, or with
     ``cached`` to the index) with status, old path (renames) and notes on what was not
     inspected (submodules, paths that are not UTF-8). ``-z`` safe."""
-    import git
-
     try:
-        out = run_git(
+        out = run(
             repo_root,
             "diff",
             *(("--cached",) if cached else ()),
@@ -184,9 +171,9 @@ def diff_changes(
             *revs,
             "--",
         )
-    except git.GitCommandError as exc:
+    except GitError as exc:
         shown = " ".join(r[:12] for r in revs)
-        raise UserError(f"git diff {shown} failed: {stderr_line(exc)}") from None
+        raise exc.saying(f"git diff {shown} failed: {exc.reason}") from None
     fields = out.split(b"\0")
     changes: list[FileChange] = []
     notes: list[str] = []
@@ -241,8 +228,6 @@ def list_refs(repo_root: Path, patterns: list[str]) -> Listed:
     ``refs/remotes`` and ``refs/tags``) and may match nothing; a ref it matches that is not a
     commit (nor a tag of one) is skipped with a note. Any other pattern must name an existing ref
     or commit. Only what is already fetched is read: nothing is fetched."""
-    import git
-
     require_repo(repo_root)
     out: dict[str, tuple[str, bool]] = {}
     skipped: list[str] = []
@@ -256,11 +241,11 @@ def list_refs(repo_root: Path, patterns: list[str]) -> Listed:
             pattern, *(f"{folder}{pattern}" for folder in _REF_FOLDERS)
         ]
         try:
-            raw = run_git(repo_root, "for-each-ref", "--format=%(refname)%00%(objectname)"
+            raw = run(repo_root, "for-each-ref", "--format=%(refname)%00%(objectname)"
                           "%00%(objecttype)%00%(*objectname)%00%(*objecttype)",
                           "--end-of-options", *wanted) if wanted else b""
-        except git.GitCommandError as exc:
-            raise UserError(f"git for-each-ref {pattern} failed: {stderr_line(exc)}") from None
+        except GitError as exc:
+            raise exc.saying(f"git for-each-ref {pattern} failed: {exc.reason}") from None
         for row in raw.decode("utf-8", "replace").splitlines():
             name, sha, kind, peeled, peeled_kind = (row.split("\0") + [""] * 5)[:5]
             if not name or name.endswith("/HEAD") or name in out:  # origin/HEAD: an alias
@@ -277,35 +262,3 @@ def list_refs(repo_root: Path, patterns: list[str]) -> Listed:
             seen.add(sha)
             unique.append((name, sha, globbed))
     return Listed(unique, skipped)
-
-
-def paths_at(repo_root: Path, rev: str, under: list[str]) -> set[str]:
-    """The file paths commit ``rev`` holds below the folders ``under`` (every file for
-    ``.``)."""
-    import git
-
-    scope = [] if not under or "." in under else ["--", *under]
-    try:
-        out = run_git(repo_root, "ls-tree", "-r", "-z", "--name-only", "--full-tree", rev, *scope)
-    except git.GitCommandError as exc:
-        raise UserError(f"git ls-tree {rev[:12]} failed: {stderr_line(exc)}") from None
-    return {decode_path(p) for p in out.split(b"\0") if p}
-
-
-def object_ids(repo_root: Path, rev: str, paths: list[str]) -> dict[str, str]:
-    """Git's object id of each of ``paths`` at commit ``rev`` (absent ones left out)."""
-    import git
-
-    if not paths:
-        return {}
-    try:
-        out = run_git(repo_root, "ls-tree", "-z", "--full-tree", rev, "--", *paths)
-    except git.GitCommandError as exc:
-        raise UserError(f"git ls-tree {rev[:12]} failed: {stderr_line(exc)}") from None
-    found: dict[str, str] = {}
-    for entry in out.split(b"\0"):
-        meta, _, raw = entry.partition(b"\t")
-        parts = meta.split(b" ")
-        if len(parts) == 3 and parts[1] == b"blob":
-            found[decode_path(raw)] = parts[2].decode("ascii")
-    return found
