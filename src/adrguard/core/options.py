@@ -5,9 +5,10 @@ Every field has a default so that ``Options()`` is the built-in behaviour.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from functools import cached_property
+from typing import Any, TypeVar, cast
 
 from adrguard.core.vocabulary import STATUS_HEADINGS, STATUS_SYNONYMS
 
@@ -27,15 +28,26 @@ DEFAULT_REQUIRED_SECTIONS: Mapping[str, tuple[str, ...]] = {
 }
 
 
-class Vocabulary(Mapping[str, str]):
-    """Status words -> statuses, immutable and hashable, so the tables the parser derives from
-    it can be memoised by value (:func:`adrguard.core.parse.status.match`)."""
+T = TypeVar("T")
 
-    __slots__ = ("_hash", "_words")
+
+class Vocabulary(Mapping[str, str]):
+    """Status words -> statuses, immutable and hashable. The tables the parser derives from it
+    are kept on it (:meth:`derived`): they live as long as the run's options, never in a
+    process-wide cache."""
+
+    __slots__ = ("_derived", "_hash", "_words")
 
     def __init__(self, words: Mapping[str, str]) -> None:
         self._words = dict(words)
         self._hash = hash(frozenset(self._words.items()))
+        self._derived: dict[str, Any] = {}
+
+    def derived(self, name: str, compute: Callable[[], T]) -> T:
+        """A table derived from these words alone, computed on first use and kept here."""
+        if name not in self._derived:
+            self._derived[name] = compute()
+        return cast(T, self._derived[name])
 
     def __getitem__(self, key: str) -> str:
         return self._words[key]
@@ -154,6 +166,18 @@ class Options:
     def __post_init__(self) -> None:
         if not isinstance(self.status_synonyms, Vocabulary):
             object.__setattr__(self, "status_synonyms", Vocabulary(self.status_synonyms))
+
+    @cached_property
+    def _derived(self) -> dict[str, Any]:
+        return {}
+
+    def derived(self, name: str, compute: Callable[[], T]) -> T:
+        """State derived from these options alone (the parser's status-heading probe),
+        computed on first use and kept on them: it lives as long as the run's options do."""
+        memo = self._derived
+        if name not in memo:
+            memo[name] = compute()
+        return cast(T, memo[name])
 
 
 DEFAULT_IMPACT_MANIFEST = ".adrguard-impact.json"

@@ -6,7 +6,6 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Iterator
-from functools import lru_cache
 
 from adrguard.core.findings import Finding, Severity
 from adrguard.core.graph import graph
@@ -26,15 +25,19 @@ _HTML_ID = re.compile(r"""<[^>]*?\b(?:id|name)\s*=\s*["']([^"']+)["']""", re.IGN
 _DATE_AFTER = re.compile(r"[-/.]\d")
 
 
-# Several rules walk every link: take each destination apart once (Target is immutable).
-_parse_target = lru_cache(maxsize=1 << 16)(parse_target)
-
-
 def _checked_links(ctx: RuleContext) -> Iterator[tuple[Decision, Link, Target]]:
+    """Every link of every record with its destination taken apart. Several rules walk every
+    link: each destination is taken apart once per run (kept on the rule context; Target is
+    immutable)."""
     repository = ctx.corpus.repository
+    targets: dict[tuple[str, str], Target] = ctx.derived("link targets", dict)
     for d in ctx.corpus.decisions:
         for link in d.links:
-            yield d, link, _parse_target(link.target, d.path, repository)
+            key = (link.target, d.path)
+            found = targets.get(key)
+            if found is None:
+                found = targets[key] = parse_target(link.target, d.path, repository)
+            yield d, link, found
 
 
 def _what(link: Link) -> str:

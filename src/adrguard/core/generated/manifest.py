@@ -13,7 +13,7 @@ import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property
 from typing import Any
 
 from adrguard.core.model import Corpus
@@ -41,12 +41,19 @@ class Selection:
         }
 
     def matches(self, rel: str) -> bool:
-        return (not self.include or _globs(self.include).match_file(rel)) and not (
-            self.exclude and _globs(self.exclude).match_file(rel)
+        return (not self.include or self._included.match_file(rel)) and not (
+            self.exclude and self._excluded.match_file(rel)
         )
 
+    @cached_property
+    def _included(self) -> Any:  # compiled once, kept on this selection
+        return _globs(self.include)
 
-@lru_cache(maxsize=64)
+    @cached_property
+    def _excluded(self) -> Any:
+        return _globs(self.exclude)
+
+
 def _globs(patterns: tuple[str, ...]) -> Any:
     import pathspec
 
@@ -139,10 +146,8 @@ def _symlink_out(corpus: Corpus, path: str) -> str | None:
     return None
 
 
-@lru_cache(maxsize=16)
 def _load(data: bytes) -> tuple[Any, str | None]:
-    """The JSON, validated against the schema (cached: every ADR40x rule reads the same bytes,
-    and validating thousands of members costs more than the rest of the comparison)."""
+    """The JSON, validated against the schema."""
     try:
         from adrguard.core.schemas import load_json
 
@@ -177,7 +182,10 @@ def parse_manifest(
     data: bytes, root: str, view_path: str, corpus: Corpus
 ) -> tuple[Manifest | None, str | None]:
     """The manifest, or None and why it cannot be used (every problem is ADR405)."""
-    raw, problem = _load(data)
+    # kept on the corpus: every ADR40x rule reads the same bytes, and validating thousands of
+    # members costs more than the rest of the comparison
+    digest = hashlib.sha256(data).hexdigest()
+    raw, problem = corpus.derived(f"current manifest {digest}", lambda: _load(data))
     if raw is None:
         return None, problem
     if raw["root"] != root:

@@ -17,7 +17,6 @@ import warnings
 from bisect import bisect_left
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
 from itertools import islice
 from typing import Any
 
@@ -35,6 +34,11 @@ def _pattern_class() -> Any:
 
 def glob_problem(glob: str) -> str | None:
     """Why ``glob`` is not a usable repo-relative gitwildmatch glob, or None when it is."""
+    return _place_problem(glob) or syntax_problem(glob)
+
+
+def _place_problem(glob: str) -> str | None:
+    """Why ``glob`` names no place inside the repository (empty, absolute, ``..``)."""
     body = glob[1:] if glob.startswith("!") else glob
     if not body.strip():
         return "an empty glob matches nothing"
@@ -42,7 +46,7 @@ def glob_problem(glob: str) -> str | None:
         return "absolute paths are not allowed: write the path relative to the repository root"
     if ".." in re.split(r"[\\/]", body):
         return "'..' escapes the repository: write the path relative to the repository root"
-    return syntax_problem(glob)
+    return None
 
 
 def syntax_problem(glob: str) -> str | None:
@@ -72,7 +76,6 @@ class _Matcher:
     exact: str | None = None  # a literal path: it, and everything below it, match
 
 
-@cache
 def _matcher(body: str) -> _Matcher | None:
     """How to match a glob (without its ``!``); ValueError when pathspec rejects it."""
     try:
@@ -117,20 +120,39 @@ def literal_prefix(body: str) -> str:
 
 
 class GlobSet:
-    """Ordered glob lists compiled once; :meth:`match` gives each list's matching paths."""
+    """Ordered glob lists compiled once (each distinct glob once, kept on this set: no
+    process-wide cache); :meth:`match` gives each list's matching paths. Globs that
+    :func:`glob_problem` rejects are left out."""
 
     def __init__(self, lists: Sequence[Sequence[str]]) -> None:
         self._bodies: dict[str, int] = {}
+        self._matchers: list[_Matcher] = []
         self._lists: list[tuple[tuple[int, bool], ...]] = []
+        rejected: set[str] = set()
         for globs in lists:
             entries: list[tuple[int, bool]] = []
             for glob in globs:
                 include = not glob.startswith("!")
                 body = glob if include else glob[1:]
-                if glob_problem(glob) is not None:
-                    continue
-                entries.append((self._bodies.setdefault(body, len(self._bodies)), include))
+                if body not in self._bodies and body not in rejected:
+                    matcher = self._compile(glob, body)
+                    if matcher is None:
+                        rejected.add(body)
+                    else:
+                        self._bodies[body] = len(self._matchers)
+                        self._matchers.append(matcher)
+                if body in self._bodies:
+                    entries.append((self._bodies[body], include))
             self._lists.append(tuple(entries))
+
+    @staticmethod
+    def _compile(glob: str, body: str) -> _Matcher | None:
+        if _place_problem(glob) is not None:
+            return None
+        try:
+            return _matcher(body)
+        except ValueError:
+            return None
 
     def match(self, paths: Iterable[str]) -> list[tuple[str, ...]]:
         """For every list, the paths it matches, sorted."""
@@ -177,9 +199,8 @@ class GlobSet:
         """Per distinct glob, the paths it matches, in ``ordered``'s (sorted) order (with
         ``first_only``, at most the first); ``only``/``skip`` limit the globs matched."""
         hits: list[tuple[str, ...]] = [()] * len(self._bodies)
-        for body, idx in self._bodies.items():
-            m = _matcher(body)
-            if m is None or idx in skip or (only is not None and idx not in only):
+        for idx, m in enumerate(self._matchers):
+            if idx in skip or (only is not None and idx not in only):
                 continue
             scope = _slice(ordered, m.prefix) if m.prefix else ordered
             if m.regex is not None:

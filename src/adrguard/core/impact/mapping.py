@@ -14,7 +14,6 @@ import re
 from bisect import bisect_right
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
 from adrguard.core.errors import UserError
@@ -62,15 +61,13 @@ class Manifest:
 
 def manifest_of(corpus: Corpus, options: Options) -> Manifest | None:
     """The corpus's impact manifest (discovery keeps its bytes in ``other_texts``), parsed;
-    None when the repository has none."""
+    None when the repository has none. Parsed once per corpus (kept on it: the ADR5xx rules
+    of one run all ask)."""
     path = manifest_path(options)
     data = corpus.other_texts.get(path)
-    return None if data is None else _parse_cached(path, bytes(data))
-
-
-@lru_cache(maxsize=8)
-def _parse_cached(path: str, data: bytes) -> Manifest:
-    return parse_manifest(path, data)
+    if data is None:
+        return None
+    return corpus.derived(f"impact manifest {path}", lambda: parse_manifest(path, bytes(data)))
 
 
 def parse_manifest(path: str, data: bytes) -> Manifest:

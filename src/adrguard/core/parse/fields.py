@@ -7,7 +7,6 @@ builds a :class:`Fields` per record and asks it for the :class:`~adrguard.core.m
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from typing import Any
 
 from adrguard.core.model import (
@@ -43,12 +42,16 @@ _REASON_KEY = re.compile(
 )
 
 
-@lru_cache(maxsize=32)
 def _status_keys(headings: tuple[str, ...]) -> tuple[tuple[str, ...], re.Pattern[str]]:
     """Status heading words (casefolded, in order) and a pattern that finds any of them."""
     keys = tuple(dict.fromkeys(h.casefold().strip() for h in headings if h.strip()))
     probe = re.compile("|".join(re.escape(k) for k in keys) or "(?!)")
     return keys, probe
+
+
+def _probe(options: Options) -> tuple[tuple[str, ...], re.Pattern[str]]:
+    """:func:`_status_keys` of the options' status headings, kept on the options (per run)."""
+    return options.derived("status keys", lambda: _status_keys(tuple(options.status_headings)))
 
 
 class Fields:
@@ -70,7 +73,7 @@ class Fields:
         self.name, self.own = name  # the record's name and the id parts of it
         self.fm, self.fm_lines, self.doc = fm, fm_lines, doc
         self.fm_folded = {k.casefold(): k for k in fm}
-        keys, probe = _status_keys(tuple(options.status_headings))
+        keys, probe = _probe(options)
         self.status_keys = frozenset(keys)
         self.probe = probe
         self.fm_statuses: list[tuple[str, int]] = []
@@ -107,7 +110,7 @@ class Fields:
 
     def salvage_statuses(self, lines: dict[str, tuple[str, int]]) -> None:
         """Statuses from front matter YAML could not load, read from its lines as written."""
-        keys = _status_keys(tuple(self.options.status_headings))[0]
+        keys = _probe(self.options)[0]
         self.fm_statuses = [lines[k] for k in keys if k in lines]
 
     def fm_value(self, *keys: str) -> tuple[str, Any] | None:

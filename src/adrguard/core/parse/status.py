@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from functools import lru_cache
 
 from adrguard.core.model import Status
+from adrguard.core.options import Vocabulary
 from adrguard.core.parse import successors
 from adrguard.core.vocabulary import STATUS_GUESSES, STATUS_HEADINGS
 
@@ -110,10 +111,13 @@ def fold(raw: str) -> str:
 
 
 def _vocabulary(synonyms: Mapping[str, str]) -> _Vocab:
-    """The synonyms grouped by first character, longest first; memoised by value when the
-    mapping is hashable (``Options`` holds a :class:`~adrguard.core.options.Vocabulary`)."""
-    if isinstance(synonyms, Hashable):
-        return _vocabulary_of(synonyms)
+    """The synonyms grouped by first character, longest first; kept on the vocabulary when it
+    is a :class:`~adrguard.core.options.Vocabulary` (what ``Options`` holds: per run), built
+    once for the built-in guesses."""
+    if isinstance(synonyms, Vocabulary):
+        return synonyms.derived("status groups", lambda: _build_vocabulary(synonyms))
+    if synonyms is STATUS_GUESSES:
+        return _GUESS_TABLE
     return _build_vocabulary(synonyms)
 
 
@@ -133,8 +137,7 @@ def _build_vocabulary(synonyms: Mapping[str, str]) -> _Vocab:
     return {c: tuple(sorted(v, key=lambda e: -len(e[0]))) for c, v in grouped.items()}
 
 
-_vocabulary_of = lru_cache(maxsize=16)(_build_vocabulary)
-_GUESSES = STATUS_GUESSES  # hashable: memoised like a configured vocabulary
+_GUESS_TABLE = _build_vocabulary(STATUS_GUESSES)  # the built-in guesses: a constant table
 
 
 def match(folded: str, synonyms: Mapping[str, str]) -> Status | None:
@@ -276,7 +279,7 @@ def guess(raw: str, synonyms: Mapping[str, str]) -> tuple[Status, str, str] | No
     folded = fold(raw)
     if not folded or is_template_text(folded, synonyms, is_braced(raw)):
         return None
-    word = matched_word(folded, _GUESSES) or matched_word(_undated(folded), _GUESSES)
+    word = matched_word(folded, STATUS_GUESSES) or matched_word(_undated(folded), STATUS_GUESSES)
     if word is not None:
         return word[1], "not a status word", word[0]
     if " been " in folded:
