@@ -21,7 +21,15 @@ from adrguard.core.model import (
     Status,
     StatusStatement,
 )
-from adrguard.rules import ALL_RULES, RULES_BY_CODE, BaseRule, RuleContext, RuleMeta
+from adrguard.rules import (
+    ALL_RULES,
+    RETIRED,
+    RULES_BY_CODE,
+    BaseRule,
+    Catalogue,
+    RuleContext,
+    RuleMeta,
+)
 
 FULL = (
     Section("Status", 2, 3, 5, "Accepted"),
@@ -58,8 +66,15 @@ def keys(report_findings: tuple[Finding, ...]) -> list[str]:
     return [f"{f.code} {f.location}" for f in report_findings]
 
 
-def codes_run(config: Config, changes: ChangeSet | None = None) -> set[str]:
-    return {r.meta.code for r in engine.selected_rules(config, changes)}
+def codes_run(
+    config: Config, changes: ChangeSet | None = None, rules: Catalogue | None = None
+) -> set[str]:
+    return {r.meta.code for r in engine.selected_rules(config, changes, rules or Catalogue(ALL_RULES))}
+
+
+def with_rule(rule: type[BaseRule]) -> Catalogue:
+    """The registry and one rule of a test's own: the engine runs the rules it is given."""
+    return Catalogue((*ALL_RULES, rule), RETIRED)
 
 
 # --- selection and profiles -------------------------------------------------------------
@@ -73,7 +88,8 @@ def test_standard_runs_default_rules_only() -> None:
 
 def test_legacy_profile_runs_its_short_list_as_warnings() -> None:
     cfg = Config(profile="legacy")
-    assert codes_run(cfg) <= engine.LEGACY_CODES
+    assert codes_run(cfg) == {"ADR001", "ADR002", "ADR106", "ADR201", "ADR301", "ADR302",
+                              "ADR303", "ADR309"}
     assert {"ADR001", "ADR002", "ADR106"} <= codes_run(cfg)
     dup = corpus(
         record(1), record(1, path="docs/adr/0001-s.md"), record(2, status=None, statuses=())
@@ -138,7 +154,7 @@ def test_selectors_that_name_no_rule_are_user_errors(config: Config, message: st
     assert message in str(info.value)
 
 
-def test_change_aware_rules_need_a_change_set(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_change_aware_rules_need_a_change_set() -> None:
     class NeedsChanges(BaseRule):
         meta = RuleMeta("ADR599", "fake-change", "test rule", Severity.NOTE, needs_changes=True)
 
@@ -146,16 +162,15 @@ def test_change_aware_rules_need_a_change_set(monkeypatch: pytest.MonkeyPatch) -
             assert ctx.changes is not None
             yield self.finding(f"changed since {ctx.changes.base}", Location("x.md"))
 
-    monkeypatch.setattr(engine, "ALL_RULES", (*ALL_RULES, NeedsChanges))
-    assert "ADR599" not in codes_run(Config())
+    rules = with_rule(NeedsChanges)
+    assert "ADR599" not in codes_run(Config(), rules=rules)
     changes = ChangeSet(base="main", head="HEAD", merge_base="abc", changes=())
-    report = engine.run(corpus(record(1)), Config(select=("ADR599",)), changes=changes)
+    report = engine.run(corpus(record(1)), Config(select=("ADR599",)), changes=changes,
+                        catalogue=rules)
     assert [f.message for f in report.findings] == ["changed since main"]
 
 
-def test_a_crashing_rule_is_contained_to_the_record_it_failed_on(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_a_crashing_rule_is_contained_to_the_record_it_failed_on() -> None:
     class Crashes(BaseRule):
         meta = RuleMeta("ADR598", "fake-crash", "test rule", Severity.ERROR)
 
@@ -165,8 +180,8 @@ def test_a_crashing_rule_is_contained_to_the_record_it_failed_on(
                     raise ZeroDivisionError("boom")
                 yield self.finding("seen", Location(d.path, 1), d)
 
-    monkeypatch.setattr(engine, "ALL_RULES", (*ALL_RULES, Crashes))
-    report = engine.run(corpus(record(1), record(2), record(3)), Config())
+    report = engine.run(corpus(record(1), record(2), record(3)), Config(),
+                        catalogue=with_rule(Crashes))
     crash = [f for f in report.findings if f.code == "ADR000"]
     assert len(crash) == 1 and crash[0].location.path.endswith("0002-r.md")
     assert "rule ADR598 (fake-crash) failed on this record (ZeroDivisionError: boom)" in (
@@ -249,12 +264,10 @@ def test_unknown_suppression_is_reported_and_not_unused() -> None:
     assert any("did you mean 'missing-section'" in f.message for f in report.findings)
 
 
-def test_suppression_of_a_retired_code_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
-    import adrguard.rules
-
-    monkeypatch.setitem(adrguard.rules.RETIRED, "ADR199", "merged into ADR104 in 0.2")
+def test_suppression_of_a_retired_code_says_so() -> None:
+    retired = Catalogue(ALL_RULES, {"ADR199": "merged into ADR104 in 0.2"})
     d = record(1, comments=(Comment("<!-- adrguard-disable ADR199 -->", 3),))
-    (finding,) = engine.run(corpus(d), Config(select=("ADR003",))).findings
+    (finding,) = engine.run(corpus(d), Config(select=("ADR003",)), catalogue=retired).findings
     assert "a retired rule (merged into ADR104 in 0.2)" in finding.message
 
 
@@ -306,7 +319,7 @@ def test_unreadable_records_only_get_adr001() -> None:
     assert RULES_BY_CODE["ADR001"].meta.name == "unreadable-file"
 
 
-def test_rules_that_grade_their_findings_keep_the_grading(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_rules_that_grade_their_findings_keep_the_grading() -> None:
     class Grades(BaseRule):
         meta = RuleMeta("ADR597", "fake-grades", "test rule", Severity.WARNING)
 
@@ -314,10 +327,11 @@ def test_rules_that_grade_their_findings_keep_the_grading(monkeypatch: pytest.Mo
             yield self.finding("minor", Location("a.md", 1)).with_severity(Severity.NOTE)
             yield self.finding("normal", Location("a.md", 2))
 
-    monkeypatch.setattr(engine, "ALL_RULES", (*ALL_RULES, Grades))
+    rules = with_rule(Grades)
     c = corpus(record(1))
     graded = {
-        profile: [f.severity for f in engine.run(c, Config(profile=profile, select=("ADR597",))).findings]
+        profile: [f.severity for f in engine.run(
+            c, Config(profile=profile, select=("ADR597",)), catalogue=rules).findings]
         for profile in ("standard", "strict", "advisory")
     }
     assert graded == {
@@ -325,5 +339,80 @@ def test_rules_that_grade_their_findings_keep_the_grading(monkeypatch: pytest.Mo
         "strict": [Severity.NOTE, Severity.ERROR],
         "advisory": [Severity.NOTE, Severity.WARNING],
     }
-    overridden = engine.run(c, Config(select=("ADR597",), severity={"fake-grades": Severity.ERROR}))
+    overridden = engine.run(c, Config(select=("ADR597",), severity={"fake-grades": Severity.ERROR}),
+                            catalogue=rules)
     assert [f.severity for f in overridden.findings] == [Severity.ERROR, Severity.ERROR]
+
+
+# --- rule metadata: the engine treats rules by their flags, never by their codes ----------------
+
+
+def test_the_engine_names_no_rule_code() -> None:
+    import ast
+    import re
+    from pathlib import Path
+
+    folder = Path(engine.__file__).parent
+    named = []
+    for path in sorted(folder.glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        docs = {id(n.body[0].value) for n in ast.walk(tree)
+                if isinstance(n, (ast.Module, ast.FunctionDef, ast.ClassDef)) and n.body
+                and isinstance(n.body[0], ast.Expr) and isinstance(n.body[0].value, ast.Constant)}
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Constant) and isinstance(node.value, str)
+                    and id(node) not in docs and re.fullmatch(r"ADR\d{3}", node.value)):
+                named.append(f"{path.name}:{node.lineno} {node.value}")
+            if isinstance(node, ast.ImportFrom) and node.module == "adrguard.rules":
+                assert {a.name for a in node.names} <= {"CATALOGUE", "BaseRule", "Catalogue",
+                                                        "RuleContext"}
+    assert named == []
+
+
+def test_the_flags_on_the_registered_rules() -> None:
+    def flagged(flag: str) -> set[str]:
+        return {r.meta.code for r in ALL_RULES if getattr(r.meta, flag)}
+
+    assert flagged("legacy") == {"ADR001", "ADR002", "ADR106", "ADR201", "ADR301", "ADR302",
+                                 "ADR303", "ADR309"}
+    assert flagged("log_level") == {r.meta.code for r in ALL_RULES
+                                    if r.meta.code[3] in "345"} | {"ADR106", "ADR111"}
+    assert flagged("bookkeeping") == {"ADR003", "ADR004"}
+    assert flagged("reports_unused_suppressions") == {"ADR004"}
+
+
+def test_a_rule_is_log_level_by_its_flag_not_its_code() -> None:
+    def rule(log_level: bool) -> type[BaseRule]:
+        class Compares(BaseRule):
+            meta = RuleMeta("ADR698", "fake-compare", "test rule", Severity.WARNING,
+                            log_level=log_level)
+
+            def check(self, ctx: RuleContext) -> Iterator[Finding]:
+                yield self.finding("differs from the others", Location("docs/adr/0002-r.md", 1))
+
+        return Compares
+
+    c = corpus(record(1), record(2))
+    for log_level, kept in ((True, ["ADR698 docs/adr/0002-r.md:1"]), (False, [])):
+        report = engine.run(c, Config(select=("ADR698",)), only_paths=["docs/adr/0001-r.md"],
+                            catalogue=with_rule(rule(log_level)))
+        assert keys(report.findings) == kept
+
+
+def test_a_bookkeeping_rule_is_never_silenced_inline() -> None:
+    def rule(bookkeeping: bool) -> type[BaseRule]:
+        class Notes(BaseRule):
+            meta = RuleMeta("ADR697", "fake-notes", "test rule", Severity.NOTE,
+                            bookkeeping=bookkeeping)
+
+            def check(self, ctx: RuleContext) -> Iterator[Finding]:
+                for d in ctx.corpus.decisions:
+                    yield self.finding("noted", Location(d.path, 4), d)
+
+        return Notes
+
+    d = record(1, comments=(Comment("<!-- adrguard-disable ADR697 -->", 3),))
+    for bookkeeping, found in ((True, ["ADR697 docs/adr/0001-r.md:4"]), (False, [])):
+        report = engine.run(corpus(d), Config(select=("ADR697",)),
+                            catalogue=with_rule(rule(bookkeeping)))
+        assert keys(report.findings) == found

@@ -44,13 +44,15 @@ class Scope:
     def findings_before(self, codes: Collection[str]) -> tuple[Finding, ...]:
         """What the rules ``codes`` reported before the change (only those need to run: a
         finding is older only if its own rule reported it before). Suppression bookkeeping
-        (ADR003, ADR004) depends on every rule that ran, so with those all rules run."""
+        (the rules flagged ``bookkeeping``) depends on every rule that ran, so with those all
+        rules run."""
         from adrguard import engine
+        from adrguard.rules import RULES_BY_CODE
 
         if self.before is None or not codes:
             return ()
         config = self.config
-        if not {"ADR003", "ADR004"} & set(codes):
+        if not any(RULES_BY_CODE[c].meta.bookkeeping for c in codes if c in RULES_BY_CODE):
             config = config.with_overrides(select=tuple(sorted(codes)))
         return engine.run(self.before, config).findings
 

@@ -5,8 +5,8 @@ in its arguments.
 
 Selection (``select``/``ignore``, flake8 style, most specific wins):
 
-* the profile gives the base set: ``legacy`` = :data:`LEGACY_CODES`; ``advisory`` and
-  ``standard`` = the rules that are on by default; ``strict`` = every rule;
+* the profile gives the base set: ``legacy`` = the rules flagged ``legacy``; ``advisory``
+  and ``standard`` = the rules that are on by default; ``strict`` = every rule;
 * with a non-empty ``select`` a rule runs only when a ``select`` entry matches it. A prefix
   (``ADR1``) picks rules of the base set; an exact code or name also turns on a rule that is
   off in the profile (``select = ["ADR105"]``);
@@ -19,36 +19,45 @@ Severity: the profile's severity (``legacy`` all warnings, ``advisory`` capped a
 name (most specific key wins).
 
 Suppressions, in this order: ``per-file-ignores`` (gitignore-style globs → codes, prefixes or
-names), then inline comments (:mod:`adrguard.core.gate.suppress`). ADR003 and ADR004 findings are
-never silenced inline. A selector that suppressed nothing becomes ADR004, but only when a rule
-it names ran (a narrower ``--select`` must not make suppressions look unused); selectors that
-name no rule at all are ADR003's business, not ADR004's.
+names), then inline comments (:mod:`adrguard.core.gate.suppress`). Findings of the
+``bookkeeping`` rules (about suppression comments themselves) and internal errors are never
+silenced inline. A selector that suppressed nothing is reported by the rule flagged
+``reports_unused_suppressions``, but only when a rule it names ran (a narrower ``--select`` must
+not make suppressions look unused); selectors that name no rule at all are another bookkeeping
+rule's business.
 
 File-level and corpus-level findings (for ``only_paths``, i.e. ``adrguard check PATHS``): a
-finding is corpus-level when its ``related`` is non-empty, or its code is in the 3xx, 4xx or
-5xx families, or it is ADR106/ADR111 (which compare records). Corpus-level findings are always
-kept; file-level ones only for the paths given (a directory path covers the files below it).
+finding is corpus-level when its ``related`` is non-empty or its rule is flagged ``log_level``
+(it judges the log as a whole: relationships, generated files, changes, records compared with
+each other). Corpus-level findings are always kept; file-level ones only for the paths given (a
+directory path covers the files below it).
+
+The rules are those of the :class:`~adrguard.rules.Catalogue` passed in (the registry's by
+default); every flag the engine treats a rule by is on its :class:`~adrguard.rules.RuleMeta`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from adrguard.config import Config
 from adrguard.core.authoring.claims import Claims
 from adrguard.core.cancel import Token, checkpoint
-from adrguard.core.findings import Finding, Report, Severity, sort_findings
+from adrguard.core.findings import INTERNAL_ERROR, Finding, Report, Severity, sort_findings
 from adrguard.core.gate import suppress
 from adrguard.core.model import ChangeSet, Corpus, Decision, Location
-from adrguard.rules import ALL_RULES, CATALOGUE, BaseRule, RuleContext
+from adrguard.rules import CATALOGUE, BaseRule, Catalogue, RuleContext
 
-LEGACY_CODES = frozenset(
-    {"ADR001", "ADR002", "ADR106", "ADR201", "ADR301", "ADR302", "ADR303", "ADR309"}
-)
-CORPUS_LEVEL_PREFIXES = ("ADR3", "ADR4", "ADR5")
-CORPUS_LEVEL_CODES = frozenset({"ADR106", "ADR111"})
-UNUSED_SUPPRESSION = ("ADR004", "unused-suppression")
+
+class Unused(NamedTuple):
+    """A suppression that silenced nothing: what the rule flagged
+    ``reports_unused_suppressions`` reports."""
+
+    message: str
+    location: Location
+    decision_id: str | None
 
 
 def is_selected(rule: type[BaseRule], config: Config) -> bool:
@@ -56,7 +65,7 @@ def is_selected(rule: type[BaseRule], config: Config) -> bool:
     meta = rule.meta
     profile = config.profile
     if profile == "legacy":
-        in_base = meta.code in LEGACY_CODES
+        in_base = meta.legacy
     elif profile == "strict":
         in_base = True
     else:
@@ -89,21 +98,21 @@ def profile_severity(
     return default
 
 
-def selected_rules(config: Config, changes: ChangeSet | None = None) -> tuple[type[BaseRule], ...]:
-    """The rules ``run`` would run, in code order."""
+def selected_rules(
+    config: Config, changes: ChangeSet | None = None, catalogue: Catalogue = CATALOGUE
+) -> tuple[type[BaseRule], ...]:
+    """The rules of ``catalogue`` that ``run`` would run, in code order."""
     return tuple(
         r
-        for r in ALL_RULES
+        for r in sorted(catalogue.rules, key=lambda r: r.meta.code)
         if is_selected(r, config) and (changes is not None or not r.meta.needs_changes)
     )
 
 
-def is_corpus_level(finding: Finding) -> bool:
-    return (
-        bool(finding.related)
-        or finding.code.startswith(CORPUS_LEVEL_PREFIXES)
-        or finding.code in CORPUS_LEVEL_CODES
-    )
+def is_corpus_level(finding: Finding, log_level: Collection[str]) -> bool:
+    """Whether ``finding`` is about the log rather than one file: it names related records, or
+    its rule (code in ``log_level``) judges the log as a whole."""
+    return bool(finding.related) or finding.code in log_level
 
 
 def run(
@@ -113,13 +122,14 @@ def run(
     only_paths: Collection[str] | None = None,
     claims: Claims | None = None,
     cancel: Token | None = None,
+    catalogue: Catalogue = CATALOGUE,
 ) -> Report:
-    """Run every selected rule over the corpus and return the sorted, filtered report.
-    ``claims``: the records other refs add (``check --against``; ADR509). ``cancel``: a
+    """Run every selected rule of ``catalogue`` over the corpus and return the sorted, filtered
+    report. ``claims``: the records other refs add (``check --against``; ADR509). ``cancel``: a
     cancellation token, checked before each rule (:mod:`adrguard.core.cancel`)."""
-    check_selectors(config)
-    rules = selected_rules(config, changes)
-    ctx = RuleContext(corpus, config.options, changes, claims, CATALOGUE)
+    check_selectors(config, catalogue)
+    rules = selected_rules(config, changes, catalogue)
+    ctx = RuleContext(corpus, config.options, changes, claims, catalogue)
     overrides = _Overrides(config.severity)
     findings: list[Finding] = []
     for rule in rules:
@@ -131,15 +141,16 @@ def run(
             for f in found
         )
     findings = _drop_per_file_ignores(findings, config.per_file_ignores)
-    ran = frozenset(r.meta.code for r in rules)
-    findings, unused = _apply_inline(findings, corpus, ran)
-    if "ADR004" in ran:
-        rule = next(r for r in rules if r.meta.code == "ADR004")
-        severity = overrides.get(rule) or profile_severity(rule, config.profile)
-        extra = [f.with_severity(severity) for f in unused]
+    findings, unused = _apply_inline(findings, corpus, rules)
+    reporter = next((r for r in rules if r.meta.reports_unused_suppressions), None)
+    if reporter is not None:
+        severity = overrides.get(reporter) or profile_severity(reporter, config.profile)
+        extra = [reporter().finding(u.message, u.location, u.decision_id, severity=severity)
+                 for u in unused]
         findings.extend(_drop_per_file_ignores(extra, config.per_file_ignores))
     if only_paths is not None:
-        findings = _only(findings, only_paths)
+        log_level = frozenset(r.meta.code for r in rules if r.meta.log_level)
+        findings = _only(findings, only_paths, log_level)
     return Report(
         findings=sort_findings(findings),
         decisions=len(corpus),
@@ -148,15 +159,15 @@ def run(
     )
 
 
-def check_selectors(config: Config) -> None:
+def check_selectors(config: Config, catalogue: Catalogue = CATALOGUE) -> None:
     """Reject ``select``/``ignore``/``severity``/``per-file-ignores`` entries that name no rule
-    (a typo would otherwise silently select nothing). Retired codes stay accepted."""
+    of ``catalogue`` (a typo would otherwise silently select nothing). Retired codes stay
+    accepted."""
     import difflib
 
     from adrguard.core.errors import UserError
-    from adrguard.rules import RETIRED
 
-    known = [(r.meta.code, r.meta.name) for r in ALL_RULES]
+    known = catalogue.known()
     groups: list[tuple[str, tuple[str, ...]]] = [
         ("select", config.select),
         ("ignore", config.ignore),
@@ -166,7 +177,7 @@ def check_selectors(config: Config) -> None:
     for where, selectors in groups:
         for selector in selectors:
             normal = suppress.normalise_selector(selector)
-            if suppress.is_known(selector, known) or normal in RETIRED:
+            if suppress.is_known(selector, known) or normal in catalogue.retired:
                 continue
             words = [w for pair in known for w in pair]
             close = difflib.get_close_matches(normal, words, n=1)
@@ -227,9 +238,10 @@ def _drop_per_file_ignores(
 
 
 def _apply_inline(
-    findings: list[Finding], corpus: Corpus, ran: frozenset[str]
-) -> tuple[list[Finding], list[Finding]]:
-    """Drop findings silenced by inline comments; return (kept, unused-suppression findings)."""
+    findings: list[Finding], corpus: Corpus, rules: tuple[type[BaseRule], ...]
+) -> tuple[list[Finding], list[Unused]]:
+    """Drop findings silenced by inline comments (``rules``: those that ran); return (kept,
+    the suppressions that silenced nothing)."""
     directives: dict[str, tuple[Decision | str, suppress.Index]] = {}
     for d in corpus.decisions:
         found = suppress.suppressions(d)
@@ -239,16 +251,17 @@ def _apply_inline(
         directives.setdefault(path, (path, suppress.Index(waived)))
     if not directives:
         return findings, []
+    never = {INTERNAL_ERROR[0]} | {r.meta.code for r in rules if r.meta.bookkeeping}
     kept: list[Finding] = []
     for f in findings:
         entry = directives.get(f.location.path)
         if (
             entry is None
-            or f.code in {"ADR000", "ADR003", "ADR004"}
+            or f.code in never
             or not entry[1].silences(f.location.line, f.code, f.name)
         ):
             kept.append(f)
-    ran_any = _RanCache(ran - {"ADR003", "ADR004"})
+    ran_any = _RanCache(tuple(r for r in rules if not r.meta.bookkeeping))
     unused = [u for d, index in directives.values() for u in _unused(d, index, ran_any)]
     return kept, unused
 
@@ -257,29 +270,27 @@ def _apply_inline(
 class _RanCache:
     """Whether a selector names at least one rule that ran (memoised per selector)."""
 
-    ran: frozenset[str]
+    ran: tuple[type[BaseRule], ...]
     cache: dict[str, bool] = field(default_factory=dict)
 
     def __call__(self, selector: str) -> bool:
         if selector not in self.cache:
             self.cache[selector] = any(
                 selector == "*" or suppress.specificity(selector, r.meta.code, r.meta.name)
-                for r in ALL_RULES
-                if r.meta.code in self.ran
+                for r in self.ran
             )
         return self.cache[selector]
 
 
-def _unused(d: Decision | str, index: suppress.Index, ran_any: _RanCache) -> list[Finding]:
-    """ADR004 for the selectors of a record's (or a citing file's) comments that silenced
-    nothing."""
+def _unused(d: Decision | str, index: suppress.Index, ran_any: _RanCache) -> list[Unused]:
+    """The selectors of a record's (or a citing file's) comments that silenced nothing."""
     path, decision_id = (d, None) if isinstance(d, str) else (d.path, d.id)
-    out: list[Finding] = []
+    out: list[Unused] = []
     for s in index.all:
         for selector in s.selectors or ("*",):
             if (s.line, selector) in index.used:
                 continue
-            # Unknown selectors are ADR003's business; rules that did not run prove nothing.
+            # Unknown selectors are another rule's business; rules that did not run prove nothing.
             if not ran_any(selector):
                 continue
             what = "every rule" if selector == "*" else selector
@@ -289,24 +300,23 @@ def _unused(d: Decision | str, index: suppress.Index, ran_any: _RanCache) -> lis
                 else f"line {s.target_line}" if s.target_line else "the next line (there is none)"
             )
             out.append(
-                Finding(
-                    code=UNUSED_SUPPRESSION[0],
-                    name=UNUSED_SUPPRESSION[1],
-                    severity=Severity.NOTE,
-                    message=f"suppression of {what} silences nothing on {scope}: "
+                Unused(
+                    f"suppression of {what} silences nothing on {scope}: "
                     "remove it from the comment (the problem it hid is gone)",
-                    location=Location(path, s.line),
-                    decision_id=decision_id,
+                    Location(path, s.line),
+                    decision_id,
                 )
             )
     return out
 
 
-def _only(findings: list[Finding], only_paths: Collection[str]) -> list[Finding]:
+def _only(
+    findings: list[Finding], only_paths: Collection[str], log_level: Collection[str]
+) -> list[Finding]:
     wanted = {p.strip("/") for p in only_paths}
     wanted = {"" if p == "." else p for p in wanted}
 
     def covered(path: str) -> bool:
         return path in wanted or "" in wanted or any(path.startswith(w + "/") for w in wanted)
 
-    return [f for f in findings if is_corpus_level(f) or covered(f.location.path)]
+    return [f for f in findings if is_corpus_level(f, log_level) or covered(f.location.path)]

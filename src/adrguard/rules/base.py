@@ -19,12 +19,19 @@ from adrguard.core.options import Options
 
 @dataclass(frozen=True, slots=True)
 class RuleMeta:
+    """What the catalogue says of a rule, and the flags the engine runs it by (the engine
+    names no rule code: whatever it treats specially, it reads here)."""
+
     code: str
     name: str
     summary: str
     default_severity: Severity
-    enabled_by_default: bool = True
-    needs_changes: bool = False
+    enabled_by_default: bool = True  # in the standard and advisory profiles
+    needs_changes: bool = False  # judges a change: runs only with a change set (git history)
+    log_level: bool = False  # judges the log as a whole: kept under `check PATHS` everywhere
+    legacy: bool = False  # in the `legacy` profile (the first release's rules)
+    bookkeeping: bool = False  # about suppression comments themselves: never silenced inline
+    reports_unused_suppressions: bool = False  # its findings: the engine's unused suppressions
 
 
 T = TypeVar("T")

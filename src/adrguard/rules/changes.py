@@ -61,6 +61,7 @@ class GovernedChange(BaseRule):
         summary="a changed file is governed by an accepted decision: review it",
         default_severity=Severity.NOTE,
         needs_changes=True,
+        log_level=True,
     )
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
@@ -95,6 +96,7 @@ class MappingUnknownDecision(BaseRule):
         name="mapping-unknown-decision",
         summary="the impact manifest maps paths to a decision that does not exist",
         default_severity=Severity.ERROR,
+        log_level=True,
     )
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
@@ -137,6 +139,7 @@ class MappingInactiveDecision(BaseRule):
         name="mapping-inactive-decision",
         summary="the impact manifest maps paths to a superseded/rejected/deprecated decision",
         default_severity=Severity.WARNING,
+        log_level=True,
     )
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
@@ -180,6 +183,7 @@ class MappingMatchesNothing(BaseRule):
         name="mapping-matches-nothing",
         summary="a mapping glob matches no tracked file",
         default_severity=Severity.WARNING,
+        log_level=True,
     )
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
@@ -234,6 +238,7 @@ class AcceptedDecisionEdited(BaseRule):
         summary="the decision text of a record accepted at base changed in place",
         default_severity=Severity.WARNING,
         needs_changes=True,
+        log_level=True,
     )
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
@@ -268,6 +273,7 @@ class DecisionDeleted(BaseRule):
         summary="a record present at base is gone, and not moved into an archive",
         default_severity=Severity.ERROR,
         needs_changes=True,
+        log_level=True,
     )
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
@@ -303,6 +309,7 @@ class IdReused(BaseRule):
         summary="a new record takes an id or number that base gave another record",
         default_severity=Severity.ERROR,
         needs_changes=True,
+        log_level=True,
     )
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
@@ -340,6 +347,7 @@ class UncoveredChange(BaseRule):
         default_severity=Severity.WARNING,
         enabled_by_default=False,
         needs_changes=True,
+        log_level=True,
     )
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:

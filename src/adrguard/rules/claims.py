@@ -39,6 +39,7 @@ class NumberClaimedElsewhere(BaseRule):
         name="number-claimed-elsewhere",
         summary="a new record takes a number or id that another given ref also adds",
         default_severity=Severity.WARNING,
+        log_level=True,
     )
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:

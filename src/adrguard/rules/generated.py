@@ -69,6 +69,7 @@ class IndexMissing(_IndexRule):
         "index-missing",
         "an index is configured (or was generated before) but the file is absent",
         Severity.WARNING,
+        log_level=True,
     )
     kinds = ("missing",)
 
@@ -107,6 +108,7 @@ class IndexStale(_IndexRule):
         "index-stale",
         "the index differs from what `adrguard index` would write now",
         Severity.ERROR,
+        log_level=True,
     )
     kinds = ("stale", "malformed")
 
@@ -135,6 +137,7 @@ class IndexUnmanaged(_IndexRule):
         "index-unmanaged",
         "the index file exists but has no generated-region markers",
         Severity.NOTE,
+        log_level=True,
     )
     kinds = ("unmanaged",)
 
@@ -170,6 +173,7 @@ class CurrentManifestMissing(_CurrentRule):
         "current-manifest-missing",
         "CURRENT.md without CURRENT.sources.json, or the reverse",
         Severity.ERROR,
+        log_level=True,
     )
 
 
@@ -192,6 +196,7 @@ class CurrentManifestInvalid(_CurrentRule):
         "the manifest fails its schema, has an unsupported version, or names a path "
         "outside the root",
         Severity.ERROR,
+        log_level=True,
     )
 
 
@@ -211,6 +216,7 @@ class CurrentSourceChanged(_CurrentRule):
         "current-source-changed",
         "a member's content hash differs from the manifest",
         Severity.WARNING,
+        log_level=True,
     )
 
 
@@ -232,6 +238,7 @@ class CurrentMembershipChanged(_CurrentRule):
         "current-membership-changed",
         "an in-scope decision was added, removed or renamed since the manifest was stamped",
         Severity.WARNING,
+        log_level=True,
     )
 
 
@@ -250,6 +257,7 @@ class CurrentViewEdited(_CurrentRule):
         "current-view-edited",
         "CURRENT.md's hash differs from the manifest's (edited after review)",
         Severity.WARNING,
+        log_level=True,
     )
 
 

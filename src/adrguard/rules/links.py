@@ -95,6 +95,7 @@ class BrokenLink(BaseRule):
         name="broken-link",
         summary="a relative link's target file does not exist",
         default_severity=Severity.ERROR,
+        legacy=True,
     )
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:

@@ -41,6 +41,7 @@ class UnreadableFile(_ProblemRule):
         summary="a file in an ADR root can't be read, is not UTF-8, holds a NUL byte, "
         "or exceeds the size limit",
         default_severity=Severity.ERROR,
+        legacy=True,
     )
 
 
@@ -75,6 +76,7 @@ class InvalidFrontMatter(_ProblemRule):
         name="invalid-front-matter",
         summary="YAML front matter does not parse, or is not a mapping",
         default_severity=Severity.ERROR,
+        legacy=True,
     )
 
 
@@ -105,6 +107,7 @@ class UnknownSuppression(BaseRule):
         name="unknown-suppression",
         summary="a suppression comment names a code or name that does not exist",
         default_severity=Severity.WARNING,
+        bookkeeping=True,
     )
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
@@ -156,6 +159,8 @@ class UnusedSuppression(BaseRule):
         name="unused-suppression",
         summary="a suppression comment suppresses nothing",
         default_severity=Severity.NOTE,
+        bookkeeping=True,
+        reports_unused_suppressions=True,
     )
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:

@@ -127,6 +127,8 @@ class DuplicateId(BaseRule):
     meta = RuleMeta(
         "ADR106", "duplicate-id", "two records (active or archived) share an id or number",
         Severity.ERROR,
+        log_level=True,
+        legacy=True,
     )
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
@@ -401,6 +403,7 @@ class NumberingGap(BaseRule):
     meta = RuleMeta(
         "ADR111", "numbering-gap", "numbers skip (e.g. 0004 then 0006)", Severity.WARNING,
         enabled_by_default=False,
+        log_level=True,
     )
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:

@@ -49,6 +49,8 @@ class UnresolvedRelationship(BaseRule):
         name="unresolved-relationship",
         summary="a relationship target matches no record",
         default_severity=Severity.ERROR,
+        log_level=True,
+        legacy=True,
     )
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
@@ -80,6 +82,8 @@ class AmbiguousRelationship(BaseRule):
         name="ambiguous-relationship",
         summary="a relationship target matches several records",
         default_severity=Severity.ERROR,
+        log_level=True,
+        legacy=True,
     )
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
@@ -114,6 +118,8 @@ class RelationshipCycle(BaseRule):
         name="relationship-cycle",
         summary="a cycle of any length in supersedes (or in depends-on)",
         default_severity=Severity.ERROR,
+        log_level=True,
+        legacy=True,
     )
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
@@ -158,6 +164,7 @@ class SupersededWithoutSuccessor(BaseRule):
         name="superseded-without-successor",
         summary="status is superseded but no successor is recorded",
         default_severity=Severity.WARNING,
+        log_level=True,
     )
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
@@ -191,6 +198,7 @@ class SupersededStillActive(BaseRule):
         name="superseded-still-active",
         summary="an accepted successor supersedes B, but B's status is still accepted",
         default_severity=Severity.WARNING,
+        log_level=True,
     )
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
@@ -226,6 +234,7 @@ class PrematureSupersession(BaseRule):
         name="premature-supersession",
         summary="B is marked superseded but its successor is not accepted",
         default_severity=Severity.WARNING,
+        log_level=True,
     )
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
@@ -262,6 +271,7 @@ class MultipleSuccessors(BaseRule):
         name="multiple-successors",
         summary="several accepted records supersede the same record",
         default_severity=Severity.WARNING,
+        log_level=True,
     )
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
@@ -294,6 +304,8 @@ class SelfReference(BaseRule):
         name="self-reference",
         summary="a record supersedes or depends on itself",
         default_severity=Severity.ERROR,
+        log_level=True,
+        legacy=True,
     )
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
@@ -325,6 +337,7 @@ class DependsOnInactive(BaseRule):
         name="depends-on-inactive",
         summary="an accepted record depends on a rejected, deprecated or superseded record",
         default_severity=Severity.WARNING,
+        log_level=True,
     )
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:

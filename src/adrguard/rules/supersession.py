@@ -48,6 +48,7 @@ class OneSidedSupersession(BaseRule):
         name="one-sided-supersession",
         summary="A supersedes B but B does not say superseded-by A, or the reverse",
         default_severity=Severity.WARNING,
+        log_level=True,
     )
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
