@@ -14,7 +14,7 @@ import types
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from adrguard.api.check import CheckResult, check, check_result
+    from adrguard.api.check import CheckRequest, CheckResult, check, check_result, run_check
     from adrguard.api.corpus import (
         build_corpus,
         load,
@@ -24,9 +24,11 @@ if TYPE_CHECKING:
     )
 
 _HOMES = {
+    "CheckRequest": "check",
     "CheckResult": "check",
     "check": "check",
     "check_result": "check",
+    "run_check": "check",
     "build_corpus": "corpus",
     "load": "corpus",
     "load_corpus": "corpus",
@@ -35,6 +37,7 @@ _HOMES = {
 }
 
 __all__ = [
+    "CheckRequest",
     "CheckResult",
     "build_corpus",
     "check",
@@ -43,6 +46,7 @@ __all__ = [
     "load_corpus",
     "load_with",
     "resolve_root",
+    "run_check",
 ]
 
 

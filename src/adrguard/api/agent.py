@@ -240,11 +240,11 @@ def get_adr_relationships(ws: Workspace, identifier: str | None = None) -> dict[
 
 def _diagnostics(ws: Workspace, config: Any) -> list[dict[str, Any]]:
     """Every finding of the validator, as ``validate_adrs`` reports it."""
-    from adrguard.api.check import check_result
+    from adrguard.api.check import CheckRequest, run_check
     from adrguard.reporters.json import finding_data
 
     with ws.locked():
-        result = check_result(ws.root, config=config, cancel=ws.cancel)
+        result = run_check(CheckRequest(ws.root, config=config, cancel=ws.cancel))
     return [finding_data(f) for f in result.report.findings]
 
 
@@ -260,15 +260,15 @@ def validate_adrs(
         )
     if not 1 <= limit <= 10_000:
         raise InvalidRequest("limit must be between 1 and 10,000")
-    from adrguard.api.check import check_result
+    from adrguard.api.check import CheckRequest, run_check
     from adrguard.core.findings import Severity
     from adrguard.reporters.json import finding_data
 
     config = ws.config()
     with ws.locked():
-        result = check_result(
+        result = run_check(CheckRequest(
             ws.root, config=config, profile=validation_profile, cancel=ws.cancel
-        )
+        ))
     report = result.report
     effective = result.config
     fail_on = effective.fail_on

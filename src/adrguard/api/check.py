@@ -6,9 +6,9 @@ the judging (:mod:`.gate`): the baseline file and, for a change, what it touches
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, TypedDict, Unpack
+from typing import TYPE_CHECKING, Any
 
 from adrguard.adapters.files import Discovery
 from adrguard.adapters.source import WorkTree
@@ -50,55 +50,10 @@ class CheckResult:
         return self.corpus.untracked
 
 
-class CheckArgs(TypedDict, total=False):
-    """The keyword arguments of :func:`check` (see :func:`check_result`)."""
-
-    config_path: Path | None
-    config: Config | None
-    paths: Sequence[str]
-    profile: str | None
-    select: Sequence[str]
-    ignore: Sequence[str]
-    base: str | None
-    head: str | None
-    today: str | None
-    deepen: bool
-    change: str | None
-    changed_files: Sequence[str]
-    baseline: bool
-    baseline_path: str | None
-    against: Sequence[str]
-    claims_file: Path | None
-    cancel: Token | None
-
-
-def check(repo_root: Path | str | None = None, **kwargs: Unpack[CheckArgs]) -> Report:
-    """Run every selected rule over the repository's decisions and return the sorted report."""
-    return check_result(repo_root, **kwargs).report
-
-
-def check_result(
-    repo_root: Path | str | None = None,
-    *,
-    config_path: Path | None = None,
-    config: Config | None = None,
-    paths: Sequence[str] = (),
-    profile: str | None = None,
-    select: Sequence[str] = (),
-    ignore: Sequence[str] = (),
-    base: str | None = None,
-    head: str | None = None,
-    today: str | None = None,
-    deepen: bool = False,
-    change: str | None = None,
-    changed_files: Sequence[str] = (),
-    baseline: bool = True,
-    baseline_path: str | None = None,
-    against: Sequence[str] = (),
-    claims_file: Path | None = None,
-    cancel: Token | None = None,
-) -> CheckResult:
-    """The report together with the corpus and the effective config it was made from.
+@dataclass(frozen=True)
+class CheckRequest:
+    """One check, as every front end asks for it (the CLI, the MCP server, the agent tools);
+    :func:`run_check` runs it. The one declaration of what a check can be asked.
 
     ``paths`` (``check PATH...``) limits file-level findings to them; a folder outside every
     root is checked as a root. ``change`` judges a change not committed yet: ``"staged"`` (the
@@ -109,36 +64,75 @@ def check_result(
     track yet. ``against`` (refs or globs) and ``claims_file`` (open pull requests, with
     ``base``) say what other changes add: ADR509 reports this change's records that take their
     numbers. ``cancel``: a cancellation token (:mod:`adrguard.core.cancel`), checked between
-    records, files and rules."""
+    records, files and rules. ``config`` (else read from ``config_path`` or the repository),
+    then ``profile``, ``select``, ``ignore`` and ``today`` make the effective configuration."""
+
+    repo_root: Path | str | None = None
+    config_path: Path | None = None
+    config: Config | None = None
+    paths: Sequence[str] = ()
+    profile: str | None = None
+    select: Sequence[str] = ()
+    ignore: Sequence[str] = ()
+    base: str | None = None
+    head: str | None = None
+    today: str | None = None
+    deepen: bool = False
+    change: str | None = None
+    changed_files: Sequence[str] = ()
+    baseline: bool = True
+    baseline_path: str | None = None
+    against: Sequence[str] = ()
+    claims_file: Path | None = None
+    cancel: Token | None = field(default=None, compare=False)
+
+
+def check(repo_root: Path | str | None = None, **request: Any) -> Report:
+    """Run every selected rule over the repository's decisions and return the sorted report
+    (``request``: the fields of :class:`CheckRequest`)."""
+    return run_check(CheckRequest(repo_root, **request)).report
+
+
+def check_result(repo_root: Path | str | None = None, **request: Any) -> CheckResult:
+    """:func:`run_check` of ``CheckRequest(repo_root, **request)``: a field that
+    :class:`CheckRequest` does not have is a ``TypeError``."""
+    return run_check(CheckRequest(repo_root, **request))
+
+
+def run_check(request: CheckRequest) -> CheckResult:
+    """The report together with the corpus and the effective config it was made from (see
+    :class:`CheckRequest` for what can be asked)."""
     from adrguard.api import gate, targets
 
-    root = resolve_root(repo_root)
-    cfg = _effective(config if config is not None else load_config(root, config_path),
-                     profile, select, ignore, today)
-    wanted = targets.resolve(root, paths)
-    if claims_file is not None and base is None:
+    r = request
+
+    root = resolve_root(r.repo_root)
+    cfg = _effective(r.config if r.config is not None else load_config(root, r.config_path),
+                     r.profile, r.select, r.ignore, r.today)
+    wanted = targets.resolve(root, r.paths)
+    if r.claims_file is not None and r.base is None:
         raise UserError("--claims needs --base: the records a pull request adds are compared "
                         "with the records this change adds since its base")
-    others = _Others(root, cfg, tuple(against), claims_file, head)
-    judging = gate.Judging(use_baseline=baseline, baseline_path=baseline_path or DEFAULT_PATH)
-    if base is not None:
-        if change is not None:
+    others = _Others(root, cfg, tuple(r.against), r.claims_file, r.head)
+    judging = gate.Judging(use_baseline=r.baseline, baseline_path=r.baseline_path or DEFAULT_PATH)
+    if r.base is not None:
+        if r.change is not None:
             raise UserError("--base and --changed judge different changes: give one of them")
-        run = _check_base(root, cfg, wanted, base, head, deepen, others, cancel)
+        run = _check_base(root, cfg, wanted, r.base, r.head, r.deepen, others, r.cancel)
         changes = run.changes
         assert changes is not None
         judging = replace(
             judging, baseline_rev=changes.merge_base, scope=gate.base_scope(changes, cfg)
         )
-    elif head is not None:
+    elif r.head is not None:
         raise UserError("--head needs --base: say which revision the change is measured against")
-    elif change is not None:
-        run = _check_local(root, cfg, wanted, change, changed_files, others, cancel)
+    elif r.change is not None:
+        run = _check_local(root, cfg, wanted, r.change, r.changed_files, others, r.cancel)
         if run.check.skipped_run is not None:
             return run.check
         judging = replace(judging, scope=run.scope)
     else:
-        run = _check_tree(root, cfg, wanted, others, cancel)
+        run = _check_tree(root, cfg, wanted, others, r.cancel)
     check = run.check
     found = check.found
     if found is not None:
@@ -147,7 +141,7 @@ def check_result(
     def ran() -> set[str]:
         from adrguard import engine
 
-        return {r.meta.code for r in engine.selected_rules(cfg, run.changes)}
+        return {rule.meta.code for rule in engine.selected_rules(cfg, run.changes)}
 
     untracked = found.untracked if found is not None and found.untracked_checked else ()
     report = gate.judge(

@@ -239,7 +239,7 @@ def run_check(args: argparse.Namespace) -> int:
         today = dt.date.today().isoformat()
     root, config = load_config_for(args)
     change = "staged" if args.hook else "worktree" if args.changed else None
-    result = api.check_result(
+    result = api.run_check(api.CheckRequest(
         root,
         config=config,
         paths=() if args.hook else args.paths,
@@ -256,7 +256,7 @@ def run_check(args: argparse.Namespace) -> int:
         baseline_path=args.baseline,
         against=args.against,
         claims_file=args.claims,
-    )
+    ))
     if result.claims is not None:
         from adrguard.cli.against import show_claims
 
