@@ -38,7 +38,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from generate import GENERATOR_VERSION, MANIFEST
+from generate import FITNESS, GENERATOR_VERSION, MANIFEST
 from report import (
     CHECK_COLD,
     CHECK_EDIT,
@@ -95,7 +95,7 @@ COMMANDS: tuple[Command, ...] = (
     Command(IMPACT, ("impact", "--base", "HEAD~1")),
     Command("find", ("find", "--paths", "{sample_path}", "--topic", "postgresql order storage")),
     Command("compaction --format json", ("compaction", "--format", "json")),
-    Command("verify", ("verify",)),
+    Command("verify", ("verify", "--rules", FITNESS)),
 )
 SHORT_NAMES = {"startup": 0, "check": 1, "check-warm": 2, "check-edit": 3, "hook": 4, "index": 5,
                "graph": 6, "impact": 7, "find": 8, "compaction": 9, "verify": 10}
