@@ -198,7 +198,7 @@ def test_compare_table_reports_pair_ratios(bench: tuple[ModuleType, ModuleType])
     assert "B/A CPU median" in text.splitlines()[0]
     row = next(line for line in text.splitlines() if line.startswith("| check"))
     cells = [c.strip() for c in row.strip("|").split("|")]
-    assert cells[6:8] == ["1.200", "3"]
+    assert cells[6:10] == ["1.200", "2.000", "1.200", "3"]  # CPU: B/A, A median, B median
 
 
 def test_runner_detects_missing_commands_and_measures_children(
