@@ -36,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from corpus_text import AREAS, FORMATS, TECH, VERBS, Plan, Record, render, slugify
 
-GENERATOR_VERSION = 2
+GENERATOR_VERSION = 3  # 3: a fitness manifest for ``adrguard verify``
 MANIFEST = ".benchmark-corpus.json"
 DEFAULT_SIZES = (100, 1000, 10000, 50000)
 FORMAT_WEIGHTS = (45, 35, 20)
@@ -199,6 +199,34 @@ def plan_mappings(plan: Plan, git: GitPlan) -> dict[str, object]:
     return {"schemaVersion": 1, "components": components, "mappings": mappings}
 
 
+# Not the default .adrguard-fitness.json: the check rows then time what they timed before (most
+# logs have no fitness manifest); the verify row names it with --rules.
+FITNESS = "ci/fitness.json"
+FITNESS_KINDS = ("forbidden-text", "required-paths", "forbidden-paths", "forbidden-import")
+
+
+def plan_fitness(plan: Plan, git: GitPlan) -> dict[str, object]:
+    """The fitness manifest ``adrguard verify`` reads: rules of four kinds over the generated
+    code, on accepted records (one rule per 100 records, at least 4, at most 40)."""
+    accepted = [r for r in plan.records if r.status == "accepted" and r.defect is None]
+    rules: list[dict[str, object]] = []
+    for k in range(min(40, max(4, plan.size // 100)) if accepted else 0):
+        kind = FITNESS_KINDS[k % len(FITNESS_KINDS)]
+        rule: dict[str, object] = {"id": f"rule-{k:02d}", "decision": accepted[(k * 7) % len(
+            accepted)].path, "kind": kind}
+        package = package_glob(plan, k % git.packages)
+        if kind == "forbidden-text":
+            rule.update(paths=[package], pattern=r"\bVALUE = 99999\b")
+        elif kind == "required-paths":
+            rule.update(paths=[package.replace("**", "*.py")])
+        elif kind == "forbidden-paths":
+            rule.update(paths=["**/.env", "**/*.pem"])
+        else:
+            rule.update(paths=[package], modules=["pkg_legacy"])
+        rules.append(rule)
+    return {"schemaVersion": 1, "rules": rules}
+
+
 def config_text(plan: Plan) -> str:
     roots = ",\n".join(f'  "{root}"' for root in plan.roots)
     digits = "4" if plan.width == 4 else f"4,{plan.width}"
@@ -284,6 +312,8 @@ def generate(out: Path, size: int, seed: int = 1, git: GitPlan | None = None,
     }
     if git is not None and impact is not None:
         total += write(out, ".adrguard-impact.json", json.dumps(impact, indent=2) + "\n")
+        fitness = plan_fitness(plan, git)
+        total += write(out, FITNESS, json.dumps(fitness, indent=2) + "\n")
         manifest["git"] = _make_history(out, plan, git)
     manifest["bytes"] = total
     write(out, MANIFEST, json.dumps(manifest, indent=2, sort_keys=True) + "\n")

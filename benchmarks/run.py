@@ -3,12 +3,16 @@
     /work/venv/bin/python benchmarks/run.py                       # sizes 100,1000,10000
     python benchmarks/run.py --sizes 100,1000,10000,50000 --repeat 7 --out benchmarks/RESULTS.md
     python benchmarks/run.py --compare OLD/bin/python NEW/bin/python --sizes 1000
+    python benchmarks/run.py --peer /tmp/adrcheck-venv/bin/adr-check --sizes 100,1000,10000
 
 Each command runs as ``PYTHON -m adrguard ...`` in the corpus directory after one untimed warm-up
 run. Wall time is measured around the child; CPU time (user + sys) and peak RSS come from
 ``os.wait4`` for that child alone. A command the installed adrguard does not have yet (argparse
 "invalid choice") is reported as "n/a (command not available)" instead of failing the run.
 The floor is a Python process that only reads and hashes every record of the corpus.
+
+``--peer ADR_CHECK`` times ``check`` (cold, warm, one record edited) against adr-check pair by
+pair and prints the CPU and wall ratios adrguard / adr-check.
 
 ``--compare A B`` runs the same commands with two interpreters (two venvs holding different
 adrguard versions), interleaved pairwise (A B, B A, ...), and reports the ratio B/A per pair and
@@ -34,17 +38,21 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from generate import GENERATOR_VERSION, MANIFEST
+from generate import FITNESS, GENERATOR_VERSION, MANIFEST
 from report import (
     CHECK_COLD,
     CHECK_EDIT,
     CHECK_WARM,
     FLOOR,
+    HOOK,
     IMPACT,
     Result,
     Sample,
     compare_table,
+    fmt_s,
+    format_table,
     machine_description,
+    median,
     results_table,
     targets_section,
 )
@@ -70,9 +78,10 @@ print(n)
 @dataclass(frozen=True)
 class Command:
     label: str
-    args: tuple[str, ...]  # after ``-m adrguard``; {sample_path} is filled from the corpus
+    args: tuple[str, ...]  # after ``-m adrguard``; {sample_path} and {staged} are filled in
     cold_cache: bool = False  # remove the record cache before every run
     edit: bool = False  # change one record before every run (every other record cached)
+    stage: bool = False  # ... and stage it (``git add``), as before a commit
 
 
 COMMANDS: tuple[Command, ...] = (
@@ -80,14 +89,16 @@ COMMANDS: tuple[Command, ...] = (
     Command(CHECK_COLD, ("check",), cold_cache=True),
     Command(CHECK_WARM, ("check",)),
     Command(CHECK_EDIT, ("check",), edit=True),
+    Command(HOOK, ("check", "--hook", "{staged}"), edit=True, stage=True),
     Command("index --check", ("index", "--check")),
     Command("graph --format json", ("graph", "--format", "json")),
     Command(IMPACT, ("impact", "--base", "HEAD~1")),
     Command("find", ("find", "--paths", "{sample_path}", "--topic", "postgresql order storage")),
     Command("compaction --format json", ("compaction", "--format", "json")),
+    Command("verify", ("verify", "--rules", FITNESS)),
 )
-SHORT_NAMES = {"startup": 0, "check": 1, "check-warm": 2, "check-edit": 3, "index": 4,
-               "graph": 5, "impact": 6, "find": 7, "compaction": 8}
+SHORT_NAMES = {"startup": 0, "check": 1, "check-warm": 2, "check-edit": 3, "hook": 4, "index": 5,
+               "graph": 6, "impact": 7, "find": 8, "compaction": 9, "verify": 10}
 
 
 def cache_of(folder: Path) -> Path:
@@ -131,10 +142,13 @@ def unavailable(sample: Sample, command: str) -> str | None:
     return f"failed (exit {sample.exit_code}: {first[:120]})"
 
 
-def command_argv(python: str, cmd: Command, corpus: dict[str, object]) -> list[str]:
+def command_argv(python: str, cmd: Command, corpus: dict[str, object],
+                 folder: Path | None = None) -> list[str]:
     git = corpus.get("git") or {}
     sample_path = str(git.get("sample_code_path", "")) if isinstance(git, dict) else ""
-    return [python, "-m", "adrguard", *(a.format(sample_path=sample_path) for a in cmd.args)]
+    staged = edit_target(folder).relative_to(folder).as_posix() if cmd.stage and folder else ""
+    return [python, "-m", "adrguard",
+            *(a.format(sample_path=sample_path, staged=staged) for a in cmd.args)]
 
 
 def floor_argv(python: str, corpus: dict[str, object]) -> list[str]:
@@ -186,37 +200,50 @@ def edit_target(folder: Path) -> Path:
     raise SystemExit(f"error: no numbered record in {folder / 'docs' / 'adr'} to edit")
 
 
-def toggle_edit(path: Path, original: bytes) -> None:
-    """Alternate between the original bytes and the original plus one blank line."""
-    current = path.read_bytes()
-    path.write_bytes(original + b"\n" if current == original else original)
+def edit_record(path: Path, original: bytes, n: int, stage: bool = False) -> None:
+    """Give the record bytes no earlier run saw (the original plus ``n`` blank lines), so the
+    record cache misses on that record alone; with ``stage``, ``git add`` it as before a commit.
+    (Toggling between two versions would hit the cache from the third run on.)"""
+    path.write_bytes(original + b"\n" * n)
+    if stage:
+        subprocess.run(["git", "add", "--", path.name], cwd=path.parent, check=True)
+
+
+def restore_record(path: Path, original: bytes, stage: bool) -> None:
+    path.write_bytes(original)
+    if stage:  # the index back to HEAD's version
+        subprocess.run(["git", "reset", "-q", "--", path.name], cwd=path.parent, check=True)
 
 
 def time_command(argv: list[str], folder: Path, repeat: int, cold: bool, name: str,
                  label: str, size: int, budget: float | None = None,
-                 edit: bool = False) -> Result:
+                 edit: bool = False, stage: bool = False) -> Result:
     result = Result(label, size)
     clear_cache(folder)
     target = edit_target(folder) if edit else None
     original = target.read_bytes() if target else b""
     try:
-        return _time_runs(result, argv, folder, repeat, cold, name, budget, target, original)
+        return _time_runs(result, argv, folder, repeat, cold, name, budget, target, original,
+                          stage)
     finally:
         if target is not None:
-            target.write_bytes(original)
+            restore_record(target, original, stage)
 
 
 def _time_runs(result: Result, argv: list[str], folder: Path, repeat: int, cold: bool,
-               name: str, budget: float | None, target: Path | None, original: bytes) -> Result:
+               name: str, budget: float | None, target: Path | None, original: bytes,
+               stage: bool = False) -> Result:
+    if target is not None:  # the warm-up fills the cache with every record, this edit included
+        edit_record(target, original, 1, stage)
     warm = run_once(argv, folder)
     result.note = unavailable(warm, name)
     if result.note:
         return result
-    for _ in range(repeat):
+    for i in range(repeat):
         if cold:
             clear_cache(folder)
         if target is not None:
-            toggle_edit(target, original)
+            edit_record(target, original, i + 2, stage)
         before = cache_state(folder)
         sample = run_once(argv, folder)
         if not cold and target is None and before and cache_state(folder) != before:
@@ -255,13 +282,13 @@ def run_single(python: str, sizes: Sequence[int], commands: Sequence[Command], f
     results: list[Result] = []
     for size in sizes:
         folder, corpus = ensure_corpus(work_dir, size, seed, fresh)
-        jobs = [(FLOOR, floor_argv(python, corpus), False, "", False)] if floor else []
-        jobs += [(c.label, command_argv(python, c, corpus), c.cold_cache, c.args[0], c.edit)
-                 for c in commands]
-        for label, argv, cold, name, edit in jobs:
+        jobs = [(FLOOR, floor_argv(python, corpus), False, "", False, False)] if floor else []
+        jobs += [(c.label, command_argv(python, c, corpus, folder), c.cold_cache, c.args[0],
+                  c.edit, c.stage) for c in commands]
+        for label, argv, cold, name, edit, stage in jobs:
             print(f"  {size:>6} {label} ...", file=sys.stderr, flush=True)
             results.append(
-                time_command(argv, folder, repeat, cold, name, label, size, budget, edit))
+                time_command(argv, folder, repeat, cold, name, label, size, budget, edit, stage))
         clear_cache(folder)
     return results
 
@@ -290,7 +317,7 @@ def run_compare(pythons: Sequence[str], sizes: Sequence[int], commands: Sequence
         for cmd in commands:
             key = (cmd.label, size)
             pairs[key], cpu[key] = [], []
-            argvs = [command_argv(p, cmd, corpus) for p in pythons]
+            argvs = [command_argv(p, cmd, corpus, f) for p, f in zip(pythons, folders, strict=True)]
             print(f"  {size:>6} {cmd.label} (A/B) ...", file=sys.stderr, flush=True)
             for f in folders:
                 clear_cache(f)
@@ -302,11 +329,15 @@ def run_compare(pythons: Sequence[str], sizes: Sequence[int], commands: Sequence
             targets = [edit_target(f) for f in folders] if cmd.edit else []
             originals = [t.read_bytes() for t in targets]
             try:
+                for target, original, argv, f in zip(targets, originals, argvs, folders,
+                                                      strict=False):
+                    edit_record(target, original, 1, cmd.stage)  # cached by a warm-up
+                    run_once(argv, f)
                 _compare_runs(pairs[key], cpu[key], argvs, folders, repeat, cmd, targets,
                               originals)
             finally:
                 for target, original in zip(targets, originals, strict=True):
-                    target.write_bytes(original)
+                    restore_record(target, original, cmd.stage)
         for f in folders:
             clear_cache(f)
     return compare_table(pairs, notes, cpu)
@@ -322,10 +353,80 @@ def _compare_runs(pairs: list[tuple[float, float]], cpu: list[tuple[float, float
             if cmd.cold_cache:
                 clear_cache(folders[k])
             if targets:
-                toggle_edit(targets[k], originals[k])
+                edit_record(targets[k], originals[k], i + 2, cmd.stage)
             samples[k] = run_once(argvs[k], folders[k])
         pairs.append((samples[0].wall, samples[1].wall))
         cpu.append((samples[0].cpu, samples[1].cpu))
+
+
+PEER_ROWS = (CHECK_COLD, CHECK_WARM, CHECK_EDIT)
+
+
+def run_peer(python: str, peer: str, sizes: Sequence[int], repeat: int, work_dir: Path,
+             seed: int, fresh: bool) -> str:
+    """adrguard's check (cold, warm, one record edited) against a peer checker (adr-check, run
+    as ``PEER --mode local`` in the corpus: it reads ``docs/adr``), pair by pair, alternating
+    which one runs first. Ratios are adrguard / peer per pair, then the median; below 1 means
+    adrguard is faster. The tools do not check the same things (adr-check runs its own small
+    rule set on one folder, adrguard its whole catalogue on every root): this is what a user
+    pays for one run of each, not equal work."""
+    rows: list[list[str]] = []
+    peer_argv = [peer, "--mode", "local"]
+    for size in sizes:
+        folder, corpus = ensure_corpus(work_dir, size, seed, fresh)
+        for label in PEER_ROWS:
+            cmd = next(c for c in COMMANDS if c.label == label)
+            print(f"  {size:>6} {label} vs peer ...", file=sys.stderr, flush=True)
+            ours = command_argv(python, cmd, corpus, folder)
+            target = edit_target(folder) if cmd.edit else None
+            original = target.read_bytes() if target else b""
+            try:
+                pairs = _peer_pairs(ours, peer_argv, folder, repeat, cmd, target, original)
+            finally:
+                if target is not None:
+                    restore_record(target, original, False)
+            rows.append(_peer_row(label, size, pairs))
+        clear_cache(folder)
+    headers = ["adrguard", "records", "adrguard CPU (s)", "adr-check CPU (s)",
+               "CPU ratio", "adrguard wall (s)", "adr-check wall (s)", "wall ratio",
+               "adrguard peak RSS (MB)", "pairs"]
+    return format_table(headers, rows, [False, *[True] * 9])
+
+
+def _peer_pairs(ours: list[str], peer: list[str], folder: Path, repeat: int, cmd: Command,
+                target: Path | None, original: bytes) -> list[tuple[Sample, Sample]]:
+    clear_cache(folder)
+    if target is not None:
+        edit_record(target, original, 1)
+    for argv in (ours, peer):  # untimed warm-ups: page cache, __pycache__, record cache
+        sample = run_once(argv, folder)
+        if sample.exit_code not in (0, 1):
+            raise SystemExit(f"{argv[0]} failed in {folder} (exit {sample.exit_code}): "
+                             f"{sample.stderr.strip()[:200]}")
+    pairs: list[tuple[Sample, Sample]] = []
+    for i in range(repeat):
+        got: dict[str, Sample] = {}
+        for side in (("ours", "peer") if i % 2 == 0 else ("peer", "ours")):
+            if side == "ours":
+                if cmd.cold_cache:
+                    clear_cache(folder)
+                if target is not None:
+                    edit_record(target, original, i + 2)
+            got[side] = run_once(ours if side == "ours" else peer, folder)
+        pairs.append((got["ours"], got["peer"]))
+    return pairs
+
+
+def _peer_row(label: str, size: int, pairs: list[tuple[Sample, Sample]]) -> list[str]:
+    def med(values: Sequence[float]) -> float:
+        return median(list(values))
+
+    return [label, f"{size:,}", fmt_s(med([a.cpu for a, _ in pairs])),
+            fmt_s(med([b.cpu for _, b in pairs])),
+            f"{med([a.cpu / b.cpu for a, b in pairs if b.cpu > 0]):.2f}×",
+            fmt_s(med([a.wall for a, _ in pairs])), fmt_s(med([b.wall for _, b in pairs])),
+            f"{med([a.wall / b.wall for a, b in pairs]):.2f}×",
+            f"{max(a.rss_kb for a, _ in pairs) / 1024:.0f}", str(len(pairs))]
 
 
 def parse_sizes(text: str) -> list[int]:
@@ -348,6 +449,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="interpreter whose adrguard is timed (default: this one)")
     parser.add_argument("--compare", nargs=2, metavar=("PYTHON_A", "PYTHON_B"),
                         help="compare two interpreters/venvs pairwise (ratio B/A)")
+    parser.add_argument("--peer", metavar="ADR_CHECK",
+                        help="time check against this adr-check executable and print ratios")
     parser.add_argument("--commands", help=f"subset: {', '.join(SHORT_NAMES)}, floor")
     parser.add_argument("--work-dir", type=Path,
                         default=Path(tempfile.gettempdir()) / "adrguard-bench",
@@ -370,7 +473,11 @@ def main(argv: list[str] | None = None) -> int:
              f"`{invoked.strip()}` — {today}, {args.repeat} timed runs per cell after one "
              "untimed warm-up; corpora from `benchmarks/generate.py --git` (seed "
              f"{args.seed}).", "", "## Machine", "", machine_description(pythons)]
-    if args.compare:
+    if args.peer:
+        parts += ["## Against adr-check (pairs interleaved; CPU = user + sys of each process)",
+                  "", run_peer(args.python, args.peer, sizes, args.repeat, args.work_dir,
+                               args.seed, args.fresh)]
+    elif args.compare:
         parts += ["## Comparison (B/A wall time, pairs interleaved A B, B A, ...)", "",
                   run_compare(pythons, sizes, commands, args.repeat, args.work_dir, args.seed,
                               args.fresh)]

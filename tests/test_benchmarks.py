@@ -198,7 +198,7 @@ def test_compare_table_reports_pair_ratios(bench: tuple[ModuleType, ModuleType])
     assert "B/A CPU median" in text.splitlines()[0]
     row = next(line for line in text.splitlines() if line.startswith("| check"))
     cells = [c.strip() for c in row.strip("|").split("|")]
-    assert cells[6:8] == ["1.200", "3"]
+    assert cells[6:10] == ["1.200", "2.000", "1.200", "3"]  # CPU: B/A, A median, B median
 
 
 def test_runner_detects_missing_commands_and_measures_children(
@@ -285,3 +285,48 @@ def test_the_retrieval_eval_measures_keyword_and_drives_a_provider(
     topics = sum(1 for q in labels if q.get("topic"))
     assert judged["answeredBy"]["ai"] == topics == len(fake.requests)
     assert all(not r["warnings"] for r in judged["rows"])
+
+
+def test_edit_row_gives_the_record_new_bytes_every_run_and_stages_it(
+    runner: ModuleType, tmp_path: Path
+) -> None:
+    """The "one record edited" and hook rows must miss the record cache on that record in every
+    timed run: each run sees bytes no earlier run saw (toggling between two versions hits the
+    cache from the third run on); the hook row stages the record, and the index is put back."""
+    repo = tmp_path / "repo"
+    adr = repo / "docs" / "adr"
+    adr.mkdir(parents=True)
+    (adr / "0001-first.md").write_text("# 1. First\n\nAccepted\n", encoding="utf-8")
+    (adr / "notes.md").write_text("not a record\n", encoding="utf-8")
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com"]
+    subprocess.run([*git, "init", "-q"], cwd=repo, check=True)
+    subprocess.run([*git, "add", "-A"], cwd=repo, check=True)
+    subprocess.run([*git, "commit", "-q", "-m", "a"], cwd=repo, check=True)
+    target = runner.edit_target(repo)
+    assert target.name == "0001-first.md"
+    original = target.read_bytes()
+    seen = set()
+    for n in range(1, 5):
+        runner.edit_record(target, original, n, stage=True)
+        seen.add(target.read_bytes())
+        staged = subprocess.run(["git", "diff", "--cached", "--name-only"], cwd=repo,
+                                capture_output=True, text=True, check=True).stdout.split()
+        assert staged == ["docs/adr/0001-first.md"]
+    assert len(seen) == 4 and original not in seen
+    runner.restore_record(target, original, stage=True)
+    assert target.read_bytes() == original
+    status = subprocess.run(["git", "status", "--porcelain"], cwd=repo, capture_output=True,
+                            text=True, check=True).stdout
+    assert status == ""
+
+
+def test_peer_row_gives_cpu_and_wall_ratios_per_pair(runner: ModuleType) -> None:
+    sample = runner.Sample
+    pairs = [(sample(0.4, 0.2, 2048, 0), sample(0.2, 0.1, 1024, 0)),
+             (sample(0.3, 0.3, 4096, 0), sample(0.3, 0.1, 1024, 0)),
+             (sample(0.2, 0.1, 1024, 0), sample(0.4, 0.2, 1024, 0))]
+    row = runner._peer_row(runner.CHECK_COLD, 1000, pairs)
+    assert row[:5] == [runner.CHECK_COLD, "1,000", "0.200", "0.100", "2.00×"]
+    assert row[7:] == ["1.00×", "4", "3"]
+    assert [c.label for c in runner.COMMANDS if c.label in runner.PEER_ROWS] == list(
+        runner.PEER_ROWS)

@@ -6,8 +6,10 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -79,3 +81,61 @@ def test_a_warm_check_does_not_import_the_record_parser(tmp_path, monkeypatch) -
     second = _cli_modules_after("check", "--repo", str(tmp_path))
     assert "adrguard.core.parse.record" in first
     assert "adrguard.core.parse.record" not in second
+
+
+# What ``check`` never needs: the terminal renderer, schema validation (the fitness manifest's),
+# the MCP server, the model providers and TLS, the agent and compaction machinery, and the
+# history of a change (``check`` without ``--base``).
+HEAVY = (
+    "rich", "jsonschema", "mcp", "truststore", "adrguard.adapters.models",
+    "adrguard.core.agent", "adrguard.mcp", "adrguard.core.compaction",
+    "adrguard.core.impact.history",
+)
+
+
+def _all_modules_after(cwd: Path, *argv: str) -> set[str]:
+    script = (
+        "import json, sys\nfrom adrguard.cli import main\n"
+        f"code = main({list(argv)!r})\n"
+        "print('MODULES=' + json.dumps(sorted(sys.modules)))"
+    )
+    env = {**os.environ, "NO_COLOR": "1"}
+    out = subprocess.run([sys.executable, "-c", script], check=True, capture_output=True,
+                         text=True, cwd=cwd, env=env)
+    line = next(ln for ln in out.stdout.splitlines() if ln.startswith("MODULES="))
+    return set(json.loads(line.removeprefix("MODULES=")))
+
+
+def _heavy(loaded: set[str], heavy: tuple[str, ...] = HEAVY) -> set[str]:
+    return {m for m in loaded if any(m == h or m.startswith(h + ".") for h in heavy)}
+
+
+@pytest.mark.uses_cache
+def test_check_leaves_heavy_modules_unimported(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """``adrguard check`` in a git work tree, cold and warm, on a log whose records miss a
+    section (so the template rule looks for templates: none here, so the warm run still never
+    imports the parser) imports none of :data:`HEAVY`; the warm run, whose file listing comes
+    from the cache, not gitpython either."""
+    adr = tmp_path / "docs" / "adr"
+    adr.mkdir(parents=True)
+    for n, status in ((1, "Accepted"), (2, "Superseded by [3](0003-r3.md)"), (3, "Proposed")):
+        end = "" if n == 3 else "\n## Consequences\n\nFine.\n"
+        (adr / f"000{n}-r{n}.md").write_text(
+            f"# {n}. Record {n}\n\nDate: 2024-01-0{n}\n\n## Status\n\n{status}\n\n"
+            f"## Context\n\nWe need it.\n\n## Decision\n\nWe do it.\n{end}",
+            encoding="utf-8",
+        )
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
+    subprocess.run(["git", "add", "-A"], cwd=tmp_path, check=True)
+    monkeypatch.setenv("ADRGUARD_CACHE_DIR", str(tmp_path.parent / "cache"))
+    cold = _all_modules_after(tmp_path, "check")
+    warm = _all_modules_after(tmp_path, "check")
+    first = subprocess.run([sys.executable, "-m", "adrguard", "check"], cwd=tmp_path,
+                           capture_output=True, text=True, env={**os.environ, "NO_COLOR": "1"})
+    assert "ADR104" in first.stdout  # a section is missing: the template rule looked
+    assert "adrguard.rules.presence" in cold  # the rules did run
+    assert "adrguard.core.parse.record" in cold
+    assert _heavy(cold) == set()
+    assert _heavy(warm, (*HEAVY, "git")) == set()
+    assert "adrguard.core.parse.record" not in warm
+    assert "yaml" not in warm  # front matter is read only by the parser

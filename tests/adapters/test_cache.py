@@ -356,3 +356,39 @@ def test_pooled_parse_equals_serial_parse(
     assert [b for _, b in pooled] == [b for _, b in serial]
     # a !!set arrives sorted, as a list: its order never follows the hash seed
     assert serial[-1][1] is None and serial[-1][0].front_matter["tags"] == ["a", "b"]
+
+
+def test_the_edit_loop_parses_only_the_edited_record(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With a warm cache and one record changed, the parser sees that record alone (the
+    others come from the cache), and the report is the one a run without the cache gives."""
+    from adrguard.api import parsing
+
+    adr = tmp_path / "docs" / "adr"
+    adr.mkdir(parents=True)
+    for n in range(1, 13):
+        (adr / f"{n:04d}-r{n}.md").write_text(
+            RECORD.format(n=n, title=f"R{n}", status="Accepted"), encoding="utf-8"
+        )
+    parsed: list[list[str]] = []
+    real = parsing.parse_all
+
+    def spy(sources, *args, **kwargs):  # type: ignore[no-untyped-def]
+        parsed.append([s.path for s in sources])
+        return real(sources, *args, **kwargs)
+
+    monkeypatch.setattr(parsing, "parse_all", spy)
+    _report(tmp_path, capsys)
+    assert [len(p) for p in parsed] == [12]  # cold: every record
+    parsed.clear()
+    _report(tmp_path, capsys)
+    assert parsed == []  # warm: none
+    edited = adr / "0005-r5.md"
+    for status in ("Proposed", "Bogus"):
+        edited.write_text(RECORD.format(n=5, title="R5", status=status), encoding="utf-8")
+        warm = _report(tmp_path, capsys)
+        assert parsed == [["docs/adr/0005-r5.md"]]
+        parsed.clear()
+        assert warm == _cold(tmp_path, capsys)
+        parsed.clear()

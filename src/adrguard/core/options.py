@@ -62,6 +62,8 @@ class Vocabulary(Mapping[str, str]):
         return self._hash
 
     def __eq__(self, other: object) -> bool:
+        if isinstance(other, Vocabulary):
+            return self is other or (self._hash == other._hash and self._words == other._words)
         return isinstance(other, Mapping) and self._words == dict(other.items())
 
     def __repr__(self) -> str:

@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from adrguard.core.findings import Finding, Severity
-from adrguard.core.impact import history
 from adrguard.core.impact.analysis import (
     analyse,
     configured_statuses,
@@ -244,6 +243,8 @@ class AcceptedDecisionEdited(BaseRule):
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         if ctx.changes is None:
             return
+        from adrguard.core.impact import history  # with a change set only
+
         for e in history.edited_accepted(ctx.changes, ctx.corpus, ctx.options):
             yield self.finding(
                 f"{e.after.id} was accepted at base and its decision text changed here: keep it "
@@ -279,6 +280,8 @@ class DecisionDeleted(BaseRule):
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         if ctx.changes is None:
             return
+        from adrguard.core.impact import history  # with a change set only
+
         for gone in history.deleted_records(ctx.changes, ctx.corpus):
             d = gone.decision
             what = (f"was moved to {gone.moved_to}, outside the ADR roots"
@@ -315,6 +318,8 @@ class IdReused(BaseRule):
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         if ctx.changes is None:
             return
+        from adrguard.core.impact import history  # with a change set only
+
         for r in history.reused_ids(ctx.changes, ctx.corpus):
             owners = ", ".join(o.path for o in r.owners)
             fix = f"renumber it to {r.next_number}" if r.next_number else "give it a new id"

@@ -8,7 +8,7 @@ from __future__ import annotations
 import heapq
 import itertools
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from adrguard.core.conventions.log import Log
 from adrguard.core.conventions.naming import Name, Scheme
@@ -78,13 +78,27 @@ def _merged(groups: Iterator[tuple[str, ...]]) -> Iterator[str]:
             last = p
 
 
-def _same_number(ctx: RuleContext) -> Iterator[tuple[Decision, ...]]:
+def _dated(ctx: RuleContext) -> Callable[[str], bool]:
+    """Whether a root is :func:`year_numbered`, worked out once per root (not once per record)."""
+    memo: dict[str, bool] = {}
+
+    def dated(root: str) -> bool:
+        if root not in memo:
+            memo[root] = year_numbered(ctx.log(root).all)
+        return memo[root]
+
+    return dated
+
+
+def _same_number(ctx: RuleContext,
+                 dated: Callable[[str], bool] | None = None) -> Iterator[tuple[Decision, ...]]:
     """Records sharing a number and an id prefix in one root, unless they are its versions
     (``std-0002-v1``, ``std-0002-v2``: one version each). An id is its prefix plus its number:
     ``API-001`` and ``ARC-001`` are two ids (per-area numbering), ``0001-x`` and ``ADR-001-y``
     one."""
+    dated = dated or _dated(ctx)
     for (root, _number), same in ctx.corpus.by_number.items():
-        if year_numbered(ctx.log(root).all):
+        if dated(root):
             continue
         families: dict[str, list[Decision]] = {}
         for d in same:
@@ -133,13 +147,14 @@ class DuplicateId(BaseRule):
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         by_root_id: dict[tuple[str, str], list[Decision]] = {}
+        dated = _dated(ctx)
         for d in ctx.corpus.decisions:  # several roots are separate namespaces
-            if d.number is not None and year_numbered(ctx.log(d.root).all):
+            if d.number is not None and dated(d.root):
                 continue  # a year is not an id (see the docstring)
             by_root_id.setdefault((d.root, d.id.casefold()), []).append(d)
         groups: list[tuple[str, ...]] = []  # each group's paths, sorted
         member_of: dict[str, list[int]] = {}  # path -> its groups (an id and a number group)
-        for group in (*by_root_id.values(), *_same_number(ctx)):
+        for group in (*by_root_id.values(), *_same_number(ctx, dated)):
             if len(group) > 1:
                 for d in group:
                     member_of.setdefault(d.path, []).append(len(groups))

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 
 from adrguard.core.findings import Finding, Severity
 from adrguard.core.model import Decision, Location, Status
 from adrguard.core.nearest import Budget, Vocabulary
+from adrguard.core.options import Vocabulary as StatusWords
 from adrguard.core.parse import status as st
 from adrguard.core.wording import plural
 from adrguard.rules.base import BaseRule, RuleContext, RuleMeta
@@ -54,10 +55,7 @@ class UnknownStatus(BaseRule):
     )
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
-        synonyms = dict(ctx.options.status_synonyms)
-        for s in Status:
-            if s is not Status.UNKNOWN:
-                synonyms.setdefault(s.value, s.value)
+        synonyms = _with_statuses(ctx.options.status_synonyms)
         house: dict[str, dict[str, list[Decision]]] = {}  # root -> unknown word -> records
         guesses: dict[str, dict[str, list[tuple[Decision, str]]]] = {}  # root -> word -> ...
         vocabulary = Vocabulary(synonyms)  # indexed once per run
@@ -167,9 +165,19 @@ HINT_BUDGET = 50_000
 _PHRASE = re.compile(r"[^\W\d_]+(?:[ -][^\W\d_]+)*")
 
 
+def _with_statuses(configured: Mapping[str, str]) -> Mapping[str, str]:
+    """The vocabulary with every status's own name, as a hashable mapping: the parser's match
+    table for it is then built once per run, not once per record."""
+    missing = {s.value: s.value for s in Status
+               if s is not Status.UNKNOWN and s.value not in configured}
+    if not missing and isinstance(configured, StatusWords):
+        return configured
+    return StatusWords({**configured, **missing})
+
+
 def suggest_status(
     raw: str,
-    synonyms: dict[str, str],
+    synonyms: Mapping[str, str],
     vocabulary: Vocabulary | None = None,
     memo: dict[str, str | None] | None = None,
     budget: Budget | None = None,

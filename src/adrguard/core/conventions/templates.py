@@ -44,9 +44,8 @@ def _under(path: str, root: str) -> bool:
 
 
 def of_log(corpus: Corpus, root: str, options: Options) -> tuple[Template, ...]:
-    """The templates under ``root`` (not under a nested root), with two headings or more."""
-    from adrguard.core.parse.record import parse
-
+    """The templates under ``root`` (not under a nested root), with two headings or more. The
+    parser is imported only when there is a template to parse (a warm run imports it never)."""
     deeper = [r for r in corpus.roots if r != root and _under(r, root)]
     out: list[Template] = []
     for path, data in sorted(corpus.other_texts.items()):
@@ -54,6 +53,8 @@ def of_log(corpus: Corpus, root: str, options: Options) -> tuple[Template, ...]:
             continue
         if any(_under(path, r) for r in deeper):
             continue
+        from adrguard.core.parse.record import parse
+
         d = parse(SourceFile(path, root, data), options)
         headings = tuple(
             s.title for s in d.sections

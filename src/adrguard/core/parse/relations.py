@@ -162,12 +162,27 @@ def _clauses(text: str) -> Iterable[int]:
 
 
 _KEYWORDS = re.compile("supers|superc|replac|amend|refine|depend|reject|addend|adds to|exten")
+# Either set of keywords in one search of the lowered text (both are plain alternations) ...
+_MAY_DECLARE = re.compile(f"{_KEYWORDS.pattern}|{successors.KEYWORDS.pattern}")
+# ... and, for ASCII text, its ASCII words as substring tests (several times faster than a
+# regex alternation of literals; a word with other letters cannot occur in ASCII text).
+_ASCII_WORDS = tuple(dict.fromkeys(w for w in _MAY_DECLARE.pattern.split("|") if w.isascii()))
 
 
 def may_declare(text: str) -> bool:
     """Cheap test: could this text hold relation wording at all?"""
     lower = text.lower()
-    return _KEYWORDS.search(lower) is not None or successors.KEYWORDS.search(lower) is not None
+    if lower.isascii():
+        return any(w in lower for w in _ASCII_WORDS)
+    return _MAY_DECLARE.search(lower) is not None
+
+
+def _may_hold(text: str, lower: str, *words: str) -> bool:
+    """Whether a case-insensitive pattern that needs one of ``words`` (ASCII, lower case) can
+    match ``text``: a substring test that skips most lines. Text that is not ASCII always may:
+    a case-insensitive pattern matches some non-ASCII letters to ASCII ones (``ſ`` to ``s``,
+    the Kelvin sign to ``k``), which the substring test would miss."""
+    return not text.isascii() or any(w in lower for w in words)
 
 
 def scan_line(
@@ -194,7 +209,9 @@ def scan_line(
                     Found(kind, t, label, col) for t, label, col in _targets(text, spans, m.end())
                 )
                 break
-    for m in _SUBJECT.finditer(text):
+    lower = text.lower()
+    subject = _SUBJECT.finditer(text) if _may_hold(text, lower, "this", "present", "we") else ()
+    for m in subject:
         verb = re.sub(r"\s+", " ", m.group("verb").casefold())
         if verb.startswith("supersede") and " of" in verb:
             kind = RelKind.AMENDS
@@ -203,10 +220,11 @@ def scan_line(
             if m.group("partial"):
                 kind = _PARTIAL.get(kind, kind)
         out.extend(Found(kind, t, label, col) for t, label, col in _targets(text, spans, m.end()))
-    for m in _REPLACES_DESCRIBED.finditer(text):
+    replaces = _REPLACES_DESCRIBED.finditer(text) if _may_hold(text, lower, "replaces") else ()
+    for m in replaces:
         found = _targets(text, spans, m.end())
         out.extend(Found(RelKind.SUPERSEDES, t, label, col) for t, label, col in found)
-    for m in _PASSIVE.finditer(text):
+    for m in _PASSIVE.finditer(text) if _may_hold(text, lower, "been") else ():
         kind = RelKind.AMENDED_BY if m.group("partial") else RelKind.SUPERSEDED_BY
         out.extend(Found(kind, t, label, col) for t, label, col in _targets(text, spans, m.end()))
     out.extend(_object_first(text, spans))
