@@ -220,9 +220,11 @@ def supersede(repo_root: Path, config: Config, old_key: str, title: str | None,
     status, written = _status(config, request.status)
     old = find_decision(load_with(repo_root, config), old_key)
     log = _choose_log(repo_root, config, old.root)
-    if old.status is Status.SUPERSEDED and not amend:
+    if old.status is Status.SUPERSEDED and not amend and by is None:
         raise UserError(f"{old.id} is superseded already: supersede its successor instead (a "
-                        "second successor leaves two decisions in force)")
+                        "second successor leaves two decisions in force), or, when it is split "
+                        f"between several records, name each accepted one: `adrguard supersede "
+                        f"{old.id} --by NEW`")
     style = _style(repo_root, log, config, request.fmt)
     day = request.today or dt.date.today()
     notes: list[str] = []
