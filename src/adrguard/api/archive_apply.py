@@ -151,8 +151,11 @@ def apply(root: Path, config: Config, plan_path: Path, *, hook: Step | None = No
     """Apply the plan at ``plan_path`` (see the module docstring). ``hook`` is called with
     each step's name once the step is done and logged (tests stop a run there). One process at
     a time applies or restores a plan: the others stop at once (:func:`_locked`)."""
+    from adrguard.api.plans import keep
+
     plan = read_plan(plan_path)
     with _locked(root, plan["planId"], "apply"):
+        keep(root, plan)  # `compaction status` lists it, `--confirm` finds it
         return _apply(root, config, plan, plan_path, hook)
 
 
@@ -186,12 +189,18 @@ def _apply(root: Path, config: Config, plan: dict[str, Any], plan_path: Path,
     elif log.state != "applying":
         raise UserError(f"plan {pid[:12]} is being restored (its recovery log says so): run "
                         f"`adrguard archive restore {plan_path}` to finish that first")
-    _check_states(root, plan, log)
-    for move in plan["moves"]:
-        _move(root, move, log, hook)
-    for rw in plan["rewrites"]:
-        _rewrite(root, rw, log, hook)
-    notes = _index(root, config, plan, log, hook)
+    try:
+        _check_states(root, plan, log)
+        for move in plan["moves"]:
+            _move(root, move, log, hook)
+        for rw in plan["rewrites"]:
+            _rewrite(root, rw, log, hook)
+        notes = _index(root, config, plan, log, hook)
+    except UserError as exc:  # stopped half-way: `compaction status` lists it as failed
+        log.data["error"] = str(exc)
+        log.save()
+        raise
+    log.data.pop("error", None)
     touched = {m["to"] for m in plan["moves"]} | {rw["path"] for rw in plan["rewrites"]}
     touched |= {c["path"] for c in plan["index"]}
     log.data["after"] = {p: sha256(data) for p in sorted(touched)
@@ -306,6 +315,9 @@ def _rewrite(root: Path, rw: dict[str, Any], log: Log, hook: Step | None) -> Non
             raise UserError(f"rewriting {rw['path']} would not give the planned bytes; nothing "
                             "more was changed: restore with the recovery log")
         _write(root, rw["path"], new)
+    elif sha256(data) != rw["sha256After"]:
+        raise UserError(f"{rw['path']} changed while the plan was applied: the recovery log "
+                        f"{log.path} says what was done so far")
     log.mark(step, hook)
 
 
@@ -383,6 +395,7 @@ def _restore(root: Path, plan: dict[str, Any], hook: Step | None) -> Outcome:
             os.rmdir(root / folder)
         except OSError:
             continue  # not empty: something else lives there now
+    log.data.pop("error", None)
     log.save("restored")
     return Outcome(pid, True, tuple(lines))
 

@@ -45,6 +45,10 @@ def register(subparsers: Any) -> None:
     plan.add_argument("--out", type=Path, metavar="FILE",
                       help="write the plan to FILE (outside the work tree, or a path git "
                       "ignores); default: print it")
+    plan.add_argument("--save", action="store_true",
+                      help="keep the plan in the git folder (.git/adrguard/archive/plans/; "
+                      "--out keeps it too): `adrguard compaction status` lists it and "
+                      "`adrguard compaction --confirm PLAN-ID` applies it")
     plan.add_argument("--format", choices=("json", "text"), default="json",
                       help="json (schemas/archive-plan.schema.json) or a summary for people")
     plan.set_defaults(func=run_plan)
@@ -105,9 +109,15 @@ def run_plan(args: argparse.Namespace) -> int:
         except OSError as exc:
             raise UserError(f"cannot write {args.out}: {exc.strerror or exc}") from None
         info(f"adrguard: wrote plan {plan['planId'][:12]} to {args.out}")
+    if (args.out is not None or args.save) and not blocking(plan):
+        from adrguard.api.plans import keep
+
+        kept = keep(root, plan)
+        info(f"adrguard: kept plan {plan['planId'][:12]} in {kept.parent}: apply it with "
+             f"`adrguard compaction --confirm {plan['planId'][:12]}`")
     if args.format == "text":
         write_stdout(summary(plan))
-    elif args.out is None:
+    elif args.out is None and not args.save:
         write_stdout(text, "json")
     return 1 if blocking(plan) else 0
 
