@@ -356,10 +356,11 @@ def _index(
 def _manifest_of(config: Config, view: str) -> str:
     """The manifest path of the view ``view`` (the view's folder is its root)."""
     from adrguard.core.generated import current
+    from adrguard.core.generated.region import join_root
 
     cfg = current.settings(config.options)
     root = view[: -len(cfg.view)].rstrip("/") if view.endswith(cfg.view) else ""
-    return current.join_root(root or ".", cfg.manifest)
+    return join_root(root or ".", cfg.manifest)
 
 
 def _fresh_manifests(root: Path, config: Config, plan: dict[str, Any], log: Log) -> list[str]:

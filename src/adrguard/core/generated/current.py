@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from adrguard.core.errors import UserError
 from adrguard.core.generated.index import sort_key
