@@ -125,7 +125,10 @@ def run_plan(args: argparse.Namespace) -> int:
 def summary(plan: dict[str, Any]) -> str:
     """A plan for people: what moves, which links change, what else happens."""
     lines = [f"archive plan {plan['planId'][:12]}"]
-    lines += [f"  move {m['from']} -> {m['to']}" for m in plan["moves"]]
+    mirror_of = {m: r["id"] for r in plan["records"] for m in r.get("mirrors", [])}
+    lines += [f"  move {m['from']} -> {m['to']}"
+              + (f" (translation of {mirror_of[m['from']]})" if m["from"] in mirror_of else "")
+              for m in plan["moves"]]
     for rw in plan["rewrites"]:
         for e in rw["edits"]:
             lines.append(f"  link {rw['source']}:{e['line']} ({e['direction']}) "
