@@ -218,3 +218,25 @@ def test_refusals(repo: GitRepo, capsys: pytest.CaptureFixture[str]) -> None:
         code, out, err = run(capsys, "consolidate", *argv, *where)
         assert (code, out) == (2, "") and says in err, (argv, err)
     assert status(repo) == ""
+
+
+def test_a_record_of_one_piece_is_quoted_whole(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A record without sections (its body under the title and the header lines decides) is
+    quoted from below its header lines: its status line is not quoted into the draft."""
+    one = "# Use tabs\n\n- Status: accepted\n- Date: 2020-01-02\n\nWe indent with tabs.\nAlways.\n"
+    two = "# Use spaces in YAML\n\n- Status: accepted\n- Date: 2020-01-03\n\nYAML needs spaces.\n"
+    repo = GitRepo(tmp_path / "l4b")
+    repo.write({".adrguard.toml": "cache = false\n",
+                "docs/adr/20200102-use-tabs.md": one,
+                "docs/adr/20200103-use-spaces-in-yaml.md": two})
+    repo.commit("records")
+    code, out, err = run(capsys, "consolidate", "20200102-use-tabs", "20200103-use-spaces-in-yaml",
+                         "--title", "Indentation", "--repo", str(repo.path), "--today",
+                         "2020-02-01")
+    assert code == 0, err
+    text = (repo.path / out.strip()).read_text(encoding="utf-8")
+    assert "What it says ([20200102-use-tabs](20200102-use-tabs.md), accepted):\n\n" \
+           "> We indent with tabs.\n> Always.\n" in text
+    assert "> - Status" not in text

@@ -75,7 +75,10 @@ def draft(repo_root: Path, config: Config, keys: Sequence[str], title: str,
     by_path = {d.path: d for d in log.corpus.decisions}
     sources = [by_path.get(d.path, d) for d in sources]
     names = {d.path: compose.link_text(style, d) for d in sources}
-    found = consolidation.conflicts(graph, sources)
+    from adrguard.core.compaction.analysis import unstated_records
+
+    unstated = unstated_records(log.corpus, config.options.require_status)
+    found = consolidation.conflicts(graph, sources, unstated)
     content = consolidation.section_text(style, record.decision, sources, found,
                                          config.options, names)
     text = consolidation.fill(record.text, record.decision, content)

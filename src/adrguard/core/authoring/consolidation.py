@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from adrguard.core.authoring.style import Style
 from adrguard.core.conventions.sections import Requirement
@@ -85,6 +85,14 @@ def quoted(d: Decision) -> tuple[Section | None, list[str], Section | None, list
     decision = _trees(d, DECISION, CONSEQUENCES)
     consequences = _trees(d, CONSEQUENCES, None)
     dec_lines = _lines(d, decision[0]) if decision else []
+    if not decision and not any(s.level > 1 for s in d.sections):
+        # a record of one piece: its whole body (below the title and the header lines) decides
+        head = max(d.title_line, d.status_line if d.statuses else 0,
+                   d.date_line if d.date else 0)
+        whole = Section(d.title or "", 1, head, d.body_line_offset + len(d.text.splitlines()),
+                        "", "")
+        lines = _lines(d, [whole])
+        return whole, lines, None, []
     con_lines: list[str] = []
     for tree in consequences:
         if con_lines:
@@ -142,17 +150,19 @@ def quote_block(lines: list[str], same_folder: bool, options: Options) -> list[s
 # --- conflicts ----------------------------------------------------------------------------
 
 
-def conflicts(graph: Graph, sources: Sequence[Decision]) -> list[str]:
+def conflicts(graph: Graph, sources: Sequence[Decision],
+              unstated: Collection[str] = ()) -> list[str]:
     """What a person must settle before the draft replaces ``sources``: each as one line.
     Statuses that are not in force, successors and amendments outside the sources, relations
     that resolve to no record, sources that supersede one another while both are accepted,
     and records outside the sources that lean on one (their relation will point at a
-    superseded record)."""
+    superseded record). ``unstated``: the paths of records that state no status where their
+    log states none by habit; they are read as in force."""
     paths = {d.path for d in sources}
     out: list[str] = []
     for d in sources:
         status = d.status.value if d.status is not None else "without a status"
-        if d.status not in (Status.ACCEPTED, Status.SUPERSEDED):
+        if d.status not in (Status.ACCEPTED, Status.SUPERSEDED) and d.path not in unstated:
             out.append(f"{d.id} is {status}: it was never in force (or is no longer); say "
                        "whether the draft keeps what it says")
         for s in graph.successors(d):
@@ -211,7 +221,9 @@ def section_text(style: Style, draft: Decision, sources: Sequence[Decision], fou
         status = _status(d)
         out += ["", f"### {d.id}: {d.title or link_text[d.path]}", ""]
         if dec is not None and dec_lines:
-            out += [f"Its decision ([{link_text[d.path]}]({rel}#{dec.anchor}), {status}):", ""]
+            anchor = f"#{dec.anchor}" if dec.anchor else ""
+            what = "Its decision" if dec.level > 1 else "What it says"
+            out += [f"{what} ([{link_text[d.path]}]({rel}{anchor}), {status}):", ""]
             out += quote_block(dec_lines, same, options)
         else:
             out += [f"[{link_text[d.path]}]({rel}) ({status}) has no decision section adrguard "
