@@ -113,7 +113,8 @@ def run_plan(args: argparse.Namespace) -> int:
         from adrguard.api.plans import keep
 
         kept = keep(root, plan)
-        info(f"adrguard: kept plan {plan['planId'][:12]} in {kept.parent}: apply it with "
+        where = os.path.relpath(kept.parent, root) if kept.is_absolute() else kept.parent
+        info(f"adrguard: kept plan {plan['planId'][:12]} in {where}: apply it with "
              f"`adrguard compaction --confirm {plan['planId'][:12]}`")
     if args.format == "text":
         write_stdout(summary(plan))
@@ -135,7 +136,8 @@ def summary(plan: dict[str, Any]) -> str:
                          f"{e['old']} -> {e['new']}")
     lines += [f"  {c['action']} {c['path']}" for c in plan["index"]]
     for view in plan["current"]:
-        lines.append(f"  {view['view']} becomes stale (not re-stamped):")
+        lines.append(f"  {view['view']} changes under its review (a view fresh before a "
+                     "pure move is kept fresh; else it becomes stale):")
         lines += [f"    {r['code']} {r['message']}" for r in view["reasons"]]
     for c in plan["conflicts"]:
         tag = "conflict" if c["blocking"] else "note"
