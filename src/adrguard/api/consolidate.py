@@ -85,12 +85,11 @@ def draft(repo_root: Path, config: Config, keys: Sequence[str], title: str,
     options = config.options
     try:
         start = compose.read(record.path, log.root, text, options)
-        text, decision = _with_sources(text, start, style, sources, options)
+        linked, decision = _with_sources(text, start, style, sources, options)
         if _order(decision, sources) != sorted(_order(decision, sources)):
             # a place that inserts each line above the last (after the status): the other way
-            text, decision = _with_sources(record_text := consolidation.fill(
-                record.text, record.decision, content), compose.read(
-                record.path, log.root, record_text, options), style, sources[::-1], options)
+            linked, decision = _with_sources(text, start, style, sources[::-1], options)
+        text = linked
     except EditError as exc:
         raise UserError(f"cannot write the draft safely: {exc}; nothing was written") from None
     _read_back(decision, sources)
