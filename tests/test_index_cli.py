@@ -183,7 +183,9 @@ def test_current_workflow_init_review_stamp_status(
     assert main(["current", "init", "--repo", str(repo)]) == 0
     view = repo / "docs/adr/CURRENT.md"
     draft = view.read_text("utf-8")
-    assert "Draft for review" in draft and "Use Kafka" in draft and "Try Redis" not in draft
+    assert "Derived view, to be reviewed" in draft and "Use Kafka" in draft
+    in_force, _, rest = draft.partition("## Proposals (not in force)")
+    assert "Try Redis" not in in_force and "Try Redis" in rest  # a proposal stands apart
     view.write_text("# Custom\n", "utf-8")
     assert main(["current", "init", "--repo", str(repo)]) == 0
     assert (

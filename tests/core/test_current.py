@@ -239,6 +239,8 @@ def test_selection_globs_and_statuses() -> None:
 
 def test_skeleton_is_a_marked_draft_of_the_decisions_in_scope() -> None:
     text = current.skeleton(corpus(B, A, P), Options(), "docs/adr", {})
-    assert text.startswith(current.DRAFT_MARK) and "Draft for review" in text
+    assert text.startswith(current.DRAFT_MARK) and "Derived view, to be reviewed" in text
     assert text.index("## ADR-0001: Record 1") < text.index("## ADR-0002: Record 2")
-    assert "ADR-0003" not in text and "[0001-postgres.md](0001-postgres.md)" in text
+    in_force, _, proposals = text.partition("## Proposals (not in force)")
+    assert "ADR-0003" not in in_force and "[0001-postgres.md](0001-postgres.md)" in text
+    assert "- [ADR-0003: Record 3](0003-redis.md) (proposed)" in proposals  # apart

@@ -31,6 +31,7 @@ from adrguard.core.compaction.moves import (
     Mover,
     Rewrite,
     archive_name,
+    mirror_units,
     plan_rewrites,
     sha256,
     target_of,
@@ -81,6 +82,12 @@ def make_plan(root: Path, config: Config, keys: Sequence[str]) -> PlanResult:
                                                               config.options.archive_dirs))
         for d in chosen
     }
+    mirrors: dict[str, tuple[str, ...]] = {}
+    for d in chosen:  # a record's translation mirrors move with it
+        if unit_of(d) == d.path:
+            found_mirrors = mirror_units(d, units[d.path], corpus)
+            units.update(found_mirrors)
+            mirrors[d.path] = tuple(sorted(found_mirrors))
     mover = Mover(units, found.file_list or sorted(found.repo_files))
     conflicts = _move_conflicts(root, found, mover, units)
     texts, unread = _markdown_with_links(root, config, found, mover)
@@ -95,7 +102,8 @@ def make_plan(root: Path, config: Config, keys: Sequence[str]) -> PlanResult:
     new_findings = _new_findings(corpus, after, config, mover)
     records = [
         plans.Planned(d.id, d.path, mover(d.path), d.status.value if d.status else "none",
-                      (s.id if (s := evidence[d.path].current_successor) else None))
+                      (s.id if (s := evidence[d.path].current_successor) else None),
+                      mirrors.get(d.path, ()))
         for d in chosen
     ]
     hashes = _inputs(root, found, mover, rewrites, index_changes, chosen, evidence, states)

@@ -151,8 +151,11 @@ def apply(root: Path, config: Config, plan_path: Path, *, hook: Step | None = No
     """Apply the plan at ``plan_path`` (see the module docstring). ``hook`` is called with
     each step's name once the step is done and logged (tests stop a run there). One process at
     a time applies or restores a plan: the others stop at once (:func:`_locked`)."""
+    from adrguard.api.plans import keep
+
     plan = read_plan(plan_path)
     with _locked(root, plan["planId"], "apply"):
+        keep(root, plan)  # `compaction status` lists it, `--confirm` finds it
         return _apply(root, config, plan, plan_path, hook)
 
 
@@ -181,19 +184,27 @@ def _apply(root: Path, config: Config, plan: dict[str, Any], plan_path: Path,
     if log.state in ("new", "restored"):
         _same_plan(root, config, plan)
         _capture(root, plan, log)
-        log.data.update(done=[], created=[], createdDirs=[], after={})
+        log.data.update(done=[], created=[], createdDirs=[], after={},
+                        currentFresh=_fresh_manifests(root, config, plan, log))
         log.save("applying")
     elif log.state != "applying":
         raise UserError(f"plan {pid[:12]} is being restored (its recovery log says so): run "
                         f"`adrguard archive restore {plan_path}` to finish that first")
-    _check_states(root, plan, log)
-    for move in plan["moves"]:
-        _move(root, move, log, hook)
-    for rw in plan["rewrites"]:
-        _rewrite(root, rw, log, hook)
-    notes = _index(root, config, plan, log, hook)
+    try:
+        _check_states(root, plan, log)
+        for move in plan["moves"]:
+            _move(root, move, log, hook)
+        for rw in plan["rewrites"]:
+            _rewrite(root, rw, log, hook)
+        notes = _index(root, config, plan, log, hook)
+        kept = _current(root, config, plan, log, hook)
+    except UserError as exc:  # stopped half-way: `compaction status` lists it as failed
+        log.data["error"] = str(exc)
+        log.save()
+        raise
+    log.data.pop("error", None)
     touched = {m["to"] for m in plan["moves"]} | {rw["path"] for rw in plan["rewrites"]}
-    touched |= {c["path"] for c in plan["index"]}
+    touched |= {c["path"] for c in plan["index"]} | set(kept)
     log.data["after"] = {p: sha256(data) for p in sorted(touched)
                          if (data := _read(root, p)) is not None}
     log.save("applied")
@@ -201,8 +212,11 @@ def _apply(root: Path, config: Config, plan: dict[str, Any], plan_path: Path,
     lines += [f"rewrote {plural(len(rw['edits']), 'link')} in {rw['path']}"
               for rw in plan["rewrites"]]
     lines += notes
+    lines += [f"updated {m}: the move changed paths and link destinations only, so the view "
+              "stays fresh" for m in kept]
     lines += [f"{c['view']} is stale now ({plural(len(c['reasons']), 'reason')}): review it, then "
-              "`adrguard current stamp`" for c in plan["current"]]
+              "`adrguard current stamp`" for c in plan["current"]
+              if _manifest_of(config, c["view"]) not in kept]
     lines.append(f"recovery log: {log.path}; undo with `adrguard archive restore {plan_path}`")
     return Outcome(pid, True, tuple(lines))
 
@@ -306,6 +320,9 @@ def _rewrite(root: Path, rw: dict[str, Any], log: Log, hook: Step | None) -> Non
             raise UserError(f"rewriting {rw['path']} would not give the planned bytes; nothing "
                             "more was changed: restore with the recovery log")
         _write(root, rw["path"], new)
+    elif sha256(data) != rw["sha256After"]:
+        raise UserError(f"{rw['path']} changed while the plan was applied: the recovery log "
+                        f"{log.path} says what was done so far")
     log.mark(step, hook)
 
 
@@ -334,6 +351,77 @@ def _index(
             lines.append(f"note: {change['path']} differs from the plan's prediction; check it")
     log.mark("index", hook)
     return lines
+
+
+def _manifest_of(config: Config, view: str) -> str:
+    """The manifest path of the view ``view`` (the view's folder is its root)."""
+    from adrguard.core.generated import current
+    from adrguard.core.generated.region import join_root
+
+    cfg = current.settings(config.options)
+    root = view[: -len(cfg.view)].rstrip("/") if view.endswith(cfg.view) else ""
+    return join_root(root or ".", cfg.manifest)
+
+
+def _fresh_manifests(root: Path, config: Config, plan: dict[str, Any], log: Log) -> list[str]:
+    """The manifests of the views the plan touches that are fresh before the move (their
+    bytes are kept in the recovery log, which a pure move may update)."""
+    from adrguard.api.corpus import load_with
+    from adrguard.api.generated import current_states
+
+    touched = {c["view"] for c in plan["current"]}
+    if not touched:
+        return []
+    out = [s.manifest_path for s in current_states(root, config, load_with(root, config))
+           if s.view in touched and s.fresh]
+    for path in out:
+        data = _read(root, path)
+        if data is not None:
+            log.data["originals"][path] = base64.b64encode(data).decode("ascii")
+    return sorted(out)
+
+
+def _current(root: Path, config: Config, plan: dict[str, Any], log: Log,
+             hook: Step | None) -> list[str]:
+    """Keep a view fresh through a pure move: the manifest of a view that was fresh before
+    the move gets the records' new paths and, for the files whose only change was a planned
+    link rewrite, their new hashes; it is written only when the view is then fresh (anything
+    else a person reviews: the view stays stale, as the plan said). Returns the manifests
+    written."""
+    from adrguard.api.corpus import load_with
+    from adrguard.api.generated import current_texts
+    from adrguard.core.generated import current, manifest
+    from adrguard.core.generated.region import content_sha256
+
+    step = "current"
+    fresh = log.data.get("currentFresh", [])
+    if step in log.data["done"] or not fresh:
+        log.mark(step, None)
+        return [p for p in fresh if p in log.data["after"]] if fresh else []
+    corpus = load_with(root, config)
+    texts = current_texts(root, config, corpus)
+    moves = {m["from"]: m["to"] for m in plan["moves"]}
+    rehashed: dict[str, tuple[str, str]] = {}
+    for rw in plan["rewrites"]:
+        old = log.data["originals"].get(rw["path"])
+        now = _read(root, rw["path"])
+        if old is not None and now is not None:
+            rehashed[rw["path"]] = (content_sha256(base64.b64decode(old)), content_sha256(now))
+    cfg = current.settings(config.options)
+    written: list[str] = []
+    for state in current.evaluate(corpus, config.options, texts):
+        if state.manifest_path not in fresh or state.manifest is None:
+            continue
+        updated = current.moved_manifest(state.manifest, moves, rehashed)
+        text = manifest.dump(updated)
+        again = current.compare(corpus, cfg, state.root, state.view, state.manifest_path,
+                                {**texts, state.manifest_path: text.encode("utf-8")})
+        if again.fresh and texts.get(state.manifest_path) != text.encode("utf-8"):
+            _write(root, state.manifest_path, text.encode("utf-8"))
+            written.append(state.manifest_path)
+    log.data["after"].update({p: sha256(_read(root, p) or b"") for p in written})
+    log.mark(step, hook)
+    return written
 
 
 # --- restore ------------------------------------------------------------------------------
@@ -383,6 +471,7 @@ def _restore(root: Path, plan: dict[str, Any], hook: Step | None) -> Outcome:
             os.rmdir(root / folder)
         except OSError:
             continue  # not empty: something else lives there now
+    log.data.pop("error", None)
     log.save("restored")
     return Outcome(pid, True, tuple(lines))
 

@@ -220,9 +220,11 @@ def supersede(repo_root: Path, config: Config, old_key: str, title: str | None,
     status, written = _status(config, request.status)
     old = find_decision(load_with(repo_root, config), old_key)
     log = _choose_log(repo_root, config, old.root)
-    if old.status is Status.SUPERSEDED and not amend:
+    if old.status is Status.SUPERSEDED and not amend and by is None:
         raise UserError(f"{old.id} is superseded already: supersede its successor instead (a "
-                        "second successor leaves two decisions in force)")
+                        "second successor leaves two decisions in force), or, when it is split "
+                        f"between several records, name each accepted one: `adrguard supersede "
+                        f"{old.id} --by NEW`")
     style = _style(repo_root, log, config, request.fmt)
     day = request.today or dt.date.today()
     notes: list[str] = []
@@ -304,18 +306,38 @@ def _finish(repo_root: Path, config: Config, log: _Log, changes: list[Change],
     fresh = not (repo_root / log.root).is_dir()  # a new log: nothing to check before
     before = Counter() if fresh else _counts(_check(repo_root, config, log), written)
     crlf = _crlf(repo_root, log)
+    done: list[tuple[str, bytes | None]] = []  # what was written, with its bytes before
     for change in changes:  # the new record first: an edit never points at a missing file
         text = change.text.replace("\n", "\r\n") if crlf and change.before is None else change.text
         data = text.encode("utf-8")
         if change.before is not None and _had_bom(repo_root, change.path):
             data = b"\xef\xbb\xbf" + data
         try:
+            old = (repo_root / change.path).read_bytes() if change.before is not None else None
             write_in_repo(repo_root, change.path, data)
         except OSError as exc:
-            raise UserError(f"cannot write {change.path}: {exc.strerror or exc}") from None
+            _undo(repo_root, done)
+            raise UserError(f"cannot write {change.path}: {exc.strerror or exc}; the files "
+                            "written before it were put back") from None
+        done.append((change.path, old))
     outcome.indexes = _refresh_index(repo_root, config, log)
     outcome.findings = _new_findings(_check(repo_root, config, log), written, before)
     return outcome
+
+
+def _undo(repo_root: Path, done: list[tuple[str, bytes | None]]) -> None:
+    """Put back the files a failed write left behind: an edited file gets its bytes again, a
+    new one is removed (one step writes every side, or none)."""
+    from adrguard.adapters.write import write_in_repo
+
+    for path, old in reversed(done):
+        try:
+            if old is None:
+                (repo_root / path).unlink()
+            else:
+                write_in_repo(repo_root, path, old)
+        except OSError:
+            continue  # best effort: the error that stopped the step is what is reported
 
 
 def _crlf(repo_root: Path, log: _Log) -> bool:

@@ -180,6 +180,11 @@ def _roots(corpus: Corpus, wanted: Sequence[str]) -> list[str]:
     return clean
 
 
+def current_texts(repo_root: Path, config: Config, corpus: Corpus) -> dict[str, bytes]:
+    """The CURRENT views and manifests of every root, as bytes, by path."""
+    return _current_texts(repo_root, config, corpus)
+
+
 def _current_texts(repo_root: Path, config: Config, corpus: Corpus) -> dict[str, bytes]:
     cfg = current.settings(config.options)
     paths = {region.join_root(r, n) for r in corpus.roots for n in (cfg.view, cfg.manifest)}

@@ -150,8 +150,10 @@ def _mark_old(repo_root: Path, config: Config, corpus: Corpus, new: Decision, ol
     if not amend and old.status is Status.SUPERSEDED:
         if _declares(corpus, new, RelKind.SUPERSEDES, old) and not style.writes(new_side=False):
             return []  # a log that writes only "Supersedes": marked already
-        raise UserError(f"{old.id} is superseded already: link its successor instead (a "
-                        "second successor leaves two decisions in force)")
+        if new.status is not Status.ACCEPTED:
+            raise UserError(f"{old.id} is superseded already: link its successor instead (a "
+                            "second successor leaves two decisions in force); a record split "
+                            "between several accepted records takes each of them")
     if new.status is not Status.ACCEPTED:
         what = "amended" if amend else "superseded"
         notes.append(f"{old.id} keeps its status while {new.id} is "

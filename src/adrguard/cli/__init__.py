@@ -34,6 +34,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "new": ("new", "write the next decision record in the log's own style"),
     "supersede": ("new", "write a record that supersedes (or amends) another; mark the old one"),
     "link": ("new", "declare a relation between two records (A amends B), in the log's style"),
+    "consolidate": ("new", "draft one record that replaces several; accept it to mark them"),
     "impact": ("impact", "which decisions govern what a change touches (for review)"),
     "verify": ("verify", "check accepted decisions against fitness rules and CI evidence"),
     "action": (

@@ -45,6 +45,10 @@ def register(subparsers: Any) -> None:
     plan.add_argument("--out", type=Path, metavar="FILE",
                       help="write the plan to FILE (outside the work tree, or a path git "
                       "ignores); default: print it")
+    plan.add_argument("--save", action="store_true",
+                      help="keep the plan in the git folder (.git/adrguard/archive/plans/; "
+                      "--out keeps it too): `adrguard compaction status` lists it and "
+                      "`adrguard compaction --confirm PLAN-ID` applies it")
     plan.add_argument("--format", choices=("json", "text"), default="json",
                       help="json (schemas/archive-plan.schema.json) or a summary for people")
     plan.set_defaults(func=run_plan)
@@ -105,9 +109,16 @@ def run_plan(args: argparse.Namespace) -> int:
         except OSError as exc:
             raise UserError(f"cannot write {args.out}: {exc.strerror or exc}") from None
         info(f"adrguard: wrote plan {plan['planId'][:12]} to {args.out}")
+    if (args.out is not None or args.save) and not blocking(plan):
+        from adrguard.api.plans import keep
+
+        kept = keep(root, plan)
+        where = os.path.relpath(kept.parent, root) if kept.is_absolute() else kept.parent
+        info(f"adrguard: kept plan {plan['planId'][:12]} in {where}: apply it with "
+             f"`adrguard compaction --confirm {plan['planId'][:12]}`")
     if args.format == "text":
         write_stdout(summary(plan))
-    elif args.out is None:
+    elif args.out is None and not args.save:
         write_stdout(text, "json")
     return 1 if blocking(plan) else 0
 
@@ -115,14 +126,18 @@ def run_plan(args: argparse.Namespace) -> int:
 def summary(plan: dict[str, Any]) -> str:
     """A plan for people: what moves, which links change, what else happens."""
     lines = [f"archive plan {plan['planId'][:12]}"]
-    lines += [f"  move {m['from']} -> {m['to']}" for m in plan["moves"]]
+    mirror_of = {m: r["id"] for r in plan["records"] for m in r.get("mirrors", [])}
+    lines += [f"  move {m['from']} -> {m['to']}"
+              + (f" (translation of {mirror_of[m['from']]})" if m["from"] in mirror_of else "")
+              for m in plan["moves"]]
     for rw in plan["rewrites"]:
         for e in rw["edits"]:
             lines.append(f"  link {rw['source']}:{e['line']} ({e['direction']}) "
                          f"{e['old']} -> {e['new']}")
     lines += [f"  {c['action']} {c['path']}" for c in plan["index"]]
     for view in plan["current"]:
-        lines.append(f"  {view['view']} becomes stale (not re-stamped):")
+        lines.append(f"  {view['view']} changes under its review (a view fresh before a "
+                     "pure move is kept fresh; else it becomes stale):")
         lines += [f"    {r['code']} {r['message']}" for r in view["reasons"]]
     for c in plan["conflicts"]:
         tag = "conflict" if c["blocking"] else "note"

@@ -71,6 +71,15 @@ def register(subparsers: Any) -> None:
         help="skip these rules (codes, prefixes or names); repeatable",
     )
     p.add_argument(
+        "--compaction",
+        action="store_true",
+        help="only the compaction blockers (the checks `adrguard compaction` lists before any "
+        "compaction: unreadable records, ambiguous ids, dangling or ambiguous relations, "
+        "cycles, contradictions, premature supersession, self-references, CURRENT views out "
+        "of date); exit 1 on any warning or error (--fail-on changes that); not with "
+        "--select, --ignore or --profile",
+    )
+    p.add_argument(
         "--fail-on",
         choices=FAIL_ON,
         default=None,
@@ -237,15 +246,25 @@ def run_check(args: argparse.Namespace) -> int:
                             "e.g. --today 2024-05-31") from None
     else:
         today = dt.date.today().isoformat()
+    select, ignore = _split(args.select), _split(args.ignore)
+    if args.compaction:
+        from adrguard.core.compaction.evidence import COMPACTION_CODES
+
+        if select or ignore or args.profile:
+            raise UserError("--compaction chooses the rules itself: give no --select, --ignore "
+                            "or --profile with it")
+        select, ignore = list(COMPACTION_CODES), []
     root, config = load_config_for(args)
+    if args.compaction:
+        config = config.with_overrides(select=tuple(select), ignore=())
     change = "staged" if args.hook else "worktree" if args.changed else None
     result = api.run_check(api.CheckRequest(
         root,
         config=config,
         paths=() if args.hook else args.paths,
         profile=args.profile,
-        select=_split(args.select),
-        ignore=_split(args.ignore),
+        select=select,
+        ignore=ignore,
         base=args.base,
         head=args.head,
         today=today,
@@ -292,7 +311,8 @@ def run_check(args: argparse.Namespace) -> int:
         return 3
     if args.exit_zero:
         return 0
-    return exit_code(report, args.fail_on or config.fail_on)
+    default = "warning" if args.compaction else config.fail_on  # a blocker blocks
+    return exit_code(report, args.fail_on or default)
 
 
 # Formats that print no summary of their own: with one of them on stdout, the summary line

@@ -127,6 +127,34 @@ def register(subparsers: Any) -> None:
                    "cache")
     k.set_defaults(func=run_link, adr_root=None, record_format=None, status=None, against=[])
 
+    c = subparsers.add_parser(
+        "consolidate",
+        help="draft one record that replaces several; accept it to mark them",
+        description="Write one proposed record, in the log's own style, that replaces the "
+        "records ID...: its decision section quotes and links each one's decision and "
+        "consequences and lists the open conflicts between them (statuses not in force, "
+        "successors and amendments outside the sources, unresolved relations, records that "
+        "lean on a source); a Supersedes line names each source. The sources are not touched "
+        "while the draft is a proposal. Once a person has written the decision that holds "
+        "now, `consolidate --accept NEW` sets NEW accepted and marks every source superseded "
+        "by it, in the log's form, in one step (every file prepared and read back before the "
+        "first is written). Deterministic: the same log and --today give the same bytes. "
+        "Several drafts over overlapping sources (N records into M) are several runs.",
+        epilog="examples:\n  adrguard consolidate 3 5 7 --title \"Expose a versioned, paginated "
+        "REST API\"\n  adrguard consolidate ADR-0003,ADR-0005 --title \"REST API\" --dry-run\n"
+        "  adrguard consolidate --accept 12",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    c.add_argument("sources", nargs="*", metavar="ID",
+                   help="the records to replace: ids, numbers or paths (commas also separate)")
+    c.add_argument("--title", metavar="TITLE", help="the new record's title")
+    c.add_argument("--accept", metavar="NEW",
+                   help="accept the consolidation NEW (instead of drafting one)")
+    c.add_argument("--root", "--adr-root", dest="adr_root", metavar="DIR",
+                   help="the log to write in, when the sources live in several")
+    _common(c)
+    c.set_defaults(func=run_consolidate)
+
 
 def _request(args: argparse.Namespace) -> Request:
     import datetime as dt
@@ -174,6 +202,24 @@ def run_link(args: argparse.Namespace) -> int:
     root, config = _config(args)
     outcome = link(root, config, args.source, args.relation, args.target, _request(args))
     return _report(outcome, args.dry_run)
+
+
+def run_consolidate(args: argparse.Namespace) -> int:
+    from adrguard.api import consolidate
+
+    keys = [k.strip() for raw in args.sources for k in raw.split(",") if k.strip()]
+    root, config = _config(args)
+    if args.accept is not None:
+        if keys or args.title:
+            raise UserError("--accept takes the consolidation to accept alone: give no ID or "
+                            "--title with it")
+        return _report(consolidate.accept(root, config, args.accept, _request(args)),
+                       args.dry_run)
+    if not args.title:
+        raise UserError("give the new record's title: adrguard consolidate 3 5 --title "
+                        "\"Expose a REST API\"")
+    return _report(consolidate.draft(root, config, keys, args.title, _request(args)),
+                   args.dry_run)
 
 
 def _ended(text: str) -> str:

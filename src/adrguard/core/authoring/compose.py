@@ -125,6 +125,17 @@ def with_relation(text: str, d: Decision, style: Style, kind: RelKind, target: D
     return Record(d.path, changed, read(d.path, d.root, changed, options))
 
 
+def points_at(raw: str, d: Decision) -> bool:
+    """Whether a relation target as written (a path, a link, an id or a number) names ``d``."""
+    target = raw.strip().split("#", 1)[0].strip("<> ")
+    if not target:
+        return False
+    name = posixpath.basename(d.path)
+    folded = target.casefold()
+    return (posixpath.basename(target) == name or folded == d.id.casefold()
+            or (d.number is not None and target.lstrip("0") == str(d.number)))
+
+
 def successor_edit(text: str, old: Decision, new: Decision, style: Style, day: dt.date,
                    options: Options, amend: bool) -> Record:
     """The old record once ``new`` supersedes (or, with ``amend``, amends) it: its status and
@@ -136,6 +147,14 @@ def successor_edit(text: str, old: Decision, new: Decision, style: Style, day: d
         if not back:
             return Record(old.path, text, old)
         return with_relation(text, old, style, RelKind.AMENDED_BY, new, options)
+    if old.status is Status.SUPERSEDED and any(
+        r.kind is RelKind.SUPERSEDED_BY for r in old.relationships
+    ):  # split between several successors: the status stays, one more relation
+        if any(r.kind is RelKind.SUPERSEDED_BY and points_at(r.target_raw, new)
+               for r in old.relationships):
+            return Record(old.path, text, old)
+        return with_relation(text, old, style, RelKind.SUPERSEDED_BY, new, options) if back \
+            else Record(old.path, text, old)
     if not old.statuses:  # nothing to mark: say it with a relation line
         return with_relation(text, old, style, RelKind.SUPERSEDED_BY, new, options)
     syn: Mapping[str, str] = options.status_synonyms

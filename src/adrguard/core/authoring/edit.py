@@ -356,7 +356,8 @@ def _add_key(text: Text, d: Decision, key: str, value: str) -> None:
         _fill_key(text, d, same, value)  # a key the log keeps empty until it applies
         return
     if same is not None:
-        raise EditError(f"{d.path} already has a front-matter key {key!r}: edit it by hand")
+        _extend_key(text, d, same, value)  # a second amendment or successor: a list value
+        return
     close = next((i for i in range(2, len(text.lines) + 1)
                   if text.get(i).strip() in ("---", "...")), None)
     if close is None:
@@ -377,3 +378,62 @@ def _fill_key(text: Text, d: Decision, key: str, value: str) -> None:
     old = m.group(4)
     scalar = yaml_value(value, old[:1] if old[:1] in "\"'" else "")
     text.set(line, f"{m.group(1)}{m.group(2)}{m.group(3)}{scalar}{m.group(5) or ''}")
+
+
+def _flow_item(value: str) -> str:
+    """One item of a flow list (``[a, b]``): plain when YAML reads it back as itself and it
+    holds nothing a flow list gives a meaning to, else double-quoted."""
+    import json
+
+    plain = yaml_value(value)
+    if plain == value and not any(c in value for c in ",[]{}#"):
+        return value
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _extend_key(text: Text, d: Decision, key: str, value: str) -> None:
+    """Add ``value`` to a front-matter key that holds a value already: a scalar becomes a flow
+    list of both (``amended-by: [0002-x.md, 0003-y.md]``), a flow list gets one more item, a
+    block list one more ``- item`` line. A value the key already holds is left as it is."""
+    held = d.front_matter[key]
+    items = [str(v) for v in held] if isinstance(held, list) else [str(held)]
+    if value in items:
+        return
+    line = d.front_matter_lines.get(key)
+    m = _FM_KEY.match(text.get(line)) if line else None
+    if line is None or m is None or isinstance(held, dict):
+        raise EditError(f"{d.path}: the front-matter key {key!r} is not a `key: value` line: "
+                        "add the value by hand")
+    old = m.group(4).strip()
+    if isinstance(held, list) and not old:  # a block list: one more item line
+        last, bullet = line, None
+        while last < len(text.lines):
+            item = re.match(r"^([ \t]*-[ \t]+)\S", text.get(last + 1))
+            if item is None:
+                break
+            last, bullet = last + 1, item.group(1)
+        if bullet is None:
+            raise EditError(f"{d.path}:{line}: the list of {key!r} is not one `- item` a line")
+        text.insert(last, [bullet + yaml_value(value)])
+        return
+    if isinstance(held, list):
+        if not (old.startswith("[") and old.endswith("]")):
+            raise EditError(f"{d.path}:{line}: the list of {key!r} is not a one-line `[...]`")
+        inner = old[1:-1].rstrip()
+        joined = f"{inner}, {_flow_item(value)}" if inner.strip() else _flow_item(value)
+        scalar = f"[{joined}]"
+    else:
+        nxt = line + 1
+        if nxt <= len(text.lines) and re.match(r"[ \t]+\S", text.get(nxt)):
+            raise EditError(f"{d.path}:{line}: the key {key!r} spans several YAML lines")
+        scalar = f"[{old}, {_flow_item(value)}]" if old[:1] in "\"'" and _flow_safe(old) else \
+            f"[{_flow_item(items[0])}, {_flow_item(value)}]"
+    text.set(line, f"{m.group(1)}{m.group(2)}{m.group(3)}{scalar}{m.group(5) or ''}")
+
+
+def _flow_safe(quoted: str) -> bool:
+    """A quoted scalar that can stand in a flow list as written (one quoted string)."""
+    from adrguard.core.parse.front_matter import split
+
+    got = split(f"---\nk: [{quoted}]\n---\n")[0]
+    return isinstance(got.get("k"), list) and len(got["k"]) == 1

@@ -23,6 +23,17 @@ BLOCKER_KINDS: Mapping[str, str] = {
     "ADR307": "premature-supersession",
     "ADR309": "self-reference",
 }
+# The CURRENT-view checks that block a compaction too: a view that is missing its manifest,
+# unreadable, stale, out of its members or edited since it was stamped.
+CURRENT_BLOCKERS: Mapping[str, str] = {
+    "ADR404": "current-without-manifest",
+    "ADR405": "current-unreadable",
+    "ADR406": "stale-current",
+    "ADR407": "current-members",
+    "ADR408": "current-edited",
+}
+# What `check --compaction` selects: the compaction blockers as findings of check.
+COMPACTION_CODES: tuple[str, ...] = tuple(sorted({*BLOCKER_KINDS, *CURRENT_BLOCKERS}))
 IN_FORCE_COVERAGE = frozenset({"kept", "summarized", "consolidated"})
 # Amended this many times by records not rejected: the decision is spread over several records.
 REPEATEDLY = 2

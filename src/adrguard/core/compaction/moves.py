@@ -95,6 +95,38 @@ def target_of(unit: str, root: str, archive: str) -> str:
     return f"{archive}/{rel}" if root in ("", ".") else f"{root}/{archive}/{rel}"
 
 
+def mirror_units(d: Decision, target: str, corpus: Corpus) -> dict[str, str]:
+    """The translation mirrors of ``d`` (:mod:`adrguard.core.parse.mirrors`) and where each
+    goes when ``d`` moves to ``target``: a file that adds a language tag to its name stays
+    beside it (``0002-x.zh.md`` -> ``archive/0002-x.zh.md``); a file of a language folder
+    that repeats its name or number mirrors the move inside that folder (``zh/0002-x.md`` ->
+    ``zh/archive/0002-x.md``), so the folder keeps mirroring the root's layout. A mirror
+    declared with ``translation-of:`` names its original in words, not by path: it stays."""
+    from adrguard.core.parse.ids import parse_name
+
+    name = posixpath.basename(d.path)
+    number = d.number if d.number is not None else parse_name(name).number
+    out: dict[str, str] = {}
+    for path, owner in sorted(corpus.mirrors.items()):
+        if owner == d.path and path != d.path:  # 0002-x.zh.md beside 0002-x.md
+            out[path] = posixpath.join(posixpath.dirname(target), posixpath.basename(path))
+            continue
+        if owner == path or not path.startswith(owner + "/"):
+            continue
+        base = posixpath.dirname(owner)  # the folder the language folder mirrors
+        if base and not d.path.startswith(base + "/"):
+            continue
+        mirrored = posixpath.relpath(d.path, base or ".")
+        mine = posixpath.relpath(path, owner)
+        if posixpath.dirname(mine) != posixpath.dirname(mirrored):
+            continue  # zh/api/0007-x.md mirrors api/0007-x.md only
+        leaf = posixpath.basename(mine)
+        if leaf.casefold() == name.casefold() or (
+                number is not None and parse_name(leaf).number == number):
+            out[path] = posixpath.join(owner, posixpath.relpath(target, base or "."))
+    return out
+
+
 class Mover:
     """Old path -> new path, for files and for the folders that move whole."""
 

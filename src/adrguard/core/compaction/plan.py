@@ -28,6 +28,7 @@ class Planned:
     target: str
     status: str
     successor: str | None
+    mirrors: tuple[str, ...] = ()  # its translation mirrors, moved with it
 
 
 @dataclass(frozen=True)
@@ -69,7 +70,7 @@ def build(
         "protocol": PROTOCOL,
         "records": [
             {"id": r.id, "path": r.path, "target": r.target, "status": r.status,
-             "successor": r.successor}
+             "successor": r.successor, "mirrors": list(r.mirrors)}
             for r in sorted(records, key=lambda r: r.path)
         ],
         "moves": [{"from": a, "to": b, "sha256": hashes[a]} for a, b in sorted(moves.items())],

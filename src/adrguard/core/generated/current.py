@@ -9,8 +9,10 @@ the bytes with CRLF normalised to LF, the same hash the parser stores in ``Decis
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from adrguard.core.errors import UserError
 from adrguard.core.generated.index import sort_key
@@ -32,6 +34,9 @@ from adrguard.core.generated.region import (
 )
 from adrguard.core.model import Corpus, Decision, Status
 from adrguard.core.options import Options
+
+if TYPE_CHECKING:
+    from adrguard.core.graph.graph import Graph
 
 DEFAULT_VIEW = "CURRENT.md"
 DEFAULT_MANIFEST = "CURRENT.sources.json"
@@ -94,16 +99,59 @@ def why_out(d: Decision, root: str, selection: Selection) -> str | None:
     return None
 
 
+PROPOSALS = (Status.PROPOSED, Status.DRAFT)
+_DESTINATION = re.compile(r"\]\(\s*<?([^)\s>]+)|^\s{0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)|"
+                          r"href=[\"']([^\"'\s]+)", re.MULTILINE)
+
+
+def linked_paths(view: str, text: str) -> set[str]:
+    """The repo-relative paths the view ``view`` (its ``text``) links to: inline links,
+    reference definitions and HTML links, relative ones only, without their anchors."""
+    import posixpath
+    from urllib.parse import unquote
+
+    base = posixpath.dirname(view)
+    out: set[str] = set()
+    for m in _DESTINATION.finditer(text):
+        dest = unquote((m.group(1) or m.group(2) or m.group(3) or "").split("#", 1)[0])
+        if not dest or ":" in dest or dest.startswith("/"):
+            continue
+        out.add(posixpath.normpath(posixpath.join(base, dest)))
+    return out
+
+
+def shown_proposals(
+    corpus: Corpus, root: str, selection: Selection, view: str, texts: Mapping[str, bytes]
+) -> list[Decision]:
+    """The proposals (and drafts) of ``root`` the view links to, outside its selection: what
+    the view says of them goes stale when they change, so they are tracked like members."""
+    raw = texts.get(view)
+    if raw is None:
+        return []
+    linked = linked_paths(view, raw.decode("utf-8", "replace"))
+    out = []
+    for d in corpus.decisions:
+        inside = root in ("", ".") or d.path.startswith(root + "/")
+        if (inside and not d.archived and d.status in PROPOSALS and d.path in linked
+                and d.status.value not in selection.statuses):
+            out.append(d)
+    return out
+
+
 def in_scope(
     corpus: Corpus, root: str, selection: Selection, cfg: Settings, texts: Mapping[str, bytes]
 ) -> dict[str, tuple[str, str]]:
-    """path -> (id, sha256) of every member the view should cover now."""
+    """path -> (id, sha256) of every member the view should cover now: the records its
+    selection takes, the views of module roots below it, and the proposals it shows."""
     modules = nested_views(corpus, root, cfg, texts)
     out: dict[str, tuple[str, str]] = {}
     for d in corpus.decisions:
         inside = root in ("", ".") or d.path.startswith(root + "/")
         covered = any(d.path.startswith(m + "/") for m in modules)
         if inside and not covered and why_out(d, root, selection) is None:
+            out[d.path] = (d.id, d.sha256)
+    for d in shown_proposals(corpus, root, selection, join_root(root, cfg.view), texts):
+        if not any(d.path.startswith(m + "/") for m in modules):
             out[d.path] = (d.id, d.sha256)
     for module, view in modules.items():
         out[view] = (VIEW_ID_PREFIX + module, content_sha256(texts[view]))
@@ -323,20 +371,34 @@ def _membership(
 
 
 def skeleton(corpus: Corpus, options: Options, root: str, texts: Mapping[str, bytes]) -> str:
-    """A draft CURRENT.md listing the decisions in scope, marked for review."""
+    """A draft CURRENT.md, marked for review: the decisions in scope, then the proposals and
+    the open conflicts of the log apart, and a line saying what it is derived from."""
+    from adrguard.core.graph.graph import build
+
     cfg = settings(options)
     view = join_root(root, cfg.view)
     scope = in_scope(corpus, root, cfg.selection, cfg, texts)
+    decisions = sorted((corpus.by_path[p] for p in scope if p in corpus.by_path), key=sort_key)
+    inside = [d for d in corpus.decisions if not d.archived
+              and (root in ("", ".") or d.path.startswith(root + "/"))]
+    taken = {d.path for d in decisions}
+    proposals = sorted((d for d in inside if d.status in PROPOSALS and d.path not in taken),
+                       key=sort_key)
+    conflicts = open_conflicts(build(corpus), inside)
+    statuses = ", ".join(cfg.selection.statuses)
+    named = len(decisions) + len(proposals)
     lines = [
         DRAFT_MARK,
         "# Decisions in force",
         "",
-        "> **Draft for review.** `adrguard current init` listed the decisions with status",
-        f"> {', '.join(cfg.selection.statuses)}. Replace each stub with a summary, merge related",
-        "> decisions, then delete this note and the first line (the draft marker). Once the",
-        "> view is reviewed, `adrguard current stamp` records what it was reviewed against.",
+        f"> **Derived view, to be reviewed.** `adrguard current init` derived this draft from "
+        f"the {named} record(s) it links below ({len(decisions)} with status {statuses}, "
+        f"{len(proposals)} proposal(s)); it says nothing they do not say, and it must be "
+        "reviewed before anyone relies on it. Replace each stub with a summary, merge related "
+        "decisions, settle or keep the proposals and conflicts apart, then delete this note "
+        "and the first line (the draft marker). `adrguard current stamp` then records what it "
+        "was reviewed against.",
     ]
-    decisions = sorted((corpus.by_path[p] for p in scope if p in corpus.by_path), key=sort_key)
     for d in decisions:
         lines += [
             "",
@@ -350,4 +412,84 @@ def skeleton(corpus: Corpus, options: Options, root: str, texts: Mapping[str, by
         lines += ["", f"## {scope[path][0]}", "", f"See [{path}]({relative_link(view, path)})."]
     if not scope:
         lines += ["", "No decision is in scope yet."]
+    lines += ["", "## Proposals (not in force)", ""]
+    if proposals:
+        lines.append("A proposal changes nothing until it is accepted; a view that keeps one "
+                     "of these links goes stale when the proposal changes.")
+        lines.append("")
+        lines += [f"- [{d.id}: {d.title or d.id}]({relative_link(view, d.path)}) "
+                  f"({d.status.value if d.status else 'proposed'})" for d in proposals]
+    else:
+        lines.append("None.")
+    lines += ["", "## Open conflicts", ""]
+    lines += [f"- {c}" for c in conflicts] if conflicts else ["None that adrguard can see."]
     return "\n".join(lines) + "\n"
+
+
+def open_conflicts(graph: Graph, records: list[Decision]) -> list[str]:
+    """What the log leaves undecided among ``records``: relations that resolve to no record
+    or to several, supersessions not in force on both sides, cycles, and proposals that would
+    replace or change a record in force. One line each, in path order."""
+    paths = {d.path for d in records}
+    out: list[str] = []
+    for dec in graph.declared:
+        if dec.source.path not in paths:
+            continue
+        state = graph.state(dec)
+        src, kind, target = dec.source, dec.rel.kind.value, dec.target
+        named = target.id if target is not None else repr(dec.rel.target_raw)
+        if state in ("unresolved", "ambiguous", "cyclic"):
+            out.append(f"{src.id} {kind} {named}: {state}")
+        elif src.status in PROPOSALS and target is not None and target.status is Status.ACCEPTED \
+                and kind in ("supersedes", "amends"):  # pending: not a disagreement yet
+            out.append(f"{src.id} (proposed) would {kind.rstrip('s')} {target.id}, in force")
+        elif state == "inconsistent" and target is not None and kind in (
+                "supersedes", "superseded-by"):  # statuses that disagree (not a missing echo)
+            old, new = (target, src) if kind == "supersedes" else (src, target)
+            if old.status is Status.ACCEPTED and new.status is Status.ACCEPTED:
+                out.append(f"{new.id} supersedes {old.id}, yet both are accepted: which holds?")
+            elif old.status is Status.SUPERSEDED and new.status is not Status.ACCEPTED:
+                out.append(f"{old.id} is marked superseded, but {new.id} is {_word(new)}: no "
+                           "decision of the two is in force")
+    return sorted(dict.fromkeys(out))
+
+
+def _word(d: Decision) -> str:
+    return d.status.value if d.status is not None else "no status"
+
+
+# --- a pure move ---------------------------------------------------------------------------
+
+
+def moved_manifest(
+    manifest: Manifest, moves: Mapping[str, str], rehashed: Mapping[str, tuple[str, str]]
+) -> Manifest:
+    """``manifest`` after a move that changed paths only: each member's path mapped through
+    ``moves`` (old path -> new; a folder maps the files below it), and each hash that was the
+    hash of a file before a link rewrite (``rehashed``: path now -> (hash before, hash
+    after)) replaced by the hash after. A hash that matched nothing stays: the comparison then
+    says the view is stale, as it is."""
+
+    def moved(path: str) -> str:
+        if path in moves:
+            return moves[path]
+        for old, new in moves.items():
+            if path.startswith(old + "/"):
+                return new + path[len(old) :]
+        return path
+
+    members: list[Member] = []
+    for m in manifest.members:
+        path = moved(m.path)
+        sha = m.sha256
+        before, after = rehashed.get(path, (None, None))
+        if before == sha and after is not None:
+            sha = after
+        members.append(replace(m, path=path, sha256=sha))
+    members.sort(key=member_key)
+    view_sha = manifest.view_sha256
+    before, after = rehashed.get(manifest.view, (None, None))
+    if before == view_sha and after is not None:
+        view_sha = after
+    return replace(manifest, view_sha256=view_sha, members=tuple(members),
+                   digest=members_digest(members))

@@ -117,8 +117,11 @@ def render_block(
     index_path: str,
     successors: Mapping[str, Sequence[Decision]],
     columns: Sequence[str],
+    archives: Sequence[tuple[str, int]] = (),
 ) -> str:
-    """The generated region, markers included, ending with a newline."""
+    """The generated region, markers included, ending with a newline. ``archives``: the
+    index files of the root's archive folders, with how many records each lists; a root's
+    index links each one, so the archived records stay one click away."""
     lines = [MARK_START, NOTICE, ""]
     if not decisions:
         lines.append("_No decision records yet._")
@@ -137,6 +140,10 @@ def render_block(
                 ),
             }
             lines.append("| " + " | ".join(cells[c] for c in columns) + " |")
+    for path, count in archives:
+        lines += ["", f"Archived: [{escape(relative_link(index_path, path))}]"
+                      f"({relative_link(index_path, path)}) ({count} record"
+                      f"{'' if count == 1 else 's'})."]
     lines.extend(["", MARK_END])
     return "\n".join(lines) + "\n"
 
@@ -299,9 +306,14 @@ def evaluate(
         return []
     succ = successor_map(corpus)
     states: list[IndexState] = []
+    archives: dict[str, list[tuple[str, int]]] = {}
+    for t in found:
+        if t.archive:
+            archives.setdefault(t.root, []).append((t.path, len(t.decisions)))
     for t in found:
         required = t.root in opted
-        block = render_block(t.decisions, t.path, succ, cfg.columns)
+        block = render_block(t.decisions, t.path, succ, cfg.columns,
+                             () if t.archive else archives.get(t.root, ()))
         data = texts.get(t.path)
         if data is None:
             template = cfg.template or (ARCHIVE_TEMPLATE if t.archive else DEFAULT_TEMPLATE)

@@ -9,7 +9,9 @@ Three shapes are read as mirrors:
   The repetition is the evidence: a folder ``it/`` of records numbered apart from the root's,
   or a log whose only records live in ``zh/``, is a folder of records, not a mirror;
 * a **file whose name adds a language tag** to a record's name beside it
-  (``0001-use-x.zh-CN.md`` next to ``0001-use-x.md``);
+  (``0001-use-x.zh-CN.md`` next to ``0001-use-x.md``), and one whose original is gone when
+  another file of its folder adds the same tag to a record's name beside it (deleting an
+  original never promotes its translation to the original's id);
 * a record that **declares** ``translation-of:`` in its front matter (any non-empty value).
 
 Mirrors are left out of numbering, the graph and the index; a folder meant to be checked as
@@ -107,6 +109,8 @@ def find_mirrors(files: Iterable[str], roots: Sequence[str]) -> dict[str, str]:
     for (root, folder), keys in sorted(tagged.items()):
         if keys & own.get(root, set()):
             out[folder if root == "." else f"{root}/{folder}"] = root
+    orphans: list[tuple[str, str, str]] = []  # (path, original, tag) of a tag-named file alone
+    habits: set[tuple[str, str]] = set()  # (folder, tag) where a tag-named file has its original
     for path in sorted(markdown):
         where, _, name = path.rpartition("/")
         split = _split(name)
@@ -114,6 +118,12 @@ def find_mirrors(files: Iterable[str], roots: Sequence[str]) -> dict[str, str]:
             original = f"{where}/{split[0]}" if where else split[0]
             if original in markdown and original != path:
                 out[path] = original
+                habits.add((where, split[1].casefold()))
+            elif original != path:
+                orphans.append((path, original, split[1].casefold()))
+    for path, original, tag in orphans:  # its original deleted: still a translation, never
+        if (path.rpartition("/")[0], tag) in habits:  # promoted to the original's id
+            out[path] = original
     return out
 
 
