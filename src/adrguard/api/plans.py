@@ -34,7 +34,7 @@ _ID = re.compile(r"^[0-9a-f]{64}$")
 
 def folder(root: Path) -> Path:
     """Where plans are kept: ``<git dir>/adrguard/archive/plans``."""
-    from adrguard.adapters.gitmove import git_dir
+    from adrguard.adapters.git import git_dir
 
     return git_dir(root) / "adrguard" / "archive" / "plans"
 
