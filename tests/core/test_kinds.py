@@ -111,3 +111,8 @@ def test_notes_in_an_attachments_folder_are_assets() -> None:
     notes = rec("attachments/load-test-notes.md", "# Load test notes\n\n300 requests a second.\n")
     kept = record("attachments/OPS-005-keep-attachments.md", "OPS-005: Keep attachments")
     assert non_records([*LOG, notes, kept]) == {notes.path: "asset"}
+
+
+def test_a_checklist_in_a_hidden_folder_is_no_record_even_with_a_status_field() -> None:
+    checklist = rec(".github/OPS-REVIEW.md", "# OPS review\n\n- Status: set to Proposed\n")
+    assert non_records([*LOG, checklist]) == {checklist.path: "repository"}

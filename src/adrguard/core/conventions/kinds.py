@@ -16,10 +16,10 @@ their content and their place in the log (a file's name alone never decides):
 * **a redirect**: a file left behind when a record moved: its status is ``Moved``, or its whole
   text is a short note (:data:`REDIRECT_WORDS` words at most, no status, no sections) saying
   that it moved or was renamed, with a link or an address (``Moved to [CIP-0003/README.md](..)``);
-* **a repository file**: a file that states no status and carries no number in its name, and
-  that is the repository's or the log's own paperwork rather than one of its records: it lies
-  in a hidden folder (``.github/ISSUE_TEMPLATE/bug.md``), or its name is one a repository gives
-  its community, agent or overview files in any case (``CODE_OF_CONDUCT.md``,
+* **a repository file**: a file in a hidden folder under the root
+  (``.github/ISSUE_TEMPLATE/bug.md``, a pull request checklist with a status field); or one
+  that states no status, carries no number in its name, and is named as a repository names
+  its community, agent or overview files, in any case (``CODE_OF_CONDUCT.md``,
   ``CONTRIBUTING.md``, ``GOVERNANCE.md``, ``AGENTS.md``, ``Readme.md``, ``_index.md``,
   ``FAQ.md``);
 * **an asset**: a file that states no status and carries no number in its name, in a folder of
@@ -163,11 +163,9 @@ def _unnumbered_and_statusless(d: Decision) -> bool:
 
 
 def _is_repository_file(d: Decision) -> bool:
-    if not _unnumbered_and_statusless(d):
-        return False
-    if any(f.startswith(".") for f in d.path.split("/")[:-1]):
-        return True
-    if formats.is_folder_record(d.path, d.root):
+    if any(f.startswith(".") for f in _folders(d)):
+        return True  # a hidden folder (.github/) holds the repository's tooling, never the log
+    if not _unnumbered_and_statusless(d) or formats.is_folder_record(d.path, d.root):
         return False
     return _NAME_SEPARATORS.sub("-", _stem(d.path).casefold()) in REPOSITORY_FILES
 
