@@ -198,7 +198,9 @@ class FilenamePattern(BaseRule):
     * a name with a character that breaks relative links to it (`#`, `?`, `%`): always;
     * a name of another structure than three quarters or more of the log (no number in a
       numbered log, another prefix, a date instead of a number): it sorts apart and tools that
-      look for the next number miss it;
+      look for the next number miss it. When three or more records share that other structure,
+      it is a second scheme the log keeps (a series of unnumbered API designs beside dated
+      proposals), not a slip: a **note** per record;
     * a zero-padded number of another width (`00011` among `0001`..`0012`): it sorts out of
       order;
     * as a **note** only, a cosmetic difference from the log's clear habit (`_` between words
@@ -267,6 +269,18 @@ class FilenamePattern(BaseRule):
                 (log.name_of(o).shown for o in log.all if log.name_of(o).structure == habit.value),
                 habit.example,
             )
+            shared = log.structures[name.structure]
+            if shared >= MINORITY_STYLE:
+                yield self.finding(
+                    f"{what} follows a second naming scheme of {log.label} ({shared} records are "
+                    f"named like it, {name.pattern}), beside the main one: {habit} records are "
+                    f"named like {example!r} ({habit.example}); the log keeps both, so this is "
+                    "not a slip: rename them together, or set `filename-pattern`",
+                    where,
+                    d,
+                    severity=Severity.NOTE,
+                )
+                return
             yield self.finding(
                 f"{what} leaves the naming scheme of {log.label}: {habit} records are named "
                 f"like {example!r} ({habit.example}), so this one sorts apart and tools looking "
@@ -300,6 +314,9 @@ class FilenamePattern(BaseRule):
                     d,
                     severity=Severity.NOTE,
                 )
+
+
+MINORITY_STYLE = 3  # records that share another structure: a second scheme of the log, a note
 
 
 def _cosmetic(scheme: Scheme, name: Name) -> list[str]:

@@ -110,6 +110,11 @@ class Log:
     def scheme(self) -> naming.Scheme:
         return naming.learn(self.name_of(d) for d in self.all)
 
+    @cached_property
+    def structures(self) -> Counter[tuple[object, ...]]:
+        """How many of the log's names share each structure (:attr:`naming.Name.structure`)."""
+        return Counter(self.name_of(d).structure for d in self.all)
+
     def name_of(self, d: Decision) -> naming.Name:
         name = self._names.get(d.path)
         if name is None:
