@@ -195,7 +195,9 @@ class FilenamePattern(BaseRule):
     `DR`, none), a sequence number and its width or a date, the separators, one folder per
     record, the extension. It reports:
 
-    * a name with a character that breaks relative links to it (`#`, `?`, `%`): always;
+    * a name with a character that breaks relative links to it (`#`, `?`, `%`); when three or
+      more names of the log carry one (specs named `#1012 - Title.md` by their issue), it is the
+      log's habit and links there escape it: a **note** per record;
     * a name of another structure than three quarters or more of the log (no number in a
       numbered log, another prefix, a date instead of a number): it sorts apart and tools that
       look for the next number miss it. When three or more records share that other structure,
@@ -241,6 +243,17 @@ class FilenamePattern(BaseRule):
             where = Location(d.path, 1)
             if name.harmful:
                 chars = " ".join(repr(c) for c in name.harmful)
+                habit = log.harmful_names
+                if habit >= MINORITY_STYLE:
+                    yield self.finding(
+                        f"{what} contains {chars}, as {habit} names in {log.label} do: a "
+                        "relative link to it must escape them (`%23` for `#`, `%3F` for `?`, "
+                        "`%25` for `%`), or it breaks",
+                        where,
+                        d,
+                        severity=Severity.NOTE,
+                    )
+                    continue
                 yield self.finding(
                     f"{what} contains {chars}, which ends the path of a relative link (`#` "
                     "starts an anchor, `?` a query, `%` an escape), so links to this record "
