@@ -89,6 +89,7 @@ class Fields:
         first_h2 = next((i for i, h in enumerate(doc.headings) if h.level >= 2), len(doc.headings))
         self.header_limit = first_h2
         self._labels: list[tuple[Block, int, str, str]] | None = None
+        self._parents: list[int] | None = None  # index of each heading's parent heading, or -1
         self.by_section: dict[int, list[Block]] = {}
         for b in doc.blocks:
             if b.kind != "heading":
@@ -172,9 +173,13 @@ class Fields:
         qualified: list[StatusStatement] = []  # ``## Current state``: after the metadata
         for idx in sorted(self.status_sections):
             stmt = self.section_statement(idx)
-            if stmt:
-                plain = st.is_plain_status_heading(self.doc.headings[idx].text, self.status_keys)
-                (out if plain else qualified).append(stmt)
+            if not stmt:
+                continue
+            nested = self._nested(idx)
+            if nested and stmt.status is Status.UNKNOWN:
+                continue  # ``#### status`` of a message format: the body's subject, not metadata
+            plain = st.is_plain_status_heading(self.doc.headings[idx].text, self.status_keys)
+            (out if plain and not nested else qualified).append(stmt)
         for h in self.doc.headings:
             if ":" not in h.text and "：" not in h.text:
                 continue
@@ -187,14 +192,38 @@ class Fields:
         header = [s for s, in_header in lines if in_header]
         out.extend(header)
         out.extend(qualified)
-        if not out:
-            out.extend(s for s, _ in lines[:1])
+        if not out:  # a ``Status:`` line further down, when it opens its block or names a status
+            opening = self._opening_lines() if lines else frozenset()
+            out.extend(
+                [s for s, _ in lines if s.line in opening or s.status is not Status.UNKNOWN][:1]
+            )
         if not out:
             titled = self._title_status()
             if titled is not None:
                 word, h = titled
                 out.append(StatusStatement(word, st.normalise(word, syn), h.line, "title"))
         return out
+
+    def _nested(self, idx: int) -> bool:
+        """Whether the status heading ``idx`` lies below the record's first H2, under a heading
+        of a higher level that is not a status heading (``## Reference`` > ``#### status``)."""
+        if self._parents is None:
+            parents: list[int] = []
+            stack: list[int] = []  # one pass: each heading is pushed and popped once
+            for i, h in enumerate(self.doc.headings):
+                while stack and self.doc.headings[stack[-1]].level >= h.level:
+                    stack.pop()
+                parents.append(stack[-1] if stack else -1)
+                stack.append(i)
+            self._parents = parents
+        parent = self._parents[idx]
+        if idx < self.header_limit or parent < 0:
+            return False
+        return self.doc.headings[parent].level >= 2 and parent not in self.status_sections
+
+    def _opening_lines(self) -> frozenset[int]:
+        """Lines that open their block (a ``Status:`` line there is not inside a sentence)."""
+        return frozenset(b.line for b in self.doc.blocks if b.kind != "heading")
 
     def _stated_id(self, number: int | None) -> str | None:
         """The id a header bullet states for the record (``* Proposal: [ST-0001](..)``): a
