@@ -112,6 +112,10 @@ class DuplicateId(BaseRule):
     `CLI-001` in one root) holds distinct ids, and only records that share both are reported;
     `0007-x.md` and `ADR-007-y.md` (the generic prefix) share an id.
 
+    A record without a number has no id to share: its name only (`proposal.md` in each of
+    several folders) is told apart by its path, and is never reported; an `id:` its front matter
+    states is.
+
     Translations are not duplicates: a folder named as a language code below a root (`zh/`,
     `pt-br/`) whose files repeat the names or numbers of the root's records, a file that adds a
     language code to its neighbour's name (`0007-use-kafka.zh-CN.md`), and a record that
@@ -134,6 +138,8 @@ class DuplicateId(BaseRule):
         for d in ctx.corpus.decisions:  # several roots are separate namespaces
             if d.number is not None and year_numbered(ctx.log(d.root).all):
                 continue  # a year is not an id (see the docstring)
+            if d.number is None and _named_id(d):
+                continue  # an unnumbered file's name is no id: its path tells it apart
             by_root_id.setdefault((d.root, d.id.casefold()), []).append(d)
         groups: list[tuple[str, ...]] = []  # each group's paths, sorted
         member_of: dict[str, list[int]] = {}  # path -> its groups (an id and a number group)
@@ -184,6 +190,12 @@ class DuplicateId(BaseRule):
                 Location(first, 1),
                 severity=Severity.NOTE,
             )
+
+
+def _named_id(d: Decision) -> bool:
+    """Whether an unnumbered record's id is only its file or folder name (nothing states one)."""
+    stated = any(k.casefold() == "id" for k in d.front_matter) if d.front_matter else False
+    return not stated and d.id.casefold() == formats.record_name(d.path, d.root).casefold()
 
 
 class FilenamePattern(BaseRule):
