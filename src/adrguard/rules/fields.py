@@ -230,7 +230,8 @@ def _fits(value: Any, kind: str) -> bool:
     if kind == "scalar":
         return isinstance(value, _SCALARS) and not isinstance(value, bool)
     items = value if isinstance(value, list) else [value]
-    return all(isinstance(v, str | int) and not isinstance(v, bool) for v in items)
+    # an empty item (``replaces:`` then ``  -``, a template's list left unfilled) states nothing
+    return all(v is None or (isinstance(v, str | int) and not isinstance(v, bool)) for v in items)
 
 
 def _describe(value: Any) -> str:
