@@ -30,6 +30,7 @@ from adrguard.core.parse.statements import rows, section_statement
 _HEADING_MARKS = re.compile(r"^\s{0,3}#{1,6}[ \t]*|[ \t]+#+[ \t]*$")
 _PARTLY = re.compile(r"^(?:partly|partially|in part)\s+supers", re.I)
 _COLON = re.compile(r"[:：]")
+_DIGIT = re.compile(r"\d")
 _DATE_KEYS = ("date", "created", "decision-date", "decision_date")
 _MARKUP = ("](", "~", "**", "__")  # markdown that says which part of a status line counts
 _STATED_ID = re.compile(r"^\s*([A-Za-z]{2,10})-0*(\d{1,6})\s*$")  # ``ST-0001``
@@ -325,7 +326,7 @@ class Fields:
             if formats.is_date_label(label) and not formats.date_placeholder(value):
                 if self.in_header(b):
                     return value, b.line + i
-                if fallback[0] is None:
+                if fallback[0] is None and _DIGIT.search(value):  # else prose about a field
                     fallback = (value, b.line + i)
         if fallback[0] is None:
             for b in self.doc.blocks:

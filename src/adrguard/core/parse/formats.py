@@ -315,11 +315,22 @@ _DATE_PICTURE = re.compile(
 )
 
 
+# A date the record says is not known yet: ``TBD``, ``N/A``, ``2024-??-??``, ``2025-XX-XX``.
+_UNKNOWN_DATE = re.compile(
+    r"^[*_`]*(?:tb[dac]|n/?a|unknown|pending|none|-+|\?+"
+    r"|\d{4}(?:[-/.](?:\d{1,2}|\?\?|xx))?[-/.](?:\?\?|xx))[*_`.]*$",
+    re.I,
+)
+
+
 def date_placeholder(value: str) -> bool:
     """Whether a date value is a template's help text, not a date: it holds no year and either
     a picture of a date (``[YYYY-MM-DD when the decision was last updated]``) or nothing but a
-    bracketed placeholder (``{date}``, ``<date>``)."""
+    bracketed placeholder (``{date}``, ``<date>``); or it says the date is not known yet
+    (``TBD``, ``N/A``, ``2024-??-??``)."""
     text = value.strip()
+    if _UNKNOWN_DATE.match(text):
+        return True
     if re.search(r"\d{4}", text):
         return False
     braced = text[:1] in "[{<" and text[-1:] in "]}>" and not re.search(r"\d", text)
