@@ -323,14 +323,17 @@ _UNKNOWN_DATE = re.compile(
 )
 
 
+def unknown_date(value: str) -> bool:
+    """Whether a date value says the date is not known yet (``TBD``, ``N/A``, ``2024-??-??``):
+    kept as written, but no date to judge."""
+    return _UNKNOWN_DATE.match(value.strip()) is not None
+
+
 def date_placeholder(value: str) -> bool:
     """Whether a date value is a template's help text, not a date: it holds no year and either
     a picture of a date (``[YYYY-MM-DD when the decision was last updated]``) or nothing but a
-    bracketed placeholder (``{date}``, ``<date>``); or it says the date is not known yet
-    (``TBD``, ``N/A``, ``2024-??-??``)."""
+    bracketed placeholder (``{date}``, ``<date>``)."""
     text = value.strip()
-    if _UNKNOWN_DATE.match(text):
-        return True
     if re.search(r"\d{4}", text):
         return False
     braced = text[:1] in "[{<" and text[-1:] in "]}>" and not re.search(r"\d", text)
