@@ -43,3 +43,24 @@ def test_a_status_line_inside_a_sentence_in_the_body_is_no_status() -> None:
 def test_a_status_line_that_opens_its_paragraph_in_the_body_is_the_status() -> None:
     d = rec("# Faster builds\n\n## Details\n\nStatus: Parked\n")
     assert (d.status, d.status_raw) == (Status.UNKNOWN, "Parked")
+
+
+def test_a_status_section_about_the_subject_yields_to_the_header_metadata() -> None:
+    d = rec(
+        "# Key expiry\n\n| Status | Implemented |\n|---|---|\n\n## Context\n\nKeys expire.\n\n"
+        "## Status\n\nThe `Status` type gets a new field for the expiry.\n"
+    )
+    assert (d.status, d.status_raw) == (Status.ACCEPTED, "Implemented")
+
+
+def test_a_current_status_section_in_prose_is_no_status() -> None:
+    d = rec("# Errors\n\n## Proposal\n\nA code.\n\n## Current status\n\nTwo servers ship it.\n")
+    assert d.status is None
+
+
+def test_a_labelled_heading_about_a_described_state_is_no_status() -> None:
+    d = rec(
+        "# Progress\n\n## Proposal\n\nA field.\n\n### Field values\n\n#### State: `Waiting`\n\n"
+        "Nothing moves yet.\n"
+    )
+    assert d.status is None

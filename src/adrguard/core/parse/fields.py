@@ -171,26 +171,32 @@ class Fields:
         out: list[StatusStatement] = []
         for raw, line in self.fm_statuses:
             out.append(StatusStatement(raw, st.normalise(raw, syn), line, "front-matter"))
+        lines = list(self.status_lines())
+        header = [s for s, in_header in lines if in_header]
+        stated = bool(out or header)  # the record's metadata states a status
         qualified: list[StatusStatement] = []  # ``## Current state``: after the metadata
         for idx in sorted(self.status_sections):
             stmt = self.section_statement(idx)
             if not stmt:
                 continue
             nested = self._nested(idx)
-            if nested and stmt.status is Status.UNKNOWN:
-                continue  # ``#### status`` of a message format: the body's subject, not metadata
             plain = st.is_plain_status_heading(self.doc.headings[idx].text, self.status_keys)
+            if stmt.status is Status.UNKNOWN and (
+                nested or not plain or (stated and idx >= self.header_limit)
+            ):
+                continue  # the body's subject (a ``Status`` type, ``## Current status`` prose)
             (out if plain and not nested else qualified).append(stmt)
-        for h in self.doc.headings:
+        for idx, h in enumerate(self.doc.headings):
             if ":" not in h.text and "：" not in h.text:
                 continue
             label = formats.label_line(h.text)
             if label and self.is_status_label(label[0]):
-                out.append(
-                    StatusStatement(label[1], st.normalise(label[1], syn), h.line, "heading")
-                )
-        lines = list(self.status_lines())
-        header = [s for s, in_header in lines if in_header]
+                status = st.normalise(label[1], syn)
+                if status is Status.UNKNOWN and idx >= self.header_limit and (
+                    stated or self._nested(idx)
+                ):
+                    continue  # ``#### State: `Ready` `` of a described resource
+                out.append(StatusStatement(label[1], status, h.line, "heading"))
         out.extend(header)
         out.extend(qualified)
         if not out:  # a ``Status:`` line further down, when it opens its block or names a status
