@@ -96,13 +96,28 @@ def _same_number(ctx: RuleContext) -> Iterator[tuple[Decision, ...]]:
                 yield group
 
 
+# A part number after the record's number: ``cap-0046-01``, ``0012_03-x`` (zero-padded).
+_PART = re.compile(r"^[A-Za-z]{0,12}[-_ ]?\d{1,6}[-_.](0\d)(?=$|[-_ .])")
+
+
+def _parts(group: tuple[Decision, ...]) -> bool:
+    """Whether records that share a number are one record and its numbered parts
+    (``cap-0046.md``, ``cap-0046-01.md``, ``cap-0046-02.md``): each part has its own part
+    number, and at most one member (the record they belong to) has none."""
+    parts = [_PART.match(formats.record_name(d.path, d.root)) for d in group]
+    numbers = [int(m.group(1)) for m in parts if m is not None]
+    return len(numbers) >= len(group) - 1 and len(set(numbers)) == len(numbers)
+
+
 class DuplicateId(BaseRule):
     """Two records, active or archived, share an id, or a number within the same root.
 
     **Why**: ids are how records, links and supersession refer to each other; a reused id makes
     every reference to it ambiguous. Archived records keep their ids, so a new record must not
     take one. Several roots are separate number spaces; versions of one record named
-    `<number>-v<version>` (`0002-v1-x.md`, `0002-v2-x.md`) share its number.
+    `<number>-v<version>` (`0002-v1-x.md`, `0002-v2-x.md`) share its number, and so do its
+    numbered parts (`cap-0046.md`, `cap-0046-01.md`, `cap-0046-02.md`: a zero-padded part
+    number after the record's, each part its own).
 
     A log whose numbers are years (three quarters of its numbered records carry a number in
     1990..2100, and they repeat: `2018-processors-improvements/`) is dated, not numbered; a
@@ -144,7 +159,7 @@ class DuplicateId(BaseRule):
         groups: list[tuple[str, ...]] = []  # each group's paths, sorted
         member_of: dict[str, list[int]] = {}  # path -> its groups (an id and a number group)
         for group in (*by_root_id.values(), *_same_number(ctx)):
-            if len(group) > 1:
+            if len(group) > 1 and not _parts(tuple(group)):
                 for d in group:
                     member_of.setdefault(d.path, []).append(len(groups))
                 groups.append(tuple(sorted({o.path for o in group})))
