@@ -90,3 +90,29 @@ def test_an_archive_of_dated_numbered_records_is_no_journal() -> None:
         for m in (1, 2, 3)
     ]
     assert non_records([*LOG, *moved]) == {}
+
+
+def test_the_repositorys_own_paperwork_under_a_root_is_no_record() -> None:
+    conduct = rec("CODE_OF_CONDUCT.md", "# Code of conduct\n\nBe kind to each other.\n")
+    agents = rec("Agents.md", "# Notes for coding agents\n\nRun the tests first.\n")
+    issue = rec(".github/ISSUE_TEMPLATE/idea.md", "## Idea\n\nDescribe the idea.\n")
+    section = rec("ops/_index.md", "---\ntitle: Operations\n---\n\nRecords about operations.\n")
+    found = non_records([*LOG, conduct, agents, issue, section])
+    assert found == {p.path: "repository" for p in (conduct, agents, issue, section)}
+
+
+def test_a_record_named_like_paperwork_that_states_a_status_stays_a_record() -> None:
+    security = record("security.md", "Encrypt every backup")
+    numbered = rec("OPS-003-contributing.md", "# OPS-003: Contributing\n\nWho may merge.\n")
+    assert non_records([*LOG, security, numbered]) == {}
+
+
+def test_notes_in_an_attachments_folder_are_assets() -> None:
+    notes = rec("attachments/load-test-notes.md", "# Load test notes\n\n300 requests a second.\n")
+    kept = record("attachments/OPS-005-keep-attachments.md", "OPS-005: Keep attachments")
+    assert non_records([*LOG, notes, kept]) == {notes.path: "asset"}
+
+
+def test_a_checklist_in_a_hidden_folder_is_no_record_even_with_a_status_field() -> None:
+    checklist = rec(".github/OPS-REVIEW.md", "# OPS review\n\n- Status: set to Proposed\n")
+    assert non_records([*LOG, checklist]) == {checklist.path: "repository"}

@@ -14,6 +14,7 @@ from adrguard.core.conventions.log import Log
 from adrguard.core.errors import UserError
 from adrguard.core.findings import Finding, Severity
 from adrguard.core.model import Decision, Location
+from adrguard.core.parse import formats
 from adrguard.rules.base import BaseRule, RuleContext, RuleMeta
 
 if TYPE_CHECKING:
@@ -35,7 +36,8 @@ class InvalidDate(BaseRule):
     `2023-05`); a note or decoration around a valid date is allowed (`2024-05-22 (back dated)`,
     `[2025-03-07]`, `<10/11/2023>`). The order of numeric dates is learned too: when three
     quarters of a log's telling dates (a day over 12) put the month first, `12/05/2022` reads as
-    December 5 there, not as ambiguous, and a date written the other way is reported.
+    December 5 there, not as ambiguous, and a date written the other way is reported. A date
+    the record says it does not know yet (`TBD`, `N/A`, `2024-??-??`) is not judged.
 
     **Override**: `date-format = "%Y-%m-%d"` (a strftime format) replaces the learned format:
     every date must be written that way.
@@ -55,8 +57,8 @@ class InvalidDate(BaseRule):
         today = _parse_date(ctx.options.today) if ctx.options.today else None
         configured = ctx.options.date_format
         for d in ctx.corpus.decisions:
-            if not d.date or not d.is_readable:
-                continue
+            if not d.date or not d.is_readable or formats.unknown_date(d.date):
+                continue  # ``TBD``: the record says it has no date yet
             log = ctx.log(d.root)
             reading = log.date_of(d)
             if configured:
@@ -230,7 +232,8 @@ def _fits(value: Any, kind: str) -> bool:
     if kind == "scalar":
         return isinstance(value, _SCALARS) and not isinstance(value, bool)
     items = value if isinstance(value, list) else [value]
-    return all(isinstance(v, str | int) and not isinstance(v, bool) for v in items)
+    # an empty item (``replaces:`` then ``  -``, a template's list left unfilled) states nothing
+    return all(v is None or (isinstance(v, str | int) and not isinstance(v, bool)) for v in items)
 
 
 def _describe(value: Any) -> str:

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Iterator
 
 from adrguard.core.findings import Finding, Severity
 from adrguard.core.gate import suppress
-from adrguard.core.model import Location
+from adrguard.core.model import Decision, Location, Problem
 from adrguard.rules.base import BaseRule, RuleContext, RuleMeta
 
 
@@ -52,6 +52,9 @@ class InvalidFrontMatter(_ProblemRule):
     relationships from its front matter; front matter that is not a YAML mapping is silently
     ignored by some of them and breaks others.
 
+    **Learns**: front matter that loads but is not a mapping (`tag:Web Client`, a string) in three
+    or more records that are a quarter of the log is the log's habit: one **note** for the log.
+
     **Bad**:
 
     ```markdown
@@ -78,6 +81,39 @@ class InvalidFrontMatter(_ProblemRule):
         default_severity=Severity.ERROR,
         legacy=True,
     )
+
+    def check(self, ctx: RuleContext) -> Iterator[Finding]:
+        shaped: dict[str, list[tuple[Decision, Problem]]] = {}  # root -> not-a-mapping records
+        for d in ctx.corpus.decisions:
+            for problem in d.problems:
+                if problem.code != self.meta.code:
+                    continue
+                if problem.message.startswith(NOT_A_MAPPING):
+                    shaped.setdefault(d.root, []).append((d, problem))
+                    continue
+                yield self.finding(problem.message, Location(d.path, problem.line), d)
+        for root, found in sorted(shaped.items()):
+            total = len(ctx.log(root).records)
+            if len(found) >= HABIT_RECORDS and HABIT_SHARE * len(found) >= total:
+                first, problem = found[0]
+                yield self.finding(
+                    f"{len(found)} of {total} records in {ctx.log(root).label} open with front "
+                    "matter that is not a mapping of keys to values (a `key:value` line needs a "
+                    "space after the colon): the log writes it so by habit, and adrguard reads "
+                    "none of it",
+                    Location(first.path, problem.line),
+                    first,
+                    related=[d.id for d, _ in found[1:]],
+                    severity=Severity.NOTE,
+                )
+                continue
+            for d, problem in found:
+                yield self.finding(problem.message, Location(d.path, problem.line), d)
+
+
+NOT_A_MAPPING = "front matter is a "  # the parser's message for YAML that is not a mapping
+HABIT_RECORDS = 3  # records whose front matter is not a mapping that make a log's habit ...
+HABIT_SHARE = 4  # ... when they are a quarter of it or more
 
 
 class UnknownSuppression(BaseRule):

@@ -110,13 +110,28 @@ def _same_number(ctx: RuleContext,
                 yield group
 
 
+# A part number after the record's number: ``cap-0046-01``, ``0012_03-x`` (zero-padded).
+_PART = re.compile(r"^[A-Za-z]{0,12}[-_ ]?\d{1,6}[-_.](0\d)(?=$|[-_ .])")
+
+
+def _parts(group: tuple[Decision, ...]) -> bool:
+    """Whether records that share a number are one record and its numbered parts
+    (``cap-0046.md``, ``cap-0046-01.md``, ``cap-0046-02.md``): each part has its own part
+    number, and at most one member (the record they belong to) has none."""
+    parts = [_PART.match(formats.record_name(d.path, d.root)) for d in group]
+    numbers = [int(m.group(1)) for m in parts if m is not None]
+    return len(numbers) >= len(group) - 1 and len(set(numbers)) == len(numbers)
+
+
 class DuplicateId(BaseRule):
     """Two records, active or archived, share an id, or a number within the same root.
 
     **Why**: ids are how records, links and supersession refer to each other; a reused id makes
     every reference to it ambiguous. Archived records keep their ids, so a new record must not
     take one. Several roots are separate number spaces; versions of one record named
-    `<number>-v<version>` (`0002-v1-x.md`, `0002-v2-x.md`) share its number.
+    `<number>-v<version>` (`0002-v1-x.md`, `0002-v2-x.md`) share its number, and so do its
+    numbered parts (`cap-0046.md`, `cap-0046-01.md`, `cap-0046-02.md`: a zero-padded part
+    number after the record's, each part its own).
 
     A log whose numbers are years (three quarters of its numbered records carry a number in
     1990..2100, and they repeat: `2018-processors-improvements/`) is dated, not numbered; a
@@ -125,6 +140,10 @@ class DuplicateId(BaseRule):
     An id is its prefix plus its number: a log numbered per area (`API-001`, `ARC-001`,
     `CLI-001` in one root) holds distinct ids, and only records that share both are reported;
     `0007-x.md` and `ADR-007-y.md` (the generic prefix) share an id.
+
+    A record without a number has no id to share: its name only (`proposal.md` in each of
+    several folders) is told apart by its path, and is never reported; an `id:` its front matter
+    states is.
 
     Translations are not duplicates: a folder named as a language code below a root (`zh/`,
     `pt-br/`) whose files repeat the names or numbers of the root's records, a file that adds a
@@ -151,11 +170,13 @@ class DuplicateId(BaseRule):
         for d in ctx.corpus.decisions:  # several roots are separate namespaces
             if d.number is not None and dated(d.root):
                 continue  # a year is not an id (see the docstring)
+            if d.number is None and _named_id(d):
+                continue  # an unnumbered file's name is no id: its path tells it apart
             by_root_id.setdefault((d.root, d.id.casefold()), []).append(d)
         groups: list[tuple[str, ...]] = []  # each group's paths, sorted
         member_of: dict[str, list[int]] = {}  # path -> its groups (an id and a number group)
         for group in (*by_root_id.values(), *_same_number(ctx, dated)):
-            if len(group) > 1:
+            if len(group) > 1 and not _parts(tuple(group)):
                 for d in group:
                     member_of.setdefault(d.path, []).append(len(groups))
                 groups.append(tuple(sorted({o.path for o in group})))
@@ -203,6 +224,12 @@ class DuplicateId(BaseRule):
             )
 
 
+def _named_id(d: Decision) -> bool:
+    """Whether an unnumbered record's id is only its file or folder name (nothing states one)."""
+    stated = any(k.casefold() == "id" for k in d.front_matter) if d.front_matter else False
+    return not stated and d.id.casefold() == formats.record_name(d.path, d.root).casefold()
+
+
 class FilenamePattern(BaseRule):
     """A file name that leaves the log's own naming scheme, or that harms links or sorting.
 
@@ -212,10 +239,14 @@ class FilenamePattern(BaseRule):
     `DR`, none), a sequence number and its width or a date, the separators, one folder per
     record, the extension. It reports:
 
-    * a name with a character that breaks relative links to it (`#`, `?`, `%`): always;
+    * a name with a character that breaks relative links to it (`#`, `?`, `%`); when three or
+      more names of the log carry one (specs named `#1012 - Title.md` by their issue), it is the
+      log's habit and links there escape it: a **note** per record;
     * a name of another structure than three quarters or more of the log (no number in a
       numbered log, another prefix, a date instead of a number): it sorts apart and tools that
-      look for the next number miss it;
+      look for the next number miss it. When three or more records share that other structure,
+      it is a second scheme the log keeps (a series of unnumbered API designs beside dated
+      proposals), not a slip: a **note** per record;
     * a zero-padded number of another width (`00011` among `0001`..`0012`): it sorts out of
       order;
     * as a **note** only, a cosmetic difference from the log's clear habit (`_` between words
@@ -256,6 +287,17 @@ class FilenamePattern(BaseRule):
             where = Location(d.path, 1)
             if name.harmful:
                 chars = " ".join(repr(c) for c in name.harmful)
+                habit = log.harmful_names
+                if habit >= MINORITY_STYLE:
+                    yield self.finding(
+                        f"{what} contains {chars}, as {habit} names in {log.label} do: a "
+                        "relative link to it must escape them (`%23` for `#`, `%3F` for `?`, "
+                        "`%25` for `%`), or it breaks",
+                        where,
+                        d,
+                        severity=Severity.NOTE,
+                    )
+                    continue
                 yield self.finding(
                     f"{what} contains {chars}, which ends the path of a relative link (`#` "
                     "starts an anchor, `?` a query, `%` an escape), so links to this record "
@@ -284,6 +326,18 @@ class FilenamePattern(BaseRule):
                 (log.name_of(o).shown for o in log.all if log.name_of(o).structure == habit.value),
                 habit.example,
             )
+            shared = log.structures[name.structure]
+            if shared >= MINORITY_STYLE:
+                yield self.finding(
+                    f"{what} follows a second naming scheme of {log.label} ({shared} records are "
+                    f"named like it, {name.pattern}), beside the main one: {habit} records are "
+                    f"named like {example!r} ({habit.example}); the log keeps both, so this is "
+                    "not a slip: rename them together, or set `filename-pattern`",
+                    where,
+                    d,
+                    severity=Severity.NOTE,
+                )
+                return
             yield self.finding(
                 f"{what} leaves the naming scheme of {log.label}: {habit} records are named "
                 f"like {example!r} ({habit.example}), so this one sorts apart and tools looking "
@@ -317,6 +371,9 @@ class FilenamePattern(BaseRule):
                     d,
                     severity=Severity.NOTE,
                 )
+
+
+MINORITY_STYLE = 3  # records that share another structure: a second scheme of the log, a note
 
 
 def _cosmetic(scheme: Scheme, name: Name) -> list[str]:

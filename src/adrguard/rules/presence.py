@@ -6,7 +6,7 @@ Registered through :mod:`adrguard.rules.structure` (its ``RULES`` tuple lists th
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 
 from adrguard.core.conventions import templates
 from adrguard.core.conventions.log import MIN_LEARN, Log, states_status
@@ -14,6 +14,7 @@ from adrguard.core.conventions.sections import Requirement
 from adrguard.core.findings import Finding, Severity
 from adrguard.core.model import Decision, Location
 from adrguard.core.parse import formats
+from adrguard.core.parse import status as st
 from adrguard.rules.base import BaseRule, RuleContext, RuleMeta
 
 
@@ -30,8 +31,9 @@ class MissingStatus(BaseRule):
     record, in number order, after which three quarters or more do); records written before
     that point are not. A log that never adopted statuses gets a single **note**, on its first
     record without one. Sign-posts (a short record with no sections and no status that points
-    to where the decision lives) are left out. The message says what was learned ("9 of 10
-    records in docs/decisions state one").
+    to where the decision lives) are left out, and so are records whose folder says their
+    status: the log's archive, or a folder named by a status word (`rejected/`, `final/`).
+    The message says what was learned ("9 of 10 records in docs/decisions state one").
 
     **Override**: `require-status = true` asks every record for a status, `false` never asks.
 
@@ -66,7 +68,10 @@ class MissingStatus(BaseRule):
                         yield self._missing(d, "`require-status` is set")
                 continue
             habit = log.statuses
-            missing = [d for d in log.substantive if not states_status(d)]
+            missing = [
+                d for d in log.substantive
+                if not states_status(d) and not _folder_states(d, ctx.options.status_synonyms)
+            ]
             if habit.since is None:
                 if missing:
                     yield self._never(log, missing, habit.stated)
@@ -100,6 +105,19 @@ class MissingStatus(BaseRule):
             missing[0],
             severity=Severity.NOTE,
         )
+
+
+def _folder_states(d: Decision, synonyms: Mapping[str, str]) -> bool:
+    """Whether the record's folder says its status: the log's archive, or a folder below the
+    root named by a status word (``rejected/``, ``deprecated/``, ``accepted/2024/``)."""
+    if d.archived:
+        return True
+    rel = d.path[len(d.root) + 1 :] if d.root not in ("", ".") else d.path
+    folders = rel.split("/")[:-1]
+    if formats.is_folder_record(d.path, d.root):
+        folders = folders[:-1]  # the record's own folder names the record, not its status
+    return any(st.match(st.fold(f.replace("-", " ").replace("_", " ")), synonyms) is not None
+               for f in folders)
 
 
 class MissingSection(BaseRule):

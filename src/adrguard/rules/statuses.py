@@ -31,7 +31,9 @@ class UnknownStatus(BaseRule):
       legend listing the vocabulary): replace it with the record's status;
     - a likely misspelling, with the closest word (`Acepted`: did you mean accepted?);
     - a log whose records consistently use words adrguard does not know (two or more records
-      with the same word): one note for the whole log, proposing the `statuses` mapping;
+      with the same word; for a word close to a vocabulary word, such as `predraft` or
+      `Stale`, three records, or two that are a quarter of the log: a misspelling is not
+      repeated that often): one note for the whole log, proposing the `statuses` mapping;
     - any other unknown status, once per record;
     - a status adrguard had to guess: a word that is not a status but says one plainly
       (`experimental`, `Placeholder`, a pull request's `merged`), a compound value
@@ -56,7 +58,8 @@ class UnknownStatus(BaseRule):
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         synonyms = _with_statuses(ctx.options.status_synonyms)
-        house: dict[str, dict[str, list[Decision]]] = {}  # root -> unknown word -> records
+        # root -> unknown word -> (record, hint: the closest vocabulary word, or "")
+        house: dict[str, dict[str, list[tuple[Decision, str]]]] = {}
         guesses: dict[str, dict[str, list[tuple[Decision, str]]]] = {}  # root -> word -> ...
         vocabulary = Vocabulary(synonyms)  # indexed once per run
         memo: dict[str, str | None] = {}  # word -> closest vocabulary word, once per run
@@ -82,15 +85,17 @@ class UnknownStatus(BaseRule):
                 )
                 continue
             hint = suggest_status(raw, synonyms, vocabulary, memo, budget)
-            if hint:
-                yield self._unknown(d, raw, hint)
-            else:
-                house.setdefault(d.root, {}).setdefault(_status_key(folded), []).append(d)
+            found = house.setdefault(d.root, {}).setdefault(_status_key(folded), [])
+            found.append((d, hint))
         for root, words in sorted(house.items()):
-            shared = {w: ds for w, ds in words.items() if len(ds) >= 2}
-            for w, ds in sorted(words.items()):
-                if w not in shared:
-                    yield self._unknown(ds[0], (ds[0].status_raw or "").strip(), "")
+            stating = sum(1 for d in ctx.log(root).records if d.status is not None)
+            shared: dict[str, list[Decision]] = {}
+            for w, found in sorted(words.items()):
+                if _is_house_word(found, stating):
+                    shared[w] = [d for d, _ in found]
+                    continue
+                for d, hint in found:
+                    yield self._unknown(d, (d.status_raw or "").strip(), hint)
             if shared:
                 yield self._log_note(root, shared)
         yield from self._guessed(ctx, guesses)
@@ -143,6 +148,15 @@ class UnknownStatus(BaseRule):
             first,
             related=[d.id for d in records[1:]],
         ).with_severity(Severity.NOTE)
+
+
+def _is_house_word(found: list[tuple[Decision, str]], stating: int) -> bool:
+    """Whether an unknown word is the log's own: two records share it, or, when it is close
+    to a vocabulary word (a misspelling would be), a habit shares it (three records, or two
+    that are a quarter of the log's records that state a status)."""
+    if not any(hint for _, hint in found):
+        return len(found) >= 2
+    return len(found) >= _HABIT_RECORDS or (len(found) >= 2 and len(found) * _HABIT >= stating)
 
 
 _HABIT = 4  # a guessed word a quarter of a log's records share is the log's habit

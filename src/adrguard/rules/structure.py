@@ -45,8 +45,10 @@ class MissingTitle(BaseRule):
 
     **Learns**: whether the log titles its records. In a log of three records or more where
     fewer than half of them write a title in any form (an RFC process whose file names are the
-    titles), a missing title is the log's habit: one **note** for the log, not an error per
-    record. Sign-posts are left out of the count.
+    titles), or where three or more records and a tenth of the log leave it out (a second
+    template that starts at `## Summary`), a missing title is the log's habit: one **note** for
+    the log, not an error per record. One or two untitled records in a titled log are errors.
+    Sign-posts are left out of the count.
 
     **Good**:
 
@@ -90,7 +92,7 @@ class MissingTitle(BaseRule):
             first = records[0]
             yield self.finding(
                 f"{len(records)} of {len(log.substantive)} records in {log.label} have no title "
-                "(no H1, no `title:`): the log names its records by their file names, so they "
+                "(no H1, no `title:`): the log names these records by their file names, so they "
                 "are listed by name; add titles to show them in indexes and link texts",
                 Location(first.path, 1),
                 first,
@@ -105,7 +107,16 @@ def _untitled_by_habit(ctx: RuleContext, root: str) -> bool:
     log = ctx.log(root)
     records = log.substantive
     titled = sum(1 for d in records if d.title_raw is not None)
-    return len(records) >= MIN_LEARN and 2 * titled < len(records)
+    untitled = len(records) - titled
+    if len(records) < MIN_LEARN:
+        return False
+    return 2 * titled < len(records) or (
+        untitled >= UNTITLED_HABIT and UNTITLED_SHARE * untitled >= len(records)
+    )
+
+
+UNTITLED_HABIT = 3  # untitled records that make a habit of a log ...
+UNTITLED_SHARE = 10  # ... when they are a tenth of it or more
 
 
 class EmptySection(BaseRule):

@@ -89,6 +89,8 @@ def _date(y: int, m: int, d: int) -> dt.date | None:
 _DECORATED_MAX = 80  # a decorated date is short: longer text is not read past (linear time)
 _WRAPPED = re.compile(r"^[\[{<(]\s*([^\[\]{}<>()]+?)\s*[\]}>)]$")  # [2025-03-07]
 _NOTE = re.compile(r"^(.*?\d)\.?\s*(?:\([^()]*\)|\[[^\[\]]*\]|[-–—]\s.*)$")  # 2025.09.02 (PR #4)
+# A mark before a date (``<2018-08-31``, ``~2021-03``, ``*2025-02-07*``, ``ca. 2019-05-01``).
+_MARKED = re.compile(r"^(?:[<>≤≥~≈*_]+|(?:c|ca|circa|approx)\.?\s+)\s*(\d[^*_]*?)[*_]*$", re.I)
 
 
 def _clock(hour: str | None, minute: str | None, second: str | None) -> bool:
@@ -100,13 +102,14 @@ def _clock(hour: str | None, minute: str | None, second: str | None) -> bool:
 
 def read(written: str) -> Reading:
     """What a written date says. Decoration around a date is not part of it: the template's
-    brackets kept around a value (``[2025-03-07]``) and a note after it (``2025.09.02 (PR #46)``,
-    ``2024-05-22 — revised``) are read past."""
+    brackets kept around a value (``[2025-03-07]``), a note after it (``2025.09.02 (PR #46)``,
+    ``2024-05-22 — revised``) and a mark before it (``<2018-08-31``, ``*2025-02-07``, ``ca.
+    2019-05-01``) are read past."""
     text = " ".join(written.strip().split())
     found = _read(text)
     if found.family != "unknown" or len(text) > _DECORATED_MAX:
         return found
-    for pattern in (_WRAPPED, _NOTE):
+    for pattern in (_WRAPPED, _NOTE, _MARKED):
         m = pattern.match(text)
         inner = _read(m.group(1)) if m else None
         if inner is not None and inner.family != "unknown":

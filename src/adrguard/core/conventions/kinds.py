@@ -15,7 +15,15 @@ their content and their place in the log (a file's name alone never decides):
   quarters of them): meeting notes or a diary kept beside the log, not records of it;
 * **a redirect**: a file left behind when a record moved: its status is ``Moved``, or its whole
   text is a short note (:data:`REDIRECT_WORDS` words at most, no status, no sections) saying
-  that it moved or was renamed, with a link or an address (``Moved to [CIP-0003/README.md](..)``).
+  that it moved or was renamed, with a link or an address (``Moved to [CIP-0003/README.md](..)``);
+* **a repository file**: a file in a hidden folder under the root
+  (``.github/ISSUE_TEMPLATE/bug.md``, a pull request checklist with a status field); or one
+  that states no status, carries no number in its name, and is named as a repository names
+  its community, agent or overview files, in any case (``CODE_OF_CONDUCT.md``,
+  ``CONTRIBUTING.md``, ``GOVERNANCE.md``, ``AGENTS.md``, ``Readme.md``, ``_index.md``,
+  ``FAQ.md``);
+* **an asset**: a file that states no status and carries no number in its name, in a folder of
+  attachments, assets, images or media under the log (``attachments/setup-notes.md``).
 
 Pure: works on the parsed records. :func:`non_records` says which and why; discovery lists them
 as skipped, like indexes and templates found by name.
@@ -130,6 +138,44 @@ def _is_redirect(d: Decision) -> bool:
     return bool(_MOVED.search(d.text)) and ("://" in d.text or bool(d.links))
 
 
+# Names a repository gives its own paperwork (casefolded, ``-`` for ``_`` and `` ``).
+REPOSITORY_FILES = frozenset({
+    "readme", "index", "-index", "code-of-conduct", "contributing", "governance", "security",
+    "support", "license", "licence", "copying", "notice", "changelog", "changes", "history",
+    "authors", "contributors", "maintainers", "owners", "codeowners", "agents", "claude",
+    "gemini", "copilot-instructions", "faq", "pull-request-template", "issue-template",
+})
+# Folders that hold a log's attachments rather than its records (casefolded).
+ASSET_FOLDERS = frozenset({
+    "attachments", "attachment", "assets", "asset", "images", "image", "img", "imgs", "media",
+    "static", "figures", "diagrams", "files", "uploads",
+})
+_NAME_SEPARATORS = re.compile(r"[-_ ]+")
+
+
+def _folders(d: Decision) -> list[str]:
+    rel = d.path[len(d.root) + 1 :] if d.root not in ("", ".") else d.path
+    return rel.split("/")[:-1]
+
+
+def _unnumbered_and_statusless(d: Decision) -> bool:
+    return not _states_status(d) and ids.parse_name(_stem(d.path)).number is None
+
+
+def _is_repository_file(d: Decision) -> bool:
+    if any(f.startswith(".") for f in _folders(d)):
+        return True  # a hidden folder (.github/) holds the repository's tooling, never the log
+    if not _unnumbered_and_statusless(d) or formats.is_folder_record(d.path, d.root):
+        return False
+    return _NAME_SEPARATORS.sub("-", _stem(d.path).casefold()) in REPOSITORY_FILES
+
+
+def _is_asset(d: Decision) -> bool:
+    return _unnumbered_and_statusless(d) and any(
+        f.casefold() in ASSET_FOLDERS for f in _folders(d)
+    )
+
+
 _DATED_NAME = re.compile(r"^(?:\d{4}-\d{2}-\d{2}|\d{8})(?:[-_ .]|$)")
 JOURNAL_FILES = 3  # dated files a sub-folder holds before it is a journal
 
@@ -158,7 +204,8 @@ def _journals(log: list[Decision]) -> set[str]:
 
 
 def non_records(decisions: Iterable[Decision]) -> dict[str, str]:
-    """Path -> what the file is (``index``, ``part``, ``example``, ``redirect``, ``journal``) for
+    """Path -> what the file is (``index``, ``part``, ``example``, ``redirect``, ``journal``,
+    ``repository``, ``asset``) for
     the files among ``decisions`` that are not decision records (see the module docstring)."""
     by_root: dict[str, list[Decision]] = {}
     for d in decisions:
@@ -170,6 +217,10 @@ def non_records(decisions: Iterable[Decision]) -> dict[str, str]:
         for d in log:
             if d.path in journals:
                 out[d.path] = "journal"
+            elif _is_repository_file(d):
+                out[d.path] = "repository"
+            elif _is_asset(d):
+                out[d.path] = "asset"
             elif _is_redirect(d):
                 out[d.path] = "redirect"
             elif _is_example(d):

@@ -110,6 +110,16 @@ class Log:
     def scheme(self) -> naming.Scheme:
         return naming.learn(self.name_of(d) for d in self.all)
 
+    @cached_property
+    def structures(self) -> Counter[tuple[object, ...]]:
+        """How many of the log's names share each structure (:attr:`naming.Name.structure`)."""
+        return Counter(self.name_of(d).structure for d in self.all)
+
+    @cached_property
+    def harmful_names(self) -> int:
+        """How many of the log's names carry a character that ends a link's path."""
+        return sum(1 for d in self.all if self.name_of(d).harmful)
+
     def name_of(self, d: Decision) -> naming.Name:
         name = self._names.get(d.path)
         if name is None:

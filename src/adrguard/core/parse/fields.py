@@ -29,6 +29,7 @@ from adrguard.core.parse.statements import rows, section_statement
 _HEADING_MARKS = re.compile(r"^\s{0,3}#{1,6}[ \t]*|[ \t]+#+[ \t]*$")
 _PARTLY = re.compile(r"^(?:partly|partially|in part)\s+supers", re.I)
 _COLON = re.compile(r"[:：]")
+_DIGIT = re.compile(r"\d")
 _DATE_KEYS = ("date", "created", "decision-date", "decision_date")
 _MARKUP = ("](", "~", "**", "__")  # markdown that says which part of a status line counts
 _STATED_ID = re.compile(r"^\s*([A-Za-z]{2,10})-0*(\d{1,6})\s*$")  # ``ST-0001``
@@ -92,6 +93,7 @@ class Fields:
         first_h2 = next((i for i, h in enumerate(doc.headings) if h.level >= 2), len(doc.headings))
         self.header_limit = first_h2
         self._labels: list[tuple[Block, int, str, str]] | None = None
+        self._parents: list[int] | None = None  # index of each heading's parent heading, or -1
         self.by_section: dict[int, list[Block]] = {}
         for b in doc.blocks:
             if b.kind != "heading":
@@ -172,32 +174,66 @@ class Fields:
         out: list[StatusStatement] = []
         for raw, line in self.fm_statuses:
             out.append(StatusStatement(raw, st.normalise(raw, syn), line, "front-matter"))
+        lines = list(self.status_lines())
+        header = [s for s, in_header in lines if in_header]
+        stated = bool(out or header)  # the record's metadata states a status
         qualified: list[StatusStatement] = []  # ``## Current state``: after the metadata
         for idx in sorted(self.status_sections):
             stmt = self.section_statement(idx)
-            if stmt:
-                plain = st.is_plain_status_heading(self.doc.headings[idx].text, self.status_keys)
-                (out if plain else qualified).append(stmt)
-        for h in self.doc.headings:
+            if not stmt:
+                continue
+            nested = self._nested(idx)
+            plain = st.is_plain_status_heading(self.doc.headings[idx].text, self.status_keys)
+            if stmt.status is Status.UNKNOWN and (
+                nested or not plain or (stated and idx >= self.header_limit)
+            ):
+                continue  # the body's subject (a ``Status`` type, ``## Current status`` prose)
+            (out if plain and not nested else qualified).append(stmt)
+        for idx, h in enumerate(self.doc.headings):
             if ":" not in h.text and "：" not in h.text:
                 continue
             label = formats.label_line(h.text)
             if label and self.is_status_label(label[0]):
-                out.append(
-                    StatusStatement(label[1], st.normalise(label[1], syn), h.line, "heading")
-                )
-        lines = list(self.status_lines())
-        header = [s for s, in_header in lines if in_header]
+                status = st.normalise(label[1], syn)
+                if status is Status.UNKNOWN and idx >= self.header_limit and (
+                    stated or self._nested(idx)
+                ):
+                    continue  # ``#### State: `Ready` `` of a described resource
+                out.append(StatusStatement(label[1], status, h.line, "heading"))
         out.extend(header)
         out.extend(qualified)
-        if not out:
-            out.extend(s for s, _ in lines[:1])
+        if not out:  # a ``Status:`` line further down, when it opens its block or names a status
+            opening = self._opening_lines() if lines else frozenset()
+            out.extend(
+                [s for s, _ in lines if s.line in opening or s.status is not Status.UNKNOWN][:1]
+            )
         if not out:
             titled = self._title_status()
             if titled is not None:
                 word, h = titled
                 out.append(StatusStatement(word, st.normalise(word, syn), h.line, "title"))
         return out
+
+    def _nested(self, idx: int) -> bool:
+        """Whether the status heading ``idx`` lies below the record's first H2, under a heading
+        of a higher level that is not a status heading (``## Reference`` > ``#### status``)."""
+        if self._parents is None:
+            parents: list[int] = []
+            stack: list[int] = []  # one pass: each heading is pushed and popped once
+            for i, h in enumerate(self.doc.headings):
+                while stack and self.doc.headings[stack[-1]].level >= h.level:
+                    stack.pop()
+                parents.append(stack[-1] if stack else -1)
+                stack.append(i)
+            self._parents = parents
+        parent = self._parents[idx]
+        if idx < self.header_limit or parent < 0:
+            return False
+        return self.doc.headings[parent].level >= 2 and parent not in self.status_sections
+
+    def _opening_lines(self) -> frozenset[int]:
+        """Lines that open their block (a ``Status:`` line there is not inside a sentence)."""
+        return frozenset(b.line for b in self.doc.blocks if b.kind != "heading")
 
     def _stated_id(self, number: int | None) -> str | None:
         """The id a header bullet states for the record (``* Proposal: [ST-0001](..)``): a
@@ -299,7 +335,7 @@ class Fields:
             if formats.is_date_label(label) and not formats.date_placeholder(value):
                 if self.in_header(b):
                     return value, b.line + i
-                if fallback[0] is None:
+                if fallback[0] is None and _DIGIT.search(value):  # else prose about a field
                     fallback = (value, b.line + i)
         if fallback[0] is None:
             for b in self.doc.blocks:

@@ -27,7 +27,14 @@ _TYPE_LABEL = re.compile(
     re.I,
 )
 _ADR_NUMBER = re.compile(r"^(?:adr|rfc)[-_ #]*(\d+)\b\s*[:.)\-–—]?\s*", re.I)
-_LEADING_NUMBER = re.compile(r"^(\d+)(?:\s*[.:)]\s*|\s*[-–—]\s*|\s+(?=\S))")
+# A number that opens a title as its id: ``12. X``, ``12: X``, ``12 - X``, a zero-padded one
+# before a space or a hyphen (``0012 X``, ``0012-x``) (group 1). A number before a bare space
+# or glued to a word by a hyphen (``23 Logging``, ``12 Factor apps``, ``128-bit integers``,
+# ``2019 Roadmap``) (group 2) is the id only where the file's name carries no other number.
+_LEADING_NUMBER = re.compile(
+    r"^(\d+)(?:\s*[.:)]\s*|\s+[-–—]\s*|[–—]\s*)|^(0\d+)(?:\s*[-–—]\s*|\s+(?=\S))"
+    r"|^(\d+)(?:-|\s+)(?=\S)"
+)
 _TEMPLATE_NUMBER = re.compile(r"^(?:n|N|x|X|nnnn|NNNN|XXXX)\s*[.:]\s+")
 _INLINE_MARKUP = re.compile(r"(?<!\w)[*_]{1,3}(?=\S)|(?<=\S)[*_]{1,3}(?!\w)|`")
 _MD_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
@@ -72,6 +79,12 @@ _MADR2_LABELS = frozenset({"deciders", "decision-makers", "technical story", "co
 
 _EMPHASIS = re.compile(r"^[*_]+")
 _MADR_SECTIONS = frozenset({"context and problem statement", "decision outcome"})
+# What MADR writes besides its two sections: its front-matter keys and its other headings.
+_MADR_KEYS = frozenset({"deciders", "consulted", "informed", "decision-makers"})
+_MADR_MARKS = frozenset({
+    "considered options", "decision drivers", "pros and cons of the options", "confirmation",
+    "more information", "links",
+})
 
 
 def path_parts(path: str) -> tuple[str, str]:
@@ -145,8 +158,10 @@ def clean_title(text: str, own: ids.NameId | None = None) -> Title:
         before = title
         title = _TYPE_LABEL.sub("", title).strip()
         m = None if stripped else (_ADR_NUMBER.match(title) or _LEADING_NUMBER.match(title))
+        if m and m.lastindex == 3 and not _weak_number_is_id(int(m.group(3)), own):
+            m = None  # ``12 Factor apps`` in 0026-x.md: the number is part of the title
         if m and m.end() < len(title):
-            number = int(m.group(1))
+            number = int(m.group(m.lastindex or 1))
             title = title[m.end() :].strip()
             stripped = True
         elif not stripped:
@@ -162,6 +177,10 @@ def clean_title(text: str, own: ids.NameId | None = None) -> Title:
         return Title(None, number)
     wrapped = _WRAPPED.match(title)  # the template's brackets kept around a real title
     return Title(next(g for g in wrapped.groups() if g).strip() if wrapped else title, number)
+
+
+def _weak_number_is_id(number: int, own: ids.NameId | None) -> bool:
+    return own is None or own.number is None or own.number == number
 
 
 def is_placeholder_title(title: str) -> bool:
@@ -253,9 +272,11 @@ def detect(
     if "decision-makers" in keys or ("confirmation" in sections and madr_sections):
         return "madr4"
     if keys & {"status", "date", "deciders", "consulted", "informed"} and (
-        madr_sections or not sections & {"context", "status"}
+        madr_sections
+        or (bool(keys & _MADR_KEYS or sections & _MADR_MARKS)
+            and not sections & {"context", "status"})
     ):
-        return "madr3"
+        return "madr3"  # ``status:``/``date:`` alone is any site's front matter, not MADR
     if bullets and (madr_sections or "deciders" in labels or "technical story" in labels):
         return "madr2"
     if madr_sections:
@@ -305,6 +326,20 @@ _DATE_PICTURE = re.compile(
     r"(?:dd|jj|tt|yyyy|aaaa)(?![^\W\d_])|(?<![^\W\d_])(?:yyyy|aaaa|jjjj)(?![^\W\d_])",
     re.I,
 )
+
+
+# A date the record says is not known yet: ``TBD``, ``N/A``, ``2024-??-??``, ``2025-XX-XX``.
+_UNKNOWN_DATE = re.compile(
+    r"^[*_`]*(?:tb[dac]|n/?a|unknown|pending|none|-+|\?+"
+    r"|\d{4}(?:[-/.](?:\d{1,2}|\?\?|xx))?[-/.](?:\?\?|xx))[*_`.]*$",
+    re.I,
+)
+
+
+def unknown_date(value: str) -> bool:
+    """Whether a date value says the date is not known yet (``TBD``, ``N/A``, ``2024-??-??``):
+    kept as written, but no date to judge."""
+    return _UNKNOWN_DATE.match(value.strip()) is not None
 
 
 def date_placeholder(value: str) -> bool:

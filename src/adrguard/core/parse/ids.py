@@ -17,8 +17,9 @@ from dataclasses import dataclass
 _DATED = re.compile(r"^(?:\d{8}|\d{4}-\d{2}-\d{2})(?:[-_ .]|$)")
 # A sequence number after the date (``2021-06-05_001-slug``): three digits or more, so that a
 # slug that starts with a small number (``2022-05-01-3-tier-design``) is not read as one.
-# A year and a month as the name's number (``202012-receive-split``): a date, not a sequence.
-_YEAR_MONTH = re.compile(r"^(?:199\d|20\d\d|2100)(?:0[1-9]|1[0-2])(?=[-_ .]|$)")
+# A year and a month as the name's number (``202012-receive-split``, ``2013-10-gen``): a date,
+# not a sequence.
+_YEAR_MONTH = re.compile(r"^(?:199\d|20\d\d|2100)[-_.]?(?:0[1-9]|1[0-2])(?=[-_ .]|$)")
 _DATED_NUMBER = re.compile(r"^(?:\d{8}|\d{4}-\d{2}-\d{2})[-_ .](?P<number>\d{3,6})(?=$|[-_ .])")
 _NUMBERED = re.compile(
     r"^(?:(?P<prefix>[a-z]{2,10})[-_ ]?)?(?P<number>\d{1,6})"
@@ -67,7 +68,8 @@ class NameId:
 def parse_name(name: str) -> NameId:
     """``0012-x`` -> 12, ``adr-05`` -> ("adr", 5), ``std-0002-v2-x`` -> ("std", 2, 2), a number
     after a date ``2021-06-05_001-x`` -> 1; nothing for dated names without one (``2023-03-02-x``,
-    ``20230302-x``, a year and month ``202012-x``) and names without a number."""
+    ``20230302-x``, a year and month ``202012-x`` or ``2013-10-x``) and names without a
+    number."""
     if _DATED.match(name) or _YEAR_MONTH.match(name):
         dated = _DATED_NUMBER.match(name)
         return NameId(number=int(dated.group("number"))) if dated else NameId()

@@ -248,11 +248,30 @@ def compound(raw: str) -> str:
     return second if whole else first  # a partial supersession leaves the status as it was
 
 
+# A value followed by the template's braced choices it was picked from (``In Review {Draft, In
+# Review, Implemented}``): the value is the status.
+_PICKED = re.compile(r"^\s*([^{}\[\]|]{1,60}?)\s*\{([^{}]{1,300})\}\s*$")
+_CHOICE_SEP = re.compile(r"\s*[,|/]\s*")
+
+
+def picked(raw: str) -> str:
+    """The value of ``raw`` without the braced choices after it, when it is one of them
+    (``In Review {Draft, In Review}`` -> ``In Review``); ``raw`` otherwise."""
+    m = _PICKED.match(raw) if "{" in raw else None
+    if m is None:
+        return raw
+    value = m.group(1).strip()
+    choices = {c.casefold() for c in _CHOICE_SEP.split(m.group(2).strip())}
+    return value if value.casefold() in choices else raw
+
+
 def normalise(raw: str, synonyms: Mapping[str, str]) -> Status:
     """Map a written status to the vocabulary; UNKNOWN when it is stated but not recognised.
     A supersession clause with a target whose subject is the record decides (``廃止 (Superseded
     by X)``, ``已废弃，由 X 取代``, ``已被 X 取代``): see :mod:`.successors`. When the
-    vocabulary does not read it, a guess (:func:`guess`) may."""
+    vocabulary does not read it, a guess (:func:`guess`) may. A value followed by the braced
+    choices it was picked from is that value (:func:`picked`)."""
+    raw = picked(raw)
     found = _reading(raw, synonyms)
     if found is Status.UNKNOWN:
         guessed = guess(raw, synonyms)
