@@ -37,7 +37,11 @@ class UnresolvedRelationship(BaseRule):
 
     **Why**: "Superseded by 0009" is only useful when 0009 exists. Targets may be written as a
     path (`0005-x.md`, `../adr/0005-x.md`, a record folder), an id (`ADR-0005`, `ADR 5`, `#5`),
-    a file stem (log4brains slug) or a title; links to other sites are not checked.
+    a file stem (log4brains slug) or a title; links to other sites are not checked. A path in
+    front matter is metadata, not a rendered link: it is also read from the repository root and
+    the log's root (`replaces: docs/adr/0003-x.md`). A file name alone (`0009-x.md`) that is
+    not next to the record names the one record of that file name elsewhere in the log (a
+    record moved to an archive folder); a broken link there is still ADR201's.
 
     **Bad**: `Superseded by [9. Use Kafka](0009-use-kafka.md)` when no such file exists.
 

@@ -139,7 +139,7 @@ class Graph:
         out: list[Declared] = []
         for d in self.corpus.decisions:
             for rel in d.relationships:
-                out.append(Declared(d, rel, self.resolver.resolve(d, rel.target_raw, rel.text)))
+                out.append(Declared(d, rel, self.resolver.resolve(d, rel.target_raw, rel.text, rel.origin)))
         return tuple(out)
 
     @cached_property
