@@ -28,8 +28,9 @@ class OneSidedSupersession(BaseRule):
     `Superseded by` in the old record, or only `Supersedes` in the new one), so adrguard asks for
     the other side only where the log shows it writes both:
 
-    * some supersession or amendment elsewhere in the log is written on both sides, or
-    * the log writes the missing kind (`Supersedes` or `Superseded by`) in another record, or
+    * at least half of the log's other supersessions (amendments for an amendment), and at
+      least one, write the missing kind (`Supersedes` or `Superseded by`): a habit, not one
+      record's exception; or
     * the repository uses adr-tools (a `.adr-dir` file), which writes both sides itself.
 
     It is also quiet while the successor is not in force (proposed, draft or rejected): many
@@ -66,7 +67,8 @@ class OneSidedSupersession(BaseRule):
             if successor.status in _NOT_YET or successor.status is Status.UNKNOWN:
                 continue
             missing = RelKind.SUPERSEDED_BY if supersedes else RelKind.SUPERSEDES
-            why = "" if evidence is None else evidence.why(t.root, missing)
+            pair = _pair(dec.rel.kind, short(s), short(t))
+            why = "" if evidence is None else evidence.why(t.root, missing, pair)
             if why is None:
                 continue
             if supersedes:
@@ -90,38 +92,48 @@ _PAIRS = {
     RelKind.AMENDS: RelKind.AMENDED_BY,
     RelKind.AMENDED_BY: RelKind.AMENDS,
 }
+_NEW_SIDE = frozenset({RelKind.SUPERSEDES, RelKind.AMENDS})  # written in the newer record
+# The share of a log's other supersessions (and amendments) that must write the missing kind
+# before the log counts as one that writes it: a habit, not one record's exception.
+BOTH_SIDES_SHARE = 0.5
+
+_Pair = tuple[str, str, str]  # (family: the new side's kind, older record, newer record)
+
+
+def _pair(kind: RelKind, source: str, target: str) -> _Pair:
+    if kind in _NEW_SIDE:
+        return (kind.value, target, source)
+    return (_PAIRS[kind].value, source, target)
 
 
 @dataclass
 class _Evidence:
-    """Per log (root): whether it writes relations on both sides, and which kinds it writes."""
+    """Per log (root): the kinds written for each of its supersession and amendment pairs."""
 
     tooling: bool
-    paired: dict[str, tuple[str, str]]  # root -> (source, target) of a two-sided pair
-    writes: dict[tuple[str, RelKind], str]  # (root, kind) -> a record that writes it
+    pairs: dict[str, dict[_Pair, set[RelKind]]]  # root -> pair -> the kinds written for it
 
-    def why(self, root: str, missing: RelKind) -> str | None:
-        """A clause saying why this log is asked for both sides, or None when it is not."""
-        pair = self.paired.get(root)
-        if pair is not None:
-            return f" (this log writes both sides elsewhere, as {pair[0]} and {pair[1]} do)"
-        writer = self.writes.get((root, missing))
-        if writer is not None:
-            return f" ({writer} writes {missing.value} in this log)"
+    def why(self, root: str, missing: RelKind, pair: _Pair) -> str | None:
+        """A clause saying why this log is asked for the missing side, or None when it is
+        not: :data:`BOTH_SIDES_SHARE` of its other pairs (at least one) write that kind, or
+        the repository uses adr-tools."""
+        others = [kinds for p, kinds in self.pairs.get(root, {}).items()
+                  if p != pair and p[0] == pair[0]]
+        writing = sum(1 for kinds in others if missing in kinds)
+        if writing and writing >= BOTH_SIDES_SHARE * len(others):
+            return (f" ({writing} of this log's {len(others)} other pairs write "
+                    f"{missing.value})")
         if self.tooling:
             return " (adr-tools, which this repository uses, writes both sides)"
         return None
 
 
 def _both_sides(g: graph.Graph, repo_files: frozenset[str]) -> _Evidence:
-    paired: dict[str, tuple[str, str]] = {}
-    writes: dict[tuple[str, RelKind], str] = {}
+    pairs: dict[str, dict[_Pair, set[RelKind]]] = {}
     for dec in g.declared:
         s, t = dec.source, dec.target
-        writes.setdefault((s.root, dec.rel.kind), short(s))
-        mirror = _PAIRS.get(dec.rel.kind)
-        if t is None or mirror is None or t.path == s.path or s.root != t.root:
+        if t is None or dec.rel.kind not in _PAIRS or t.path == s.path or s.root != t.root:
             continue
-        if (t.path, s.path) in g.said[mirror]:
-            paired.setdefault(s.root, (short(s), short(t)))
-    return _Evidence(".adr-dir" in repo_files, paired, writes)
+        key = _pair(dec.rel.kind, short(s), short(t))
+        pairs.setdefault(s.root, {}).setdefault(key, set()).add(dec.rel.kind)
+    return _Evidence(".adr-dir" in repo_files, pairs)
