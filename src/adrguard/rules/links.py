@@ -79,6 +79,11 @@ class BrokenLink(BaseRule):
     form to numbers no record here has name records of a sibling log): one **note** for the
     log. Any other such link is a slip: an error, naming the record meant.
 
+    **Did you mean**: when exactly one file of the repository has the broken link's file name
+    (a record moved to an archive folder away from its pictures), the message names the path
+    to it; a record of the number a broken `<prefix>-N` link names is suggested only under
+    the same prefix.
+
     **Bad**: `Superseded by [5. Use Postgres](0005-use-postgresql.md)` when the file is
     `0005-use-postgres.md`; `![diagram](img/Flow.PNG)` when the file is `img/flow.png`;
     `[ADR 9](/adr/9)` in a log routed as `/adr/<slug>` that has no record with slug 9.
@@ -98,6 +103,7 @@ class BrokenLink(BaseRule):
         resolver = graph.build(ctx.corpus).resolver
         unchecked: dict[str, list[tuple[Decision, Link, Target]]] = {}  # root -> site links
         id_form: dict[str, list[tuple[Decision, Link, Target, tuple[str, Decision | None]]]] = {}
+        names: dict[str, list[str]] | None = None  # file name -> repository paths, when needed
         for d, link, t in _checked_links(ctx):
             loc = Location(d.path, link.line, link.column)
             if t.kind == "empty" and link.kind != "autolink":
@@ -130,9 +136,14 @@ class BrokenLink(BaseRule):
                     f"(GitHub and Linux are case-sensitive): write {_relative(d.path, real)}"
                 )
             else:
+                if names is None:
+                    names = _by_name(ctx.corpus.repo_files)
+                moved = _moved(names, t.repo_path)
+                fix = (f"did you mean {_relative(d.path, moved)}?" if moved is not None
+                       else f"fix the path or remove the {_what(link)}")
                 message = (
                     f"broken {_what(link)}: {t.path} does not exist (looked for "
-                    f"{t.repo_path or '/'}): fix the path or remove the {_what(link)}"
+                    f"{t.repo_path or '/'}): {fix}"
                 )
             yield self.finding(message, loc, d)
         for root, forms in sorted(id_form.items()):
@@ -179,7 +190,11 @@ class BrokenLink(BaseRule):
         for d, link, t, (prefix, named) in found:
             if prefix in convention:
                 continue
-            hint = (f": did you mean {_relative(d.path, named.path)}?" if named is not None
+            # A record of that number under another prefix (`./eip-20.md` in a log whose
+            # record 20 is `bep-20.md`) is a guess, not a suggestion: another project's
+            # record is as likely.
+            hint = (f": did you mean {_relative(d.path, named.path)}?"
+                    if named is not None and _prefix(named).casefold() == prefix
                     else ": fix the path or remove the link")
             yield self.finding(
                 f"broken {_what(link)}: {t.path} does not exist (looked for {t.repo_path}){hint}",
@@ -232,6 +247,28 @@ class BrokenLink(BaseRule):
             d,
             severity=Severity.NOTE,
         )
+
+
+def _by_name(repo_files: frozenset[str]) -> dict[str, list[str]]:
+    """File name -> the repository paths of that name (one pass, for "did you mean")."""
+    out: dict[str, list[str]] = {}
+    for path in repo_files:
+        out.setdefault(path.rpartition("/")[2], []).append(path)
+    return out
+
+
+_GENERIC_NAMES = frozenset({"readme.md", "index.md", "_index.md", "license", "license.md"})
+
+
+def _moved(names: dict[str, list[str]], repo_path: str) -> str | None:
+    """The one repository file with the broken link's file name (``attachments/x.png`` where
+    the record moved away from its pictures), if exactly one has it; never a generic name
+    (README.md, index.md), which names a folder's page, not a file."""
+    name = repo_path.rpartition("/")[2]
+    if "." not in name.strip(".") or name.casefold() in _GENERIC_NAMES:
+        return None
+    found = names.get(name, ())
+    return found[0] if len(found) == 1 else None
 
 
 MIN_ID_FORM = 3  # links naming records by another id form before it is the log's convention

@@ -1,0 +1,59 @@
+"""The "did you mean" of ADR201: it names the file meant, and never guesses across prefixes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from adrguard import api
+
+
+def _write(root: Path, files: dict[str, str]) -> None:
+    for rel, text in files.items():
+        target = root / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+    (root / ".adrguard.toml").write_text('select = ["ADR201"]\n', encoding="utf-8")
+
+
+def _messages(root: Path) -> list[str]:
+    return [f.message for f in api.check(root).findings if f.code == "ADR201"]
+
+
+def test_a_record_moved_away_from_its_picture_is_pointed_back_to_it(tmp_path: Path) -> None:
+    _write(tmp_path, {
+        "notes/decisions/pictures/flow-chart.png": "png",
+        "notes/archive/0001-poll.md": "# 1. Poll\n\n## Status\n\nAccepted\n\n"
+                                       "![flow](pictures/flow-chart.png)\n",
+        "notes/decisions/0002-push.md": "# 2. Push\n\n## Status\n\nAccepted\n",
+    })
+    (tmp_path / ".adrguard.toml").write_text(
+        'select = ["ADR201"]\nroots = ["notes/archive", "notes/decisions"]\n', encoding="utf-8"
+    )
+    [message] = _messages(tmp_path)
+    assert "did you mean ../decisions/pictures/flow-chart.png?" in message
+
+
+def test_a_name_two_files_share_gets_no_guess(tmp_path: Path) -> None:
+    _write(tmp_path, {
+        "a/flow-chart.png": "png",
+        "b/flow-chart.png": "png",
+        "docs/adr/0001-poll.md": "# 1. Poll\n\n## Status\n\nAccepted\n\n"
+                                 "![flow](pictures/flow-chart.png)\n",
+    })
+    [message] = _messages(tmp_path)
+    assert "did you mean" not in message
+    assert "fix the path or remove the image" in message
+
+
+def test_a_number_under_another_prefix_is_not_suggested(tmp_path: Path) -> None:
+    _write(tmp_path, {
+        "specs/spec-0020.md": "# Token\n\n## Status\n\nFinal\n",
+        "specs/spec-0021.md": "# Wallet\n\n## Status\n\nFinal\n\nLike [TIP-20](./tip-20.md).\n",
+        "specs/spec-0022.md": "# Fees\n\n## Status\n\nFinal\n\nAfter [SPEC-20](./spec-20.md).\n",
+    })
+    (tmp_path / ".adrguard.toml").write_text(
+        'select = ["ADR201"]\nroots = ["specs"]\n', encoding="utf-8"
+    )
+    by_line = {m.split(" does not exist")[0]: m for m in _messages(tmp_path)}
+    assert "did you mean" not in by_line["broken link: ./tip-20.md"]
+    assert "did you mean spec-0020.md?" in by_line["broken link: ./spec-20.md"]
