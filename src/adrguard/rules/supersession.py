@@ -28,9 +28,11 @@ class OneSidedSupersession(BaseRule):
     `Superseded by` in the old record, or only `Supersedes` in the new one), so adrguard asks for
     the other side only where the log shows it writes both:
 
-    * at least half of the log's other supersessions (amendments for an amendment), and at
-      least one, write the missing kind (`Supersedes` or `Superseded by`): a habit, not one
-      record's exception; or
+    * at least half of the log's other supersessions and amendments, and at least one, write
+      the missing side (`Supersedes`/`Amends` in the newer record, `Superseded by`/`Amended
+      by` in the older): a habit, not one record's exception; or
+    * a record of the log states the missing kind in its front matter: a field of the log's
+      metadata (explicit metadata outranks the count); or
     * the repository uses adr-tools (a `.adr-dir` file), which writes both sides itself.
 
     It is also quiet while the successor is not in force (proposed, draft or rejected): many
@@ -93,6 +95,7 @@ _PAIRS = {
     RelKind.AMENDED_BY: RelKind.AMENDS,
 }
 _NEW_SIDE = frozenset({RelKind.SUPERSEDES, RelKind.AMENDS})  # written in the newer record
+_OLD_SIDE = frozenset({RelKind.SUPERSEDED_BY, RelKind.AMENDED_BY})  # in the older one
 # The share of a log's other supersessions (and amendments) that must write the missing kind
 # before the log counts as one that writes it: a habit, not one record's exception.
 BOTH_SIDES_SHARE = 0.5
@@ -112,17 +115,23 @@ class _Evidence:
 
     tooling: bool
     pairs: dict[str, dict[_Pair, set[RelKind]]]  # root -> pair -> the kinds written for it
+    fields: dict[tuple[str, RelKind], str]  # (root, kind) -> a record stating it in front matter
 
     def why(self, root: str, missing: RelKind, pair: _Pair) -> str | None:
         """A clause saying why this log is asked for the missing side, or None when it is
         not: :data:`BOTH_SIDES_SHARE` of its other pairs (at least one) write that kind, or
         the repository uses adr-tools."""
-        others = [kinds for p, kinds in self.pairs.get(root, {}).items()
-                  if p != pair and p[0] == pair[0]]
-        writing = sum(1 for kinds in others if missing in kinds)
+        side = _NEW_SIDE if missing in _NEW_SIDE else _OLD_SIDE
+        others = [kinds for p, kinds in self.pairs.get(root, {}).items() if p != pair]
+        writing = sum(1 for kinds in others if kinds & side)
         if writing and writing >= BOTH_SIDES_SHARE * len(others):
-            return (f" ({writing} of this log's {len(others)} other pairs write "
-                    f"{missing.value})")
+            return (f" ({writing} of this log's {len(others)} other supersessions and "
+                    f"amendments write the {'newer' if side is _NEW_SIDE else 'older'} "
+                    "record's side)")
+        field = self.fields.get((root, missing))
+        if field is not None:
+            return (f" (the log's front matter has a {missing.value} field: {field} fills it "
+                    "in)")
         if self.tooling:
             return " (adr-tools, which this repository uses, writes both sides)"
         return None
@@ -130,10 +139,13 @@ class _Evidence:
 
 def _both_sides(g: graph.Graph, repo_files: frozenset[str]) -> _Evidence:
     pairs: dict[str, dict[_Pair, set[RelKind]]] = {}
+    fields: dict[tuple[str, RelKind], str] = {}
     for dec in g.declared:
         s, t = dec.source, dec.target
+        if dec.rel.origin == "front-matter":
+            fields.setdefault((s.root, dec.rel.kind), short(s))
         if t is None or dec.rel.kind not in _PAIRS or t.path == s.path or s.root != t.root:
             continue
         key = _pair(dec.rel.kind, short(s), short(t))
         pairs.setdefault(s.root, {}).setdefault(key, set()).add(dec.rel.kind)
-    return _Evidence(".adr-dir" in repo_files, pairs)
+    return _Evidence(".adr-dir" in repo_files, pairs, fields)

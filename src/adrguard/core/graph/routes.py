@@ -21,7 +21,8 @@ read here as a site route when the log shows that it is published as a site:
   copied into ``content/specs`` of another repository's site: ``/specs/core-projects`` is
   ``core-projects/_index.md`` here). A first folder under which :data:`MIN_ROUTES` or more
   root-relative links, at least :data:`~adrguard.core.conventions.naming.STRONG` of them, name
-  a file or page of the log (or of the repository) once that folder is dropped, and which is
+  a page of the log (or of the repository; a ``.md`` path is no page) once that folder is
+  dropped, and which is
   no folder of the repository (``/docs/0002-x.md`` for ``docs/adr/0002-x.md`` is a slip), is
   the log's mount; a link under it that names one resolves.
 
@@ -246,7 +247,7 @@ class Routes:
                 if route is None or self.exists(route.lstrip("/")):
                     continue
                 first, _, rest = route.strip("/").partition("/")
-                if first and rest:
+                if first and rest and not _MARKDOWN.search(rest):  # a page, not a file's path
                     under[first] = under.get(first, 0) + 1
                     if self._in_log(root, rest) is not None:
                         mounted[first] = mounted.get(first, 0) + 1
@@ -296,7 +297,7 @@ class Routes:
         if log is None or not self.is_site(d.root):
             return None
         first, _, rest = route.strip("/").partition("/")
-        if first in log.mounts and rest:
+        if first in log.mounts and rest and not _MARKDOWN.search(rest):
             found = self._in_log(d.root, rest)
             if found is not None:
                 return Reading("file", (), detail=found, relative=relative)
