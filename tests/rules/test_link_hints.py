@@ -57,3 +57,14 @@ def test_a_number_under_another_prefix_is_not_suggested(tmp_path: Path) -> None:
     by_line = {m.split(" does not exist")[0]: m for m in _messages(tmp_path)}
     assert "did you mean" not in by_line["broken link: ./tip-20.md"]
     assert "did you mean spec-0020.md?" in by_line["broken link: ./spec-20.md"]
+
+
+def test_an_anchor_declared_with_its_hash_sign_is_named_as_such(tmp_path: Path) -> None:
+    _write(tmp_path, {
+        "docs/adr/0001-pick.md": "# 1. Pick\n\nThe [weight](#weight) decides.\n\n## Status\n\n"
+                                 "Accepted\n\n<span id=\"#weight\"></span>The weight.\n",
+    })
+    (tmp_path / ".adrguard.toml").write_text('select = ["ADR202"]\n', encoding="utf-8")
+    [finding] = [f for f in api.check(tmp_path).findings if f.code == "ADR202"]
+    assert 'declared as id="#weight"' in finding.message
+    assert "did you mean" not in finding.message

@@ -23,6 +23,10 @@ from adrguard.rules.mentions import masked_lines, mentions_any
 # together (see _Hints). The real logs of benchmarks/ecosystem need at most about 1,400.
 HINT_BUDGET = 50_000
 _HTML_ID = re.compile(r"""<[^>]*?\b(?:id|name)\s*=\s*["']([^"']+)["']""", re.IGNORECASE)
+# A heading's explicit id in an attribute list (`## Scope {#scope}`, kramdown's `{: #scope}`):
+# Pandoc, kramdown, Hugo, MkDocs and Docusaurus give the heading that anchor.
+_ATTR_ID = re.compile(r"^#{1,6}[ \t].*?\{:?[ \t]*#([A-Za-z][\w.:-]{0,200})[^}\n]{0,200}\}[ \t#]*$",
+                      re.MULTILINE)
 _DATE_AFTER = re.compile(r"[-/.]\d")
 
 
@@ -314,6 +318,8 @@ def _anchors(d: Decision) -> frozenset[str]:
     slugs = {s.anchor.casefold() for s in d.sections if s.anchor}
     if "id=" in d.text or "name=" in d.text:
         slugs.update(m.group(1).casefold() for m in _HTML_ID.finditer(d.text))
+    if "{" in d.text:
+        slugs.update(m.group(1).casefold() for m in _ATTR_ID.finditer(d.text))
     return frozenset(slugs)
 
 
@@ -323,8 +329,11 @@ class BrokenAnchor(BaseRule):
     **Why**: renaming a heading changes its anchor, and every `file.md#old-heading` link then
     lands at the top of the page. Anchors follow GitHub's slug rules (lower case, punctuation
     dropped, spaces to dashes, `-1`, `-2` for repeated headings); explicit `id=`/`name=`
-    anchors in HTML count too. Fragments are checked against this record (`#x`) and other
-    records; other files are not read.
+    anchors in HTML count too, and so does a heading's explicit id in an attribute list
+    (`## Scope {#scope}`, `{: #scope}`: the author declared it for the site generator that
+    renders the log). Fragments are checked against this record (`#x`) and other records;
+    other files are not read. An explicit anchor written with its `#` (`id="#weight"`) is
+    named as such: drop the `#` there.
 
     **Bad**: `[options](0004-db.md#considered-options)` when 0004's heading is
     `## Options considered`.
@@ -385,12 +394,19 @@ class _Hints:
 
     def __init__(self, anchors: frozenset[str], budget: Budget) -> None:
         self.words = Vocabulary(anchors)
+        self.anchors = anchors
         self.budget = budget
         self.seen: dict[str, str] = {}
 
     def hint(self, key: str) -> str:
         found = self.seen.get(key)
         if found is None:
+            if "#" + key in self.anchors:
+                found = self.seen[key] = (
+                    f": the anchor is declared as id=\"#{key}\", and an id does not start "
+                    "with '#': drop it there"
+                )
+                return found
             match = self.words.closest(key, 0.6, self.budget)
             found = self.seen[key] = (
                 f": did you mean #{match}?" if match else ": link to an existing heading"
