@@ -51,16 +51,18 @@ _DATED_NAME = re.compile(r"(?:^|[^0-9])(?:19|20)\d\d-[01]\d-[0-3]\d(?:[^0-9]|$)"
 # table of every record, a list of amendments): it lists superseded and deprecated records
 # because they exist, not because it relies on them.
 CATALOGUE_RECORDS = 10
+# Documents only: code that cites many decisions relies on each of them.
+_DOCUMENT = re.compile(r"\.(?:md|mdx|markdown|rst|txt|adoc|asciidoc|html?)$", re.IGNORECASE)
 
 
 def _catalogues(corpus: Corpus) -> frozenset[str]:
-    """The citing files that cite :data:`CATALOGUE_RECORDS` or more distinct records."""
+    """The citing documents that cite :data:`CATALOGUE_RECORDS` or more distinct records."""
 
     def build() -> frozenset[str]:
         seen: dict[str, set[str]] = {}
         for cited in index(corpus).all:
             d = cited.decision
-            if d is not None:
+            if d is not None and _DOCUMENT.search(cited.path):
                 seen.setdefault(cited.path, set()).add(d.path)
         return frozenset(p for p, ds in seen.items() if len(ds) >= CATALOGUE_RECORDS)
 
@@ -152,8 +154,9 @@ class SupersededDecisionCitation(BaseRule):
     (the end of the supersession chain). A line that itself says the decision is history
     (superseded, replaced, formerly, ...), that also cites the record that replaced it, a
     changelog, a file named by a date (meeting notes: `2022-07-19.md`), a catalogue of the log
-    (a file citing 10 or more distinct records: an index or a README table of every record
-    lists the old ones because they exist), or an id in inline code (`` `ADR-0004` ``, an
+    (a document citing 10 or more distinct records: an index or a README table of every record
+    lists the old ones because they exist; code that does relies on each), or an id in inline
+    code (`` `ADR-0004` ``, an
     example), is left alone.
 
     **Bad**: `// Sessions live in MySQL (ADR-0004).` when ADR-0009 superseded ADR-0004.
