@@ -68,3 +68,20 @@ def test_an_anchor_declared_with_its_hash_sign_is_named_as_such(tmp_path: Path) 
     [finding] = [f for f in api.check(tmp_path).findings if f.code == "ADR202"]
     assert 'declared as id="#weight"' in finding.message
     assert "did you mean" not in finding.message
+
+
+def test_a_citation_of_a_renamed_record_says_it_does_not_exist_and_names_the_record(
+    tmp_path: Path,
+) -> None:
+    _write(tmp_path, {
+        "docs/adr/0001-use-a-queue.md": "# 1. Use a queue\n\n## Status\n\nAccepted\n",
+        "docs/adr/0002-retry-twice.md": "# 2. Retry twice\n\n## Status\n\nAccepted\n",
+        "specs/retries.md": "# Retries\n\nSee [ADR 2](../docs/adr/0002-retry-three-times.md).\n",
+    })
+    (tmp_path / ".adrguard.toml").write_text(
+        'select = ["ADR601"]\n[citations]\nenabled = true\n', encoding="utf-8"
+    )
+    [finding] = [f for f in api.check(tmp_path).findings if f.code == "ADR601"]
+    assert "which does not exist; record 2 there is docs/adr/0002-retry-twice.md" in (
+        finding.message
+    )

@@ -19,6 +19,7 @@ from adrguard.core.citations.resolve import UNKNOWN, Cited, index, standing, suc
 from adrguard.core.findings import Finding, Severity
 from adrguard.core.graph.graph import short
 from adrguard.core.model import Corpus, Decision, Location
+from adrguard.core.parse import formats
 from adrguard.rules.base import BaseRule, RuleContext, RuleMeta
 
 # A line that says the decision it cites is history is no stale citation.
@@ -125,8 +126,12 @@ class UnknownDecisionCitation(BaseRule):
             if cited.state != UNKNOWN or c.quoted:
                 continue  # in inline code: an example, not a promise
             if c.form == "link":
-                message = (f"{c.text} points to {c.target}, which is no decision record: fix "
-                           "the path (run `adrguard list` for the records)")
+                if c.target in corpus.repo_files:
+                    what = "which is no decision record"
+                else:
+                    what = "which does not exist" + _meant(corpus, c.target or "")
+                message = (f"{c.text} points to {c.target}, {what}: fix the path (run "
+                           "`adrguard list` for the records)")
                 yield self.finding(message, _where(cited))
                 continue
             if logs is None:
@@ -137,6 +142,18 @@ class UnknownDecisionCitation(BaseRule):
                           "decision, suppress it with `adrguard-disable-next-line ADR601`"))
             grade = Severity.NOTE if c.form == "id" else None
             yield self.finding(message, _where(cited), severity=grade)
+
+
+def _meant(corpus: Corpus, target: str) -> str:
+    """``; record N there is <path>`` when the link's folder is a log holding exactly one
+    record of the number its file name starts with (a record renamed after it was cited),
+    else nothing."""
+    folder, _, name = target.rpartition("/")
+    number = formats.number_from_name(name.rsplit(".", 1)[0])
+    if number is None:
+        return ""
+    hits = corpus.by_number.get((folder, number), ())
+    return f"; record {number} there is {hits[0].path}" if len(hits) == 1 else ""
 
 
 def _range(corpus: Corpus) -> str:
