@@ -85,3 +85,28 @@ def test_a_citation_of_a_renamed_record_says_it_does_not_exist_and_names_the_rec
     assert "which does not exist; record 2 there is docs/adr/0002-retry-twice.md" in (
         finding.message
     )
+
+
+def test_a_record_numbered_after_it_was_linked_is_suggested(tmp_path: Path) -> None:
+    _write(tmp_path, {
+        "proposals/PRO-0007-opt-in.md": "# Opt-in\n\n## Status\n\nAccepted\n",
+        "proposals/PRO-0009-markers.md": "# Markers\n\n## Status\n\nAccepted\n\n"
+                                         "Uses [opt-in](opt-in.md).\n",
+    })
+    (tmp_path / ".adrguard.toml").write_text(
+        'select = ["ADR201"]\nroots = ["proposals"]\n', encoding="utf-8"
+    )
+    [message] = _messages(tmp_path)
+    assert "did you mean PRO-0007-opt-in.md?" in message
+
+
+def test_addresses_written_without_their_scheme_are_named(tmp_path: Path) -> None:
+    _write(tmp_path, {
+        "docs/adr/0001-pick.md": "# 1. Pick\n\n## Status\n\nAccepted\n\n"
+                                 "By [Ann](ann@example.org), see [the issue](example.org/issue/7)"
+                                 " and [the script](tools/run.sh).\n",
+    })
+    messages = _messages(tmp_path)
+    assert any("write mailto:ann@example.org" in m for m in messages)
+    assert any("write https://example.org/issue/7" in m for m in messages)
+    assert any("tools/run.sh" in m and "fix the path or remove the link" in m for m in messages)

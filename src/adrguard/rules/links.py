@@ -84,9 +84,11 @@ class BrokenLink(BaseRule):
     log. Any other such link is a slip: an error, naming the record meant.
 
     **Did you mean**: when exactly one file of the repository has the broken link's file name
-    (a record moved to an archive folder away from its pictures), the message names the path
-    to it; a record of the number a broken `<prefix>-N` link names is suggested only under
-    the same prefix.
+    (a record moved to an archive folder away from its pictures), or exactly one record of the
+    log is named like the link after its id (`opt-in.md` for `KEEP-0302-opt-in.md`), the
+    message names the path to it; a record of the number a broken `<prefix>-N` link names is
+    suggested only under the same prefix. A web address or an e-mail address written without
+    its scheme (`golang.org/issue/1`, `ann@example.org`) is named as such.
 
     **Bad**: `Superseded by [5. Use Postgres](0005-use-postgresql.md)` when the file is
     `0005-use-postgres.md`; `![diagram](img/Flow.PNG)` when the file is `img/flow.png`;
@@ -142,9 +144,11 @@ class BrokenLink(BaseRule):
             else:
                 if names is None:
                     names = _by_name(ctx.corpus.repo_files)
-                moved = _moved(names, t.repo_path)
-                fix = (f"did you mean {_relative(d.path, moved)}?" if moved is not None
-                       else f"fix the path or remove the {_what(link)}")
+                moved = _moved(names, t.repo_path) or _renamed(resolver, d, t.repo_path)
+                if moved is not None:
+                    fix = f"did you mean {_relative(d.path, moved)}?"
+                else:
+                    fix = _unlinked(t.path) or f"fix the path or remove the {_what(link)}"
                 message = (
                     f"broken {_what(link)}: {t.path} does not exist (looked for "
                     f"{t.repo_path or '/'}): {fix}"
@@ -273,6 +277,47 @@ def _moved(names: dict[str, list[str]], repo_path: str) -> str | None:
         return None
     found = names.get(name, ())
     return found[0] if len(found) == 1 else None
+
+
+_RECORD_SLUG = re.compile(r"^[A-Za-z]{0,12}[-_]?\d{1,6}[-_](.+)$")
+# A host name that GitHub reads as a relative path: a name with a dot and a common top-level
+# domain (not a file extension: .md, .sh, .in, .json are not in the list).
+_DOMAIN = re.compile(
+    r"^(?:[a-z0-9][a-z0-9-]{0,62}\.){1,4}(?:com|org|net|io|dev|gov|edu|co|ai|info|tech|cloud|"
+    r"uk|de|fr|eu|ch|nl|jp|cn|ru|us|ca|au|be|at|se|no|fi|dk|pl|es|it|br|xyz)(?:/|$)",
+    re.IGNORECASE,
+)
+_EMAIL = re.compile(r"^[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63})+$")
+
+
+def _renamed(resolver: Resolver, d: Decision, repo_path: str) -> str | None:
+    """The one record of ``d``'s log whose file name is the broken link's name after an id
+    (``opt-in.md`` for ``KEEP-0302-opt-in.md``: a record numbered after it was linked)."""
+    name = repo_path.rpartition("/")[2]
+    if not name.casefold().endswith(".md"):
+        return None
+    slugs = resolver.corpus.derived("record-slugs", lambda: _record_slugs(resolver))
+    found = slugs.get((d.root, name[:-3]), ())
+    return found[0] if len(found) == 1 else None
+
+
+def _record_slugs(resolver: Resolver) -> dict[tuple[str, str], tuple[str, ...]]:
+    out: dict[tuple[str, str], list[str]] = {}
+    for r in resolver.corpus.decisions:
+        m = _RECORD_SLUG.match(formats.record_name(r.path, r.root))
+        if m is not None and not formats.is_folder_record(r.path, r.root):
+            out.setdefault((r.root, m.group(1)), []).append(r.path)
+    return {k: tuple(v) for k, v in out.items()}
+
+
+def _unlinked(path: str) -> str | None:
+    """The fix for a link that is a web address or an e-mail address written without its
+    scheme (``golang.org/issue/1``, ``someone@example.org``), which GitHub reads as a path."""
+    if _EMAIL.match(path):
+        return f"an e-mail address needs mailto: write mailto:{path}"
+    if _DOMAIN.match(path):
+        return f"a web address needs its scheme: write https://{path}"
+    return None
 
 
 MIN_ID_FORM = 3  # links naming records by another id form before it is the log's convention
