@@ -12,12 +12,14 @@ forms, examples): it counts for ``citations`` and ``referencedBy``, but no rule 
 from __future__ import annotations
 
 import posixpath
+import re
 from collections.abc import Iterator
 
 from adrguard.core.citations.resolve import UNKNOWN, Cited, index, standing, successor_on_line
 from adrguard.core.findings import Finding, Severity
 from adrguard.core.graph.graph import short
 from adrguard.core.model import Corpus, Decision, Location
+from adrguard.core.parse import formats
 from adrguard.rules.base import BaseRule, RuleContext, RuleMeta
 
 # A line that says the decision it cites is history is no stale citation.
@@ -43,6 +45,31 @@ HISTORY_FILES = ("changelog", "changes", "history", "news", "release-notes", "re
                  "releasenotes")
 
 
+# A file named by a date (``2022-07-19.md``, ``meeting-2021-08-03.md``) records a moment:
+# meeting notes, a journal. Citing what was in force then is right.
+_DATED_NAME = re.compile(r"(?:^|[^0-9])(?:19|20)\d\d-[01]\d-[0-3]\d(?:[^0-9]|$)")
+# A file citing this many distinct records is a catalogue of the log (an index, a README
+# table of every record, a list of amendments): it lists superseded and deprecated records
+# because they exist, not because it relies on them.
+CATALOGUE_RECORDS = 10
+# Documents only: code that cites many decisions relies on each of them.
+_DOCUMENT = re.compile(r"\.(?:md|mdx|markdown|rst|txt|adoc|asciidoc|html?)$", re.IGNORECASE)
+
+
+def _catalogues(corpus: Corpus) -> frozenset[str]:
+    """The citing documents that cite :data:`CATALOGUE_RECORDS` or more distinct records."""
+
+    def build() -> frozenset[str]:
+        seen: dict[str, set[str]] = {}
+        for cited in index(corpus).all:
+            d = cited.decision
+            if d is not None and _DOCUMENT.search(cited.path):
+                seen.setdefault(cited.path, set()).add(d.path)
+        return frozenset(p for p, ds in seen.items() if len(ds) >= CATALOGUE_RECORDS)
+
+    return corpus.derived("citation-catalogues", build)
+
+
 def _label(d: Decision) -> str:
     return f"{short(d)} ({d.title})" if d.title else short(d)
 
@@ -53,10 +80,14 @@ def _where(cited: Cited) -> Location:
 
 
 def _is_history(corpus: Corpus, cited: Cited, d: Decision) -> bool:
-    """A changelog, a line that says the decision is history, or a line that also cites a
-    record that replaced it: the citation is deliberate."""
-    stem = posixpath.basename(cited.path).casefold().split(".", 1)[0]
-    if stem in HISTORY_FILES:
+    """A changelog, a dated file (meeting notes), a catalogue of the log, a line that says the
+    decision is history, or a line that also cites a record that replaced it: the citation is
+    deliberate."""
+    name = posixpath.basename(cited.path)
+    stem = name.casefold().split(".", 1)[0]
+    if stem in HISTORY_FILES or _DATED_NAME.search(name):
+        return True
+    if cited.path in _catalogues(corpus):
         return True
     line = cited.citation.excerpt.casefold()
     if any(word in line for word in HISTORY_WORDS):
@@ -95,8 +126,12 @@ class UnknownDecisionCitation(BaseRule):
             if cited.state != UNKNOWN or c.quoted:
                 continue  # in inline code: an example, not a promise
             if c.form == "link":
-                message = (f"{c.text} points to {c.target}, which is no decision record: fix "
-                           "the path (run `adrguard list` for the records)")
+                if c.target in corpus.repo_files:
+                    what = "which is no decision record"
+                else:
+                    what = "which does not exist" + _meant(corpus, c.target or "")
+                message = (f"{c.text} points to {c.target}, {what}: fix the path (run "
+                           "`adrguard list` for the records)")
                 yield self.finding(message, _where(cited))
                 continue
             if logs is None:
@@ -107,6 +142,18 @@ class UnknownDecisionCitation(BaseRule):
                           "decision, suppress it with `adrguard-disable-next-line ADR601`"))
             grade = Severity.NOTE if c.form == "id" else None
             yield self.finding(message, _where(cited), severity=grade)
+
+
+def _meant(corpus: Corpus, target: str) -> str:
+    """``; record N there is <path>`` when the link's folder is a log holding exactly one
+    record of the number its file name starts with (a record renamed after it was cited),
+    else nothing."""
+    folder, _, name = target.rpartition("/")
+    number = formats.number_from_name(name.rsplit(".", 1)[0])
+    if number is None:
+        return ""
+    hits = corpus.by_number.get((folder, number), ())
+    return f"; record {number} there is {hits[0].path}" if len(hits) == 1 else ""
 
 
 def _range(corpus: Corpus) -> str:
@@ -123,7 +170,11 @@ class SupersededDecisionCitation(BaseRule):
     the next reader to reasoning that was replaced. The message names the decision in force
     (the end of the supersession chain). A line that itself says the decision is history
     (superseded, replaced, formerly, ...), that also cites the record that replaced it, a
-    changelog, or an id in inline code (`` `ADR-0004` ``, an example), is left alone.
+    changelog, a file named by a date (meeting notes: `2022-07-19.md`), a catalogue of the log
+    (a document citing 10 or more distinct records: an index or a README table of every record
+    lists the old ones because they exist; code that does relies on each), or an id in inline
+    code (`` `ADR-0004` ``, an
+    example), is left alone.
 
     **Bad**: `// Sessions live in MySQL (ADR-0004).` when ADR-0009 superseded ADR-0004.
 
@@ -172,8 +223,9 @@ class InactiveDecisionCitation(BaseRule):
     **Why**: a deprecated decision no longer holds, and a rejected one never did; code that
     cites either as its reason rests on nothing. A rejected decision is also cited to say why
     something was *not* done, so that citation is only a note; a line that says so itself
-    (rejected, deprecated, instead of, ...), a changelog, or an id in inline code is left
-    alone.
+    (rejected, deprecated, instead of, ...), a changelog, a file named by a date, a catalogue
+    of the log (10 or more distinct records cited, as for ADR602), or an id in inline code is
+    left alone.
 
     **Bad**: `# Events go through Kafka per ADR-0005.` when ADR-0005 was rejected.
 

@@ -22,6 +22,10 @@ from adrguard.rules.mentions import masked_lines, mentions_any
 # together (see _Hints). The real logs of benchmarks/ecosystem need at most about 1,400.
 HINT_BUDGET = 50_000
 _HTML_ID = re.compile(r"""<[^>]*?\b(?:id|name)\s*=\s*["']([^"']+)["']""", re.IGNORECASE)
+# A heading's explicit id in an attribute list (`## Scope {#scope}`, kramdown's `{: #scope}`):
+# Pandoc, kramdown, Hugo, MkDocs and Docusaurus give the heading that anchor.
+_ATTR_ID = re.compile(r"^#{1,6}[ \t].*?\{:?[ \t]*#([A-Za-z][\w.:-]{0,200})[^}\n]{0,200}\}[ \t#]*$",
+                      re.MULTILINE)
 _DATE_AFTER = re.compile(r"[-/.]\d")
 
 
@@ -82,6 +86,13 @@ class BrokenLink(BaseRule):
     form to numbers no record here has name records of a sibling log): one **note** for the
     log. Any other such link is a slip: an error, naming the record meant.
 
+    **Did you mean**: when exactly one file of the repository has the broken link's file name
+    (a record moved to an archive folder away from its pictures), or exactly one record of the
+    log is named like the link after its id (`opt-in.md` for `KEEP-0302-opt-in.md`), the
+    message names the path to it; a record of the number a broken `<prefix>-N` link names is
+    suggested only under the same prefix. A web address or an e-mail address written without
+    its scheme (`golang.org/issue/1`, `ann@example.org`) is named as such.
+
     **Bad**: `Superseded by [5. Use Postgres](0005-use-postgresql.md)` when the file is
     `0005-use-postgres.md`; `![diagram](img/Flow.PNG)` when the file is `img/flow.png`;
     `[ADR 9](/adr/9)` in a log routed as `/adr/<slug>` that has no record with slug 9.
@@ -102,6 +113,7 @@ class BrokenLink(BaseRule):
         resolver = graph.build(ctx.corpus).resolver
         unchecked: dict[str, list[tuple[Decision, Link, Target]]] = {}  # root -> site links
         id_form: dict[str, list[tuple[Decision, Link, Target, tuple[str, Decision | None]]]] = {}
+        names: dict[str, list[str]] | None = None  # file name -> repository paths, when needed
         for d, link, t in _checked_links(ctx):
             loc = Location(d.path, link.line, link.column)
             if t.kind == "empty" and link.kind != "autolink":
@@ -134,9 +146,16 @@ class BrokenLink(BaseRule):
                     f"(GitHub and Linux are case-sensitive): write {_relative(d.path, real)}"
                 )
             else:
+                if names is None:
+                    names = _by_name(ctx.corpus.repo_files)
+                moved = _moved(names, t.repo_path) or _renamed(resolver, d, t.repo_path)
+                if moved is not None:
+                    fix = f"did you mean {_relative(d.path, moved)}?"
+                else:
+                    fix = _unlinked(t.path) or f"fix the path or remove the {_what(link)}"
                 message = (
                     f"broken {_what(link)}: {t.path} does not exist (looked for "
-                    f"{t.repo_path or '/'}): fix the path or remove the {_what(link)}"
+                    f"{t.repo_path or '/'}): {fix}"
                 )
             yield self.finding(message, loc, d)
         for root, forms in sorted(id_form.items()):
@@ -183,7 +202,11 @@ class BrokenLink(BaseRule):
         for d, link, t, (prefix, named) in found:
             if prefix in convention:
                 continue
-            hint = (f": did you mean {_relative(d.path, named.path)}?" if named is not None
+            # A record of that number under another prefix (`./eip-20.md` in a log whose
+            # record 20 is `bep-20.md`) is a guess, not a suggestion: another project's
+            # record is as likely.
+            hint = (f": did you mean {_relative(d.path, named.path)}?"
+                    if named is not None and _prefix(named).casefold() == prefix
                     else ": fix the path or remove the link")
             yield self.finding(
                 f"broken {_what(link)}: {t.path} does not exist (looked for {t.repo_path}){hint}",
@@ -238,6 +261,69 @@ class BrokenLink(BaseRule):
         )
 
 
+def _by_name(repo_files: frozenset[str]) -> dict[str, list[str]]:
+    """File name -> the repository paths of that name (one pass, for "did you mean")."""
+    out: dict[str, list[str]] = {}
+    for path in repo_files:
+        out.setdefault(path.rpartition("/")[2], []).append(path)
+    return out
+
+
+_GENERIC_NAMES = frozenset({"readme.md", "index.md", "_index.md", "license", "license.md"})
+
+
+def _moved(names: dict[str, list[str]], repo_path: str) -> str | None:
+    """The one repository file with the broken link's file name (``attachments/x.png`` where
+    the record moved away from its pictures), if exactly one has it; never a generic name
+    (README.md, index.md), which names a folder's page, not a file."""
+    name = repo_path.rpartition("/")[2]
+    if "." not in name.strip(".") or name.casefold() in _GENERIC_NAMES:
+        return None
+    found = names.get(name, ())
+    return found[0] if len(found) == 1 else None
+
+
+_RECORD_SLUG = re.compile(r"^[A-Za-z]{0,12}[-_]?\d{1,6}[-_](.+)$")
+# A host name that GitHub reads as a relative path: a name with a dot and a common top-level
+# domain (not a file extension: .md, .sh, .in, .json are not in the list).
+_DOMAIN = re.compile(
+    r"^(?:[a-z0-9][a-z0-9-]{0,62}\.){1,4}(?:com|org|net|io|dev|gov|edu|co|ai|info|tech|cloud|"
+    r"uk|de|fr|eu|ch|nl|jp|cn|ru|us|ca|au|be|at|se|no|fi|dk|pl|es|it|br|xyz)(?:/|$)",
+    re.IGNORECASE,
+)
+_EMAIL = re.compile(r"^[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63})+$")
+
+
+def _renamed(resolver: Resolver, d: Decision, repo_path: str) -> str | None:
+    """The one record of ``d``'s log whose file name is the broken link's name after an id
+    (``opt-in.md`` for ``KEEP-0302-opt-in.md``: a record numbered after it was linked)."""
+    name = repo_path.rpartition("/")[2]
+    if not name.casefold().endswith(".md"):
+        return None
+    slugs = resolver.corpus.derived("record-slugs", lambda: _record_slugs(resolver))
+    found = slugs.get((d.root, name[:-3]), ())
+    return found[0] if len(found) == 1 else None
+
+
+def _record_slugs(resolver: Resolver) -> dict[tuple[str, str], tuple[str, ...]]:
+    out: dict[tuple[str, str], list[str]] = {}
+    for r in resolver.corpus.decisions:
+        m = _RECORD_SLUG.match(formats.record_name(r.path, r.root))
+        if m is not None and not formats.is_folder_record(r.path, r.root):
+            out.setdefault((r.root, m.group(1)), []).append(r.path)
+    return {k: tuple(v) for k, v in out.items()}
+
+
+def _unlinked(path: str) -> str | None:
+    """The fix for a link that is a web address or an e-mail address written without its
+    scheme (``golang.org/issue/1``, ``someone@example.org``), which GitHub reads as a path."""
+    if _EMAIL.match(path):
+        return f"an e-mail address needs mailto: write mailto:{path}"
+    if _DOMAIN.match(path):
+        return f"a web address needs its scheme: write https://{path}"
+    return None
+
+
 MIN_ID_FORM = 3  # links naming records by another id form before it is the log's convention
 _ID_SEGMENT = re.compile(r"^([a-z]{2,10})-0*(\d{1,6})(\.md)?$", re.I)
 
@@ -281,6 +367,8 @@ def _anchors(d: Decision) -> frozenset[str]:
     slugs = {s.anchor.casefold() for s in d.sections if s.anchor}
     if "id=" in d.text or "name=" in d.text:
         slugs.update(m.group(1).casefold() for m in _HTML_ID.finditer(d.text))
+    if "{" in d.text:
+        slugs.update(m.group(1).casefold() for m in _ATTR_ID.finditer(d.text))
     return frozenset(slugs)
 
 
@@ -290,8 +378,11 @@ class BrokenAnchor(BaseRule):
     **Why**: renaming a heading changes its anchor, and every `file.md#old-heading` link then
     lands at the top of the page. Anchors follow GitHub's slug rules (lower case, punctuation
     dropped, spaces to dashes, `-1`, `-2` for repeated headings); explicit `id=`/`name=`
-    anchors in HTML count too. Fragments are checked against this record (`#x`) and other
-    records; other files are not read.
+    anchors in HTML count too, and so does a heading's explicit id in an attribute list
+    (`## Scope {#scope}`, `{: #scope}`: the author declared it for the site generator that
+    renders the log). Fragments are checked against this record (`#x`) and other records;
+    other files are not read. An explicit anchor written with its `#` (`id="#weight"`) is
+    named as such: drop the `#` there.
 
     **Bad**: `[options](0004-db.md#considered-options)` when 0004's heading is
     `## Options considered`.
@@ -352,12 +443,19 @@ class _Hints:
 
     def __init__(self, anchors: frozenset[str], budget: Budget) -> None:
         self.words = Vocabulary(anchors)
+        self.anchors = anchors
         self.budget = budget
         self.seen: dict[str, str] = {}
 
     def hint(self, key: str) -> str:
         found = self.seen.get(key)
         if found is None:
+            if "#" + key in self.anchors:
+                found = self.seen[key] = (
+                    f": the anchor is declared as id=\"#{key}\", and an id does not start "
+                    "with '#': drop it there"
+                )
+                return found
             match = self.words.closest(key, 0.6, self.budget)
             found = self.seen[key] = (
                 f": did you mean #{match}?" if match else ": link to an existing heading"

@@ -6,6 +6,7 @@ relationships count; partial ones (amends, "partly supersedes") never count as s
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Sequence
 
 from adrguard.core.findings import Finding, Severity
@@ -37,7 +38,11 @@ class UnresolvedRelationship(BaseRule):
 
     **Why**: "Superseded by 0009" is only useful when 0009 exists. Targets may be written as a
     path (`0005-x.md`, `../adr/0005-x.md`, a record folder), an id (`ADR-0005`, `ADR 5`, `#5`),
-    a file stem (log4brains slug) or a title; links to other sites are not checked.
+    a file stem (log4brains slug) or a title; links to other sites are not checked. A path in
+    front matter is metadata, not a rendered link: it is also read from the repository root and
+    the log's root (`replaces: docs/adr/0003-x.md`). A file name alone (`0009-x.md`) that is
+    not next to the record names the one record of that file name elsewhere in the log (a
+    record moved to an archive folder); a broken link there is still ADR201's.
 
     **Bad**: `Superseded by [9. Use Kafka](0009-use-kafka.md)` when no such file exists.
 
@@ -149,10 +154,40 @@ def _edge_location(g: graph.Graph, kind: str, a: str, b: str) -> Location | None
     return edge.declared[0].rel.location if edge is not None and edge.declared else None
 
 
+# Prose that says what replaced a record ("superseded by the zone design", "replaced with
+# the hosted service; see PR 153"): a successor the author named, but no record adrguard can
+# check. Bounded: the verb, at most 120 characters, then by/with/see and a word.
+_PROSE_SUCCESSOR = re.compile(
+    r"\b(?:supersed|supercede|replac)\w*\b[^\n]{0,120}?"
+    r"\b(?:by|with|see|in favou?r of)\s+[\w\[(`\"']",
+    re.IGNORECASE,
+)
+
+
+def _uncommented(text: str) -> str:
+    """``text`` without its HTML comments (a template's ``<!-- ... | superseded by -->``);
+    one pass."""
+    out: list[str] = []
+    at = 0
+    while True:
+        start = text.find("<!--", at)
+        if start < 0:
+            out.append(text[at:])
+            return "".join(out)
+        out.append(text[at:start])
+        end = text.find("-->", start + 4)
+        if end < 0:
+            return "".join(out)
+        at = end + 3
+
+
 class SupersededWithoutSuccessor(BaseRule):
     """The status is superseded, but no successor is recorded anywhere.
 
-    **Why**: "Superseded" without "by what" leaves the reader with no decision in force.
+    **Why**: "Superseded" without "by what" leaves the reader with no decision in force. A
+    record whose text names its successor in prose that is no record of the log ("superseded
+    by the zone design", "replaced with the hosted service, see PR 153") has said by what;
+    adrguard cannot check it, so it is a note.
 
     **Bad**: `## Status` / `Superseded` and nothing else.
 
@@ -173,6 +208,15 @@ class SupersededWithoutSuccessor(BaseRule):
             if d.status is not Status.SUPERSEDED:
                 continue
             if any(r.kind is RelKind.SUPERSEDED_BY for r in d.relationships) or g.successors(d):
+                continue
+            if d.text and _PROSE_SUCCESSOR.search(_uncommented(d.text)):
+                yield self.finding(
+                    f"{short(d)} is superseded by something its text names, which is no record "
+                    "of this log: link the successor record if there is one",
+                    _status_location(d),
+                    d,
+                    severity=Severity.NOTE,
+                )
                 continue
             yield self.finding(
                 f"{short(d)} is superseded but names no successor: write `Superseded by "
@@ -263,7 +307,9 @@ class MultipleSuccessors(BaseRule):
 
     **Bad**: 0005 and 0007, both accepted, each `Supersedes [2](0002-x.md)`.
 
-    **Good**: 0007 `Supersedes [5](0005-y.md)`, or 0007 `Amends [2](0002-x.md)`.
+    **Good**: 0007 `Supersedes [5](0005-y.md)`, or 0007 `Amends [2](0002-x.md)`; or a split
+    the old record states itself: 0002 `Superseded by [5](0005-y.md) and [7](0007-z.md)`
+    (explicit metadata outranks inference: the record says both are in force).
     """
 
     meta = RuleMeta(
@@ -280,6 +326,9 @@ class MultipleSuccessors(BaseRule):
             accepted = [s for s in g.successors(d) if s.status is Status.ACCEPTED]
             if len(accepted) < 2:
                 continue
+            said = g.said[RelKind.SUPERSEDED_BY]
+            if all((d.path, s.path) in said for s in accepted):
+                continue  # the record itself says it was split between them
             yield self.finding(
                 f"{len(accepted)} accepted records supersede {short(d)} ({_names(accepted)}): "
                 "make the later one supersede the earlier successor, or mark it as amending",

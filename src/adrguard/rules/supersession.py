@@ -28,8 +28,11 @@ class OneSidedSupersession(BaseRule):
     `Superseded by` in the old record, or only `Supersedes` in the new one), so adrguard asks for
     the other side only where the log shows it writes both:
 
-    * some supersession or amendment elsewhere in the log is written on both sides, or
-    * the log writes the missing kind (`Supersedes` or `Superseded by`) in another record, or
+    * at least half of the log's other supersessions and amendments, and at least one, write
+      the missing side (`Supersedes`/`Amends` in the newer record, `Superseded by`/`Amended
+      by` in the older): a habit, not one record's exception; or
+    * a record of the log states the missing kind in its front matter: a field of the log's
+      metadata (explicit metadata outranks the count); or
     * the repository uses adr-tools (a `.adr-dir` file), which writes both sides itself.
 
     It is also quiet while the successor is not in force (proposed, draft or rejected): many
@@ -67,7 +70,8 @@ class OneSidedSupersession(BaseRule):
             if successor.status in _NOT_YET or successor.status is Status.UNKNOWN:
                 continue
             missing = RelKind.SUPERSEDED_BY if supersedes else RelKind.SUPERSEDES
-            why = "" if evidence is None else evidence.why(t.root, missing)
+            pair = _pair(dec.rel.kind, short(s), short(t))
+            why = "" if evidence is None else evidence.why(t.root, missing, pair)
             if why is None:
                 continue
             if supersedes:
@@ -91,38 +95,58 @@ _PAIRS = {
     RelKind.AMENDS: RelKind.AMENDED_BY,
     RelKind.AMENDED_BY: RelKind.AMENDS,
 }
+_NEW_SIDE = frozenset({RelKind.SUPERSEDES, RelKind.AMENDS})  # written in the newer record
+_OLD_SIDE = frozenset({RelKind.SUPERSEDED_BY, RelKind.AMENDED_BY})  # in the older one
+# The share of a log's other supersessions (and amendments) that must write the missing kind
+# before the log counts as one that writes it: a habit, not one record's exception.
+BOTH_SIDES_SHARE = 0.5
+
+_Pair = tuple[str, str, str]  # (family: the new side's kind, older record, newer record)
+
+
+def _pair(kind: RelKind, source: str, target: str) -> _Pair:
+    if kind in _NEW_SIDE:
+        return (kind.value, target, source)
+    return (_PAIRS[kind].value, source, target)
 
 
 @dataclass
 class _Evidence:
-    """Per log (root): whether it writes relations on both sides, and which kinds it writes."""
+    """Per log (root): the kinds written for each of its supersession and amendment pairs."""
 
     tooling: bool
-    paired: dict[str, tuple[str, str]]  # root -> (source, target) of a two-sided pair
-    writes: dict[tuple[str, RelKind], str]  # (root, kind) -> a record that writes it
+    pairs: dict[str, dict[_Pair, set[RelKind]]]  # root -> pair -> the kinds written for it
+    fields: dict[tuple[str, RelKind], str]  # (root, kind) -> a record stating it in front matter
 
-    def why(self, root: str, missing: RelKind) -> str | None:
-        """A clause saying why this log is asked for both sides, or None when it is not."""
-        pair = self.paired.get(root)
-        if pair is not None:
-            return f" (this log writes both sides elsewhere, as {pair[0]} and {pair[1]} do)"
-        writer = self.writes.get((root, missing))
-        if writer is not None:
-            return f" ({writer} writes {missing.value} in this log)"
+    def why(self, root: str, missing: RelKind, pair: _Pair) -> str | None:
+        """A clause saying why this log is asked for the missing side, or None when it is
+        not: :data:`BOTH_SIDES_SHARE` of its other pairs (at least one) write that kind, or
+        the repository uses adr-tools."""
+        side = _NEW_SIDE if missing in _NEW_SIDE else _OLD_SIDE
+        others = [kinds for p, kinds in self.pairs.get(root, {}).items() if p != pair]
+        writing = sum(1 for kinds in others if kinds & side)
+        if writing and writing >= BOTH_SIDES_SHARE * len(others):
+            return (f" ({writing} of this log's {len(others)} other supersessions and "
+                    f"amendments write the {'newer' if side is _NEW_SIDE else 'older'} "
+                    "record's side)")
+        field = self.fields.get((root, missing))
+        if field is not None:
+            return (f" (the log's front matter has a {missing.value} field: {field} fills it "
+                    "in)")
         if self.tooling:
             return " (adr-tools, which this repository uses, writes both sides)"
         return None
 
 
 def _both_sides(g: graph.Graph, repo_files: frozenset[str]) -> _Evidence:
-    paired: dict[str, tuple[str, str]] = {}
-    writes: dict[tuple[str, RelKind], str] = {}
+    pairs: dict[str, dict[_Pair, set[RelKind]]] = {}
+    fields: dict[tuple[str, RelKind], str] = {}
     for dec in g.declared:
         s, t = dec.source, dec.target
-        writes.setdefault((s.root, dec.rel.kind), short(s))
-        mirror = _PAIRS.get(dec.rel.kind)
-        if t is None or mirror is None or t.path == s.path or s.root != t.root:
+        if dec.rel.origin == "front-matter":
+            fields.setdefault((s.root, dec.rel.kind), short(s))
+        if t is None or dec.rel.kind not in _PAIRS or t.path == s.path or s.root != t.root:
             continue
-        if (t.path, s.path) in g.said[mirror]:
-            paired.setdefault(s.root, (short(s), short(t)))
-    return _Evidence(".adr-dir" in repo_files, paired, writes)
+        key = _pair(dec.rel.kind, short(s), short(t))
+        pairs.setdefault(s.root, {}).setdefault(key, set()).add(dec.rel.kind)
+    return _Evidence(".adr-dir" in repo_files, pairs, fields)

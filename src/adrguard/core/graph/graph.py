@@ -139,7 +139,8 @@ class Graph:
         out: list[Declared] = []
         for d in self.corpus.decisions:
             for rel in d.relationships:
-                out.append(Declared(d, rel, self.resolver.resolve(d, rel.target_raw, rel.text)))
+                found = self.resolver.resolve(d, rel.target_raw, rel.text, rel.origin)
+                out.append(Declared(d, rel, found))
         return tuple(out)
 
     @cached_property

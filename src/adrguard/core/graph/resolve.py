@@ -302,8 +302,18 @@ class Resolver:
         own = self.corpus.by_number.get((source.root, number), ())
         return own or self.by_any_number.get(number, ())
 
-    def resolve(self, source: Decision, raw: str, text: str = "") -> Resolution:
-        """Resolve a relationship target (and its link text, when it came from a link)."""
+    def resolve(
+        self, source: Decision, raw: str, text: str = "", origin: str = "body"
+    ) -> Resolution:
+        """Resolve a relationship target (and its link text, when it came from a link).
+
+        ``origin`` is where the relationship was written (:class:`~adrguard.core.model.
+        Relationship`): a path in front matter is metadata, not a link GitHub renders, and is
+        also read from the repository root and the log's root (``replaces:
+        docs/adr/0003-x.md``). A path that names a file by its name alone (``0009-x.md``)
+        and exists nowhere next to the record names the one record of that file name, wherever
+        it lives (a record moved to another folder of the log): the broken link itself is
+        ADR201's."""
         target = clean(raw)
         if not target:
             if text.strip():
@@ -332,7 +342,10 @@ class Resolver:
             or parsed.from_url
         )
         if path_like:
-            return self._resolve_path(source, parsed, target)
+            found = self._resolve_path(source, parsed, target)
+            if found.state == "unresolved":
+                return self._elsewhere(source, parsed, origin) or found
+            return found
         return self._resolve_token(source, parsed, target)
 
     def _resolve_path(self, source: Decision, parsed: Target, target: str) -> Resolution:
@@ -350,6 +363,30 @@ class Resolver:
         if self.exists(parsed.repo_path):
             return Resolution("unresolved", (), f"{parsed.repo_path} is not a decision record")
         return Resolution("unresolved", (), f"{parsed.repo_path} does not exist")
+
+    def _elsewhere(self, source: Decision, parsed: Target, origin: str) -> Resolution | None:
+        """A path that fails next to the record, read as metadata (from the repository root,
+        then the log's root) or, when it is a file name alone, by that name (see
+        :meth:`resolve`). None when neither names a record."""
+        path = parsed.path
+        if parsed.from_url or path.startswith(("/", "../")):
+            return None
+        rel = path.removeprefix("./")
+        if origin == "front-matter":
+            for base in ("", source.root):
+                repo_path, _escapes = normalise(base, rel)
+                hit = self.decision_at(repo_path) if repo_path is not None else None
+                if hit is not None and hit is not source:
+                    return Resolution("resolved", (hit,))
+        if "/" in rel or not rel.casefold().endswith(".md"):
+            return None
+        stem = posixpath.basename(rel)[:-3]
+        stems = self._prefer_root(source, "stem", stem.casefold())
+        if len(stems) != 1 or stems[0] is source:
+            return None
+        if formats.record_name(stems[0].path, stems[0].root) != stem:
+            return None  # only a case-insensitive match: ADR301 says so
+        return Resolution("resolved", stems)
 
     def _resolve_token(self, source: Decision, parsed: Target, target: str) -> Resolution:
         token = parsed.path.strip()

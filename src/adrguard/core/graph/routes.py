@@ -17,6 +17,15 @@ read here as a site route when the log shows that it is published as a site:
   use, at least :data:`~adrguard.core.conventions.naming.STRONG` of its links naming records,
   is the log's route scheme (``/adr/<id>``).
 
+* **mounted**: a site that serves the log's folder under a path of its own (the log's files
+  copied into ``content/specs`` of another repository's site: ``/specs/core-projects`` is
+  ``core-projects/_index.md`` here). A first folder under which :data:`MIN_ROUTES` or more
+  root-relative links, at least :data:`~adrguard.core.conventions.naming.STRONG` of them, name
+  a page of the log (or of the repository; a ``.md`` path is no page) once that folder is
+  dropped, and which is
+  no folder of the repository (``/docs/0002-x.md`` for ``docs/adr/0002-x.md`` is a slip), is
+  the log's mount; a link under it that names one resolves.
+
 A route is then resolved the way the site resolves it: by the record it names (under the
 learned base, or with a declared site, under any base), else by a file in a site folder (a
 ``public/`` or ``static/`` folder, or the folder of a generator's config: ``/img/x.png`` is
@@ -159,6 +168,7 @@ class _Log:
     declared: bool  # front-matter routes or custom elements
     bases: frozenset[str]  # learned route bases ("/adr")
     folders: frozenset[str]  # first folders of the log's root-relative site links
+    mounts: frozenset[str] = frozenset()  # learned mount folders ("specs": /specs/<log path>)
 
 
 def _family(d: Decision) -> str:
@@ -229,11 +239,18 @@ class Routes:
         hits: dict[str, int] = {}
         totals: dict[str, int] = {}
         folders: set[str] = set()
+        mounted: dict[str, int] = {}
+        under: dict[str, int] = {}
         for d in records:
             for link in d.links:
                 route = _route_of(link.target)
                 if route is None or self.exists(route.lstrip("/")):
                     continue
+                first, _, rest = route.strip("/").partition("/")
+                if first and rest and not _MARKDOWN.search(rest):  # a page, not a file's path
+                    under[first] = under.get(first, 0) + 1
+                    if self._in_log(root, rest) is not None:
+                        mounted[first] = mounted.get(first, 0) + 1
                 base, key = _split(route)
                 if _MARKDOWN.search(key):
                     continue  # a file's path, not a route
@@ -246,14 +263,32 @@ class Routes:
         bases = frozenset(
             b for b, n in hits.items() if n >= MIN_ROUTES and n >= _STRONG * totals[b]
         )
-        if not bases and not log.declared and not self.site_roots:
+        mounts = frozenset(
+            m for m, n in mounted.items()
+            if n >= MIN_ROUTES and n >= _STRONG * under[m] and m not in self.corpus.repo_dirs
+        )
+        if not bases and not mounts and not log.declared and not self.site_roots:
             folders = set()  # not a site's log: its root-relative links are repository paths
-        return _Log(root, log.index, log.declared, bases, frozenset(folders))
+        return _Log(root, log.index, log.declared, bases, frozenset(folders), mounts)
+
+    def _in_log(self, root: str, rest: str) -> str | None:
+        """The file of the log (or of the repository) a path under a mount names: ``rest``
+        read from the log's root, then from the repository root, as a page
+        (``core-projects`` is ``core-projects/_index.md``)."""
+        rest = rest.strip("/")
+        for folder in dict.fromkeys((root.strip("/").removeprefix("."), "")):
+            for suffix in _PAGE_SUFFIXES:
+                candidate = f"{folder}/{rest}{suffix}" if folder else rest + suffix
+                if self.exists(candidate):
+                    return candidate
+        return None
 
     def is_site(self, root: str) -> bool:
         """Whether the log of ``root`` is published as a site (declared or learned)."""
         log = self._logs.get(root)
-        return log is not None and bool(log.declared or log.bases or self.site_roots)
+        return log is not None and bool(
+            log.declared or log.bases or log.mounts or self.site_roots
+        )
 
     def read(self, d: Decision, route: str, relative: bool = False) -> Reading | None:
         """What a root-relative ``route`` (decoded, no query or anchor) that is not a
@@ -261,6 +296,11 @@ class Routes:
         log = self._logs.get(d.root)
         if log is None or not self.is_site(d.root):
             return None
+        first, _, rest = route.strip("/").partition("/")
+        if first in log.mounts and rest and not _MARKDOWN.search(rest):
+            found = self._in_log(d.root, rest)
+            if found is not None:
+                return Reading("file", (), detail=found, relative=relative)
         base, key = _split(route)
         named = self.named(log, key)
         if _MARKDOWN.search(key):  # a file's path, not a route
