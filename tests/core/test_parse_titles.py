@@ -120,6 +120,19 @@ def test_a_preamble_code_block_states_status_and_date() -> None:
     assert (d.status_raw, d.date) == ("Final", "2018-02-08")
 
 
+def test_a_preamble_reads_past_continuation_lines_and_lines_of_no_key() -> None:
+    d = rec("```\nProposal: 0042\nTitle: Hosted tills\nAuthor: Ann Example <ann@example.org>\n"
+            "        Bo Example <bo@example.org>\nStatus: Active\nCreated: 2022-07-07\n"
+            "Revision 2.5.0\n```\n\n## Abstract\n\nx\n")
+    assert (d.title, d.status_raw, d.date) == ("Hosted tills", "Active", "2022-07-07")
+
+
+def test_a_code_block_of_prose_is_no_preamble() -> None:
+    d = rec("# A record\n\n```\nNote: this is an example\nof a block\n```\n\n## Status\n\n"
+            "Accepted\n")
+    assert (d.title, d.status_raw) == ("A record", "Accepted")
+
+
 @pytest.mark.parametrize(
     ("h1", "title", "status"),
     [

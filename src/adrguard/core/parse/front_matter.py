@@ -137,27 +137,35 @@ def salvage(text: str, taken: int) -> dict[str, tuple[str, int]]:
 _PREAMBLE = re.compile(
     r"\A(?:[ \t]*(?:#{1,6}[^\n]*|<!--[^\n]*-->)?[ \t]*\n){0,4}[ \t]*(?P<fence>```|~~~)"
     r"(?:text|txt|yaml|yml|preamble)?[ \t]*\n"
-    r"(?P<lines>(?:[ \t]*[A-Za-z][\w \-()/]{0,40}:[^\n]*\n){2,60})[ \t]*(?P=fence)[ \t]*(?:\n|\Z)"
+    r"(?P<lines>[ \t]*[A-Za-z][\w \-()/]{0,40}:[^\n]*\n(?:(?![ \t]*(?:```|~~~))[^\n]*\n){1,60})"
+    r"[ \t]*(?P=fence)[ \t]*(?:\n|\Z)"
 )
+_PREAMBLE_KEY = re.compile(r"[A-Za-z][\w \-()/]{0,40}")
+_PREAMBLE_MIN_KEYS = 2
 _PREAMBLE_KEYS = frozenset({"title", "status", "created", "date"})
 
 
 def preamble(body: str, offset: int) -> tuple[dict[str, str], dict[str, int]] | None:
     """``Key: value`` lines of a code block that opens the body (at most a heading or a comment
-    before it), as metadata: (values, lines), keys as written. None unless it holds a title,
-    status or date key."""
+    before it), as metadata: (values, lines), keys as written. The block opens with a key line;
+    indented continuation lines (a second author) and lines of no key (``Version 2.5.0``) are
+    read past. None unless it holds two keys, one of them a title, status or date."""
     m = _PREAMBLE.match(body, 0, 64 * 1024)
     if m is None:
         return None
     start_line = offset + body.count("\n", 0, m.start("lines")) + 1
     values: dict[str, str] = {}
     lines: dict[str, int] = {}
-    for i, line in enumerate(m.group("lines").splitlines()):
+    block = m.group("lines").splitlines()
+    margin = len(block[0]) - len(block[0].lstrip())  # the key lines' indentation
+    for i, line in enumerate(block):
+        if len(line) - len(line.lstrip()) > margin or ":" not in line:
+            continue  # an indented continuation (a second author) or a line of no key
         key, _, value = line.strip().partition(":")
         key, value = key.strip(), value.strip()
-        if key and value and key not in values:
+        if _PREAMBLE_KEY.fullmatch(key) and value and key not in values:
             values[key] = value
             lines[key] = start_line + i
-    if not {k.casefold() for k in values} & _PREAMBLE_KEYS:
+    if len(values) < _PREAMBLE_MIN_KEYS or not {k.casefold() for k in values} & _PREAMBLE_KEYS:
         return None
     return values, lines
