@@ -10,6 +10,7 @@ dates and front matter (ADR109, ADR110) in :mod:`adrguard.rules.fields`, numbers
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterator
 
 from adrguard.core.conventions.log import MIN_LEARN
@@ -67,11 +68,14 @@ class MissingTitle(BaseRule):
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         untitled: dict[str, list[Decision]] = {}  # root -> records with no title by habit
+        habit: dict[str, bool] = {}  # root -> untitled by habit, worked out once per root
         for d in _readable(ctx):
             if d.title is not None:
                 continue
             if d.title_raw is None:
-                if _untitled_by_habit(ctx, d.root):
+                if d.root not in habit:
+                    habit[d.root] = _untitled_by_habit(ctx, d.root)
+                if habit[d.root]:
                     untitled.setdefault(d.root, []).append(d)
                     continue
                 yield self.finding(
@@ -103,10 +107,17 @@ class MissingTitle(BaseRule):
 
 def _untitled_by_habit(ctx: RuleContext, root: str) -> bool:
     """Whether a log leaves its records untitled by habit: in a log of MIN_LEARN records or
-    more, fewer than half of them (sign-posts left out) write a title in any form."""
+    more, fewer than half of them (sign-posts left out) write a title in any form. A heading
+    that opens UNTITLED_HABIT records or more with the same words (`# Summary`) is a section
+    the log starts with, not their titles."""
     log = ctx.log(root)
     records = log.substantive
-    titled = sum(1 for d in records if d.title_raw is not None)
+    shared = Counter(d.title.casefold() for d in records if d.title)
+    titled = sum(
+        1 for d in records
+        if d.title_raw is not None
+        and not (d.title and shared[d.title.casefold()] >= UNTITLED_HABIT)
+    )
     untitled = len(records) - titled
     if len(records) < MIN_LEARN:
         return False
