@@ -111,7 +111,7 @@ def _same_number(ctx: RuleContext,
 
 
 # A part number after the record's number: ``cap-0046-01``, ``0012_03-x`` (zero-padded).
-_PART = re.compile(r"^[A-Za-z]{0,12}[-_ ]?\d{1,6}[-_.](0\d)(?=$|[-_ .])")
+_PART = re.compile(r"^[A-Za-z]{0,12}[-_ ]?\d{1,6}[-_.](\d{2})(?=$|[-_ .])")
 
 
 def _parts(group: tuple[Decision, ...]) -> bool:
@@ -130,7 +130,7 @@ class DuplicateId(BaseRule):
     every reference to it ambiguous. Archived records keep their ids, so a new record must not
     take one. Several roots are separate number spaces; versions of one record named
     `<number>-v<version>` (`0002-v1-x.md`, `0002-v2-x.md`) share its number, and so do its
-    numbered parts (`cap-0046.md`, `cap-0046-01.md`, `cap-0046-02.md`: a zero-padded part
+    numbered parts (`cap-0046.md`, `cap-0046-01.md`, ... `cap-0046-12.md`: a two-digit part
     number after the record's, each part its own).
 
     A log whose numbers are years (three quarters of its numbered records carry a number in
