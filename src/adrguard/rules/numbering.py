@@ -246,7 +246,8 @@ class FilenamePattern(BaseRule):
       numbered log, another prefix, a date instead of a number): it sorts apart and tools that
       look for the next number miss it. When three or more records share that other structure,
       it is a second scheme the log keeps (a series of unnumbered API designs beside dated
-      proposals), not a slip: a **note** per record;
+      proposals), not a slip: a **note** per record. In a log that names its records without
+      numbers or dates (`use-kafka.md`), nothing sorts or counts by the name: a **note**;
     * a zero-padded number of another width (`00011` among `0001`..`0012`): it sorts out of
       order;
     * as a **note** only, a cosmetic difference from the log's clear habit (`_` between words
@@ -333,6 +334,17 @@ class FilenamePattern(BaseRule):
                     f"named like it, {name.pattern}), beside the main one: {habit} records are "
                     f"named like {example!r} ({habit.example}); the log keeps both, so this is "
                     "not a slip: rename them together, or set `filename-pattern`",
+                    where,
+                    d,
+                    severity=Severity.NOTE,
+                )
+                return
+            if habit.value[0] == "plain":  # a log of bare names: nothing to sort or count by
+                yield self.finding(
+                    f"{what} leaves the naming scheme of {log.label}: {habit} records are named "
+                    f"like {example!r} ({habit.example}); the log names its records without "
+                    "numbers or dates, so this one only looks different: rename it if you like "
+                    "(and update links to it), or set `filename-pattern`",
                     where,
                     d,
                     severity=Severity.NOTE,
