@@ -34,6 +34,11 @@ class UnknownStatus(BaseRule):
       with the same word; for a word close to a vocabulary word, such as `predraft` or
       `Stale`, three records, or two that are a quarter of the log: a misspelling is not
       repeated that often): one note for the whole log, proposing the `statuses` mapping;
+    - a log that writes its statuses in its own free words (three records or more, and a
+      quarter or more of the records that state a status, say something outside the
+      vocabulary in more than two words or far from any status word: `Working on the
+      implementation`, `Prototyped in 1.4`): the same one note, while a likely misspelling
+      there is still reported;
     - any other unknown status, once per record;
     - a status adrguard had to guess: a word that is not a status but says one plainly
       (`experimental`, `Placeholder`, a pull request's `merged`), a compound value
@@ -89,9 +94,12 @@ class UnknownStatus(BaseRule):
             found.append((d, hint))
         for root, words in sorted(house.items()):
             stating = sum(1 for d in ctx.log(root).records if d.status is not None)
+            prose = {w for w, found in words.items() if not _misspelt(w, found)}
+            unknown = sum(len(words[w]) for w in prose)
+            free_text = unknown >= _HABIT_RECORDS and unknown * _HABIT >= stating
             shared: dict[str, list[Decision]] = {}
             for w, found in sorted(words.items()):
-                if _is_house_word(found, stating):
+                if (free_text and w in prose) or _is_house_word(found, stating):
                     shared[w] = [d for d, _ in found]
                     continue
                 for d, hint in found:
@@ -148,6 +156,12 @@ class UnknownStatus(BaseRule):
             first,
             related=[d.id for d in records[1:]],
         ).with_severity(Severity.NOTE)
+
+
+def _misspelt(key: str, found: list[tuple[Decision, str]]) -> bool:
+    """Whether an unknown status reads like a misspelling: a word or two close to a
+    vocabulary word (a sentence that happens to be close to one is prose)."""
+    return any(hint for _, hint in found) and len(key.split()) <= 2
 
 
 def _is_house_word(found: list[tuple[Decision, str]], stating: int) -> bool:
