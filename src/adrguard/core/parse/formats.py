@@ -79,12 +79,6 @@ _MADR2_LABELS = frozenset({"deciders", "decision-makers", "technical story", "co
 
 _EMPHASIS = re.compile(r"^[*_]+")
 _MADR_SECTIONS = frozenset({"context and problem statement", "decision outcome"})
-# What MADR writes besides its two sections: its front-matter keys and its other headings.
-_MADR_KEYS = frozenset({"deciders", "consulted", "informed", "decision-makers"})
-_MADR_MARKS = frozenset({
-    "considered options", "decision drivers", "pros and cons of the options", "confirmation",
-    "more information", "links",
-})
 
 
 def path_parts(path: str) -> tuple[str, str]:
@@ -272,11 +266,9 @@ def detect(
     if "decision-makers" in keys or ("confirmation" in sections and madr_sections):
         return "madr4"
     if keys & {"status", "date", "deciders", "consulted", "informed"} and (
-        madr_sections
-        or (bool(keys & _MADR_KEYS or sections & _MADR_MARKS)
-            and not sections & {"context", "status"})
+        madr_sections or not sections & {"context", "status"}
     ):
-        return "madr3"  # ``status:``/``date:`` alone is any site's front matter, not MADR
+        return "madr3"
     if bullets and (madr_sections or "deciders" in labels or "technical story" in labels):
         return "madr2"
     if madr_sections:
