@@ -31,8 +31,8 @@ class UnknownStatus(BaseRule):
     - a likely misspelling, with the closest word (`Acepted`: did you mean accepted?);
     - a log whose records consistently use words adrguard does not know (two or more records
       with the same word; for a word close to a vocabulary word, such as `predraft` or
-      `Stale`, three records, or two that are a quarter of the log: a misspelling is not
-      repeated that often): one note for the whole log, proposing the `statuses` mapping;
+      `Stale`, three records: a misspelling is not repeated that often): one note for the
+      whole log, proposing the `statuses` mapping;
     - any other unknown status, once per record;
     - a status adrguard had to guess: a word that is not a status but says one plainly
       (`experimental`, `Placeholder`, a pull request's `merged`), a compound value
@@ -90,10 +90,9 @@ class UnknownStatus(BaseRule):
             found = house.setdefault(d.root, {}).setdefault(_status_key(folded), [])
             found.append((d, hint))
         for root, words in sorted(house.items()):
-            stating = sum(1 for d in ctx.log(root).records if d.status is not None)
             shared: dict[str, list[Decision]] = {}
             for w, found in sorted(words.items()):
-                if _is_house_word(found, stating):
+                if _is_house_word(found):
                     shared[w] = [d for d, _ in found]
                     continue
                 for d, hint in found:
@@ -152,13 +151,12 @@ class UnknownStatus(BaseRule):
         ).with_severity(Severity.NOTE)
 
 
-def _is_house_word(found: list[tuple[Decision, str]], stating: int) -> bool:
+def _is_house_word(found: list[tuple[Decision, str]]) -> bool:
     """Whether an unknown word is the log's own: two records share it, or, when it is close
-    to a vocabulary word (a misspelling would be), a habit shares it (three records, or two
-    that are a quarter of the log's records that state a status)."""
+    to a vocabulary word (a misspelling would be), three records do."""
     if not any(hint for _, hint in found):
         return len(found) >= 2
-    return len(found) >= _HABIT_RECORDS or (len(found) >= 2 and len(found) * _HABIT >= stating)
+    return len(found) >= _HABIT_RECORDS
 
 
 _HABIT = 4  # a guessed word a quarter of a log's records share is the log's habit
