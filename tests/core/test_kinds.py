@@ -116,3 +116,15 @@ def test_notes_in_an_attachments_folder_are_assets() -> None:
 def test_a_checklist_in_a_hidden_folder_is_no_record_even_with_a_status_field() -> None:
     checklist = rec(".github/OPS-REVIEW.md", "# OPS review\n\n- Status: set to Proposed\n")
     assert non_records([*LOG, checklist]) == {checklist.path: "repository"}
+
+
+def test_an_install_guide_beside_a_numbered_log_that_states_statuses_is_a_guide() -> None:
+    log = [record(f"OPS-{n:03d}-topic-{n}.md", f"OPS-{n:03d}: Topic {n}") for n in range(1, 9)]
+    guide = rec("install.md", "---\ntitle: Installation\n---\n\n## Installation\n\nRun make.\n")
+    unnumbered = rec("caching.md", "# Caching\n\n## Context\n\nSlow pages.\n")
+    assert non_records([*log, guide, unnumbered]) == {guide.path: "guide"}
+
+
+def test_a_small_log_keeps_its_unlike_files_as_records() -> None:
+    guide = rec("install.md", "## Installation\n\nRun make.\n")
+    assert non_records([*LOG, guide]) == {}

@@ -34,25 +34,8 @@ def rec(text: str, name: str = "0001-x.md") -> Decision:
     ],
 )
 def test_title_prefixes(heading: str, title: str | None, number: int | None) -> None:
-    d = rec(f"# {heading}\n\nText.\n", "record.md")
+    d = rec(f"# {heading}\n\nText.\n")
     assert (d.title, d.title_number, d.title_raw) == (title, number, heading)
-
-
-@pytest.mark.parametrize(
-    ("name", "heading", "title", "number"),
-    [
-        ("0023-logging.md", "23 Logging", "Logging", 23),
-        ("0026-twelve-factor.md", "12 Factor apps", "12 Factor apps", None),
-        ("0425-wide-integers.md", "128-bit integers", "128-bit integers", None),
-        ("2657-roadmap.md", "2019 Roadmap", "2019 Roadmap", None),
-        ("0026-twelve-factor.md", "12. Factor apps", "Factor apps", 12),
-    ],
-)
-def test_a_number_before_a_bare_space_is_the_id_only_when_the_name_agrees(
-    name: str, heading: str, title: str, number: int | None
-) -> None:
-    d = rec(f"# {heading}\n\nText.\n", name)
-    assert (d.title, d.title_number) == (title, number)
 
 
 @pytest.mark.parametrize(

@@ -339,7 +339,8 @@ class FilenamePattern(BaseRule):
                     severity=Severity.NOTE,
                 )
                 return
-            if habit.value[0] == "plain":  # a log of bare names: nothing to sort or count by
+            plain = isinstance(habit.value, tuple) and habit.value[:1] == ("plain",)
+            if plain:  # a log of bare names: nothing to sort or count by
                 yield self.finding(
                     f"{what} leaves the naming scheme of {log.label}: {habit} records are named "
                     f"like {example!r} ({habit.example}); the log names its records without "

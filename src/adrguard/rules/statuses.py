@@ -32,8 +32,8 @@ class UnknownStatus(BaseRule):
     - a likely misspelling, with the closest word (`Acepted`: did you mean accepted?);
     - a log whose records consistently use words adrguard does not know (two or more records
       with the same word; for a word close to a vocabulary word, such as `predraft` or
-      `Stale`, three records, or two that are a quarter of the log: a misspelling is not
-      repeated that often): one note for the whole log, proposing the `statuses` mapping;
+      `Stale`, three records: a misspelling is not repeated that often): one note for the
+      whole log, proposing the `statuses` mapping;
     - a log that writes its statuses in its own free words (three records or more, and a
       quarter or more of the records that state a status, say something outside the
       vocabulary in more than two words or far from any status word: `Working on the
@@ -99,7 +99,7 @@ class UnknownStatus(BaseRule):
             free_text = unknown >= _HABIT_RECORDS and unknown * _HABIT >= stating
             shared: dict[str, list[Decision]] = {}
             for w, found in sorted(words.items()):
-                if (free_text and w in prose) or _is_house_word(found, stating):
+                if (free_text and w in prose) or _is_house_word(found):
                     shared[w] = [d for d, _ in found]
                     continue
                 for d, hint in found:
@@ -164,13 +164,12 @@ def _misspelt(key: str, found: list[tuple[Decision, str]]) -> bool:
     return any(hint for _, hint in found) and len(key.split()) <= 2
 
 
-def _is_house_word(found: list[tuple[Decision, str]], stating: int) -> bool:
+def _is_house_word(found: list[tuple[Decision, str]]) -> bool:
     """Whether an unknown word is the log's own: two records share it, or, when it is close
-    to a vocabulary word (a misspelling would be), a habit shares it (three records, or two
-    that are a quarter of the log's records that state a status)."""
+    to a vocabulary word (a misspelling would be), three records do."""
     if not any(hint for _, hint in found):
         return len(found) >= 2
-    return len(found) >= _HABIT_RECORDS or (len(found) >= 2 and len(found) * _HABIT >= stating)
+    return len(found) >= _HABIT_RECORDS
 
 
 _HABIT = 4  # a guessed word a quarter of a log's records share is the log's habit

@@ -23,7 +23,11 @@ their content and their place in the log (a file's name alone never decides):
   ``CONTRIBUTING.md``, ``GOVERNANCE.md``, ``AGENTS.md``, ``Readme.md``, ``_index.md``,
   ``FAQ.md``);
 * **an asset**: a file that states no status and carries no number in its name, in a folder of
-  attachments, assets, images or media under the log (``attachments/setup-notes.md``).
+  attachments, assets, images or media under the log (``attachments/setup-notes.md``);
+* **a guide**: in a log whose other records are numbered and state a status (three quarters of
+  them, :data:`GUIDE_LOG` records at least), a file that does neither and has no heading a
+  decision record writes (context, decision, status, problem, proposal, …): an installation
+  guide or a tool's README kept beside the records (``install.md``, ``tools/README.md``).
 
 Pure: works on the parsed records. :func:`non_records` says which and why; discovery lists them
 as skipped, like indexes and templates found by name.
@@ -176,6 +180,28 @@ def _is_asset(d: Decision) -> bool:
     )
 
 
+GUIDE_LOG = 8  # other records a log needs before a file that is unlike all of them is a guide
+_RECORD_HEADINGS = re.compile(
+    r"\b(?:context|decision|consequences?|status|problem|motivation|summary|proposal|background"
+    r"|abstract|options?|outcome|rationale|goals?|alternatives|specification|design)\b",
+    re.I,
+)
+
+
+def _guides(log: list[Decision]) -> set[str]:
+    """Paths of the files that are guides kept beside a log (see the module docstring)."""
+    numbered = [d for d in log if d.number is not None and _states_status(d)]
+    candidates = [
+        d for d in log
+        if _unnumbered_and_statusless(d)
+        and not any(_RECORD_HEADINGS.search(sec.title) for sec in d.sections)
+    ]
+    rest = len(log) - len(candidates)
+    if rest < GUIDE_LOG or 4 * len(numbered) < 3 * rest:
+        return set()
+    return {d.path for d in candidates}
+
+
 _DATED_NAME = re.compile(r"^(?:\d{4}-\d{2}-\d{2}|\d{8})(?:[-_ .]|$)")
 JOURNAL_FILES = 3  # dated files a sub-folder holds before it is a journal
 
@@ -205,7 +231,7 @@ def _journals(log: list[Decision]) -> set[str]:
 
 def non_records(decisions: Iterable[Decision]) -> dict[str, str]:
     """Path -> what the file is (``index``, ``part``, ``example``, ``redirect``, ``journal``,
-    ``repository``, ``asset``) for
+    ``repository``, ``asset``, ``guide``) for
     the files among ``decisions`` that are not decision records (see the module docstring)."""
     by_root: dict[str, list[Decision]] = {}
     for d in decisions:
@@ -214,6 +240,7 @@ def non_records(decisions: Iterable[Decision]) -> dict[str, str]:
     for log in by_root.values():
         names = _record_names(log)
         journals = _journals(log)
+        guides = _guides(log)
         for d in log:
             if d.path in journals:
                 out[d.path] = "journal"
@@ -221,6 +248,8 @@ def non_records(decisions: Iterable[Decision]) -> dict[str, str]:
                 out[d.path] = "repository"
             elif _is_asset(d):
                 out[d.path] = "asset"
+            elif d.path in guides:
+                out[d.path] = "guide"
             elif _is_redirect(d):
                 out[d.path] = "redirect"
             elif _is_example(d):

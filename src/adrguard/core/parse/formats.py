@@ -27,14 +27,7 @@ _TYPE_LABEL = re.compile(
     re.I,
 )
 _ADR_NUMBER = re.compile(r"^(?:adr|rfc)[-_ #]*(\d+)\b\s*[:.)\-–—]?\s*", re.I)
-# A number that opens a title as its id: ``12. X``, ``12: X``, ``12 - X``, a zero-padded one
-# before a space or a hyphen (``0012 X``, ``0012-x``) (group 1). A number before a bare space
-# or glued to a word by a hyphen (``23 Logging``, ``12 Factor apps``, ``128-bit integers``,
-# ``2019 Roadmap``) (group 2) is the id only where the file's name carries no other number.
-_LEADING_NUMBER = re.compile(
-    r"^(\d+)(?:\s*[.:)]\s*|\s+[-–—]\s*|[–—]\s*)|^(0\d+)(?:\s*[-–—]\s*|\s+(?=\S))"
-    r"|^(\d+)(?:-|\s+)(?=\S)"
-)
+_LEADING_NUMBER = re.compile(r"^(\d+)(?:\s*[.:)]\s*|\s*[-–—]\s*|\s+(?=\S))")
 _TEMPLATE_NUMBER = re.compile(r"^(?:n|N|x|X|nnnn|NNNN|XXXX)\s*[.:]\s+")
 _INLINE_MARKUP = re.compile(r"(?<!\w)[*_]{1,3}(?=\S)|(?<=\S)[*_]{1,3}(?!\w)|`")
 _MD_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
@@ -152,10 +145,8 @@ def clean_title(text: str, own: ids.NameId | None = None) -> Title:
         before = title
         title = _TYPE_LABEL.sub("", title).strip()
         m = None if stripped else (_ADR_NUMBER.match(title) or _LEADING_NUMBER.match(title))
-        if m and m.lastindex == 3 and not _weak_number_is_id(int(m.group(3)), own):
-            m = None  # ``12 Factor apps`` in 0026-x.md: the number is part of the title
         if m and m.end() < len(title):
-            number = int(m.group(m.lastindex or 1))
+            number = int(m.group(1))
             title = title[m.end() :].strip()
             stripped = True
         elif not stripped:
@@ -171,10 +162,6 @@ def clean_title(text: str, own: ids.NameId | None = None) -> Title:
         return Title(None, number)
     wrapped = _WRAPPED.match(title)  # the template's brackets kept around a real title
     return Title(next(g for g in wrapped.groups() if g).strip() if wrapped else title, number)
-
-
-def _weak_number_is_id(number: int, own: ids.NameId | None) -> bool:
-    return own is None or own.number is None or own.number == number
 
 
 def is_placeholder_title(title: str) -> bool:
