@@ -64,3 +64,24 @@ def test_a_labelled_heading_about_a_described_state_is_no_status() -> None:
         "Nothing moves yet.\n"
     )
     assert d.status is None
+
+
+def test_a_field_the_record_documents_in_code_is_no_status() -> None:
+    d = rec(
+        "# Export manifests\n\n## Design\n\nEach entry holds:\n\n- `id`: the entry's number\n"
+        "- `status`: Export status (Pending, Running, Done)\n"
+    )
+    assert d.status is None
+
+
+def test_a_status_label_in_the_header_stays_the_status_even_in_code() -> None:
+    d = rec("# Export manifests\n\n- `Status`: Accepted\n\n## Design\n\nx\n")
+    assert d.status is Status.ACCEPTED
+
+
+def test_a_status_heading_a_record_with_metadata_describes_deep_in_its_body_is_no_statement() -> None:
+    d = rec(
+        "---\nstatus: Active\n---\n\n# The process\n\n## Statuses\n\n### Status: Proposed\n\n"
+        "A proposal waits for review.\n\n### Status: Active\n\nIn force.\n"
+    )
+    assert (d.status, [s.raw for s in d.statuses]) == (Status.ACCEPTED, ["Active"])

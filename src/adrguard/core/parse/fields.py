@@ -28,6 +28,8 @@ from adrguard.core.parse.statements import rows, section_statement
 
 _HEADING_MARKS = re.compile(r"^\s{0,3}#{1,6}[ \t]*|[ \t]+#+[ \t]*$")
 _PARTLY = re.compile(r"^(?:partly|partially|in part)\s+supers", re.I)
+# A label written as code (`` `status`: ``) names a field the record documents, not its own.
+_CODE_LABEL = re.compile(r"`[^`\n]{1,40}`[*_ \t]*$")
 _COLON = re.compile(r"[:：]")
 _DIGIT = re.compile(r"\d")
 _DATE_KEYS = ("date", "created", "decision-date", "decision_date")
@@ -195,10 +197,12 @@ class Fields:
             label = formats.label_line(h.text)
             if label and self.is_status_label(label[0]):
                 status = st.normalise(label[1], syn)
-                if status is Status.UNKNOWN and idx >= self.header_limit and (
-                    stated or self._nested(idx)
+                if idx >= self.header_limit and (
+                    (status is Status.UNKNOWN and (stated or self._nested(idx)))
+                    or (stated and self._nested(idx))
                 ):
-                    continue  # ``#### State: `Ready` `` of a described resource
+                    continue  # ``#### State: `Ready` `` of a described resource, and
+                    # ``##### Status: Proposed`` of a process a record with metadata describes
                 out.append(StatusStatement(label[1], status, h.line, "heading"))
         out.extend(header)
         out.extend(qualified)
@@ -297,6 +301,8 @@ class Fields:
                 raws = raw_lines[b.start]
             if raws:
                 parts = _COLON.split(raws[i], maxsplit=1)
+                if len(parts) == 2 and _CODE_LABEL.search(parts[0]) and not self.in_header(b):
+                    continue  # ``- `status`: Export status``: a field the record documents
                 if len(parts) == 2:
                     raw = formats.unwrap_emphasis(parts[0], parts[1].strip()) or raw
             said = raw if any(m in raw for m in _MARKUP) else value
