@@ -608,7 +608,7 @@ def test_a_status_line_one_record_writes_is_no_habit_of_the_log(
 ) -> None:
     body = "# Record {n}\n\n## Summary\n\nSummary {n}.\n\n## Design\n\nDesign {n}.\n"
     files = {f"docs/adr/000{n}-record-{n}.md": body.format(n=n) for n in range(1, 6)}
-    files["docs/adr/0003-record-3.md"] += "\n- Steps:\n    - `State`: accepted, then running\n"
+    files["docs/adr/0003-record-3.md"] += "\n- Steps:\n    - State: accepted, then running\n"
     repo = GitRepo(tmp_path / "repo")
     repo.write({**files, ".adrguard.toml": "cache = false\n"})
     repo.commit("records")
