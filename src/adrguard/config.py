@@ -1,7 +1,9 @@
 """Configuration: ``.adrguard.toml`` or ``[tool.adrguard]`` in ``pyproject.toml``.
 
 First found wins, never merged: ``--config FILE`` > ``.adrguard.toml`` > ``pyproject.toml`` >
-built-in defaults. :func:`from_mapping` is pure; :func:`load_config` reads the file.
+built-in defaults. :func:`from_mapping` is pure; :func:`load_config` reads the file. Every key,
+type, limit and default is declared once, in :mod:`adrguard.core.settings`; this module checks a
+file against that declaration and builds the :class:`Config` in effect from it.
 """
 
 from __future__ import annotations
@@ -29,6 +31,19 @@ from adrguard.core.options import (
     VerifyOptions,
 )
 from adrguard.core.repository import Repository, parse_repository
+from adrguard.core.settings import (
+    DEFAULTS,
+    FAIL_ON,
+    PROFILES,
+    READ_GUARD,
+    AiTable,
+    CitationsTable,
+    ConfigTable,
+    given,
+    got,
+    keys,
+    subtables,
+)
 
 DEFAULT_ROOTS: tuple[str, ...] = (
     "docs/adr",
@@ -64,11 +79,9 @@ DEFAULT_EXCLUDE: tuple[str, ...] = (
     "plantilla*.md",
 )
 
-PROFILES = ("legacy", "advisory", "standard", "strict")
-FAIL_ON = ("none", "note", "warning", "error")
-READ_GUARD = ("off", "warn", "guard")
+__all__ = ["FAIL_ON", "PROFILES", "READ_GUARD", "Config", "from_mapping", "load_config"]
 
-SCHEMA_PATH = "config.schema.json"
+SCHEMA_PATH = "config.schema.json"  # generated from adrguard.core.settings (a test keeps it so)
 
 
 @dataclass(frozen=True)
@@ -78,14 +91,13 @@ class Config:
     source: str | None = None  # where it came from (for -v), None = defaults
     roots: tuple[str, ...] = ()  # empty = auto-detect DEFAULT_ROOTS
     exclude: tuple[str, ...] = DEFAULT_EXCLUDE
-    archive_dirs: tuple[str, ...] = ("archive",)
-    profile: str = "standard"
+    profile: str = DEFAULTS.profile
     select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
     severity: Mapping[str, Severity] = field(default_factory=dict)
     per_file_ignores: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
-    fail_on: str = "error"
-    cache: bool = True
+    fail_on: str = DEFAULTS.fail_on
+    cache: bool = DEFAULTS.cache
     cache_dir: str | None = None  # the record cache's folder (None: see adapters.cache)
     # The settings came from a file inside the repository (pull-request data, not the user's):
     # its cache-dir must then lie inside the user's cache folder (adrguard.pathguard).
@@ -100,18 +112,18 @@ class Config:
     # the repository's web URL and default branch (`repository-url`, `--repository-url`, the
     # Action's GITHUB_REPOSITORY): which URLs name work-tree files; never a git remote
     repository: Repository | None = None
-    read_guard: str = "off"  # the read guard for agents: off | warn | guard (docs/read-guard.md)
+    read_guard: str = DEFAULTS.read_guard  # the agents' read guard (docs/read-guard.md)
     ai: AiOptions = field(default_factory=AiOptions)  # [ai]: the optional model provider
+
+    @property
+    def archive_dirs(self) -> tuple[str, ...]:
+        """``archive-dirs``: folder names below a root that hold archived records (kept once,
+        on the options the parser and the rules read)."""
+        return self.options.archive_dirs
 
     def with_overrides(self, **changes: Any) -> Config:
         clean = {k: v for k, v in changes.items() if v is not None}
         return replace(self, **clean)
-
-
-def _schema() -> dict[str, Any]:
-    from adrguard.core.schemas import load_schema
-
-    return load_schema(SCHEMA_PATH)
 
 
 def _closest(key: str, valid: list[str]) -> str:
@@ -122,30 +134,29 @@ def _closest(key: str, valid: list[str]) -> str:
 
 
 def _check_keys(
-    data: Mapping[str, Any], schema: Mapping[str, Any], where: str, prefix: str
+    data: Mapping[str, Any], table: type[ConfigTable] | type[Any], where: str, prefix: str
 ) -> None:
-    props = schema.get("properties", {})
-    if schema.get("additionalProperties", True) is False:
-        for key in data:
-            if key not in props:
-                raise UserError(
-                    f"{where}: unknown key {prefix + key!r}{_closest(key, sorted(props))}; "
-                    "see docs/configuration.md for every key"
-                )
-    for key, value in data.items():
-        sub = props.get(key)
-        if isinstance(value, Mapping) and isinstance(sub, Mapping) and sub.get("type") == "object":
+    """Unknown keys, named with the closest key the declaration has, in every table."""
+    known = keys(table)
+    for key in data:
+        if key not in known:
+            raise UserError(
+                f"{where}: unknown key {prefix + key!r}{_closest(key, sorted(known))}; "
+                "see docs/configuration.md for every key"
+            )
+    for key, sub in subtables(table).items():
+        value = data.get(key)
+        if isinstance(value, Mapping):
             _check_keys(value, sub, where, f"{prefix}{key}.")
 
 
 def validate_mapping(data: Mapping[str, Any], where: str) -> None:
     """Reject unknown keys (naming the closest valid one) and wrong types. A configuration the
-    typed model (:mod:`adrguard.core.typed`) accepts is valid; anything else goes to jsonschema
-    and ``schemas/config.schema.json``, which say what is wrong and where (and accept what the
-    stricter model did not, such as ``1.0`` for an integer)."""
-    schema = _schema()
-    _check_keys(data, schema, where, "")
-    from adrguard.core.typed import ConfigTable, conforms
+    declaration (:mod:`adrguard.core.settings`) accepts is valid; anything else goes to
+    jsonschema and ``schemas/config.schema.json`` (generated from it), which say what is wrong
+    and where (and accept what the strict model did not, such as ``1.0`` for an integer)."""
+    _check_keys(data, ConfigTable, where, "")
+    from adrguard.core.typed import conforms
 
     if conforms(data, ConfigTable):
         return
@@ -156,12 +167,6 @@ def validate_mapping(data: Mapping[str, Any], where: str) -> None:
         err = errors[0]
         path = ".".join(str(p) for p in err.path) or "(top level)"
         raise UserError(f"{where}: invalid value at {path}: {err.message}")
-
-
-def _table(raw: Mapping[str, Any]) -> dict[str, Any]:
-    """A validated ``[index]``/``[current]``/``[impact]`` table as keyword arguments of its typed
-    options (the schema has checked every key and type; lists become tuples)."""
-    return {k: tuple(v) if isinstance(v, list) else v for k, v in raw.items()}
 
 
 def _codes(values: Any) -> tuple[str, ...]:
@@ -182,106 +187,102 @@ def from_mapping(
     _check_ai(data, where)
     validate_mapping(data, where)
     _check_paths(data, where)
-    opts: dict[str, Any] = {}
-    if "statuses" in data:
+    import msgspec
+
+    # valid, so this only reads it (lax: jsonschema's 1.0 for an integer becomes 1)
+    t = msgspec.convert(dict(data), ConfigTable, strict=False)
+    opts: dict[str, Any] = {"archive_dirs": tuple(t.archive_dirs)}
+    if (statuses := got(t.statuses)) is not None:
         syn = dict(DEFAULT_STATUS_SYNONYMS)
-        syn.update({str(k).casefold(): str(v) for k, v in data["statuses"].items()})
+        syn.update({str(k).casefold(): str(v) for k, v in statuses.items()})
         opts["status_synonyms"] = syn
-    if "status-headings" in data:
+    if (headings := got(t.status_headings)) is not None:
         opts["status_headings"] = tuple(
-            dict.fromkeys(
-                [*DEFAULT_STATUS_HEADINGS, *(h.casefold() for h in data["status-headings"])]
-            )
+            dict.fromkeys([*DEFAULT_STATUS_HEADINGS, *(h.casefold() for h in headings)])
         )
-    if "required-sections" in data:
+    if (sections := got(t.required_sections)) is not None:
         req = dict(DEFAULT_REQUIRED_SECTIONS)
-        req.update(
-            {k: tuple(s.casefold() for s in v) for k, v in data["required-sections"].items()}
-        )
+        req.update({k: tuple(s.casefold() for s in v) for k, v in sections.items()})
         opts["required_sections"] = req
-        opts["sections_configured"] = tuple(sorted(data["required-sections"]))
-    for key, attr in (
-        ("filename-pattern", "filename_pattern"),
-        ("decision-id-pattern", "decision_id_pattern"),
+        opts["sections_configured"] = tuple(sorted(sections))
+    for key, attr, value in (
+        ("filename-pattern", "filename_pattern", got(t.filename_pattern)),
+        ("decision-id-pattern", "decision_id_pattern", got(t.decision_id_pattern)),
     ):
-        if key in data:
+        if value is not None:
             from adrguard.core.saferegex import pattern_problem
 
-            problem = pattern_problem(data[key], line_local=key == "decision-id-pattern")
+            problem = pattern_problem(value, line_local=key == "decision-id-pattern")
             if problem is not None:
-                raise UserError(f"{where}: {key} {data[key]!r} cannot be used: {problem}")
-            opts[attr] = data[key]
-    for key, attr in (
-        ("require-status", "require_status"),
-        ("supersession-both-sides", "supersession_both_sides"),
-    ):
-        if key in data:
-            opts[attr] = bool(data[key])
-    if "date-format" in data:
-        opts["date_format"] = _date_format(data["date-format"], where)
-    if "archive-dirs" in data:
-        opts["archive_dirs"] = tuple(data["archive-dirs"])
-    if "max-file-size" in data:
-        opts["max_file_size"] = int(data["max-file-size"])
-    if "index" in data:
-        opts["index"] = IndexOptions(**_table(data["index"]))
-    if "current" in data:
-        opts["current"] = CurrentOptions(**_table(data["current"]))
-    if "impact" in data:
-        opts["impact"] = ImpactOptions(**_table(data["impact"]))
-    if "verify" in data:
-        table = _table(data["verify"])
-        opts["verify"] = VerifyOptions(**{k.replace("-", "_"): v for k, v in table.items()})
-    if "frontmatter-schema" in data:
-        opts["frontmatter_schema"] = _load_fm_schema(
-            data["frontmatter-schema"], base_dir, where, inside
-        )
+                raise UserError(f"{where}: {key} {value!r} cannot be used: {problem}")
+            opts[attr] = value
+    for attr, flag in (("require_status", got(t.require_status)),
+                       ("supersession_both_sides", got(t.supersession_both_sides))):
+        if flag is not None:
+            opts[attr] = flag
+    if (date_format := got(t.date_format)) is not None:
+        opts["date_format"] = _date_format(date_format, where)
+    if (max_size := got(t.max_file_size)) is not None:
+        opts["max_file_size"] = max_size
+    for key, table, typed in (("index", got(t.index), IndexOptions),
+                              ("current", got(t.current), CurrentOptions),
+                              ("impact", got(t.impact), ImpactOptions),
+                              ("verify", got(t.verify), VerifyOptions)):
+        if table is not None:
+            opts[key] = typed(**given(table))
+    if (fm_schema := got(t.frontmatter_schema)) is not None:
+        opts["frontmatter_schema"] = _load_fm_schema(fm_schema, base_dir, where, inside)
 
     severity: dict[str, Severity] = {}
-    for code, sev in (data.get("severity") or {}).items():
+    for code, sev in (got(t.severity) or {}).items():
         try:
             severity[code] = Severity.parse(sev)
         except ValueError as exc:
             raise UserError(f"{where}: severity.{code}: {exc}") from None
-    exclude = tuple(data["exclude"]) if "exclude" in data else DEFAULT_EXCLUDE
-    exclude += tuple(data.get("extend-exclude", ()))
+    replaced = got(t.exclude)
+    exclude = DEFAULT_EXCLUDE if replaced is None else tuple(replaced)
+    exclude += tuple(got(t.extend_exclude) or ())
+    per_file = got(t.per_file_ignores) or {}
     return Config(
         source=source,
-        roots=tuple(data.get("roots", ())),
+        roots=tuple(got(t.roots) or ()),
         exclude=exclude,
-        archive_dirs=tuple(data.get("archive-dirs", ("archive",))),
-        profile=data.get("profile", "standard"),
-        select=_codes(data.get("select")),
-        ignore=_codes(data.get("ignore")),
+        profile=t.profile,
+        select=_codes(got(t.select)),
+        ignore=_codes(got(t.ignore)),
         severity=severity,
-        per_file_ignores={k: _codes(v) for k, v in (data.get("per-file-ignores") or {}).items()},
-        fail_on=data.get("fail-on", "error"),
-        cache=bool(data.get("cache", True)),
-        cache_dir=_cache_dir(data.get("cache-dir"), where),
+        per_file_ignores={k: _codes(v) for k, v in per_file.items()},
+        fail_on=t.fail_on,
+        cache=t.cache,
+        cache_dir=_cache_dir(got(t.cache_dir), where),
         options=Options(**opts),
-        citations=_citations(data.get("citations"), where),
-        template=data.get("template"),
-        new_status=_new_status(data.get("new-status"), opts.get("status_synonyms"), where),
-        repository=repository_setting(data.get("repository-url"), f"{where}: repository-url"),
-        read_guard=data.get("read-guard", "off"),
-        ai=_ai(data.get("ai")),
+        citations=_citations(got(t.citations), where),
+        template=got(t.template),
+        new_status=_new_status(got(t.new_status), opts.get("status_synonyms"), where),
+        repository=repository_setting(got(t.repository_url), f"{where}: repository-url"),
+        read_guard=t.read_guard,
+        ai=_ai(got(t.ai)),
     )
 
 
-def _ai(raw: Mapping[str, Any] | None) -> AiOptions:
-    """``[ai]`` (checked by :func:`_check_ai` and the schema)."""
-    if not raw:
+def _ai(raw: AiTable | None) -> AiOptions:
+    """``[ai]`` (checked by :func:`_check_ai` and the declaration)."""
+    if raw is None:
         return AiOptions()
-    url = raw.get("base-url")
+    url = got(raw.base_url)
     return AiOptions(
-        provider=raw["provider"],
+        provider=raw.provider,
         base_url=url.rstrip("/") if url else None,
-        model=raw["model"].strip(),
-        api_key_env=raw.get("api-key-env"),
-        timeout=float(raw.get("timeout", AiOptions.timeout)),
-        threshold=float(raw.get("threshold", AiOptions.threshold)),
-        cache_ttl=int(raw.get("cache-ttl", AiOptions.cache_ttl)),
+        model=raw.model.strip(),
+        api_key_env=got(raw.api_key_env),
+        timeout=float(_or(got(raw.timeout), AiOptions.timeout)),
+        threshold=float(_or(got(raw.threshold), AiOptions.threshold)),
+        cache_ttl=int(_or(got(raw.cache_ttl), AiOptions.cache_ttl)),
     )
+
+
+def _or(value: float | None, default: float) -> float:
+    return default if value is None else value
 
 
 def _check_ai(data: Mapping[str, Any], where: str) -> None:
@@ -389,20 +390,18 @@ def _check_paths(data: Mapping[str, Any], where: str) -> None:
             raise UserError(f"{where}: per-file-ignores key {glob!r}: {problem}")
 
 
-def _citations(raw: Mapping[str, Any] | None, where: str) -> CitationOptions:
+def _citations(raw: CitationsTable | None, where: str) -> CitationOptions:
     """``[citations]``, its globs checked (a bad glob names the key and says why)."""
-    if not raw:
+    if raw is None:
         return CitationOptions()
     from adrguard.core.impact.globs import glob_problem
 
+    table = given(raw)
     for key in ("include", "exclude"):
-        for glob in raw.get(key, ()):
+        for glob in table.get(key, ()):
             problem = glob_problem(glob)
             if problem is not None:
                 raise UserError(f"{where}: citations.{key} {glob!r}: {problem}")
-    table = _table(raw)
-    if "max-file-size" in table:
-        table["max_file_size"] = table.pop("max-file-size")
     return CitationOptions(**table)
 
 

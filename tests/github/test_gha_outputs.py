@@ -6,7 +6,7 @@ from pathlib import Path
 
 from gha_helpers import parse_outputs
 
-from adrguard.cli.gha import Settings, exit_code, report_from_json, write_outputs
+from adrguard.cli.gha import Settings, outcome_code, report_from_json, write_outputs
 from adrguard.core.findings import Finding, Report, Severity
 from adrguard.core.model import Location
 from adrguard.reporters import default_context
@@ -32,5 +32,5 @@ def test_json_report_round_trip() -> None:
     report = Report((f,), decisions=2, files=3, profile="strict")
     again = report_from_json(report_data(report, default_context()))
     assert again == report
-    assert exit_code(again, "none") == 1 and exit_code(again, "error") == 1
-    assert exit_code(Report((), 1, 1), "note") == 0
+    assert outcome_code(again, "none") == 1 and outcome_code(again, "error") == 1
+    assert outcome_code(Report((), 1, 1), "note") == 0

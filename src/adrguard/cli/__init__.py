@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from adrguard import __version__
 from adrguard.core.errors import UserError
+from adrguard.core.outcome import BASELINE_FILE, EXIT_INTERNAL, EXIT_USAGE
 
 # Every sub-command in ``--help`` order: name -> (module in adrguard.cli whose
 # ``register(subparsers)`` adds it, its one-line help). Only the module of the command being run
@@ -25,7 +26,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "explain": ("check", "explain one rule"),
     "baseline": (
         "baseline",
-        "record today's findings in .adrguard-baseline.json; check then fails on new ones",
+        f"record today's findings in {BASELINE_FILE}; check then fails on new ones",
     ),
     "graph": ("graph", "draw the decision graph (mermaid, dot, json)"),
     "relationships": ("graph", "list declared relationships and their problems"),
@@ -118,7 +119,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(args_list)
         if not getattr(args, "func", None):
             parser.print_help(sys.stderr)
-            return 2
+            return EXIT_USAGE
         if getattr(args, "quiet", False):
             from adrguard.cli.common import set_quiet
 
@@ -129,7 +130,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from adrguard.core.textsafe import neutralise
 
         print(f"error: {neutralise(str(exc))}", file=sys.stderr)
-        return 2
+        return EXIT_USAGE
     except SystemExit as exc:  # argparse --help / --version
         return int(exc.code) if isinstance(exc.code, int) else 0
     except KeyboardInterrupt:
@@ -149,7 +150,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"adrguard {__version__}; rerun with --debug for the traceback and report it",
             file=sys.stderr,
         )
-        return 3
+        return EXIT_INTERNAL
     finally:
         from adrguard.cli.common import resume_commands, set_quiet
 

@@ -7,15 +7,14 @@ import argparse
 from typing import Any
 
 from adrguard.cli.common import add_common, info, load_config_for
+from adrguard.core.outcome import BASELINE_FILE
 from adrguard.core.wording import plural
-
-DEFAULT = ".adrguard-baseline.json"
 
 
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "baseline",
-        help="record today's findings in .adrguard-baseline.json; check then fails on new ones",
+        help=f"record today's findings in {BASELINE_FILE}; check then fails on new ones",
         description="Write the baseline file: one entry per current finding, matched by rule, "
         "file, decision and message (never by line), so `adrguard check` (the hook, the Action, "
         "SARIF, MCP) fails only on findings not in it and says how many it knows. Commit the "
@@ -39,7 +38,7 @@ def register(subparsers: Any) -> None:
         "--baseline",
         metavar="FILE",
         default=None,
-        help=f"the file, repo-relative (default: {DEFAULT})",
+        help=f"the file, repo-relative (default: {BASELINE_FILE})",
     )
     p.set_defaults(func=run)
 

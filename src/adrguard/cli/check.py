@@ -16,13 +16,21 @@ from adrguard.cli.common import (
     write_stdout,
 )
 from adrguard.core.errors import UserError
+from adrguard.core.outcome import (
+    BASELINE_FILE,
+    EXIT_FINDINGS,
+    EXIT_INTERNAL,
+    EXIT_OK,
+    FAIL_ON,
+    reaches,
+)
+from adrguard.core.settings import PROFILES
 
 if TYPE_CHECKING:
     from adrguard.core.findings import Report
     from adrguard.core.model import Corpus
 
-FAIL_ON = ("none", "note", "warning", "error")
-BASELINE_FILE = ".adrguard-baseline.json"
+__all__ = ["BASELINE_FILE", "FAIL_ON", "exit_code", "register", "render"]
 
 
 def register(subparsers: Any) -> None:
@@ -53,7 +61,7 @@ def register(subparsers: Any) -> None:
     add_common(p)
     p.add_argument(
         "--profile",
-        choices=("legacy", "advisory", "standard", "strict"),
+        choices=PROFILES,
         help="rule set and severities (default: config, else standard)",
     )
     p.add_argument(
@@ -308,9 +316,9 @@ def run_check(args: argparse.Namespace) -> int:
     if crashed:  # every report was written; the run is still incomplete: our bug
         info(f"internal error: rule {', '.join(crashed)} failed (ADR000 in the report); the "
              "other findings were reported. This is a bug in adrguard: please report it")
-        return 3
+        return EXIT_INTERNAL
     if args.exit_zero:
-        return 0
+        return EXIT_OK
     default = "warning" if args.compaction else config.fail_on  # a blocker blocks
     return exit_code(report, args.fail_on or default)
 
@@ -336,13 +344,9 @@ def render(name: str, report: Report, corpus: Corpus, *, to_terminal: bool = Fal
 
 
 def exit_code(report: Report, fail_on: str) -> int:
-    from adrguard.core.findings import Severity
-
-    if fail_on == "none":
-        return 0
-    threshold = Severity.parse(fail_on)
-    worst = report.worst()
-    return 1 if worst is not None and worst >= threshold else 0
+    """The exit code of a complete run: 1 when a finding reaches ``fail_on`` (never for
+    ``none``), else 0."""
+    return EXIT_FINDINGS if reaches(report.worst(), fail_on) else EXIT_OK
 
 
 LIST_FORMATS = ("text", "json", "markdown")

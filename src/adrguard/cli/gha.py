@@ -30,6 +30,7 @@ from adrguard.cli.gha_env import (
 from adrguard.core.errors import UserError
 from adrguard.core.findings import Finding, Report, Severity
 from adrguard.core.model import Location
+from adrguard.core.outcome import EXIT_FINDINGS, EXIT_INTERNAL, EXIT_OK, reaches
 from adrguard.core.wording import plural
 
 
@@ -180,11 +181,12 @@ def report_from_json(data: Mapping[str, Any]) -> Report:
                   str(data.get("profile", "standard")), gate=gate)
 
 
-def exit_code(report: Report, fail_on: str) -> int:
-    """1 when a finding reaches ``fail-on`` (``error`` when it is ``none``), else 0."""
-    threshold = Severity.parse("error" if fail_on == "none" else fail_on)
-    worst = report.worst()
-    return 1 if worst is not None and worst >= threshold else 0
+def outcome_code(report: Report, fail_on: str) -> int:
+    """The Action's ``exit-code`` output, which reports what was found even when the step may
+    not fail: 1 when a finding reaches ``fail-on`` (``error`` when it is ``none``), else 0.
+    Whether the step fails is :func:`report`'s business (never for ``none``)."""
+    return EXIT_FINDINGS if reaches(report.worst(), fail_on if fail_on != "none" else "error") \
+        else EXIT_OK
 
 
 def report(settings: Settings, root: Path) -> int:
@@ -219,7 +221,7 @@ def report(settings: Settings, root: Path) -> int:
         notice("adrguard hit an internal error (ADR000 in the report); every other finding "
                "is reported. Please report the bug.", "error")
     publish(settings, root, rep, out, verified)
-    code = 3 if check_exit == 3 else exit_code(rep, fail_on)
+    code = EXIT_INTERNAL if check_exit == EXIT_INTERNAL else outcome_code(rep, fail_on)
     s = rep.summary
     write_outputs(settings, {"exit-code": str(code), "error-count": str(s.errors),
                              "warning-count": str(s.warnings), "note-count": str(s.notes),

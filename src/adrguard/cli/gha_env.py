@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from adrguard.core.errors import UserError
+from adrguard.core.outcome import FAIL_ON
 
-FAIL_ON = ("none", "note", "warning", "error")
 PULL_EVENTS = ("pull_request", "pull_request_target")
 DEFAULT_BOT = "github-actions[bot]"  # who an Actions token comments as (GET /user answers 403)
 FILES = {"json": "report.json", "github": "annotations.txt", "sarif": "adrguard.sarif",

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, TypeVar, cast
 
+from adrguard.core.settings import DEFAULTS
 from adrguard.core.vocabulary import STATUS_HEADINGS, STATUS_SYNONYMS
 
 # The built-in status vocabulary and status headings (sources in :mod:`.vocabulary`). Users
@@ -163,7 +164,7 @@ class Options:
     impact: ImpactOptions = field(default_factory=ImpactOptions)
     verify: VerifyOptions = field(default_factory=VerifyOptions)
     extra: Mapping[str, Any] = field(default_factory=dict)
-    archive_dirs: tuple[str, ...] = ("archive",)  # folder names below a root (config archive-dirs)
+    archive_dirs: tuple[str, ...] = tuple(DEFAULTS.archive_dirs)  # config archive-dirs
 
     def __post_init__(self) -> None:
         if not isinstance(self.status_synonyms, Vocabulary):

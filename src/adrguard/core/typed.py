@@ -11,107 +11,37 @@ accepts nothing its schema rejects, and names the same keys.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
 import msgspec
-from msgspec import UNSET, Meta, Struct, UnsetType
+from msgspec import UNSET, Struct, UnsetType
 
-Text = Annotated[str, Meta(min_length=1)]
-Texts = list[Text]
-Positive = Annotated[int, Meta(ge=1)]
+# The configuration's models are its declaration (:mod:`adrguard.core.settings`); the impact
+# manifest's live here.
+from adrguard.core.settings import (
+    AiTable,
+    CitationsTable,
+    ConfigTable,
+    CurrentTable,
+    ImpactTable,
+    IndexTable,
+    Text,
+    Texts,
+    VerifyTable,
+)
 
-
-class _Table(Struct, forbid_unknown_fields=True, rename="kebab"):
-    pass
-
-
-class IndexTable(_Table):
-    enabled: bool | UnsetType = UNSET
-    path: str | UnsetType = UNSET
-    paths: dict[str, str] | UnsetType = UNSET
-    columns: Texts | UnsetType = UNSET
-    template: str | UnsetType = UNSET
-
-
-class CurrentTable(_Table):
-    view: str | UnsetType = UNSET
-    manifest: str | UnsetType = UNSET
-    statuses: Texts | UnsetType = UNSET
-    include: Texts | UnsetType = UNSET
-    exclude: Texts | UnsetType = UNSET
-
-
-class ImpactTable(_Table):
-    manifest: str | UnsetType = UNSET
-    statuses: Texts | UnsetType = UNSET
-
-
-class CitationsTable(_Table):
-    enabled: bool | UnsetType = UNSET
-    include: Texts | UnsetType = UNSET
-    exclude: Texts | UnsetType = UNSET
-    max_file_size: Positive | UnsetType = UNSET
-
-
-class VerifyTable(_Table):
-    rules: str | UnsetType = UNSET
-    baseline: str | UnsetType = UNSET
-    policy: Literal["advisory", "enforce"] | UnsetType = UNSET
-    max_evidence_size: Positive | UnsetType = UNSET
-
-
-Url = Annotated[str, Meta(min_length=1, max_length=512, pattern="^[Hh][Tt][Tt][Pp][Ss]?://")]
-VariableName = Annotated[str, Meta(pattern="^[A-Za-z_][A-Za-z0-9_]{0,127}$")]
-
-
-class AiTable(_Table):
-    provider: Literal["openai-compatible", "anthropic"]
-    model: Annotated[str, Meta(min_length=1, max_length=200)]
-    base_url: Url | UnsetType = UNSET
-    api_key_env: VariableName | UnsetType = UNSET
-    timeout: Annotated[float, Meta(gt=0, le=300)] | UnsetType = UNSET
-    threshold: Annotated[float, Meta(ge=0, le=1)] | UnsetType = UNSET
-    cache_ttl: Annotated[int, Meta(ge=0, le=86400)] | UnsetType = UNSET
-
-
-class ConfigTable(_Table):
-    """``.adrguard.toml``, or ``[tool.adrguard]`` in pyproject.toml."""
-
-    roots: Texts | UnsetType = UNSET
-    exclude: Texts | UnsetType = UNSET
-    extend_exclude: Texts | UnsetType = UNSET
-    archive_dirs: Texts | UnsetType = UNSET
-    profile: Literal["legacy", "advisory", "standard", "strict"] | UnsetType = UNSET
-    select: Texts | UnsetType = UNSET
-    ignore: Texts | UnsetType = UNSET
-    fail_on: Literal["none", "note", "warning", "error"] | UnsetType = UNSET
-    severity: dict[str, Literal["note", "warning", "error"]] | UnsetType = UNSET
-    per_file_ignores: dict[str, Texts] | UnsetType = UNSET
-    statuses: (
-        dict[str, Literal["proposed", "accepted", "rejected", "deprecated", "superseded", "draft"]]
-        | UnsetType
-    ) = UNSET
-    status_headings: Texts | UnsetType = UNSET
-    required_sections: dict[str, Texts] | UnsetType = UNSET
-    filename_pattern: str | UnsetType = UNSET
-    require_status: bool | UnsetType = UNSET
-    date_format: Annotated[str, Meta(min_length=2)] | UnsetType = UNSET
-    supersession_both_sides: bool | UnsetType = UNSET
-    decision_id_pattern: str | UnsetType = UNSET
-    max_file_size: Positive | UnsetType = UNSET
-    frontmatter_schema: str | UnsetType = UNSET
-    cache: bool | UnsetType = UNSET
-    cache_dir: Text | UnsetType = UNSET
-    template: Text | UnsetType = UNSET
-    new_status: Text | UnsetType = UNSET
-    repository_url: Text | UnsetType = UNSET
-    read_guard: Literal["off", "warn", "guard"] | UnsetType = UNSET
-    index: IndexTable | UnsetType = UNSET
-    current: CurrentTable | UnsetType = UNSET
-    impact: ImpactTable | UnsetType = UNSET
-    citations: CitationsTable | UnsetType = UNSET
-    verify: VerifyTable | UnsetType = UNSET
-    ai: AiTable | UnsetType = UNSET
+__all__ = [
+    "AiTable",
+    "CitationsTable",
+    "ConfigTable",
+    "CurrentTable",
+    "ImpactTable",
+    "IndexTable",
+    "ManifestFile",
+    "MappingEntry",
+    "VerifyTable",
+    "conforms",
+]
 
 
 class MappingEntry(Struct, forbid_unknown_fields=True):

@@ -1,0 +1,62 @@
+"""Settings are declared once (:mod:`adrguard.core.settings`): the checked-in JSON Schema is
+generated from the declaration, and the keys, levels and names every command shares come from it."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from adrguard.config import Config, from_mapping
+from adrguard.core.errors import UserError
+from adrguard.core.findings import Severity
+from adrguard.core.schemas import load_schema, schema_dir
+from adrguard.core.settings import DEFAULTS, FAIL_ON, ConfigTable, keys, subtables
+from adrguard.core.settings_schema import config_schema, config_schema_text
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_the_checked_in_schema_is_the_generated_one() -> None:
+    checked_in = (schema_dir() / "config.schema.json").read_text(encoding="utf-8")
+    assert checked_in == config_schema_text(), "run: python scripts/config_schema.py"
+
+
+def test_the_regeneration_script_says_whether_the_file_is_current() -> None:
+    done = subprocess.run([sys.executable, str(ROOT / "scripts" / "config_schema.py"), "--check"],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+
+
+def test_every_key_of_every_table_is_in_the_schema() -> None:
+    schema = config_schema()
+    assert set(schema["properties"]) == set(keys(ConfigTable))
+    for name, table in subtables(ConfigTable).items():
+        assert set(schema["properties"][name]["properties"]) == set(keys(table)), name
+    assert schema["properties"]["fail-on"]["enum"] == list(FAIL_ON)
+    assert [FAIL_ON.index(s.label) for s in Severity] == [int(s) for s in Severity]
+
+
+def test_defaults_come_from_the_declaration() -> None:
+    assert Config().profile == DEFAULTS.profile == load_schema("config.schema.json")[
+        "properties"]["profile"]["default"]
+    assert Config().fail_on == DEFAULTS.fail_on
+    assert Config().archive_dirs == tuple(DEFAULTS.archive_dirs) == ("archive",)
+    built = from_mapping({"archive-dirs": ["old", "attic"]})
+    assert built.archive_dirs == built.options.archive_dirs == ("old", "attic")
+
+
+def test_an_integer_written_as_a_float_is_read_as_the_integer() -> None:
+    built = from_mapping({"max-file-size": 2048.0, "citations": {"max-file-size": 10.0}})
+    assert built.options.max_file_size == 2048 and isinstance(built.options.max_file_size, int)
+    assert built.citations.max_file_size == 10
+
+
+def test_a_nested_unknown_key_names_the_closest_key_of_its_table() -> None:
+    with pytest.raises(UserError, match=r"unknown key 'verify.polcy' \(did you mean 'policy'\?\)"):
+        from_mapping({"verify": {"polcy": "enforce"}}, ".adrguard.toml")
+    with pytest.raises(UserError, match=r"invalid value at fail-on: 'sometimes' is not one of "
+                                        r"\['none', 'note', 'warning', 'error'\]"):
+        from_mapping({"fail-on": "sometimes"}, ".adrguard.toml")
