@@ -15,6 +15,7 @@ from adrguard.core.findings import Finding
 from adrguard.core.graph import graph as core_graph
 from adrguard.core.model import Corpus
 from adrguard.reporters import graph as render
+from adrguard.reporters.formats import names
 from adrguard.reporters.mermaid import too_large
 
 if TYPE_CHECKING:
@@ -55,7 +56,7 @@ def graph_text(
     in a browser: nodes link to their records relative to ``page_dir``, the folder the page
     is written to, by default the repository; ``mermaid_js``: a local ``mermaid.min.js`` to
     inline instead of loading Mermaid from its CDN)."""
-    formats = (*render.FORMATS, "html")
+    formats = names("graph")
     if fmt not in formats:
         raise UserError(f"unknown graph format {fmt!r}: choose one of {', '.join(formats)}")
     if mermaid_js is not None and fmt != "html":

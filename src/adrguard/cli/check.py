@@ -11,8 +11,8 @@ from adrguard.cli.common import (
     emit,
     info,
     load_config_for,
-    parse_formats,
     quiet,
+    report_formats,
     write_stdout,
 )
 from adrguard.core.errors import UserError
@@ -25,6 +25,7 @@ from adrguard.core.outcome import (
     reaches,
 )
 from adrguard.core.settings import PROFILES
+from adrguard.reporters import formats as output_formats
 
 if TYPE_CHECKING:
     from adrguard.core.findings import Report
@@ -102,8 +103,7 @@ def register(subparsers: Any) -> None:
         dest="format",
         action="append",
         metavar="NAME[:PATH]",
-        help="text (default), concise (one `path:line:col: CODE message` line per finding, for "
-        "editors), json, markdown, github, sarif; repeatable, PATH writes a file. "
+        help=f"{output_formats.help_text('check')}; repeatable, PATH writes a file. "
         "--output-format is another name for it (ruff's)",
     )
     p.add_argument(
@@ -238,9 +238,8 @@ def run_check(args: argparse.Namespace) -> int:
     from adrguard import api
     from adrguard.cli.feedback import after_check
     from adrguard.cli.terminal import colour_wanted
-    from adrguard.reporters import REPORTERS
 
-    specs = parse_formats(args.format, REPORTERS, "text")
+    specs = report_formats(args.format, "check")
     if args.statistics and any(s.path is None and s.name != "text" for s in specs):
         raise UserError("--statistics prints its table on stdout in place of the text report: "
                         "give the other format a PATH (--format json:report.json)")

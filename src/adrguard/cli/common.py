@@ -151,15 +151,20 @@ def parse_formats(
     return specs
 
 
-RAW_FORMATS = frozenset({"github"})  # workflow commands on purpose: escaped by their reporter
-JSON_FORMATS = frozenset({"json", "sarif"})
+def report_formats(values: Iterable[str] | None, kind: str) -> list[FormatSpec]:
+    """:func:`parse_formats` for a report kind of the registry of output formats
+    (:mod:`adrguard.reporters.formats`): its names, its default."""
+    from adrguard.reporters import formats
+
+    return parse_formats(values, formats.names(kind), formats.default(kind))
 
 
 def kind_of(format_name: str) -> str:
-    """How :func:`write_stdout` treats a format's text: ``commands``, ``json`` or ``text``."""
-    if format_name in RAW_FORMATS:
-        return "commands"
-    return "json" if format_name in JSON_FORMATS else "text"
+    """How :func:`write_stdout` treats a format's text: ``commands``, ``json`` or ``text`` (the
+    registry of output formats says, :func:`adrguard.reporters.formats.stream`)."""
+    from adrguard.reporters.formats import stream
+
+    return stream(format_name)
 
 
 def emit(text: str, spec: FormatSpec, *, colour: bool = False, root: Path | None = None) -> None:

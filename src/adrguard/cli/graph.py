@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from adrguard.cli.common import FormatSpec, add_common, emit, info, load_config_for
+from adrguard.reporters import formats as output_formats
 from adrguard.reporters.graph_html import CDN_VERSION
 
 
@@ -29,10 +30,9 @@ def register(subparsers: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_common(g)
-    g.add_argument("--format", choices=("mermaid", "dot", "json", "html"), default="mermaid",
-                   help="mermaid (default), dot, json, or html: one page that draws the graph "
-                   "with Mermaid, nodes linked to their records relative to the page (-o PATH; "
-                   "on stdout: relative to the current directory)")
+    g.add_argument("--format", choices=output_formats.names("graph"),
+                   default=output_formats.default("graph"),
+                   help=output_formats.help_text("graph", last=", or "))
     g.add_argument("--mermaid-js", type=Path, metavar="PATH",
                    help="with --format html: inline this local mermaid.min.js (Mermaid's "
                    "browser build) so the page works offline; default: Mermaid "

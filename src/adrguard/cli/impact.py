@@ -6,10 +6,11 @@ import argparse
 import os
 from typing import Any
 
-from adrguard.cli.common import add_common, emit, info, parse_formats
+from adrguard.cli.common import add_common, emit, info, report_formats
 from adrguard.core.errors import UserError
 from adrguard.core.impact.analysis import STATUS_CHOICES, configured_statuses, statuses_from
 from adrguard.core.options import Options
+from adrguard.reporters import formats as output_formats
 
 NULL_SHA = "0" * 40
 
@@ -37,7 +38,7 @@ def register(subparsers: Any) -> None:
                    help="statuses that govern (default: config impact.statuses, else accepted); "
                    f"any of {', '.join(STATUS_CHOICES)} ('none' = records stating no status)")
     p.add_argument("--format", action="append", metavar="NAME[:PATH]",
-                   help="text (default), json, markdown; repeatable, PATH writes a file")
+                   help=f"{output_formats.help_text('impact')}; repeatable, PATH writes a file")
     p.add_argument("--deepen", action="store_true",
                    help="in a shallow clone, fetch more history from the remote (bounded) until "
                    "the merge base is found")
@@ -66,9 +67,9 @@ def run(args: argparse.Namespace) -> int:
 def _report(args: argparse.Namespace, base: str, head: str | None) -> int:
     from adrguard.api.impact import impact
     from adrguard.cli.common import load_config_for
-    from adrguard.reporters.impact import FORMATS, render
+    from adrguard.reporters.impact import render
 
-    specs = parse_formats(args.format, FORMATS, "text")
+    specs = report_formats(args.format, "impact")
     root, config = load_config_for(args)
     wanted = statuses(args.status, config.options)
     result = impact(root, base=base, head=head, config=config, statuses=wanted,

@@ -10,8 +10,9 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from adrguard.cli.common import add_common, emit, info, load_config_for, parse_formats
+from adrguard.cli.common import add_common, emit, info, load_config_for, report_formats
 from adrguard.core.wording import plural
+from adrguard.reporters import formats as output_formats
 
 
 def register(subparsers: Any) -> None:
@@ -48,7 +49,8 @@ def register(subparsers: Any) -> None:
                    help="advisory (default: report, exit 0) or enforce (exit 1 on a new "
                    "violation or an inconclusive run)")
     p.add_argument("--format", action="append", metavar="NAME[:PATH]",
-                   help="text (default), json, markdown, sarif; repeatable, PATH writes a file")
+                   help=f"{output_formats.help_text('verify')}; repeatable, PATH writes a "
+                   f"file (--audit: {', '.join(output_formats.names('verify-audit'))})")
     what = p.add_mutually_exclusive_group()
     what.add_argument("--write-baseline", action="store_true",
                       help="record today's violations in the drift baseline (the only write)")
@@ -64,12 +66,12 @@ def run(args: argparse.Namespace) -> int:
 
     root, config = load_config_for(args)
     if args.audit:
-        specs = parse_formats(args.format, reporter.AUDIT_FORMATS, "text")
+        specs = report_formats(args.format, "verify-audit")
         found = api.audit_of(root, config=config, rules=args.rules)
         for spec in specs:
             emit(reporter.render_audit(spec.name, found), spec, root=root)
         return 0
-    specs = parse_formats(args.format, reporter.FORMATS, "text")
+    specs = report_formats(args.format, "verify")
     if args.write_baseline:
         result, written = api.write_baseline(root, config=config, rules=args.rules,
                                              evidence=args.evidence, baseline=args.baseline,

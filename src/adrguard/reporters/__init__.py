@@ -1,12 +1,12 @@
 """Reporters: pure functions from a :class:`Report` and a :class:`ReportContext` to text.
 
-``REPORTERS`` is the registry the CLI's ``--format NAME[:PATH]`` chooses from. Every output is
-byte-deterministic: no timestamps, no absolute paths, findings in report order.
+``REPORTERS`` is the ``check`` kind of the one registry of output formats
+(:mod:`adrguard.reporters.formats`), which the CLI's ``--format NAME[:PATH]`` chooses from.
+Every output is byte-deterministic: no timestamps, no absolute paths, findings in report order.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Iterator, Mapping
 
 from adrguard.core.findings import Report
@@ -18,42 +18,36 @@ from adrguard.reporters.context import (
     default_context,
     describe,
 )
+from adrguard.reporters.formats import entries, names, renderer
 
 Reporter = Callable[[Report, ReportContext], str]
 
-# --format name -> the module in adrguard.reporters whose ``render`` writes it.
-REPORTER_MODULES: Mapping[str, str] = {
-    "text": "text",
-    "concise": "concise",
-    "json": "json",
-    "markdown": "markdown",
-    "github": "github",
-    "sarif": "sarif",
-}
-
+# Derived from the one registry of output formats (adrguard.reporters.formats), kind "check".
 # Formats that read the rule catalogue (``ReportContext.rules``/``descriptions``); the others
 # can be given ``default_context(catalogue=False)``, which spares importing every rule.
-NEEDS_CATALOGUE: frozenset[str] = frozenset({"sarif"})
+NEEDS_CATALOGUE: frozenset[str] = frozenset(f.name for f in entries("check") if f.catalogue)
 # Formats that name decisions (``ReportContext.decisions``); the others get an empty mapping.
-NEEDS_DECISIONS: frozenset[str] = frozenset({"markdown"})
+NEEDS_DECISIONS: frozenset[str] = frozenset(f.name for f in entries("check") if f.decisions)
 
 
 class _Reporters(Mapping[str, Reporter]):
-    """``REPORTERS``: a read-only mapping that imports a reporter's module on first use."""
+    """``REPORTERS``: the ``check`` formats of the registry as a read-only mapping that imports
+    a reporter's module on first use."""
 
     def __getitem__(self, name: str) -> Reporter:
-        module = REPORTER_MODULES[name]
-        render: Reporter = importlib.import_module(f"adrguard.reporters.{module}").render
+        if name not in names("check"):
+            raise KeyError(name)
+        render: Reporter = renderer("check", name)
         return render
 
     def __iter__(self) -> Iterator[str]:
-        return iter(REPORTER_MODULES)
+        return iter(names("check"))
 
     def __len__(self) -> int:
-        return len(REPORTER_MODULES)
+        return len(names("check"))
 
     def __repr__(self) -> str:
-        return f"REPORTERS({', '.join(REPORTER_MODULES)})"
+        return f"REPORTERS({', '.join(names('check'))})"
 
 
 REPORTERS: Mapping[str, Reporter] = _Reporters()

@@ -17,6 +17,7 @@ from adrguard.core.findings import Finding
 from adrguard.core.graph.graph import Graph
 from adrguard.core.model import Decision
 from adrguard.core.textsafe import json_safe, neutralise
+from adrguard.reporters.formats import names, renderer
 from adrguard.reporters.graph_view import View, view
 from adrguard.reporters.mermaid import (
     BORDER,
@@ -32,7 +33,7 @@ from adrguard.reporters.mermaid import (
 __all__ = ["View", "mermaid_text", "render", "render_mermaid", "status_of", "view"]
 
 SCHEMA_VERSION = 1
-FORMATS = ("mermaid", "dot", "json")
+FORMATS = tuple(n for n in names("graph") if n != "html")  # drawn from a view alone
 MERMAID_MAX_EDGES = MAX_EDGES  # GitHub's Mermaid refuses to render more
 
 
@@ -129,11 +130,10 @@ def render_dot(v: View) -> str:
     return "\n".join(lines) + "\n"
 
 
-RENDERERS = {"json": render_json, "mermaid": render_mermaid, "dot": render_dot}
-
-
 def render(fmt: str, v: View) -> str:
-    return RENDERERS[fmt](v)
+    """``v`` in the ``graph`` format ``fmt`` other than ``html`` (the page needs its links:
+    :func:`adrguard.reporters.graph_html.render_html`); the registry names the function."""
+    return renderer("graph", fmt)(v)
 
 
 # -- relationships ----------------------------------------------------------------------------

@@ -12,17 +12,19 @@ from urllib.parse import quote
 from adrguard.core.impact.analysis import Affected, Impact, MappingIssue, to_json
 from adrguard.core.model import Decision
 from adrguard.core.wording import plural, revision, revision_at, short_commit
+from adrguard.reporters.formats import names, renderer
 
-FORMATS = ("text", "json", "markdown")
+FORMATS = names("impact")  # the registry's (adrguard.reporters.formats)
 _FILES_SHOWN = 10
 
 
 def render(name: str, impact: Impact) -> str:
-    if name == "json":
-        return json.dumps(to_json(impact), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
-    if name == "markdown":
-        return render_markdown(impact)
-    return render_text(impact)
+    """``impact`` in the ``impact`` format ``name`` (the registry names its function)."""
+    return renderer("impact", name)(impact)
+
+
+def render_json(impact: Impact) -> str:
+    return json.dumps(to_json(impact), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
 
 def _at(ref: str, sha: str) -> str:

@@ -21,11 +21,12 @@ from adrguard.core.fitness.result import (
     decision_name,
     to_json,
 )
+from adrguard.reporters.formats import names, renderer
 from adrguard.reporters.json import dumps
 from adrguard.reporters.markdown import escape
 
-FORMATS = ("text", "json", "markdown", "sarif")
-AUDIT_FORMATS = ("text", "json", "markdown")
+FORMATS = names("verify")  # the registry's (adrguard.reporters.formats)
+AUDIT_FORMATS = names("verify-audit")
 LABELS = {PASS: "pass", VIOLATION: "VIOLATION", UNKNOWN: "unknown", NOT_APPLICABLE: "n/a"}
 ICONS = {PASS: "✅", VIOLATION: "❌", UNKNOWN: "❔", NOT_APPLICABLE: "➖"}
 ITEMS_TEXT = 20  # evidence lines shown per result in text
@@ -34,15 +35,12 @@ HEADING = "### Fitness rules (adrguard verify)"
 
 
 def render(name: str, v: Verification) -> str:
-    if name == "json":
-        return dumps(to_json(v))
-    if name == "markdown":
-        return render_markdown(v)
-    if name == "sarif":
-        from adrguard.reporters.verify_sarif import render_sarif
+    """``v`` in the ``verify`` format ``name`` (the registry names its function)."""
+    return renderer("verify", name)(v)
 
-        return render_sarif(v)
-    return render_text(v)
+
+def render_json(v: Verification) -> str:
+    return dumps(to_json(v))
 
 
 def _summary(v: Verification) -> str:
@@ -149,16 +147,21 @@ def render_markdown(v: Verification) -> str:
 
 
 def render_audit(name: str, a: audit_mod.Audit) -> str:
-    if name == "json":
-        return dumps(audit_mod.to_json(a))
-    if name == "markdown":
-        return _audit_markdown(a)
+    """The audit in the ``verify-audit`` format ``name``."""
+    return renderer("verify-audit", name)(a)
+
+
+def audit_json(a: audit_mod.Audit) -> str:
+    return dumps(audit_mod.to_json(a))
+
+
+def audit_text(a: audit_mod.Audit) -> str:
     out = [f"audit of {a.manifest}: {a.line}", ""]
     out.append("accepted decisions with fitness rules:" if a.covered else
                "accepted decisions with fitness rules: none")
     for d, rules in a.covered:
-        names = ", ".join(f"{r.id} ({r.kind})" for r in rules)
-        out.append(f"  {decision_name(d)}  {d.path}: {names}")
+        listed = ", ".join(f"{r.id} ({r.kind})" for r in rules)
+        out.append(f"  {decision_name(d)}  {d.path}: {listed}")
     out.append("accepted decisions without fitness rules:" if a.uncovered else
                "accepted decisions without fitness rules: none")
     out += [f"  {decision_name(d)}  {d.path}" for d in a.uncovered]
@@ -174,7 +177,7 @@ def render_audit(name: str, a: audit_mod.Audit) -> str:
     return "\n".join(out) + "\n"
 
 
-def _audit_markdown(a: audit_mod.Audit) -> str:
+def audit_markdown(a: audit_mod.Audit) -> str:
     out = ["### Fitness rule coverage", "", f"{escape(a.line)}.", ""]
     if a.covered or a.uncovered:
         out += ["| Decision | Rules |", "| --- | --- |"]
