@@ -7,12 +7,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from adrguard.cli.common import add_quiet, info, load_config_for, out, write_stdout
+from adrguard.core.adrformat import WRITTEN
 from adrguard.core.errors import UserError
 
 if TYPE_CHECKING:
     from adrguard.api.authoring import Outcome, Request
 
-FORMATS = ("nygard", "madr2", "madr3", "madr4", "log4brains")
+FORMATS = WRITTEN  # the ADR formats `new` writes (adrguard.core.adrformat)
 
 
 def _common(p: argparse.ArgumentParser) -> None:

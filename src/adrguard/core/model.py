@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, TypeVar, cast
 
+from adrguard.core.adrformat import GENERIC
 from adrguard.core.repository import Repository
 
 T = TypeVar("T")
@@ -146,7 +147,7 @@ class Decision:
     statuses: tuple[StatusStatement, ...] = ()
     date: str | None = None  # as written
     date_line: int = 1
-    format: str = "generic"  # nygard | madr2 | madr3 | madr4 | log4brains | generic
+    format: str = GENERIC  # a name of adrguard.core.adrformat.FORMATS (GENERIC: none known)
     front_matter: Mapping[str, Any] = field(default_factory=dict)
     front_matter_lines: Mapping[str, int] = field(default_factory=dict)  # key -> line
     sections: tuple[Section, ...] = ()

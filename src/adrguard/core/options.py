@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, TypeVar, cast
 
+from adrguard.core.adrformat import REQUIRED_SECTIONS
 from adrguard.core.settings import DEFAULTS
 from adrguard.core.vocabulary import STATUS_HEADINGS, STATUS_SYNONYMS
 
@@ -18,15 +19,9 @@ from adrguard.core.vocabulary import STATUS_HEADINGS, STATUS_SYNONYMS
 DEFAULT_STATUS_SYNONYMS: Mapping[str, str] = STATUS_SYNONYMS
 DEFAULT_STATUS_HEADINGS: tuple[str, ...] = STATUS_HEADINGS
 
-# Required sections per format (casefolded titles; an entry "a|b" accepts either).
-DEFAULT_REQUIRED_SECTIONS: Mapping[str, tuple[str, ...]] = {
-    "nygard": ("context", "decision", "consequences"),
-    "madr2": ("context and problem statement", "decision outcome"),
-    "madr3": ("context and problem statement", "decision outcome"),
-    "madr4": ("context and problem statement", "decision outcome"),
-    "log4brains": ("context and problem statement", "decision outcome"),
-    "generic": (),
-}
+# Required sections per format (casefolded titles; an entry "a|b" accepts either): the
+# registry's (adrguard.core.adrformat), which the required-sections setting extends.
+DEFAULT_REQUIRED_SECTIONS: Mapping[str, tuple[str, ...]] = REQUIRED_SECTIONS
 
 
 T = TypeVar("T")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 
+from adrguard.core.adrformat import GENERIC
 from adrguard.core.conventions import templates
 from adrguard.core.conventions.log import MIN_LEARN, Log, states_status
 from adrguard.core.conventions.sections import Requirement
@@ -181,7 +182,7 @@ class MissingSection(BaseRule):
             log = ctx.log(root)
             for d in log.records:
                 fmt = d.format
-                if fmt == "generic" and fmt not in options.sections_configured:
+                if fmt == GENERIC and fmt not in options.sections_configured:
                     fmt = log.dominant_format or fmt
                 configured = fmt in options.sections_configured
                 if d.path in log.signposts and not configured:

@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from adrguard.core.adrformat import DEFAULT_WRITTEN, GENERIC
 from adrguard.core.authoring import edit, names, skeleton, tables, wording
 from adrguard.core.authoring.habits import (
     HEADING,
@@ -46,14 +47,14 @@ def learn(log: Log, synonyms: Mapping[str, str], fmt: str | None = None,
     sections per format (a new record always carries the ones the log writes); ``templates``:
     the texts of the log's own template files (:mod:`.skeleton`)."""
     vocabulary = wording.by_status(synonyms)
-    records = [d for d in log.substantive if d.format != "generic" or not fmt]
+    records = [d for d in log.substantive if d.format != GENERIC or not fmt]
     naming = names.learn(
         log.scheme, (log.name_of(d) for d in sorted(log.all, key=_age)),
         [(d.path, d.root) for d in sorted(log.all, key=_age) if not d.archived],
     ) if log.all else None
-    chosen = fmt or log.dominant_format or vote(d.format for d in records) or "nygard"
+    chosen = fmt or log.dominant_format or vote(d.format for d in records) or DEFAULT_WRITTEN
     if chosen not in BUILT_IN:
-        chosen = "nygard"
+        chosen = DEFAULT_WRITTEN
     base = built_in(chosen)
     if naming is not None:
         base = replace(base, names=naming)

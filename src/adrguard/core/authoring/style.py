@@ -14,12 +14,13 @@ import string
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
+from adrguard.core.adrformat import DEFAULT_WRITTEN, WRITTEN
 from adrguard.core.authoring import wording
 from adrguard.core.authoring.names import NameStyle
 from adrguard.core.authoring.tables import Table
 from adrguard.core.conventions.sections import fold
 
-FORMATS = ("nygard", "madr2", "madr3", "madr4", "log4brains")
+FORMATS = WRITTEN  # the registry's formats that `new` writes (adrguard.core.adrformat)
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +59,7 @@ class Place:
 class Style:
     """What a new record looks like in one log."""
 
-    format: str = "nygard"
+    format: str = DEFAULT_WRITTEN
     names: NameStyle = field(default_factory=NameStyle)
     # (key, role, value): role title | status | date | number | constant (value written as is)
     front_matter: tuple[tuple[str, str, object], ...] = ()
@@ -136,7 +137,7 @@ _MADR_SECTIONS = (
     (2, "Context and Problem Statement"), (2, "Considered Options"), (2, "Decision Outcome"),
 )
 BUILT_IN: Mapping[str, Style] = {
-    "nygard": Style(),
+    DEFAULT_WRITTEN: Style(),
     "madr2": Style(
         format="madr2",
         h1="{title}",
@@ -183,7 +184,7 @@ BUILT_IN = {
 
 
 def built_in(fmt: str) -> Style:
-    return BUILT_IN.get(fmt, BUILT_IN["nygard"])
+    return BUILT_IN.get(fmt, BUILT_IN[DEFAULT_WRITTEN])
 
 
 # What to write below an English heading of a new record (the author replaces it). Headings

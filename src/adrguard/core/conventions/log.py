@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
+from adrguard.core.adrformat import GENERIC
 from adrguard.core.conventions import dates, naming
 from adrguard.core.conventions.naming import STRONG
 from adrguard.core.conventions.sections import Requirement, heading_keys, pseudo_headings
@@ -141,7 +142,7 @@ class Log:
     @cached_property
     def dominant_format(self) -> str | None:
         """The format most records were detected as (a majority), for records of no format."""
-        counts = Counter(d.format for d in self.substantive if d.format != "generic")
+        counts = Counter(d.format for d in self.substantive if d.format != GENERIC)
         if not counts:
             return None
         fmt, count = counts.most_common(1)[0]

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from adrguard.core.adrformat import Signals, recognise
 from adrguard.core.parse import ids
 
 # File names -------------------------------------------------------------------------------
@@ -242,31 +243,20 @@ def detect(
     section_titles: Iterable[str],
     header_labels: Iterable[str],
 ) -> str:
-    """The record's format from its front matter keys, section titles and header bullets."""
-    sections = {s.casefold().strip() for s in section_titles}
-    labels = set(header_labels)
-    keys = {str(k).casefold() for k in front_matter}
-    madr_sections = bool(sections & _MADR_SECTIONS)
+    """The record's format from its front matter keys, section titles and header bullets: the
+    first entry of the registry (:mod:`adrguard.core.adrformat`) that recognises them."""
+    sections = frozenset(s.casefold().strip() for s in section_titles)
+    labels = frozenset(header_labels)
     bullets = "status" in labels or bool(labels & _MADR2_LABELS)
-    if bullets and _DATED.match(name) and len(name.split("-", 1)[0]) == 8:
-        return "log4brains"
-    if "decision-makers" in keys or ("confirmation" in sections and madr_sections):
-        return "madr4"
-    if keys & {"status", "date", "deciders", "consulted", "informed"} and (
-        madr_sections or not sections & {"context", "status"}
-    ):
-        return "madr3"
-    if bullets and (madr_sections or "deciders" in labels or "technical story" in labels):
-        return "madr2"
-    if madr_sections:
-        return "madr2" if bullets else "madr3"
-    if ("status" in sections and ("context" in sections or "decision" in sections)) or {
-        "context",
-        "decision",
-        "consequences",
-    } <= sections:
-        return "nygard"
-    return "generic"
+    return recognise(Signals(
+        name=name,
+        sections=sections,
+        labels=labels,
+        keys=frozenset(str(k).casefold() for k in front_matter),
+        madr_sections=bool(sections & _MADR_SECTIONS),
+        bullets=bullets,
+        dated_name=bool(_DATED.match(name)) and len(name.split("-", 1)[0]) == 8,
+    ))
 
 
 # Front matter that declares what a document is; these values say it is not a decision record.
