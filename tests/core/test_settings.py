@@ -60,3 +60,13 @@ def test_a_nested_unknown_key_names_the_closest_key_of_its_table() -> None:
     with pytest.raises(UserError, match=r"invalid value at fail-on: 'sometimes' is not one of "
                                         r"\['none', 'note', 'warning', 'error'\]"):
         from_mapping({"fail-on": "sometimes"}, ".adrguard.toml")
+
+
+def test_the_docs_describe_every_key_of_the_declaration() -> None:
+    import re
+
+    page = (ROOT / "docs" / "configuration.md").read_text(encoding="utf-8")
+    rows = set(re.findall(r"^\| `([a-z-]+)` \|", page, flags=re.MULTILINE))
+    tables = set(subtables(ConfigTable))
+    assert rows == set(keys(ConfigTable)) - tables
+    assert all(f"[{name}]" in page for name in tables)
