@@ -35,12 +35,12 @@ def test_every_entry_names_a_function_that_exists() -> None:
 
 def test_the_reporters_of_check_are_the_registry_s() -> None:
     assert tuple(REPORTERS) == registry.names("check")
-    assert NEEDS_CATALOGUE == {"sarif"} and NEEDS_DECISIONS == {"markdown"}
+    assert {"sarif"} == NEEDS_CATALOGUE and {"markdown"} == NEEDS_DECISIONS
     with pytest.raises(KeyError):
         REPORTERS["html"]  # a format of another kind
-    assert verify_reporter.FORMATS == registry.names("verify")
-    assert verify_reporter.AUDIT_FORMATS == registry.names("verify-audit")
-    assert impact_reporter.FORMATS == registry.names("impact")
+    assert registry.names("verify") == verify_reporter.FORMATS
+    assert registry.names("verify-audit") == verify_reporter.AUDIT_FORMATS
+    assert registry.names("impact") == impact_reporter.FORMATS
     assert (*graph_reporter.FORMATS, "html") == registry.names("graph")
 
 
