@@ -15,6 +15,7 @@ from pydantic import Field
 
 from adrguard.api import agent
 from adrguard.api.workspace import Workspace
+from adrguard.core.settings import Profile
 from adrguard.mcp import models
 from adrguard.mcp.contract import Identifier, Params, Paths, Query, Statuses, Tool
 
@@ -49,7 +50,7 @@ class RelationshipsParams(Params):
 
 
 class ValidateParams(Params):
-    validationProfile: Literal["legacy", "advisory", "standard", "strict"] | None = Field(
+    validationProfile: Profile | None = Field(
         default=None, description="default: the profile of the repository's configuration"
     )
     limit: Annotated[int, Field(ge=1, le=10_000, description="diagnostics listed")] = 200
