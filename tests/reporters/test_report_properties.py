@@ -93,3 +93,21 @@ def test_json_and_sarif_stay_valid(sarif_schema: dict[str, Any], report: Report)
     validator("report.schema.json").validate(data)
     assert [f["message"] for f in data["findings"]] == [f.message for f in report.findings]
     Draft7Validator(sarif_schema).validate(json.loads(REPORTERS["sarif"](report, ctx)))
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner,
+                                                                max_size=4),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(JSON_VALUES)
+def test_the_json_style_is_the_standard_librarys_byte_for_byte(value: Any) -> None:
+    """The fast encoder takes what it writes alike and leaves the rest (floats, lone
+    surrogates) to the standard library: either way the text is json.dumps's."""
+    from adrguard.reporters.json import _encode
+
+    assert _encode(value) == json.dumps(value, sort_keys=True, indent=2, ensure_ascii=False)

@@ -48,7 +48,7 @@ class Finding:
         return (loc.path, loc.line, loc.column, self.code, self.message)
 
     def with_severity(self, severity: Severity) -> Finding:
-        return replace(self, severity=severity)
+        return self if severity is self.severity else replace(self, severity=severity)
 
 
 _LEARNED_COUNT = re.compile(r"\b\d+ of \d+\b")

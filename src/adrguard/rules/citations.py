@@ -15,7 +15,7 @@ import posixpath
 import re
 from collections.abc import Iterator
 
-from adrguard.core.citations.resolve import UNKNOWN, Cited, index, standing, successor_on_line
+from adrguard.core.citations.resolve import UNKNOWN, Cited, index, line_successors, standing
 from adrguard.core.findings import Finding, Severity
 from adrguard.core.graph.graph import short
 from adrguard.core.model import Corpus, Decision, Location
@@ -79,20 +79,32 @@ def _where(cited: Cited) -> Location:
     return Location(cited.path, c.line, c.column)
 
 
-def _is_history(corpus: Corpus, cited: Cited, d: Decision) -> bool:
-    """A changelog, a dated file (meeting notes), a catalogue of the log, a line that says the
-    decision is history, or a line that also cites a record that replaced it: the citation is
-    deliberate."""
-    name = posixpath.basename(cited.path)
-    stem = name.casefold().split(".", 1)[0]
-    if stem in HISTORY_FILES or _DATED_NAME.search(name):
-        return True
-    if cited.path in _catalogues(corpus):
-        return True
-    line = cited.citation.excerpt.casefold()
-    if any(word in line for word in HISTORY_WORDS):
-        return True
-    return successor_on_line(corpus, cited)
+class _History:
+    """Whether a citation is deliberately of history: a changelog, a dated file (meeting
+    notes), a catalogue of the log, a line that says the decision is history, or a line that
+    also cites a record that replaced it. Built once per rule run; what depends on the citing
+    file alone is decided once per file."""
+
+    def __init__(self, corpus: Corpus) -> None:
+        self.corpus = corpus
+        self.files: dict[str, bool] = {}
+
+    def holds(self, cited: Cited) -> bool:
+        by_file = self.files.get(cited.path)
+        if by_file is None:
+            by_file = self.files[cited.path] = self._history_file(cited.path)
+        if by_file:
+            return True
+        line = cited.citation.excerpt.casefold()
+        if any(word in line for word in HISTORY_WORDS):
+            return True
+        return line_successors(self.corpus).holds(cited)
+
+    def _history_file(self, path: str) -> bool:
+        name = posixpath.basename(path)
+        stem = name.casefold().split(".", 1)[0]
+        return (stem in HISTORY_FILES or _DATED_NAME.search(name) is not None
+                or path in _catalogues(self.corpus))
 
 
 class UnknownDecisionCitation(BaseRule):
@@ -191,12 +203,13 @@ class SupersededDecisionCitation(BaseRule):
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         corpus = ctx.corpus
+        history = _History(corpus)
         for cited in index(corpus).all:
             d = cited.decision
             if d is None or cited.citation.quoted:
                 continue
             st = standing(corpus, d)
-            if st.state != "superseded" or _is_history(corpus, cited, d):
+            if st.state != "superseded" or history.holds(cited):
                 continue
             succ = st.successor
             if succ is None:
@@ -241,12 +254,13 @@ class InactiveDecisionCitation(BaseRule):
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         corpus = ctx.corpus
+        history = _History(corpus)
         for cited in index(corpus).all:
             d = cited.decision
             if d is None or cited.citation.quoted:
                 continue
             st = standing(corpus, d)
-            if st.state not in ("rejected", "deprecated") or _is_history(corpus, cited, d):
+            if st.state not in ("rejected", "deprecated") or history.holds(cited):
                 continue
             if st.state == "rejected":
                 message = (f"cites {_label(d)}, which was rejected: cite the decision that "

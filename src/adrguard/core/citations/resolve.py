@@ -209,7 +209,13 @@ def _standing(g: graph_mod.Graph, d: Decision) -> Standing:
 def successor_on_line(corpus: Corpus, cited: Cited) -> bool:
     """The line of ``cited`` also cites a record that supersedes the one it names, directly
     or through others (``ADR-0004, replaced by ADR-0009``)."""
-    return corpus.derived("line-successors", lambda: LineSuccessors(corpus)).holds(cited)
+    return line_successors(corpus).holds(cited)
+
+
+def line_successors(corpus: Corpus) -> LineSuccessors:
+    """The run's :class:`LineSuccessors`, built once (a rule asking for every citation takes
+    it once and asks it)."""
+    return corpus.derived("line-successors", lambda: LineSuccessors(corpus))
 
 
 class LineSuccessors:

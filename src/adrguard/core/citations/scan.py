@@ -165,9 +165,10 @@ class Scanner:
             start, end = m.start(), m.end()
             if inside.find(start) is None or in_url.find(start) is not None:
                 continue
-            if not m.group(2) and len(m.group(3)) not in self.scheme.widths:
+            prefix, sep, number = m.groups()  # one call: each group() call copies them all
+            if not sep and len(number) not in self.scheme.widths:
                 continue  # ADR102: glued to its prefix, and not in the log's padded width
-            hit = _id_hit(data, start, end, m.group(1), m.group(2), m.group(3))
+            hit = _id_hit(data, start, end, prefix, sep, number)
             if hit is not None:
                 hits.append(hit)
         hits.extend(self._links(path, data, inside, in_url, urls))
