@@ -333,7 +333,7 @@ def test_pooled_parse_equals_serial_parse(
     the records that come back (encoded, or as themselves when they cannot be encoded) equal a
     serial parse."""
     from adrguard.adapters.files import discover
-    from adrguard.api import parsing
+    from adrguard.api.pipeline import parsing
     from adrguard.config import Config
 
     folder = next(p for p in sorted(corpora_dir.iterdir()) if (p / "docs").is_dir())
@@ -363,7 +363,7 @@ def test_the_edit_loop_parses_only_the_edited_record(
 ) -> None:
     """With a warm cache and one record changed, the parser sees that record alone (the
     others come from the cache), and the report is the one a run without the cache gives."""
-    from adrguard.api import parsing
+    from adrguard.api.pipeline import parsing
 
     adr = tmp_path / "docs" / "adr"
     adr.mkdir(parents=True)

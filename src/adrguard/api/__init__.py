@@ -1,8 +1,8 @@
 """The façade every front end uses (CLI, MCP server, GitHub Action helper).
 
 The names below are imported when first used (PEP 562), so that a front end importing one api
-module (``adrguard.api.guard``, run before every tool call of an agent) does not pay for the
-whole check pipeline at start-up. ``adrguard.api.check`` is the function, as it always was,
+module (``adrguard.api.agent.guard``, run before every tool call of an agent) does not pay
+for the whole check pipeline at start-up. ``adrguard.api.check`` is the function, as it always was,
 even once its submodule is imported (the import system then sets the package's attribute to the
 submodule; :class:`_Api` keeps the function)."""
 
@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from adrguard.api.check import CheckRequest, CheckResult, check, check_result, run_check
-    from adrguard.api.corpus import (
+    from adrguard.api.pipeline.corpus import (
         build_corpus,
         load,
         load_corpus,
@@ -29,11 +29,11 @@ _HOMES = {
     "check": "check",
     "check_result": "check",
     "run_check": "check",
-    "build_corpus": "corpus",
-    "load": "corpus",
-    "load_corpus": "corpus",
-    "load_with": "corpus",
-    "resolve_root": "corpus",
+    "build_corpus": "pipeline.corpus",
+    "load": "pipeline.corpus",
+    "load_corpus": "pipeline.corpus",
+    "load_with": "pipeline.corpus",
+    "resolve_root": "pipeline.corpus",
 }
 
 __all__ = [

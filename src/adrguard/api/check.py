@@ -1,7 +1,8 @@
 """``check``: the one entry every front end uses to check a repository (the CLI, the MCP
 server's ``validate_adrs``, the GitHub Action through the CLI). The corpus comes from the one
-pipeline (:func:`adrguard.api.corpus.read_source`), the rules from :mod:`adrguard.engine`, then
-the judging (:mod:`.gate`): the baseline file and, for a change, what it touches."""
+pipeline (:func:`adrguard.api.pipeline.corpus.read_source`), the rules from
+:mod:`adrguard.engine`, then the judging (:mod:`.gate`): the baseline file and, for a change,
+what it touches."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from adrguard.adapters.files import Discovery
 from adrguard.adapters.source import WorkTree
-from adrguard.api.corpus import read_source, resolve_root
+from adrguard.api.pipeline.corpus import read_source, resolve_root
 from adrguard.config import Config, load_config
 from adrguard.core.authoring.claims import Claims
 from adrguard.core.cancel import Token
@@ -23,10 +24,10 @@ from adrguard.core.model import ChangeSet, Corpus
 
 if TYPE_CHECKING:
     from adrguard.api.gate import Scope
-    from adrguard.api.targets import Targets
+    from adrguard.api.pipeline.targets import Targets
 
 
-CHECK = "check"  # scan for citations as check does (adrguard.api.citations.CHECK)
+CHECK = "check"  # scan for citations as check does (adrguard.api.pipeline.citation_scan.CHECK)
 
 
 @dataclass(frozen=True)
@@ -102,7 +103,8 @@ def check_result(repo_root: Path | str | None = None, **request: Any) -> CheckRe
 def run_check(request: CheckRequest) -> CheckResult:
     """The report together with the corpus and the effective config it was made from (see
     :class:`CheckRequest` for what can be asked)."""
-    from adrguard.api import gate, targets
+    from adrguard.api import gate
+    from adrguard.api.pipeline import targets
 
     r = request
 
@@ -231,8 +233,8 @@ def _check_local(
 ) -> _Run:
     from adrguard.adapters import git
     from adrguard.api import gate, relevance
-    from adrguard.api.corpus import search_roots
-    from adrguard.api.targets import repo_relative
+    from adrguard.api.pipeline.corpus import search_roots
+    from adrguard.api.pipeline.targets import repo_relative
 
     if change not in ("staged", "worktree"):
         raise ValueError(f"unknown change {change!r}")
@@ -305,7 +307,7 @@ def _with_previous(corpus: Corpus, before: Corpus | None) -> Corpus:
     read as a rename, or as an id reused)."""
     if before is None:
         return corpus
-    from adrguard.api.corpus import keep_mirrors
+    from adrguard.api.pipeline.corpus import keep_mirrors
     from adrguard.core.generated.index import AUTO_NAMES
 
     corpus = keep_mirrors(corpus, before.mirrors)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from adrguard.adapters.files import Discovery
 from adrguard.adapters.source import WorkTree
-from adrguard.api.corpus import read_source
+from adrguard.api.pipeline.corpus import read_source
 from adrguard.config import Config
 from adrguard.core.compaction import scope as scoping
 from adrguard.core.compaction.analysis import Analysis, analyse

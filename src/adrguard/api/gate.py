@@ -228,7 +228,7 @@ def corpus_before(
     plus the changed files read from git; only those are read and parsed, the other records
     are taken from ``corpus``."""
     from adrguard.adapters.source import Amended
-    from adrguard.api.corpus import load_corpus
+    from adrguard.api.pipeline.corpus import load_corpus
 
     now = frozenset(c.path for c in changes)
     then = frozenset(c.old_path or c.path for c in changes if c.status != "A")

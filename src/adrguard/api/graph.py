@@ -7,8 +7,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from adrguard.api.corpus import load, load_with, resolve_root
 from adrguard.api.lookup import find_decision
+from adrguard.api.pipeline.corpus import load, load_with, resolve_root
 from adrguard.config import Config
 from adrguard.core.errors import UserError
 from adrguard.core.findings import Finding

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from pathlib import Path
 
-from adrguard.api.corpus import load_corpus, load_with, resolve_root
+from adrguard.api.pipeline.corpus import load_corpus, load_with, resolve_root
 from adrguard.config import Config, load_config
 from adrguard.core.cancel import Token
 from adrguard.core.errors import UserError
@@ -126,7 +126,7 @@ def impact(
     """The decisions a change touches (``adrguard impact``). ``statuses`` that govern default
     to the config's ``impact.statuses``, else accepted."""
     from adrguard.adapters import git
-    from adrguard.api.citations import scan_changed
+    from adrguard.api.pipeline.citation_scan import scan_changed
 
     root = resolve_root(repo_root)
     cfg = config if config is not None else load_config(root, config_path)

@@ -86,7 +86,7 @@ def _check_out(root: Path, target: Path) -> None:
 
 
 def run_plan(args: argparse.Namespace) -> int:
-    from adrguard.api.archive import make_plan
+    from adrguard.api.archive.plan import make_plan
     from adrguard.core.compaction.plan import blocking, dump
 
     root, config = load_config_for(args)
@@ -110,7 +110,7 @@ def run_plan(args: argparse.Namespace) -> int:
             raise UserError(f"cannot write {args.out}: {exc.strerror or exc}") from None
         info(f"adrguard: wrote plan {plan['planId'][:12]} to {args.out}")
     if (args.out is not None or args.save) and not blocking(plan):
-        from adrguard.api.plans import keep
+        from adrguard.api.archive.lifecycle import keep
 
         kept = keep(root, plan)
         where = os.path.relpath(kept.parent, root) if kept.is_absolute() else kept.parent
@@ -147,7 +147,7 @@ def summary(plan: dict[str, Any]) -> str:
 
 
 def run_apply(args: argparse.Namespace) -> int:
-    from adrguard.api.archive_apply import apply
+    from adrguard.api.archive.apply import apply
 
     root, config = load_config_for(args)
     outcome = apply(root, config, args.plan)
@@ -157,7 +157,7 @@ def run_apply(args: argparse.Namespace) -> int:
 
 
 def run_restore(args: argparse.Namespace) -> int:
-    from adrguard.api.archive_apply import restore
+    from adrguard.api.archive.apply import restore
 
     root, _config = load_config_for(args)
     outcome = restore(root, args.plan)

@@ -285,7 +285,7 @@ def run_check(args: argparse.Namespace) -> int:
         return 0
     report = result.report
     if report.decisions == 0 and result.found is not None:
-        from adrguard.api.targets import no_decisions
+        from adrguard.api.pipeline.targets import no_decisions
 
         raise no_decisions(result.found)  # nothing checked is not a pass
     after_check(result, verbose=args.verbose)
@@ -450,8 +450,8 @@ def run_show(args: argparse.Namespace) -> int:
     import json
 
     from adrguard import api
-    from adrguard.api.citations import ASKED
     from adrguard.api.lookup import describe, find_decision
+    from adrguard.api.pipeline.citation_scan import ASKED
 
     root, config = load_config_for(args)
     corpus = api.load_with(root, config, citations=ASKED)
@@ -525,7 +525,7 @@ def run_rules(args: argparse.Namespace) -> int:
         from pathlib import Path
 
         from adrguard.adapters.write import write_atomic
-        from adrguard.api.corpus import resolve_root
+        from adrguard.api.pipeline.corpus import resolve_root
         from adrguard.pathguard import output_problem
 
         pages = catalogue.expected_docs()

@@ -75,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _generic(args: argparse.Namespace) -> int:
-    from adrguard.api.guard import judge
+    from adrguard.api.agent.guard import judge
     from adrguard.core.guard.calls import Asked, Call, ContentSearch, FileRead
     from adrguard.core.guard.policy import Output
 
@@ -99,7 +99,7 @@ def _hook(args: argparse.Namespace) -> int:
     non-blocking error there: the call would run unchecked)."""
     try:
         from adrguard.adapters.guard.claude import answer, read_payload, render
-        from adrguard.api.guard import judge
+        from adrguard.api.agent.guard import judge
 
         data = sys.stdin.buffer.read(16 * 1024 * 1024 + 1)
         call = read_payload(data)

@@ -20,7 +20,7 @@ from typing import Any
 
 from adrguard.adapters.files import Discovery
 from adrguard.adapters.source import WorkTree
-from adrguard.api.corpus import corpus_of, read_source
+from adrguard.api.pipeline.corpus import corpus_of, read_source
 from adrguard.config import Config
 from adrguard.core.compaction import plan as plans
 from adrguard.core.compaction.analysis import unstated_records

@@ -3,7 +3,7 @@ each (``adrguard compaction status``, ``adrguard compaction --confirm PLAN-ID``)
 
 A plan is kept in ``<git dir>/adrguard/archive/plans/<planId>.json`` when ``archive plan
 --out`` writes it (or ``--save`` asks for it) and when ``archive apply`` applies it; its
-recovery log (:class:`adrguard.api.archive_apply.Log`) says what was done. The state of a plan:
+recovery log (:class:`adrguard.api.archive.apply.Log`) says what was done. The state of a plan:
 
 =========  ==================================================================================
 planned    kept, never applied (no recovery log)

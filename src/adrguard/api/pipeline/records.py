@@ -1,7 +1,7 @@
 """Parsed records for a list of sources: reused from an earlier corpus (the base of a change
 shares most records with its head), read from the record cache (:mod:`adrguard.adapters.cache`,
-in the user's cache folder), or parsed (:func:`adrguard.api.parsing.parse_all`) and then stored.
-A cache never changes a result: every entry is keyed by the bytes and everything the parse
+in the user's cache folder), or parsed (:func:`adrguard.api.pipeline.parsing.parse_all`) and then
+stored. A cache never changes a result: every entry is keyed by the bytes and everything the parse
 depends on, and a damaged or foreign entry is a miss."""
 
 from __future__ import annotations
@@ -44,12 +44,13 @@ def parse_sources(
     cancel: Token | None = None,
 ) -> list[Decision]:
     """Every source parsed, in order: from ``reuse`` or the cache when they hold it, else by
-    :func:`adrguard.api.parsing.parse_all` (and then stored). The records of one place (a work
-    tree) are kept together in one pack of the store. ``cancel``: checked between records."""
+    :func:`adrguard.api.pipeline.parsing.parse_all` (and then stored). The records of one place
+    (a work tree) are kept together in one pack of the store. ``cancel``: checked between
+    records."""
     import hashlib
 
     from adrguard.adapters.cache import Pack, digest, key, parser_signature, record_digest
-    from adrguard.api.parsing import parse_all
+    from adrguard.api.pipeline.parsing import parse_all
 
     pack: Pack | None = None
     signature = b""
