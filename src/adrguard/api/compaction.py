@@ -23,10 +23,10 @@ from adrguard.core.model import Corpus
 def blocker_findings(corpus: Corpus, config: Config) -> list[Finding]:
     """The findings of the checks that block compaction (:data:`BLOCKER_KINDS`), whatever the
     config selects or ignores; per-file ignores and inline suppressions still hold."""
-    from adrguard import engine
+    from adrguard.api.check import CheckRequest, run_check
 
     only = config.with_overrides(select=tuple(sorted(BLOCKER_KINDS)), ignore=())
-    return list(engine.run(corpus, only).findings)
+    return list(run_check(CheckRequest(corpus=corpus, config=only)).report.findings)
 
 
 def sizes_of(found: Discovery) -> dict[str, Size]:

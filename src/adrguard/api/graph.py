@@ -172,13 +172,13 @@ def relationships(
 ) -> Relationships:
     """Every declared relationship with its resolution state, plus the ADR3xx findings
     (the config's severities, ignores and suppressions apply)."""
-    from adrguard import engine
+    from adrguard.api.check import CheckRequest, run_check
 
     cfg, corpus = _load(repo_root, config_path, config)
     g = core_graph.build(corpus)
     only = find_decision(corpus, decision) if decision is not None else None
     rows = render.relationship_rows(g, only)
-    report = engine.run(corpus, replace(cfg, select=("ADR3",)))
+    report = run_check(CheckRequest(corpus=corpus, config=replace(cfg, select=("ADR3",)))).report
     findings = report.findings
     if only is not None:
         findings = tuple(

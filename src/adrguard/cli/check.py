@@ -303,8 +303,7 @@ def run_check(args: argparse.Namespace) -> int:
         from adrguard.reporters.context import summary_line
 
         info(summary_line(report))
-    crashed = sorted({f.message.split(" ", 2)[1] for f in report.findings
-                      if f.code == "ADR000" and f.message.startswith("rule ")})
+    crashed = report.crashed_rules
     if crashed:  # every report was written; the run is still incomplete: our bug
         info(f"internal error: rule {', '.join(crashed)} failed (ADR000 in the report); the "
              "other findings were reported. This is a bug in adrguard: please report it")

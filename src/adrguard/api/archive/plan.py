@@ -280,16 +280,16 @@ def _new_findings(corpus: Corpus, after: Corpus, config: Config, mover: Mover) -
     (a URL is never rewritten); one at another ref never names the work tree."""
     from dataclasses import replace
 
-    from adrguard import engine
+    from adrguard.api.check import CheckRequest, run_check
 
     corpus, after = replace(corpus, repository=None), replace(after, repository=None)
     only = config.with_overrides(select=("ADR2", "ADR3"), ignore=())
     before = Counter(
         (f.code, mover(f.location.path), f.decision_id)
-        for f in engine.run(corpus, only).findings
+        for f in run_check(CheckRequest(corpus=corpus, config=only)).report.findings
     )
     out: list[Issue] = []
-    for f in engine.run(after, only).findings:
+    for f in run_check(CheckRequest(corpus=after, config=only)).report.findings:
         key = (f.code, f.location.path, f.decision_id)
         if before[key] > 0:
             before[key] -= 1
