@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from adrguard.adapters.files import Discovery
+from adrguard.adapters.files import Discovery as Discovery
 from adrguard.adapters.source import WorkTree
 from adrguard.api import gate
 from adrguard.api.gate import Judging, Scope

@@ -14,6 +14,7 @@ from adrguard.config import Config
 from adrguard.core.compaction import scope as scoping
 from adrguard.core.compaction.analysis import Analysis, analyse
 from adrguard.core.compaction.evidence import BLOCKER_KINDS
+from adrguard.core.compaction.evidence import COMPACTION_CODES as COMPACTION_CODES
 from adrguard.core.compaction.size import Size, measure
 from adrguard.core.errors import UserError
 from adrguard.core.findings import Finding

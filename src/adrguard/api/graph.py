@@ -13,6 +13,7 @@ from adrguard.config import Config
 from adrguard.core.errors import UserError
 from adrguard.core.findings import Finding
 from adrguard.core.graph import graph as core_graph
+from adrguard.core.graph.graph import build as build
 from adrguard.core.model import Corpus
 from adrguard.reporters import graph as render
 from adrguard.reporters.mermaid import too_large

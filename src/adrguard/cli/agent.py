@@ -10,9 +10,9 @@ import argparse
 import textwrap
 from typing import Any
 
+from adrguard.api.statuses import STATUS_CHOICES
 from adrguard.cli.common import add_common, quiet
 from adrguard.cli.common import out as print_line
-from adrguard.core.impact.analysis import STATUS_CHOICES
 from adrguard.core.wording import plural
 
 

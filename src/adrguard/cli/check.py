@@ -248,7 +248,7 @@ def run_check(args: argparse.Namespace) -> int:
         today = dt.date.today().isoformat()
     select, ignore = _split(args.select), _split(args.ignore)
     if args.compaction:
-        from adrguard.core.compaction.evidence import COMPACTION_CODES
+        from adrguard.api.compaction import COMPACTION_CODES
 
         if select or ignore or args.profile:
             raise UserError("--compaction chooses the rules itself: give no --select, --ignore "
@@ -352,8 +352,8 @@ STATUS_WORDS = ("accepted", "proposed", "draft", "deprecated", "superseded", "re
 def wanted_statuses(values: list[str], synonyms: Any) -> frozenset[str] | None:
     """``--status`` values -> the status keys to keep (None: every record). A word of the
     log's language is read with the status vocabulary (``angenommen`` -> accepted)."""
+    from adrguard.api.statuses import normalise
     from adrguard.core.model import Status
-    from adrguard.core.parse.status import normalise
 
     words = _split(values)
     if not words or any(w.casefold() in ("all", "any") for w in words):
@@ -377,7 +377,7 @@ def run_list(args: argparse.Namespace) -> int:
 
     from adrguard import api
     from adrguard.api.lookup import decision_row
-    from adrguard.core.impact.analysis import status_key
+    from adrguard.api.statuses import status_key
 
     root, config = load_config_for(args)
     wanted = wanted_statuses(args.status, config.options.status_synonyms)
@@ -523,7 +523,7 @@ def run_rules(args: argparse.Namespace) -> int:
     if args.write_docs:
         from pathlib import Path
 
-        from adrguard.adapters.write import write_atomic
+        from adrguard.api.output import write_atomic
         from adrguard.api.pipeline.corpus import resolve_root
         from adrguard.pathguard import output_problem
 

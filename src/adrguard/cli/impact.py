@@ -6,9 +6,9 @@ import argparse
 import os
 from typing import Any
 
+from adrguard.api.statuses import STATUS_CHOICES, configured_statuses, statuses_from
 from adrguard.cli.common import add_common, emit, info, parse_formats
 from adrguard.core.errors import UserError
-from adrguard.core.impact.analysis import STATUS_CHOICES, configured_statuses, statuses_from
 from adrguard.core.options import Options
 
 NULL_SHA = "0" * 40

@@ -37,6 +37,8 @@ from adrguard.core.compaction.moves import (
     target_of,
     unit_of,
 )
+from adrguard.core.compaction.plan import blocking as blocking
+from adrguard.core.compaction.plan import dump as dump
 from adrguard.core.errors import UserError
 from adrguard.core.generated import current, index
 from adrguard.core.generated.region import MARK_END, MARK_START

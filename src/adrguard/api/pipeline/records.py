@@ -19,17 +19,16 @@ from adrguard.core.model import Decision, SourceFile
 
 def open_store(config: Config, repo_root: Path) -> Store | None:
     """The record cache for this run, or None when it is off (``--no-cache``, ``cache = false``,
-    ``ADRGUARD_NO_CACHE``) or cannot be used. Whatever is in the work tree may come from a pull
+    ``ADRGUARD_NO_CACHE``) or cannot be used (the one policy:
+    :func:`adrguard.adapters.cache.folder_for`). Whatever is in the work tree may come from a pull
     request, so the cache is never inside it: a chosen folder there (``cache-dir``,
     ``ADRGUARD_CACHE_DIR``) is a configuration error, and the default one (a repository of the
     home folder) means running without a cache. A ``cache-dir`` set by the repository's own
     configuration must also lie inside the user's cache folder (:mod:`adrguard.pathguard`)."""
-    if not config.cache or os.environ.get("ADRGUARD_NO_CACHE"):
-        return None
     from adrguard.adapters import cache
 
-    directory = cache.choose_folder(config.cache_dir, repo_root, config.source,
-                                    from_repository=config.repository_config)
+    directory = cache.folder_for(config.cache, config.cache_dir, repo_root, config.source,
+                                 from_repository=config.repository_config)
     if directory is None:
         return None
     return cache.Store.open(directory)
