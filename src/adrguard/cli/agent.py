@@ -10,7 +10,7 @@ import argparse
 import textwrap
 from typing import Any
 
-from adrguard.api.statuses import STATUS_CHOICES
+from adrguard.api import STATUS_CHOICES
 from adrguard.cli.common import add_common, quiet
 from adrguard.cli.common import out as print_line
 from adrguard.core.wording import plural

@@ -77,7 +77,7 @@ def run_plan(args: argparse.Namespace) -> int:
     plan = result.plan
     text = dump(plan)
     if args.out is not None:
-        from adrguard.api.output import write_atomic
+        from adrguard.api import write_atomic
 
         try:
             write_atomic(args.out, text)

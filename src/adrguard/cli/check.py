@@ -352,7 +352,7 @@ STATUS_WORDS = ("accepted", "proposed", "draft", "deprecated", "superseded", "re
 def wanted_statuses(values: list[str], synonyms: Any) -> frozenset[str] | None:
     """``--status`` values -> the status keys to keep (None: every record). A word of the
     log's language is read with the status vocabulary (``angenommen`` -> accepted)."""
-    from adrguard.api.statuses import normalise
+    from adrguard.api import normalise_status as normalise
     from adrguard.core.model import Status
 
     words = _split(values)
@@ -376,8 +376,8 @@ def run_list(args: argparse.Namespace) -> int:
     import json
 
     from adrguard import api
+    from adrguard.api import status_key
     from adrguard.api.lookup import decision_row
-    from adrguard.api.statuses import status_key
 
     root, config = load_config_for(args)
     wanted = wanted_statuses(args.status, config.options.status_synonyms)
@@ -523,7 +523,7 @@ def run_rules(args: argparse.Namespace) -> int:
     if args.write_docs:
         from pathlib import Path
 
-        from adrguard.api.output import write_atomic
+        from adrguard.api import write_atomic
         from adrguard.api.pipeline.corpus import resolve_root
         from adrguard.pathguard import output_problem
 

@@ -171,7 +171,7 @@ def emit(text: str, spec: FormatSpec, *, colour: bool = False, root: Path | None
     if spec.path is None:
         write_stdout(text, "raw" if colour else kind_of(spec.name))
         return
-    from adrguard.api.output import write_atomic
+    from adrguard.api import write_atomic
     from adrguard.api.pipeline.corpus import resolve_root
     from adrguard.pathguard import output_problem
 

@@ -227,7 +227,7 @@ def publish_sarif(settings: Settings, written: Path, root: Path) -> Path | None:
     wanted = settings.get("INPUT_SARIF_FILE")
     if not wanted:
         return written
-    from adrguard.api.output import write_atomic
+    from adrguard.api import write_atomic
 
     workspace = Path(settings.get("GITHUB_WORKSPACE") or ".")
     places = [workspace] + ([Path(t)] if (t := settings.get("RUNNER_TEMP")) else [])

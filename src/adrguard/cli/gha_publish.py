@@ -21,7 +21,7 @@ from adrguard.core.errors import UserError
 from adrguard.core.findings import Report
 
 if TYPE_CHECKING:
-    from adrguard.api.github import ApiResult, GitHubClient
+    from adrguard.api import ApiResult, GitHubClient
     from adrguard.cli.gha_verify import Verified
     from adrguard.reporters.comment import Page
     from adrguard.reporters.context import ReportContext
@@ -106,7 +106,7 @@ def publish(settings: Settings, root: Path, report: Report, out: Path,
 
 
 def _client(settings: Settings) -> GitHubClient | None:
-    from adrguard.api.github import GitHubClient
+    from adrguard.api import GitHubClient
 
     return GitHubClient.from_env(settings.env)
 

@@ -6,7 +6,7 @@ import argparse
 import os
 from typing import Any
 
-from adrguard.api.statuses import STATUS_CHOICES, configured_statuses, statuses_from
+from adrguard.api import STATUS_CHOICES, configured_statuses, statuses_from
 from adrguard.cli.common import add_common, emit, info, parse_formats
 from adrguard.core.errors import UserError
 from adrguard.core.options import Options
