@@ -6,7 +6,7 @@ Generates the log once (``benchmarks/generate.py --git``, under ``--work-dir``),
 archive candidates for real (``adrguard compaction``, ``archive plan``, ``archive apply``, then a
 commit) and sets ``read-guard = "guard"``. Then it times, after one untimed warm-up each:
 
-* **decision**: :func:`adrguard.api.guard.judge` in this process, the way the hook calls it
+* **decision**: :func:`adrguard.api.agent.guard.judge` in this process, the way the hook calls it
   (configuration file, git index, the cached layout, path resolution, the policy, the session
   counters), for each kind of call: a targeted read, an archived read, an unscoped search, a
   code search and a shell command. CPU time per call (steadier than wall time on a shared
@@ -124,7 +124,7 @@ def time_in_process(repo: Path, cases: dict[str, dict[str, object]], repeat: int
     os.environ.pop("ADRGUARD_NO_CACHE", None)
     sys.path.insert(0, str(SRC))
     from adrguard.adapters.guard.claude import read_payload
-    from adrguard.api.guard import judge
+    from adrguard.api.agent.guard import judge
 
     rows = []
     for name, payload in cases.items():

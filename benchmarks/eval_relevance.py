@@ -35,7 +35,7 @@ MRR_DEPTH = 10
 
 
 def _load(corpus_dir: Path, cache: dict[str, Any]) -> tuple[Any, Any, Any]:
-    from adrguard.api.corpus import load_with
+    from adrguard.api.pipeline.corpus import load_with
     from adrguard.config import load_config
     from adrguard.core.impact.mapping import manifest_of
 
@@ -51,8 +51,8 @@ def rank(
     query: dict[str, Any], corpora: Path, cache: dict[str, Any], ai: Any | None
 ) -> tuple[list[str], str, list[str]]:
     """The result paths of one query, the method that answered and any warnings."""
-    from adrguard.api.agentrelevance import judge_relevance
-    from adrguard.api.agentrelevance import rank as rank_judged
+    from adrguard.api.agent.relevance import judge_relevance
+    from adrguard.api.agent.relevance import rank as rank_judged
     from adrguard.core.agent.retrieval import narrow
     from adrguard.core.impact.analysis import STATUS_CHOICES
 

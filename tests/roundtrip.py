@@ -22,9 +22,9 @@ from pathlib import Path
 
 from gitrepo import GitRepo
 
-from adrguard.api import authoring
+from adrguard.api.authoring import write as authoring
 from adrguard.api.check import check_result
-from adrguard.api.corpus import load_with, search_roots
+from adrguard.api.pipeline.corpus import load_with, search_roots
 from adrguard.config import Config, load_config
 from adrguard.core.errors import UserError
 from adrguard.core.graph.graph import build

@@ -279,7 +279,7 @@ def _stopping_at(step: str) -> Any:
 def test_an_interrupted_apply_resumes_and_restores(
     repo: GitRepo, capsys: pytest.CaptureFixture[str], step: str
 ) -> None:
-    from adrguard.api.archive_apply import apply, restore
+    from adrguard.api.archive.apply import apply, restore
 
     plan_path, _ = _plan(repo, capsys)
     config = load_config(repo.path)
@@ -295,7 +295,7 @@ def test_an_interrupted_apply_resumes_and_restores(
 
 
 def test_restore_after_an_interrupted_apply(repo: GitRepo, capsys: pytest.CaptureFixture[str]) -> None:
-    from adrguard.api.archive_apply import apply, restore
+    from adrguard.api.archive.apply import apply, restore
 
     plan_path, _ = _plan(repo, capsys)
     with pytest.raises(Stop):
@@ -312,7 +312,7 @@ def test_a_killed_apply_resumes(repo: GitRepo, capsys: pytest.CaptureFixture[str
         "import os, sys\n"
         "from pathlib import Path\n"
         "from adrguard.config import load_config\n"
-        "from adrguard.api.archive_apply import apply\n"
+        "from adrguard.api.archive.apply import apply\n"
         "root, plan = Path(sys.argv[1]), Path(sys.argv[2])\n"
         "def hook(step):\n"
         "    if step.startswith('move docs/adr/0004'):\n"

@@ -12,7 +12,7 @@ import pytest
 from gitrepo import GitRepo
 
 from adrguard import api
-from adrguard.api.corpus import load_with
+from adrguard.api.pipeline.corpus import load_with
 from adrguard.cli import main
 from adrguard.config import load_config
 from adrguard.core.model import Decision, RelKind, Status

@@ -230,8 +230,8 @@ def test_the_action_report_counts_only_new_findings(
 def test_mcp_validate_adrs_uses_the_baseline(
     repo: GitRepo, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from adrguard.api.agent import validate_adrs
-    from adrguard.api.workspace import Workspace
+    from adrguard.api.agent.surface import validate_adrs
+    from adrguard.api.agent.workspace import Workspace
 
     ws = Workspace.open(repo.path, cache=False)
     assert validate_adrs(ws)["valid"] is False

@@ -228,7 +228,7 @@ def test_symlinks_are_never_followed(
 async def test_mcp_get_adr_and_search_adrs_carry_citations(repo: tuple[GitRepo, str]) -> None:
     from mcp import Client
 
-    from adrguard.api.agent import Workspace
+    from adrguard.api.agent.surface import Workspace
     from adrguard.mcp.server import build_server
 
     r, _ = repo

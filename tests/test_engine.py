@@ -8,8 +8,9 @@ from dataclasses import replace
 import pytest
 
 from adrguard import engine
+from adrguard.api import gate
 from adrguard.config import Config
-from adrguard.core.findings import Finding, Severity
+from adrguard.core.findings import Finding, Report, Severity
 from adrguard.core.model import (
     ChangeSet,
     Comment,
@@ -23,6 +24,7 @@ from adrguard.core.model import (
 )
 from adrguard.rules import (
     ALL_RULES,
+    CATALOGUE,
     RETIRED,
     RULES_BY_CODE,
     BaseRule,
@@ -189,6 +191,34 @@ def test_a_crashing_rule_is_contained_to_the_record_it_failed_on() -> None:
     )
     seen = sorted(f.location.path for f in report.findings if f.code == "ADR598")
     assert [p.rsplit("/", 1)[1] for p in seen] == ["0001-r.md", "0003-r.md"]
+    # the crash is data on the report: the rule, and the finding that reports it
+    assert report.crashed_rules == ("ADR598",)
+    assert [c.finding for c in report.crashes] == crash
+
+
+def test_a_crash_stays_with_its_finding_when_findings_are_filtered() -> None:
+    """A crash whose finding a per-file ignore or ``check PATHS`` drops is dropped with it (the
+    run reports what it was asked about); one on a path asked about stays."""
+
+    class Crashes(BaseRule):
+        meta = RuleMeta("ADR598", "fake-crash", "test rule", Severity.ERROR)
+
+        def check(self, ctx: RuleContext) -> Iterator[Finding]:
+            for d in ctx.corpus.decisions:
+                if d.number == 2:
+                    raise ZeroDivisionError("boom")
+            yield from ()
+
+    catalogue = with_rule(Crashes)
+    c = corpus(record(1), record(2))
+    config = Config(select=("ADR598",))
+    report = engine.run(c, config, catalogue=catalogue)
+    assert report.crashed_rules == ("ADR598",)
+    assert only(report, config, ["docs/adr/0002-r.md"], catalogue).crashed_rules == ("ADR598",)
+    elsewhere = only(report, config, ["docs/adr/0001-r.md"], catalogue)
+    assert elsewhere.crashes == () and elsewhere.findings == ()
+    ignored = Config(select=("ADR598",), per_file_ignores={"docs/adr/0002-r.md": ("ADR0",)})
+    assert engine.run(c, ignored, catalogue=catalogue).crashes == ()
 
 
 # --- severities and per-file ignores ------------------------------------------------------
@@ -280,20 +310,29 @@ def test_suppression_without_codes_silences_every_rule() -> None:
 # --- paths and the report -----------------------------------------------------------------
 
 
+def only(
+    report: Report, config: Config, paths: list[str], catalogue: Catalogue = CATALOGUE
+) -> Report:
+    """``check PATHS``: the judging keeps the findings on the paths and the corpus-level ones
+    (the one place findings are filtered; the engine reports them all)."""
+    log_level = {r.meta.code for r in engine.selected_rules(config, None, catalogue)
+                 if r.meta.log_level}
+    return gate.keep_paths(report, paths, log_level)
+
+
 def test_only_paths_keeps_corpus_level_findings() -> None:
     a = record(1, sections=FULL[:1])
     b = record(1, path="docs/adr/0001-s.md")
     c = record(2, sections=FULL[:1], path="docs/adr/other/0002-r.md")
     full = [record(n) for n in range(3, 6)]  # the log writes Context, Decision, Consequences
-    report = engine.run(corpus(a, b, c, *full), Config(), only_paths=["docs/adr/0001-r.md"])
+    report = only(engine.run(corpus(a, b, c, *full), Config()), Config(), ["docs/adr/0001-r.md"])
     assert keys(report.findings) == [
         "ADR104 docs/adr/0001-r.md:1",
         "ADR106 docs/adr/0001-r.md:1",
         "ADR106 docs/adr/0001-s.md:1",
     ]
-    by_dir = engine.run(
-        corpus(a, b, c, *full), Config(select=("ADR104",)), only_paths=["docs/adr/other/"]
-    )
+    config = Config(select=("ADR104",))
+    by_dir = only(engine.run(corpus(a, b, c, *full), config), config, ["docs/adr/other/"])
     assert keys(by_dir.findings) == ["ADR104 docs/adr/other/0002-r.md:1"]
 
 
@@ -394,8 +433,10 @@ def test_a_rule_is_log_level_by_its_flag_not_its_code() -> None:
 
     c = corpus(record(1), record(2))
     for log_level, kept in ((True, ["ADR698 docs/adr/0002-r.md:1"]), (False, [])):
-        report = engine.run(c, Config(select=("ADR698",)), only_paths=["docs/adr/0001-r.md"],
-                            catalogue=with_rule(rule(log_level)))
+        catalogue = with_rule(rule(log_level))
+        config = Config(select=("ADR698",))
+        report = only(engine.run(c, config, catalogue=catalogue), config,
+                      ["docs/adr/0001-r.md"], catalogue)
         assert keys(report.findings) == kept
 
 

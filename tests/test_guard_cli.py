@@ -290,7 +290,7 @@ def test_a_crash_inside_the_guard_fails_closed_with_the_reason(
         raise RuntimeError("boom")
 
     monkeypatch.setattr(policy, "decide", broken)
-    monkeypatch.setattr("adrguard.api.guard.decide", broken)
+    monkeypatch.setattr("adrguard.api.agent.guard.decide", broken)
     repo = mode("guard")
     code, out = hook(monkeypatch, capsys, payload("read-active.json", repo))
     assert code == 0 and out is not None

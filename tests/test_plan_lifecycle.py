@@ -86,7 +86,7 @@ def test_confirm_checks_like_apply_and_a_stopped_apply_is_failed(
     assert [p["state"] for p in _status(repo, capsys)] == ["planned"]
     record.write_bytes(kept)
     # an apply that stops half-way (a file changed under it) is listed as failed, with why
-    from adrguard.api.archive_apply import apply
+    from adrguard.api.archive.apply import apply
     from adrguard.config import load_config
 
     guide = repo.path / "docs/guide.md"

@@ -19,8 +19,8 @@ import pytest
 from fakeprovider import KEY, FakeProvider, running, sent_candidates, sent_context
 from relevancerepo import SECRET, build, configure
 
-from adrguard.api.agent import Workspace, adr_context, find_adrs
-from adrguard.api.agentrelevance import judge_relevance
+from adrguard.api.agent.relevance import judge_relevance
+from adrguard.api.agent.surface import Workspace, adr_context, find_adrs
 from adrguard.cli import main
 from adrguard.core.agent import retrieval
 from adrguard.core.cancel import Cancelled, Token

@@ -103,7 +103,7 @@ class Config:
     # its cache-dir must then lie inside the user's cache folder (adrguard.pathguard).
     repository_config: bool = False
     # Processes that parse a large corpus: 1 = this one only (the default for library use),
-    # 0 = one per core, up to 4 (what the command line asks for). See adrguard.api.parsing.
+    # 0 = one per core, up to 4 (what the command line asks for). See adrguard.api.pipeline.parsing.
     jobs: int = 1
     options: Options = field(default_factory=Options)
     citations: CitationOptions = field(default_factory=CitationOptions)  # [citations]

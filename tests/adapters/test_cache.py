@@ -333,7 +333,7 @@ def test_pooled_parse_equals_serial_parse(
     the records that come back (encoded, or as themselves when they cannot be encoded) equal a
     serial parse."""
     from adrguard.adapters.files import discover
-    from adrguard.api import parsing
+    from adrguard.api.pipeline import parsing
     from adrguard.config import Config
 
     folder = next(p for p in sorted(corpora_dir.iterdir()) if (p / "docs").is_dir())
@@ -363,7 +363,7 @@ def test_the_edit_loop_parses_only_the_edited_record(
 ) -> None:
     """With a warm cache and one record changed, the parser sees that record alone (the
     others come from the cache), and the report is the one a run without the cache gives."""
-    from adrguard.api import parsing
+    from adrguard.api.pipeline import parsing
 
     adr = tmp_path / "docs" / "adr"
     adr.mkdir(parents=True)
@@ -392,3 +392,32 @@ def test_the_edit_loop_parses_only_the_edited_record(
         parsed.clear()
         assert warm == _cold(tmp_path, capsys)
         parsed.clear()
+
+
+def test_only_the_cache_adapter_reads_the_cache_environment() -> None:
+    """The cache policy has one home (issue 29): the record cache, the model's answers and the
+    read guard all ask :func:`adrguard.adapters.cache.folder_for`, and no other module names
+    the cache's environment variables."""
+    import ast
+
+    src = Path(adrguard.__file__).parent
+    names = {"ADRGUARD_CACHE_DIR", "ADRGUARD_NO_CACHE"}
+    readers = {
+        path.relative_to(src).as_posix()
+        for path in src.rglob("*.py")
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Constant) and node.value in names
+    }
+    assert readers == {"adapters/cache.py"}
+
+
+def test_the_environment_turns_every_cache_off(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ADRGUARD_CACHE_DIR", str(tmp_path / "chosen"))
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    assert cache_mod.folder_for(True, None, repo, from_repository=False) == tmp_path / "chosen"
+    assert cache_mod.folder_for(False, None, repo, from_repository=False) is None
+    monkeypatch.setenv("ADRGUARD_NO_CACHE", "1")
+    assert cache_mod.folder_for(True, None, repo, from_repository=False) is None

@@ -96,7 +96,7 @@ def check_against_truth(found: Discovery, truth: dict[str, dict[str, object]]) -
 def test_all_corpora_classified_like_truth(corpora_dir: Path, tmp_path: Path) -> None:
     """Discovery (by path) then the corpus (by content: front matter declaring a supplement)
     keep exactly the labelled records of every collection, and skip every other file."""
-    from adrguard.api.corpus import corpus_of
+    from adrguard.api.pipeline.corpus import corpus_of
 
     names = [c.name for c in collections(corpora_dir)]
     assert len(names) >= 25

@@ -27,7 +27,7 @@ import pytest
 from browser_driver import BROWSER, PageJob, missing, open_pages, versions
 from browser_logs import docs_log, hostile_log, nygard, write
 
-from adrguard.api.corpus import load
+from adrguard.api.pipeline.corpus import load
 from adrguard.cli import main
 from adrguard.core.graph.graph import build
 from adrguard.core.textsafe import neutralise

@@ -38,8 +38,8 @@ from browser_logs import (
 )
 
 from adrguard.api import graph as api_graph
-from adrguard.api.corpus import load
 from adrguard.api.lookup import find_decision
+from adrguard.api.pipeline.corpus import load
 from adrguard.core.graph.graph import build
 from adrguard.core.textsafe import neutralise
 from adrguard.reporters.comment import mermaid as comment_graph

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from adrguard.api.corpus import load_with
+from adrguard.api.pipeline.corpus import load_with
 from adrguard.config import load_config
 from adrguard.core.agent.retrieval import find
 from adrguard.core.impact.analysis import STATUS_CHOICES

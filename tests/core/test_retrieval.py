@@ -6,7 +6,7 @@ import pytest
 from agentrepo import MANIFEST, RECORDS
 from test_search import corpus_of
 
-from adrguard.api.agentcontext import hit_row
+from adrguard.api.agent.context import hit_row
 from adrguard.core.agent.retrieval import Bm25, find, path_terms, tokens
 from adrguard.core.impact.mapping import Manifest, parse_manifest
 from adrguard.core.model import Corpus

@@ -12,7 +12,7 @@ import pytest
 from mcp import Client
 from mcp.shared.exceptions import MCPError
 
-from adrguard.api.workspace import Limits, Workspace
+from adrguard.api.agent.workspace import Limits, Workspace
 from adrguard.mcp.server import build_server
 
 # JSON-RPC codes of the failure classes (docs/agents.md)

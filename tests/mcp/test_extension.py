@@ -14,8 +14,8 @@ from mcp.shared.exceptions import MCPError
 from mcphelp import answer, failure
 from pydantic import BaseModel, Field
 
-from adrguard.api import agent
-from adrguard.api.workspace import SCHEMA_VERSION, LimitExceeded, Limits, Workspace
+from adrguard.api.agent import surface as agent
+from adrguard.api.agent.workspace import SCHEMA_VERSION, LimitExceeded, Limits, Workspace
 from adrguard.mcp.contract import Params, Tool
 from adrguard.mcp.registry import check, registered
 from adrguard.mcp.server import build_server

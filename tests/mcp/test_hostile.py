@@ -11,7 +11,7 @@ import pytest
 from gitrepo import GitRepo
 from mcp import Client
 
-from adrguard.api.agent import Limits, Workspace
+from adrguard.api.agent.surface import Limits, Workspace
 from adrguard.mcp.server import build_server
 
 pytestmark = pytest.mark.anyio

@@ -116,7 +116,7 @@ async def test_concurrent_calls(repo: Path) -> None:
 
 
 async def test_client_cancels_mid_call(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from adrguard.api import agent
+    from adrguard.api.agent import surface as agent
 
     real = agent.find_adrs
     started = anyio.Event()
@@ -144,7 +144,7 @@ async def test_client_cancels_mid_call(repo: Path, monkeypatch: pytest.MonkeyPat
 async def test_a_call_past_the_timeout_is_a_timeout_error(
     repo: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from adrguard.api import agent
+    from adrguard.api.agent import surface as agent
 
     real = agent.find_adrs
 

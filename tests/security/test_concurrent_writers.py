@@ -23,7 +23,7 @@ PAUSED_APPLY = """\
 import os, sys, time
 from pathlib import Path
 from adrguard.config import load_config
-from adrguard.api.archive_apply import apply
+from adrguard.api.archive.apply import apply
 root, plan, go = Path(sys.argv[1]), Path(sys.argv[2]), Path(sys.argv[3])
 def hook(step):
     if step.startswith("move "):

@@ -53,10 +53,32 @@ def supported() -> bool:
 def cache_dir(setting: str | None = None) -> Path:
     """``ADRGUARD_CACHE_DIR``, else the ``cache-dir`` setting, else ``$XDG_CACHE_HOME/adrguard``,
     else ``~/.cache/adrguard``."""
-    explicit = os.environ.get("ADRGUARD_CACHE_DIR") or setting
+    return _folder(os.environ.get("ADRGUARD_CACHE_DIR"), setting)
+
+
+def _folder(chosen: str | None, setting: str | None) -> Path:
+    explicit = chosen or setting
     if explicit:
         return Path(explicit).expanduser()
     return user_cache_home() / "adrguard"
+
+
+def folder_for(
+    enabled: bool,
+    setting: str | None,
+    repo_root: Path,
+    source: str | None = None,
+    *,
+    from_repository: bool,
+) -> Path | None:
+    """The one cache policy, for every user of the cache (the record cache, the model's answers,
+    the read guard's setup and session counters): the folder of a run in ``repo_root``, or None
+    to run without a cache. ``enabled``: what the configuration says (``--no-cache`` and
+    ``cache = false`` turn it off); ``ADRGUARD_NO_CACHE`` turns it off too. The folder is
+    :func:`choose_folder`'s. Only this module reads the cache's environment."""
+    if not enabled or os.environ.get("ADRGUARD_NO_CACHE"):
+        return None
+    return choose_folder(setting, repo_root, source, from_repository=from_repository)
 
 
 def choose_folder(
@@ -72,8 +94,8 @@ def choose_folder(
     from adrguard.core.errors import UserError
     from adrguard.pathguard import cache_problem, is_inside
 
-    chosen = os.environ.get("ADRGUARD_CACHE_DIR")
-    directory = cache_dir(setting)
+    chosen = os.environ.get("ADRGUARD_CACHE_DIR")  # read once for this choice
+    directory = _folder(chosen, setting)
     if setting and from_repository and not chosen:
         problem = cache_problem(directory, user_cache_home())
         if problem is not None:

@@ -37,7 +37,7 @@ def write_baseline(
     from adrguard.adapters import baseline as store
     from adrguard.adapters.git import head_commit, renames_since
     from adrguard.api.check import check_result
-    from adrguard.api.corpus import resolve_root
+    from adrguard.api.pipeline.corpus import resolve_root
 
     root = resolve_root(repo_root)
     rel = path or bl.DEFAULT_PATH

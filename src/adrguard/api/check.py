@@ -1,32 +1,47 @@
-"""``check``: the one entry every front end uses to check a repository (the CLI, the MCP
-server's ``validate_adrs``, the GitHub Action through the CLI). The corpus comes from the one
-pipeline (:func:`adrguard.api.corpus.read_source`), the rules from :mod:`adrguard.engine`, then
-the judging (:mod:`.gate`): the baseline file and, for a change, what it touches."""
+"""``check``: the one run every front end and every command that runs rules asks for (the CLI,
+the MCP server's ``validate_adrs``, the GitHub Action through the CLI; compaction's blockers,
+``relationships``, ``archive plan``, the judging of a change). :func:`run_check` takes one
+:class:`CheckRequest` and always goes the same way:
+
+1. **sources**: pick the corpus (and, for a change, the corpus before it) by what is asked —
+   the work tree, the staged change (the hook), the uncommitted change (``--changed``), the
+   changes since a base ref (``--base``), or a corpus already read (``corpus``); with
+   ``--against``/``--claims``, what other refs add. The corpus comes from the one pipeline
+   (:func:`adrguard.api.pipeline.corpus.read_source`);
+2. **engine**: the selected rules over it (:func:`adrguard.engine.run`); a rule that raised is
+   data on the report (``Report.crashes``);
+3. **gate**: the one place findings are filtered (:func:`adrguard.api.gate.judge`): ``check
+   PATHS``, the baseline file, and for a change what it touches; off for a corpus already read;
+4. **report**: the :class:`CheckResult`.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from adrguard.adapters.files import Discovery
+from adrguard.adapters.files import Discovery as Discovery
 from adrguard.adapters.source import WorkTree
-from adrguard.api.corpus import read_source, resolve_root
+from adrguard.api import gate
+from adrguard.api.gate import Judging, Scope
+from adrguard.api.pipeline import targets
+from adrguard.api.pipeline.corpus import read_source, resolve_root
+from adrguard.api.pipeline.targets import Targets
 from adrguard.config import Config, load_config
 from adrguard.core.authoring.claims import Claims
 from adrguard.core.cancel import Token
 from adrguard.core.errors import UserError
-from adrguard.core.findings import Report
+from adrguard.core.findings import Finding, Report
 from adrguard.core.gate.baseline import DEFAULT_PATH
 from adrguard.core.model import ChangeSet, Corpus
 
 if TYPE_CHECKING:
-    from adrguard.api.gate import Scope
-    from adrguard.api.targets import Targets
+    from adrguard.rules import RuleMeta
 
 
-CHECK = "check"  # scan for citations as check does (adrguard.api.citations.CHECK)
+CHECK = "check"  # scan for citations as check does (adrguard.api.pipeline.citation_scan.CHECK)
 
 
 @dataclass(frozen=True)
@@ -65,7 +80,10 @@ class CheckRequest:
     ``base``) say what other changes add: ADR509 reports this change's records that take their
     numbers. ``cancel``: a cancellation token (:mod:`adrguard.core.cancel`), checked between
     records, files and rules. ``config`` (else read from ``config_path`` or the repository),
-    then ``profile``, ``select``, ``ignore`` and ``today`` make the effective configuration."""
+    then ``profile``, ``select``, ``ignore`` and ``today`` make the effective configuration.
+    ``corpus``: a corpus already read (a command's own, or one as a plan would leave it): the
+    rules run over it as it is, nothing is read, and there is nothing to judge it against (no
+    baseline, no change, no paths)."""
 
     repo_root: Path | str | None = None
     config_path: Path | None = None
@@ -85,6 +103,7 @@ class CheckRequest:
     against: Sequence[str] = ()
     claims_file: Path | None = None
     cancel: Token | None = field(default=None, compare=False)
+    corpus: Corpus | None = field(default=None, compare=False)
 
 
 def check(repo_root: Path | str | None = None, **request: Any) -> Report:
@@ -100,15 +119,67 @@ def check_result(repo_root: Path | str | None = None, **request: Any) -> CheckRe
 
 
 def run_check(request: CheckRequest) -> CheckResult:
-    """The report together with the corpus and the effective config it was made from (see
+    """The one run: sources → engine → gate → report (see the module docstring and
     :class:`CheckRequest` for what can be asked)."""
-    from adrguard.api import gate, targets
+    from adrguard import engine
 
     r = request
-
+    if r.corpus is not None:
+        return _run_given(r, r.corpus)
     root = resolve_root(r.repo_root)
     cfg = _effective(r.config if r.config is not None else load_config(root, r.config_path),
                      r.profile, r.select, r.ignore, r.today)
+    run = _sources(r, root, cfg)
+    if run.skipped is not None:
+        empty = Report((), 0, 0, cfg.profile)
+        return CheckResult(empty, cfg, Corpus(()), skipped_run=run.skipped)
+    found = run.found
+    if found is not None:
+        targets.check_files(run.wanted, found)
+    report = engine.run(run.corpus, cfg, changes=run.changes, claims=run.claims,
+                        cancel=r.cancel)
+
+    def ran() -> tuple[RuleMeta, ...]:
+        return tuple(rule.meta for rule in engine.selected_rules(cfg, run.changes))
+
+    untracked = found.untracked if found is not None and found.untracked_checked else ()
+    paths = list(run.wanted.paths)
+    judging = replace(run.judging, paths=tuple(paths),
+                      files=tuple(_expand(run.corpus, paths)) if paths else None)
+    report = gate.judge(report, root, judging, ran=ran, earlier=_earlier, untracked=untracked)
+    return CheckResult(report, cfg, run.corpus, found, claims=run.claims)
+
+
+def _run_given(r: CheckRequest, corpus: Corpus) -> CheckResult:
+    """The rules over a corpus already read; the gate is off (nothing to judge it against)."""
+    from adrguard import engine
+
+    if r.base is not None or r.change is not None or r.paths or r.against or r.claims_file:
+        raise ValueError("a corpus already read is checked as it is: no change, paths or claims")
+    if r.config is None:
+        raise ValueError("a corpus already read is checked with the config it was read with")
+    cfg = _effective(r.config, r.profile, r.select, r.ignore, r.today)
+    report = engine.run(corpus, cfg, cancel=r.cancel)
+    return CheckResult(report, cfg, corpus)
+
+
+def _earlier(scope: Scope, codes: Collection[str]) -> tuple[Finding, ...]:
+    """What the rules ``codes`` reported on the corpus before the change, by the one run (only
+    those rules need to run: a finding is older only if its own rule reported it before).
+    Suppression bookkeeping (the rules flagged ``bookkeeping``) depends on every rule that ran,
+    so with those all rules run."""
+    from adrguard.rules import RULES_BY_CODE
+
+    if scope.before is None or not codes:
+        return ()
+    config = scope.config
+    if not any(RULES_BY_CODE[c].meta.bookkeeping for c in codes if c in RULES_BY_CODE):
+        config = config.with_overrides(select=tuple(sorted(codes)))
+    return run_check(CheckRequest(corpus=scope.before, config=config)).report.findings
+
+
+def _sources(r: CheckRequest, root: Path, cfg: Config) -> _Run:
+    """The corpus to check (and the change, the claims, how to judge) by what is asked."""
     wanted = targets.resolve(root, r.paths)
     if r.claims_file is not None and r.base is None:
         raise UserError("--claims needs --base: the records a pull request adds are compared "
@@ -128,31 +199,12 @@ def run_check(request: CheckRequest) -> CheckResult:
         raise UserError("--head needs --base: say which revision the change is measured against")
     elif r.change is not None:
         run = _check_local(root, cfg, wanted, r.change, r.changed_files, others, r.cancel)
-        if run.check.skipped_run is not None:
-            return run.check
+        if run.skipped is not None:
+            return run
         judging = replace(judging, scope=run.scope)
     else:
         run = _check_tree(root, cfg, wanted, others, r.cancel)
-    check = run.check
-    found = check.found
-    if found is not None:
-        targets.check_files(wanted, found)
-
-    def ran() -> set[str]:
-        from adrguard import engine
-
-        return {rule.meta.code for rule in engine.selected_rules(cfg, run.changes)}
-
-    untracked = found.untracked if found is not None and found.untracked_checked else ()
-    report = gate.judge(
-        check.report,
-        root,
-        judging,
-        ran=ran,
-        only_paths=list(wanted.paths) or None,
-        untracked=untracked,
-    )
-    return replace(check, report=report)
+    return replace(run, wanted=wanted, judging=judging)
 
 
 def _effective(
@@ -175,9 +227,16 @@ def _effective(
 
 @dataclass(frozen=True)
 class _Run:
-    check: CheckResult
+    """What a request is run over: the sources it picked, and how to judge the findings."""
+
+    corpus: Corpus
+    found: Discovery | None = None
     changes: ChangeSet | None = None
+    claims: Claims | None = None
     scope: Scope | None = None  # a local change being judged
+    skipped: str | None = None  # why nothing is checked (the hook: nothing relevant)
+    wanted: Targets = field(default_factory=Targets)
+    judging: Judging = field(default_factory=Judging)
 
 
 @dataclass(frozen=True)
@@ -221,8 +280,7 @@ def _check_base(
     changes = _cited_before(impact.build_changes(root, cfg, base, head, corpus=corpus,
                                                  deepen=deepen), corpus)
     corpus = _with_previous(corpus, changes.base_corpus)
-    claims = others.claims(corpus, changes)
-    return _Run(_run(corpus, cfg, list(wanted.paths), changes, found, claims, cancel), changes)
+    return _Run(corpus, found, changes, others.claims(corpus, changes))
 
 
 def _check_local(
@@ -230,9 +288,9 @@ def _check_local(
     others: _Others, cancel: Token | None = None,
 ) -> _Run:
     from adrguard.adapters import git
-    from adrguard.api import gate, relevance
-    from adrguard.api.corpus import search_roots
-    from adrguard.api.targets import repo_relative
+    from adrguard.api import relevance
+    from adrguard.api.pipeline.corpus import search_roots
+    from adrguard.api.pipeline.targets import repo_relative
 
     if change not in ("staged", "worktree"):
         raise ValueError(f"unknown change {change!r}")
@@ -244,17 +302,14 @@ def _check_local(
         search = search_roots(root, cfg, extra=wanted.folders, required=False)
         why = relevance.nothing_to_check(cfg, search, diff, passed)
         if why is not None:
-            empty = Report((), 0, 0, cfg.profile)
-            return _Run(CheckResult(empty, cfg, Corpus(()), skipped_run=why))
+            return _Run(Corpus(()), skipped=why)
     source = WorkTree(root, untracked=not staged, extra_roots=wanted.folders)
     found, corpus = read_source(source, cfg, citations=CHECK, cancel=cancel)
     changes, scope = gate.local_scope(root, cfg, found, corpus, head, diff, staged=staged)
     changes = _cited_before(changes, corpus)
     scope = replace(scope, touched=scope.touched | passed, before=changes.base_corpus)
     corpus = _with_previous(corpus, changes.base_corpus)
-    claims = others.claims(corpus, changes)
-    run = _run(corpus, cfg, list(wanted.paths), changes, found, claims, cancel)
-    return _Run(run, changes, scope)
+    return _Run(corpus, found, changes, others.claims(corpus, changes), scope)
 
 
 def _check_tree(
@@ -265,8 +320,7 @@ def _check_tree(
     previous = _previous_at_head(root, cfg, found)
     if previous:
         corpus = replace(corpus, previous_texts=previous)
-    claims = others.claims(corpus, None)
-    return _Run(_run(corpus, cfg, list(wanted.paths), None, found, claims, cancel))
+    return _Run(corpus, found, claims=others.claims(corpus, None))
 
 
 def _previous_at_head(root: Path, cfg: Config, found: Discovery) -> dict[str, bytes]:
@@ -305,7 +359,7 @@ def _with_previous(corpus: Corpus, before: Corpus | None) -> Corpus:
     read as a rename, or as an id reused)."""
     if before is None:
         return corpus
-    from adrguard.api.corpus import keep_mirrors
+    from adrguard.api.pipeline.corpus import keep_mirrors
     from adrguard.core.generated.index import AUTO_NAMES
 
     corpus = keep_mirrors(corpus, before.mirrors)
@@ -316,23 +370,6 @@ def _with_previous(corpus: Corpus, before: Corpus | None) -> Corpus:
         if p not in corpus.other_texts and p.rsplit("/", 1)[-1] in AUTO_NAMES
     }
     return replace(corpus, previous_texts=gone) if gone else corpus
-
-
-def _run(
-    corpus: Corpus,
-    cfg: Config,
-    rel_paths: list[str],
-    changes: ChangeSet | None,
-    found: Discovery | None,
-    claims: Claims | None = None,
-    cancel: Token | None = None,
-) -> CheckResult:
-    from adrguard import engine
-
-    only = _expand(corpus, rel_paths) if rel_paths else None
-    report = engine.run(corpus, cfg, changes=changes, only_paths=only, claims=claims,
-                        cancel=cancel)
-    return CheckResult(report, cfg, corpus, found, claims=claims)
 
 
 def _expand(corpus: Corpus, rel_paths: list[str]) -> list[str]:

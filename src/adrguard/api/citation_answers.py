@@ -1,6 +1,6 @@
 """What every front end says about citations: one citation as a row, the counts per record,
 how much the scan read, the agent's ``citing`` fields and ``adrguard citations`` itself. The
-scan is :mod:`adrguard.api.citations`; who relies on one record is
+scan is :mod:`adrguard.api.pipeline.citation_scan`; who relies on one record is
 :func:`adrguard.api.lookup.referenced_by`."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from adrguard.api.citations import ASKED
-from adrguard.api.corpus import load_with
 from adrguard.api.lookup import decision_row, find_decision
+from adrguard.api.pipeline.citation_scan import ASKED
+from adrguard.api.pipeline.corpus import load_with
 from adrguard.config import Config
 from adrguard.core.citations.resolve import Cited, index
 from adrguard.core.errors import UserError

@@ -18,7 +18,9 @@ from pathlib import Path
 from typing import Any
 
 from adrguard.config import Config
-from adrguard.core.authoring.claims import Claimed, Claims, merge
+from adrguard.core.authoring.claims import Claimed, merge
+from adrguard.core.authoring.claims import Claims as Claims
+from adrguard.core.authoring.claims import summary as summary
 from adrguard.core.errors import UserError
 from adrguard.core.model import Corpus, SourceFile
 

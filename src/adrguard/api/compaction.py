@@ -9,11 +9,12 @@ from pathlib import Path
 
 from adrguard.adapters.files import Discovery
 from adrguard.adapters.source import WorkTree
-from adrguard.api.corpus import read_source
+from adrguard.api.pipeline.corpus import read_source
 from adrguard.config import Config
 from adrguard.core.compaction import scope as scoping
 from adrguard.core.compaction.analysis import Analysis, analyse
 from adrguard.core.compaction.evidence import BLOCKER_KINDS
+from adrguard.core.compaction.evidence import COMPACTION_CODES as COMPACTION_CODES
 from adrguard.core.compaction.size import Size, measure
 from adrguard.core.errors import UserError
 from adrguard.core.findings import Finding
@@ -23,10 +24,10 @@ from adrguard.core.model import Corpus
 def blocker_findings(corpus: Corpus, config: Config) -> list[Finding]:
     """The findings of the checks that block compaction (:data:`BLOCKER_KINDS`), whatever the
     config selects or ignores; per-file ignores and inline suppressions still hold."""
-    from adrguard import engine
+    from adrguard.api.check import CheckRequest, run_check
 
     only = config.with_overrides(select=tuple(sorted(BLOCKER_KINDS)), ignore=())
-    return list(engine.run(corpus, only).findings)
+    return list(run_check(CheckRequest(corpus=corpus, config=only)).report.findings)
 
 
 def sizes_of(found: Discovery) -> dict[str, Size]:

@@ -9,7 +9,7 @@ Two things hold a finding back (:class:`adrguard.core.findings.Gate`):
   (``older``). A finding the change causes in an untouched file (a duplicate id, a link to a
   record it deleted) is not in the run before the change, so it still counts.
 
-Every front end gets this through :func:`adrguard.api.check.check_result`.
+Every front end gets this through :func:`adrguard.api.check.run_check`, the one run.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from adrguard.core.wording import revision
 
 if TYPE_CHECKING:
     from adrguard.adapters.files import Discovery
+    from adrguard.rules import RuleMeta
 
 
 @dataclass(frozen=True)
@@ -41,20 +42,10 @@ class Scope:
     config: Config
     renames: Mapping[str, str] = field(default_factory=dict)  # old path -> new path
 
-    def findings_before(self, codes: Collection[str]) -> tuple[Finding, ...]:
-        """What the rules ``codes`` reported before the change (only those need to run: a
-        finding is older only if its own rule reported it before). Suppression bookkeeping
-        (the rules flagged ``bookkeeping``) depends on every rule that ran, so with those all
-        rules run."""
-        from adrguard import engine
-        from adrguard.rules import RULES_BY_CODE
 
-        if self.before is None or not codes:
-            return ()
-        config = self.config
-        if not any(RULES_BY_CODE[c].meta.bookkeeping for c in codes if c in RULES_BY_CODE):
-            config = config.with_overrides(select=tuple(sorted(codes)))
-        return engine.run(self.before, config).findings
+# What the rules ``codes`` reported on the corpus before a change (the run asks the one run:
+# :func:`adrguard.api.check.run_check`; only those rules need to run).
+Earlier = Callable[[Scope, Collection[str]], tuple[Finding, ...]]
 
 
 @dataclass(frozen=True)
@@ -65,6 +56,8 @@ class Judging:
     baseline_path: str = bl.DEFAULT_PATH
     baseline_rev: str | None = None  # read the baseline as this commit holds it (--base)
     scope: Scope | None = None
+    paths: tuple[str, ...] = ()  # ``check PATHS`` as given (only entries below can be fixed)
+    files: tuple[str, ...] | None = None  # what PATHS stand for: file-level findings kept there
 
 
 def judge(
@@ -72,14 +65,18 @@ def judge(
     root: Path,
     judging: Judging,
     *,
-    ran: Callable[[], Collection[str]],
-    only_paths: Sequence[str] | None = None,
+    ran: Callable[[], Sequence[RuleMeta]],
+    earlier: Earlier | None = None,
     untracked: Sequence[str] = (),
 ) -> Report:
-    """The report with held findings moved into its :class:`Gate` (see the module docstring).
-    ``ran``: the codes of the rules that ran (only their baseline entries can be fixed; asked
-    only when a baseline is used);
-    ``only_paths``: ``check PATHS`` (only entries below them can be fixed)."""
+    """The one place a run's findings are filtered: those outside ``check PATHS`` dropped, then
+    held findings moved into the report's :class:`Gate` (see the module docstring).
+    ``ran``: the rules that ran (only their baseline entries can be fixed; asked only when
+    paths are given or a baseline is used); ``earlier``: the findings before a change (with a
+    scope)."""
+    if judging.files is not None:
+        log_level = frozenset(m.code for m in ran() if m.log_level)
+        report = keep_paths(report, judging.files, log_level)
     # adrguard's own failures (ADR000) are never held back: no baseline or change hides them
     internal = [f for f in report.findings if f.code == INTERNAL_ERROR[0]]
     counted = [f for f in report.findings if f.code != INTERNAL_ERROR[0]]
@@ -96,7 +93,8 @@ def judge(
             if renames:
                 result = bl.match(counted, bl.follow_renames(entries, renames))
         known, counted = result.known, list(result.new)
-        codes = ran() if result.unmatched else ()
+        codes = {m.code for m in ran()} if result.unmatched else set()
+        only_paths = judging.paths or None
         fixed = tuple(
             e.describe()
             for e in result.unmatched
@@ -104,7 +102,9 @@ def judge(
         )
     older: tuple[Finding, ...] = ()
     if judging.scope is not None:
-        counted, older = _split(counted, judging.scope)
+        if earlier is None:
+            raise ValueError("a change is judged against the findings before it: give earlier")
+        counted, older = _split(counted, judging.scope, earlier)
     if used is None and judging.scope is None and not untracked:
         return report
     gate = Gate(
@@ -118,13 +118,33 @@ def judge(
     return replace(report, findings=sort_findings(counted + internal), gate=gate)
 
 
-def _split(findings: list[Finding], scope: Scope) -> tuple[list[Finding], tuple[Finding, ...]]:
+def keep_paths(report: Report, files: Collection[str], log_level: Collection[str]) -> Report:
+    """``check PATHS``: the report with its corpus-level findings
+    (:func:`adrguard.engine.is_corpus_level`; ``log_level``: the codes of the rules flagged so)
+    and its file-level ones on ``files`` (a folder covers the files below it); a crash stays
+    with its finding."""
+    from adrguard.engine import is_corpus_level
+
+    wanted = {p.strip("/") for p in files}
+    wanted = {"" if p == "." else p for p in wanted}
+
+    def covered(path: str) -> bool:
+        return path in wanted or "" in wanted or any(path.startswith(w + "/") for w in wanted)
+
+    return report.keeping(tuple(
+        f for f in report.findings if is_corpus_level(f, log_level) or covered(f.location.path)
+    ))
+
+
+def _split(
+    findings: list[Finding], scope: Scope, earlier: Earlier
+) -> tuple[list[Finding], tuple[Finding, ...]]:
     """(findings that count, older findings in files the change does not touch)."""
     inside = [f for f in findings if f.location.path in scope.touched]
     outside = [f for f in findings if f.location.path not in scope.touched]
     if not outside:
         return inside, ()
-    then = scope.findings_before({f.code for f in outside})
+    then = earlier(scope, {f.code for f in outside})
     before = bl.follow_renames(bl.entries_of(then), scope.renames)
     result = bl.match(outside, before)
     return inside + list(result.new), result.known
@@ -228,7 +248,7 @@ def corpus_before(
     plus the changed files read from git; only those are read and parsed, the other records
     are taken from ``corpus``."""
     from adrguard.adapters.source import Amended
-    from adrguard.api.corpus import load_corpus
+    from adrguard.api.pipeline.corpus import load_corpus
 
     now = frozenset(c.path for c in changes)
     then = frozenset(c.old_path or c.path for c in changes if c.status != "A")

@@ -12,6 +12,8 @@ from pathlib import Path
 from adrguard.config import Config
 from adrguard.core.errors import UserError
 from adrguard.core.generated import current, index, manifest, region
+from adrguard.core.generated.current import CurrentState as CurrentState
+from adrguard.core.generated.index import IndexState as IndexState
 from adrguard.core.model import Corpus
 
 

@@ -7,12 +7,13 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from adrguard.api.corpus import load, load_with, resolve_root
 from adrguard.api.lookup import find_decision
+from adrguard.api.pipeline.corpus import load, load_with, resolve_root
 from adrguard.config import Config
 from adrguard.core.errors import UserError
 from adrguard.core.findings import Finding
 from adrguard.core.graph import graph as core_graph
+from adrguard.core.graph.graph import build as build
 from adrguard.core.model import Corpus
 from adrguard.reporters import graph as render
 from adrguard.reporters.formats import names
@@ -173,13 +174,13 @@ def relationships(
 ) -> Relationships:
     """Every declared relationship with its resolution state, plus the ADR3xx findings
     (the config's severities, ignores and suppressions apply)."""
-    from adrguard import engine
+    from adrguard.api.check import CheckRequest, run_check
 
     cfg, corpus = _load(repo_root, config_path, config)
     g = core_graph.build(corpus)
     only = find_decision(corpus, decision) if decision is not None else None
     rows = render.relationship_rows(g, only)
-    report = engine.run(corpus, replace(cfg, select=("ADR3",)))
+    report = run_check(CheckRequest(corpus=corpus, config=replace(cfg, select=("ADR3",)))).report
     findings = report.findings
     if only is not None:
         findings = tuple(

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from pathlib import Path
+from typing import NamedTuple
 
-from adrguard.api.corpus import load_corpus, load_with, resolve_root
+from adrguard.api.pipeline.corpus import load_corpus, load_with, resolve_root
 from adrguard.config import Config, load_config
 from adrguard.core.cancel import Token
 from adrguard.core.errors import UserError
@@ -126,7 +127,7 @@ def impact(
     """The decisions a change touches (``adrguard impact``). ``statuses`` that govern default
     to the config's ``impact.statuses``, else accepted."""
     from adrguard.adapters import git
-    from adrguard.api.citations import scan_changed
+    from adrguard.api.pipeline.citation_scan import scan_changed
 
     root = resolve_root(repo_root)
     cfg = config if config is not None else load_config(root, config_path)
@@ -138,3 +139,37 @@ def impact(
     manifest = manifest_of(corpus, cfg.options)
     wanted = configured_statuses(cfg.options) if statuses is None else statuses
     return analyse(corpus, changes, manifest, wanted)
+
+
+class Reached(NamedTuple):
+    """The base a pull request is measured against, and what it took to reach it."""
+
+    base: str
+    fetched: int = 0  # fetches of more history (a shallow clone)
+    merge_base: str = ""  # found by fetching ("" when the history was there)
+
+
+def reach_base(root: Path, wanted: str, branch: str = "") -> Reached:
+    """``wanted`` when it shares history with HEAD; in a shallow clone, fetch more history
+    until it does (the base branch ``origin/BRANCH`` when ``wanted`` still has none). A
+    :class:`~adrguard.core.errors.UserError` when there is no merge base."""
+    from adrguard.adapters import git
+
+    if _has_merge_base(root, wanted):
+        return Reached(wanted)
+    if not git.is_shallow(root):
+        raise git.no_merge_base_error(root, wanted, "HEAD")
+    target = f"origin/{branch}" if branch else wanted
+    merge, fetched = git.deepen_until_merge_base(root, target, "HEAD")
+    return Reached(wanted if _has_merge_base(root, wanted) else target, fetched, merge)
+
+
+def _has_merge_base(root: Path, ref: str) -> bool:
+    from adrguard.adapters import git
+
+    try:
+        base = git.resolve_commit(root, ref, "base")
+    except UserError:
+        return False
+    head = git.resolve_commit(root, "HEAD", "head")
+    return git.merge_base(root, base, head) is not None

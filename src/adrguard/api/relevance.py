@@ -58,8 +58,8 @@ def hook_has_work(root: Path, config: Config, passed: Sequence[str]) -> str | No
     """For hooks other than the check (``index --write --hook``): why there is nothing to do
     in this commit, or None."""
     from adrguard.adapters.git import require_work_tree, staged_changes
-    from adrguard.api.corpus import search_roots
-    from adrguard.api.targets import repo_relative
+    from adrguard.api.pipeline.corpus import search_roots
+    from adrguard.api.pipeline.targets import repo_relative
 
     require_work_tree(root)
     _head, changes = staged_changes(root)

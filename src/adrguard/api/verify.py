@@ -14,9 +14,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from adrguard.api.corpus import load_with, resolve_root
-from adrguard.api.lookup import find_decision
-from adrguard.api.workspace import (
+from adrguard.api.agent.workspace import (
     SCHEMA_VERSION,
     ConfigurationError,
     InvalidRequest,
@@ -24,6 +22,8 @@ from adrguard.api.workspace import (
     Workspace,
     check_identifier,
 )
+from adrguard.api.lookup import find_decision
+from adrguard.api.pipeline.corpus import load_with, resolve_root
 from adrguard.config import Config, load_config
 from adrguard.core.cancel import Token
 from adrguard.core.errors import UserError

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from adrguard.cli.common import info
 
 if TYPE_CHECKING:
-    from adrguard.core.authoring.claims import Claims
+    from adrguard.api.claims import Claims
 
 
 def add_against(p: argparse.ArgumentParser) -> None:
@@ -25,8 +25,7 @@ def add_against(p: argparse.ArgumentParser) -> None:
 
 def show_claims(claims: Claims) -> None:
     """What each other ref adds, on stderr: ``origin/pr/17 adds ADR-0042 (docs/adr/...)``."""
-    from adrguard.api.claims import short_ref
-    from adrguard.core.authoring.claims import summary
+    from adrguard.api.claims import short_ref, summary
 
     for note in claims.notes:
         info(f"adrguard: note: {note}")

@@ -10,14 +10,14 @@ import argparse
 import textwrap
 from typing import Any
 
+from adrguard.api import STATUS_CHOICES
 from adrguard.cli.common import add_common, quiet
 from adrguard.cli.common import out as print_line
-from adrguard.core.impact.analysis import STATUS_CHOICES
 from adrguard.core.wording import plural
 
 
 def _workspace(args: argparse.Namespace) -> Any:
-    from adrguard.api.agent import Workspace
+    from adrguard.api.agent.surface import Workspace
     from adrguard.config import repository_setting
 
     repository = repository_setting(args.repository_url, "--repository-url")
@@ -155,7 +155,7 @@ def _print_json(data: dict[str, Any]) -> None:
 
 
 def run_find(args: argparse.Namespace) -> int:
-    from adrguard.api.agent import find_adrs
+    from adrguard.api.agent.surface import find_adrs
 
     data = find_adrs(
         _workspace(args),
@@ -206,7 +206,7 @@ def _reason(r: dict[str, str]) -> str:
 
 
 def run_context(args: argparse.Namespace) -> int:
-    from adrguard.api.agent import adr_context
+    from adrguard.api.agent.surface import adr_context
 
     data = adr_context(
         _workspace(args),
@@ -258,7 +258,7 @@ def run_context(args: argparse.Namespace) -> int:
 
 
 def run_search(args: argparse.Namespace) -> int:
-    from adrguard.api.agent import search_adrs
+    from adrguard.api.agent.surface import search_adrs
 
     data = search_adrs(_workspace(args), args.query, args.limit)
     found = 0 if data["results"] or data.get("citations") else 1  # like grep: 1 = no match

@@ -60,38 +60,13 @@ def register(subparsers: Any) -> None:
         sp.set_defaults(func=run_apply if name == "apply" else run_restore)
 
 
-def _check_out(root: Path, target: Path) -> None:
-    """A plan file goes outside the work tree, in the git folder, or where git ignores it."""
-    from adrguard.adapters.git import git_dir, is_ignored
-    from adrguard.pathguard import is_inside, output_problem
-
-    problem = output_problem(target, root)
-    if problem is not None:
-        raise UserError(f"--out {target}: {problem}")
-    real = os.path.realpath(target if target.is_absolute() else Path.cwd() / target)
-    top = os.path.realpath(root)
-    if not is_inside(real, top):
-        return
-    try:
-        private = os.path.realpath(git_dir(root))
-    except UserError:
-        private = ""
-    if private and is_inside(real, private):
-        return
-    rel = os.path.relpath(real, top)
-    if not is_ignored(root, rel):
-        raise UserError(f"--out {target}: {rel} is inside the work tree and git does not ignore "
-                        "it; write plans under .git/ (e.g. .git/adrguard/plan.json), outside "
-                        "the repository, or to an ignored folder")
-
-
 def run_plan(args: argparse.Namespace) -> int:
-    from adrguard.api.archive import make_plan
-    from adrguard.core.compaction.plan import blocking, dump
+    from adrguard.api.archive.lifecycle import check_plan_target
+    from adrguard.api.archive.plan import blocking, dump, make_plan
 
     root, config = load_config_for(args)
     if args.out is not None:
-        _check_out(root, args.out)
+        check_plan_target(root, args.out)
     result = make_plan(root, config, args.records)
     if result.plan is None:
         for d, reasons in result.refused:
@@ -102,7 +77,7 @@ def run_plan(args: argparse.Namespace) -> int:
     plan = result.plan
     text = dump(plan)
     if args.out is not None:
-        from adrguard.adapters.write import write_atomic
+        from adrguard.api import write_atomic
 
         try:
             write_atomic(args.out, text)
@@ -110,7 +85,7 @@ def run_plan(args: argparse.Namespace) -> int:
             raise UserError(f"cannot write {args.out}: {exc.strerror or exc}") from None
         info(f"adrguard: wrote plan {plan['planId'][:12]} to {args.out}")
     if (args.out is not None or args.save) and not blocking(plan):
-        from adrguard.api.plans import keep
+        from adrguard.api.archive.lifecycle import keep
 
         kept = keep(root, plan)
         where = os.path.relpath(kept.parent, root) if kept.is_absolute() else kept.parent
@@ -147,7 +122,7 @@ def summary(plan: dict[str, Any]) -> str:
 
 
 def run_apply(args: argparse.Namespace) -> int:
-    from adrguard.api.archive_apply import apply
+    from adrguard.api.archive.apply import apply
 
     root, config = load_config_for(args)
     outcome = apply(root, config, args.plan)
@@ -157,7 +132,7 @@ def run_apply(args: argparse.Namespace) -> int:
 
 
 def run_restore(args: argparse.Namespace) -> int:
-    from adrguard.api.archive_apply import restore
+    from adrguard.api.archive.apply import restore
 
     root, _config = load_config_for(args)
     outcome = restore(root, args.plan)

@@ -255,7 +255,7 @@ def run_check(args: argparse.Namespace) -> int:
         today = dt.date.today().isoformat()
     select, ignore = _split(args.select), _split(args.ignore)
     if args.compaction:
-        from adrguard.core.compaction.evidence import COMPACTION_CODES
+        from adrguard.api.compaction import COMPACTION_CODES
 
         if select or ignore or args.profile:
             raise UserError("--compaction chooses the rules itself: give no --select, --ignore "
@@ -292,7 +292,7 @@ def run_check(args: argparse.Namespace) -> int:
         return 0
     report = result.report
     if report.decisions == 0 and result.found is not None:
-        from adrguard.api.targets import no_decisions
+        from adrguard.api.pipeline.targets import no_decisions
 
         raise no_decisions(result.found)  # nothing checked is not a pass
     after_check(result, verbose=args.verbose)
@@ -310,8 +310,7 @@ def run_check(args: argparse.Namespace) -> int:
         from adrguard.reporters.context import summary_line
 
         info(summary_line(report))
-    crashed = sorted({f.message.split(" ", 2)[1] for f in report.findings
-                      if f.code == "ADR000" and f.message.startswith("rule ")})
+    crashed = report.crashed_rules
     if crashed:  # every report was written; the run is still incomplete: our bug
         info(f"internal error: rule {', '.join(crashed)} failed (ADR000 in the report); the "
              "other findings were reported. This is a bug in adrguard: please report it")
@@ -356,8 +355,8 @@ STATUS_WORDS = ("accepted", "proposed", "draft", "deprecated", "superseded", "re
 def wanted_statuses(values: list[str], synonyms: Any) -> frozenset[str] | None:
     """``--status`` values -> the status keys to keep (None: every record). A word of the
     log's language is read with the status vocabulary (``angenommen`` -> accepted)."""
+    from adrguard.api import normalise_status as normalise
     from adrguard.core.model import Status
-    from adrguard.core.parse.status import normalise
 
     words = _split(values)
     if not words or any(w.casefold() in ("all", "any") for w in words):
@@ -380,8 +379,8 @@ def run_list(args: argparse.Namespace) -> int:
     import json
 
     from adrguard import api
+    from adrguard.api import status_key
     from adrguard.api.lookup import decision_row
-    from adrguard.core.impact.analysis import status_key
 
     root, config = load_config_for(args)
     wanted = wanted_statuses(args.status, config.options.status_synonyms)
@@ -453,8 +452,8 @@ def run_show(args: argparse.Namespace) -> int:
     import json
 
     from adrguard import api
-    from adrguard.api.citations import ASKED
     from adrguard.api.lookup import describe, find_decision
+    from adrguard.api.pipeline.citation_scan import ASKED
 
     root, config = load_config_for(args)
     corpus = api.load_with(root, config, citations=ASKED)
@@ -527,8 +526,8 @@ def run_rules(args: argparse.Namespace) -> int:
     if args.write_docs:
         from pathlib import Path
 
-        from adrguard.adapters.write import write_atomic
-        from adrguard.api.corpus import resolve_root
+        from adrguard.api import write_atomic
+        from adrguard.api.pipeline.corpus import resolve_root
         from adrguard.pathguard import output_problem
 
         pages = catalogue.expected_docs()

@@ -176,8 +176,8 @@ def emit(text: str, spec: FormatSpec, *, colour: bool = False, root: Path | None
     if spec.path is None:
         write_stdout(text, "raw" if colour else kind_of(spec.name))
         return
-    from adrguard.adapters.write import write_atomic
-    from adrguard.api.corpus import resolve_root
+    from adrguard.api import write_atomic
+    from adrguard.api.pipeline.corpus import resolve_root
     from adrguard.pathguard import output_problem
 
     problem = output_problem(spec.path, root if root is not None else resolve_root(None))

@@ -1,8 +1,8 @@
 """``compaction``: the read-only analysis of a long log (what to keep, summarize, consolidate,
 decide or archive); ``--mode consolidate`` drafts one record that replaces several (as
 ``adrguard consolidate``); ``compaction status`` and ``--confirm PLAN-ID`` are the lifecycle of
-kept archive plans (:mod:`adrguard.api.plans`). The seed's other drafting flags are recognised
-and refused (``adrguard archive`` moves retired records, as a reviewed plan)."""
+kept archive plans (:mod:`adrguard.api.archive.lifecycle`). The seed's other drafting flags are
+recognised and refused (``adrguard archive`` moves retired records, as a reviewed plan)."""
 
 from __future__ import annotations
 
@@ -154,7 +154,7 @@ def run_compaction(args: argparse.Namespace) -> int:
 
 def run_status(args: argparse.Namespace) -> int:
     """``compaction status [PLAN-ID]``: the kept plans and what became of each."""
-    from adrguard.api.plans import find, states
+    from adrguard.api.archive.lifecycle import find, states
 
     if args.sources or args.domain or args.confirm or args.mode or args.dry_run:
         raise UserError("`adrguard compaction status` takes no scope, mode or --confirm: it "
@@ -188,9 +188,9 @@ def run_consolidate(args: argparse.Namespace) -> int:
     """``compaction --mode consolidate --sources IDS --title T``: ``adrguard consolidate``."""
     import datetime as dt
 
-    from adrguard.api.authoring import Request
+    from adrguard.api.authoring.consolidate import draft
+    from adrguard.api.authoring.write import Request
     from adrguard.api.compaction import parse_sources
-    from adrguard.api.consolidate import draft
     from adrguard.cli.new import _report
 
     if args.sources is None or args.domain is not None:
@@ -213,8 +213,8 @@ def run_consolidate(args: argparse.Namespace) -> int:
 
 def run_confirm(args: argparse.Namespace) -> int:
     """``compaction --confirm PLAN-ID``: apply a kept plan, as ``archive apply`` does."""
-    from adrguard.api.archive_apply import apply
-    from adrguard.api.plans import find
+    from adrguard.api.archive.apply import apply
+    from adrguard.api.archive.lifecycle import find
     from adrguard.cli.common import out
 
     if args.sources or args.domain or args.mode or args.dry_run or args.format != "text":

@@ -9,13 +9,12 @@ from adrguard.cli.common import info
 from adrguard.core.wording import plural
 
 if TYPE_CHECKING:
-    from adrguard.adapters.files import Discovery
-    from adrguard.api.check import CheckResult
+    from adrguard.api.check import CheckResult, Discovery
 
 
 def root_lines(found: Discovery) -> list[str]:
     """One line per ADR root: the folder, what it holds, and why it is a root."""
-    from adrguard.adapters.layout import longest_first, root_of
+    from adrguard.api.pipeline.targets import longest_first, root_of
 
     ordered = longest_first(found.roots)
     records: dict[str, int] = {}

@@ -99,7 +99,7 @@ def repository_url(settings: Settings) -> str:
 
 
 def choose_base(settings: Settings, root: Path) -> str | None:
-    from adrguard.adapters import git
+    from adrguard.api.impact import reach_base
     from adrguard.core.wording import revision
 
     wanted = settings.get("INPUT_BASE")
@@ -114,31 +114,15 @@ def choose_base(settings: Settings, root: Path) -> str | None:
              "the governing decisions are skipped")
         return None
     try:
-        if _has_merge_base(root, wanted):
-            return wanted
-        if not git.is_shallow(root):
-            raise git.no_merge_base_error(root, wanted, "HEAD")
-        target = f"origin/{branch}" if branch else wanted
-        merge, fetched = git.deepen_until_merge_base(root, target, "HEAD")
-        info(f"adrguard: fetched more history ({plural(fetched, 'fetch', 'fetches')}) to find "
-             "the merge base "
-             f"{merge[:12]}")
-        return wanted if _has_merge_base(root, wanted) else target
+        reached = reach_base(root, wanted, branch)
     except UserError as exc:
         notice(f"no merge base with {revision(wanted)}, so ADR5xx rules and the governing "
                f"decisions are skipped ({exc}). Check out with fetch-depth: 0 to avoid this.")
         return None
-
-
-def _has_merge_base(root: Path, ref: str) -> bool:
-    from adrguard.adapters import git
-
-    try:
-        base = git.resolve_commit(root, ref, "base")
-    except UserError:
-        return False
-    head = git.resolve_commit(root, "HEAD", "head")
-    return git.merge_base(root, base, head) is not None
+    if reached.fetched:
+        info(f"adrguard: fetched more history ({plural(reached.fetched, 'fetch', 'fetches')}) "
+             f"to find the merge base {reached.merge_base[:12]}")
+    return reached.base
 
 
 # report ---------------------------------------------------------------------------------------
@@ -245,7 +229,7 @@ def publish_sarif(settings: Settings, written: Path, root: Path) -> Path | None:
     wanted = settings.get("INPUT_SARIF_FILE")
     if not wanted:
         return written
-    from adrguard.adapters.write import write_atomic
+    from adrguard.api import write_atomic
 
     workspace = Path(settings.get("GITHUB_WORKSPACE") or ".")
     places = [workspace] + ([Path(t)] if (t := settings.get("RUNNER_TEMP")) else [])

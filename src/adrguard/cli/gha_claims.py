@@ -21,7 +21,7 @@ from adrguard.cli.common import info
 from adrguard.core.wording import plural
 
 if TYPE_CHECKING:
-    from adrguard.adapters.github_api import GitHubClient
+    from adrguard.api import GitHubClient
     from adrguard.cli.gha_env import Settings
 
 MAX_PULLS = 100  # the most recently updated open pull requests looked at
@@ -99,8 +99,7 @@ def collect(client: GitHubClient, repo: str, own: int | None) -> tuple[dict[str,
 def prepare_claims(settings: Settings) -> str:
     """Write the claims file when the ``open-pull-requests`` input asks for it; its path, or ""
     (skipped, with a notice saying why)."""
-    from adrguard.adapters.github_api import GitHubClient
-    from adrguard.adapters.write import write_atomic
+    from adrguard.api import GitHubClient, write_atomic
     from adrguard.cli.gha_env import notice
 
     if not settings.flag("INPUT_OPEN_PULL_REQUESTS", default=False):

@@ -21,7 +21,7 @@ from adrguard.core.errors import UserError
 from adrguard.core.findings import Report
 
 if TYPE_CHECKING:
-    from adrguard.adapters.github_api import ApiResult, GitHubClient
+    from adrguard.api import ApiResult, GitHubClient
     from adrguard.cli.gha_verify import Verified
     from adrguard.reporters.comment import Page
     from adrguard.reporters.context import ReportContext
@@ -30,9 +30,9 @@ if TYPE_CHECKING:
 def build_page(settings: Settings, root: Path) -> tuple[Page, ReportContext]:
     """The impact, graph and links the comment and summary show (what can be had)."""
     from adrguard import api
+    from adrguard.api.graph import build
     from adrguard.api.impact import impact as impact_of
     from adrguard.config import load_config
-    from adrguard.core.graph.graph import build
     from adrguard.reporters import decisions_of, default_context
     from adrguard.reporters.comment import Page
 
@@ -106,7 +106,7 @@ def publish(settings: Settings, root: Path, report: Report, out: Path,
 
 
 def _client(settings: Settings) -> GitHubClient | None:
-    from adrguard.adapters.github_api import GitHubClient
+    from adrguard.api import GitHubClient
 
     return GitHubClient.from_env(settings.env)
 

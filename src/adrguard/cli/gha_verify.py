@@ -62,7 +62,7 @@ def run_verify(settings: Settings, root: Path, out: Path) -> Verified | None:
         return Verified(section, enforced, True,
                         {"verify-json": "", "verify-policy-failed": str(enforced).lower()})
     target = out / FILE
-    from adrguard.adapters.write import write_atomic
+    from adrguard.api import write_atomic
 
     write_atomic(target, reporter.render("json", result))
     news = any(r.status in ("violation", "unknown") for r in result.results)

@@ -75,9 +75,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _generic(args: argparse.Namespace) -> int:
-    from adrguard.api.guard import judge
-    from adrguard.core.guard.calls import Asked, Call, ContentSearch, FileRead
-    from adrguard.core.guard.policy import Output
+    from adrguard.api.agent.guard import Asked, Call, ContentSearch, FileRead, Output, judge
 
     asked: Asked
     if args.guard_action == "read":
@@ -88,7 +86,7 @@ def _generic(args: argparse.Namespace) -> int:
                               "rg")
     outcome = judge(Call((asked,), None, args.session, "generic"), args.repo,
                     cache=not args.no_cache)
-    from adrguard.adapters.guard.claude import render
+    from adrguard.api.agent.guard import render
 
     print(render(outcome.to_json()))
     return EXIT[outcome.answer.value]
@@ -98,8 +96,7 @@ def _hook(args: argparse.Namespace) -> int:
     """The Claude Code hook: every failure is an answer, never a traceback (exit 3 would be a
     non-blocking error there: the call would run unchecked)."""
     try:
-        from adrguard.adapters.guard.claude import answer, read_payload, render
-        from adrguard.api.guard import judge
+        from adrguard.api.agent.guard import answer, judge, read_payload, render
 
         data = sys.stdin.buffer.read(16 * 1024 * 1024 + 1)
         call = read_payload(data)

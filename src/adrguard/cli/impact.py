@@ -6,9 +6,9 @@ import argparse
 import os
 from typing import Any
 
+from adrguard.api import STATUS_CHOICES, configured_statuses, statuses_from
 from adrguard.cli.common import add_common, emit, info, report_formats
 from adrguard.core.errors import UserError
-from adrguard.core.impact.analysis import STATUS_CHOICES, configured_statuses, statuses_from
 from adrguard.core.options import Options
 from adrguard.reporters import formats as output_formats
 

@@ -14,9 +14,8 @@ from adrguard.core.wording import plural
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from adrguard.api.generated import CurrentState, IndexState
     from adrguard.config import Config
-    from adrguard.core.generated.current import CurrentState
-    from adrguard.core.generated.index import IndexState
     from adrguard.core.model import Corpus
 
 

@@ -70,7 +70,7 @@ def register(subparsers: Any) -> None:
 def limits(args: argparse.Namespace) -> Any:
     from dataclasses import replace
 
-    from adrguard.api.agent import Limits
+    from adrguard.api.agent.surface import Limits
 
     out = Limits()
     for name in ("max_records", "max_response_bytes", "max_units", "max_chars"):

@@ -11,7 +11,7 @@ from adrguard.core.adrformat import WRITTEN
 from adrguard.core.errors import UserError
 
 if TYPE_CHECKING:
-    from adrguard.api.authoring import Outcome, Request
+    from adrguard.api.authoring.write import Outcome, Request
 
 FORMATS = WRITTEN  # the ADR formats `new` writes (adrguard.core.adrformat)
 
@@ -88,7 +88,7 @@ def register(subparsers: Any) -> None:
     _common(s)
     s.set_defaults(func=run_supersede, adr_root=None)
 
-    from adrguard.api.linking import KINDS
+    from adrguard.api.authoring.link import KINDS
 
     k = subparsers.add_parser(
         "link",
@@ -160,7 +160,7 @@ def register(subparsers: Any) -> None:
 def _request(args: argparse.Namespace) -> Request:
     import datetime as dt
 
-    from adrguard.api.authoring import Request
+    from adrguard.api.authoring.write import Request
 
     today = None
     if args.today:
@@ -179,14 +179,14 @@ def _config(args: argparse.Namespace) -> tuple[Path, Any]:
 
 
 def run_new(args: argparse.Namespace) -> int:
-    from adrguard.api import authoring
+    from adrguard.api.authoring import write as authoring
 
     root, config = _config(args)
     return _report(authoring.new(root, config, args.title, _request(args)), args.dry_run)
 
 
 def run_supersede(args: argparse.Namespace) -> int:
-    from adrguard.api import authoring
+    from adrguard.api.authoring import write as authoring
 
     if (args.title is None) == (args.by is None):
         raise UserError("give the new record's TITLE, or --by NEW for an existing record "
@@ -198,7 +198,7 @@ def run_supersede(args: argparse.Namespace) -> int:
 
 
 def run_link(args: argparse.Namespace) -> int:
-    from adrguard.api.linking import link
+    from adrguard.api.authoring.link import link
 
     root, config = _config(args)
     outcome = link(root, config, args.source, args.relation, args.target, _request(args))
@@ -206,7 +206,7 @@ def run_link(args: argparse.Namespace) -> int:
 
 
 def run_consolidate(args: argparse.Namespace) -> int:
-    from adrguard.api import consolidate
+    from adrguard.api.authoring import consolidate
 
     keys = [k.strip() for raw in args.sources for k in raw.split(",") if k.strip()]
     root, config = _config(args)

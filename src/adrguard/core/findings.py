@@ -74,6 +74,16 @@ def sort_findings(findings: list[Finding] | tuple[Finding, ...]) -> tuple[Findin
 
 
 @dataclass(frozen=True, slots=True)
+class Crash:
+    """A rule that raised while it ran (a bug in adrguard, contained by the engine): the rule's
+    code, and the ``ADR000`` finding that reports it. Front ends read crashes from
+    :attr:`Report.crashes`, never from the finding's message."""
+
+    rule: str
+    finding: Finding
+
+
+@dataclass(frozen=True, slots=True)
 class Summary:
     """Counts for a report's summary line."""
 
@@ -111,6 +121,19 @@ class Report:
     profile: str = "standard"
     extra: dict[str, object] = field(default_factory=dict)  # e.g. impact data for reporters
     gate: Gate | None = None  # baseline and change scope (None: every finding counts)
+    crashes: tuple[Crash, ...] = ()  # the rules that raised, each with its finding above
+
+    @property
+    def crashed_rules(self) -> tuple[str, ...]:
+        """The codes of the rules that raised, sorted (the run is incomplete: exit 3)."""
+        return tuple(sorted({c.rule for c in self.crashes}))
+
+    def keeping(self, findings: tuple[Finding, ...]) -> Report:
+        """This report with ``findings`` (a filtered set of its own), and the crashes whose
+        finding is still among them."""
+        kept = set(findings)
+        crashes = tuple(c for c in self.crashes if c.finding in kept)
+        return replace(self, findings=findings, crashes=crashes)
 
     @property
     def summary(self) -> Summary:

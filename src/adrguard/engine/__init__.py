@@ -1,6 +1,6 @@
 """The rule engine: pick rules, run them, adjust severities, drop suppressed findings, sort.
 
-``run(corpus, config, changes=None, only_paths=None) -> Report`` is pure: everything it needs is
+``run(corpus, config, changes=None) -> Report`` is pure: everything it needs is
 in its arguments.
 
 Selection (``select``/``ignore``, flake8 style, most specific wins):
@@ -26,11 +26,11 @@ silenced inline. A selector that suppressed nothing is reported by the rule flag
 not make suppressions look unused); selectors that name no rule at all are another bookkeeping
 rule's business.
 
-File-level and corpus-level findings (for ``only_paths``, i.e. ``adrguard check PATHS``): a
+File-level and corpus-level findings (:func:`is_corpus_level`; the judging keeps, for
+``adrguard check PATHS``, the corpus-level findings and the file-level ones below the paths): a
 finding is corpus-level when its ``related`` is non-empty or its rule is flagged ``log_level``
 (it judges the log as a whole: relationships, generated files, changes, records compared with
-each other). Corpus-level findings are always kept; file-level ones only for the paths given (a
-directory path covers the files below it).
+each other).
 
 The rules are those of the :class:`~adrguard.rules.Catalogue` passed in (the registry's by
 default); every flag the engine treats a rule by is on its :class:`~adrguard.rules.RuleMeta`.
@@ -45,7 +45,14 @@ from typing import NamedTuple
 from adrguard.config import Config
 from adrguard.core.authoring.claims import Claims
 from adrguard.core.cancel import Token, checkpoint
-from adrguard.core.findings import INTERNAL_ERROR, Finding, Report, Severity, sort_findings
+from adrguard.core.findings import (
+    INTERNAL_ERROR,
+    Crash,
+    Finding,
+    Report,
+    Severity,
+    sort_findings,
+)
 from adrguard.core.gate import suppress
 from adrguard.core.model import ChangeSet, Corpus, Decision, Location
 from adrguard.rules import CATALOGUE, BaseRule, Catalogue, RuleContext
@@ -119,27 +126,33 @@ def run(
     corpus: Corpus,
     config: Config,
     changes: ChangeSet | None = None,
-    only_paths: Collection[str] | None = None,
     claims: Claims | None = None,
     cancel: Token | None = None,
     catalogue: Catalogue = CATALOGUE,
 ) -> Report:
-    """Run every selected rule of ``catalogue`` over the corpus and return the sorted, filtered
-    report. ``claims``: the records other refs add (``check --against``; ADR509). ``cancel``: a
-    cancellation token, checked before each rule (:mod:`adrguard.core.cancel`)."""
+    """Run every selected rule of ``catalogue`` over the corpus and return the sorted report,
+    suppressions applied. ``claims``: the records other refs add (``check --against``; ADR509).
+    ``cancel``: a cancellation token, checked before each rule (:mod:`adrguard.core.cancel`).
+    A rule that raised is on the report's ``crashes`` (and its ``ADR000`` finding among the
+    findings). Which findings a request keeps (``check PATHS``, the baseline, a change) is the
+    judging's business (:mod:`adrguard.api.gate`), not the engine's."""
     check_selectors(config, catalogue)
     rules = selected_rules(config, changes, catalogue)
     ctx = RuleContext(corpus, config.options, changes, claims, catalogue)
     overrides = _Overrides(config.severity)
     findings: list[Finding] = []
+    crashes: list[Crash] = []
     for rule in rules:
         checkpoint(cancel)
         found = _check(rule, ctx)
         override = overrides.get(rule)
+        start = len(findings)
         findings.extend(
             f.with_severity(override or profile_severity(rule, config.profile, f.severity))
             for f in found
         )
+        crashes.extend(Crash(rule.meta.code, f) for f in findings[start:]
+                       if f.code == INTERNAL_ERROR[0])
     findings = _drop_per_file_ignores(findings, config.per_file_ignores)
     findings, unused = _apply_inline(findings, corpus, rules)
     reporter = next((r for r in rules if r.meta.reports_unused_suppressions), None)
@@ -148,15 +161,14 @@ def run(
         extra = [reporter().finding(u.message, u.location, u.decision_id, severity=severity)
                  for u in unused]
         findings.extend(_drop_per_file_ignores(extra, config.per_file_ignores))
-    if only_paths is not None:
-        log_level = frozenset(r.meta.code for r in rules if r.meta.log_level)
-        findings = _only(findings, only_paths, log_level)
-    return Report(
+    report = Report(
         findings=sort_findings(findings),
         decisions=len(corpus),
         files=len(corpus.by_path),
         profile=config.profile,
+        crashes=tuple(crashes),
     )
+    return report.keeping(report.findings) if crashes else report
 
 
 def check_selectors(config: Config, catalogue: Catalogue = CATALOGUE) -> None:
@@ -309,14 +321,3 @@ def _unused(d: Decision | str, index: suppress.Index, ran_any: _RanCache) -> lis
             )
     return out
 
-
-def _only(
-    findings: list[Finding], only_paths: Collection[str], log_level: Collection[str]
-) -> list[Finding]:
-    wanted = {p.strip("/") for p in only_paths}
-    wanted = {"" if p == "." else p for p in wanted}
-
-    def covered(path: str) -> bool:
-        return path in wanted or "" in wanted or any(path.startswith(w + "/") for w in wanted)
-
-    return [f for f in findings if is_corpus_level(f, log_level) or covered(f.location.path)]

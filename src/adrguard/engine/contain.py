@@ -5,7 +5,8 @@ hide the findings of every other record and rule (in the advisory GitHub Action 
 replace the whole report). :func:`run_contained` runs a rule; when it raises, the crash becomes
 an ``ADR000 internal-error`` finding on the record being checked (found on the stack of the
 exception), and the rule runs again without that record, so its findings on the others still
-come out. The CLI exits 3 after writing its reports whenever the report holds ``ADR000``.
+come out. The crash is also data on the report (``Report.crashes``: the rule and its finding);
+the CLI exits 3 after writing its reports whenever a rule crashed.
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from adrguard.api.workspace import MAX_IDENTIFIER, MAX_PATHS, MAX_QUERY, Workspace
+from adrguard.api.agent.workspace import MAX_IDENTIFIER, MAX_PATHS, MAX_QUERY, Workspace
 
 
 class Params(BaseModel):

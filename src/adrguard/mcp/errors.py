@@ -27,7 +27,7 @@ from typing import Any
 from mcp.shared.exceptions import MCPError
 from mcp_types import INTERNAL_ERROR, INVALID_PARAMS, REQUEST_TIMEOUT
 
-from adrguard.api.workspace import ConfigurationError, InvalidRequest, LimitExceeded
+from adrguard.api.agent.workspace import ConfigurationError, InvalidRequest, LimitExceeded
 from adrguard.core.errors import UserError
 
 CONFIGURATION = -32010

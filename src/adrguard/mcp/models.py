@@ -4,8 +4,8 @@ tool publishes, and the check the server runs on each answer before sending it.
 Field names are the JSON names of the tool contract (``docs/agents.md``): the names the
 "ADR Guard" specification gives (``schemaVersion``, ``identifier``, ``adrs``, ``content``,
 ``contentIsUntrusted``, ...), plus extra fields of ours. Every model allows fields it does not
-name, so a field added to an answer (:mod:`adrguard.api.agent`) never breaks a client; name it
-here too so the published schema describes it.
+name, so a field added to an answer (:mod:`adrguard.api.agent.surface`) never breaks a client;
+name it here too so the published schema describes it.
 """
 
 from __future__ import annotations

@@ -32,7 +32,7 @@ from mcp.shared.exceptions import MCPError
 from pydantic import ValidationError
 
 from adrguard import __version__
-from adrguard.api.workspace import Limits, Workspace
+from adrguard.api.agent.workspace import Limits, Workspace
 from adrguard.core.cancel import Token
 from adrguard.core.repository import Repository
 from adrguard.mcp import errors

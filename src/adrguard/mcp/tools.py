@@ -13,8 +13,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from adrguard.api import agent
-from adrguard.api.workspace import Workspace
+from adrguard.api.agent import surface as agent
+from adrguard.api.agent.workspace import Workspace
 from adrguard.core.settings import Profile
 from adrguard.mcp import models
 from adrguard.mcp.contract import Identifier, Params, Paths, Query, Statuses, Tool

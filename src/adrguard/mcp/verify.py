@@ -17,7 +17,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 
 from adrguard.api import verify as api
-from adrguard.api.workspace import MAX_IDENTIFIER, Workspace
+from adrguard.api.agent.workspace import MAX_IDENTIFIER, Workspace
 from adrguard.core.fitness.manifest import MAX_EVIDENCE_FILES
 from adrguard.mcp.contract import Params, Tool
 from adrguard.mcp.models import Open, Version

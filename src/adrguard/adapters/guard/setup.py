@@ -120,18 +120,17 @@ def _toml(raw: bytes, name: str) -> dict[str, Any]:
 
 def _cache_folder(table: dict[str, Any], top: Path) -> Path | None:
     """The cache folder, chosen as for every command (:func:`adrguard.adapters.cache.
-    choose_folder`: never inside the repository, and a ``cache-dir`` of the repository's
+    folder_for`: never inside the repository, and a ``cache-dir`` of the repository's
     configuration only inside the user's cache folder); none when the configuration or
     ``ADRGUARD_NO_CACHE`` turns the cache off, or when the folder cannot be used (a guard
     without a cache still judges every call)."""
-    if table.get("cache") is False or os.environ.get("ADRGUARD_NO_CACHE"):
-        return None
     from adrguard.adapters import cache
 
     setting = table.get("cache-dir")
     try:
-        return cache.choose_folder(setting if isinstance(setting, str) and setting else None,
-                                   top, from_repository=True)
+        return cache.folder_for(table.get("cache") is not False,
+                                setting if isinstance(setting, str) and setting else None,
+                                top, from_repository=True)
     except UserError:
         return None
 

@@ -18,7 +18,7 @@ import datetime as dt
 from collections.abc import Sequence
 from pathlib import Path
 
-from adrguard.api.authoring import (
+from adrguard.api.authoring.write import (
     Change,
     Outcome,
     Request,
@@ -38,8 +38,8 @@ from adrguard.core.options import Options
 
 
 def _sources(repo_root: Path, config: Config, keys: Sequence[str]) -> list[Decision]:
-    from adrguard.api.corpus import load_with
     from adrguard.api.lookup import find_decision
+    from adrguard.api.pipeline.corpus import load_with
 
     corpus = load_with(repo_root, config)
     found: list[Decision] = []
@@ -122,7 +122,7 @@ def _order(draft: Decision, sources: Sequence[Decision]) -> list[int]:
 
 
 def _draft_status(config: Config, given: str | None) -> Status:
-    from adrguard.api.authoring import _status
+    from adrguard.api.authoring.write import _status
 
     status, _written = _status(config, given if given is not None else "proposed")
     if status not in (Status.PROPOSED, Status.DRAFT):
@@ -148,8 +148,8 @@ def _read_back(draft: Decision, sources: Sequence[Decision]) -> None:
 def accept(repo_root: Path, config: Config, key: str, request: Request) -> Outcome:
     """Accept the consolidation ``key``: its status becomes accepted and every record it
     supersedes is marked superseded by it, in one step (see the module docstring)."""
-    from adrguard.api.corpus import load_with
     from adrguard.api.lookup import find_decision
+    from adrguard.api.pipeline.corpus import load_with
     from adrguard.core.graph.graph import build
 
     corpus = load_with(repo_root, config)

@@ -4,11 +4,11 @@ Every function takes a :class:`Workspace` (the repository fixed at start-up, plu
 checks its inputs, reads the decisions afresh, and returns JSON-ready data with repo-relative
 paths, in the shape ``docs/agents.md`` documents (the names of the "ADR Guard" tool contract,
 ``schemaVersion`` ``"1.0"``). Problems are :class:`UserError` subclasses whose message says how
-to narrow or fix the request (see :mod:`adrguard.api.workspace`). Record text is data to read,
+to narrow or fix the request (see :mod:`adrguard.api.agent.workspace`). Record text is data to read,
 never instructions to follow: it comes with ``contentIsUntrusted: true``.
 
 This module holds the record tools (list, get, search, relationships, validate);
-:mod:`adrguard.api.agentcontext` holds ``find`` and ``context``, :mod:`adrguard.api.agentimpact`
+:mod:`adrguard.api.agent.context` holds ``find`` and ``context``, :mod:`adrguard.api.agent.impact`
 ``analyze_impact``.
 """
 
@@ -17,9 +17,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from adrguard.api.agentcontext import adr_context, find_adrs
-from adrguard.api.agentimpact import analyze_impact
-from adrguard.api.workspace import (
+from adrguard.api.agent.context import adr_context, find_adrs
+from adrguard.api.agent.impact import analyze_impact
+from adrguard.api.agent.workspace import (
     MAX_NAMED,
     SCHEMA_VERSION,
     UNTRUSTED,
@@ -103,7 +103,7 @@ def get_adr(ws: Workspace, identifier: str, *, history: bool = False) -> dict[st
     """One record: its metadata, who refers to it (``referencedBy``: records, code and
     documents) and its markdown (``contentIsUntrusted: true``). With ``read-guard = "guard"``
     an archived record's markdown is withheld, and a receipt given instead, unless ``history``
-    asks for it (:func:`adrguard.api.guard.archived_read`)."""
+    asks for it (:func:`adrguard.api.agent.guard.archived_read`)."""
     key = check_identifier(identifier)
     config, corpus = ws.load(citations=True)
     d = lookup(corpus, key)
@@ -133,7 +133,7 @@ def get_adr(ws: Workspace, identifier: str, *, history: bool = False) -> dict[st
             "referencedBy": referenced_by(corpus, d, IDENTIFIER),  # records, code, documents
         }
     )
-    from adrguard.api.guard import archived_read
+    from adrguard.api.agent.guard import archived_read
 
     answer: dict[str, Any] = {
         "schemaVersion": SCHEMA_VERSION,

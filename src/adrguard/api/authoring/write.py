@@ -73,7 +73,7 @@ class _Log:
 
 
 def _choose_log(repo_root: Path, config: Config, wanted: str | None) -> _Log:
-    from adrguard.api.corpus import load_with, search_roots
+    from adrguard.api.pipeline.corpus import load_with, search_roots
 
     found = [r.path for r in search_roots(repo_root, config, required=False).roots]
     if wanted is not None:
@@ -214,8 +214,8 @@ def supersede(repo_root: Path, config: Config, old_key: str, title: str | None,
               request: Request, *, by: str | None = None, amend: bool = False) -> Outcome:
     """Write a record that supersedes (or amends) ``old_key``, or, with ``by``, mark
     ``old_key`` superseded by an existing accepted record (``adrguard supersede``)."""
-    from adrguard.api.corpus import load_with
     from adrguard.api.lookup import find_decision
+    from adrguard.api.pipeline.corpus import load_with
 
     status, written = _status(config, request.status)
     old = find_decision(load_with(repo_root, config), old_key)
@@ -363,7 +363,7 @@ def _had_bom(repo_root: Path, path: str) -> bool:
 
 def _refresh_index(repo_root: Path, config: Config, log: _Log) -> list[str]:
     from adrguard.api import generated
-    from adrguard.api.corpus import load_with
+    from adrguard.api.pipeline.corpus import load_with
 
     if not generated.index_enabled(config):
         return []

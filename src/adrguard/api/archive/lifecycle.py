@@ -3,7 +3,7 @@ each (``adrguard compaction status``, ``adrguard compaction --confirm PLAN-ID``)
 
 A plan is kept in ``<git dir>/adrguard/archive/plans/<planId>.json`` when ``archive plan
 --out`` writes it (or ``--save`` asks for it) and when ``archive apply`` applies it; its
-recovery log (:class:`adrguard.api.archive_apply.Log`) says what was done. The state of a plan:
+recovery log (:class:`adrguard.api.archive.apply.Log`) says what was done. The state of a plan:
 
 =========  ==================================================================================
 planned    kept, never applied (no recovery log)
@@ -20,6 +20,7 @@ Everything here reads, except :func:`keep`, which writes one file into the git f
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -153,3 +154,29 @@ def find(root: Path, key: str) -> Path:
 
 
 __all__: Sequence[str] = ("STATES", "PlanState", "find", "folder", "keep", "states")
+
+
+def check_plan_target(root: Path, target: Path) -> None:
+    """``archive plan --out``: a plan file goes outside the work tree, in the git folder, or
+    where git ignores it (a :class:`UserError` otherwise)."""
+    from adrguard.adapters.git import git_dir, is_ignored
+    from adrguard.pathguard import is_inside, output_problem
+
+    problem = output_problem(target, root)
+    if problem is not None:
+        raise UserError(f"--out {target}: {problem}")
+    real = os.path.realpath(target if target.is_absolute() else Path.cwd() / target)
+    top = os.path.realpath(root)
+    if not is_inside(real, top):
+        return
+    try:
+        private = os.path.realpath(git_dir(root))
+    except UserError:
+        private = ""
+    if private and is_inside(real, private):
+        return
+    rel = os.path.relpath(real, top)
+    if not is_ignored(root, rel):
+        raise UserError(f"--out {target}: {rel} is inside the work tree and git does not ignore "
+                        "it; write plans under .git/ (e.g. .git/adrguard/plan.json), outside "
+                        "the repository, or to an ignored folder")

@@ -19,12 +19,18 @@ import os
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from adrguard.core.guard.calls import Call, ContentSearch, FileRead, ShellCommand
+from adrguard.adapters.guard.claude import answer as answer
+from adrguard.adapters.guard.claude import read_payload as read_payload
+from adrguard.adapters.guard.claude import render as render
+from adrguard.core.guard.calls import Asked as Asked
+from adrguard.core.guard.calls import Call as Call
+from adrguard.core.guard.calls import ContentSearch as ContentSearch
+from adrguard.core.guard.calls import FileRead as FileRead
+from adrguard.core.guard.calls import ShellCommand
 from adrguard.core.guard.policy import (
     Answer,
     Mode,
     Notice,
-    Output,
     Read,
     Request,
     Search,
@@ -32,6 +38,9 @@ from adrguard.core.guard.policy import (
     Target,
     Verdict,
     decide,
+)
+from adrguard.core.guard.policy import (
+    Output as Output,
 )
 
 SCHEMA_VERSION = 1  # of the JSON line of `adrguard guard read|search` (schemas/guard.schema.json)

@@ -151,7 +151,7 @@ def apply(root: Path, config: Config, plan_path: Path, *, hook: Step | None = No
     """Apply the plan at ``plan_path`` (see the module docstring). ``hook`` is called with
     each step's name once the step is done and logged (tests stop a run there). One process at
     a time applies or restores a plan: the others stop at once (:func:`_locked`)."""
-    from adrguard.api.plans import keep
+    from adrguard.api.archive.lifecycle import keep
 
     plan = read_plan(plan_path)
     with _locked(root, plan["planId"], "apply"):
@@ -223,7 +223,7 @@ def _apply(root: Path, config: Config, plan: dict[str, Any], plan_path: Path,
 
 def _same_plan(root: Path, config: Config, plan: dict[str, Any]) -> None:
     """Make the plan again from the repository: the same plan, or stop and say what changed."""
-    from adrguard.api.archive import make_plan
+    from adrguard.api.archive.plan import make_plan
 
     blocking = plans.blocking(plan)
     if blocking:
@@ -329,8 +329,8 @@ def _rewrite(root: Path, rw: dict[str, Any], log: Log, hook: Step | None) -> Non
 def _index(
     root: Path, config: Config, plan: dict[str, Any], log: Log, hook: Step | None
 ) -> list[str]:
-    from adrguard.api.corpus import load_with
     from adrguard.api.generated import write_indexes
+    from adrguard.api.pipeline.corpus import load_with
 
     if not plan["index"]:
         return []
@@ -366,8 +366,8 @@ def _manifest_of(config: Config, view: str) -> str:
 def _fresh_manifests(root: Path, config: Config, plan: dict[str, Any], log: Log) -> list[str]:
     """The manifests of the views the plan touches that are fresh before the move (their
     bytes are kept in the recovery log, which a pure move may update)."""
-    from adrguard.api.corpus import load_with
     from adrguard.api.generated import current_states
+    from adrguard.api.pipeline.corpus import load_with
 
     touched = {c["view"] for c in plan["current"]}
     if not touched:
@@ -388,8 +388,8 @@ def _current(root: Path, config: Config, plan: dict[str, Any], log: Log,
     link rewrite, their new hashes; it is written only when the view is then fresh (anything
     else a person reviews: the view stays stale, as the plan said). Returns the manifests
     written."""
-    from adrguard.api.corpus import load_with
     from adrguard.api.generated import current_texts
+    from adrguard.api.pipeline.corpus import load_with
     from adrguard.core.generated import current, manifest
     from adrguard.core.generated.region import content_sha256
 

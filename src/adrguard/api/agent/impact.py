@@ -14,7 +14,7 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from adrguard.api.workspace import (
+from adrguard.api.agent.workspace import (
     SCHEMA_VERSION,
     ConfigurationError,
     InvalidRequest,

@@ -4,8 +4,8 @@
 Every front end (CLI, MCP server, the action) and every command that reads records (check and
 ``--base``, impact, index, current, list, show, graph, find, context, ...) builds its corpus
 with :func:`load_corpus` (or :func:`read_source`, which also returns what discovery found).
-Parsed records come from :func:`adrguard.api.records.parse_sources`: reused, from the record
-cache, or parsed.
+Parsed records come from :func:`adrguard.api.pipeline.records.parse_sources`: reused, from the
+record cache, or parsed.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from adrguard.adapters.cache import Store
 from adrguard.adapters.files import Discovery
 from adrguard.adapters.roots import Search
 from adrguard.adapters.source import Source, WorkTree
-from adrguard.api.citations import scan_found, with_citations
-from adrguard.api.records import open_store, parse_sources
+from adrguard.api.pipeline.citation_scan import scan_found, with_citations
+from adrguard.api.pipeline.records import open_store, parse_sources
 from adrguard.config import Config, load_config
 from adrguard.core.cancel import Token, checkpoint
 from adrguard.core.conventions.kinds import non_records
@@ -70,8 +70,8 @@ def load_corpus(
 ) -> Corpus:
     """The corpus ``source`` holds. Records of ``reuse`` with the same path, root, archive flag
     and bytes are taken as they are (the base of a change shares most records with its head).
-    ``citations`` (``"check"`` or ``"asked"``, see :mod:`adrguard.api.citations`): also scan
-    the work tree's other files for citations of decisions."""
+    ``citations`` (``"check"`` or ``"asked"``, see :mod:`adrguard.api.pipeline.citation_scan`):
+    also scan the work tree's other files for citations of decisions."""
     return read_source(source, config, reuse=reuse, citations=citations, cancel=cancel)[1]
 
 
@@ -136,7 +136,7 @@ def corpus_of(
 ) -> Corpus:
     """Parse what discovery found into the corpus (cached by ``place``: see
     :func:`parse_sources`); with ``citations``, scan the work tree at ``place`` for citations
-    (:func:`adrguard.api.citations.scan_found`)."""
+    (:func:`adrguard.api.pipeline.citation_scan.scan_found`)."""
     corpus = build_corpus(
         parse_sources(found.sources, config, store, reuse.by_path if reuse else None, place,
                       cancel),

@@ -1,7 +1,7 @@
 """Parsed records for a list of sources: reused from an earlier corpus (the base of a change
 shares most records with its head), read from the record cache (:mod:`adrguard.adapters.cache`,
-in the user's cache folder), or parsed (:func:`adrguard.api.parsing.parse_all`) and then stored.
-A cache never changes a result: every entry is keyed by the bytes and everything the parse
+in the user's cache folder), or parsed (:func:`adrguard.api.pipeline.parsing.parse_all`) and then
+stored. A cache never changes a result: every entry is keyed by the bytes and everything the parse
 depends on, and a damaged or foreign entry is a miss."""
 
 from __future__ import annotations
@@ -19,17 +19,16 @@ from adrguard.core.model import Decision, SourceFile
 
 def open_store(config: Config, repo_root: Path) -> Store | None:
     """The record cache for this run, or None when it is off (``--no-cache``, ``cache = false``,
-    ``ADRGUARD_NO_CACHE``) or cannot be used. Whatever is in the work tree may come from a pull
+    ``ADRGUARD_NO_CACHE``) or cannot be used (the one policy:
+    :func:`adrguard.adapters.cache.folder_for`). Whatever is in the work tree may come from a pull
     request, so the cache is never inside it: a chosen folder there (``cache-dir``,
     ``ADRGUARD_CACHE_DIR``) is a configuration error, and the default one (a repository of the
     home folder) means running without a cache. A ``cache-dir`` set by the repository's own
     configuration must also lie inside the user's cache folder (:mod:`adrguard.pathguard`)."""
-    if not config.cache or os.environ.get("ADRGUARD_NO_CACHE"):
-        return None
     from adrguard.adapters import cache
 
-    directory = cache.choose_folder(config.cache_dir, repo_root, config.source,
-                                    from_repository=config.repository_config)
+    directory = cache.folder_for(config.cache, config.cache_dir, repo_root, config.source,
+                                 from_repository=config.repository_config)
     if directory is None:
         return None
     return cache.Store.open(directory)
@@ -44,12 +43,13 @@ def parse_sources(
     cancel: Token | None = None,
 ) -> list[Decision]:
     """Every source parsed, in order: from ``reuse`` or the cache when they hold it, else by
-    :func:`adrguard.api.parsing.parse_all` (and then stored). The records of one place (a work
-    tree) are kept together in one pack of the store. ``cancel``: checked between records."""
+    :func:`adrguard.api.pipeline.parsing.parse_all` (and then stored). The records of one place
+    (a work tree) are kept together in one pack of the store. ``cancel``: checked between
+    records."""
     import hashlib
 
     from adrguard.adapters.cache import Pack, digest, key, parser_signature, record_digest
-    from adrguard.api.parsing import parse_all
+    from adrguard.api.pipeline.parsing import parse_all
 
     pack: Pack | None = None
     signature = b""

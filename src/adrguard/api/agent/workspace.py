@@ -126,7 +126,7 @@ class Workspace:
         jobs: int = 1,
         repository: Repository | None = None,
     ) -> Workspace:
-        from adrguard.api.corpus import resolve_root
+        from adrguard.api.pipeline.corpus import resolve_root
 
         return cls(resolve_root(root), config_path, limits or Limits(), cache, jobs, repository)
 
@@ -171,10 +171,10 @@ class Workspace:
         when nothing changed (same config, same bytes) the corpus of the last call is reused,
         so a large repository is parsed once, not once per request. ``citations``: also scan
         the other files for citations of decisions, on every call (any file may have changed;
-        each file's scan is cached: :mod:`adrguard.api.citations`)."""
+        each file's scan is cached: :mod:`adrguard.api.pipeline.citation_scan`)."""
         from adrguard.adapters.source import WorkTree
-        from adrguard.api.corpus import corpus_of
-        from adrguard.api.records import open_store
+        from adrguard.api.pipeline.corpus import corpus_of
+        from adrguard.api.pipeline.records import open_store
 
         with self.locked():  # one load at a time
             config = self.config()
@@ -207,7 +207,7 @@ def _with_citations(
     cancel: Token | None,
 ) -> Corpus:
     """``corpus`` with the citations in the work tree's other files (issue 19)."""
-    from adrguard.api.citations import ASKED, scan_found, with_citations
+    from adrguard.api.pipeline.citation_scan import ASKED, scan_found, with_citations
 
     return with_citations(corpus, scan_found(found, config, corpus, store, root, ASKED, cancel))
 

@@ -20,7 +20,7 @@ from typing import Any
 
 from adrguard.adapters.files import Discovery
 from adrguard.adapters.source import WorkTree
-from adrguard.api.corpus import corpus_of, read_source
+from adrguard.api.pipeline.corpus import corpus_of, read_source
 from adrguard.config import Config
 from adrguard.core.compaction import plan as plans
 from adrguard.core.compaction.analysis import unstated_records
@@ -37,6 +37,8 @@ from adrguard.core.compaction.moves import (
     target_of,
     unit_of,
 )
+from adrguard.core.compaction.plan import blocking as blocking
+from adrguard.core.compaction.plan import dump as dump
 from adrguard.core.errors import UserError
 from adrguard.core.generated import current, index
 from adrguard.core.generated.region import MARK_END, MARK_START
@@ -280,16 +282,16 @@ def _new_findings(corpus: Corpus, after: Corpus, config: Config, mover: Mover) -
     (a URL is never rewritten); one at another ref never names the work tree."""
     from dataclasses import replace
 
-    from adrguard import engine
+    from adrguard.api.check import CheckRequest, run_check
 
     corpus, after = replace(corpus, repository=None), replace(after, repository=None)
     only = config.with_overrides(select=("ADR2", "ADR3"), ignore=())
     before = Counter(
         (f.code, mover(f.location.path), f.decision_id)
-        for f in engine.run(corpus, only).findings
+        for f in run_check(CheckRequest(corpus=corpus, config=only)).report.findings
     )
     out: list[Issue] = []
-    for f in engine.run(after, only).findings:
+    for f in run_check(CheckRequest(corpus=after, config=only)).report.findings:
         key = (f.code, f.location.path, f.decision_id)
         if before[key] > 0:
             before[key] -= 1

@@ -1,7 +1,7 @@
 """``adrguard link A RELATION B``: declare a relation between two existing records, in the
 log's own form, on both sides where the log writes both (adr-tools' ``adr link``).
 
-Built on the writer of ``supersede`` (:mod:`adrguard.api.authoring`,
+Built on the writer of ``supersede`` (:mod:`adrguard.api.authoring.write`,
 :mod:`adrguard.core.authoring.compose`): the relation line or front-matter key goes where the
 log writes relations, with the log's link text; ``supersedes`` marks B superseded by A in the
 log's form once A is accepted (as ``supersede B --by A`` does), ``amends`` adds ``Amended by``
@@ -18,7 +18,7 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
-from adrguard.api.authoring import (
+from adrguard.api.authoring.write import (
     Change,
     Outcome,
     Request,
@@ -95,8 +95,8 @@ def _add(text: str, d: Decision, style: Style, kind: RelKind, target: Decision,
 def link(repo_root: Path, config: Config, source_key: str, relation: str, target_key: str,
          request: Request) -> Outcome:
     """Declare ``source relation target`` in both records, in the log's form."""
-    from adrguard.api.corpus import load_with
     from adrguard.api.lookup import find_decision
+    from adrguard.api.pipeline.corpus import load_with
 
     kind = relation_kind(relation)
     corpus = load_with(repo_root, config)

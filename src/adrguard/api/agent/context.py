@@ -22,9 +22,8 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from adrguard.api import agentrelevance as relevance
-from adrguard.api.lookup import find_part
-from adrguard.api.workspace import (
+from adrguard.api.agent import relevance
+from adrguard.api.agent.workspace import (
     MAX_IDENTIFIER,
     MAX_NAMED,
     SCHEMA_VERSION,
@@ -38,6 +37,7 @@ from adrguard.api.workspace import (
     check_statuses,
     summary_row,
 )
+from adrguard.api.lookup import find_part
 from adrguard.config import Config
 from adrguard.core.agent import context as ctx_mod
 from adrguard.core.agent import judge, retrieval

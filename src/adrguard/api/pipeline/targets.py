@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from adrguard.adapters.layout import longest_first as longest_first
+from adrguard.adapters.layout import root_of as root_of
 from adrguard.core.errors import UserError
 from adrguard.core.wording import plural
 

@@ -186,7 +186,7 @@ def _answers_store(config: Config, root: Path) -> Answers | None:
     """The answer cache in the record cache's folder (same policy: off with ``--no-cache``,
     ``cache = false`` or ``ADRGUARD_NO_CACHE``; never inside the repository)."""
     from adrguard.adapters.cache import Answers
-    from adrguard.api.records import open_store
+    from adrguard.api.pipeline.records import open_store
 
     store = open_store(config, root)
     return None if store is None else Answers(store)

@@ -1,0 +1,1 @@
+"""``archive plan``, ``archive apply`` / ``restore`` and the lifecycle of a kept plan."""

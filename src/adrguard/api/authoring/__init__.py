@@ -1,0 +1,1 @@
+"""Writing records: ``new`` and ``supersede``, ``link`` and ``consolidate``."""
