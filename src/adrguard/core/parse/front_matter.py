@@ -11,11 +11,12 @@ from typing import Any
 
 import yaml
 
+from adrguard.core.lazyre import lazy
 from adrguard.core.model import Problem
 
-_FM_OPEN = re.compile(r"\A(?:---)[ \t]*\n")
-_FM_CLOSE = re.compile(r"^(?:---|\.\.\.)[ \t]*$", re.M)
-_FM_KEY = re.compile(r"^([^\s#:\-?][^:\n]*?)[ \t]*:(?:[ \t]|$)", re.M)
+_FM_OPEN = lazy(r"\A(?:---)[ \t]*\n")
+_FM_CLOSE = lazy(r"^(?:---|\.\.\.)[ \t]*$", re.M)
+_FM_KEY = lazy(r"^([^\s#:\-?][^:\n]*?)[ \t]*:(?:[ \t]|$)", re.M)
 _FM_BUDGET = 20_000  # nodes visited (aliases count every time: YAML bombs stop here)
 _FM_DEPTH = 50
 _MAX_FM_CHARS = 256 * 1024
@@ -30,7 +31,7 @@ class _Loader(_Base):  # type: ignore[misc]
     """Safe YAML without surprises: no timestamps, and ``0002`` stays the string "0002"."""
 
 
-_INT = re.compile(r"^(?:[-+]?0b[0-1_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+)$")
+_INT = lazy(r"^(?:[-+]?0b[0-1_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+)$")
 _Loader.yaml_implicit_resolvers = {
     first: [
         (tag, _INT if tag == "tag:yaml.org,2002:int" else rx)
@@ -116,7 +117,7 @@ def _ordered(value: Any) -> Any:
     return value
 
 
-_TOP_LINE = re.compile(r"^([^\s#:\-?'\"][^:]*?)[ \t]*:[ \t]+(\S.*?)[ \t]*$")
+_TOP_LINE = lazy(r"^([^\s#:\-?'\"][^:]*?)[ \t]*:[ \t]+(\S.*?)[ \t]*$")
 
 
 def salvage(text: str, taken: int) -> dict[str, tuple[str, int]]:
@@ -134,13 +135,13 @@ def salvage(text: str, taken: int) -> dict[str, tuple[str, int]]:
 
 # A preamble written as a code block at the top of the body (``## Preamble`` then a fence of
 # ``Title: Bump Sequence`` / ``Status: Final`` lines, as EIP-style processes do): metadata.
-_PREAMBLE = re.compile(
+_PREAMBLE = lazy(
     r"\A(?:[ \t]*(?:#{1,6}[^\n]*|<!--[^\n]*-->)?[ \t]*\n){0,4}[ \t]*(?P<fence>```|~~~)"
     r"(?:text|txt|yaml|yml|preamble)?[ \t]*\n"
     r"(?P<lines>[ \t]*[A-Za-z][\w \-()/]{0,40}:[^\n]*\n(?:(?![ \t]*(?:```|~~~))[^\n]*\n){1,60})"
     r"[ \t]*(?P=fence)[ \t]*(?:\n|\Z)"
 )
-_PREAMBLE_KEY = re.compile(r"[A-Za-z][\w \-()/]{0,40}")
+_PREAMBLE_KEY = lazy(r"[A-Za-z][\w \-()/]{0,40}")
 _PREAMBLE_MIN_KEYS = 2
 _PREAMBLE_KEYS = frozenset({"title", "status", "created", "date"})
 
