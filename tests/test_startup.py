@@ -139,6 +139,7 @@ def test_check_leaves_heavy_modules_unimported(tmp_path: Path, monkeypatch) -> N
     assert _heavy(warm, (*HEAVY, "git")) == set()
     assert "adrguard.core.parse.record" not in warm
     assert "yaml" not in warm  # front matter is read only by the parser
+    assert "yaml" not in cold  # ... and only when a record has some
 
 
 @pytest.mark.uses_cache

@@ -6,10 +6,9 @@ written with leading zeros (``nav_order: 0002``) stay strings instead of turning
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
-
-import yaml
 
 from adrguard.core.lazyre import lazy
 from adrguard.core.model import Problem
@@ -24,22 +23,30 @@ _MAX_FM_CHARS = 256 * 1024
 Split = tuple[dict[str, Any], dict[str, int], str, int, Problem | None]
 
 
-_Base: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when it is there
-
-
-class _Loader(_Base):  # type: ignore[misc]
-    """Safe YAML without surprises: no timestamps, and ``0002`` stays the string "0002"."""
-
-
 _INT = lazy(r"^(?:[-+]?0b[0-1_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+)$")
-_Loader.yaml_implicit_resolvers = {
-    first: [
-        (tag, _INT if tag == "tag:yaml.org,2002:int" else rx)
-        for tag, rx in resolvers
-        if tag != "tag:yaml.org,2002:timestamp"
-    ]
-    for first, resolvers in _Base.yaml_implicit_resolvers.items()
-}
+
+
+@functools.cache
+def _loader() -> Any:
+    """Safe YAML without surprises: no timestamps, and ``0002`` stays the string "0002"
+    (libyaml's loader when it is there). Built on the first record with front matter, so a run
+    without any never imports PyYAML; a constant we ship, not a memo of input (ADR 40)."""
+    import yaml
+
+    base: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+    class _Loader(base):  # type: ignore[misc]
+        pass
+
+    _Loader.yaml_implicit_resolvers = {
+        first: [
+            (tag, _INT if tag == "tag:yaml.org,2002:int" else rx)
+            for tag, rx in resolvers
+            if tag != "tag:yaml.org,2002:timestamp"
+        ]
+        for first, resolvers in base.yaml_implicit_resolvers.items()
+    }
+    return _Loader
 
 
 def _check_shape(value: Any) -> str | None:
@@ -81,8 +88,10 @@ def split(text: str) -> Split:
         line += yaml_text.count("\n", pos, m.start())
         pos = m.start()
         lines.setdefault(m.group(1).strip().strip("\"'"), line)
+    import yaml
+
     try:
-        value = yaml.load(yaml_text, Loader=_Loader)
+        value = yaml.load(yaml_text, Loader=_loader())
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 2 if mark is not None else 1
