@@ -41,20 +41,36 @@ class Scope:
     config: Config
     renames: Mapping[str, str] = field(default_factory=dict)  # old path -> new path
 
-    def findings_before(self, codes: Collection[str]) -> tuple[Finding, ...]:
+    def findings_before(
+        self, codes: Collection[str], root: Path | None = None
+    ) -> tuple[Finding, ...]:
         """What the rules ``codes`` reported before the change (only those need to run: a
         finding is older only if its own rule reported it before). Suppression bookkeeping
         (the rules flagged ``bookkeeping``) depends on every rule that ran, so with those all
-        rules run."""
+        rules run. With ``root`` (the work tree), kept in the record cache between runs: the
+        corpus before a change stays the same commit after commit
+        (:mod:`adrguard.adapters.run_cache`)."""
         from adrguard import engine
         from adrguard.rules import RULES_BY_CODE
 
-        if self.before is None or not codes:
+        before = self.before
+        if before is None or not codes:
             return ()
         config = self.config
         if not any(RULES_BY_CODE[c].meta.bookkeeping for c in codes if c in RULES_BY_CODE):
             config = config.with_overrides(select=tuple(sorted(codes)))
-        return engine.run(self.before, config).findings
+        if root is None:
+            return engine.run(before, config).findings
+        from adrguard.adapters.run_cache import findings_of
+        from adrguard.api.records import open_store
+
+        store = open_store(config, root)
+        try:
+            return findings_of(store, root, f"before {self.label}", before, config,
+                               lambda: engine.run(before, config).findings)
+        finally:
+            if store is not None:
+                store.close()
 
 
 @dataclass(frozen=True)
@@ -104,7 +120,7 @@ def judge(
         )
     older: tuple[Finding, ...] = ()
     if judging.scope is not None:
-        counted, older = _split(counted, judging.scope)
+        counted, older = _split(counted, judging.scope, root)
     if used is None and judging.scope is None and not untracked:
         return report
     gate = Gate(
@@ -118,13 +134,15 @@ def judge(
     return replace(report, findings=sort_findings(counted + internal), gate=gate)
 
 
-def _split(findings: list[Finding], scope: Scope) -> tuple[list[Finding], tuple[Finding, ...]]:
+def _split(
+    findings: list[Finding], scope: Scope, root: Path | None = None
+) -> tuple[list[Finding], tuple[Finding, ...]]:
     """(findings that count, older findings in files the change does not touch)."""
     inside = [f for f in findings if f.location.path in scope.touched]
     outside = [f for f in findings if f.location.path not in scope.touched]
     if not outside:
         return inside, ()
-    then = scope.findings_before({f.code for f in outside})
+    then = scope.findings_before({f.code for f in outside}, root)
     before = bl.follow_renames(bl.entries_of(then), scope.renames)
     result = bl.match(outside, before)
     return inside + list(result.new), result.known
