@@ -140,6 +140,9 @@ def test_check_leaves_heavy_modules_unimported(tmp_path: Path, monkeypatch) -> N
     assert "adrguard.core.parse.record" not in warm
     assert "yaml" not in warm  # front matter is read only by the parser
     assert "yaml" not in cold  # ... and only when a record has some
+    # no impact manifest, no fitness manifest, no change: their modules stay unloaded
+    features = ("adrguard.core.impact.analysis", "adrguard.core.fitness.manifest")
+    assert _heavy(cold, features) == set() and _heavy(warm, features) == set()
 
 
 @pytest.mark.uses_cache
