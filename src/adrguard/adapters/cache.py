@@ -167,17 +167,19 @@ class Store:
             fd = os.open(entry[2:], _READ_FLAGS, dir_fd=folder)
         except OSError:
             return None
+        head = FORMAT + entry.encode("ascii") + b"\n"
         try:
             st = os.fstat(fd)
             if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_ENTRY:
                 return None
-            data = os.read(fd, st.st_size + 1)
+            # the header, then the value in a read of its own (no copy of a large pack)
+            if _read_exactly(fd, len(head)) != head:
+                return None
+            return _read_exactly(fd, st.st_size - len(head))
         except OSError:
             return None
         finally:
             os.close(fd)
-        head = FORMAT + entry.encode("ascii") + b"\n"
-        return data[len(head) :] if data.startswith(head) else None
 
     def put(self, entry: str, value: bytes) -> None:
         """Store ``value`` under the key ``entry``: a temporary file, then a rename."""
@@ -192,7 +194,8 @@ class Store:
             return
         try:
             with os.fdopen(fd, "wb") as fh:
-                fh.write(FORMAT + entry.encode("ascii") + b"\n" + value)
+                fh.write(FORMAT + entry.encode("ascii") + b"\n")
+                fh.write(value)  # not joined to the header: a pack is tens of megabytes
             os.replace(tmp, name, src_dir_fd=folder, dst_dir_fd=folder)
         except OSError:
             with contextlib.suppress(OSError):
@@ -319,6 +322,17 @@ def _decode_pack(data: bytes | None) -> dict[bytes, bytes]:
         return msgspec.msgpack.decode(data, type=dict[bytes, bytes])
     except (msgspec.DecodeError, msgspec.ValidationError):
         return {}
+
+
+def _read_exactly(fd: int, size: int) -> bytes | None:
+    """``size`` bytes from ``fd`` (None when the file ends sooner, e.g. cut short meanwhile)."""
+    data = os.read(fd, size) if size > 0 else b""
+    while 0 < len(data) < size:  # a short read: rare, so the copy is too
+        more = os.read(fd, size - len(data))
+        if not more:
+            break
+        data += more
+    return data if len(data) == size else None
 
 
 def _subdir(parent: int, name: str) -> int:
