@@ -126,3 +126,25 @@ def test_the_key_is_the_same_in_every_process() -> None:
                            text=True, env={"PYTHONHASHSEED": str(seed)}).stdout
             for seed in (1, 2, 3)}
     assert len(outs) == 1 and '"set"' in outs.pop()
+
+
+def test_a_changed_source_file_is_another_stamp(tmp_path: Path) -> None:
+    import os
+
+    from adrguard.adapters.cache import source_stamp
+
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "a.py").write_text("x = 1\n", encoding="utf-8")
+    (tmp_path / "b.py").write_text("y = 2\n", encoding="utf-8")
+    (tmp_path / "notes.txt").write_text("not code\n", encoding="utf-8")
+    first = source_stamp(tmp_path)
+    assert [s.split()[0] for s in first] == ["b.py", "pkg/a.py"]
+    assert source_stamp(tmp_path) == first
+    (tmp_path / "notes.txt").write_text("other\n", encoding="utf-8")
+    assert source_stamp(tmp_path) == first  # only Python files count
+    st = os.stat(tmp_path / "b.py")
+    (tmp_path / "b.py").write_text("y = 3\n", encoding="utf-8")  # same size ...
+    os.utime(tmp_path / "b.py", ns=(st.st_atime_ns, st.st_mtime_ns + 1))  # ... a new time
+    assert source_stamp(tmp_path) != first
+    (tmp_path / "pkg" / "c.py").write_text("", encoding="utf-8")
+    assert len(source_stamp(tmp_path)) == 3

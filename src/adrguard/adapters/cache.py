@@ -360,14 +360,27 @@ def _write_tag(top: int) -> None:
 
 @functools.cache
 def parser_signature() -> str:
-    """adrguard's version and parser source (every module of ``core``), the installed libraries
-    that parse and encode (pyromark, PyYAML, msgspec) and Python's version."""
+    """adrguard's version and parser source (every module of ``core``, by :func:`source_stamp`),
+    the installed libraries that parse and encode (pyromark, PyYAML, msgspec) and Python's
+    version."""
     core = Path(__file__).resolve().parent.parent / "core"
     parts: list[str | bytes] = [FORMAT, __version__, sys.version, sys.platform]
     parts += [_installed(name) for name in ("pyromark", "yaml", "msgspec")]
-    for path in sorted(core.rglob("*.py")):
-        parts += [path.relative_to(core).as_posix(), path.read_bytes()]
+    parts += source_stamp(core)
     return key(*parts)
+
+
+def source_stamp(folder: Path) -> list[str]:
+    """Each Python file below ``folder``: its relative path, size and modification time. A
+    changed file is another stamp, by the test Python itself uses to decide that a module's
+    cached bytecode is stale (size and modification time), so a stamp that still matches
+    means Python runs the old code too; this reads no file (reading and hashing them cost
+    more than a warm hook spends on its records)."""
+    out = []
+    for path in sorted(folder.rglob("*.py")):
+        st = path.stat()
+        out.append(f"{path.relative_to(folder).as_posix()} {st.st_size} {st.st_mtime_ns}")
+    return out
 
 
 def _installed(name: str) -> str:

@@ -6,8 +6,8 @@ last commit holds it, to tell a finding the commit causes from one that was ther
 (:mod:`adrguard.api.gate`). The second corpus is the same commit after commit until the next
 one, so its findings are kept here. An entry is keyed by everything the run depends on:
 
-* adrguard's code (the parser's signature, and the source of the rules, the engine and the
-  configuration);
+* adrguard's code (the parser's signature, and the source files of the rules, the engine and
+  the configuration);
 * the configuration, every field, written out canonically (:func:`canonical`);
 * the corpus, every field: a record by its path, root, archive flag and the SHA-256 of its
   bytes (the parse depends on nothing else but the configuration and the code, which the key
@@ -28,7 +28,7 @@ from dataclasses import fields, is_dataclass
 from pathlib import Path
 from typing import Any
 
-from adrguard.adapters.cache import Store, digest, key, parser_signature
+from adrguard.adapters.cache import Store, digest, key, parser_signature, source_stamp
 from adrguard.core.findings import Finding, Severity
 from adrguard.core.model import Corpus, Decision, Location
 from adrguard.core.options import Vocabulary
@@ -45,13 +45,11 @@ class Uncacheable(Exception):
 @functools.cache
 def code_signature() -> str:
     """The parser's signature and the source of everything else a rule run executes: the
-    rules, the engine and the configuration."""
+    rules, the engine and the configuration (:func:`adrguard.adapters.cache.source_stamp`)."""
     top = Path(__file__).resolve().parent.parent
-    parts: list[str | bytes] = [parser_signature()]
-    for path in [*sorted((top / "rules").rglob("*.py")), *sorted((top / "engine").rglob("*.py")),
-                 top / "config.py"]:
-        parts += [path.relative_to(top).as_posix(), path.read_bytes()]
-    return key(*parts)
+    config = (top / "config.py").stat()
+    return key(parser_signature(), *source_stamp(top / "rules"), *source_stamp(top / "engine"),
+               f"config.py {config.st_size} {config.st_mtime_ns}")
 
 
 def canonical(value: Any) -> Any:
