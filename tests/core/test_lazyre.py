@@ -34,3 +34,33 @@ def test_a_bytes_pattern_and_a_bad_one() -> None:
         assert "missing )" in str(exc)
     else:
         raise AssertionError("a bad pattern compiled")
+
+
+def test_every_pattern_we_ship_compiles() -> None:
+    """A lazy pattern is compiled where it is first used: compile every one of ``core`` and
+    ``rules`` here, so a bad one fails a test, not a user's run."""
+    import importlib
+    import pkgutil
+
+    import adrguard.core
+    import adrguard.rules
+    from adrguard.core.lazyre import _Lazy
+
+    def walk(value: object, depth: int = 0) -> list[_Lazy]:
+        if isinstance(value, _Lazy):
+            return [value]
+        if depth < 3 and isinstance(value, (tuple, list)):
+            return [p for v in value for p in walk(v, depth + 1)]
+        if depth < 3 and isinstance(value, dict):
+            return [p for v in value.values() for p in walk(v, depth + 1)]
+        return []
+
+    found = 0
+    for package in (adrguard.core, adrguard.rules):
+        for info in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
+            module = importlib.import_module(info.name)
+            for value in list(vars(module).values()):
+                for pattern in walk(value):
+                    assert isinstance(pattern.groups, int)  # compiles it
+                    found += 1
+    assert found > 200
