@@ -4,6 +4,7 @@ same run without the cache, and anything the run depends on changing is a miss."
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import subprocess
@@ -103,7 +104,7 @@ def test_a_stored_run_is_used_only_under_the_same_key(tmp_path: Path) -> None:
                other_texts={"README.md": b"other"}),  # a file other than a record
     ]
     for i, other in enumerate(changed):
-        run_cache.findings_of(store, place, "p", other, config, lambda i=i: run(f"c{i}"))
+        run_cache.findings_of(store, place, "p", other, config, functools.partial(run, f"c{i}"))
     run_cache.findings_of(store, place, "p", corpus, Config(select=("ADR1",)), lambda: run("s"))
     assert ran == ["1", "c0", "c1", "c2", "s"]
     # a value the key cannot write out is run every time, never guessed
