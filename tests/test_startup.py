@@ -139,3 +139,38 @@ def test_check_leaves_heavy_modules_unimported(tmp_path: Path, monkeypatch) -> N
     assert _heavy(warm, (*HEAVY, "git")) == set()
     assert "adrguard.core.parse.record" not in warm
     assert "yaml" not in warm  # front matter is read only by the parser
+    assert "yaml" not in cold  # ... and only when a record has some
+    # no impact manifest, no fitness manifest, no change: their modules stay unloaded
+    features = ("adrguard.core.impact.analysis", "adrguard.core.fitness.manifest")
+    assert _heavy(cold, features) == set() and _heavy(warm, features) == set()
+
+
+@pytest.mark.uses_cache
+def test_the_hook_reads_the_committed_records_without_gitpython(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """``check --hook`` compares the staged record with the one HEAD holds: that one is read by
+    ``git cat-file --batch``, so the hook imports no gitpython either; it still tells the finding
+    the commit causes from an older one in a file the commit leaves alone."""
+    adr = tmp_path / "docs" / "adr"
+    adr.mkdir(parents=True)
+    body = "## Context\n\nWe need it.\n\n## Decision\n\nWe do it.\n\n## Consequences\n\nFine.\n"
+    (adr / "0001-r1.md").write_text(f"# 1. Record 1\n\nDate: 2024-01-01\n\n## Status\n\n"
+                                    f"Accepted\n\n{body}", encoding="utf-8")
+    (adr / "0002-r2.md").write_text("# 2. Record 2\n\nDate: 2024-01-02\n\n## Status\n\n"
+                                    "Accepted\n\n## Context\n\nOld gap.\n", encoding="utf-8")
+    env = {**os.environ, "GIT_AUTHOR_NAME": "a", "GIT_AUTHOR_EMAIL": "a@b",
+           "GIT_COMMITTER_NAME": "a", "GIT_COMMITTER_EMAIL": "a@b"}
+    for args in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "base"]):
+        subprocess.run(["git", *args], cwd=tmp_path, check=True, env=env)
+    (adr / "0001-r1.md").write_text("# 1. Record 1\n\nDate: 2024-01-01\n\n## Status\n\n"
+                                    "Accepted\n\n## Context\n\nNew.\n", encoding="utf-8")
+    subprocess.run(["git", "add", "-A"], cwd=tmp_path, check=True)
+    monkeypatch.setenv("ADRGUARD_CACHE_DIR", str(tmp_path.parent / "cache"))
+    staged = "docs/adr/0001-r1.md"
+    for _ in range(2):  # cold, then warm
+        assert "git" not in {m.split(".")[0] for m in
+                             _all_modules_after(tmp_path, "check", "--hook", staged)}
+    run = subprocess.run([sys.executable, "-m", "adrguard", "check", "--hook", staged],
+                         cwd=tmp_path, capture_output=True, text=True,
+                         env={**os.environ, "NO_COLOR": "1"})
+    assert "0001-r1.md" in run.stdout and "ADR104" in run.stdout
+    assert "1 older finding" in run.stdout and "0002-r2.md" not in run.stdout

@@ -266,6 +266,24 @@ def test_one_ls_tree_parser_for_files_paths_and_objects(tmp_path: Path) -> None:
     assert kinds == {"docs": "tree", "src": "tree"}
 
 
+def test_objects_are_read_in_one_batch_byte_for_byte(tmp_path: Path) -> None:
+    repo = GitRepo(tmp_path / "repo")
+    texts = {"a.md": "no newline at the end", "b.md": "\n\nblank lines\n\n", "c.md": "",
+             "d.md": "ends\r\n", "e.md": RECORD}
+    repo.write(texts)
+    repo.commit("files")
+    head = repo.git("rev-parse", "HEAD")
+    ids = git.object_ids(repo.path, head, texts)
+    got = git.read_blobs(repo.path, [ids["e.md"], *ids.values(), ids["a.md"]])
+    assert got == {ids[p]: t.encode() for p, t in texts.items()}
+    assert git.read_blobs(repo.path, []) == {}
+    missing = "0" * 40
+    with pytest.raises(git.GitError, match=r"cannot read objects .*0000000000 missing"):
+        git.read_blobs(repo.path, [ids["a.md"], missing])
+    with pytest.raises(git.GitError, match=r"is not an object id"):
+        git.read_blobs(repo.path, ["HEAD:a.md"])
+
+
 def test_a_git_failure_is_one_error_with_the_fix(tmp_path: Path) -> None:
     repo = _repo(tmp_path)
     for call in (lambda: git.files_at(repo.path, "no-such-rev"),

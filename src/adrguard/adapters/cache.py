@@ -189,17 +189,19 @@ class Store:
             fd = os.open(entry[2:], _READ_FLAGS, dir_fd=folder)
         except OSError:
             return None
+        head = FORMAT + entry.encode("ascii") + b"\n"
         try:
             st = os.fstat(fd)
             if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_ENTRY:
                 return None
-            data = os.read(fd, st.st_size + 1)
+            # the header, then the value in a read of its own (no copy of a large pack)
+            if _read_exactly(fd, len(head)) != head:
+                return None
+            return _read_exactly(fd, st.st_size - len(head))
         except OSError:
             return None
         finally:
             os.close(fd)
-        head = FORMAT + entry.encode("ascii") + b"\n"
-        return data[len(head) :] if data.startswith(head) else None
 
     def put(self, entry: str, value: bytes) -> None:
         """Store ``value`` under the key ``entry``: a temporary file, then a rename."""
@@ -214,7 +216,8 @@ class Store:
             return
         try:
             with os.fdopen(fd, "wb") as fh:
-                fh.write(FORMAT + entry.encode("ascii") + b"\n" + value)
+                fh.write(FORMAT + entry.encode("ascii") + b"\n")
+                fh.write(value)  # not joined to the header: a pack is tens of megabytes
             os.replace(tmp, name, src_dir_fd=folder, dst_dir_fd=folder)
         except OSError:
             with contextlib.suppress(OSError):
@@ -343,6 +346,17 @@ def _decode_pack(data: bytes | None) -> dict[bytes, bytes]:
         return {}
 
 
+def _read_exactly(fd: int, size: int) -> bytes | None:
+    """``size`` bytes from ``fd`` (None when the file ends sooner, e.g. cut short meanwhile)."""
+    data = os.read(fd, size) if size > 0 else b""
+    while 0 < len(data) < size:  # a short read: rare, so the copy is too
+        more = os.read(fd, size - len(data))
+        if not more:
+            break
+        data += more
+    return data if len(data) == size else None
+
+
 def _subdir(parent: int, name: str) -> int:
     """A folder below ``parent`` (created if missing), opened without following a symlink."""
     try:
@@ -368,14 +382,27 @@ def _write_tag(top: int) -> None:
 
 @functools.cache
 def parser_signature() -> str:
-    """adrguard's version and parser source (every module of ``core``), the installed libraries
-    that parse and encode (pyromark, PyYAML, msgspec) and Python's version."""
+    """adrguard's version and parser source (every module of ``core``, by :func:`source_stamp`),
+    the installed libraries that parse and encode (pyromark, PyYAML, msgspec) and Python's
+    version."""
     core = Path(__file__).resolve().parent.parent / "core"
     parts: list[str | bytes] = [FORMAT, __version__, sys.version, sys.platform]
     parts += [_installed(name) for name in ("pyromark", "yaml", "msgspec")]
-    for path in sorted(core.rglob("*.py")):
-        parts += [path.relative_to(core).as_posix(), path.read_bytes()]
+    parts += source_stamp(core)
     return key(*parts)
+
+
+def source_stamp(folder: Path) -> list[str]:
+    """Each Python file below ``folder``: its relative path, size and modification time. A
+    changed file is another stamp, by the test Python itself uses to decide that a module's
+    cached bytecode is stale (size and modification time), so a stamp that still matches
+    means Python runs the old code too; this reads no file (reading and hashing them cost
+    more than a warm hook spends on its records)."""
+    out = []
+    for path in sorted(folder.rglob("*.py")):
+        st = path.stat()
+        out.append(f"{path.relative_to(folder).as_posix()} {st.st_size} {st.st_mtime_ns}")
+    return out
 
 
 def _installed(name: str) -> str:

@@ -17,6 +17,7 @@ the MCP server's ``validate_adrs``, the GitHub Action through the CLI; compactio
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -146,7 +147,8 @@ def run_check(request: CheckRequest) -> CheckResult:
     paths = list(run.wanted.paths)
     judging = replace(run.judging, paths=tuple(paths),
                       files=tuple(_expand(run.corpus, paths)) if paths else None)
-    report = gate.judge(report, root, judging, ran=ran, earlier=_earlier, untracked=untracked)
+    report = gate.judge(report, root, judging, ran=ran,
+                        earlier=functools.partial(_earlier, root=root), untracked=untracked)
     return CheckResult(report, cfg, run.corpus, found, claims=run.claims)
 
 
@@ -163,19 +165,38 @@ def _run_given(r: CheckRequest, corpus: Corpus) -> CheckResult:
     return CheckResult(report, cfg, corpus)
 
 
-def _earlier(scope: Scope, codes: Collection[str]) -> tuple[Finding, ...]:
+def _earlier(
+    scope: Scope, codes: Collection[str], root: Path | None = None
+) -> tuple[Finding, ...]:
     """What the rules ``codes`` reported on the corpus before the change, by the one run (only
     those rules need to run: a finding is older only if its own rule reported it before).
     Suppression bookkeeping (the rules flagged ``bookkeeping``) depends on every rule that ran,
-    so with those all rules run."""
+    so with those all rules run. With ``root`` (the work tree), kept in the record cache between
+    runs: the corpus before a change stays the same commit after commit
+    (:mod:`adrguard.adapters.run_cache`)."""
     from adrguard.rules import RULES_BY_CODE
 
-    if scope.before is None or not codes:
+    before = scope.before
+    if before is None or not codes:
         return ()
     config = scope.config
     if not any(RULES_BY_CODE[c].meta.bookkeeping for c in codes if c in RULES_BY_CODE):
         config = config.with_overrides(select=tuple(sorted(codes)))
-    return run_check(CheckRequest(corpus=scope.before, config=config)).report.findings
+
+    def run() -> tuple[Finding, ...]:
+        return run_check(CheckRequest(corpus=before, config=config)).report.findings
+
+    if root is None:
+        return run()
+    from adrguard.adapters.run_cache import findings_of
+    from adrguard.api.pipeline.records import open_store
+
+    store = open_store(config, root)
+    try:
+        return findings_of(store, root, f"before {scope.label}", before, config, run)
+    finally:
+        if store is not None:
+            store.close()
 
 
 def _sources(r: CheckRequest, root: Path, cfg: Config) -> _Run:

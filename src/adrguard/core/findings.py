@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import enum
-import re
 from dataclasses import dataclass, field, replace
 
+from adrguard.core.lazyre import lazy
 from adrguard.core.model import Location
 
 # adrguard's own failure, reported as a finding (a rule that crashed): code and name
@@ -51,7 +51,7 @@ class Finding:
         return self if severity is self.severity else replace(self, severity=severity)
 
 
-_LEARNED_COUNT = re.compile(r"\b\d+ of \d+\b")
+_LEARNED_COUNT = lazy(r"\b\d+ of \d+\b")
 
 
 def fingerprint(finding: Finding) -> str:

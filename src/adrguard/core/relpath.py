@@ -12,11 +12,11 @@ characters HFS+ ignores, such as a zero-width joiner), as git itself refuses the
 
 from __future__ import annotations
 
-import re
+from adrguard.core.lazyre import lazy
 
 # Characters HFS+ ignores when it compares names (git's is_hfs_dotgit lists them).
-_HFS_IGNORED = re.compile("[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]")
-_DRIVE = re.compile(r"^[A-Za-z]:")
+_HFS_IGNORED = lazy("[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]")
+_DRIVE = lazy(r"^[A-Za-z]:")
 
 
 def is_git_name(segment: str) -> bool:

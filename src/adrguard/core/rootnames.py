@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from adrguard.core.lazyre import lazy
 from adrguard.core.model import Decision, Status
 
 # Folder names of decision logs (casefolded; "-", "_" and " " are the same).
@@ -68,7 +69,7 @@ MAX_DEPTH = 8  # a root deeper than this many folders is never detected
 # ``0007-x``, ``007_x``, ``12``; ``adr-12``, ``ADR021-x``, ``scs-0118-v1-x``, ``dr 3``;
 # ``2023-03-02-x``, ``20200925-x``, ``2023-03-x``. The number ends the name or is followed by a
 # separator (``2fa-setup`` is not a numbered name).
-_NUMBERED = re.compile(
+_NUMBERED = lazy(
     r"^(?:[a-z]{1,8}[-_ ]?)?\d{1,5}(?:[-_. ]|$)"
     r"|^\d{4}-?\d{2}(?:-?\d{2})?(?:[-_. ]|$)",
     re.IGNORECASE,
@@ -80,7 +81,7 @@ _DECISION = frozenset(
     {"decision", "decision outcome", "considered options", "consequences", "decision drivers"}
 )
 _STRONG_SOURCES = frozenset({"front-matter", "section", "heading"})
-_HEADING_NUMBER = re.compile(r"^[\d.]+\s+|:$")
+_HEADING_NUMBER = lazy(r"^[\d.]+\s+|:$")
 
 
 def fold(name: str) -> str:

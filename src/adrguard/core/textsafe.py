@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import re
 
+from adrguard.core.lazyre import lazy
+
 # Controls a terminal or a log viewer acts on, and characters that reorder or hide text: the
 # one set every output neutralises (the annotations of reporters.github too). The zero-width
 # joiner and non-joiner stay: scripts and emoji need them.
@@ -32,10 +34,10 @@ SPECIAL = (
     "\u2028\u2029"  # line and paragraph separators
     "\ud800-\udfff"  # lone surrogates (undecodable bytes)
 )
-_CONTROL = re.compile(f"[\x00-\x08\x0a-\x1f{SPECIAL}]")  # one line: every C0 but tab
-_CONTROL_KEEP_NEWLINE = re.compile(f"[\x00-\x08\x0b-\x1f{SPECIAL}]")
-_LINE_COMMAND = re.compile(r"^([^\S\n]*):(?=:)", re.MULTILINE)  # blanks, then `::`
-_JSON_UNSAFE = re.compile(f"[{SPECIAL}]")
+_CONTROL = lazy(f"[\x00-\x08\x0a-\x1f{SPECIAL}]")  # one line: every C0 but tab
+_CONTROL_KEEP_NEWLINE = lazy(f"[\x00-\x08\x0b-\x1f{SPECIAL}]")
+_LINE_COMMAND = lazy(r"^([^\S\n]*):(?=:)", re.MULTILINE)  # blanks, then `::`
+_JSON_UNSAFE = lazy(f"[{SPECIAL}]")
 
 
 def _visible(m: re.Match[str]) -> str:

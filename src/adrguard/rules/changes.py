@@ -13,13 +13,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from adrguard.core.findings import Finding, Severity
-from adrguard.core.impact.analysis import (
-    analyse,
-    configured_statuses,
-    front_matter_line,
-    resolve,
-    successor,
-)
 from adrguard.core.impact.globs import GlobSet, glob_problem
 from adrguard.core.impact.mapping import manifest_of
 from adrguard.core.model import INACTIVE_STATUSES, Decision, Location
@@ -66,6 +59,8 @@ class GovernedChange(BaseRule):
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         if ctx.changes is None:
             return
+        from adrguard.core.impact.analysis import analyse, configured_statuses
+
         manifest = manifest_of(ctx.corpus, ctx.options)
         impact = analyse(ctx.corpus, ctx.changes, manifest, configured_statuses(ctx.options))
         for a in impact.affected:
@@ -102,6 +97,8 @@ class MappingUnknownDecision(BaseRule):
         manifest = manifest_of(ctx.corpus, ctx.options)
         if manifest is None:
             return
+        from adrguard.core.impact.analysis import resolve
+
         for m in manifest.mappings:
             hits = resolve(ctx.corpus, m.decision)
             where = Location(manifest.path, m.line, m.column)
@@ -145,6 +142,8 @@ class MappingInactiveDecision(BaseRule):
         manifest = manifest_of(ctx.corpus, ctx.options)
         if manifest is None:
             return
+        from adrguard.core.impact.analysis import resolve, successor
+
         for m in manifest.mappings:
             hits = resolve(ctx.corpus, m.decision)
             if len(hits) != 1 or hits[0].status not in INACTIVE_STATUSES:
@@ -200,6 +199,10 @@ class MappingMatchesNothing(BaseRule):
                 checks += [(g, f"the mapping for {m.decision}", where, m.decision)
                            for g in m.paths]
         for d in corpus.decisions:
+            if not d.governed_paths:  # (the analysis module loads only for records with some)
+                continue
+            from adrguard.core.impact.analysis import front_matter_line
+
             where = Location(d.path, front_matter_line(d))
             checks += [(g, f"{d.id}'s affected-paths", where, d.id)
                        for g in d.governed_paths if glob_problem(g) is None]
@@ -358,6 +361,8 @@ class UncoveredChange(BaseRule):
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         if ctx.changes is None:
             return
+        from adrguard.core.impact.analysis import analyse, configured_statuses
+
         manifest = manifest_of(ctx.corpus, ctx.options)
         impact = analyse(ctx.corpus, ctx.changes, manifest, configured_statuses(ctx.options))
         for path in impact.ungoverned:

@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from adrguard.core.citations.resolve import UNKNOWN, Cited, index, line_successors, standing
 from adrguard.core.findings import Finding, Severity
 from adrguard.core.graph.graph import short
+from adrguard.core.lazyre import lazy
 from adrguard.core.model import Corpus, Decision, Location
 from adrguard.core.parse import formats
 from adrguard.rules.base import BaseRule, RuleContext, RuleMeta
@@ -47,13 +48,13 @@ HISTORY_FILES = ("changelog", "changes", "history", "news", "release-notes", "re
 
 # A file named by a date (``2022-07-19.md``, ``meeting-2021-08-03.md``) records a moment:
 # meeting notes, a journal. Citing what was in force then is right.
-_DATED_NAME = re.compile(r"(?:^|[^0-9])(?:19|20)\d\d-[01]\d-[0-3]\d(?:[^0-9]|$)")
+_DATED_NAME = lazy(r"(?:^|[^0-9])(?:19|20)\d\d-[01]\d-[0-3]\d(?:[^0-9]|$)")
 # A file citing this many distinct records is a catalogue of the log (an index, a README
 # table of every record, a list of amendments): it lists superseded and deprecated records
 # because they exist, not because it relies on them.
 CATALOGUE_RECORDS = 10
 # Documents only: code that cites many decisions relies on each of them.
-_DOCUMENT = re.compile(r"\.(?:md|mdx|markdown|rst|txt|adoc|asciidoc|html?)$", re.IGNORECASE)
+_DOCUMENT = lazy(r"\.(?:md|mdx|markdown|rst|txt|adoc|asciidoc|html?)$", re.IGNORECASE)
 
 
 def _catalogues(corpus: Corpus) -> frozenset[str]:

@@ -204,12 +204,13 @@ class FrontMatterSchema(BaseRule):
         """Governed paths (``affected-paths``, ``scope``) must be globs adrguard can match:
         each is checked by the function that compiles it, so a bad one is reported here
         instead of being skipped by the change-aware rules."""
-        from adrguard.core.impact.analysis import front_matter_line
         from adrguard.core.impact.globs import glob_problem
 
         for glob in d.governed_paths:
             problem = glob_problem(glob)
             if problem is not None:
+                from adrguard.core.impact.analysis import front_matter_line
+
                 yield self.finding(
                     f"front matter path glob {glob!r} cannot be matched: {problem}",
                     Location(d.path, front_matter_line(d)),

@@ -10,20 +10,21 @@ find nothing. A rule's decision is resolved as every front end resolves a record
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from adrguard.core.findings import Finding, Severity
-from adrguard.core.fitness.manifest import (
-    FitnessManifest,
-    FitnessManifestError,
-    FitnessRule,
-    outside_repository,
-    parse_manifest,
-)
 from adrguard.core.graph import graph
 from adrguard.core.graph.resolve import lookup
 from adrguard.core.model import INACTIVE_STATUSES, Decision, Location
 from adrguard.core.options import fitness_path
 from adrguard.rules.base import BaseRule, RuleContext, RuleMeta
+
+if TYPE_CHECKING:  # the manifest module loads only when a manifest is there
+    from adrguard.core.fitness.manifest import (
+        FitnessManifest,
+        FitnessManifestError,
+        FitnessRule,
+    )
 
 
 def _manifest(ctx: RuleContext) -> FitnessManifest | FitnessManifestError | None:
@@ -34,6 +35,8 @@ def _manifest(ctx: RuleContext) -> FitnessManifest | FitnessManifestError | None
         data = ctx.corpus.other_texts.get(path)
         if data is None:
             return None
+        from adrguard.core.fitness.manifest import FitnessManifestError, parse_manifest
+
         try:
             return parse_manifest(path, bytes(data))
         except FitnessManifestError as exc:
@@ -44,6 +47,10 @@ def _manifest(ctx: RuleContext) -> FitnessManifest | FitnessManifestError | None
 
 def _valid(ctx: RuleContext) -> FitnessManifest | None:
     found = _manifest(ctx)
+    if found is None:
+        return None
+    from adrguard.core.fitness.manifest import FitnessManifest
+
     return found if isinstance(found, FitnessManifest) else None
 
 
@@ -89,6 +96,10 @@ class FitnessManifestInvalid(BaseRule):
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         found = _manifest(ctx)
+        if found is None:
+            return
+        from adrguard.core.fitness.manifest import FitnessManifestError
+
         if isinstance(found, FitnessManifestError):
             yield self.finding(found.detail, Location(found.path, found.line, found.column))
 
@@ -195,6 +206,8 @@ class FitnessEvidenceOutside(BaseRule):
         manifest = _valid(ctx)
         if manifest is None:
             return
+        from adrguard.core.fitness.manifest import outside_repository
+
         for rule in manifest.rules:
             for name, (line, column) in zip(rule.evidence, rule.evidence_places, strict=True):
                 problem = outside_repository(name)

@@ -11,6 +11,7 @@ from adrguard.core.findings import Finding, Severity
 from adrguard.core.graph import graph
 from adrguard.core.graph.resolve import Resolver, Target, parse_target
 from adrguard.core.graph.routes import Reading
+from adrguard.core.lazyre import lazy
 from adrguard.core.model import Decision, Link, Location
 from adrguard.core.nearest import Budget, Vocabulary
 from adrguard.core.parse import formats
@@ -21,12 +22,12 @@ from adrguard.rules.mentions import masked_lines, mentions_any
 # "Did you mean" for broken anchors: word comparisons allowed in one run, all broken anchors
 # together (see _Hints). The real logs of benchmarks/ecosystem need at most about 1,400.
 HINT_BUDGET = 50_000
-_HTML_ID = re.compile(r"""<[^>]*?\b(?:id|name)\s*=\s*["']([^"']+)["']""", re.IGNORECASE)
+_HTML_ID = lazy(r"""<[^>]*?\b(?:id|name)\s*=\s*["']([^"']+)["']""", re.IGNORECASE)
 # A heading's explicit id in an attribute list (`## Scope {#scope}`, kramdown's `{: #scope}`):
 # Pandoc, kramdown, Hugo, MkDocs and Docusaurus give the heading that anchor.
-_ATTR_ID = re.compile(r"^#{1,6}[ \t].*?\{:?[ \t]*#([A-Za-z][\w.:-]{0,200})[^}\n]{0,200}\}[ \t#]*$",
+_ATTR_ID = lazy(r"^#{1,6}[ \t].*?\{:?[ \t]*#([A-Za-z][\w.:-]{0,200})[^}\n]{0,200}\}[ \t#]*$",
                       re.MULTILINE)
-_DATE_AFTER = re.compile(r"[-/.]\d")
+_DATE_AFTER = lazy(r"[-/.]\d")
 
 
 def _checked_links(ctx: RuleContext) -> Iterator[tuple[Decision, Link, Target]]:
@@ -283,15 +284,15 @@ def _moved(names: dict[str, list[str]], repo_path: str) -> str | None:
     return found[0] if len(found) == 1 else None
 
 
-_RECORD_SLUG = re.compile(r"^[A-Za-z]{0,12}[-_]?\d{1,6}[-_](.+)$")
+_RECORD_SLUG = lazy(r"^[A-Za-z]{0,12}[-_]?\d{1,6}[-_](.+)$")
 # A host name that GitHub reads as a relative path: a name with a dot and a common top-level
 # domain (not a file extension: .md, .sh, .in, .json are not in the list).
-_DOMAIN = re.compile(
+_DOMAIN = lazy(
     r"^(?:[a-z0-9][a-z0-9-]{0,62}\.){1,4}(?:com|org|net|io|dev|gov|edu|co|ai|info|tech|cloud|"
     r"uk|de|fr|eu|ch|nl|jp|cn|ru|us|ca|au|be|at|se|no|fi|dk|pl|es|it|br|xyz)(?:/|$)",
     re.IGNORECASE,
 )
-_EMAIL = re.compile(r"^[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63})+$")
+_EMAIL = lazy(r"^[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63})+$")
 
 
 def _renamed(resolver: Resolver, d: Decision, repo_path: str) -> str | None:
@@ -325,7 +326,7 @@ def _unlinked(path: str) -> str | None:
 
 
 MIN_ID_FORM = 3  # links naming records by another id form before it is the log's convention
-_ID_SEGMENT = re.compile(r"^([a-z]{2,10})-0*(\d{1,6})(\.md)?$", re.I)
+_ID_SEGMENT = lazy(r"^([a-z]{2,10})-0*(\d{1,6})(\.md)?$", re.I)
 
 
 def _by_id_form(

@@ -8,13 +8,13 @@ text finds exactly those lines.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
+from adrguard.core.lazyre import lazy
 from adrguard.core.parse.masking import blank_comments, mask_line
 from adrguard.core.saferegex import Regex
 
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_FENCE = lazy(r"^ {0,3}(`{3,}|~{3,})")
 
 
 def _matching_lines(body: str, pattern: Regex) -> set[int]:

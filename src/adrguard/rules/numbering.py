@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator
 from adrguard.core.conventions.log import Log
 from adrguard.core.conventions.naming import Name, Scheme
 from adrguard.core.findings import Finding, Severity
+from adrguard.core.lazyre import lazy
 from adrguard.core.model import Decision, Location
 from adrguard.core.parse import formats, ids
 from adrguard.core.saferegex import UnsafePattern, compile_user
@@ -34,7 +35,7 @@ def file_number(path: str, root: str) -> int | None:
 
 
 # "# n. Title", "# NNNN - Title", "# ADR-XXX: Title": the template's number was never filled in.
-_PLACEHOLDER_NUMBER = re.compile(
+_PLACEHOLDER_NUMBER = lazy(
     r"^\s*(?:(?:adr|rfc|dr)[-_ ]?)?((?:n|nn+|x|xx+|#+)\s*[.:)\-–—])\s", re.IGNORECASE
 )
 
@@ -111,7 +112,7 @@ def _same_number(ctx: RuleContext,
 
 
 # A part number after the record's number: ``cap-0046-01``, ``0012_03-x`` (zero-padded).
-_PART = re.compile(r"^[A-Za-z]{0,12}[-_ ]?\d{1,6}[-_.](\d{2})(?=$|[-_ .])")
+_PART = lazy(r"^[A-Za-z]{0,12}[-_ ]?\d{1,6}[-_.](\d{2})(?=$|[-_ .])")
 
 
 def _parts(group: tuple[Decision, ...]) -> bool:

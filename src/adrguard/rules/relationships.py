@@ -12,6 +12,7 @@ from collections.abc import Iterator, Sequence
 from adrguard.core.findings import Finding, Severity
 from adrguard.core.graph import graph
 from adrguard.core.graph.graph import link_line, short
+from adrguard.core.lazyre import lazy
 from adrguard.core.model import INACTIVE_STATUSES, Decision, Location, RelKind, Status
 from adrguard.rules.base import BaseRule, RuleContext, RuleMeta
 from adrguard.rules.supersession import OneSidedSupersession
@@ -157,7 +158,7 @@ def _edge_location(g: graph.Graph, kind: str, a: str, b: str) -> Location | None
 # Prose that says what replaced a record ("superseded by the zone design", "replaced with
 # the hosted service; see PR 153"): a successor the author named, but no record adrguard can
 # check. Bounded: the verb, at most 120 characters, then by/with/see and a word.
-_PROSE_SUCCESSOR = re.compile(
+_PROSE_SUCCESSOR = lazy(
     r"\b(?:supersed|supercede|replac)\w*\b[^\n]{0,120}?"
     r"\b(?:by|with|see|in favou?r of)\s+[\w\[(`\"']",
     re.IGNORECASE,

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterator, Mapping
 
 from adrguard.core.findings import Finding, Severity
+from adrguard.core.lazyre import lazy
 from adrguard.core.model import Decision, Location, Status
 from adrguard.core.nearest import Budget, Vocabulary
 from adrguard.core.options import Vocabulary as StatusWords
@@ -174,7 +174,7 @@ def _is_house_word(found: list[tuple[Decision, str]]) -> bool:
 
 _HABIT = 4  # a guessed word a quarter of a log's records share is the log's habit
 _HABIT_RECORDS = 3  # ... and so is one that three records share
-_KEY_END = re.compile(r"[^\w\s'’-]")
+_KEY_END = lazy(r"[^\w\s'’-]")
 
 
 def _status_key(folded: str) -> str:
@@ -189,7 +189,7 @@ def _status_key(folded: str) -> str:
 SUGGEST_CHARS = 500
 SUGGEST_PHRASES = 16
 HINT_BUDGET = 50_000
-_PHRASE = re.compile(r"[^\W\d_]+(?:[ -][^\W\d_]+)*")
+_PHRASE = lazy(r"[^\W\d_]+(?:[ -][^\W\d_]+)*")
 
 
 def _with_statuses(configured: Mapping[str, str]) -> Mapping[str, str]:

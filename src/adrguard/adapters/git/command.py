@@ -5,8 +5,7 @@ base, an untracked file) catches that one class. A missing git executable is a p
 :class:`UserError` that no caller swallows.
 
 Commands run through :mod:`subprocess` (the standard library, loaded at start-up anyway), so
-listing and reading a work tree never imports gitpython; only reading objects does
-(:func:`adrguard.adapters.git.tree.read_blobs`)."""
+listing a work tree and reading objects (``git cat-file --batch``) never imports gitpython."""
 
 from __future__ import annotations
 
@@ -45,14 +44,16 @@ def one_line(raw: bytes | str) -> str:
     return " ".join(text.split()).strip("'").strip()[:STDERR_CHARS]
 
 
-def run(repo_root: Path, *args: str, timeout: float | None = None) -> bytes:
-    """``git ARGS`` in ``repo_root``: its raw standard output. Raises :class:`GitError` when
-    git fails (or runs longer than ``timeout`` seconds), ``UserError`` when git is missing."""
+def run(repo_root: Path, *args: str, timeout: float | None = None,
+        stdin: bytes | None = None) -> bytes:
+    """``git ARGS`` in ``repo_root`` (fed ``stdin`` when given): its raw standard output.
+    Raises :class:`GitError` when git fails (or runs longer than ``timeout`` seconds),
+    ``UserError`` when git is missing."""
     env = {**os.environ, **_ENV}
     try:
         done = subprocess.run(
-            ["git", *args], cwd=repo_root, env=env, stdin=subprocess.DEVNULL,
-            capture_output=True, timeout=timeout, check=False,
+            ["git", *args], cwd=repo_root, env=env, capture_output=True, timeout=timeout,
+            check=False, input=stdin, stdin=None if stdin is not None else subprocess.DEVNULL,
         )
     except subprocess.TimeoutExpired:
         raise GitError(f"git {args[0]} took longer than {timeout:.0f} s: stopped; retry, or "

@@ -1,6 +1,6 @@
 """What a commit holds: its tree as ``git ls-tree -z`` lists it (one parser for every caller)
-and the contents of its files (read from git's object database through gitpython, imported
-only here and only when an object is read)."""
+and the contents of its files (read from git's object database by one ``git cat-file --batch``
+process)."""
 
 from __future__ import annotations
 
@@ -70,20 +70,32 @@ def blobs_at(repo_root: Path, rev: str, paths: Iterable[str]) -> dict[str, bytes
 
 
 def read_blobs(repo_root: Path, shas: list[str]) -> dict[str, bytes]:
-    """Object contents by id, through one ``git cat-file --batch`` process (gitpython's
-    object database)."""
-    if not shas:
+    """Object contents by id, through one ``git cat-file --batch`` process. An id git does not
+    hold (or that is not one) is a :class:`GitError`."""
+    wanted = list(dict.fromkeys(shas))
+    if not wanted:
         return {}
-    import git
+    bad = next((s for s in wanted if not _is_object_id(s)), None)
+    if bad is not None:
+        raise GitError(f"cannot read objects from {repo_root}: {bad[:80]!r} is not an object id")
+    try:
+        out = run(repo_root, "cat-file", "--batch", stdin="".join(f"{s}\n" for s in wanted)
+                  .encode("ascii"))
+    except GitError as exc:
+        raise exc.saying(f"cannot read objects from {repo_root}: {exc.reason}") from None
+    found: dict[str, bytes] = {}
+    pos = 0
+    for sha in wanted:  # "<id> <type> <size>\n<contents>\n", or "<id> missing\n"
+        end = out.find(b"\n", pos)
+        header = out[pos:end if end >= 0 else len(out)].split(b" ")
+        if end < 0 or len(header) != 3 or not header[2].isdigit():
+            why = b" ".join(header[1:]).decode("ascii", "replace") or "no answer"
+            raise GitError(f"cannot read objects from {repo_root}: {sha[:12]} {why}")
+        size = int(header[2])
+        found[sha] = out[end + 1:end + 1 + size]
+        pos = end + 2 + size
+    return found
 
-    try:
-        repo = git.Repo(str(repo_root))
-    except (git.InvalidGitRepositoryError, git.NoSuchPathError):
-        raise GitError(f"{repo_root} is not inside a git repository") from None
-    try:
-        return {sha: repo.odb.stream(bytes.fromhex(sha)).read() for sha in dict.fromkeys(shas)}
-    except (ValueError, git.GitCommandError) as exc:
-        why = " ".join(str(getattr(exc, "stderr", "") or exc).split())[:200]
-        raise GitError(f"cannot read objects from {repo_root}: {why}") from None
-    finally:
-        repo.close()
+
+def _is_object_id(text: str) -> bool:
+    return len(text) in (40, 64) and all(c in "0123456789abcdef" for c in text.lower())

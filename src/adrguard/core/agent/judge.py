@@ -29,11 +29,12 @@ import hashlib
 import ipaddress
 import json
 import math
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 from urllib.parse import urlsplit
+
+from adrguard.core.lazyre import lazy
 
 ANSWER_SCHEMA = "relevance-answer.schema.json"
 PROMPT_VERSION = "1"  # part of the cache key: a new prompt never reuses old answers
@@ -63,7 +64,7 @@ FAILED = "failed"  # asked, and the answer could not be used
 ANSWERED = "answered"
 CACHED = "cached"
 
-_CONTROL = re.compile(
+_CONTROL = lazy(
     r"[\x00-\x1f\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]"
 )
 
@@ -179,7 +180,7 @@ class AnswerError(Exception):
         self.detail = one_line(detail, 160)
 
 
-_IDENTIFIER = re.compile(r"[A-Za-z0-9_.\-]{1,64}")
+_IDENTIFIER = lazy(r"[A-Za-z0-9_.\-]{1,64}")
 
 
 def one_line(text: str, limit: int) -> str:

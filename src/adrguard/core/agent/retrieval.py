@@ -29,12 +29,13 @@ from dataclasses import dataclass, field
 from adrguard.core.impact.analysis import DEFAULT_STATUSES, governors, resolve, status_key
 from adrguard.core.impact.globs import GlobSet, match_globs
 from adrguard.core.impact.mapping import Manifest
+from adrguard.core.lazyre import lazy
 from adrguard.core.model import Corpus, Decision
 
 PATH_SCORE = 10.0  # per path a record governs; keyword scores rarely reach it
 TITLE_WEIGHT = 3  # a title word counts as this many body words
 K1, B = 1.2, 0.75
-_WORD = re.compile(r"\w+", re.UNICODE)
+_WORD = lazy(r"\w+", re.UNICODE)
 _STOP = "a an and are as at be by for from has have how i in is it its of on or that the this to "
 _STOP += "we what when which will with use using used our not no do does should can"
 STOPWORDS = frozenset(_STOP.split(" "))

@@ -30,6 +30,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from adrguard.core.lazyre import lazy
 from adrguard.core.model import Corpus, Decision
 
 if TYPE_CHECKING:
@@ -147,7 +148,7 @@ def _first(
 
 
 CITES = "adr:"
-_KEY_NUMBER = re.compile(r"^(?:[a-z]{2,10}[-_ ]?)?#?0*(\d{1,6})$", re.IGNORECASE)
+_KEY_NUMBER = lazy(r"^(?:[a-z]{2,10}[-_ ]?)?#?0*(\d{1,6})$", re.IGNORECASE)
 
 
 def _citing(

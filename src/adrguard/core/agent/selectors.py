@@ -17,15 +17,15 @@ made one ``-``, without leading or trailing ``-`` (``Payments API`` = ``payments
 
 from __future__ import annotations
 
-import re
 from collections.abc import Collection, Iterable, Sequence
 
+from adrguard.core.lazyre import lazy
 from adrguard.core.model import Corpus, Decision
 
 DOMAIN_KEYS = ("domain", "domains", "category", "categories")
 ITERATION_KEYS = ("iteration", "iterations", "milestone", "release")
 _OWN_FOLDER_FILES = frozenset({"readme.md", "index.md"})
-_NON_WORD = re.compile(r"[^\w]+|_+")
+_NON_WORD = lazy(r"[^\w]+|_+")
 
 
 def slug(text: str) -> str:

@@ -14,22 +14,22 @@ an initial or a number) or at ``。！？``; the text is on one line, and a sent
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
 from adrguard.core.conventions.sections import OWN_NAMES, STAND_INS, fold
+from adrguard.core.lazyre import lazy
 from adrguard.core.model import Decision, Section
 
 MAX_SUMMARY = 200  # code points of ``summary``
-_END = re.compile(r"[.!?](?=[\s\"')\]]|$)|[。！？]")
+_END = lazy(r"[.!?](?=[\s\"')\]]|$)|[。！？]")
 _WORDS = "e.g i.e etc vs cf approx incl esp al fig no nr ca resp z.b d.h u.a bzw usw ggf vgl"
 _ABBREVIATIONS = frozenset(_WORDS.split(" ")) | {"dr", "mr", "ms", "mrs", "st", "jr", "sr"}
 _NOT_PROSE = frozenset(
     {"status", "date", "dates", "deciders", "decision makers", "technical story", "metadata",
      "authors", "author", "owner", "owners", "tags", "table of contents", "contents", "toc"}
 )
-_LABELLED = re.compile(r"^\W*[\w .\-/]{1,40}:(?:\s|$)")  # "Date: 2021", "Status: accepted"
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]")
+_LABELLED = lazy(r"^\W*[\w .\-/]{1,40}:(?:\s|$)")  # "Date: 2021", "Status: accepted"
+_CONTROL = lazy(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]")
 
 
 def first_sentence(text: str, limit: int = MAX_SUMMARY) -> str | None:

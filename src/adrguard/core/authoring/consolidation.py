@@ -17,21 +17,21 @@ the draft never declares what its sources declared.
 from __future__ import annotations
 
 import posixpath
-import re
 from collections.abc import Collection, Sequence
 
 from adrguard.core.authoring.style import Style
 from adrguard.core.conventions.sections import Requirement
 from adrguard.core.graph.graph import Graph
+from adrguard.core.lazyre import lazy
 from adrguard.core.model import Decision, Section, SourceFile, Status
 from adrguard.core.options import Options
 from adrguard.core.parse.record import parse
 
 MARK = "<!-- adrguard:consolidation-draft -->"
 QUOTE_LINES = 80  # lines quoted from one section at most; the rest is read in the source
-_HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)[ \t#]*$")
-_FENCE = re.compile(r"`{3,}|~{3,}")
-_RELATIVE = re.compile(r"\]\((?!https?:|mailto:|#|/)([^)\s]+)")
+_HEADING = lazy(r"^ {0,3}(#{1,6})[ \t]+(.*?)[ \t#]*$")
+_FENCE = lazy(r"`{3,}|~{3,}")
+_RELATIVE = lazy(r"\]\((?!https?:|mailto:|#|/)([^)\s]+)")
 DECISION = Requirement.parse("decision")
 CONSEQUENCES = Requirement.parse("consequences")
 

@@ -13,6 +13,7 @@ import datetime as dt
 import re
 
 from adrguard.core.conventions import dates
+from adrguard.core.lazyre import lazy
 
 _MONTHS = (
     "January", "February", "March", "April", "May", "June", "July", "August", "September",
@@ -21,12 +22,12 @@ _MONTHS = (
 _ENGLISH = {m.casefold(): i for i, m in enumerate(_MONTHS, 1)} | {
     m[:3].casefold(): i for i, m in enumerate(_MONTHS, 1)
 } | {"sept": 9}
-_ISO_DAY = re.compile(r"^(?P<y>\d{4})-(?P<m>\d{2})-(?P<d>\d{2})")
-_ISO_MONTH = re.compile(r"^(?P<y>\d{4})-(?P<m>\d{2})(?!\d|-\d)")
-_COMPACT = re.compile(r"^(?P<y>\d{4})(?P<m>\d{2})(?P<d>\d{2})$")
-_CJK = re.compile(r"^(?P<y>\d{4})(\s*年\s*)(?P<m>\d{1,2})(\s*月)(?:(\s*)(?P<d>\d{1,2})(\s*日))?$")
-_NUMERIC = re.compile(r"^(?P<a>\d{1,4})(?P<s>[/.-])(?P<b>\d{1,2})(?P=s)(?P<c>\d{2}|\d{4})\.?$")
-_HUMAN = re.compile(
+_ISO_DAY = lazy(r"^(?P<y>\d{4})-(?P<m>\d{2})-(?P<d>\d{2})")
+_ISO_MONTH = lazy(r"^(?P<y>\d{4})-(?P<m>\d{2})(?!\d|-\d)")
+_COMPACT = lazy(r"^(?P<y>\d{4})(?P<m>\d{2})(?P<d>\d{2})$")
+_CJK = lazy(r"^(?P<y>\d{4})(\s*年\s*)(?P<m>\d{1,2})(\s*月)(?:(\s*)(?P<d>\d{1,2})(\s*日))?$")
+_NUMERIC = lazy(r"^(?P<a>\d{1,4})(?P<s>[/.-])(?P<b>\d{1,2})(?P=s)(?P<c>\d{2}|\d{4})\.?$")
+_HUMAN = lazy(
     r"^(?:(?P<d1>\d{1,2})(?P<o1>st|nd|rd|th)?\.?\s+(?:de\s+)?)?(?P<month>[^\W\d_]+)\.?"
     r"(?:\s+(?P<d2>\d{1,2})(?P<o2>st|nd|rd|th)?)?,?\s+(?:de\s+)?(?P<y>\d{4})\.?$",
     re.I,

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from adrguard.core.authoring import dating, tables
 from adrguard.core.authoring.style import Place, Style
+from adrguard.core.lazyre import lazy
 from adrguard.core.model import Decision, StatusStatement
 from adrguard.core.parse import status as st
 from adrguard.core.parse.document import Document
@@ -25,12 +26,12 @@ from adrguard.core.parse.front_matter import split
 from adrguard.core.parse.keyed import front_matter_key
 from adrguard.core.parse.markdown import walk
 
-_BLOCK_PREFIX = re.compile(r"^([ \t]*(?:>[ \t]?)*[ \t]*(?:[*+-][ \t]+|\d{1,9}[.)][ \t]+)?"
+_BLOCK_PREFIX = lazy(r"^([ \t]*(?:>[ \t]?)*[ \t]*(?:[*+-][ \t]+|\d{1,9}[.)][ \t]+)?"
                            r"(?:\[[ xX]\][ \t]+)?(?:\*\*|__|\*|_)?)")
-_EMPHASIS_END = re.compile(r"(?:\*\*|__|\*|_)?[ \t]*$")
-_FM_KEY = re.compile(r"^([ \t]*[\"']?)([^\"':#]+?)([\"']?[ \t]*:[ \t]*)(.*?)([ \t]+#.*)?$")
-_BULLET = re.compile(r"^([ \t]*(?:[*+-]|\d{1,9}[.)])[ \t]+)")
-_COLON = re.compile(r"[:：]")
+_EMPHASIS_END = lazy(r"(?:\*\*|__|\*|_)?[ \t]*$")
+_FM_KEY = lazy(r"^([ \t]*[\"']?)([^\"':#]+?)([\"']?[ \t]*:[ \t]*)(.*?)([ \t]+#.*)?$")
+_BULLET = lazy(r"^([ \t]*(?:[*+-]|\d{1,9}[.)])[ \t]+)")
+_COLON = lazy(r"[:：]")
 
 
 class EditError(Exception):
@@ -267,9 +268,9 @@ def add_relation(data: str, d: Decision, style: Style, kind: str, line: str,
     return str(text)
 
 
-_LABELLED = re.compile(r"^\s*(?:[*+-]\s+)?(?:\*\*|__)?([^:*_|]{2,40}?)(?:\*\*|__)?\s*:"
+_LABELLED = lazy(r"^\s*(?:[*+-]\s+)?(?:\*\*|__)?([^:*_|]{2,40}?)(?:\*\*|__)?\s*:"
                        r"\s*(?:\*\*|__)?\s*(.*?)\s*$")
-_NO_VALUE = re.compile(r"^[\W_]*(?:n/?a|none|nothing|nil|null|tbd|no|keine?|aucune?)?[\W_]*$",
+_NO_VALUE = lazy(r"^[\W_]*(?:n/?a|none|nothing|nil|null|tbd|no|keine?|aucune?)?[\W_]*$",
                        re.I)
 
 

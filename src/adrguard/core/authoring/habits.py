@@ -3,16 +3,16 @@ record's lines and sections as written. Pure."""
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
+from adrguard.core.lazyre import lazy
 from adrguard.core.model import Decision
 
-DIGITS = re.compile(r"\d+")
-HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
-BULLET = re.compile(r"^\s*(?:[*+-]|\d{1,9}[.)])\s+")
+DIGITS = lazy(r"\d+")
+HEADING = lazy(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
+BULLET = lazy(r"^\s*(?:[*+-]|\d{1,9}[.)])\s+")
 
 
 def vote(values: Iterable[object], default: Any = None) -> Any:

@@ -21,12 +21,13 @@ from adrguard.core.authoring.habits import (
 )
 from adrguard.core.authoring.style import Place, Style
 from adrguard.core.conventions.log import Log
+from adrguard.core.lazyre import lazy
 from adrguard.core.model import Decision, RelKind, Status
 from adrguard.core.parse import formats, ids
 from adrguard.core.parse.keyed import front_matter_key
 
 ONE_SIDED = 2  # relations of one kind, none of the other, before a log writes only one side
-_LINK = re.compile(r"\[[^\]]*\]\(")
+_LINK = lazy(r"\[[^\]]*\]\(")
 
 
 def _target(d: Decision, raw: str, log: Log) -> Decision | None:

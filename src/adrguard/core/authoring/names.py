@@ -9,19 +9,19 @@ separators, extension, one folder per record); here it is applied: ``0007-use-ka
 from __future__ import annotations
 
 import datetime as dt
-import re
 import unicodedata
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from adrguard.core.conventions.naming import STRONG, Name, Scheme
+from adrguard.core.lazyre import lazy
 
 RECENT = 8  # the latest records that say where a new one goes
 SLUG_LIMIT = 80  # characters of a slug; longer titles are cut at a word
-_NOT_WORD = re.compile(r"[^\w]+|_+")
+_NOT_WORD = lazy(r"[^\w]+|_+")
 _SEPARATORS = ("-", "_", " ", ".")
-_APOSTROPHES = re.compile(r"(?<=\w)['’](?=\w)")  # "log's" -> "logs"
+_APOSTROPHES = lazy(r"(?<=\w)['’](?=\w)")  # "log's" -> "logs"
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,7 +78,7 @@ def stem(style: NameStyle, title: str, number: int | None, day: dt.date) -> str:
     return style.plain_prefix + slug
 
 
-_SEQUENCE = re.compile(r"^(\d{1,9})(?:([-_ .])|$)")
+_SEQUENCE = lazy(r"^(\d{1,9})(?:([-_ .])|$)")
 
 
 def sequence(name: Name) -> int | None:

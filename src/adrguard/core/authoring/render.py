@@ -18,9 +18,10 @@ from dataclasses import dataclass
 from adrguard.core.authoring import dating
 from adrguard.core.authoring.edit import yaml_value
 from adrguard.core.authoring.style import Line, Style, prompt
+from adrguard.core.lazyre import lazy
 
-_PLACEHOLDER = re.compile(r"\{\{\s*(title|number|id|date|status)\s*\}\}", re.I)
-_ADR_TOOLS = re.compile(r"\b(NUMBER|TITLE|DATE|STATUS)\b")
+_PLACEHOLDER = lazy(r"\{\{\s*(title|number|id|date|status)\s*\}\}", re.I)
+_ADR_TOOLS = lazy(r"\b(NUMBER|TITLE|DATE|STATUS)\b")
 
 
 @dataclass(frozen=True, slots=True)

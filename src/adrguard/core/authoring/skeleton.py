@@ -12,7 +12,6 @@ placeholders (``### [option 1]``, ``## {Title}``) and its prose are left out.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -22,6 +21,7 @@ from adrguard.core.authoring.names import RECENT
 from adrguard.core.authoring.style import Style, built_in
 from adrguard.core.conventions.log import MIN_LEARN, Log
 from adrguard.core.conventions.sections import Requirement, fold
+from adrguard.core.lazyre import lazy
 from adrguard.core.model import Decision
 from adrguard.core.parse import formats
 from adrguard.core.parse.front_matter import split
@@ -43,8 +43,8 @@ def from_template(text: str) -> tuple[Heading, ...]:
     return tuple(out)
 
 
-_COMMENT = re.compile(r"\s*<!--.*?-->\s*")  # a template's note kept in a heading: <!-- optional -->
-_VARIABLE = re.compile(r"\$\{?[A-Z][A-Z0-9_]*\}?")  # Option 1 - $TITLE, ${NAME}
+_COMMENT = lazy(r"\s*<!--.*?-->\s*")  # a template's note kept in a heading: <!-- optional -->
+_VARIABLE = lazy(r"\$\{?[A-Z][A-Z0-9_]*\}?")  # Option 1 - $TITLE, ${NAME}
 
 
 def _placeholder(title: str) -> bool:

@@ -12,18 +12,18 @@ value cell (the one after the label) changes, so the row's padding and other cel
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from adrguard.core.authoring.habits import heading_line, section_of
+from adrguard.core.lazyre import lazy
 from adrguard.core.model import Decision
 from adrguard.core.parse import formats
 from adrguard.core.parse.keyed import front_matter_key
 
-_PIPE = re.compile(r"(?<!\\)\|")
-_DELIMITER = re.compile(r"^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$")
+_PIPE = lazy(r"(?<!\\)\|")
+_DELIMITER = lazy(r"^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,7 +88,7 @@ def _value_cell(line: str) -> tuple[int, int] | None:
     return (start + left, start + right)
 
 
-_WRAP = re.compile(r"^(\*\*|__|\*|_|`)(?=\S)(.*?\S)\1$")
+_WRAP = lazy(r"^(\*\*|__|\*|_|`)(?=\S)(.*?\S)\1$")
 
 
 def set_value(line: str, value: str) -> str | None:

@@ -12,7 +12,7 @@ not state them. Lines are found with string operations, one line at a time.
 
 from __future__ import annotations
 
-import re
+from adrguard.core.lazyre import lazy
 
 MAX_HEAD = 8 * 1024
 MAX_LINES = 200
@@ -20,9 +20,9 @@ MAX_TITLE = 200
 MAX_DATE = 40
 DATE_KEYS = ("date", "created", "updated")
 DATE_LABELS = ("date", "created", "datum", "fecha", "data", "日期")
-_YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
+_YEAR = lazy(r"(?<!\d)(?:19|20)\d\d(?!\d)")
 _LEAD = " \t|*_>-+"
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]")
+_CONTROL = lazy(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]")
 
 
 def describe(data: bytes) -> tuple[str | None, str | None]:

@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from adrguard.core.lazyre import lazy
+
 FRONT_MATTER_KEYS = frozenset(
     {"adrs", "adr", "decisions", "related-adrs", "related_adrs", "related-decisions",
      "related_decisions", "relatedadrs"}
@@ -22,12 +24,12 @@ MAX_FRONT_MATTER = 256 * 1024
 MAX_VALUE = 1_000
 MAX_ITEM = 200
 
-_ITEM = re.compile(
+_ITEM = lazy(
     r"(?:(?P<prefix>[a-z]{2,10})[- #]?)?#?(?P<number>\d{1,6})(?P<rest>[^\n]{0,200})", re.I
 )
-_TAIL_OK = re.compile(r"^\s*(?:$|[(\[:\-–—)\]'\"`*,.;]|\]\()")
-_DATE_TAIL = re.compile(r"^[-/.]\d{1,2}(?:[-/.]\d{1,4})?")
-_SPLIT = re.compile(r"[,;|]|\band\b", re.I)
+_TAIL_OK = lazy(r"^\s*(?:$|[(\[:\-–—)\]'\"`*,.;]|\]\()")
+_DATE_TAIL = lazy(r"^[-/.]\d{1,2}(?:[-/.]\d{1,4})?")
+_SPLIT = lazy(r"[,;|]|\band\b", re.I)
 _LEAD = " \t|*_>#/;%!-"  # table pipes, emphasis, quotes and comment markers before a label
 
 Item = tuple[int, str, str, int]  # (offset, text as written, prefix casefolded, number)

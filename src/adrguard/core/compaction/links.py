@@ -21,10 +21,12 @@ from typing import Any, cast
 import pyromark
 import yaml
 
+from adrguard.core.lazyre import lazy
+
 _BOM = b"\xef\xbb\xbf"
-_FM_OPEN = re.compile(rb"---[ \t]*\r?\n")  # match()ed at the offset after a BOM
-_FM_CLOSE = re.compile(rb"^(?:---|\.\.\.)[ \t]*\r?$", re.M)
-_HTML_REF = re.compile(r"""\b(?:href|src)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>"']+))""", re.I)
+_FM_OPEN = lazy(rb"---[ \t]*\r?\n")  # match()ed at the offset after a BOM
+_FM_CLOSE = lazy(rb"^(?:---|\.\.\.)[ \t]*\r?$", re.M)
+_HTML_REF = lazy(r"""\b(?:href|src)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>"']+))""", re.I)
 _OPTIONS = (
     pyromark.Options.ENABLE_TABLES
     | pyromark.Options.ENABLE_STRIKETHROUGH

@@ -20,11 +20,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from adrguard.core.errors import UserError
+from adrguard.core.lazyre import lazy
 from adrguard.core.model import Corpus, Decision
 from adrguard.core.parse import formats
 
 DOMAIN_KEYS = ("domain", "domains", "tags")
-_NOT_SLUG = re.compile(r"[^\w]+|_+", re.UNICODE)
+_NOT_SLUG = lazy(r"[^\w]+|_+", re.UNICODE)
 
 
 def slug(text: str) -> str:

@@ -13,12 +13,13 @@ comparison between logs, folders and views, not as a bill.
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass
+
+from adrguard.core.lazyre import lazy
 
 # CJK symbols and punctuation, kana, CJK ideographs (and extension A), Hangul syllables,
 # compatibility ideographs, full-width forms, and the supplementary ideographic planes.
-_DENSE = re.compile(
+_DENSE = lazy(
     "[\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef"
     "\U00020000-\U0003ffff]"
 )

@@ -17,15 +17,17 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-_ISO = re.compile(
+from adrguard.core.lazyre import lazy
+
+_ISO = lazy(
     r"^(\d{4})-(\d{2})(?:-(\d{2}))?"
     r"(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,]\d+)?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?)?"
     r"(?=$|[^\d/.-]|\.(?!\d))"  # a note or a decoration may follow: "2024-05-22 (back dated)"
 )
-_YEAR = re.compile(r"^(\d{4})\.?$")
-_COMPACT = re.compile(r"^(\d{4})(\d{2})(\d{2})$")
-_NUMERIC = re.compile(r"^(\d{1,4})([/.-])(\d{1,2})\2(\d{1,4})\.?$")
-_CJK = re.compile(r"^(\d{4})\s*年\s*(\d{1,2})\s*月(?:\s*(\d{1,2})\s*日)?$")
+_YEAR = lazy(r"^(\d{4})\.?$")
+_COMPACT = lazy(r"^(\d{4})(\d{2})(\d{2})$")
+_NUMERIC = lazy(r"^(\d{1,4})([/.-])(\d{1,2})\2(\d{1,4})\.?$")
+_CJK = lazy(r"^(\d{4})\s*年\s*(\d{1,2})\s*月(?:\s*(\d{1,2})\s*日)?$")
 _MONTHS = {
     name: i + 1
     for i, names in enumerate(
@@ -46,12 +48,12 @@ _MONTHS = {
     )
     for name in names.split()
 }
-_HUMAN = re.compile(
+_HUMAN = lazy(
     r"^(?:(?P<d1>\d{1,2})(?:st|nd|rd|th)?\.?\s+(?:de\s+)?)?(?P<month>[^\W\d_]+)\.?"
     r"(?:\s+(?P<d2>\d{1,2})(?:st|nd|rd|th)?)?,?\s+(?:de\s+)?(?P<year>\d{4})\.?$",
     re.I,
 )
-_DASHED = re.compile(  # 29-Oct-2019, 25-November-2018
+_DASHED = lazy(  # 29-Oct-2019, 25-November-2018
     r"^(?P<d1>\d{1,2})-(?P<month>[^\W\d_]+)\.?-(?P<year>\d{4})$(?P<d2>)?", re.I
 )
 FAMILY_PICTURE = {
@@ -87,10 +89,10 @@ def _date(y: int, m: int, d: int) -> dt.date | None:
 
 
 _DECORATED_MAX = 80  # a decorated date is short: longer text is not read past (linear time)
-_WRAPPED = re.compile(r"^[\[{<(]\s*([^\[\]{}<>()]+?)\s*[\]}>)]$")  # [2025-03-07]
-_NOTE = re.compile(r"^(.*?\d)\.?\s*(?:\([^()]*\)|\[[^\[\]]*\]|[-–—]\s.*)$")  # 2025.09.02 (PR #4)
+_WRAPPED = lazy(r"^[\[{<(]\s*([^\[\]{}<>()]+?)\s*[\]}>)]$")  # [2025-03-07]
+_NOTE = lazy(r"^(.*?\d)\.?\s*(?:\([^()]*\)|\[[^\[\]]*\]|[-–—]\s.*)$")  # 2025.09.02 (PR #4)
 # A mark before a date (``<2018-08-31``, ``~2021-03``, ``*2025-02-07*``, ``ca. 2019-05-01``).
-_MARKED = re.compile(r"^(?:[<>≤≥~≈*_]+|(?:c|ca|circa|approx)\.?\s+)\s*(\d[^*_]*?)[*_]*$", re.I)
+_MARKED = lazy(r"^(?:[<>≤≥~≈*_]+|(?:c|ca|circa|approx)\.?\s+)\s*(\d[^*_]*?)[*_]*$", re.I)
 
 
 def _clock(hour: str | None, minute: str | None, second: str | None) -> bool:

@@ -40,18 +40,19 @@ import re
 from collections.abc import Iterable
 from urllib.parse import unquote
 
+from adrguard.core.lazyre import lazy
 from adrguard.core.model import Decision, Status
 from adrguard.core.parse import formats, ids
 
 MIN_LISTED = 3  # records an index links to, at least
 REDIRECT_WORDS = 40  # the longest text a redirect note may be
-_MOVED = re.compile(
+_MOVED = lazy(
     r"\b(?:moved|renamed|relocated|migrated)\s+(?:to|into|over\s+to)\b|\bhas\s+moved\b"
     r"|\bnow\s+lives\s+(?:at|in)\b",
     re.I,
 )
-_MOVED_STATUS = re.compile(r"^\W*(?:moved|relocated)\b", re.I)
-_EXAMPLE_NAME = re.compile(r"(?:^|[-_. ])(?:example|examples|sample|samples|demo)(?=$|[-_. ])")
+_MOVED_STATUS = lazy(r"^\W*(?:moved|relocated)\b", re.I)
+_EXAMPLE_NAME = lazy(r"(?:^|[-_. ])(?:example|examples|sample|samples|demo)(?=$|[-_. ])")
 
 
 def _stem(path: str) -> str:
@@ -154,7 +155,7 @@ ASSET_FOLDERS = frozenset({
     "attachments", "attachment", "assets", "asset", "images", "image", "img", "imgs", "media",
     "static", "figures", "diagrams", "files", "uploads",
 })
-_NAME_SEPARATORS = re.compile(r"[-_ ]+")
+_NAME_SEPARATORS = lazy(r"[-_ ]+")
 
 
 def _folders(d: Decision) -> list[str]:
@@ -181,7 +182,7 @@ def _is_asset(d: Decision) -> bool:
 
 
 GUIDE_LOG = 8  # other records a log needs before a file that is unlike all of them is a guide
-_RECORD_HEADINGS = re.compile(
+_RECORD_HEADINGS = lazy(
     r"\b(?:context|decision|consequences?|status|problem|motivation|summary|proposal|background"
     r"|abstract|options?|outcome|rationale|goals?|alternatives|specification|design)\b",
     re.I,
@@ -202,7 +203,7 @@ def _guides(log: list[Decision]) -> set[str]:
     return {d.path for d in candidates}
 
 
-_DATED_NAME = re.compile(r"^(?:\d{4}-\d{2}-\d{2}|\d{8})(?:[-_ .]|$)")
+_DATED_NAME = lazy(r"^(?:\d{4}-\d{2}-\d{2}|\d{8})(?:[-_ .]|$)")
 JOURNAL_FILES = 3  # dated files a sub-folder holds before it is a journal
 
 

@@ -19,12 +19,13 @@ from adrguard.core.adrformat import GENERIC
 from adrguard.core.conventions import dates, naming
 from adrguard.core.conventions.naming import STRONG
 from adrguard.core.conventions.sections import Requirement, heading_keys, pseudo_headings
+from adrguard.core.lazyre import lazy
 from adrguard.core.model import Corpus, Decision
 
 MIN_LEARN = 3  # a log needs this many records before it can set aside a default requirement
 _SIGNPOST_WORDS = 80
-_URL = re.compile(r"https?://|\]\(")
-_LINE_START_BOLD = re.compile(r"^[ \t]{0,3}(?:\*\*|__)", re.M)
+_URL = lazy(r"https?://|\]\(")
+_LINE_START_BOLD = lazy(r"^[ \t]{0,3}(?:\*\*|__)", re.M)
 
 
 def log_order(d: Decision) -> tuple[bool, int, str]:

@@ -10,16 +10,16 @@ extension's case) is cosmetic. :func:`learn` measures both over a log.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from adrguard.core.lazyre import lazy
 from adrguard.core.parse import formats
 
-_DATED = re.compile(r"^(\d{4}-\d{2}-\d{2}|\d{8})(?=$|[-_ .])")
-_NUMBERED = re.compile(r"^([A-Za-z]{0,12}?)([-_ ]?)(\d{1,9})(?=$|[-_ .])")
-_HARMFUL = re.compile(r"[#?%\x00-\x1f\x7f]")
+_DATED = lazy(r"^(\d{4}-\d{2}-\d{2}|\d{8})(?=$|[-_ .])")
+_NUMBERED = lazy(r"^([A-Za-z]{0,12}?)([-_ ]?)(\d{1,9})(?=$|[-_ .])")
+_HARMFUL = lazy(r"[#?%\x00-\x1f\x7f]")
 STRONG = 0.75  # share of a log's records that makes a habit a convention
 
 

@@ -27,10 +27,12 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-_NUMBERING = re.compile(r"^\s*(?:\d+(?:\.\d+)*[.)]?|[ivx]+[.)])\s+", re.IGNORECASE)
-_PUNCT = re.compile(r"[^\w\s]")
-_SEPARATED = re.compile(r"\s*[:(\[,;|/–—]|\s+-\s|\s+(?:of|for|to)\s+")
-_COMBINERS = re.compile(
+from adrguard.core.lazyre import lazy
+
+_NUMBERING = lazy(r"^\s*(?:\d+(?:\.\d+)*[.)]?|[ivx]+[.)])\s+", re.IGNORECASE)
+_PUNCT = lazy(r"[^\w\s]")
+_SEPARATED = lazy(r"\s*[:(\[,;|/–—]|\s+-\s|\s+(?:of|for|to)\s+")
+_COMBINERS = lazy(
     r"\s+(?:&|and|or|und|oder|et|ou|y|o|e|en|и|или|\+)\s+|\s*[/,;&+|]\s*|\s*、\s*"
 )
 

@@ -12,17 +12,17 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from adrguard.core.lazyre import lazy
 from adrguard.core.schemas import NestingError, load_json
 from adrguard.core.wording import plural
 
 MAX_DEPTH = 64  # nesting of arrays and objects an evidence file may have
-_TOKEN_ESCAPE = re.compile(r"~(?![01])")
-_INDEX = re.compile(r"0|[1-9][0-9]*")
+_TOKEN_ESCAPE = lazy(r"~(?![01])")
+_INDEX = lazy(r"0|[1-9][0-9]*")
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,6 +24,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from adrguard.core.findings import Finding
+from adrguard.core.lazyre import lazy
 from adrguard.core.outcome import BASELINE_FILE
 
 SCHEMA_VERSION = 1
@@ -31,7 +32,7 @@ DEFAULT_PATH = BASELINE_FILE  # the name's one home is adrguard.core.outcome
 # a quoted subject (backticks, single or double quotes), else a number standing on its own
 # (``line 12``, ``31 of 33``, ``(1,234 bytes)``), not one inside a name (``0007-x.md``,
 # ``ADR-0006``, ``v2``)
-_PARTS = re.compile(
+_PARTS = lazy(
     r"`[^`\n]*`|'[^'\n]*'|\"[^\"\n]*\"|(?<![\w./-])\d+(?:[.,]\d+)*(?![\w/-]|\.\w)"
 )
 

@@ -19,6 +19,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from adrguard.core.lazyre import lazy
 from adrguard.core.model import Corpus, Decision
 
 FILE = "file"
@@ -29,10 +30,10 @@ EXACT = 1000
 
 _DIRECTIVE = "adrguard-disable"
 _NEXT = "-next-line"
-_WORD = re.compile(r"[\w-]")
-_CODE = re.compile(r"^ADR\d{1,3}$", re.IGNORECASE)
-_SPLIT = re.compile(r"[\s,]+")
-_REASON = re.compile(r"\s--(?:\s|$)")
+_WORD = lazy(r"[\w-]")
+_CODE = lazy(r"^ADR\d{1,3}$", re.IGNORECASE)
+_SPLIT = lazy(r"[\s,]+")
+_REASON = lazy(r"\s--(?:\s|$)")
 
 
 @dataclass(frozen=True, slots=True)

@@ -32,6 +32,7 @@ from adrguard.core.generated.region import (
     relative_name,
     under_root,
 )
+from adrguard.core.lazyre import lazy
 from adrguard.core.model import Corpus, Decision, Status
 from adrguard.core.options import Options
 
@@ -100,7 +101,7 @@ def why_out(d: Decision, root: str, selection: Selection) -> str | None:
 
 
 PROPOSALS = (Status.PROPOSED, Status.DRAFT)
-_DESTINATION = re.compile(r"\]\(\s*<?([^)\s>]+)|^\s{0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)|"
+_DESTINATION = lazy(r"\]\(\s*<?([^)\s>]+)|^\s{0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)|"
                           r"href=[\"']([^\"'\s]+)", re.MULTILINE)
 
 

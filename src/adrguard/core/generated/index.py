@@ -8,7 +8,6 @@ is the user's and survives every rewrite. Output is LF with a trailing newline o
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
@@ -24,6 +23,7 @@ from adrguard.core.generated.region import (
     splice,
     under_root,
 )
+from adrguard.core.lazyre import lazy
 from adrguard.core.model import Corpus, Decision, Status
 from adrguard.core.options import Options
 
@@ -42,7 +42,7 @@ DEFAULT_PATH = "INDEX.md"
 AUTO_NAMES = ("INDEX.md", "README.md", "index.md")  # where a marked index is looked for
 DEFAULT_TEMPLATE = "# Architecture decision records\n\n{index}\n"
 ARCHIVE_TEMPLATE = "# Archived architecture decision records\n\n{index}\n"
-_ESCAPE = re.compile(r"([\\`*_\[\]<|])")
+_ESCAPE = lazy(r"([\\`*_\[\]<|])")
 
 
 @dataclass(frozen=True)

@@ -9,10 +9,11 @@ from dataclasses import dataclass
 
 from adrguard.core import relpath
 from adrguard.core.errors import UserError
+from adrguard.core.lazyre import lazy
 
 MARK_START = "<!-- adrguard:index:start -->"
 MARK_END = "<!-- adrguard:index:end -->"
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$")
+_FENCE = lazy(r"^ {0,3}(`{3,}|~{3,})(.*)$")
 
 
 def content_sha256(data: bytes) -> str:

@@ -30,14 +30,15 @@ from functools import cached_property
 from urllib.parse import unquote
 
 from adrguard.core.graph.routes import Routes
+from adrguard.core.lazyre import lazy
 from adrguard.core.model import Corpus, Decision
 from adrguard.core.parse import formats, ids
 from adrguard.core.repository import Repository
 
-_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
-_NUMBER = re.compile(r"^(?:adr[-_ ]?|#)?0*(\d{1,6})$", re.IGNORECASE)
+_SCHEME = lazy(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
+_NUMBER = lazy(r"^(?:adr[-_ ]?|#)?0*(\d{1,6})$", re.IGNORECASE)
 _FAMILY = frozenset({"adr", "decision", "record"})  # generic names for any log's records
-_TEXT_NUMBER = re.compile(r"^\s*(?:adr[-_ ]?)?#?0*(\d{1,6})\b(?![-/]\d)", re.IGNORECASE)
+_TEXT_NUMBER = lazy(r"^\s*(?:adr[-_ ]?)?#?0*(\d{1,6})\b(?![-/]\d)", re.IGNORECASE)
 _RECORD_FILES = frozenset({"readme.md", "index.md"})
 LIST_LIMIT = 8  # records an ambiguity names before it counts the rest
 
@@ -147,7 +148,7 @@ def record_key(d: Decision) -> str:
     return base[:-3] if base.casefold().endswith(".md") else base
 
 
-_LOOKUP_NUMBER = re.compile(r"^(?:adr[-_ ]?)?#?0*(\d+)$", re.IGNORECASE)
+_LOOKUP_NUMBER = lazy(r"^(?:adr[-_ ]?)?#?0*(\d+)$", re.IGNORECASE)
 
 
 def lookup(corpus: Corpus, key: str) -> tuple[Decision, ...]:

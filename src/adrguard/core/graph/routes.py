@@ -52,12 +52,13 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 
+from adrguard.core.lazyre import lazy
 from adrguard.core.model import Corpus, Decision
 from adrguard.core.parse import formats, ids
 
 MIN_ROUTES = 2  # links under a base that name records before it is the log's route scheme
 _STRONG = 0.75  # share of a base's links that must name records (naming.STRONG)
-_CUSTOM_ELEMENT = re.compile(r"<[a-z][a-z0-9]*-[a-z0-9-]*[\s/>]")
+_CUSTOM_ELEMENT = lazy(r"<[a-z][a-z0-9]*-[a-z0-9-]*[\s/>]")
 _CUSTOM_RECORDS = 2  # records using custom elements before the log counts as a site's pages
 # Files whose presence declares a site generator (by base name; ``.vitepress/config.*`` by
 # its folder).
@@ -75,8 +76,8 @@ _CONFIG_NAMES = frozenset(
 _SITE_FOLDERS = frozenset({"public", "static", "assets"})
 _PAGE_SUFFIXES = ("", ".md", ".mdx", ".markdown", ".html", "/index.md", "/README.md",
                   "/index.mdx", "/index.html", "/_index.md")
-_STRIP_SUFFIX = re.compile(r"\.(?:md|mdx|markdown|html?)$", re.I)
-_MARKDOWN = re.compile(r"\.(?:md|mdx|markdown)$", re.I)
+_STRIP_SUFFIX = lazy(r"\.(?:md|mdx|markdown|html?)$", re.I)
+_MARKDOWN = lazy(r"\.(?:md|mdx|markdown)$", re.I)
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,6 +12,8 @@ import re
 from collections.abc import Iterable, Mapping
 from enum import StrEnum
 
+from adrguard.core.lazyre import lazy
+
 MARKDOWN = (".md", ".markdown")
 
 
@@ -127,7 +129,7 @@ def has_wildcard(text: str) -> bool:
     return any(c in text for c in "*?[")
 
 
-_BRACE = re.compile(r"\{([^{}]*,[^{}]*)\}")
+_BRACE = lazy(r"\{([^{}]*,[^{}]*)\}")
 
 
 def braces(text: str, limit: int) -> list[str] | None:

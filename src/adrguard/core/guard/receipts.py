@@ -4,16 +4,16 @@ arguments) that answer the same question. Every argument is quoted for a POSIX s
 
 from __future__ import annotations
 
-import re
 import shlex
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
+from adrguard.core.lazyre import lazy
 from adrguard.core.textsafe import neutralise
 
 MAX_TOPIC = 256  # the MCP contract's limit on a topic
-_ESCAPE = re.compile(r"\\.")  # a regex escape (\b, \s, \.) is syntax, not a word
-_WORD = re.compile(r"[^\W_]{2,}")
+_ESCAPE = lazy(r"\\.")  # a regex escape (\b, \s, \.) is syntax, not a word
+_WORD = lazy(r"[^\W_]{2,}")
 
 
 class Receipt(NamedTuple):

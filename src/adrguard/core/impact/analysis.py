@@ -19,6 +19,7 @@ from adrguard.core.citations.resolve import cited_by
 from adrguard.core.errors import UserError
 from adrguard.core.impact.globs import GlobSet, glob_problem
 from adrguard.core.impact.mapping import Manifest
+from adrguard.core.lazyre import lazy
 from adrguard.core.model import INACTIVE_STATUSES, ChangeSet, Corpus, Decision, Location
 from adrguard.core.options import Options
 
@@ -37,7 +38,7 @@ STATUS_CHOICES = (
     "unknown",
     "none",
 )  # "none": records that state no status
-_NUMBER = re.compile(r"^(?:adr[-_ ]?)?#?0*(\d+)$", re.IGNORECASE)
+_NUMBER = lazy(r"^(?:adr[-_ ]?)?#?0*(\d+)$", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)

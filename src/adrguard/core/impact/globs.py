@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import Any
 
+from adrguard.core.lazyre import lazy
+
 _META = frozenset("*?[\\")
 
 
@@ -65,8 +67,8 @@ def syntax_problem(glob: str) -> str | None:
 
 
 # A regex pathspec wrote for a literal folder (``^src/a/``) or a literal path (``^src/a(?:/|$)``)
-_LITERAL = re.compile(r"\^((?:\\.|[^\\.^$*+?()\[\]{}|])+?)(/|\(\?:/\|\$\))")
-_UNESCAPE = re.compile(r"\\(.)", re.DOTALL)
+_LITERAL = lazy(r"\^((?:\\.|[^\\.^$*+?()\[\]{}|])+?)(/|\(\?:/\|\$\))")
+_UNESCAPE = lazy(r"\\(.)", re.DOTALL)
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,6 +12,7 @@ import json
 import re
 from dataclasses import dataclass
 
+from adrguard.core.lazyre import lazy
 from adrguard.core.model import ChangeSet, Corpus, Decision
 from adrguard.core.options import Options
 
@@ -30,9 +31,9 @@ BOOKKEEPING_KEYS = frozenset(
         "scope",
     }
 )
-_LINK_TARGET = re.compile(r"\]\((?:[^()]|\([^()]*\))*\)")
-_REF_DEFINITION = re.compile(r"^(\s{0,3}\[[^\]]+\]:)\s*\S.*$")
-_AUTOLINK = re.compile(r"<[a-z][a-z0-9+.-]*:[^>\s]*>", re.IGNORECASE)
+_LINK_TARGET = lazy(r"\]\((?:[^()]|\([^()]*\))*\)")
+_REF_DEFINITION = lazy(r"^(\s{0,3}\[[^\]]+\]:)\s*\S.*$")
+_AUTOLINK = lazy(r"<[a-z][a-z0-9+.-]*:[^>\s]*>", re.IGNORECASE)
 
 
 def decision_text(d: Decision, options: Options) -> list[tuple[int, str]]:

@@ -18,6 +18,7 @@ from typing import Any
 
 from adrguard.core.errors import UserError
 from adrguard.core.impact.globs import glob_problem
+from adrguard.core.lazyre import lazy
 from adrguard.core.model import Corpus
 from adrguard.core.options import Options, manifest_path
 from adrguard.core.schemas import load_json
@@ -25,8 +26,8 @@ from adrguard.core.schemas import load_json
 SCHEMA = "impact-manifest.schema.json"
 _TOP_KEYS = ("$schema", "schemaVersion", "components", "mappings")
 _MAPPING_KEYS = ("decision", "paths", "components", "note")
-_SPACE = re.compile(r"[ \t\r\n\ufeff]*")
-_SCALAR = re.compile(r"[^,\]} \t\r\n]*")
+_SPACE = lazy(r"[ \t\r\n\ufeff]*")
+_SCALAR = lazy(r"[^,\]} \t\r\n]*")
 
 
 class ManifestError(UserError):

@@ -9,9 +9,10 @@ import unicodedata
 from bisect import bisect_right
 from dataclasses import dataclass, field
 
+from adrguard.core.lazyre import lazy
 from adrguard.core.model import Comment, Link
 
-_SLUG_DROP = re.compile(r"[^\w\- ]", re.UNICODE)
+_SLUG_DROP = lazy(r"[^\w\- ]", re.UNICODE)
 
 
 @dataclass(slots=True)

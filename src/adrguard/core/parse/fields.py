@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from adrguard.core.lazyre import lazy
 from adrguard.core.model import (
     Decision,
     Location,
@@ -26,20 +27,20 @@ from adrguard.core.parse import status as st
 from adrguard.core.parse.document import Block, Document, Heading
 from adrguard.core.parse.statements import rows, section_statement
 
-_HEADING_MARKS = re.compile(r"^\s{0,3}#{1,6}[ \t]*|[ \t]+#+[ \t]*$")
-_PARTLY = re.compile(r"^(?:partly|partially|in part)\s+supers", re.I)
+_HEADING_MARKS = lazy(r"^\s{0,3}#{1,6}[ \t]*|[ \t]+#+[ \t]*$")
+_PARTLY = lazy(r"^(?:partly|partially|in part)\s+supers", re.I)
 # A label written as code (`` `status`: ``) names a field the record documents, not its own.
-_CODE_LABEL = re.compile(r"`[^`\n]{1,40}`[*_ \t]*$")
-_COLON = re.compile(r"[:：]")
-_DIGIT = re.compile(r"\d")
+_CODE_LABEL = lazy(r"`[^`\n]{1,40}`[*_ \t]*$")
+_COLON = lazy(r"[:：]")
+_DIGIT = lazy(r"\d")
 _DATE_KEYS = ("date", "created", "decision-date", "decision_date")
 _MARKUP = ("](", "~", "**", "__")  # markdown that says which part of a status line counts
-_STATED_ID = re.compile(r"^\s*([A-Za-z]{2,10})-0*(\d{1,6})\s*$")  # ``ST-0001``
+_STATED_ID = lazy(r"^\s*([A-Za-z]{2,10})-0*(\d{1,6})\s*$")  # ``ST-0001``
 # A status as the title's prefix: ``Accepted: Use X``, ``[Draft] Use X``.
-_TITLE_STATUS = re.compile(r"^\s*(?:\[([^\]\n]{2,30})\]\s*|([^\W\d_][\w ]{1,24}?)\s*:\s+)(?=\S)")
+_TITLE_STATUS = lazy(r"^\s*(?:\[([^\]\n]{2,30})\]\s*|([^\W\d_][\w ]{1,24}?)\s*:\s+)(?=\S)")
 # A front-matter key giving the reason a record was retired (``deprecated-reason``,
 # ``deprecation_note``, ``superseded-reason``, ``withdrawal-reason``).
-_REASON_KEY = re.compile(
+_REASON_KEY = lazy(
     r"^(?:deprecat|supersed|supercede|replac|withdraw|retir|obsolet)\w*[-_ ]?(?:reason|note)s?$",
     re.I,
 )

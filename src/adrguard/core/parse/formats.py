@@ -12,26 +12,27 @@ from dataclasses import dataclass
 from typing import Any
 
 from adrguard.core.adrformat import Signals, recognise
+from adrguard.core.lazyre import lazy
 from adrguard.core.parse import ids
 
 # File names -------------------------------------------------------------------------------
-_DATED = re.compile(r"^(?:\d{8}|\d{4}-\d{2}-\d{2})(?:[-_ .]|$)")
+_DATED = lazy(r"^(?:\d{8}|\d{4}-\d{2}-\d{2})(?:[-_ .]|$)")
 _FOLDER_FILES = frozenset({"readme.md", "index.md", "readme.markdown", "index.markdown"})
 
 # Titles -----------------------------------------------------------------------------------
-_HEADING_ATTRS = re.compile(r"\s*\{#[^}]*\}\s*$")
-_TYPE_LABEL = re.compile(
+_HEADING_ATTRS = lazy(r"\s*\{#[^}]*\}\s*$")
+_TYPE_LABEL = lazy(
     r"^(?:architecture\s+decision\s+record\s*[:\-–]\s*|architecture\s+decision\s+record\s+(?=\d)"
     r"|decision\s+record\s*:\s*|Decision Record\s+(?=[A-Z])"
     # a bare document-type label without a number: ``RFC: Use X``, ``ADR: Use X``
     r"|(?:adr|rfc|pep|kep|dep)\s*:\s*(?=\S))",
     re.I,
 )
-_ADR_NUMBER = re.compile(r"^(?:adr|rfc)[-_ #]*(\d+)\b\s*[:.)\-–—]?\s*", re.I)
-_LEADING_NUMBER = re.compile(r"^(\d+)(?:\s*[.:)]\s*|\s*[-–—]\s*|\s+(?=\S))")
-_TEMPLATE_NUMBER = re.compile(r"^(?:n|N|x|X|nnnn|NNNN|XXXX)\s*[.:]\s+")
-_INLINE_MARKUP = re.compile(r"(?<!\w)[*_]{1,3}(?=\S)|(?<=\S)[*_]{1,3}(?!\w)|`")
-_MD_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
+_ADR_NUMBER = lazy(r"^(?:adr|rfc)[-_ #]*(\d+)\b\s*[:.)\-–—]?\s*", re.I)
+_LEADING_NUMBER = lazy(r"^(\d+)(?:\s*[.:)]\s*|\s*[-–—]\s*|\s+(?=\S))")
+_TEMPLATE_NUMBER = lazy(r"^(?:n|N|x|X|nnnn|NNNN|XXXX)\s*[.:]\s+")
+_INLINE_MARKUP = lazy(r"(?<!\w)[*_]{1,3}(?=\S)|(?<=\S)[*_]{1,3}(?!\w)|`")
+_MD_LINK = lazy(r"!?\[([^\]]*)\]\([^)]*\)")
 _PLACEHOLDERS = frozenset(
     {
         "title",
@@ -45,25 +46,25 @@ _PLACEHOLDERS = frozenset(
 )
 # A template's title left in place: ``{title}``, ``[short title of solved problem]``,
 # ``Title (a description of the decision)``, ``ADR {NUMBER}: {TITLE}`` (any language).
-_BRACKETED = re.compile(r"\{[^{}]*\}|\[[^\[\]]*\]|<[^<>]*>")
-_LETTER_WORDS = re.compile(r"[^\W\d_]+")
+_BRACKETED = lazy(r"\{[^{}]*\}|\[[^\[\]]*\]|<[^<>]*>")
+_LETTER_WORDS = lazy(r"[^\W\d_]+")
 _ID_WORDS = frozenset({"adr", "rfc", "dr", "decision", "record", "architecture", "number"})
-_FILLER_ID = re.compile(r"^(?:x+|n+|y+|#+)$")  # ADR-XXXX, NNNN: a template's number
+_FILLER_ID = lazy(r"^(?:x+|n+|y+|#+)$")  # ADR-XXXX, NNNN: a template's number
 _TITLE_WORDS = r"(?:title|titre|título|titolo|titel|заголовок|название|标题|標題|タイトル|제목)"
-_TITLE_WORD = re.compile(
+_TITLE_WORD = lazy(
     r"^(?:(?:short|brief|adr|decision|record|your|the)\s+)*" + _TITLE_WORDS
     + r"\b(?:\s*$|\s*[(\-–—,]|\s*:\s*$|\s+(?:of|here|goes)\b)",
 )
-_TITLE_LABEL = re.compile(r"^" + _TITLE_WORDS + r"\s*[:：]\s*(?=\S)", re.I)  # "Title: Use X"
-_ANY_TITLE_WORD = re.compile(r"(?<!\w)" + _TITLE_WORDS + r"(?!\w)")
-_WRAPPED = re.compile(r"^\s*(?:\[([^\[\]]+)\]|\{([^{}]+)\}|<([^<>]+)>)\s*$")
+_TITLE_LABEL = lazy(r"^" + _TITLE_WORDS + r"\s*[:：]\s*(?=\S)", re.I)  # "Title: Use X"
+_ANY_TITLE_WORD = lazy(r"(?<!\w)" + _TITLE_WORDS + r"(?!\w)")
+_WRAPPED = lazy(r"^\s*(?:\[([^\[\]]+)\]|\{([^{}]+)\}|<([^<>]+)>)\s*$")
 
 # Label lines (``Status: x``, ``* Date: y``) --------------------------------------------------
-_LABEL_LINE = re.compile(r"^\s*([^\W\d][\w \-()（）/]{0,40}?)\s*[:：]\s*(\S.*)$")
+_LABEL_LINE = lazy(r"^\s*([^\W\d][\w \-()（）/]{0,40}?)\s*[:：]\s*(\S.*)$")
 _DATE_LABELS = frozenset(
     {"date", "datum", "fecha", "data", "created", "decision date", "日期", "日付", "날짜", "дата"}
 )
-_BARE_DATE = re.compile(
+_BARE_DATE = lazy(
     r"^(?:(?:date|created|datum|decided|fecha)\b\s*[:\-–]?\s*)?"
     r"(\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[/.]\d{1,2}[/.]\d{2,4}"
     r"|(?:\d{1,2}(?:st|nd|rd|th)?\s+)?[A-Z][a-z]+\.?\s+(?:\d{1,2}(?:st|nd|rd|th)?,?\s+)?\d{4})\.?$",
@@ -71,7 +72,7 @@ _BARE_DATE = re.compile(
 )
 _MADR2_LABELS = frozenset({"deciders", "decision-makers", "technical story", "consulted"})
 
-_EMPHASIS = re.compile(r"^[*_]+")
+_EMPHASIS = lazy(r"^[*_]+")
 _MADR_SECTIONS = frozenset({"context and problem statement", "decision outcome"})
 
 
@@ -219,7 +220,7 @@ def label_line(line: str) -> tuple[str, str] | None:
     return m.group(1).strip().casefold(), m.group(2).strip()
 
 
-_CELL_MARKS = re.compile(r"^[\s*_`]+|[\s*_`:：]+$")
+_CELL_MARKS = lazy(r"^[\s*_`]+|[\s*_`:：]+$")
 
 
 def cell_label(text: str) -> str:
@@ -273,11 +274,11 @@ _NON_DECISION_TYPES = frozenset(
 
 # A file named as a template in any case or language (``TEMPLATE.md``, ``_template.md``,
 # ``adr_Template.md``, ``0000-modele.md``, ``vorlage.md``): the word stands between separators.
-_TEMPLATE_NAME = re.compile(
+_TEMPLATE_NAME = lazy(
     r"(?:^|[-_. ])(?:template|modele|modèle|vorlage|plantilla|sjabloon|szablon|шаблон|模板"
     r"|テンプレート|템플릿)(?=$|[-_. ])"
 )
-_NONZERO = re.compile(r"0*[1-9]\d*")
+_NONZERO = lazy(r"0*[1-9]\d*")
 
 
 def template_name(path: str) -> bool:
@@ -290,7 +291,7 @@ def template_name(path: str) -> bool:
 
 
 # A template's picture of a date (``YYYY-MM-DD``, ``AAAA-MM-JJ``, ``TT.MM.JJJJ``, ``dd/mm/yyyy``).
-_DATE_PICTURE = re.compile(
+_DATE_PICTURE = lazy(
     r"(?<![^\W\d_])(?:yyyy|aaaa|jjjj|tttt|dd|jj|tt)[-/.](?:mm)[-/.]?|(?<![^\W\d_])mm[-/.]"
     r"(?:dd|jj|tt|yyyy|aaaa)(?![^\W\d_])|(?<![^\W\d_])(?:yyyy|aaaa|jjjj)(?![^\W\d_])",
     re.I,
@@ -298,7 +299,7 @@ _DATE_PICTURE = re.compile(
 
 
 # A date the record says is not known yet: ``TBD``, ``N/A``, ``2024-??-??``, ``2025-XX-XX``.
-_UNKNOWN_DATE = re.compile(
+_UNKNOWN_DATE = lazy(
     r"^[*_`]*(?:tb[dac]|n/?a|unknown|pending|none|-+|\?+"
     r"|\d{4}(?:[-/.](?:\d{1,2}|\?\?|xx))?[-/.](?:\?\?|xx))[*_`.]*$",
     re.I,

@@ -6,16 +6,16 @@ written with leading zeros (``nav_order: 0002``) stay strings instead of turning
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
-import yaml
-
+from adrguard.core.lazyre import lazy
 from adrguard.core.model import Problem
 
-_FM_OPEN = re.compile(r"\A(?:---)[ \t]*\n")
-_FM_CLOSE = re.compile(r"^(?:---|\.\.\.)[ \t]*$", re.M)
-_FM_KEY = re.compile(r"^([^\s#:\-?][^:\n]*?)[ \t]*:(?:[ \t]|$)", re.M)
+_FM_OPEN = lazy(r"\A(?:---)[ \t]*\n")
+_FM_CLOSE = lazy(r"^(?:---|\.\.\.)[ \t]*$", re.M)
+_FM_KEY = lazy(r"^([^\s#:\-?][^:\n]*?)[ \t]*:(?:[ \t]|$)", re.M)
 _FM_BUDGET = 20_000  # nodes visited (aliases count every time: YAML bombs stop here)
 _FM_DEPTH = 50
 _MAX_FM_CHARS = 256 * 1024
@@ -23,22 +23,30 @@ _MAX_FM_CHARS = 256 * 1024
 Split = tuple[dict[str, Any], dict[str, int], str, int, Problem | None]
 
 
-_Base: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when it is there
+_INT = lazy(r"^(?:[-+]?0b[0-1_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+)$")
 
 
-class _Loader(_Base):  # type: ignore[misc]
-    """Safe YAML without surprises: no timestamps, and ``0002`` stays the string "0002"."""
+@functools.cache
+def _loader() -> Any:
+    """Safe YAML without surprises: no timestamps, and ``0002`` stays the string "0002"
+    (libyaml's loader when it is there). Built on the first record with front matter, so a run
+    without any never imports PyYAML; a constant we ship, not a memo of input (ADR 40)."""
+    import yaml
 
+    base: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
-_INT = re.compile(r"^(?:[-+]?0b[0-1_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+)$")
-_Loader.yaml_implicit_resolvers = {
-    first: [
-        (tag, _INT if tag == "tag:yaml.org,2002:int" else rx)
-        for tag, rx in resolvers
-        if tag != "tag:yaml.org,2002:timestamp"
-    ]
-    for first, resolvers in _Base.yaml_implicit_resolvers.items()
-}
+    class _Loader(base):  # type: ignore[misc]
+        pass
+
+    _Loader.yaml_implicit_resolvers = {
+        first: [
+            (tag, _INT if tag == "tag:yaml.org,2002:int" else rx)
+            for tag, rx in resolvers
+            if tag != "tag:yaml.org,2002:timestamp"
+        ]
+        for first, resolvers in base.yaml_implicit_resolvers.items()
+    }
+    return _Loader
 
 
 def _check_shape(value: Any) -> str | None:
@@ -80,8 +88,10 @@ def split(text: str) -> Split:
         line += yaml_text.count("\n", pos, m.start())
         pos = m.start()
         lines.setdefault(m.group(1).strip().strip("\"'"), line)
+    import yaml
+
     try:
-        value = yaml.load(yaml_text, Loader=_Loader)
+        value = yaml.load(yaml_text, Loader=_loader())
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 2 if mark is not None else 1
@@ -116,7 +126,7 @@ def _ordered(value: Any) -> Any:
     return value
 
 
-_TOP_LINE = re.compile(r"^([^\s#:\-?'\"][^:]*?)[ \t]*:[ \t]+(\S.*?)[ \t]*$")
+_TOP_LINE = lazy(r"^([^\s#:\-?'\"][^:]*?)[ \t]*:[ \t]+(\S.*?)[ \t]*$")
 
 
 def salvage(text: str, taken: int) -> dict[str, tuple[str, int]]:
@@ -134,13 +144,13 @@ def salvage(text: str, taken: int) -> dict[str, tuple[str, int]]:
 
 # A preamble written as a code block at the top of the body (``## Preamble`` then a fence of
 # ``Title: Bump Sequence`` / ``Status: Final`` lines, as EIP-style processes do): metadata.
-_PREAMBLE = re.compile(
+_PREAMBLE = lazy(
     r"\A(?:[ \t]*(?:#{1,6}[^\n]*|<!--[^\n]*-->)?[ \t]*\n){0,4}[ \t]*(?P<fence>```|~~~)"
     r"(?:text|txt|yaml|yml|preamble)?[ \t]*\n"
     r"(?P<lines>[ \t]*[A-Za-z][\w \-()/]{0,40}:[^\n]*\n(?:(?![ \t]*(?:```|~~~))[^\n]*\n){1,60})"
     r"[ \t]*(?P=fence)[ \t]*(?:\n|\Z)"
 )
-_PREAMBLE_KEY = re.compile(r"[A-Za-z][\w \-()/]{0,40}")
+_PREAMBLE_KEY = lazy(r"[A-Za-z][\w \-()/]{0,40}")
 _PREAMBLE_MIN_KEYS = 2
 _PREAMBLE_KEYS = frozenset({"title", "status", "created", "date"})
 

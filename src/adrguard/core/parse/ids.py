@@ -14,22 +14,24 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-_DATED = re.compile(r"^(?:\d{8}|\d{4}-\d{2}-\d{2})(?:[-_ .]|$)")
+from adrguard.core.lazyre import lazy
+
+_DATED = lazy(r"^(?:\d{8}|\d{4}-\d{2}-\d{2})(?:[-_ .]|$)")
 # A sequence number after the date (``2021-06-05_001-slug``): three digits or more, so that a
 # slug that starts with a small number (``2022-05-01-3-tier-design``) is not read as one.
 # A year and a month as the name's number (``202012-receive-split``, ``2013-10-gen``): a date,
 # not a sequence.
-_YEAR_MONTH = re.compile(r"^(?:199\d|20\d\d|2100)[-_.]?(?:0[1-9]|1[0-2])(?=[-_ .]|$)")
-_DATED_NUMBER = re.compile(r"^(?:\d{8}|\d{4}-\d{2}-\d{2})[-_ .](?P<number>\d{3,6})(?=$|[-_ .])")
-_NUMBERED = re.compile(
+_YEAR_MONTH = lazy(r"^(?:199\d|20\d\d|2100)[-_.]?(?:0[1-9]|1[0-2])(?=[-_ .]|$)")
+_DATED_NUMBER = lazy(r"^(?:\d{8}|\d{4}-\d{2}-\d{2})[-_ .](?P<number>\d{3,6})(?=$|[-_ .])")
+_NUMBERED = lazy(
     r"^(?:(?P<prefix>[a-z]{2,10})[-_ ]?)?(?P<number>\d{1,6})"
     r"(?:[-_.]v(?P<version>\d{1,4}))?(?=$|[-_ .])",
     re.I,
 )
 _GENERIC_PREFIXES = frozenset({"adr", "decision", "record"})  # the "ADR-0007" id family
 # An id written in text: ``ADR-0042``, ``DR008``, ``KEP 2``, ``rfc_12`` (letters, then digits).
-_ID_TOKEN = re.compile(r"^(?P<prefix>[a-z]{2,10})[-_ #]?0*(?P<number>\d{1,6})$", re.I)
-_TITLE_ID = re.compile(
+_ID_TOKEN = lazy(r"^(?P<prefix>[a-z]{2,10})[-_ #]?0*(?P<number>\d{1,6})$", re.I)
+_TITLE_ID = lazy(
     r"^(?P<open>\[)?(?P<prefix>[a-z]{2,10})[-_ #]?0*(?P<number>\d{1,6})(?:[-_.]v\d{1,4})?"
     r"(?(open)\])(?:(?P<mark>\s*[:.)\-–—])\s*|\s+(?=\S))",
     re.I,
@@ -38,13 +40,13 @@ _TITLE_ID = re.compile(
 # decides whether it is this log's), ``#12``, a log4brains ``20200925-slug``, and lists
 # (``ADRs 60 and 61``).
 # Its ends are ASCII word boundaries, so an id written against CJK text counts (``ADR-0003を``).
-ID_IN_TEXT = re.compile(
+ID_IN_TEXT = lazy(
     r"(?<![0-9A-Za-z_])(?P<prefix>(?i:adr|rfc)|[A-Z]{2,10})(?P<plural>s)?[-_ #]?"
     r"(?P<number>\d{1,6})(?![0-9A-Za-z_])"
     r"(?P<more>(?:\s*(?:,|and|&|or)\s*\d{1,6}(?![0-9A-Za-z_]))*)"
     r"|(?<![\w/])#\d+\b|\b\d{8}-[a-z0-9-]+\b"
 )
-_MORE_NUMBERS = re.compile(r"\d+")
+_MORE_NUMBERS = lazy(r"\d+")
 
 
 @dataclass(frozen=True, slots=True)

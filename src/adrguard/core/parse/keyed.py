@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping
 
+from adrguard.core.lazyre import lazy
 from adrguard.core.model import RelKind
 from adrguard.core.parse import formats, successors
 from adrguard.core.parse.document import Block, Span
@@ -44,15 +45,15 @@ _LINE_KINDS = frozenset(
     {RelKind.SUPERSEDES, RelKind.SUPERSEDED_BY, RelKind.AMENDS, RelKind.AMENDED_BY}
 )
 _PARTIAL_KIND = {RelKind.SUPERSEDES: RelKind.AMENDS, RelKind.SUPERSEDED_BY: RelKind.AMENDED_BY}
-_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
-_NONE = re.compile(
+_CAMEL = lazy(r"(?<=[a-z])(?=[A-Z])")
+_NONE = lazy(
     r"^\W*(?:n/?a|none|nothing|no|nil|null|tbd|keine?|aucune?|ninguno|ninguna|nenhum|nenhuma"
     r"|nessuno|geen|нет|无|無|なし|없음)\b",
     re.I,
 )
-_PART = re.compile(r"\b(?:parts?|portions?|aspects?|partially|partly|in\s+part|some\s+of)\b", re.I)
+_PART = lazy(r"\b(?:parts?|portions?|aspects?|partially|partly|in\s+part|some\s+of)\b", re.I)
 
-_NUMBER = re.compile(r"(?<![\w.\-/])\d{1,6}(?![\w.\-/])")
+_NUMBER = lazy(r"(?<![\w.\-/])\d{1,6}(?![\w.\-/])")
 
 Declared = tuple[RelKind, successors.Target]
 

@@ -14,6 +14,7 @@ from typing import Any, cast
 
 import pyromark
 
+from adrguard.core.lazyre import lazy
 from adrguard.core.model import Comment, Link
 from adrguard.core.parse.document import Block, Body, Document, Heading, Span, github_slug
 
@@ -22,10 +23,10 @@ _OPTIONS = (
     | pyromark.Options.ENABLE_STRIKETHROUGH
     | pyromark.Options.ENABLE_TASKLISTS
 )
-_HTML_REF = re.compile(r"""\b(href|src)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>"']+))""", re.I)
+_HTML_REF = lazy(r"""\b(href|src)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>"']+))""", re.I)
 # An element that states a value as an attribute (``<adr-status status='accepted'>``, a site
 # generator's component): it renders as that value, so it is read as text saying it.
-_HTML_STATE = re.compile(
+_HTML_STATE = lazy(
     r"""<[a-z][\w-]*\b[^<>]*?\s(?:data-)?(?:status|state)\s*=\s*(?:"([^"<>]*)"|'([^'<>]*)')""",
     re.I,
 )

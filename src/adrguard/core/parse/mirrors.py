@@ -20,10 +20,10 @@ records is named as a root of its own (``roots = ["docs/adr", "docs/adr/zh"]``).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from adrguard.core.lazyre import lazy
 from adrguard.core.parse.ids import parse_name
 
 # ISO 639-1 (two-letter) language codes.
@@ -45,8 +45,8 @@ LANGUAGES = frozenset(
     )
 )
 # language [-_] script (4 letters) and/or region (2 letters or 3 digits): zh, pt-br, zh-Hant-TW
-_TAG = re.compile(r"^([A-Za-z]{2})(?:[-_][A-Za-z]{4})?(?:[-_](?:[A-Za-z]{2}|\d{3}))?$")
-_SUFFIXED = re.compile(r"^(?P<base>.+)\.(?P<tag>[A-Za-z]{2}(?:[-_][A-Za-z0-9]{2,4}){0,2})$")
+_TAG = lazy(r"^([A-Za-z]{2})(?:[-_][A-Za-z]{4})?(?:[-_](?:[A-Za-z]{2}|\d{3}))?$")
+_SUFFIXED = lazy(r"^(?P<base>.+)\.(?P<tag>[A-Za-z]{2}(?:[-_][A-Za-z0-9]{2,4}){0,2})$")
 _MARKDOWN = (".md", ".markdown")
 _DECLARING_KEYS = frozenset({"translation-of", "translation_of", "translationof"})
 

@@ -16,13 +16,14 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from adrguard.core.lazyre import lazy
 from adrguard.core.model import Link, Location, Relationship, RelKind
 from adrguard.core.parse import formats, ids, keyed, successors
 from adrguard.core.parse.document import Block, Span
 
 _P = r"(?:partially|partly|in\s+part)"
 _START_RULES: tuple[tuple[re.Pattern[str], RelKind], ...] = tuple(
-    (re.compile(p, re.I), k)
+    (lazy(p, re.I), k)
     for p, k in (
         (_P + r"\s+supersed(?:es|ed)\b(?!\s+by)", RelKind.AMENDS),
         (r"supersedes\s+(?:some|certain|several)?\s*(?:aspects?|parts?)\s+of\b", RelKind.AMENDS),
@@ -42,8 +43,8 @@ _START_RULES: tuple[tuple[re.Pattern[str], RelKind], ...] = tuple(
     )
 )
 # Matches at a position exactly when one of the start rules does: one probe instead of twelve.
-_ANY_START = re.compile("|".join(f"(?:{p.pattern})" for p, _ in _START_RULES), re.I)
-_SUBJECT = re.compile(
+_ANY_START = lazy("|".join(f"(?:{p.pattern})" for p, _ in _START_RULES), re.I)
+_SUBJECT = lazy(
     r"(?:\b(?:this|the\s+present)\s+(?:adr|decision(?:\s+record)?|record|document)\b"
     r"(?:\s+(?:is|was|has\s+been|hereby))?|^\W*we(?:\s+hereby)?)\s+(?P<partial>" + _P + r"\s+)?"
     r"(?P<verb>supersedes?\s+(?:some|certain|several)?\s*(?:aspects?|parts?)\s+of"
@@ -53,24 +54,24 @@ _SUBJECT = re.compile(
 )
 # ``This replaces the test collections mechanism described in [ADR-53](..)``: the record
 # replaces what another record described (a relative clause or a demonstrative subject).
-_REPLACES_DESCRIBED = re.compile(
+_REPLACES_DESCRIBED = lazy(
     r"\breplaces\s+(?:the|its|a|an)\s+(?:[^\W\d_][\w/'’-]*\s+){0,8}?"
     r"(?:described|defined|specified|documented|proposed|introduced)\s+in\b",
     re.I,
 )
-_PASSIVE = re.compile(
+_PASSIVE = lazy(
     r"\b(?:has|have)\s+been\s+(?P<partial>" + _P + r"\s+)?superseded\s+by\b", re.I
 )
-_CLAUSE = re.compile(r"\s*(?:;|\s[-–—]\s|,\s+(?=(?:and\s+)?(?:supersed|amend|replac)))\s*")
+_CLAUSE = lazy(r"\s*(?:;|\s[-–—]\s|,\s+(?=(?:and\s+)?(?:supersed|amend|replac)))\s*")
 # What may precede relation wording at the start of a clause: bullets and emphasis, a label, a
 # changelog date (``- 2023-05-03: Mark as rejected in favour of ADR-101``), "mark(ed) as".
-_LEAD = re.compile(
+_LEAD = lazy(
     r"^[\W_]*(?:\d{4}-\d{1,2}-\d{1,2}\s*[:：\-–—]?\s*[\W_]*)?"
     r"(?:(?:status|statut|note|nb)\s*[:：]\s*[\W_]*)?(?:mark(?:ed)?\s+as\s+)?",
     re.I,
 )
-_STOP = re.compile(r"[.!?;](?:\s|$)|\s[-–—]\s")
-_YAML_LINK = re.compile(r"\[([^\]]*)\]\(\s*<?([^)\s>]*)>?[^)]*\)")
+_STOP = lazy(r"[.!?;](?:\s|$)|\s[-–—]\s")
+_YAML_LINK = lazy(r"\[([^\]]*)\]\(\s*<?([^)\s>]*)>?[^)]*\)")
 
 _VERB_KIND = {
     "supersede": RelKind.SUPERSEDES,
@@ -89,7 +90,7 @@ _VERB_KIND = {
 }
 _PARTIAL = {RelKind.SUPERSEDES: RelKind.AMENDS, RelKind.SUPERSEDED_BY: RelKind.AMENDED_BY}
 
-_SCHEME = re.compile(r"^[a-z][a-z0-9+.\-]*:|^//", re.I)
+_SCHEME = lazy(r"^[a-z][a-z0-9+.\-]*:|^//", re.I)
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,7 +104,7 @@ class Found:
 # A value that states there is nothing (``replaces: N/A``, ``superseded-by: None``, ``-``).
 _NOTHING = frozenset({"n/a", "na", "n.a", "none", "null", "nil", "-", "--", "—", "tbd", "tba",
                       "no", "nothing", "no one", "not applicable", "[]", "''", '""'})
-_LISTED = re.compile(r"^\s*[\w#.-]+(?:\s*,\s*[\w#.-]+)+\s*$")  # ``655, 777``
+_LISTED = lazy(r"^\s*[\w#.-]+(?:\s*,\s*[\w#.-]+)+\s*$")  # ``655, 777``
 
 
 def front_matter_targets(value: Any) -> list[tuple[str, str]]:
@@ -161,9 +162,9 @@ def _clauses(text: str) -> Iterable[int]:
         yield m.end()
 
 
-_KEYWORDS = re.compile("supers|superc|replac|amend|refine|depend|reject|addend|adds to|exten")
+_KEYWORDS = lazy("supers|superc|replac|amend|refine|depend|reject|addend|adds to|exten")
 # Either set of keywords in one search of the lowered text (both are plain alternations) ...
-_MAY_DECLARE = re.compile(f"{_KEYWORDS.pattern}|{successors.KEYWORDS.pattern}")
+_MAY_DECLARE = lazy(f"{_KEYWORDS.pattern}|{successors.KEYWORDS.pattern}")
 # ... and, for ASCII text, its ASCII words as substring tests (several times faster than a
 # regex alternation of literals; a word with other letters cannot occur in ASCII text).
 _ASCII_WORDS = tuple(dict.fromkeys(w for w in _MAY_DECLARE.pattern.split("|") if w.isascii()))
@@ -244,7 +245,7 @@ def scan_line(
 # ``ADR 2 can be considered superseded now``, ``[ADR-3](0003-x.md) is superseded``: the record
 # that says so supersedes it. Not ``… is superseded by X`` (a passive with its own successor),
 # not ``should be marked as superseded once …`` (a plan).
-_OBJECT_FIRST = re.compile(
+_OBJECT_FIRST = lazy(
     r"(?P<id>\b(?i:adr|rfc)[-_ #]?\d{1,6}\b|\b[A-Z]{2,10}[-_ #]?\d{1,6}\b)\]?\s+"
     r"(?:is|are|was|were|has\s+been|have\s+been|can\s+be\s+considered|is\s+hereby)\s+"
     r"(?:now\s+)?(?P<partial>" + _P + r"\s+)?superseded\b(?!\s+by)",

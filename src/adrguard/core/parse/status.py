@@ -17,29 +17,30 @@ import unicodedata
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
 
+from adrguard.core.lazyre import lazy
 from adrguard.core.model import Status
 from adrguard.core.options import Vocabulary
 from adrguard.core.parse import successors
 from adrguard.core.vocabulary import STATUS_GUESSES, STATUS_HEADINGS
 
-_MD_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
-_MD_REF = re.compile(r"!?\[([^\]]*)\]\[[^\]]*\]")
-_DECORATION = re.compile(r"[*_`~>\"“”‘’«»„「」『』]+")
-_SPACES = re.compile(r"\s+")
-_LABEL = re.compile(
+_MD_LINK = lazy(r"!?\[([^\]]*)\]\([^)]*\)")
+_MD_REF = lazy(r"!?\[([^\]]*)\]\[[^\]]*\]")
+_DECORATION = lazy(r"[*_`~>\"“”‘’«»„「」『』]+")
+_SPACES = lazy(r"\s+")
+_LABEL = lazy(
     "^(?:" + "|".join(re.escape(h) for h in STATUS_HEADINGS) + r")\s*[:：\-–]\s*", re.I
 )
-_WORD_END = re.compile(r"\w")
+_WORD_END = lazy(r"\w")
 _MONTH = r"(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
-_ISO_DATE = re.compile(r"(?<!\d)(\d{4})\s*[-/.年]\s*(\d{1,2})\s*[-/.月]\s*(\d{1,2})(?!\d)日?")
-_DMY_DATE = re.compile(r"(?<!\d)(\d{1,2})[-/.](\d{1,2})[-/.](\d{4}|\d{2})(?!\d)")
-_NAMED_DATE = re.compile(
+_ISO_DATE = lazy(r"(?<!\d)(\d{4})\s*[-/.年]\s*(\d{1,2})\s*[-/.月]\s*(\d{1,2})(?!\d)日?")
+_DMY_DATE = lazy(r"(?<!\d)(\d{1,2})[-/.](\d{1,2})[-/.](\d{4}|\d{2})(?!\d)")
+_NAMED_DATE = lazy(
     r"\b(?:(\d{1,2})(?:st|nd|rd|th)?\s+)?"
     + _MONTH
     + r"(?:\s+(\d{1,2})(?:st|nd|rd|th)?,?)?\s+(\d{4})\b",
     re.I,
 )
-_LEADING_DATE = re.compile(
+_LEADING_DATE = lazy(
     r"^(?:(?:on|date|dated)\s+)?(?:"
     + _ISO_DATE.pattern
     + "|"
@@ -56,12 +57,12 @@ _MONTHS = {
     )
 }
 # Template alternatives (``a | b``, ``a or b``) and vocabulary legends (``a / b / c``).
-_ALTERNATIVES = re.compile(r"\s*(?:\||\s(?:or|oder|ou|o|of|или)\s|或|または|또는)\s*")
-_LEGEND = re.compile(r"\s*[/,、，;]\s*")
-_MAY_LIST = re.compile(r"[|/,、，;或]|\s(?:or|oder|ou|o|of|или)\s|または|또는")  # cheap first test
-_ANY_LABEL = re.compile(r"^[^\W\d][^:：]{0,24}[:：]\s*")
-_HEADING_SPLIT = re.compile(r"[\s()\[\]/|:：\-–—,、·]+")
-_HEADING_NUMBER = re.compile(r"^(?:\d+(?:\.\d+)*\.?|[ivx]+\.)\s+", re.I)
+_ALTERNATIVES = lazy(r"\s*(?:\||\s(?:or|oder|ou|o|of|или)\s|或|または|또는)\s*")
+_LEGEND = lazy(r"\s*[/,、，;]\s*")
+_MAY_LIST = lazy(r"[|/,、，;或]|\s(?:or|oder|ou|o|of|или)\s|または|또는")  # cheap first test
+_ANY_LABEL = lazy(r"^[^\W\d][^:：]{0,24}[:：]\s*")
+_HEADING_SPLIT = lazy(r"[\s()\[\]/|:：\-–—,、·]+")
+_HEADING_NUMBER = lazy(r"^(?:\d+(?:\.\d+)*\.?|[ivx]+\.)\s+", re.I)
 _HELP_LIMIT = 500
 # Words a status heading may hold besides a status word ("Decision status", "Statut de la
 # décision").
@@ -219,14 +220,14 @@ def is_help_text(folded: str, synonyms: Mapping[str, str]) -> bool:
 
 # A second part that relates the record to another one (``proposed | partially superseded by
 # [8](0008-x.md)``): a compound status, not a template's alternatives.
-_RELATED_PART = re.compile(
+_RELATED_PART = lazy(
     r"^\s*(?:(?:partially|partly|in\s+part)\s+)?(?:super[sc]eded|amended|replaced|extended"
     r"|refined)\s+by\s+\S",
     re.I,
 )
 # A sentence that says what became of the decision: ``The two points above have been
 # implemented``, ``This has now been approved``.
-_PROSE = re.compile(
+_PROSE = lazy(
     r"^[^.;:!?]{0,160}?\b(?:has|have)\s+(?:now\s+|already\s+|since\s+)?been\s+"
     r"(?!partially\b|partly\b)([^\W\d_]+)\b"
 )
@@ -250,8 +251,8 @@ def compound(raw: str) -> str:
 
 # A value followed by the template's braced choices it was picked from (``In Review {Draft, In
 # Review, Implemented}``): the value is the status.
-_PICKED = re.compile(r"^\s*([^{}\[\]|]{1,60}?)\s*\{([^{}]{1,300})\}\s*$")
-_CHOICE_SEP = re.compile(r"\s*[,|/]\s*")
+_PICKED = lazy(r"^\s*([^{}\[\]|]{1,60}?)\s*\{([^{}]{1,300})\}\s*$")
+_CHOICE_SEP = lazy(r"\s*[,|/]\s*")
 
 
 def picked(raw: str) -> str:
@@ -326,12 +327,12 @@ def _reading(raw: str, synonyms: Mapping[str, str]) -> Status:
     return found if found is not None else Status.UNKNOWN
 
 
-_STRUCK = re.compile(r"~~?[^~\n]{1,200}~~?")
-_EMPHASISED = re.compile(r"^\s*(\*\*|__|\*|_)(?=\S)([^*_\n]{1,80}?)(?<=\S)\1\s*$")
-_CHOICES = re.compile(r"\s*[|/,]\s*")
+_STRUCK = lazy(r"~~?[^~\n]{1,200}~~?")
+_EMPHASISED = lazy(r"^\s*(\*\*|__|\*|_)(?=\S)([^*_\n]{1,80}?)(?<=\S)\1\s*$")
+_CHOICES = lazy(r"\s*[|/,]\s*")
 _UNTICKED = "⬜☐◻□▢🔲🔳⚪○"  # an emoji checklist's open boxes
 _TICKED = "✅☑✔✓🟢"  # and its ticks
-_BOX_OR_TICK = re.compile(f"[{_UNTICKED}{_TICKED}]")
+_BOX_OR_TICK = lazy(f"[{_UNTICKED}{_TICKED}]")
 
 
 def choose(raw: str) -> str:
@@ -364,7 +365,7 @@ def ticked(raw: str) -> bool | None:
     return True if head and head in _TICKED else False if head and head in _UNTICKED else None
 
 
-_ENTRY_SEPARATOR = re.compile(r"\s*(?:[;|→⇒]|->|,\s|\s[-–—]\s)\s*")
+_ENTRY_SEPARATOR = lazy(r"\s*(?:[;|→⇒]|->|,\s|\s[-–—]\s)\s*")
 
 
 def _history_on_one_line(folded: str, synonyms: Mapping[str, str]) -> Status | None:

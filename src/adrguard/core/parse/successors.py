@@ -31,6 +31,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from adrguard.core.lazyre import lazy
 from adrguard.core.model import Link, RelKind
 from adrguard.core.parse import ids
 from adrguard.core.parse.document import Span
@@ -40,7 +41,7 @@ MARK = "\x01"
 Target = tuple[str, str, int]  # (target as written, link text, column)
 
 # A cheap probe: could the text hold supersession wording in any of the languages?
-KEYWORDS = re.compile(
+KEYWORDS = lazy(
     "supers|superc|replac|obsolet|overrid|overrul|ersetz|abgelöst|remplac|supplant|reemplaz"
     "|sustitu|substitu|suplant|superad|superat|sostitu|rimpiazz|vervang|замен|замещ|取代|替代"
     "|代替|替换|替換|接替|置き換|置換|差し替|取って代|廃止|废止|廢止|대체|교체|폐기|後継"
@@ -62,8 +63,8 @@ class Phrase:
     targets: tuple[Target, ...]
 
 
-_TOKEN = re.compile(r"[^\s()\[\]{}<>,;'\"`|*（）【】「」『』、，。：；]+")
-_STEM = re.compile(r"\d{1,8}[-_][\w.-]*[^\W\d_][\w.-]*|[\w./-]*[^\W_][\w./-]*\.(?:md|markdown)")
+_TOKEN = lazy(r"[^\s()\[\]{}<>,;'\"`|*（）【】「」『』、，。：；]+")
+_STEM = lazy(r"\d{1,8}[-_][\w.-]*[^\W\d_][\w.-]*|[\w./-]*[^\W_][\w./-]*\.(?:md|markdown)")
 _LONGEST_TOKEN = 200
 
 
@@ -136,23 +137,23 @@ _REPLACED_BY = (
     r"(?:대체|교체)(?:됨|되었음|되었습니다|되었다)?\s*[:：]",
     r"(?:置き換え先|置換先|代替先|後継)\s*[:：]",
 )
-_BY = re.compile("(?:" + "|".join(_REPLACED_BY) + ")" + _BEFORE_TARGET + f"(?P<t>{_TS})")
+_BY = lazy("(?:" + "|".join(_REPLACED_BY) + ")" + _BEFORE_TARGET + f"(?P<t>{_TS})")
 # The successor written before the verb.
 _AGENT = (
-    re.compile(
+    lazy(
         r"(?:已经被|已被|已由|被|由)\s*" + _NOUN + f"(?P<t>{_TS})"
         + r"\s*(?:所)?(?:取代|替代|代替|替换|替換|接替)"
     ),
-    re.compile(
+    lazy(
         f"(?P<t>{_TS})" + r"\s*(?:によって|により|にて|に|へ|で)\s*"
         r"(?:置き換え|置き換わ|置換|代替|取って代わ|差し替え)"
     ),
-    re.compile(f"(?P<t>{_TS})" + r"\s*(?:으로|로|에\s*의해서?|에\s*의하여)\s*(?:대체|교체)"),
+    lazy(f"(?P<t>{_TS})" + r"\s*(?:으로|로|에\s*의해서?|에\s*의하여)\s*(?:대체|교체)"),
 )
 # ``取代 ADR 3 中的方案``: what is replaced is a part of the target.
 _NOT_A_PART = r"(?!\s*(?:中的|里的|裡的|内的|的|之|の))"
 # The record replaces the target: subject first ...
-_SELF_SUBJECT = re.compile(
+_SELF_SUBJECT = lazy(
     r"(?:\bthis\s+(?:(?:adr|rfc|pep|kep|decision(?:\s+record)?|record|document|proposal)\s+)?"
     r"(?:(?:now|hereby|also|effectively|therefore|fully)\s+)?"
     r"(?P<partial>(?:partially|partly|in\s+part)\s+)?(?:super[sc]edes|replaces|obsoletes)"
@@ -168,26 +169,26 @@ _SELF_SUBJECT = re.compile(
     + _BEFORE_TARGET + f"(?P<t>{_TS})" + _NOT_A_PART
 )
 # ... or at the start of the clause (取代 ADR 3), or the target first (ADR-3 を廃止する).
-_CLAUSE_START = re.compile(
+_CLAUSE_START = lazy(
     r"(?:取代|替代|替换)(?:了)?\s*" + _NOUN + f"(?P<t>{_TS})" + _NOT_A_PART
 )
 _OBJECT_FIRST = (
-    re.compile(
+    lazy(
         f"(?P<t>{_TS})" + r"\s*を\s*(?:廃止|置き換え|置換|代替|上書き)"
         r"(?:る|する|します|した|しました|とする|とします|し)?+"
         r"(?!\s*(?:ない|ません|予定|か[。．.？?]|ことを検討|案|べき))"
     ),
-    re.compile(
+    lazy(
         f"(?P<t>{_TS})" + r"\s*(?:을|를)\s*(?:대체|교체|폐기)"
         r"(?:한다|합니다|함|했다|했습니다|하였다|하며|하고|하기로\s*(?:했다|한다|합니다))"
     ),
 )
 
 # -- who the clause is about ---------------------------------------------------------------
-_BOUNDARY = re.compile(r"[(（\[【;；,，。.!?！？:：\n]|\s[-–—]\s|^[-–—*]\s")
+_BOUNDARY = lazy(r"[(（\[【;；,，。.!?！？:：\n]|\s[-–—]\s|^[-–—*]\s")
 _WINDOW = 160  # a clause longer than this before the phrase is not read
-_DATE = re.compile(r"\d{4}\s*[-/.年]\s*\d{1,2}\s*[-/.月]\s*\d{1,2}日?|\d+")
-_PARTIAL = re.compile(
+_DATE = lazy(r"\d{4}\s*[-/.年]\s*\d{1,2}\s*[-/.月]\s*\d{1,2}日?|\d+")
+_PARTIAL = lazy(
     r"partial|partly|in\s+part|\bparts?\b|\bportions?\b|\baspects?\b|\bsome\s+of\b|teilweise"
     r"|\bteils\b|partiellement|en\s+partie|parcialmente|en\s+parte|em\s+parte|parzialmente"
     r"|in\s+parte|gedeeltelijk|частично|部分|一部|일부"
@@ -202,11 +203,11 @@ _FILLERS = (
     " besluit werd nu en это данное данный решение было был была теперь и"
 )
 _FILLER_WORDS = frozenset(_FILLERS.split())
-_CJK_FILLER = re.compile(
+_CJK_FILLER = lazy(
     r"(?:本|此|该|該|這|这|この|その|이|그)\s*(?:adr|决策|決策|决定|決定|记录|記錄|文档|文件|提案"
     r"|결정|문서)?|adr|rfc|已经|已|现已|現已|现在|現在|现|現|目前|すでに|既に|全部|全体|전체|は|が|も|은|는|가|도"
 )
-_WORD = re.compile(r"[^\W\d_]+")
+_WORD = lazy(r"[^\W\d_]+")
 
 
 def _first_char_index(words: Iterable[str]) -> dict[str, tuple[str, ...]]:
@@ -267,7 +268,7 @@ def _targets(marked: Marked, m: re.Match[str]) -> tuple[Target, ...]:
     return tuple(t for names in marked.targets[first : first + count] for t in names)
 
 
-_RECORD_WORDS = re.compile(r"adr|rfc|decision|record|\d", re.I)
+_RECORD_WORDS = lazy(r"adr|rfc|decision|record|\d", re.I)
 
 
 def _names_records(targets: tuple[Target, ...]) -> bool:
@@ -317,7 +318,7 @@ def _successors(marked: Marked, status: bool) -> Iterable[tuple[RelKind, tuple[T
                 yield RelKind.AMENDED_BY, _targets(marked, m)
 
 
-_LINK = re.compile(r"!?\[([^\]\n]{0,300})\]\(\s*<?([^)\s>]*)>?[^)\n]{0,300}\)")
+_LINK = lazy(r"!?\[([^\]\n]{0,300})\]\(\s*<?([^)\s>]*)>?[^)\n]{0,300}\)")
 
 
 _LONGEST_VALUE = 2000  # a status statement longer than this is prose: only its start is read
