@@ -59,7 +59,7 @@ def _imports(body: list[ast.stmt], into: dict[str, str], package: str) -> None:
         for sub in ast.walk(node) if not isinstance(node, Func | ast.ClassDef) else ():
             if isinstance(sub, ast.Import):
                 for a in sub.names:
-                    into[a.asname or a.name.split(".")[0]] = a.name if a.asname else a.name.split(".")[0]
+                    into[a.asname or a.name.split(".")[0]] = a.name
             elif isinstance(sub, ast.ImportFrom):
                 base = sub.module or ""
                 if sub.level:
