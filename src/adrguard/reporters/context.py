@@ -154,9 +154,9 @@ def clean(text: str) -> str:
 
 def finding_fingerprint(finding: Finding) -> str:
     """:func:`adrguard.core.findings.fingerprint`, also for text holding lone surrogates."""
-    texts = (finding.code, finding.message, finding.location.path, finding.decision_id or "",
-             *finding.related)
-    if all(t.isascii() for t in texts):  # the usual case: nothing to clean, nothing to copy
+    text = "".join((finding.code, finding.message, finding.location.path,
+                    finding.decision_id or "", *finding.related))
+    if text.isascii():  # the usual case: nothing to clean, nothing to copy
         return fingerprint(finding)
     safe = replace(
         finding,

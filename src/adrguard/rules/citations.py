@@ -15,7 +15,14 @@ import posixpath
 import re
 from collections.abc import Iterator
 
-from adrguard.core.citations.resolve import UNKNOWN, Cited, index, line_successors, standing
+from adrguard.core.citations.resolve import (
+    UNKNOWN,
+    Cited,
+    LineSuccessors,
+    index,
+    line_successors,
+    standing,
+)
 from adrguard.core.findings import Finding, Severity
 from adrguard.core.graph.graph import short
 from adrguard.core.lazyre import lazy
@@ -41,6 +48,8 @@ HISTORY_WORDS = (
     "revert",
     "retired",
 )
+# The words above as one pattern: a line is searched once, not once per word.
+_HISTORY_LINE = lazy("|".join(re.escape(w) for w in HISTORY_WORDS))
 # Files that record the past: citing an old decision there is right.
 HISTORY_FILES = ("changelog", "changes", "history", "news", "release-notes", "release_notes",
                  "releasenotes")
@@ -89,6 +98,7 @@ class _History:
     def __init__(self, corpus: Corpus) -> None:
         self.corpus = corpus
         self.files: dict[str, bool] = {}
+        self.successors: LineSuccessors | None = None
 
     def holds(self, cited: Cited) -> bool:
         by_file = self.files.get(cited.path)
@@ -96,10 +106,11 @@ class _History:
             by_file = self.files[cited.path] = self._history_file(cited.path)
         if by_file:
             return True
-        line = cited.citation.excerpt.casefold()
-        if any(word in line for word in HISTORY_WORDS):
+        if _HISTORY_LINE.search(cited.citation.excerpt.casefold()) is not None:
             return True
-        return line_successors(self.corpus).holds(cited)
+        if self.successors is None:
+            self.successors = line_successors(self.corpus)
+        return self.successors.holds(cited)
 
     def _history_file(self, path: str) -> bool:
         name = posixpath.basename(path)
