@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from adrguard.core.citations.places import code_spans, excerpt
 from adrguard.core.citations.scan import Scanner, Scheme
@@ -97,3 +99,42 @@ def test_excerpt_of_a_long_line_is_cut_around_the_citation() -> None:
     text = excerpt(data, 501)
     assert text.startswith("\u2026") and text.endswith("\u2026") and "ADR-0004" in text
     assert len(text) < 260
+
+
+# --- the ASCII fast path: re and RE2 find the same ids ------------------------------------
+
+_ID_TEXT = st.text(
+    alphabet=st.sampled_from(list("aAdDrRxX-_ #.0123456789/\n$`K") + ["\u212a", "\u017f"]),
+    max_size=80,
+)
+_PREFIXES = st.lists(st.text(alphabet="adrxsk_-", min_size=1, max_size=4), max_size=4)
+
+
+@settings(max_examples=400, deadline=None)
+@given(text=_ID_TEXT, prefixes=_PREFIXES)
+def test_the_ascii_search_finds_what_re2_finds(text: str, prefixes: list[str]) -> None:
+    """An ASCII file is searched for ids by ``re``, any other by RE2: on every text both give
+    the same matches (positions and groups), so which one ran never shows in a result."""
+    scanner = Scanner(Scheme(prefixes=tuple(prefixes), widths=(4,)))
+    data = text.encode("utf-8")
+    by_re2 = [(m.start(), m.end(), m.groups()) for m in scanner._ids.finditer(data)]
+    by_choice = [(m.start(), m.end(), m.groups()) for m in scanner._id_matches(data)]
+    assert by_choice == by_re2
+    if data.isascii() and scanner._ascii_ids is not None:
+        assert [(m.start(), m.end(), m.groups()) for m in scanner._ascii_ids.finditer(data)] \
+            == by_re2
+
+
+def test_a_kelvin_sign_is_folded_as_re2_folds_it() -> None:
+    """RE2 folds the Kelvin sign to ``k`` in a case-insensitive search; a text holding one is
+    searched by RE2, so a learned prefix with a ``k`` finds it as before."""
+    scheme = Scheme(prefixes=("kdr",), roots=("docs/adr",), widths=(4,))
+    assert found("notes.md", "See \u212adr-0004 and KDR-0005.\n", scheme) == [
+        (1, "\u212adr-0004"), (1, "KDR-0005")]
+
+
+def test_many_prefixes_are_searched_by_re2() -> None:
+    scheme = Scheme(prefixes=tuple(f"p{chr(97 + i)}" for i in range(20)), widths=(4,))
+    scanner = Scanner(scheme)
+    assert scanner._ascii_ids is None
+    assert found("a.md", "See PA-0001 and PT-0002.\n", scheme) == [(1, "PA-0001"), (1, "PT-0002")]

@@ -95,3 +95,22 @@ def test_a_rule_crashing_on_one_record_hides_nothing_else(
     assert ("ADR110", "docs/adr/0002-b.md", 2) in found
     sarif = json.loads((repo / "out.sarif").read_text(encoding="utf-8"))
     assert {r["ruleId"] for r in sarif["runs"][0]["results"]} >= {"ADR000", "ADR201", "ADR110"}
+
+
+def test_an_id_whose_prefix_is_folded_from_a_non_ascii_letter_is_read_not_a_crash(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A log whose file names use the prefix KDR, and a note that writes the K as the Kelvin
+    sign (U+212A): the case-insensitive id search folds it to k, and the id used to be decoded
+    as ASCII (exit 3). It is now read as written and cites the record."""
+    r = make_repo(tmp_path / "repo", {
+        "docs/adr/KDR-0001-use-k.md": record(1, "Use K"),
+        "notes.md": "See \u212aDR-0001 here.\n",
+        ".adrguard.toml": "[citations]\nenabled = true\n",
+    })
+    monkeypatch.chdir(r.path)
+    result = run(capsys, "check", "--format", "json", "--no-cache")
+    assert result.code == 0, result.err
+    shown = run(capsys, "citations", "--format", "json", "--no-cache")
+    assert shown.code == 0, shown.err
+    assert "\u212aDR-0001" in shown.out
