@@ -165,8 +165,9 @@ class Fields:
         )
         text = h.text
         m = _TITLE_STATUS.match(text) if h.level == 1 else None
-        if m is not None and st.match(st.fold(m.group(1) or m.group(2)),
-                                      self.options.status_synonyms) is not None:
+        syn = self.options.status_synonyms
+        if m is not None and st.match(st.fold_for(m.group(1) or m.group(2), syn),
+                                      syn) is not None:
             text = text[m.end() :]  # ``Accepted: Use X``: the status is not part of the title
         cleaned = formats.clean_title(text, self.own)
         return cleaned.text, raw_h, h.line, cleaned.number
@@ -264,7 +265,7 @@ class Fields:
             return None
         word = m.group(1) or m.group(2)
         syn = self.options.status_synonyms
-        if st.match(st.fold(word), syn) is None:
+        if st.match(st.fold_for(word, syn), syn) is None:
             return None
         return word, h1
 
@@ -356,7 +357,8 @@ class Fields:
 
     # -- relationships ------------------------------------------------------------------
     def relationships(self, rid: str, primary: StatusStatement | None) -> tuple[Relationship, ...]:
-        partly = bool(primary and _PARTLY.match(st.fold(primary.raw)))
+        syn = self.options.status_synonyms
+        partly = bool(primary and _PARTLY.match(st.fold_for(primary.raw, syn)))
         blocks = self.doc.blocks if relations.may_declare(self.body) else []
         found = relations.collect(
             relations.Where(

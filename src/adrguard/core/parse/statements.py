@@ -108,7 +108,7 @@ def section_statement(
     templates: list[_Entry] = []
     skipped: set[int] = set()  # blocks with a line that is not part of the statement
     for e in _entries(blocks, keys or _KEYS):
-        folded = st.fold(st.compound(e.value))
+        folded = st.fold_for(st.compound(e.value), synonyms)
         if not folded or _is_date(e.text):
             skipped.add(id(e.block))
             continue

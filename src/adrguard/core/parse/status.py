@@ -15,7 +15,6 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping
-from functools import lru_cache
 
 from adrguard.core.lazyre import lazy
 from adrguard.core.model import Status
@@ -99,7 +98,19 @@ def _unspaced(ch: str) -> bool:
     )
 
 
-@lru_cache(maxsize=8192)
+def fold_for(raw: str, synonyms: Mapping[str, str]) -> str:
+    """:func:`fold`, remembered for the run on its vocabulary when ``synonyms`` is a
+    :class:`~adrguard.core.options.Vocabulary` (what ``Options`` holds): a log states the same
+    few statuses again and again, and folding is a fifth of parsing without the memo."""
+    if not isinstance(synonyms, Vocabulary):
+        return fold(raw)
+    memo: dict[str, str] = synonyms.derived("folded", dict)
+    found = memo.get(raw)
+    if found is None:
+        found = memo[raw] = fold(raw)
+    return found
+
+
 def fold(raw: str) -> str:
     """The comparable form of a status value: no markup, no emoji, single spaces, case folded."""
     text = _MD_LINK.sub(r"\1", raw)
@@ -296,7 +307,7 @@ def guess(raw: str, synonyms: Mapping[str, str]) -> tuple[Status, str, str] | No
         found = _reading(part, synonyms)
         if found is not Status.UNKNOWN:
             return found, "a compound status: the status and a relation in one value", ""
-    folded = fold(raw)
+    folded = fold_for(raw, synonyms)
     if not folded or is_template_text(folded, synonyms, is_braced(raw)):
         return None
     word = matched_word(folded, STATUS_GUESSES) or matched_word(_undated(folded), STATUS_GUESSES)
@@ -313,7 +324,7 @@ def guess(raw: str, synonyms: Mapping[str, str]) -> tuple[Status, str, str] | No
 def _reading(raw: str, synonyms: Mapping[str, str]) -> Status:
     """What the vocabulary reads in a status as written (no guesses)."""
     raw = choose(raw)
-    folded = fold(raw)
+    folded = fold_for(raw, synonyms)
     if not folded or is_template_text(folded, synonyms, is_braced(raw)):
         return Status.UNKNOWN
     history = _history_on_one_line(folded, synonyms)
