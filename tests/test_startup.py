@@ -143,6 +143,16 @@ def test_check_leaves_heavy_modules_unimported(tmp_path: Path, monkeypatch) -> N
     # no impact manifest, no fitness manifest, no change: their modules stay unloaded
     features = ("adrguard.core.impact.analysis", "adrguard.core.fitness.manifest")
     assert _heavy(cold, features) == set() and _heavy(warm, features) == set()
+    assert _heavy(cold, UNUSED_HERE) == set() and _heavy(warm, UNUSED_HERE) == set()
+
+
+# What a run on a log like the ones above does not use: pathspec (the built-in excludes are
+# plain names, matched without it; no record has path globs), the impact manifest's module and
+# the glob matcher (no manifest, no globs), and the claims of other refs (no --against).
+UNUSED_HERE = (
+    "pathspec", "adrguard.core.impact.mapping", "adrguard.core.impact.globs",
+    "adrguard.core.authoring.claims", "adrguard.api.claims",
+)
 
 
 @pytest.mark.uses_cache
@@ -167,8 +177,10 @@ def test_the_hook_reads_the_committed_records_without_gitpython(tmp_path: Path, 
     monkeypatch.setenv("ADRGUARD_CACHE_DIR", str(tmp_path.parent / "cache"))
     staged = "docs/adr/0001-r1.md"
     for _ in range(2):  # cold, then warm
-        assert "git" not in {m.split(".")[0] for m in
-                             _all_modules_after(tmp_path, "check", "--hook", staged)}
+        loaded = _all_modules_after(tmp_path, "check", "--hook", staged)
+        assert "git" not in {m.split(".")[0] for m in loaded}
+        # (the change analysis, which a change always runs, reads the mapping and globs)
+        assert _heavy(loaded, ("pathspec", "adrguard.core.authoring.claims")) == set()
     run = subprocess.run([sys.executable, "-m", "adrguard", "check", "--hook", staged],
                          cwd=tmp_path, capture_output=True, text=True,
                          env={**os.environ, "NO_COLOR": "1"})
