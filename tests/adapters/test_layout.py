@@ -44,7 +44,8 @@ def test_name_patterns_match_as_pathspec_matches_them_without_importing_it() -> 
 
     import pathspec
 
-    patterns = [*DEFAULT_EXCLUDE, "notes", "*.draft.md", "a*b*c", "*", "x.y+z(1)"]
+    patterns = [*DEFAULT_EXCLUDE, "notes", "*.draft.md", "a*b*c", "*", "x.y+z(1)", "ab*ba",
+                "*a*a*", "a*a"]
     paths = [
         "README.md", "docs/README.md", "README.md/inside.md", "a/readme.md", "readme.MD",
         "0001-x.md", "template.md", "templates/0001.md", "x/template-a.md", "0000-a-template",
@@ -52,7 +53,8 @@ def test_name_patterns_match_as_pathspec_matches_them_without_importing_it() -> 
         "modele.md", "plantilla-x.md", "vorlage.md", "notes/0001.md", "my-notes/1.md",
         "a.draft.md", "b/a.draft.md.txt", "abc", "a-b-c", "acb", "x.y+z(1)", "xxy+z(1)",
         "/README.md", "./README.md", "a//README.md", "README.md/", "a\nb/README.md",
-        "x/README.md\n", "a\\README.md", "dir/", "", "0001-\u00e9t\u00e9.md",
+        "x/README.md\n", "a\\README.md", "dir/", "", "0001-\u00e9t\u00e9.md", "a", "aa", "aba",
+        "abba", "abbba", "x/aba/y",
     ]
     for pattern in patterns:
         assert layout._simple(pattern)
@@ -61,6 +63,10 @@ def test_name_patterns_match_as_pathspec_matches_them_without_importing_it() -> 
         assert names is not None
         for path in paths:
             assert names.match_file(path) == spec.match_file(path), (pattern, path)
+            if path and "/" not in path and "\n" not in path and "\\" not in path:
+                assert layout._name_matches(pattern, path) == spec.match_file(path), (
+                    pattern, path)
+        assert layout._is_index_name(pattern) == (pattern in ("README.md", "readme.md"))
     together = layout._Names.of(patterns)
     spec = pathspec.GitIgnoreSpec.from_lines(patterns)
     assert together is not None

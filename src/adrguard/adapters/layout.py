@@ -115,11 +115,34 @@ class _Names:
         return any(fullmatch(part) for part in path.split("/"))
 
 
+def _name_matches(pattern: str, name: str) -> bool:
+    """Whether one part of a path matches a simple pattern (``*``: any run of characters):
+    the pattern's pieces in order, the first at the start and the last at the end."""
+    first, *rest = pattern.split("*")
+    if not rest:
+        return name == pattern
+    *middle, last = rest
+    if len(name) < len(first) + len(last) or not name.startswith(first) \
+            or not name.endswith(last):
+        return False
+    at, end = len(first), len(name) - len(last)
+    for piece in middle:
+        found = name.find(piece, at, end)
+        if found < 0:
+            return False
+        at = found + len(piece)
+    return True
+
+
 def _is_index_name(pattern: str) -> bool:
     """A pattern naming a README file (it would also exclude per-record README.md files)."""
-    spec = _Names.of([pattern]) or _pathspec([pattern])
-    return bool(spec.match_file("README.md") or spec.match_file("readme.md")) and not bool(
-        spec.match_file("0001-record.md")
+    if _simple(pattern):
+        def matches(name: str) -> bool:
+            return _name_matches(pattern, name)
+    else:
+        matches = _pathspec([pattern]).match_file
+    return bool(matches("README.md") or matches("readme.md")) and not bool(
+        matches("0001-record.md")
     )
 
 
