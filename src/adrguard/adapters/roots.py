@@ -313,9 +313,10 @@ def _by_content(
 
 
 def _sample_signature(config: Config) -> bytes | None:
-    """What a sampled file's parse depends on besides its path, folder and bytes: the parser's
-    signature and the parse options (as the record cache keys records: ``today`` only matters to
-    rules). None when the options cannot be written out faithfully (then nothing is kept)."""
+    """What a sampled file's answer depends on besides its path, folder and bytes: the parser's
+    signature, the parse options (as the record cache keys records: ``today`` only matters to
+    rules) and this module. None when the options cannot be written out faithfully (then
+    nothing is kept)."""
     import json
     from dataclasses import replace
 
@@ -326,7 +327,9 @@ def _sample_signature(config: Config) -> bytes | None:
         options = json.dumps(canonical(replace(config.options, today=None)), ensure_ascii=True)
     except Uncacheable:
         return None
-    return digest("root-sample", parser_signature(), options)
+    # this module counts the answers: keyed by its size and mtime, as the parser's source is
+    here = Path(__file__).stat()
+    return digest("root-sample", parser_signature(), options, f"{here.st_size} {here.st_mtime_ns}")
 
 
 def _looks(
