@@ -143,6 +143,16 @@ def test_check_leaves_heavy_modules_unimported(tmp_path: Path, monkeypatch) -> N
     # no impact manifest, no fitness manifest, no change: their modules stay unloaded
     features = ("adrguard.core.impact.analysis", "adrguard.core.fitness.manifest")
     assert _heavy(cold, features) == set() and _heavy(warm, features) == set()
+    assert _heavy(cold, UNUSED_HERE) == set() and _heavy(warm, UNUSED_HERE) == set()
+
+
+# What a run on a log like the ones above does not use: pathspec (the built-in excludes are
+# plain names, matched without it; no record has path globs), the impact manifest's module and
+# the glob matcher (no manifest, no globs), and the claims of other refs (no --against).
+UNUSED_HERE = (
+    "pathspec", "adrguard.core.impact.mapping", "adrguard.core.impact.globs",
+    "adrguard.core.authoring.claims", "adrguard.api.claims",
+)
 
 
 @pytest.mark.uses_cache
@@ -167,10 +177,41 @@ def test_the_hook_reads_the_committed_records_without_gitpython(tmp_path: Path, 
     monkeypatch.setenv("ADRGUARD_CACHE_DIR", str(tmp_path.parent / "cache"))
     staged = "docs/adr/0001-r1.md"
     for _ in range(2):  # cold, then warm
-        assert "git" not in {m.split(".")[0] for m in
-                             _all_modules_after(tmp_path, "check", "--hook", staged)}
+        loaded = _all_modules_after(tmp_path, "check", "--hook", staged)
+        assert "git" not in {m.split(".")[0] for m in loaded}
+        # (the change analysis, which a change always runs, reads the mapping and globs)
+        assert _heavy(loaded, ("pathspec", "adrguard.core.authoring.claims")) == set()
     run = subprocess.run([sys.executable, "-m", "adrguard", "check", "--hook", staged],
                          cwd=tmp_path, capture_output=True, text=True,
                          env={**os.environ, "NO_COLOR": "1"})
     assert "0001-r1.md" in run.stdout and "ADR104" in run.stdout
     assert "1 older finding" in run.stdout and "0002-r2.md" not in run.stdout
+
+
+@pytest.mark.uses_cache
+def test_a_warm_check_of_a_log_found_by_content_parses_nothing(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """No configuration and no folder named like a log: the roots are found by reading a sample
+    of numbered files. The warm run takes that answer from the cache (ADR 41): no parser, and
+    the same report as a run without the cache."""
+    log = tmp_path / "handbook" / "choices"
+    log.mkdir(parents=True)
+    for n in range(1, 5):
+        (log / f"{n:03d}-choice-{n}.md").write_text(
+            f"# {n}. Choice {n}\n\nDate: 2024-01-0{n}\n\n## Status\n\nAccepted\n\n"
+            "## Context\n\nWe need it.\n\n## Decision\n\nWe do it.\n\n## Consequences\n\nFine.\n",
+            encoding="utf-8",
+        )
+    (log / "README.md").write_text("# Choices\n", encoding="utf-8")
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
+    subprocess.run(["git", "add", "-A"], cwd=tmp_path, check=True)
+    monkeypatch.setenv("ADRGUARD_CACHE_DIR", str(tmp_path.parent / "cache"))
+    cold = _all_modules_after(tmp_path, "check")
+    warm = _all_modules_after(tmp_path, "check")
+    assert "adrguard.core.parse.record" in cold
+    assert "adrguard.core.parse.record" not in warm
+    env = {**os.environ, "NO_COLOR": "1"}
+    runs = [subprocess.run([sys.executable, "-m", "adrguard", "check", "--format", "json", *flag],
+                           cwd=tmp_path, capture_output=True, text=True, env=env)
+            for flag in ([], ["--no-cache"])]
+    assert runs[0].stdout == runs[1].stdout and runs[0].returncode == runs[1].returncode
+    assert json.loads(runs[0].stdout)["summary"]["decisions"] == 4

@@ -9,7 +9,6 @@ under :data:`MAX_CONFIG_BYTES`; each failure is one ``UserError`` line.
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -63,6 +62,8 @@ def read_toml(path: Path, inside: tuple[Path, ...]) -> dict[str, Any]:
     except UnicodeDecodeError as exc:
         raise UserError(f"{path.name}: not UTF-8 text (byte {exc.start}): save it as UTF-8") \
             from None
+    import tomllib  # only a run with a config file reads TOML
+
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

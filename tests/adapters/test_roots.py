@@ -174,8 +174,8 @@ def test_detection_is_bounded_and_deterministic(tmp_path: Path) -> None:
     files_read: list[str] = []
     real = mod._by_content
 
-    def spy(base: Path, real_base: str, config: Config, cands: list[tuple[str, list[str]]]
-            ) -> list[mod.Root]:
+    def spy(base: Path, real_base: str, config: Config, cands: list[tuple[str, list[str]]],
+            store: object = None) -> list[mod.Root]:
         files_read.extend(f for f, _ in cands)
         return real(base, real_base, config, cands)
 
@@ -237,3 +237,55 @@ def test_no_config_finds_the_records_of_the_real_collections(
         rows.append(f"{coll.name}: {len(labelled)} labelled, {shares['plain']:.0%} found; "
                     + "; ".join(f"{r.path} ({r.why})" for r in plain.search.roots))
     assert good["plain"] >= 23 and good["git"] >= 23, rows
+
+
+def test_the_content_test_is_kept_in_the_record_cache(tmp_path: Path) -> None:
+    """With the record cache's store, a folder found by content is not parsed again while its
+    sampled files stay the same (a warm run never imports the parser); the answer follows the
+    files' bytes: numbered files that stop reading like records stop making a root, and the
+    roots are those of a run without the store every time."""
+    import os
+    import sys
+
+    from adrguard.adapters.cache import Store
+
+    repo = tmp_path / "repo"
+    write(repo, {**records(repo, "docs/arch", ["adr-01.md", "adr-02.md", "adr-03.md"]),
+                 "docs/guide/01-a.md": GUIDE.format(n=1, t="a"),
+                 "docs/guide/02-b.md": GUIDE.format(n=2, t="b"),
+                 "docs/guide/03-c.md": GUIDE.format(n=3, t="c")})
+    cache = tmp_path / "cache"
+
+    def found(with_store: bool) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        store = Store.open(cache) if with_store else None
+        try:
+            got = discover(repo, Config(cache=False), store)
+        finally:
+            if store is not None:
+                store.close()
+        return got.roots, got.search.examined
+
+    assert found(True) == found(False) == (("docs/arch",), ("docs/arch", "docs/guide"))
+    assert found(True) == found(False)  # from the store now
+    script = (
+        "import sys\nfrom pathlib import Path\nfrom adrguard.adapters.cache import Store\n"
+        "from adrguard.adapters.files import discover\nfrom adrguard.config import Config\n"
+        f"store = Store.open(Path({str(cache)!r}))\n"
+        f"got = discover(Path({str(repo)!r}), Config(cache=False), store)\n"
+        "assert got.roots == ('docs/arch',), got.roots\n"
+        "assert 'adrguard.core.parse.record' not in sys.modules\n"
+    )
+    subprocess.run([sys.executable, "-c", script], check=True, env={**os.environ})
+    # the sampled files change: the kept answer is not used for them
+    for name in ("adr-01.md", "adr-02.md", "adr-03.md"):
+        (repo / "docs/arch" / name).write_text(GUIDE.format(n=1, t=name), "utf-8")
+    (repo / "docs/guide/01-a.md").write_text(NYGARD.format(n=1, t="a"), "utf-8")
+    (repo / "docs/guide/02-b.md").write_text(NYGARD.format(n=2, t="b"), "utf-8")
+    (repo / "docs/guide/03-c.md").write_text(NYGARD.format(n=3, t="c"), "utf-8")
+    assert found(True) == found(False) == (("docs/guide",), ("docs/arch", "docs/guide"))
+    # a damaged entry is a miss
+    damaged = [e for e in cache.rglob("*") if e.is_file() and e.name != "CACHEDIR.TAG"]
+    assert damaged
+    for entry in damaged:
+        entry.write_bytes(b"damaged")
+    assert found(True) == found(False)

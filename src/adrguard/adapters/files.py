@@ -187,7 +187,7 @@ def find_roots(
         search = Search(configured(base, config))
     else:
         listed = files if files is not None else _listing_for_roots(base, store)
-        search = detect(base, listed, config)
+        search = detect(base, listed, config, store)
     roots = list(search.roots)
     for entry in extra:
         path = normalise(entry, base, "the command line")

@@ -53,7 +53,7 @@ class _Spec:
         else:
             named = [p for p in patterns if "/" not in p.rstrip("/")]
             rest = [p for p in patterns if "/" in p.rstrip("/")]
-        self.names = _pathspec(named) if named else None
+        self.names: Any = (_Names.of(named) or _pathspec(named)) if named else None
         self.paths = _pathspec(rest) if rest else None
 
     def __call__(self, path: str, rel: str) -> bool:
@@ -70,11 +70,79 @@ def _pathspec(patterns: Iterable[str]) -> Any:
     return pathspec.GitIgnoreSpec.from_lines(list(patterns))
 
 
+# What a name pattern may hold to be matched without pathspec: no slash, escape, character
+# class, ``?`` or ``**``; no leading ``!`` or ``#`` and no surrounding blanks (gitignore gives
+# those a meaning of their own). The built-in excludes are all such patterns.
+_NOT_SIMPLE = frozenset("/\\?[]")
+
+
+def _simple(pattern: str) -> bool:
+    return (
+        bool(pattern)
+        and pattern == pattern.strip()
+        and not pattern.startswith(("!", "#"))
+        and "**" not in pattern
+        and _NOT_SIMPLE.isdisjoint(pattern)
+    )
+
+
+class _Names:
+    """Name patterns (``README.md``, ``*XXX*``) matched as pathspec matches them, without
+    importing it: gitignore matches such a pattern against every part of a path (``*`` within
+    one part), so a path matches when one of its parts does. A path pathspec would first
+    rewrite (a leading ``/`` or ``./``, a backslash) or whose line-based regex would read
+    differently (a line break), and the empty path, go to pathspec itself."""
+
+    def __init__(self, patterns: Sequence[str]) -> None:
+        import re
+
+        self.patterns = tuple(patterns)
+        self.part = re.compile(
+            "|".join("[^/]*".join(map(re.escape, p.split("*"))) for p in patterns)
+        )
+        self.spec: Any = None
+
+    @classmethod
+    def of(cls, patterns: Sequence[str]) -> _Names | None:
+        return cls(patterns) if all(map(_simple, patterns)) else None
+
+    def match_file(self, path: str) -> bool:
+        if not path or path.startswith(("/", "./")) or "\n" in path or "\\" in path:
+            if self.spec is None:
+                self.spec = _pathspec(self.patterns)
+            return bool(self.spec.match_file(path))
+        fullmatch = self.part.fullmatch
+        return any(fullmatch(part) for part in path.split("/"))
+
+
+def _name_matches(pattern: str, name: str) -> bool:
+    """Whether one part of a path matches a simple pattern (``*``: any run of characters):
+    the pattern's pieces in order, the first at the start and the last at the end."""
+    first, *rest = pattern.split("*")
+    if not rest:
+        return name == pattern
+    *middle, last = rest
+    if len(name) < len(first) + len(last) or not name.startswith(first) \
+            or not name.endswith(last):
+        return False
+    at, end = len(first), len(name) - len(last)
+    for piece in middle:
+        found = name.find(piece, at, end)
+        if found < 0:
+            return False
+        at = found + len(piece)
+    return True
+
+
 def _is_index_name(pattern: str) -> bool:
     """A pattern naming a README file (it would also exclude per-record README.md files)."""
-    spec = _pathspec([pattern])
-    return bool(spec.match_file("README.md") or spec.match_file("readme.md")) and not bool(
-        spec.match_file("0001-record.md")
+    if _simple(pattern):
+        def matches(name: str) -> bool:
+            return _name_matches(pattern, name)
+    else:
+        matches = _pathspec([pattern]).match_file
+    return bool(matches("README.md") or matches("readme.md")) and not bool(
+        matches("0001-record.md")
     )
 
 

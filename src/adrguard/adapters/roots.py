@@ -4,7 +4,10 @@ name, by the ADR tools' own settings, and by content. Every root comes with why 
 deterministic (sorted, no clocks).
 
 The judgements on names and parsed records are pure (:mod:`adrguard.core.rootnames`); this
-module lists folders and reads the few files the content test needs.
+module lists folders and reads the few files the content test needs. With the record cache's
+store, how many of a folder's sampled files read like records is kept, keyed by everything the
+parse depends on (the parser's signature, the parse options, each file's path, folder and
+bytes): a warm run of a log found by content then parses nothing.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from adrguard.config import DEFAULT_ROOTS, Config
 from adrguard.core import rootnames
@@ -21,6 +25,9 @@ from adrguard.core.errors import UserError
 from adrguard.core.model import SourceFile
 from adrguard.core.relpath import is_git_name
 from adrguard.pathguard import is_inside
+
+if TYPE_CHECKING:
+    from adrguard.adapters.cache import Store
 
 MARKDOWN = (".md", ".markdown")
 RECORD_README = frozenset({"readme.md", "readme.markdown"})
@@ -271,25 +278,28 @@ def _candidates(
 
 
 def _by_content(
-    base: Path, real_base: str, config: Config, candidates: list[tuple[str, list[str]]]
+    base: Path,
+    real_base: str,
+    config: Config,
+    candidates: list[tuple[str, list[str]]],
+    store: Store | None = None,
 ) -> list[Root]:
     if not candidates:
         return []
     from adrguard.adapters.reading import read_bytes
-    from adrguard.core.parse.record import parse
 
+    signature = _sample_signature(config) if store is not None else None
     out: list[Root] = []
     for folder, numbered in candidates:
         picked = rootnames.sample(numbered, SAMPLE)
-        looks = 0
+        sources: list[SourceFile] = []
         for name in picked:
             path = name if folder == "." else f"{folder}/{name}"
             got = read_bytes(real_base, path, config.options.max_file_size)
             if got is None or got[0] is None:
                 continue
-            src = SourceFile(path, folder, got[0][:READ_LIMIT])
-            if rootnames.looks_like_record(parse(src, config.options)):
-                looks += 1
+            sources.append(SourceFile(path, folder, got[0][:READ_LIMIT]))
+        looks = _looks(sources, config, store, signature)
         if looks >= 2 and looks * 3 >= len(picked) * 2:
             out.append(
                 Root(
@@ -302,9 +312,59 @@ def _by_content(
     return out
 
 
-def detect(base: Path, files: Sequence[str], config: Config) -> Search:
+def _sample_signature(config: Config) -> bytes | None:
+    """What a sampled file's answer depends on besides its path, folder and bytes: the parser's
+    signature, the parse options (as the record cache keys records: ``today`` only matters to
+    rules) and this module. None when the options cannot be written out faithfully (then
+    nothing is kept)."""
+    import json
+    from dataclasses import replace
+
+    from adrguard.adapters.cache import digest, parser_signature
+    from adrguard.adapters.run_cache import Uncacheable, canonical
+
+    try:
+        options = json.dumps(canonical(replace(config.options, today=None)), ensure_ascii=True)
+    except Uncacheable:
+        return None
+    # this module counts the answers: keyed by its size and mtime, as the parser's source is
+    here = Path(__file__).stat()
+    return digest("root-sample", parser_signature(), options, f"{here.st_size} {here.st_mtime_ns}")
+
+
+def _looks(
+    sources: Sequence[SourceFile], config: Config, store: Store | None, signature: bytes | None
+) -> int:
+    """How many of ``sources`` (one folder's sample) read like decision records: kept in
+    ``store`` under the signature and every source's path, folder and SHA-256, so a sample
+    whose files did not change is never parsed again; a damaged entry is a miss."""
+    entry: str | None = None
+    if store is not None and signature is not None:
+        import hashlib
+
+        from adrguard.adapters.cache import key
+
+        parts: list[str | bytes] = [signature]
+        for src in sources:
+            parts += [src.path, src.root, hashlib.sha256(src.data or b"").digest()]
+        entry = key(*parts)
+        hit = store.get(entry)
+        if hit is not None and hit.isdigit() and int(hit) <= len(sources):
+            return int(hit)
+    from adrguard.core.parse.record import parse
+
+    looks = sum(1 for src in sources if rootnames.looks_like_record(parse(src, config.options)))
+    if entry is not None and store is not None:
+        store.put(entry, b"%d" % looks)
+    return looks
+
+
+def detect(
+    base: Path, files: Sequence[str], config: Config, store: Store | None = None
+) -> Search:
     """Roots by tool settings, by name and by content (see the module docstring), with nested
-    roots dropped where an enclosing root already takes their files."""
+    roots dropped where an enclosing root already takes their files. ``store``: the record
+    cache's, which keeps the content test's answers."""
     real_base = os.path.realpath(base)
     folders = _folders(files)
     chosen: list[Root] = []
@@ -317,7 +377,7 @@ def detect(base: Path, files: Sequence[str], config: Config) -> Search:
         if not covered(root.path, chosen):
             chosen = [r for r in chosen if not covered(r.path, [root])] + [root]
     candidates = _candidates(folders, chosen)
-    chosen.extend(_by_content(base, real_base, config, candidates))
+    chosen.extend(_by_content(base, real_base, config, candidates, store))
     chosen.sort(key=lambda r: r.path)
     examined = tuple(sorted(f for f, _ in candidates))
     return Search(tuple(chosen), examined)

@@ -31,7 +31,6 @@ from adrguard.api.pipeline import targets
 from adrguard.api.pipeline.corpus import read_source, resolve_root
 from adrguard.api.pipeline.targets import Targets
 from adrguard.config import Config, load_config
-from adrguard.core.authoring.claims import Claims
 from adrguard.core.cancel import Token
 from adrguard.core.errors import UserError
 from adrguard.core.findings import Finding, Report
@@ -39,6 +38,7 @@ from adrguard.core.gate.baseline import DEFAULT_PATH
 from adrguard.core.model import ChangeSet, Corpus
 
 if TYPE_CHECKING:
+    from adrguard.core.authoring.claims import Claims
     from adrguard.rules import RuleMeta
 
 
@@ -272,6 +272,8 @@ class _Others:
     head: str | None = None
 
     def claims(self, corpus: Corpus, changes: ChangeSet | None) -> Claims | None:
+        if not self.refs and (self.claims_file is None or changes is None):
+            return None  # nothing to read: the claims modules stay unimported
         from adrguard.api import claims
         from adrguard.core.authoring.claims import merge
 

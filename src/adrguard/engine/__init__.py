@@ -40,10 +40,9 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from adrguard.config import Config
-from adrguard.core.authoring.claims import Claims
 from adrguard.core.cancel import Token, checkpoint
 from adrguard.core.findings import (
     INTERNAL_ERROR,
@@ -56,6 +55,9 @@ from adrguard.core.findings import (
 from adrguard.core.gate import suppress
 from adrguard.core.model import ChangeSet, Corpus, Decision, Location
 from adrguard.rules import CATALOGUE, BaseRule, Catalogue, RuleContext
+
+if TYPE_CHECKING:  # read only with --against (ADR509)
+    from adrguard.core.authoring.claims import Claims
 
 
 class Unused(NamedTuple):

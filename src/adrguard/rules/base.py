@@ -8,13 +8,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol, TypeVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar, cast
 
-from adrguard.core.authoring.claims import Claims
 from adrguard.core.conventions.log import Log, logs_of
 from adrguard.core.findings import Finding, Severity
 from adrguard.core.model import ChangeSet, Corpus, Decision, Location
 from adrguard.core.options import Options
+
+if TYPE_CHECKING:  # read only with --against (ADR509)
+    from adrguard.core.authoring.claims import Claims
 
 
 @dataclass(frozen=True, slots=True)

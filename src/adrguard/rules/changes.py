@@ -11,16 +11,29 @@ broken config file.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from adrguard.core.findings import Finding, Severity
-from adrguard.core.impact.globs import GlobSet, glob_problem
-from adrguard.core.impact.mapping import manifest_of
-from adrguard.core.model import INACTIVE_STATUSES, Decision, Location
+from adrguard.core.model import INACTIVE_STATUSES, Corpus, Decision, Location
 from adrguard.core.options import manifest_path
 from adrguard.rules.base import BaseRule, RuleContext, RuleMeta
 from adrguard.rules.claims import NumberClaimedElsewhere
 
+if TYPE_CHECKING:
+    from adrguard.core.impact.mapping import Manifest
+    from adrguard.core.options import Options
+
 _LIST_LIMIT = 5
+
+
+def manifest_of(corpus: Corpus, options: Options) -> Manifest | None:
+    """:func:`adrguard.core.impact.mapping.manifest_of`; a log without an impact manifest
+    (most logs) never imports the manifest's module."""
+    if corpus.other_texts.get(manifest_path(options)) is None:
+        return None
+    from adrguard.core.impact.mapping import manifest_of as parsed
+
+    return parsed(corpus, options)
 
 
 def _files(paths: tuple[str, ...]) -> str:
@@ -202,11 +215,16 @@ class MappingMatchesNothing(BaseRule):
             if not d.governed_paths:  # (the analysis module loads only for records with some)
                 continue
             from adrguard.core.impact.analysis import front_matter_line
+            from adrguard.core.impact.globs import glob_problem
 
             where = Location(d.path, front_matter_line(d))
             checks += [(g, f"{d.id}'s affected-paths", where, d.id)
                        for g in d.governed_paths if glob_problem(g) is None]
         checks = [c for c in checks if not c[0].startswith("!")]
+        if not checks:
+            return  # (the glob module loads only for globs to match)
+        from adrguard.core.impact.globs import GlobSet
+
         hits = GlobSet([[glob] for glob, *_ in checks]).matches_any(corpus.repo_files)
         for (glob, owner, where, decision), found in zip(checks, hits, strict=True):
             if not found:
