@@ -126,7 +126,7 @@ def run_index(args: argparse.Namespace) -> int:
         raise UserError("index takes no FILE arguments (they are for --hook)")
     root, config = load_config_for(args)
     if args.hook:
-        from adrguard.api.relevance import hook_has_work
+        from adrguard.api.pipeline.sources import hook_has_work
 
         why = hook_has_work(root, config, args.files)
         if why is not None:
