@@ -205,22 +205,18 @@ def _sources(r: CheckRequest, root: Path, cfg: Config) -> tuple[Sources, Targets
     if r.claims_file is not None and r.base is None:
         raise UserError("--claims needs --base: the records a pull request adds are compared "
                         "with the records this change adds since its base")
-    others = sources.Others(root, cfg, tuple(r.against), r.claims_file, r.head)
-    judging = Judging(use_baseline=r.baseline, baseline_path=r.baseline_path or DEFAULT_PATH)
-    if r.base is not None:
-        if r.change is not None:
-            raise UserError("--base and --changed judge different changes: give one of them")
-        run = sources.since_base(root, cfg, wanted, r.base, r.head, r.deepen, others, r.cancel)
-        assert run.changes is not None
-        judging = replace(judging, baseline_rev=run.changes.merge_base, scope=run.scope)
-    elif r.head is not None:
+    if r.base is not None and r.change is not None:
+        raise UserError("--base and --changed judge different changes: give one of them")
+    if r.base is None and r.head is not None:
         raise UserError("--head needs --base: say which revision the change is measured against")
-    elif r.change is not None:
-        run = sources.local_change(root, cfg, wanted, r.change, r.changed_files, others,
-                                   r.cancel)
-        judging = replace(judging, scope=run.scope)
-    else:
-        run = sources.work_tree(root, cfg, wanted, others, r.cancel)
+    others = sources.Others(root, cfg, tuple(r.against), r.claims_file, r.head)
+    run = sources.pick(root, cfg, wanted, others, base=r.base, head=r.head, deepen=r.deepen,
+                       change=r.change, changed_files=r.changed_files, cancel=r.cancel)
+    judging = Judging(use_baseline=r.baseline, baseline_path=r.baseline_path or DEFAULT_PATH,
+                      scope=run.scope)
+    if r.base is not None:
+        assert run.changes is not None
+        judging = replace(judging, baseline_rev=run.changes.merge_base)
     return run, wanted, judging
 
 

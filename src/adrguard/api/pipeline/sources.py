@@ -30,9 +30,8 @@ from adrguard.api.pipeline.targets import Targets
 from adrguard.config import Config
 from adrguard.core.authoring.claims import Claims
 from adrguard.core.cancel import Token
-from adrguard.core.errors import UserError
 from adrguard.core.model import ChangeSet, Corpus, FileChange
-from adrguard.core.wording import plural, revision
+from adrguard.core.wording import revision
 
 if TYPE_CHECKING:
     from adrguard.adapters.roots import Search
@@ -92,6 +91,20 @@ class Others:
 
 
 # --- the kinds of change ------------------------------------------------------------------------
+
+
+def pick(
+    root: Path, cfg: Config, wanted: Targets, others: Others, *, base: str | None = None,
+    head: str | None = None, deepen: bool = False, change: str | None = None,
+    changed_files: Sequence[str] = (), cancel: Token | None = None,
+) -> Sources:
+    """The sources by the kind of change: the changes since ``base`` (to ``head``), a local
+    ``change`` (``"staged"``, ``"worktree"``), else the work tree as it is."""
+    if base is not None:
+        return since_base(root, cfg, wanted, base, head, deepen, others, cancel)
+    if change is not None:
+        return local_change(root, cfg, wanted, change, changed_files, others, cancel)
+    return work_tree(root, cfg, wanted, others, cancel)
 
 
 def work_tree(
@@ -225,48 +238,23 @@ def build_changes(
     corpus: Corpus | None = None,
     deepen: bool = False,
 ) -> ChangeSet:
-    """What changed from the merge base of ``base`` and ``head`` (default ``HEAD``) to head,
-    with the corpus at the merge base (``base...head``: the files changed since it, ``-z``
-    safe, renames with their old path; the corpus parsed with the same config as discovery).
-    ``deepen`` fetches more history in shallow clones."""
+    """What changed from the merge base of ``base`` and ``head`` (default ``HEAD``) to head
+    (:func:`adrguard.adapters.git.span`), with the corpus at the merge base, parsed with the
+    same config as discovery. ``deepen`` fetches more history in shallow clones."""
     from adrguard.adapters import git
 
     head_ref = head or "HEAD"
-    head_sha = git.resolve_commit(repo_root, head_ref, "head")
-    try:
-        base_sha = git.resolve_commit(repo_root, base, "base")
-    except UserError:
-        if not deepen or not git.is_shallow(repo_root):
-            raise
-        base_sha = ""  # --deepen fetches it
-    merge = git.merge_base(repo_root, base_sha, head_sha) if base_sha else None
-    notes: list[str] = []
-    if merge is None:
-        if not deepen or not git.is_shallow(repo_root):
-            raise git.no_merge_base_error(repo_root, base, head_ref)
-        merge, fetched = git.deepen_until_merge_base(repo_root, base, head_ref)
-        notes.append(f"--deepen fetched more history ({plural(fetched, 'fetch', 'fetches')}) "
-                     "to find the merge base")
-        base_sha = git.resolve_commit(repo_root, base, "base")
-        head_sha = git.resolve_commit(repo_root, head_ref, "head")
-    if base_sha == head_sha:
-        notes.append(f"base {base} and head {head_ref} are the same commit: nothing changed")
-    elif merge != base_sha:
-        notes.append(
-            f"{base} is not an ancestor of {head_ref}: compared against their merge base "
-            f"{merge[:12]}, so only what {head_ref} changed since it branched counts"
-        )
-    changes, diff_notes = git.diff_changes(repo_root, merge, head_sha)
+    spanned = git.span(repo_root, base, head_ref, deepen=deepen)
     roots = corpus.roots if corpus is not None else ()
     return ChangeSet(
         base=base,
         head=head_ref,
-        merge_base=merge,
-        changes=tuple(changes),
-        base_corpus=corpus_at(repo_root, config, merge, roots, reuse=corpus),
-        notes=tuple(notes + diff_notes),
-        base_commit=base_sha,
-        head_commit=head_sha,
+        merge_base=spanned.merge_base,
+        changes=tuple(spanned.changes),
+        base_corpus=corpus_at(repo_root, config, spanned.merge_base, roots, reuse=corpus),
+        notes=tuple(spanned.notes),
+        base_commit=spanned.base_commit,
+        head_commit=spanned.head_commit,
     )
 
 
