@@ -289,7 +289,7 @@ def run_check(args: argparse.Namespace) -> int:
         show_claims(result.claims)
     if result.skipped_run is not None:
         info(f"adrguard: {result.skipped_run}")
-        return 0
+        return EXIT_OK
     report = result.report
     if report.decisions == 0 and result.found is not None:
         from adrguard.api.pipeline.targets import no_decisions
@@ -404,15 +404,15 @@ def run_list(args: argparse.Namespace) -> int:
             + "\n",
             "json",
         )
-        return 0
+        return EXIT_OK
     if not rows:
         info("no decision records found" if wanted is None or not corpus.decisions else
              f"none of the {len(corpus.decisions)} decision records has the status "
              f"{' or '.join(sorted(wanted))}")
-        return 0
+        return EXIT_OK
     if args.format == "markdown":
         write_stdout(_markdown_table(rows))
-        return 0
+        return EXIT_OK
     from adrguard.cli.terminal import STATUS_STYLES, Segment, colour_wanted, styled
     from adrguard.core.textsafe import neutralise as safe
 
@@ -434,7 +434,7 @@ def run_list(args: argparse.Namespace) -> int:
     else:
         write_stdout("".join("".join(text for text, _style in line).rstrip() + "\n"
                              for line in lines))
-    return 0
+    return EXIT_OK
 
 
 def _markdown_table(rows: list[dict[str, Any]]) -> str:
@@ -461,7 +461,7 @@ def run_show(args: argparse.Namespace) -> int:
     data = describe(corpus, decision)
     if args.format == "json":
         write_stdout(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n", "json")
-        return 0
+        return EXIT_OK
     from adrguard.cli.terminal import STATUS_STYLES, Segment, colour_wanted, page, styled
     from adrguard.core.textsafe import neutralise as safe
 
@@ -502,7 +502,7 @@ def run_show(args: argparse.Namespace) -> int:
         write_stdout(coloured, "raw")
     else:
         write_stdout(plain)
-    return 0
+    return EXIT_OK
 
 
 def _referenced_by(rows: list[dict[str, Any]]) -> list[str]:
@@ -537,9 +537,9 @@ def run_rules(args: argparse.Namespace) -> int:
                 raise UserError(f"cannot write {target}: {problem}")
             write_atomic(target, text)
         info(f"wrote {len(pages)} rule pages to {args.write_docs}")
-        return 0
+        return EXIT_OK
     write_stdout(catalogue.render(args.format), "json" if args.format == "json" else "text")
-    return 0
+    return EXIT_OK
 
 
 def run_explain(args: argparse.Namespace) -> int:
@@ -553,4 +553,4 @@ def run_explain(args: argparse.Namespace) -> int:
         write_stdout(markdown(page), "raw")
     else:
         write_stdout(page)
-    return 0
+    return EXIT_OK
