@@ -11,7 +11,7 @@ import textwrap
 from typing import Any
 
 from adrguard.api import STATUS_CHOICES
-from adrguard.cli.common import add_common, quiet
+from adrguard.cli.common import add_common, add_format, quiet
 from adrguard.cli.common import out as print_line
 from adrguard.core.outcome import EXIT_OK
 from adrguard.core.wording import plural
@@ -35,7 +35,7 @@ def _no_ai(p: argparse.ArgumentParser) -> None:
 
 
 def _format(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--format", choices=("text", "json"), default="text", help="output format")
+    add_format(p, "agent", help="output format")
 
 
 def _status(p: argparse.ArgumentParser) -> None:

@@ -9,7 +9,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from adrguard.cli.common import add_common, info, load_config_for, out, write_stdout
+from adrguard.cli.common import add_common, add_format, info, load_config_for, out, write_stdout
 from adrguard.core.errors import UserError
 from adrguard.core.outcome import EXIT_FINDINGS, EXIT_OK
 
@@ -50,8 +50,8 @@ def register(subparsers: Any) -> None:
                       help="keep the plan in the git folder (.git/adrguard/archive/plans/; "
                       "--out keeps it too): `adrguard compaction status` lists it and "
                       "`adrguard compaction --confirm PLAN-ID` applies it")
-    plan.add_argument("--format", choices=("json", "text"), default="json",
-                      help="json (schemas/archive-plan.schema.json) or a summary for people")
+    add_format(plan, "archive-plan",
+               help="json (schemas/archive-plan.schema.json) or a summary for people")
     plan.set_defaults(func=run_plan)
     for name, text in (("apply", "carry out a plan (git mv, link rewrites, INDEX)"),
                        ("restore", "undo an applied plan to the byte")):

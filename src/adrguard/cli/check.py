@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from adrguard.cli.common import (
     add_common,
+    add_format,
     emit,
     info,
     load_config_for,
@@ -176,8 +177,8 @@ def register(subparsers: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_common(lp)
-    lp.add_argument("--format", choices=LIST_FORMATS, default="text",
-                    help="text (default), json (schemas/list.schema.json) or markdown (a table)")
+    add_format(lp, "list",
+               help="text (default), json (schemas/list.schema.json) or markdown (a table)")
     lp.add_argument(
         "--status",
         action="append",
@@ -198,7 +199,7 @@ def register(subparsers: Any) -> None:
     )
     sp.add_argument("id", metavar="ID")
     add_common(sp)
-    sp.add_argument("--format", choices=("text", "json"), default="text")
+    add_format(sp, "show")
     sp.add_argument("--no-pager", action="store_true",
                     help="never page: a long record on a terminal goes through $PAGER (less) "
                     "otherwise")
@@ -209,7 +210,7 @@ def register(subparsers: Any) -> None:
         help="list every rule",
         description="The rule catalogue: code, name, default severity, summary.",
     )
-    rp.add_argument("--format", choices=("text", "json", "markdown"), default="text")
+    add_format(rp, "rules")
     rp.add_argument(
         "--write-docs",
         metavar="DIR",
@@ -347,7 +348,6 @@ def exit_code(report: Report, fail_on: str) -> int:
     return EXIT_FINDINGS if reaches(report.worst(), fail_on) else EXIT_OK
 
 
-LIST_FORMATS = ("text", "json", "markdown")
 STATUS_WORDS = ("accepted", "proposed", "draft", "deprecated", "superseded", "rejected",
                 "unknown", "none")
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from adrguard.cli.common import add_common, load_config_for
+from adrguard.cli.common import add_common, add_format, load_config_for
 from adrguard.cli.common import out as print_line
 from adrguard.core.outcome import EXIT_OK
 
@@ -31,7 +31,7 @@ def register(subparsers: Any) -> None:
         choices=("resolved", "unknown", "ambiguous"),
         help="only citations that name a record, none, or several",
     )
-    p.add_argument("--format", choices=("text", "json"), default="text")
+    add_format(p, "citations")
     p.set_defaults(func=run_citations)
 
 

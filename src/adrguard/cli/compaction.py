@@ -10,7 +10,7 @@ import argparse
 import json
 from typing import Any
 
-from adrguard.cli.common import add_common, load_config_for, write_stdout
+from adrguard.cli.common import add_common, add_format, load_config_for, write_stdout
 from adrguard.core.errors import UserError
 from adrguard.core.outcome import EXIT_OK
 from adrguard.core.wording import plural
@@ -91,8 +91,8 @@ def register(subparsers: Any) -> None:
     scope.add_argument("--domain", metavar="SLUG", help="only the records of this domain")
     p.add_argument("--dry-run", action="store_true",
                    help="analyse only (the default: accepted for the seed's command line)")
-    p.add_argument("--format", choices=("text", "json"), default="text",
-                   help="json: schemas/compaction.schema.json")
+    add_format(p, "compaction",
+               help="json: schemas/compaction.schema.json")
     later = p.add_argument_group("not available in this version (refused, exit 2)")
     p.add_argument("--mode", choices=("summary", "consolidate"),
                    help="consolidate: write one proposed record that replaces the --sources "

@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from adrguard.cli.common import FormatSpec, add_common, emit, info, load_config_for
+from adrguard.cli.common import FormatSpec, add_common, add_format, emit, info, load_config_for
 from adrguard.core.outcome import EXIT_OK
 from adrguard.reporters import formats as output_formats
 from adrguard.reporters.graph_html import CDN_VERSION
@@ -61,7 +61,7 @@ def register(subparsers: Any) -> None:
     )
     r.add_argument("id", nargs="?", metavar="ID", help="only relationships from or to this record")
     add_common(r)
-    r.add_argument("--format", choices=("text", "json"), default="text")
+    add_format(r, "relationships")
     r.set_defaults(func=run_relationships)
 
 

@@ -7,7 +7,7 @@ import difflib
 import json
 from typing import TYPE_CHECKING, Any
 
-from adrguard.cli.common import add_common, info, load_config_for, out, write_stdout
+from adrguard.cli.common import add_common, add_format, info, load_config_for, out, write_stdout
 from adrguard.core.errors import UserError
 from adrguard.core.outcome import EXIT_FINDINGS, EXIT_OK
 from adrguard.core.wording import plural
@@ -91,12 +91,8 @@ def register(subparsers: Any) -> None:
             help="only this ADR root (repo-relative; repeatable; default: every root)",
         )
         if name == "status":
-            sp.add_argument(
-                "--format",
-                choices=("text", "json"),
-                default="text",
-                help="json: schemas/current-status.schema.json (exit codes as for text)",
-            )
+            add_format(sp, "current-status",
+                       help="json: schemas/current-status.schema.json (exit codes as for text)")
         sp.set_defaults(func=run_current, current_command=name)
 
 
