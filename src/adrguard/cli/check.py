@@ -1,4 +1,5 @@
-"""``check``, ``list``, ``show``, ``rules`` and ``explain``."""
+"""``check`` (its options, its run, what it says besides its report), ``list``, ``show``,
+``rules`` and ``explain``."""
 
 from __future__ import annotations
 
@@ -26,9 +27,12 @@ from adrguard.core.outcome import (
     reaches,
 )
 from adrguard.core.settings import PROFILES
+from adrguard.core.wording import plural
 from adrguard.reporters import formats as output_formats
 
 if TYPE_CHECKING:
+    from adrguard.api.check import CheckResult, Discovery
+    from adrguard.api.claims import Claims
     from adrguard.core.findings import Report
     from adrguard.core.model import Corpus
 
@@ -154,8 +158,6 @@ def register(subparsers: Any) -> None:
         metavar="YYYY-MM-DD",
         help="date used to flag future dates (ADR109; default: today)",
     )
-    from adrguard.cli.against import add_against
-
     add_against(p)
     p.add_argument(
         "--claims",
@@ -233,11 +235,87 @@ def _split(values: list[str]) -> list[str]:
     return [v.strip() for value in values for v in value.split(",") if v.strip()]
 
 
+# --- ``check --against`` and what check says on stderr besides its report: what each other
+# ref adds, the roots it used and why (``-v``), the files it left out
+
+
+def add_against(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--against",
+        action="append",
+        default=[],
+        metavar="REF",
+        help="other refs or globs (refs/remotes/origin/pr/*) whose new records count: ADR509 "
+        "reports a record of this change that takes a number one of them adds (read from what "
+        "is fetched already; repeatable)",
+    )
+
+
+def show_claims(claims: Claims) -> None:
+    """What each other ref adds, on stderr: ``origin/pr/17 adds ADR-0042 (docs/adr/...)``."""
+    from adrguard.api.claims import short_ref, summary
+
+    for note in claims.notes:
+        info(f"adrguard: note: {note}")
+    for source, records in summary(claims):
+        label = records[0].label if records else short_ref(source)
+        if not records:
+            info(f"adrguard: {label} adds no record")
+            continue
+        listed = ", ".join(f"{c.id} ({c.path})" for c in records[:20])
+        more = f" and {len(records) - 20} more" if len(records) > 20 else ""
+        info(f"adrguard: {label} adds {listed}{more}")
+
+
+def root_lines(found: Discovery) -> list[str]:
+    """One line per ADR root: the folder, what it holds, and why it is a root."""
+    from adrguard.api.pipeline.targets import longest_first, root_of
+
+    ordered = longest_first(found.roots)
+    records: dict[str, int] = {}
+    for src in found.sources:
+        records[src.root] = records.get(src.root, 0) + 1
+    skipped: dict[str, int] = {}
+    for path in found.skipped:
+        root = root_of(path, ordered)
+        if root is not None:
+            skipped[root] = skipped.get(root, 0) + 1
+    lines = []
+    for r in found.search.roots:
+        held = f"{plural(records.get(r.path, 0), 'record file')}, {skipped.get(r.path, 0)} skipped"
+        lines.append(f"adrguard: ADR root {r.path}: {held}; {r.why}")
+    if found.search.examined:
+        shown = ", ".join(found.search.examined[:8])
+        more = " ..." if len(found.search.examined) > 8 else ""
+        lines.append(f"adrguard: folders of numbered files examined by content: {shown}{more}")
+    return lines
+
+
+def after_check(result: CheckResult, *, verbose: int) -> None:
+    found = result.found
+    if found is None:
+        return
+    if verbose:
+        for line in root_lines(found):
+            info(line)
+        if found.skipped and verbose > 1:
+            info(f"adrguard: skipped {', '.join(found.skipped)}")
+    if found.untracked and not found.untracked_checked:
+        shown = ", ".join(found.untracked[:5])
+        more = f" and {len(found.untracked) - 5} more" if len(found.untracked) > 5 else ""
+        one = len(found.untracked) == 1
+        info(
+            f"note: {plural(len(found.untracked), 'record file')} under the ADR roots "
+            f"{'is' if one else 'are'} not tracked by git and {'was' if one else 'were'} not "
+            f"checked ({shown}{more}): `git add` {'it' if one else 'them'} to check "
+            f"{'it' if one else 'them'}"
+        )
+
+
 def run_check(args: argparse.Namespace) -> int:
     import datetime as dt
 
     from adrguard import api
-    from adrguard.cli.feedback import after_check
     from adrguard.cli.terminal import colour_wanted
 
     specs = report_formats(args.format, "check")
@@ -285,8 +363,6 @@ def run_check(args: argparse.Namespace) -> int:
         claims_file=args.claims,
     ))
     if result.claims is not None:
-        from adrguard.cli.against import show_claims
-
         show_claims(result.claims)
     if result.skipped_run is not None:
         info(f"adrguard: {result.skipped_run}")
