@@ -157,3 +157,29 @@ def test_every_runtime_field_is_some_setting_s_home(folder: Path) -> None:
         homes |= changed - COMPANIONS.get(key, set())
     fields = set(dict(leaves(Config())))
     assert fields - homes == NOT_SETTINGS
+
+
+def declared_defaults() -> dict[str, Any]:
+    """The keys whose declaration gives a default, with it."""
+    out: dict[str, Any] = {}
+    tables: dict[str, type[msgspec.Struct]] = {
+        "": ConfigTable, **{f"{k}.": t for k, t in subtables(ConfigTable).items()}}
+    for prefix, table in tables.items():
+        for f in msgspec.structs.fields(table):
+            if f.default is not msgspec.UNSET and f.default is not msgspec.NODEFAULT:
+                out[prefix + f.encode_name] = f.default
+            elif f.default_factory is not msgspec.NODEFAULT:
+                out[prefix + f.encode_name] = f.default_factory()
+    return out
+
+
+def test_the_runtime_defaults_are_the_declaration_s(folder: Path) -> None:
+    defaults = declared_defaults()
+    assert {"max-file-size", "citations.max-file-size", "ai.timeout", "profile"} <= set(defaults)
+    runtime = dict(leaves(Config()))
+    for key, value in defaults.items():
+        given, base = mapping_for(key)
+        before, after = read(base, folder), read(given, folder)
+        (home,) = {p for p in after if after[p] != before[p]} - COMPANIONS.get(key, set())
+        expected = tuple(value) if isinstance(value, list) else value
+        assert runtime[home] == expected, key
