@@ -232,12 +232,14 @@ def got(value: T | UnsetType) -> T | None:
 
 
 def default(table: type[Struct], name: str) -> Any:
-    """The default the declaration gives the field ``name`` of ``table`` (the runtime options
-    take theirs from here)."""
-    for field in msgspec.structs.fields(table):
-        if field.name == name:
-            return field.default
-    raise KeyError(f"{table.__name__} has no field {name!r}")
+    """The default value the declaration gives the field ``name`` of ``table`` (the runtime
+    options take theirs from here). Read from the struct's own tables, without resolving its
+    annotations (:func:`msgspec.structs.fields` does that: milliseconds at start-up)."""
+    names, defaults = table.__struct_fields__, table.__struct_defaults__
+    at = names.index(name) - (len(names) - len(defaults)) if name in names else -1
+    if at < 0:
+        raise KeyError(f"{table.__name__} has no default for {name!r}")
+    return defaults[at]
 
 
 def subtables(table: type[Struct]) -> dict[str, type[Struct]]:
