@@ -33,7 +33,6 @@ from adrguard.api.pipeline.sources import CHECK as CHECK
 from adrguard.api.pipeline.sources import Scope, Sources
 from adrguard.api.pipeline.targets import Targets
 from adrguard.config import Config, load_config
-from adrguard.core.authoring.claims import Claims
 from adrguard.core.cancel import Token
 from adrguard.core.errors import UserError
 from adrguard.core.findings import Finding, Report
@@ -41,6 +40,7 @@ from adrguard.core.gate.baseline import DEFAULT_PATH
 from adrguard.core.model import Corpus
 
 if TYPE_CHECKING:
+    from adrguard.core.authoring.claims import Claims
     from adrguard.rules import RuleMeta
 
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from adrguard.core.authoring.claims import collisions
 from adrguard.core.findings import Finding, Severity
 from adrguard.core.impact.globs import GlobSet, glob_problem
 from adrguard.core.impact.mapping import manifest_of
@@ -406,6 +405,8 @@ class NumberClaimedElsewhere(BaseRule):
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         if ctx.claims is None:
             return
+        from adrguard.core.authoring.claims import collisions  # with --against only
+
         for hit in collisions(ctx.corpus, ctx.claims):
             d, c = hit.decision, hit.claimed
             what = f"number {d.number}" if d.number is not None else f"id {d.id}"

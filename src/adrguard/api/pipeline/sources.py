@@ -28,13 +28,13 @@ from adrguard.adapters.source import WorkTree
 from adrguard.api.pipeline.corpus import load_corpus, load_with, read_source
 from adrguard.api.pipeline.targets import Targets
 from adrguard.config import Config
-from adrguard.core.authoring.claims import Claims
 from adrguard.core.cancel import Token
 from adrguard.core.model import ChangeSet, Corpus, FileChange
 from adrguard.core.wording import revision
 
 if TYPE_CHECKING:
     from adrguard.adapters.roots import Search
+    from adrguard.core.authoring.claims import Claims
 
 
 CHECK = "check"  # scan for citations as check does (adrguard.api.pipeline.citation_scan.CHECK)
@@ -77,6 +77,8 @@ class Others:
     head: str | None = None
 
     def claims(self, corpus: Corpus, changes: ChangeSet | None) -> Claims | None:
+        if not self.refs and (self.claims_file is None or changes is None):
+            return None  # nothing to read: the claims modules stay unimported
         from adrguard.api import claims
         from adrguard.core.authoring.claims import merge
 
