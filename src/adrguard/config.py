@@ -222,8 +222,7 @@ def from_mapping(
             opts[attr] = flag
     if (date_format := got(t.date_format)) is not None:
         opts["date_format"] = _date_format(date_format, where)
-    if (max_size := got(t.max_file_size)) is not None:
-        opts["max_file_size"] = max_size
+    opts["max_file_size"] = t.max_file_size
     for key, table, typed in (("index", got(t.index), IndexOptions),
                               ("current", got(t.current), CurrentOptions),
                               ("impact", got(t.impact), ImpactOptions),
@@ -275,14 +274,10 @@ def _ai(raw: AiTable | None) -> AiOptions:
         base_url=url.rstrip("/") if url else None,
         model=raw.model.strip(),
         api_key_env=got(raw.api_key_env),
-        timeout=float(_or(got(raw.timeout), AiOptions.timeout)),
-        threshold=float(_or(got(raw.threshold), AiOptions.threshold)),
-        cache_ttl=int(_or(got(raw.cache_ttl), AiOptions.cache_ttl)),
+        timeout=float(raw.timeout),
+        threshold=float(raw.threshold),
+        cache_ttl=int(raw.cache_ttl),
     )
-
-
-def _or(value: float | None, default: float) -> float:
-    return default if value is None else value
 
 
 def _check_ai(data: Mapping[str, Any], where: str) -> None:

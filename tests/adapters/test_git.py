@@ -12,7 +12,7 @@ import pytest
 from gitrepo import BASE_ENV, GitRepo
 
 from adrguard.adapters import git
-from adrguard.api.impact import build_changes, corpus_at
+from adrguard.api.pipeline.sources import build_changes, corpus_at
 from adrguard.config import Config
 from adrguard.core.errors import UserError
 

@@ -83,3 +83,44 @@ def test_the_docs_list_the_registry_s_formats() -> None:
     line = verify[verify.index("`--format`: "):]
     line = line[:line.index("writes a file")]
     assert tuple(dict.fromkeys(re.findall(r"`([a-z]+)`", line))) == registry.names("verify")
+
+
+# The commands whose plain output has a kind of its own in the registry (``PLAIN``); check,
+# verify and impact take ``NAME[:PATH]`` (tested above), new/supersede/consolidate's
+# ``--format`` is an ADR format (tests/core/test_adrformat.py).
+PLAIN_COMMANDS = {
+    ("list",): "list",
+    ("show",): "show",
+    ("rules",): "rules",
+    ("graph",): "graph",
+    ("relationships",): "relationships",
+    ("current", "status"): "current-status",
+    ("find",): "agent",
+    ("context",): "agent",
+    ("search",): "agent",
+    ("citations",): "citations",
+    ("compaction",): "compaction",
+    ("archive", "plan"): "archive-plan",
+}
+
+
+def _format_options(
+    parser: argparse.ArgumentParser, path: tuple[str, ...] = ()
+) -> dict[tuple[str, ...], argparse.Action]:
+    found: dict[tuple[str, ...], argparse.Action] = {}
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                found.update(_format_options(sub, (*path, name)))
+        elif "--format" in action.option_strings and action.dest == "format" and action.choices:
+            found[path] = action
+    return found
+
+
+def test_every_command_s_format_choices_equal_the_registry() -> None:
+    options = _format_options(build_parser())
+    assert set(options) == set(PLAIN_COMMANDS), "a --format with choices of its own"
+    for path, kind in PLAIN_COMMANDS.items():
+        assert tuple(options[path].choices or ()) == registry.names(kind), path
+        assert options[path].default == registry.default(kind), path
+    assert set(registry.PLAIN) <= set(PLAIN_COMMANDS.values()), "a plain kind no command uses"

@@ -74,23 +74,17 @@ def folder_for(
     """The one cache policy, for every user of the cache (the record cache, the model's answers,
     the read guard's setup and session counters): the folder of a run in ``repo_root``, or None
     to run without a cache. ``enabled``: what the configuration says (``--no-cache`` and
-    ``cache = false`` turn it off); ``ADRGUARD_NO_CACHE`` turns it off too. The folder is
-    :func:`choose_folder`'s. Only this module reads the cache's environment."""
+    ``cache = false`` turn it off); ``ADRGUARD_NO_CACHE`` turns it off too. Only this module
+    reads the cache's environment.
+
+    Whatever is in the work tree may come from a pull request, so: a chosen folder inside the
+    work tree (``setting``, ``ADRGUARD_CACHE_DIR``) is a :class:`UserError`, the default one
+    there (a repository of the home folder) means no cache, and a ``setting`` from a
+    configuration file inside the repository (``from_repository``; ``source`` names it) must
+    resolve inside the user's cache folder (:func:`adrguard.pathguard.cache_problem`), else a
+    :class:`UserError`."""
     if not enabled or os.environ.get("ADRGUARD_NO_CACHE"):
         return None
-    return choose_folder(setting, repo_root, source, from_repository=from_repository)
-
-
-def choose_folder(
-    setting: str | None, repo_root: Path, source: str | None = None, *, from_repository: bool
-) -> Path | None:
-    """The cache folder of a run in ``repo_root`` (None: run without a cache), for every user of
-    the cache (the record cache, the read guard's setup and session counters). Whatever is in
-    the work tree may come from a pull request, so: a chosen folder inside the work tree
-    (``setting``, ``ADRGUARD_CACHE_DIR``) is a :class:`UserError`, the default one there (a
-    repository of the home folder) means no cache, and a ``setting`` from a configuration file
-    inside the repository (``from_repository``; ``source`` names it) must resolve inside the
-    user's cache folder (:func:`adrguard.pathguard.cache_problem`), else a :class:`UserError`."""
     from adrguard.core.errors import UserError
     from adrguard.pathguard import cache_problem, is_inside
 

@@ -186,7 +186,9 @@ def find_roots(
     if config.roots:
         search = Search(configured(base, config))
     else:
-        listed = files if files is not None else _listing_for_roots(base, store)
+        listed = files if files is not None else _git_listing(base, store)
+        if listed is None:
+            listed = walk(base)
         search = detect(base, listed, config, store)
     roots = list(search.roots)
     for entry in extra:
@@ -201,11 +203,6 @@ def find_roots(
             f"no ADR folder found in {base} (looked for {search.looked()}); {CONFIG_HINT}"
         )
     return Search(tuple(sorted(roots, key=lambda r: r.path)), search.examined)
-
-
-def _listing_for_roots(base: Path, store: Store | None) -> list[str]:
-    listing = _git_listing(base, store)
-    return walk(base) if listing is None else listing
 
 
 # --- enumeration ------------------------------------------------------------------------

@@ -1,5 +1,8 @@
-"""Where records come from: the work tree, the files of one git revision, or the work tree with
-the files a change touches as a commit holds them.
+"""Where records come from: the work tree, the files of one git revision, the work tree with
+the files a change touches as a commit holds them, or the work tree as an archive move would
+leave it (:class:`Rearranged`: built from the work tree's discovery without touching a file,
+the moved files listed and classified at their new paths with their bytes, the files whose
+links a plan rewrites with their new bytes).
 
 Every side of the port answers one question, ``discover(config, store) -> Discovery``: the ADR
 roots, the files of the repository, the records classified under the roots (the same
@@ -14,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from adrguard.adapters.files import Discovery
+from adrguard.adapters.files import Discovery, mirror_keys
 from adrguard.adapters.layout import Plan, classify, other_text_paths
 from adrguard.adapters.reading import too_large
 from adrguard.adapters.roots import Root, Search
@@ -139,6 +142,59 @@ class Amended:
                 **{p: m for p, m in found.mirrors.items() if p not in now}, **plan.mirrors,
                 **{p: (m if m != p else keys[p]) for p, m in mirrored.items()},
             },
+        )
+
+
+@dataclass(frozen=True)
+class Rearranged:
+    """The work tree as it would be after an archive move, so a plan can say what the move
+    changes before anyone makes it: ``found`` (the work tree's discovery) with the files of
+    ``moves`` (old path -> new path) moved, and ``contents`` (new path -> bytes) replacing what
+    those files hold."""
+
+    root: Path
+    found: Discovery
+    moves: Mapping[str, str]
+    contents: Mapping[str, bytes]
+
+    def discover(self, config: Config, store: Store | None = None) -> Discovery:
+        found, moves = self.found, self.moves
+        back = {new: old for old, new in moves.items()}
+        listing = sorted({moves.get(p, p) for p in found.file_list or sorted(found.repo_files)})
+        shallow = found.shallow_roots
+        plan = classify(
+            listing, found.roots, config, shallow=shallow, mirrors=mirror_keys(found.mirrors)
+        )
+        read = {s.path: s for s in found.sources}
+        sources: list[SourceFile] = []
+        for path, root, archived in plan.records:
+            data = self.contents.get(path)
+            if data is not None:
+                sources.append(SourceFile(path, root, data, None, archived))
+                continue
+            before = read.get(back.get(path, path))
+            if before is not None:
+                sources.append(SourceFile(path, root, before.data, before.error, archived))
+        names = other_text_paths(frozenset(listing), found.roots, plan, config, shallow)
+        texts: dict[str, bytes] = {}
+        for path in sorted(names):
+            data = self.contents.get(path)
+            if data is None:
+                data = found.other_texts.get(back.get(path, path))
+            if data is not None:
+                texts[path] = data
+        return Discovery(
+            sources=sorted(sources, key=lambda s: s.path),
+            repo_files=frozenset(listing),
+            roots=found.roots,
+            skipped=plan.skipped,
+            other_texts=texts,
+            uses_git=found.uses_git,
+            untracked=tuple(moves.get(p, p) for p in found.untracked),
+            file_list=listing,
+            untracked_checked=found.untracked_checked,
+            search=found.search,
+            mirrors=plan.mirrors,
         )
 
 

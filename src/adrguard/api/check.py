@@ -3,10 +3,11 @@ the MCP server's ``validate_adrs``, the GitHub Action through the CLI; compactio
 ``relationships``, ``archive plan``, the judging of a change). :func:`run_check` takes one
 :class:`CheckRequest` and always goes the same way:
 
-1. **sources**: pick the corpus (and, for a change, the corpus before it) by what is asked —
-   the work tree, the staged change (the hook), the uncommitted change (``--changed``), the
-   changes since a base ref (``--base``), or a corpus already read (``corpus``); with
-   ``--against``/``--claims``, what other refs add. The corpus comes from the one pipeline
+1. **sources**: pick the corpus (and, for a change, the corpus before it) by the kind of
+   change asked for (:mod:`adrguard.api.pipeline.sources`) — the work tree, the staged change
+   (the hook), the uncommitted change (``--changed``), the changes since a base ref
+   (``--base``); with ``--against``/``--claims``, what other refs add — or a corpus already
+   read (``corpus``). The corpus comes from the one pipeline
    (:func:`adrguard.api.pipeline.corpus.read_source`);
 2. **engine**: the selected rules over it (:func:`adrguard.engine.run`); a rule that raised is
    data on the report (``Report.crashes``);
@@ -24,25 +25,23 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from adrguard.adapters.files import Discovery as Discovery
-from adrguard.adapters.source import WorkTree
 from adrguard.api import gate
-from adrguard.api.gate import Judging, Scope
-from adrguard.api.pipeline import targets
-from adrguard.api.pipeline.corpus import read_source, resolve_root
+from adrguard.api.gate import Judging
+from adrguard.api.pipeline import sources, targets
+from adrguard.api.pipeline.corpus import resolve_root
+from adrguard.api.pipeline.sources import CHECK as CHECK
+from adrguard.api.pipeline.sources import Scope, Sources
 from adrguard.api.pipeline.targets import Targets
 from adrguard.config import Config, load_config
 from adrguard.core.cancel import Token
 from adrguard.core.errors import UserError
 from adrguard.core.findings import Finding, Report
 from adrguard.core.gate.baseline import DEFAULT_PATH
-from adrguard.core.model import ChangeSet, Corpus
+from adrguard.core.model import Corpus
 
 if TYPE_CHECKING:
     from adrguard.core.authoring.claims import Claims
     from adrguard.rules import RuleMeta
-
-
-CHECK = "check"  # scan for citations as check does (adrguard.api.pipeline.citation_scan.CHECK)
 
 
 @dataclass(frozen=True)
@@ -130,13 +129,13 @@ def run_check(request: CheckRequest) -> CheckResult:
     root = resolve_root(r.repo_root)
     cfg = _effective(r.config if r.config is not None else load_config(root, r.config_path),
                      r.profile, r.select, r.ignore, r.today)
-    run = _sources(r, root, cfg)
+    run, wanted, judging = _sources(r, root, cfg)
     if run.skipped is not None:
         empty = Report((), 0, 0, cfg.profile)
         return CheckResult(empty, cfg, Corpus(()), skipped_run=run.skipped)
     found = run.found
     if found is not None:
-        targets.check_files(run.wanted, found)
+        targets.check_files(wanted, found)
     report = engine.run(run.corpus, cfg, changes=run.changes, claims=run.claims,
                         cancel=r.cancel)
 
@@ -144,8 +143,8 @@ def run_check(request: CheckRequest) -> CheckResult:
         return tuple(rule.meta for rule in engine.selected_rules(cfg, run.changes))
 
     untracked = found.untracked if found is not None and found.untracked_checked else ()
-    paths = list(run.wanted.paths)
-    judging = replace(run.judging, paths=tuple(paths),
+    paths = list(wanted.paths)
+    judging = replace(judging, paths=tuple(paths),
                       files=tuple(_expand(run.corpus, paths)) if paths else None)
     report = gate.judge(report, root, judging, ran=ran,
                         earlier=functools.partial(_earlier, root=root), untracked=untracked)
@@ -199,33 +198,26 @@ def _earlier(
             store.close()
 
 
-def _sources(r: CheckRequest, root: Path, cfg: Config) -> _Run:
-    """The corpus to check (and the change, the claims, how to judge) by what is asked."""
+def _sources(r: CheckRequest, root: Path, cfg: Config) -> tuple[Sources, Targets, Judging]:
+    """The sources by the kind of change asked for (:mod:`adrguard.api.pipeline.sources`), the
+    paths asked for, and how to judge the findings."""
     wanted = targets.resolve(root, r.paths)
     if r.claims_file is not None and r.base is None:
         raise UserError("--claims needs --base: the records a pull request adds are compared "
                         "with the records this change adds since its base")
-    others = _Others(root, cfg, tuple(r.against), r.claims_file, r.head)
-    judging = gate.Judging(use_baseline=r.baseline, baseline_path=r.baseline_path or DEFAULT_PATH)
-    if r.base is not None:
-        if r.change is not None:
-            raise UserError("--base and --changed judge different changes: give one of them")
-        run = _check_base(root, cfg, wanted, r.base, r.head, r.deepen, others, r.cancel)
-        changes = run.changes
-        assert changes is not None
-        judging = replace(
-            judging, baseline_rev=changes.merge_base, scope=gate.base_scope(changes, cfg)
-        )
-    elif r.head is not None:
+    if r.base is not None and r.change is not None:
+        raise UserError("--base and --changed judge different changes: give one of them")
+    if r.base is None and r.head is not None:
         raise UserError("--head needs --base: say which revision the change is measured against")
-    elif r.change is not None:
-        run = _check_local(root, cfg, wanted, r.change, r.changed_files, others, r.cancel)
-        if run.skipped is not None:
-            return run
-        judging = replace(judging, scope=run.scope)
-    else:
-        run = _check_tree(root, cfg, wanted, others, r.cancel)
-    return replace(run, wanted=wanted, judging=judging)
+    others = sources.Others(root, cfg, tuple(r.against), r.claims_file, r.head)
+    run = sources.pick(root, cfg, wanted, others, base=r.base, head=r.head, deepen=r.deepen,
+                       change=r.change, changed_files=r.changed_files, cancel=r.cancel)
+    judging = Judging(use_baseline=r.baseline, baseline_path=r.baseline_path or DEFAULT_PATH,
+                      scope=run.scope)
+    if r.base is not None:
+        assert run.changes is not None
+        judging = replace(judging, baseline_rev=run.changes.merge_base)
+    return run, wanted, judging
 
 
 def _effective(
@@ -244,155 +236,6 @@ def _effective(
     if today is not None:
         cfg = replace(cfg, options=replace(cfg.options, today=today))
     return cfg
-
-
-@dataclass(frozen=True)
-class _Run:
-    """What a request is run over: the sources it picked, and how to judge the findings."""
-
-    corpus: Corpus
-    found: Discovery | None = None
-    changes: ChangeSet | None = None
-    claims: Claims | None = None
-    scope: Scope | None = None  # a local change being judged
-    skipped: str | None = None  # why nothing is checked (the hook: nothing relevant)
-    wanted: Targets = field(default_factory=Targets)
-    judging: Judging = field(default_factory=Judging)
-
-
-@dataclass(frozen=True)
-class _Others:
-    """What other changes add (``--against`` refs, a ``--claims`` file), read once the corpus of
-    this side is known."""
-
-    root: Path
-    config: Config
-    refs: tuple[str, ...] = ()
-    claims_file: Path | None = None
-    head: str | None = None
-
-    def claims(self, corpus: Corpus, changes: ChangeSet | None) -> Claims | None:
-        if not self.refs and (self.claims_file is None or changes is None):
-            return None  # nothing to read: the claims modules stay unimported
-        from adrguard.api import claims
-        from adrguard.core.authoring.claims import merge
-
-        parts = []
-        if self.refs:
-            parts.append(claims.from_refs(self.root, self.config, corpus, self.refs, self.head))
-        if self.claims_file is not None and changes is not None:
-            before = changes.base_corpus or Corpus(())
-            parts.append(claims.from_file(self.root, self.config, corpus, self.claims_file,
-                                          before))
-        return merge(parts) if parts else None
-
-
-def _check_base(
-    root: Path, cfg: Config, wanted: Targets, base: str, head: str | None, deepen: bool,
-    others: _Others, cancel: Token | None = None,
-) -> _Run:
-    from adrguard.api import impact
-
-    found: Discovery | None = None
-    other = impact.other_head(root, head)
-    if other is None:  # the work tree, as git will commit it
-        source = WorkTree(root, extra_roots=wanted.folders)
-        found, corpus = read_source(source, cfg, citations=CHECK, cancel=cancel)
-    else:
-        corpus = impact.corpus_at(root, cfg, other)
-    changes = _cited_before(impact.build_changes(root, cfg, base, head, corpus=corpus,
-                                                 deepen=deepen), corpus)
-    corpus = _with_previous(corpus, changes.base_corpus)
-    return _Run(corpus, found, changes, others.claims(corpus, changes))
-
-
-def _check_local(
-    root: Path, cfg: Config, wanted: Targets, change: str, changed_files: Sequence[str],
-    others: _Others, cancel: Token | None = None,
-) -> _Run:
-    from adrguard.adapters import git
-    from adrguard.api import relevance
-    from adrguard.api.pipeline.corpus import search_roots
-    from adrguard.api.pipeline.targets import repo_relative
-
-    if change not in ("staged", "worktree"):
-        raise ValueError(f"unknown change {change!r}")
-    staged = change == "staged"
-    git.require_work_tree(root)
-    head, diff = git.staged_changes(root) if staged else git.worktree_changes(root)
-    passed = {p for p in (repo_relative(root, f) for f in changed_files) if p}
-    if staged:  # decide before reading any record: most commits touch no ADR
-        search = search_roots(root, cfg, extra=wanted.folders, required=False)
-        why = relevance.nothing_to_check(cfg, search, diff, passed)
-        if why is not None:
-            return _Run(Corpus(()), skipped=why)
-    source = WorkTree(root, untracked=not staged, extra_roots=wanted.folders)
-    found, corpus = read_source(source, cfg, citations=CHECK, cancel=cancel)
-    changes, scope = gate.local_scope(root, cfg, found, corpus, head, diff, staged=staged)
-    changes = _cited_before(changes, corpus)
-    scope = replace(scope, touched=scope.touched | passed, before=changes.base_corpus)
-    corpus = _with_previous(corpus, changes.base_corpus)
-    return _Run(corpus, found, changes, others.claims(corpus, changes), scope)
-
-
-def _check_tree(
-    root: Path, cfg: Config, wanted: Targets, others: _Others, cancel: Token | None = None
-) -> _Run:
-    source = WorkTree(root, untracked=True, extra_roots=wanted.folders)
-    found, corpus = read_source(source, cfg, citations=CHECK, cancel=cancel)
-    previous = _previous_at_head(root, cfg, found)
-    if previous:
-        corpus = replace(corpus, previous_texts=previous)
-    return _Run(corpus, found, claims=others.claims(corpus, None))
-
-
-def _previous_at_head(root: Path, cfg: Config, found: Discovery) -> dict[str, bytes]:
-    """Generated indexes HEAD holds that the work tree has lost (ADR401). Asked of git only
-    when an index file git tracks is missing from the work tree (a deletion that is staged
-    already is judged by the hook, --changed and --base, which compare with HEAD)."""
-    if not found.uses_git:
-        return {}
-    from adrguard.core.generated.index import AUTO_NAMES
-    from adrguard.core.generated.region import join_root
-
-    names = {join_root(r, n) for r in found.roots for n in AUTO_NAMES} - set(found.other_texts)
-    tracked = frozenset(found.file_list) if names else frozenset()
-    gone = [p for p in names if p in tracked and not (root / p).exists()]
-    if not gone:
-        return {}
-    from adrguard.api.generated import lost_indexes
-
-    return lost_indexes(root, cfg, found.roots, found.other_texts, "HEAD")
-
-
-def _cited_before(changes: ChangeSet, corpus: Corpus) -> ChangeSet:
-    """The change with the head's citations on the corpus before it: the files a change does
-    not touch cite the same way before and after it, so a citation finding in one of them is
-    older unless the change made it (a cited record it marked superseded)."""
-    before = changes.base_corpus
-    if corpus.citations is None or before is None:
-        return changes
-    return replace(changes, base_corpus=replace(before, citations=corpus.citations))
-
-
-def _with_previous(corpus: Corpus, before: Corpus | None) -> Corpus:
-    """The corpus with the base's generated indexes that are gone now (ADR401), and with the
-    base's translation mirrors kept as mirrors: deleting a record removes the evidence that its
-    ``zh/`` copy is a translation, and the copy must not take over the record's id (it would
-    read as a rename, or as an id reused)."""
-    if before is None:
-        return corpus
-    from adrguard.api.pipeline.corpus import keep_mirrors
-    from adrguard.core.generated.index import AUTO_NAMES
-
-    corpus = keep_mirrors(corpus, before.mirrors)
-
-    gone = {
-        p: t
-        for p, t in before.other_texts.items()
-        if p not in corpus.other_texts and p.rsplit("/", 1)[-1] in AUTO_NAMES
-    }
-    return replace(corpus, previous_texts=gone) if gone else corpus
 
 
 def _expand(corpus: Corpus, rel_paths: list[str]) -> list[str]:

@@ -9,38 +9,25 @@ Two things hold a finding back (:class:`adrguard.core.findings.Gate`):
   (``older``). A finding the change causes in an untouched file (a duplicate id, a link to a
   record it deleted) is not in the run before the change, so it still counts.
 
-Every front end gets this through :func:`adrguard.api.check.run_check`, the one run.
+Every front end gets this through :func:`adrguard.api.check.run_check`, the one run; the
+change and the corpus before it (:class:`Scope`) are picked with the sources
+(:mod:`adrguard.api.pipeline.sources`): the gate only judges.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from adrguard.config import Config
+from adrguard.api.pipeline.sources import Scope as Scope
 from adrguard.core.errors import UserError
 from adrguard.core.findings import INTERNAL_ERROR, Finding, Gate, Report, sort_findings
 from adrguard.core.gate import baseline as bl
-from adrguard.core.model import ChangeSet, Corpus, FileChange
-from adrguard.core.wording import revision
 
 if TYPE_CHECKING:
-    from adrguard.adapters.files import Discovery
     from adrguard.rules import RuleMeta
-
-
-@dataclass(frozen=True)
-class Scope:
-    """A change being judged: what it touches, and the corpus before it (whose findings tell
-    the older ones from those the change causes)."""
-
-    label: str  # "this commit", "the uncommitted changes", "the changes since origin/main"
-    touched: frozenset[str]
-    before: Corpus | None  # None: nothing before the change (every finding is new)
-    config: Config
-    renames: Mapping[str, str] = field(default_factory=dict)  # old path -> new path
 
 
 # What the rules ``codes`` reported on the corpus before a change (the run asks the one run:
@@ -178,78 +165,3 @@ def _renames(root: Path, since: str | None) -> dict[str, str]:
         return renames_since(root, start) if start else {}
     except (UserError, OSError):
         return {}
-
-
-# --- scopes -------------------------------------------------------------------------------------
-
-
-def base_scope(changes: ChangeSet, config: Config) -> Scope:
-    """``check --base REF``: the changes since the merge base."""
-    return Scope(
-        label=f"the changes since {revision(changes.base)}",
-        touched=_touched(changes.changes),
-        before=changes.base_corpus,
-        config=config,
-        renames=_renamed(changes.changes),
-    )
-
-
-def local_scope(
-    root: Path,
-    config: Config,
-    found: Discovery,
-    corpus: Corpus,
-    head: str,
-    changes: list[FileChange],
-    *,
-    staged: bool,
-) -> tuple[ChangeSet, Scope]:
-    """The change not committed yet (``changes`` against commit ``head``): what the next
-    commit holds (``staged``, the hook), or everything in the work tree (``check
-    --changed``); the corpus before it is the one ``head`` holds. ``found`` and ``corpus``:
-    the work tree's discovery and corpus."""
-    before = corpus_before(root, config, found, corpus, head, changes)
-    changeset = ChangeSet(
-        base="HEAD",
-        head="the staged changes" if staged else "the work tree",
-        merge_base=head,
-        changes=tuple(changes),
-        base_corpus=before,
-        base_commit=head,
-    )
-    scope = Scope(
-        label="this commit" if staged else "the uncommitted changes",
-        touched=_touched(changes),
-        before=before,
-        config=config,
-        renames=_renamed(changes),
-    )
-    return changeset, scope
-
-
-def _touched(changes: Sequence[FileChange]) -> frozenset[str]:
-    return frozenset(p for c in changes for p in (c.path, c.old_path) if p)
-
-
-def _renamed(changes: Sequence[FileChange]) -> dict[str, str]:
-    return {c.old_path: c.path for c in changes if c.status == "R" and c.old_path}
-
-
-def corpus_before(
-    root: Path,
-    config: Config,
-    found: Discovery,
-    corpus: Corpus,
-    head: str,
-    changes: Sequence[FileChange],
-) -> Corpus:
-    """The corpus as ``head`` holds it, through the one pipeline
-    (:class:`adrguard.adapters.source.Amended`): the work tree's files the change leaves alone
-    plus the changed files read from git; only those are read and parsed, the other records
-    are taken from ``corpus``."""
-    from adrguard.adapters.source import Amended
-    from adrguard.api.pipeline.corpus import load_corpus
-
-    now = frozenset(c.path for c in changes)
-    then = frozenset(c.old_path or c.path for c in changes if c.status != "A")
-    return load_corpus(Amended(root, head, found, now, then), config, reuse=corpus)

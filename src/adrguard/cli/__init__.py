@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from adrguard import __version__
 from adrguard.core.errors import UserError
-from adrguard.core.outcome import BASELINE_FILE, EXIT_INTERNAL, EXIT_USAGE
+from adrguard.core.outcome import BASELINE_FILE, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE
 
 # Every sub-command in ``--help`` order: name -> (module in adrguard.cli whose
 # ``register(subparsers)`` adds it, its one-line help). Only the module of the command being run
@@ -132,12 +132,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: {neutralise(str(exc))}", file=sys.stderr)
         return EXIT_USAGE
     except SystemExit as exc:  # argparse --help / --version
-        return int(exc.code) if isinstance(exc.code, int) else 0
+        return int(exc.code) if isinstance(exc.code, int) else EXIT_OK
     except KeyboardInterrupt:
         print("error: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
-        return 0
+        return EXIT_OK
     except Exception as exc:
         if debug:
             import traceback

@@ -11,8 +11,9 @@ import textwrap
 from typing import Any
 
 from adrguard.api import STATUS_CHOICES
-from adrguard.cli.common import add_common, quiet
+from adrguard.cli.common import add_common, add_format, quiet
 from adrguard.cli.common import out as print_line
+from adrguard.core.outcome import EXIT_OK
 from adrguard.core.wording import plural
 
 
@@ -34,7 +35,7 @@ def _no_ai(p: argparse.ArgumentParser) -> None:
 
 
 def _format(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--format", choices=("text", "json"), default="text", help="output format")
+    add_format(p, "agent", help="output format")
 
 
 def _status(p: argparse.ArgumentParser) -> None:
@@ -167,7 +168,7 @@ def run_find(args: argparse.Namespace) -> int:
     )
     if args.format == "json":
         _print_json(data)
-        return 0
+        return EXIT_OK
     lines = []
     for r in data["results"]:
         lines.append(
@@ -193,7 +194,7 @@ def run_find(args: argparse.Namespace) -> int:
     lines += [f"note: {n}" for n in data["notes"]]
     lines += [f"warning: {w}" for w in data["warnings"]]
     print_line("\n".join(lines))
-    return 0
+    return EXIT_OK
 
 
 def _reason(r: dict[str, str]) -> str:
@@ -224,7 +225,7 @@ def run_context(args: argparse.Namespace) -> int:
     )
     if args.format == "json":
         _print_json(data)
-        return 0
+        return EXIT_OK
     out: list[str] = []
     for u in data["units"]:
         part = f" (part {u['part']} of {u['parts']} of {u['identifier']})" if u["parts"] > 1 else ""
@@ -254,7 +255,7 @@ def run_context(args: argparse.Namespace) -> int:
     if data["cursor"]:
         out.append(f"continue with: --cursor {data['cursor']}")
     print_line("\n".join(out))
-    return 0
+    return EXIT_OK
 
 
 def run_search(args: argparse.Namespace) -> int:

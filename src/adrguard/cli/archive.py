@@ -9,8 +9,9 @@ import os
 from pathlib import Path
 from typing import Any
 
-from adrguard.cli.common import add_common, info, load_config_for, out, write_stdout
+from adrguard.cli.common import add_common, add_format, info, load_config_for, out, write_stdout
 from adrguard.core.errors import UserError
+from adrguard.core.outcome import EXIT_FINDINGS, EXIT_OK
 
 DESCRIPTION = """\
 Move records that are fully retired (superseded by an accepted successor, deprecated or
@@ -49,8 +50,8 @@ def register(subparsers: Any) -> None:
                       help="keep the plan in the git folder (.git/adrguard/archive/plans/; "
                       "--out keeps it too): `adrguard compaction status` lists it and "
                       "`adrguard compaction --confirm PLAN-ID` applies it")
-    plan.add_argument("--format", choices=("json", "text"), default="json",
-                      help="json (schemas/archive-plan.schema.json) or a summary for people")
+    add_format(plan, "archive-plan",
+               help="json (schemas/archive-plan.schema.json) or a summary for people")
     plan.set_defaults(func=run_plan)
     for name, text in (("apply", "carry out a plan (git mv, link rewrites, INDEX)"),
                        ("restore", "undo an applied plan to the byte")):
@@ -73,7 +74,7 @@ def run_plan(args: argparse.Namespace) -> int:
             out(f"{d.id} ({d.path}) cannot be archived:")
             for reason in reasons:
                 out(f"  - {reason}")
-        return 1
+        return EXIT_FINDINGS
     plan = result.plan
     text = dump(plan)
     if args.out is not None:
@@ -95,7 +96,7 @@ def run_plan(args: argparse.Namespace) -> int:
         write_stdout(summary(plan))
     elif args.out is None and not args.save:
         write_stdout(text, "json")
-    return 1 if blocking(plan) else 0
+    return EXIT_FINDINGS if blocking(plan) else EXIT_OK
 
 
 def summary(plan: dict[str, Any]) -> str:
@@ -128,7 +129,7 @@ def run_apply(args: argparse.Namespace) -> int:
     outcome = apply(root, config, args.plan)
     for line in outcome.lines:
         out(line)
-    return 0
+    return EXIT_OK
 
 
 def run_restore(args: argparse.Namespace) -> int:
@@ -138,7 +139,7 @@ def run_restore(args: argparse.Namespace) -> int:
     outcome = restore(root, args.plan)
     for line in outcome.lines:
         out(line)
-    return 0
+    return EXIT_OK
 
 
 __all__ = ["register", "run_apply", "run_plan", "run_restore", "summary"]

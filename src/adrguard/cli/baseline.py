@@ -7,7 +7,7 @@ import argparse
 from typing import Any
 
 from adrguard.cli.common import add_common, info, load_config_for
-from adrguard.core.outcome import BASELINE_FILE
+from adrguard.core.outcome import BASELINE_FILE, EXIT_OK
 from adrguard.core.wording import plural
 
 
@@ -57,4 +57,4 @@ def run(args: argparse.Namespace) -> int:
     what = "wrote" if w.changed else "unchanged:"
     entries = plural(w.entries, "entry", "entries")
     info(f"adrguard: {what} {w.path} with {entries} ({', '.join(parts)})")
-    return 0
+    return EXIT_OK

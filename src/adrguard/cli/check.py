@@ -1,4 +1,5 @@
-"""``check``, ``list``, ``show``, ``rules`` and ``explain``."""
+"""``check`` (its options, its run, what it says besides its report), ``list``, ``show``,
+``rules`` and ``explain``."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from adrguard.cli.common import (
     add_common,
+    add_format,
     emit,
     info,
     load_config_for,
@@ -25,9 +27,12 @@ from adrguard.core.outcome import (
     reaches,
 )
 from adrguard.core.settings import PROFILES
+from adrguard.core.wording import plural
 from adrguard.reporters import formats as output_formats
 
 if TYPE_CHECKING:
+    from adrguard.api.check import CheckResult, Discovery
+    from adrguard.api.claims import Claims
     from adrguard.core.findings import Report
     from adrguard.core.model import Corpus
 
@@ -153,8 +158,6 @@ def register(subparsers: Any) -> None:
         metavar="YYYY-MM-DD",
         help="date used to flag future dates (ADR109; default: today)",
     )
-    from adrguard.cli.against import add_against
-
     add_against(p)
     p.add_argument(
         "--claims",
@@ -176,8 +179,8 @@ def register(subparsers: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_common(lp)
-    lp.add_argument("--format", choices=LIST_FORMATS, default="text",
-                    help="text (default), json (schemas/list.schema.json) or markdown (a table)")
+    add_format(lp, "list",
+               help="text (default), json (schemas/list.schema.json) or markdown (a table)")
     lp.add_argument(
         "--status",
         action="append",
@@ -198,7 +201,7 @@ def register(subparsers: Any) -> None:
     )
     sp.add_argument("id", metavar="ID")
     add_common(sp)
-    sp.add_argument("--format", choices=("text", "json"), default="text")
+    add_format(sp, "show")
     sp.add_argument("--no-pager", action="store_true",
                     help="never page: a long record on a terminal goes through $PAGER (less) "
                     "otherwise")
@@ -209,7 +212,7 @@ def register(subparsers: Any) -> None:
         help="list every rule",
         description="The rule catalogue: code, name, default severity, summary.",
     )
-    rp.add_argument("--format", choices=("text", "json", "markdown"), default="text")
+    add_format(rp, "rules")
     rp.add_argument(
         "--write-docs",
         metavar="DIR",
@@ -232,11 +235,87 @@ def _split(values: list[str]) -> list[str]:
     return [v.strip() for value in values for v in value.split(",") if v.strip()]
 
 
+# --- ``check --against`` and what check says on stderr besides its report: what each other
+# ref adds, the roots it used and why (``-v``), the files it left out
+
+
+def add_against(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--against",
+        action="append",
+        default=[],
+        metavar="REF",
+        help="other refs or globs (refs/remotes/origin/pr/*) whose new records count: ADR509 "
+        "reports a record of this change that takes a number one of them adds (read from what "
+        "is fetched already; repeatable)",
+    )
+
+
+def show_claims(claims: Claims) -> None:
+    """What each other ref adds, on stderr: ``origin/pr/17 adds ADR-0042 (docs/adr/...)``."""
+    from adrguard.api.claims import short_ref, summary
+
+    for note in claims.notes:
+        info(f"adrguard: note: {note}")
+    for source, records in summary(claims):
+        label = records[0].label if records else short_ref(source)
+        if not records:
+            info(f"adrguard: {label} adds no record")
+            continue
+        listed = ", ".join(f"{c.id} ({c.path})" for c in records[:20])
+        more = f" and {len(records) - 20} more" if len(records) > 20 else ""
+        info(f"adrguard: {label} adds {listed}{more}")
+
+
+def root_lines(found: Discovery) -> list[str]:
+    """One line per ADR root: the folder, what it holds, and why it is a root."""
+    from adrguard.api.pipeline.targets import longest_first, root_of
+
+    ordered = longest_first(found.roots)
+    records: dict[str, int] = {}
+    for src in found.sources:
+        records[src.root] = records.get(src.root, 0) + 1
+    skipped: dict[str, int] = {}
+    for path in found.skipped:
+        root = root_of(path, ordered)
+        if root is not None:
+            skipped[root] = skipped.get(root, 0) + 1
+    lines = []
+    for r in found.search.roots:
+        held = f"{plural(records.get(r.path, 0), 'record file')}, {skipped.get(r.path, 0)} skipped"
+        lines.append(f"adrguard: ADR root {r.path}: {held}; {r.why}")
+    if found.search.examined:
+        shown = ", ".join(found.search.examined[:8])
+        more = " ..." if len(found.search.examined) > 8 else ""
+        lines.append(f"adrguard: folders of numbered files examined by content: {shown}{more}")
+    return lines
+
+
+def after_check(result: CheckResult, *, verbose: int) -> None:
+    found = result.found
+    if found is None:
+        return
+    if verbose:
+        for line in root_lines(found):
+            info(line)
+        if found.skipped and verbose > 1:
+            info(f"adrguard: skipped {', '.join(found.skipped)}")
+    if found.untracked and not found.untracked_checked:
+        shown = ", ".join(found.untracked[:5])
+        more = f" and {len(found.untracked) - 5} more" if len(found.untracked) > 5 else ""
+        one = len(found.untracked) == 1
+        info(
+            f"note: {plural(len(found.untracked), 'record file')} under the ADR roots "
+            f"{'is' if one else 'are'} not tracked by git and {'was' if one else 'were'} not "
+            f"checked ({shown}{more}): `git add` {'it' if one else 'them'} to check "
+            f"{'it' if one else 'them'}"
+        )
+
+
 def run_check(args: argparse.Namespace) -> int:
     import datetime as dt
 
     from adrguard import api
-    from adrguard.cli.feedback import after_check
     from adrguard.cli.terminal import colour_wanted
 
     specs = report_formats(args.format, "check")
@@ -284,12 +363,10 @@ def run_check(args: argparse.Namespace) -> int:
         claims_file=args.claims,
     ))
     if result.claims is not None:
-        from adrguard.cli.against import show_claims
-
         show_claims(result.claims)
     if result.skipped_run is not None:
         info(f"adrguard: {result.skipped_run}")
-        return 0
+        return EXIT_OK
     report = result.report
     if report.decisions == 0 and result.found is not None:
         from adrguard.api.pipeline.targets import no_decisions
@@ -347,7 +424,6 @@ def exit_code(report: Report, fail_on: str) -> int:
     return EXIT_FINDINGS if reaches(report.worst(), fail_on) else EXIT_OK
 
 
-LIST_FORMATS = ("text", "json", "markdown")
 STATUS_WORDS = ("accepted", "proposed", "draft", "deprecated", "superseded", "rejected",
                 "unknown", "none")
 
@@ -404,15 +480,15 @@ def run_list(args: argparse.Namespace) -> int:
             + "\n",
             "json",
         )
-        return 0
+        return EXIT_OK
     if not rows:
         info("no decision records found" if wanted is None or not corpus.decisions else
              f"none of the {len(corpus.decisions)} decision records has the status "
              f"{' or '.join(sorted(wanted))}")
-        return 0
+        return EXIT_OK
     if args.format == "markdown":
         write_stdout(_markdown_table(rows))
-        return 0
+        return EXIT_OK
     from adrguard.cli.terminal import STATUS_STYLES, Segment, colour_wanted, styled
     from adrguard.core.textsafe import neutralise as safe
 
@@ -434,7 +510,7 @@ def run_list(args: argparse.Namespace) -> int:
     else:
         write_stdout("".join("".join(text for text, _style in line).rstrip() + "\n"
                              for line in lines))
-    return 0
+    return EXIT_OK
 
 
 def _markdown_table(rows: list[dict[str, Any]]) -> str:
@@ -461,7 +537,7 @@ def run_show(args: argparse.Namespace) -> int:
     data = describe(corpus, decision)
     if args.format == "json":
         write_stdout(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n", "json")
-        return 0
+        return EXIT_OK
     from adrguard.cli.terminal import STATUS_STYLES, Segment, colour_wanted, page, styled
     from adrguard.core.textsafe import neutralise as safe
 
@@ -502,7 +578,7 @@ def run_show(args: argparse.Namespace) -> int:
         write_stdout(coloured, "raw")
     else:
         write_stdout(plain)
-    return 0
+    return EXIT_OK
 
 
 def _referenced_by(rows: list[dict[str, Any]]) -> list[str]:
@@ -537,9 +613,9 @@ def run_rules(args: argparse.Namespace) -> int:
                 raise UserError(f"cannot write {target}: {problem}")
             write_atomic(target, text)
         info(f"wrote {len(pages)} rule pages to {args.write_docs}")
-        return 0
+        return EXIT_OK
     write_stdout(catalogue.render(args.format), "json" if args.format == "json" else "text")
-    return 0
+    return EXIT_OK
 
 
 def run_explain(args: argparse.Namespace) -> int:
@@ -553,4 +629,4 @@ def run_explain(args: argparse.Namespace) -> int:
         write_stdout(markdown(page), "raw")
     else:
         write_stdout(page)
-    return 0
+    return EXIT_OK

@@ -6,8 +6,9 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from adrguard.cli.common import add_common, load_config_for
+from adrguard.cli.common import add_common, add_format, load_config_for
 from adrguard.cli.common import out as print_line
+from adrguard.core.outcome import EXIT_OK
 
 
 def register(subparsers: Any) -> None:
@@ -30,7 +31,7 @@ def register(subparsers: Any) -> None:
         choices=("resolved", "unknown", "ambiguous"),
         help="only citations that name a record, none, or several",
     )
-    p.add_argument("--format", choices=("text", "json"), default="text")
+    add_format(p, "citations")
     p.set_defaults(func=run_citations)
 
 
@@ -44,7 +45,7 @@ def run_citations(args: argparse.Namespace) -> int:
         from adrguard.reporters.json import dumps
 
         emit(dumps(data), parse_formats(["json"], ["json"], "json")[0])
-        return 0
+        return EXIT_OK
     lines = [_line(row) for row in data["citations"]]
     what = f" of {data['decision']['id']}" if data["decision"] else ""
     lines.append(
@@ -52,7 +53,7 @@ def run_citations(args: argparse.Namespace) -> int:
         f"file{'' if data['files'] == 1 else 's'} ({data['scanned']:,} files scanned)"
     )
     print_line("\n".join(lines))
-    return 0
+    return EXIT_OK
 
 
 def _line(row: dict[str, Any]) -> str:

@@ -159,6 +159,15 @@ def report_formats(values: Iterable[str] | None, kind: str) -> list[FormatSpec]:
     return parse_formats(values, formats.names(kind), formats.default(kind))
 
 
+def add_format(parser: argparse.ArgumentParser, kind: str, **extra: Any) -> None:
+    """``--format`` with the choices and the default of ``kind`` in the registry of output
+    formats (:mod:`adrguard.reporters.formats`; a command's plain output or a report kind)."""
+    from adrguard.reporters import formats
+
+    parser.add_argument("--format", choices=formats.names(kind), default=formats.default(kind),
+                        **extra)
+
+
 def kind_of(format_name: str) -> str:
     """How :func:`write_stdout` treats a format's text: ``commands``, ``json`` or ``text`` (the
     registry of output formats says, :func:`adrguard.reporters.formats.stream`)."""

@@ -10,8 +10,9 @@ import argparse
 import json
 from typing import Any
 
-from adrguard.cli.common import add_common, load_config_for, write_stdout
+from adrguard.cli.common import add_common, add_format, load_config_for, write_stdout
 from adrguard.core.errors import UserError
+from adrguard.core.outcome import EXIT_OK
 from adrguard.core.wording import plural
 
 HELP = "read-only analysis: what to keep, summarize, consolidate, decide or archive"
@@ -90,8 +91,8 @@ def register(subparsers: Any) -> None:
     scope.add_argument("--domain", metavar="SLUG", help="only the records of this domain")
     p.add_argument("--dry-run", action="store_true",
                    help="analyse only (the default: accepted for the seed's command line)")
-    p.add_argument("--format", choices=("text", "json"), default="text",
-                   help="json: schemas/compaction.schema.json")
+    add_format(p, "compaction",
+               help="json: schemas/compaction.schema.json")
     later = p.add_argument_group("not available in this version (refused, exit 2)")
     p.add_argument("--mode", choices=("summary", "consolidate"),
                    help="consolidate: write one proposed record that replaces the --sources "
@@ -149,7 +150,7 @@ def run_compaction(args: argparse.Namespace) -> int:
         write_stdout(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n", "json")
     else:
         write_stdout(render_text(data))
-    return 0
+    return EXIT_OK
 
 
 def run_status(args: argparse.Namespace) -> int:
@@ -168,11 +169,11 @@ def run_status(args: argparse.Namespace) -> int:
     if args.format == "json":
         write_stdout(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n",
                      "json")
-        return 0
+        return EXIT_OK
     if not found:
         write_stdout("no plans kept in this repository: `adrguard archive plan ID... --save` "
                      "keeps one\n")
-        return 0
+        return EXIT_OK
     lines = []
     for s in found:
         what = f"{plural(s.moves, 'move')}, {plural(s.rewrites, 'file')} with links rewritten" \
@@ -181,7 +182,7 @@ def run_status(args: argparse.Namespace) -> int:
         lines.extend(f"    {r}" for r in s.records)
         lines.append(f"    {s.detail}")
     write_stdout("\n".join(lines) + "\n")
-    return 0
+    return EXIT_OK
 
 
 def run_consolidate(args: argparse.Namespace) -> int:
@@ -224,7 +225,7 @@ def run_confirm(args: argparse.Namespace) -> int:
     outcome = apply(root, config, find(root, args.confirm))
     for line in outcome.lines:
         out(line)
-    return 0
+    return EXIT_OK
 
 
 def _size(s: dict[str, int]) -> str:

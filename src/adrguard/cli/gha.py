@@ -78,7 +78,7 @@ def prepare(settings: Settings, root: Path) -> int:
     if url:
         info(f"adrguard: links into {url} are checked as paths; to get the same findings "
              f"locally: adrguard check --repository-url {url}")
-    return 0
+    return EXIT_OK
 
 
 def repository_url(settings: Settings) -> str:
@@ -187,21 +187,22 @@ def report(settings: Settings, root: Path) -> int:
     verified = run_verify(settings, root, out)  # the `verify` input (None when it is off)
     if verified is not None:
         outputs.update(verified.outputs)
-    if check_exit not in (0, 1, 3) or not json_path.is_file():
+    if check_exit not in (EXIT_OK, EXIT_FINDINGS, EXIT_INTERNAL) or not json_path.is_file():
         notice(f"adrguard check failed (exit {check_exit}); see its error in the log above. "
                f"fail-on is {fail_on}, so the step " + ("fails." if fail_on != "none" else
                                                         "does not fail."), "error")
-        code = check_exit if check_exit not in (0, 1) else 3
+        code = check_exit if check_exit not in (EXIT_OK, EXIT_FINDINGS) else EXIT_INTERNAL
         append_summary(settings, f"## adrguard\n\n❌ adrguard could not check this change (exit "
                        f"{code}): its error is in the step's log.\n"
                        + (f"\n{verified.section}" if verified is not None else ""))
         write_outputs(settings, {"exit-code": str(code), "error-count": "0",
                                  "warning-count": "0", "note-count": "0", **outputs})
-        return code if fail_on != "none" else 0
+        return code if fail_on != "none" else EXIT_OK
     rep = report_from_json(json.loads(json_path.read_text(encoding="utf-8")))
     from adrguard.cli.gha_publish import publish
 
-    if check_exit == 3:  # a rule crashed: its ADR000 finding says which; the rest is published
+    if check_exit == EXIT_INTERNAL:  # a rule crashed: its ADR000 finding says which; the rest
+        # is published
         notice("adrguard hit an internal error (ADR000 in the report); every other finding "
                "is reported. Please report the bug.", "error")
     publish(settings, root, rep, out, verified)
@@ -215,8 +216,8 @@ def report(settings: Settings, root: Path) -> int:
         return code
     if verified is not None and verified.failed:
         info("adrguard: failing the step: verify-policy enforce (a new violation, or no verdict)")
-        return 1
-    return 0
+        return EXIT_FINDINGS
+    return EXIT_OK
 
 
 def publish_sarif(settings: Settings, written: Path, root: Path) -> Path | None:

@@ -6,7 +6,8 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from adrguard.cli.common import FormatSpec, add_common, emit, info, load_config_for
+from adrguard.cli.common import FormatSpec, add_common, add_format, emit, info, load_config_for
+from adrguard.core.outcome import EXIT_OK
 from adrguard.reporters import formats as output_formats
 from adrguard.reporters.graph_html import CDN_VERSION
 
@@ -60,7 +61,7 @@ def register(subparsers: Any) -> None:
     )
     r.add_argument("id", nargs="?", metavar="ID", help="only relationships from or to this record")
     add_common(r)
-    r.add_argument("--format", choices=("text", "json"), default="text")
+    add_format(r, "relationships")
     r.set_defaults(func=run_relationships)
 
 
@@ -81,7 +82,7 @@ def run_graph(args: argparse.Namespace) -> int:
              "a node"
              + (" (the JSON below is empty)" if args.format == "json" else ""))
         if args.format != "json":  # data stays data; a picture of nothing is not drawn
-            return 0
+            return EXIT_OK
     elif out.omitted:
         records = "record" if out.omitted == 1 else "records"
         info(f"adrguard: {out.omitted} {records} without relationships left out "
@@ -95,7 +96,7 @@ def run_graph(args: argparse.Namespace) -> int:
         relations = "relationship" if out.edges == 1 else "relationships"
         info(f"adrguard: wrote {target} ({out.nodes} {records}, {out.edges} {relations}): "
              "open it in a browser")
-    return 0
+    return EXIT_OK
 
 
 def run_relationships(args: argparse.Namespace) -> int:
@@ -105,4 +106,4 @@ def run_relationships(args: argparse.Namespace) -> int:
     result = api_graph.relationships(root, config=config, decision=args.id)
     text = result.to_json() if args.format == "json" else result.to_text()
     emit(text, FormatSpec(args.format, None))
-    return 0
+    return EXIT_OK

@@ -18,7 +18,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-EXIT = {"allow": 0, "warn": 0, "deny": 1, "ask": 2}
+from adrguard.core.outcome import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE
+
+# 2: the guard cannot decide (its configuration cannot be read: ask the person)
+EXIT = {"allow": EXIT_OK, "warn": EXIT_OK, "deny": EXIT_FINDINGS, "ask": EXIT_USAGE}
 
 
 def register(subparsers: Any) -> None:
@@ -107,13 +110,13 @@ def _hook(args: argparse.Namespace) -> int:
         if out is not None:
             sys.stdout.write(render(out) + "\n")
             sys.stdout.flush()
-        return 0
+        return EXIT_OK
     except Exception as exc:
         from adrguard.core.textsafe import neutralise
 
         print(f"adrguard read guard failed ({type(exc).__name__}: {neutralise(str(exc))}); "
               "the call is blocked because it could not be judged", file=sys.stderr)
-        return 2
+        return EXIT_USAGE
 
 
 def _with_session(call: Any, session: str) -> Any:

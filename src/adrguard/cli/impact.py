@@ -10,6 +10,7 @@ from adrguard.api import STATUS_CHOICES, configured_statuses, statuses_from
 from adrguard.cli.common import add_common, emit, info, report_formats
 from adrguard.core.errors import UserError
 from adrguard.core.options import Options
+from adrguard.core.outcome import EXIT_OK
 from adrguard.reporters import formats as output_formats
 
 NULL_SHA = "0" * 40
@@ -76,7 +77,7 @@ def _report(args: argparse.Namespace, base: str, head: str | None) -> int:
                     deepen=args.deepen)
     for spec in specs:
         emit(render(spec.name, result), spec, root=root)
-    return 0
+    return EXIT_OK
 
 
 def _run_hook(args: argparse.Namespace) -> int:
@@ -86,12 +87,12 @@ def _run_hook(args: argparse.Namespace) -> int:
     if not base or base == NULL_SHA:
         info("adrguard impact: no base to compare with (new branch, or not run by pre-commit's "
              "pre-push stage); nothing to report")
-        return 0
+        return EXIT_OK
     if head == NULL_SHA:
         info("adrguard impact: the push deletes a ref; nothing to report")
-        return 0
+        return EXIT_OK
     try:
         return _report(args, base, head)
     except UserError as exc:
         info(f"adrguard impact: {exc} (not blocking the push)")
-        return 0
+        return EXIT_OK

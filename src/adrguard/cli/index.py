@@ -7,8 +7,9 @@ import difflib
 import json
 from typing import TYPE_CHECKING, Any
 
-from adrguard.cli.common import add_common, info, load_config_for, out, write_stdout
+from adrguard.cli.common import add_common, add_format, info, load_config_for, out, write_stdout
 from adrguard.core.errors import UserError
+from adrguard.core.outcome import EXIT_FINDINGS, EXIT_OK
 from adrguard.core.wording import plural
 
 if TYPE_CHECKING:
@@ -90,12 +91,8 @@ def register(subparsers: Any) -> None:
             help="only this ADR root (repo-relative; repeatable; default: every root)",
         )
         if name == "status":
-            sp.add_argument(
-                "--format",
-                choices=("text", "json"),
-                default="text",
-                help="json: schemas/current-status.schema.json (exit codes as for text)",
-            )
+            add_format(sp, "current-status",
+                       help="json: schemas/current-status.schema.json (exit codes as for text)")
         sp.set_defaults(func=run_current, current_command=name)
 
 
@@ -126,16 +123,16 @@ def run_index(args: argparse.Namespace) -> int:
         raise UserError("index takes no FILE arguments (they are for --hook)")
     root, config = load_config_for(args)
     if args.hook:
-        from adrguard.api.relevance import hook_has_work
+        from adrguard.api.pipeline.sources import hook_has_work
 
         why = hook_has_work(root, config, args.files)
         if why is not None:
             info(f"adrguard: {why}")
-            return 0
+            return EXIT_OK
     corpus = _corpus(args, root, config)
     if not generated.index_enabled(config):
         info("adrguard: index generation is off ([index] enabled = false)")
-        return 0
+        return EXIT_OK
     if args.write:
         done = generated.write_indexes(root, config, corpus, init=args.init)
         for path in done.written:
@@ -145,8 +142,8 @@ def run_index(args: argparse.Namespace) -> int:
         for problem in done.problems:
             info(f"adrguard: {problem}")
         if done.problems:
-            return 1
-        return 1 if done.written and args.exit_non_zero_on_fix else 0
+            return EXIT_FINDINGS
+        return EXIT_FINDINGS if done.written and args.exit_non_zero_on_fix else EXIT_OK
     states = generated.index_states(root, config, corpus)
     if args.check:
         return _check(states)
@@ -157,7 +154,7 @@ def run_index(args: argparse.Namespace) -> int:
         if len(states) > 1:
             write_stdout(f"==> {state.target.path} <==\n")
         write_stdout(state.expected)
-    return 1 if any(s.expected is None for s in states) else 0
+    return EXIT_FINDINGS if any(s.expected is None for s in states) else EXIT_OK
 
 
 def _check(states: list[IndexState]) -> int:
@@ -194,7 +191,7 @@ def _check(states: list[IndexState]) -> int:
             out(f"{state.message}")
     if not failed:
         info(f"adrguard: {plural(len(judged), 'generated index file')} up to date")
-    return 1 if failed else 0
+    return EXIT_FINDINGS if failed else EXIT_OK
 
 
 def run_current(args: argparse.Namespace) -> int:
@@ -204,32 +201,32 @@ def run_current(args: argparse.Namespace) -> int:
     if args.current_command == "stamp":
         for w in generated.stamp_current(root, config, corpus, args.adr_root):
             out(f"stamped {w.path}" if w.changed else f"{w.path} is up to date")
-        return 0
+        return EXIT_OK
     if args.current_command == "init":
         for w in generated.init_current(root, config, corpus, args.adr_root):
             if w.changed:
                 out(f"created {w.path} (a draft: review it, then run `adrguard current stamp`)")
             else:
                 out(f"{w.path} exists; not overwritten")
-        return 0
+        return EXIT_OK
     states = generated.current_states(root, config, corpus, args.adr_root)
     if args.format == "json":
         write_stdout(
             json.dumps(_status_json(states), indent=2, sort_keys=True, ensure_ascii=False) + "\n",
             "json",
         )
-        return 0 if all(s.fresh for s in states) else 1
+        return EXIT_OK if all(s.fresh for s in states) else EXIT_FINDINGS
     if not states:
         out(
             "no CURRENT.md or CURRENT.sources.json in the ADR roots; start with "
             "`adrguard current init`"
         )
-        return 0
+        return EXIT_OK
     for state in states:
         out(f"{state.view}: {'fresh' if state.fresh else 'stale'}")
         for reason in state.reasons:
             out(f"  {reason.code} {reason.message}")
-    return 0 if all(s.fresh for s in states) else 1
+    return EXIT_OK if all(s.fresh for s in states) else EXIT_FINDINGS
 
 
 def _status_json(states: list[CurrentState]) -> dict[str, Any]:

@@ -10,6 +10,7 @@ from typing import Any
 
 from adrguard.cli.common import add_common
 from adrguard.core.errors import UserError
+from adrguard.core.outcome import EXIT_OK
 
 
 def tool_names() -> list[str]:
@@ -104,4 +105,4 @@ def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.WARNING, format="adrguard mcp: %(levelname)s %(message)s")
 
     serve(args.root, args.config, chosen, cache=not args.no_cache, repository=repository)
-    return 0
+    return EXIT_OK

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from adrguard.cli.common import add_quiet, info, load_config_for, out, write_stdout
 from adrguard.core.adrformat import WRITTEN
 from adrguard.core.errors import UserError
+from adrguard.core.outcome import EXIT_OK
 
 if TYPE_CHECKING:
     from adrguard.api.authoring.write import Outcome, Request
@@ -254,4 +255,4 @@ def _report(outcome: Outcome, dry_run: bool) -> int:
         info(f"warning: adrguard check reports {f.code} on {f.location}: {f.message}")
     if dry_run:
         info("adrguard: dry run: nothing was written")
-    return 0
+    return EXIT_OK

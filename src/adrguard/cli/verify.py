@@ -11,6 +11,7 @@ import argparse
 from typing import Any
 
 from adrguard.cli.common import add_common, emit, info, load_config_for, report_formats
+from adrguard.core.outcome import EXIT_FINDINGS, EXIT_OK
 from adrguard.core.wording import plural
 from adrguard.reporters import formats as output_formats
 
@@ -70,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
         found = api.audit_of(root, config=config, rules=args.rules)
         for spec in specs:
             emit(reporter.render_audit(spec.name, found), spec, root=root)
-        return 0
+        return EXIT_OK
     specs = report_formats(args.format, "verify")
     if args.write_baseline:
         result, written = api.write_baseline(root, config=config, rules=args.rules,
@@ -83,4 +84,4 @@ def run(args: argparse.Namespace) -> int:
                             baseline=args.baseline, policy=args.policy)
     for spec in specs:
         emit(reporter.render(spec.name, result), spec, root=root)
-    return 1 if result.policy_failed else 0
+    return EXIT_FINDINGS if result.policy_failed else EXIT_OK

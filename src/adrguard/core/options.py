@@ -11,7 +11,7 @@ from functools import cached_property
 from typing import Any, TypeVar, cast
 
 from adrguard.core.adrformat import REQUIRED_SECTIONS
-from adrguard.core.settings import DEFAULTS
+from adrguard.core.settings import DEFAULTS, AiTable, CitationsTable, VerifyTable, default
 from adrguard.core.vocabulary import STATUS_HEADINGS, STATUS_SYNONYMS
 
 # The built-in status vocabulary and status headings (sources in :mod:`.vocabulary`). Users
@@ -106,7 +106,7 @@ class CitationOptions:
     enabled: bool | None = None  # None: scan when the repository is small enough (auto)
     include: tuple[str, ...] = ()  # () = every tracked text file
     exclude: tuple[str, ...] = ()  # added to the built-in excludes (vendored, generated, locks)
-    max_file_size: int = 1024 * 1024  # larger files are not scanned
+    max_file_size: int = default(CitationsTable, "max_file_size")  # larger: not scanned
 
 
 @dataclass(frozen=True)
@@ -116,7 +116,7 @@ class VerifyOptions:
     rules: str | None = None  # None: .adrguard-fitness.json
     baseline: str | None = None  # None: .adrguard-drift-baseline.json
     policy: str | None = None  # None: advisory
-    max_evidence_size: int = 32 * 1024 * 1024  # bytes of one evidence file
+    max_evidence_size: int = default(VerifyTable, "max_evidence_size")  # one evidence file
 
 
 @dataclass(frozen=True)
@@ -128,9 +128,9 @@ class AiOptions:
     base_url: str | None = None  # None: the provider's own endpoint
     model: str | None = None
     api_key_env: str | None = None  # the NAME of the variable holding the key (None: default)
-    timeout: float = 15.0  # seconds
-    threshold: float = 0.7  # the confidence a judged record needs to be listed
-    cache_ttl: int = 300  # seconds an answer is reused (0: never)
+    timeout: float = default(AiTable, "timeout")  # seconds
+    threshold: float = default(AiTable, "threshold")  # the confidence to be listed
+    cache_ttl: int = default(AiTable, "cache_ttl")  # seconds an answer is reused (0: never)
 
 
 @dataclass(frozen=True)
@@ -151,7 +151,7 @@ class Options:
     date_format: str | None = None  # ADR109: strftime format every date must use
     supersession_both_sides: bool | None = None  # ADR304: True/False instead of learning
     decision_id_pattern: str = r"\bADR[- ]?(\d{1,5})\b"
-    max_file_size: int = 1024 * 1024
+    max_file_size: int = DEFAULTS.max_file_size
     today: str | None = None  # ISO date; ADR109 treats later dates as future (None: no check)
     frontmatter_schema: Mapping[str, Any] | None = None
     index: IndexOptions = field(default_factory=IndexOptions)

@@ -91,7 +91,7 @@ class CitationsTable(_Table):
         "gitwildmatch globs of files not to scan, added to the built-in excludes (vendored, "
         "generated, lock files)")] | UnsetType = UNSET
     max_file_size: Annotated[Positive, _about(
-        "bytes; larger files are not scanned (default 1 MiB)")] | UnsetType = UNSET
+        "bytes; larger files are not scanned (default 1 MiB)")] = 1024 * 1024
 
 
 class VerifyTable(_Table):
@@ -103,7 +103,7 @@ class VerifyTable(_Table):
         "the drift baseline (default .adrguard-drift-baseline.json)")] | UnsetType = UNSET
     policy: Literal["advisory", "enforce"] | UnsetType = UNSET
     max_evidence_size: Annotated[Positive, _about(
-        "bytes of one evidence file (default 32 MiB)")] | UnsetType = UNSET
+        "bytes of one evidence file (default 32 MiB)")] = 32 * 1024 * 1024
 
 
 Url = Annotated[str, Meta(min_length=1, max_length=512, pattern="^[Hh][Tt][Tt][Pp][Ss]?://")]
@@ -130,12 +130,12 @@ class AiTable(_Table):
         "elsewhere)")] | UnsetType = UNSET
     timeout: Annotated[float, Meta(gt=0, le=300), _about(
         "seconds to wait for an answer (default 15); then keyword results and a warning"
-    )] | UnsetType = UNSET
+    )] = 15.0
     threshold: Annotated[float, Meta(ge=0, le=1), _about(
-        "the confidence a judged record needs to be listed (default 0.7)")] | UnsetType = UNSET
+        "the confidence a judged record needs to be listed (default 0.7)")] = 0.7
     cache_ttl: Annotated[int, Meta(ge=0, le=86400), _about(
         "seconds an answer is reused for the same context, candidates and model (default 300; "
-        "0: never reused)")] | UnsetType = UNSET
+        "0: never reused)")] = 300
 
 
 class ConfigTable(_Table):
@@ -183,7 +183,7 @@ class ConfigTable(_Table):
     decision_id_pattern: Annotated[str, _about(
         "regex of a decision id cited in text; group 1 is the number")] | UnsetType = UNSET
     max_file_size: Annotated[Positive, _about(
-        "bytes; larger records are not parsed (default 1 MiB)")] | UnsetType = UNSET
+        "bytes; larger records are not parsed (default 1 MiB)")] = 1024 * 1024
     frontmatter_schema: Annotated[str, _about(
         "path to a JSON Schema for front matter (ADR110)")] | UnsetType = UNSET
     cache: Annotated[bool, _about("cache parsed records in the user cache folder")] = True
@@ -229,6 +229,17 @@ T = TypeVar("T")
 def got(value: T | UnsetType) -> T | None:
     """A field as the file gave it, None when it did not."""
     return None if isinstance(value, UnsetType) else value
+
+
+def default(table: type[Struct], name: str) -> Any:
+    """The default value the declaration gives the field ``name`` of ``table`` (the runtime
+    options take theirs from here). Read from the struct's own tables, without resolving its
+    annotations (:func:`msgspec.structs.fields` does that: milliseconds at start-up)."""
+    names, defaults = table.__struct_fields__, table.__struct_defaults__
+    at = names.index(name) - (len(names) - len(defaults)) if name in names else -1
+    if at < 0:
+        raise KeyError(f"{table.__name__} has no default for {name!r}")
+    return defaults[at]
 
 
 def subtables(table: type[Struct]) -> dict[str, type[Struct]]:

@@ -1,7 +1,9 @@
 """Every output format of every report kind, in one registry.
 
 ``KINDS`` maps a report kind (``check``, ``verify``, ``verify-audit``, ``impact``, ``graph``) to
-its formats in ``--format`` order, the first being the default. An entry names the function that
+its formats in ``--format`` order, the first being the default; ``PLAIN`` does the same for the
+plain text/JSON output of the other commands (``list``, ``show``, ``rules``, ...), which write it
+themselves. An entry names the function that
 writes it (``module:function`` in :mod:`adrguard.reporters`, imported only when used), says how
 standard output treats its text and what its reporter reads. The command line's ``--format``
 choices and help, the reporters' dispatch and the docs' lists all come from here
@@ -76,21 +78,40 @@ KINDS: Mapping[str, tuple[OutputFormat, ...]] = {
 }
 
 
+# The plain outputs of the other commands: each command writes its text or JSON itself (no
+# reporter function), but its ``--format`` choices and default come from here all the same.
+_TEXT = _f("text", "")
+_JSON = _f("json", "", stream="json")
+_MARKDOWN = _f("markdown", "")
+PLAIN: Mapping[str, tuple[OutputFormat, ...]] = {
+    "list": (_TEXT, _JSON, _MARKDOWN),
+    "show": (_TEXT, _JSON),
+    "rules": (_TEXT, _JSON, _MARKDOWN),
+    "relationships": (_TEXT, _JSON),
+    "citations": (_TEXT, _JSON),
+    "compaction": (_TEXT, _JSON),
+    "current-status": (_TEXT, _JSON),
+    "agent": (_TEXT, _JSON),  # find, context, search, validate
+    "archive-plan": (_JSON, _TEXT),  # JSON first: the plan is for the apply step
+}
+
+
 def entries(kind: str) -> tuple[OutputFormat, ...]:
-    return KINDS[kind]
+    return KINDS[kind] if kind in KINDS else PLAIN[kind]
 
 
 def names(kind: str) -> tuple[str, ...]:
-    """The format names of ``kind`` in ``--format`` order (the first is the default)."""
-    return tuple(f.name for f in KINDS[kind])
+    """The format names of ``kind`` (a report kind or a command's plain output) in ``--format``
+    order (the first is the default)."""
+    return tuple(f.name for f in entries(kind))
 
 
 def default(kind: str) -> str:
-    return KINDS[kind][0].name
+    return entries(kind)[0].name
 
 
 def entry(kind: str, name: str) -> OutputFormat:
-    for f in KINDS[kind]:
+    for f in entries(kind):
         if f.name == name:
             return f
     raise KeyError(f"{kind} has no format {name!r}")
@@ -108,7 +129,7 @@ def help_text(kind: str, *, last: str = ", ") -> str:
     """``--format``'s list of names: ``text (default), concise (what it is), json, ...``;
     ``last`` joins the final name (``", or "`` reads better before a long description)."""
     parts = []
-    for i, f in enumerate(KINDS[kind]):
+    for i, f in enumerate(entries(kind)):
         note = ", ".join(x for x in ("default" if i == 0 else "", f.about) if x)
         parts.append(f"{f.name} ({note})" if note else f.name)
     return ", ".join(parts[:-1]) + last + parts[-1] if len(parts) > 1 else parts[0]

@@ -33,6 +33,7 @@ from adrguard.adapters.git.history import (
     no_merge_base_error,
     remotes,
     resolve_commit,
+    span,
 )
 from adrguard.adapters.git.moves import add, forget, git_dir, is_ignored, move, tracked
 from adrguard.adapters.git.tree import (
@@ -61,6 +62,6 @@ __all__ = [
     "forget", "git_dir", "head_commit", "is_ignored", "is_shallow", "list_refs", "ls_tree",
     "merge_base", "move", "no_merge_base_error", "object_ids", "paths_at", "read_blobs",
     "refusal", "remotes", "renames_since", "require_repo", "require_work_tree",
-    "resolve_commit", "run", "staged_changes", "state_digest", "tracked", "tracked_files",
+    "resolve_commit", "run", "span", "staged_changes", "state_digest", "tracked", "tracked_files",
     "untracked_files", "worktree_changes",
 ]

@@ -150,6 +150,51 @@ def _fetch(repo_root: Path, flag: str, remote: str, refspecs: list[str]) -> None
         raise exc.saying(f"--deepen: git fetch {flag} {remote} failed: {exc.reason}") from None
 
 
+@dataclass(frozen=True)
+class Span:
+    """What a change spans: the commits ``base`` and ``head`` name, their merge base, the files
+    changed from the merge base to head, and notes on how it was reached (``--deepen``, a base
+    that is not an ancestor) and on what was not inspected."""
+
+    base_commit: str
+    head_commit: str
+    merge_base: str
+    changes: list[FileChange]
+    notes: list[str]
+
+
+def span(repo_root: Path, base: str, head_ref: str, *, deepen: bool = False) -> Span:
+    """The change from the merge base of ``base`` and ``head_ref`` to head (``base...head``):
+    resolved, its merge base found (fetching more history of a shallow clone with ``deepen``)
+    and diffed."""
+    head_sha = resolve_commit(repo_root, head_ref, "head")
+    try:
+        base_sha = resolve_commit(repo_root, base, "base")
+    except UserError:
+        if not deepen or not is_shallow(repo_root):
+            raise
+        base_sha = ""  # --deepen fetches it
+    merge = merge_base(repo_root, base_sha, head_sha) if base_sha else None
+    notes: list[str] = []
+    if merge is None:
+        if not deepen or not is_shallow(repo_root):
+            raise no_merge_base_error(repo_root, base, head_ref)
+        merge, fetched = deepen_until_merge_base(repo_root, base, head_ref)
+        notes.append(f"--deepen fetched more history ({plural(fetched, 'fetch', 'fetches')}) "
+                     "to find the merge base")
+        base_sha = resolve_commit(repo_root, base, "base")
+        head_sha = resolve_commit(repo_root, head_ref, "head")
+    if base_sha == head_sha:
+        notes.append(f"base {base} and head {head_ref} are the same commit: nothing changed")
+    elif merge != base_sha:
+        notes.append(
+            f"{base} is not an ancestor of {head_ref}: compared against their merge base "
+            f"{merge[:12]}, so only what {head_ref} changed since it branched counts"
+        )
+    changes, diff_notes = diff_changes(repo_root, merge, head_sha)
+    return Span(base_sha, head_sha, merge, changes, notes + diff_notes)
+
+
 def diff_changes(
     repo_root: Path, *revs: str, cached: bool = False
 ) -> tuple[list[FileChange], list[str]]:

@@ -64,7 +64,7 @@ def analyze_impact(
 ) -> dict[str, Any]:
     """What changed since the merge base, the decisions it touches (with the mapping behind
     each), the mappings that name no usable decision, coverage and what could not be known."""
-    from adrguard.api.impact import build_changes, head_corpus
+    from adrguard.api.pipeline.sources import build_changes, head_corpus
     from adrguard.core.agent.evidence import mapping_evidence
     from adrguard.core.impact.analysis import analyse, configured_statuses, to_json
 

@@ -6,7 +6,7 @@ from their evidence (:mod:`adrguard.core.compaction.evidence`); a record not ful
 refused with the reasons. Otherwise the plan lists the file moves, every relative link to
 rewrite in both directions (:mod:`adrguard.core.compaction.moves`), and what the move does to
 the INDEX, the CURRENT views and the checks, found by running the one pipeline over the work
-tree as it would be after the move (:class:`adrguard.adapters.rearranged.Rearranged`).
+tree as it would be after the move (:class:`adrguard.adapters.source.Rearranged`).
 """
 
 from __future__ import annotations
@@ -227,7 +227,7 @@ def _after(
     root: Path, config: Config, found: Discovery, corpus: Corpus, mover: Mover,
     rewrites: Sequence[Rewrite],
 ) -> tuple[Discovery, Corpus]:
-    from adrguard.adapters.rearranged import Rearranged
+    from adrguard.adapters.source import Rearranged
 
     source = Rearranged(root, found, mover.files, {rw.path: rw.after for rw in rewrites})
     after_found = source.discover(config)

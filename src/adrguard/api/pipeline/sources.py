@@ -1,0 +1,401 @@
+"""The sources of one run: the corpus to check and, when a change is judged, the corpus before
+it, picked by the kind of change (:func:`adrguard.api.check.run_check` asks for one of these):
+
+* :func:`work_tree`: the work tree as it is (``check``), untracked files included;
+* :func:`local_change`: a change not committed yet, ``"staged"`` (the pre-commit hook; a
+  commit that touches nothing adrguard reads is passed over first, :func:`nothing_to_check`)
+  or ``"worktree"`` (``check --changed``); the corpus before it is the one ``HEAD`` holds
+  (:func:`corpus_before`);
+* :func:`since_base`: the changes since the merge base with a ref (``check --base``, ``impact``):
+  :func:`build_changes` and the corpus at that commit (:func:`corpus_at`);
+* whatever the kind, what other refs and open pull requests add (``--against``, ``--claims``):
+  :class:`Others`.
+
+Each reads its corpora through the one pipeline (:mod:`adrguard.api.pipeline.corpus`) and
+returns :class:`Sources`; a change comes with its :class:`Scope` (what it touches, the corpus
+before it), which the gate (:mod:`adrguard.api.gate`) judges findings by.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from adrguard.adapters.files import Discovery
+from adrguard.adapters.source import WorkTree
+from adrguard.api.pipeline.corpus import load_corpus, load_with, read_source
+from adrguard.api.pipeline.targets import Targets
+from adrguard.config import Config
+from adrguard.core.cancel import Token
+from adrguard.core.model import ChangeSet, Corpus, FileChange
+from adrguard.core.wording import revision
+
+if TYPE_CHECKING:
+    from adrguard.adapters.roots import Search
+    from adrguard.core.authoring.claims import Claims
+
+
+CHECK = "check"  # scan for citations as check does (adrguard.api.pipeline.citation_scan.CHECK)
+
+
+@dataclass(frozen=True)
+class Scope:
+    """A change being judged: what it touches, and the corpus before it (whose findings tell
+    the older ones from those the change causes)."""
+
+    label: str  # "this commit", "the uncommitted changes", "the changes since origin/main"
+    touched: frozenset[str]
+    before: Corpus | None  # None: nothing before the change (every finding is new)
+    config: Config
+    renames: Mapping[str, str] = field(default_factory=dict)  # old path -> new path
+
+
+@dataclass(frozen=True)
+class Sources:
+    """What a request is run over: the corpus (and what discovery found, None when it came from
+    git), the change and its scope, what other changes add."""
+
+    corpus: Corpus
+    found: Discovery | None = None
+    changes: ChangeSet | None = None
+    claims: Claims | None = None
+    scope: Scope | None = None  # the change being judged
+    skipped: str | None = None  # why nothing is checked (the hook: nothing relevant)
+
+
+@dataclass(frozen=True)
+class Others:
+    """What other changes add (``--against`` refs, a ``--claims`` file), read once the corpus of
+    this side is known."""
+
+    root: Path
+    config: Config
+    refs: tuple[str, ...] = ()
+    claims_file: Path | None = None
+    head: str | None = None
+
+    def claims(self, corpus: Corpus, changes: ChangeSet | None) -> Claims | None:
+        if not self.refs and (self.claims_file is None or changes is None):
+            return None  # nothing to read: the claims modules stay unimported
+        from adrguard.api import claims
+        from adrguard.core.authoring.claims import merge
+
+        parts = []
+        if self.refs:
+            parts.append(claims.from_refs(self.root, self.config, corpus, self.refs, self.head))
+        if self.claims_file is not None and changes is not None:
+            before = changes.base_corpus or Corpus(())
+            parts.append(claims.from_file(self.root, self.config, corpus, self.claims_file,
+                                          before))
+        return merge(parts) if parts else None
+
+
+# --- the kinds of change ------------------------------------------------------------------------
+
+
+def pick(
+    root: Path, cfg: Config, wanted: Targets, others: Others, *, base: str | None = None,
+    head: str | None = None, deepen: bool = False, change: str | None = None,
+    changed_files: Sequence[str] = (), cancel: Token | None = None,
+) -> Sources:
+    """The sources by the kind of change: the changes since ``base`` (to ``head``), a local
+    ``change`` (``"staged"``, ``"worktree"``), else the work tree as it is."""
+    if base is not None:
+        return since_base(root, cfg, wanted, base, head, deepen, others, cancel)
+    if change is not None:
+        return local_change(root, cfg, wanted, change, changed_files, others, cancel)
+    return work_tree(root, cfg, wanted, others, cancel)
+
+
+def work_tree(
+    root: Path, cfg: Config, wanted: Targets, others: Others, cancel: Token | None = None
+) -> Sources:
+    """The work tree as it is, files git does not track yet included."""
+    source = WorkTree(root, untracked=True, extra_roots=wanted.folders)
+    found, corpus = read_source(source, cfg, citations=CHECK, cancel=cancel)
+    previous = _previous_at_head(root, cfg, found)
+    if previous:
+        corpus = replace(corpus, previous_texts=previous)
+    return Sources(corpus, found, claims=others.claims(corpus, None))
+
+
+def local_change(
+    root: Path, cfg: Config, wanted: Targets, change: str, changed_files: Sequence[str],
+    others: Others, cancel: Token | None = None,
+) -> Sources:
+    """The change not committed yet: what the next commit holds (``"staged"``, the hook;
+    ``changed_files``: the files it passes) or everything in the work tree (``"worktree"``,
+    ``check --changed``); the corpus before it is the one ``HEAD`` holds."""
+    from adrguard.adapters import git
+    from adrguard.api.pipeline.corpus import search_roots
+    from adrguard.api.pipeline.targets import repo_relative
+
+    if change not in ("staged", "worktree"):
+        raise ValueError(f"unknown change {change!r}")
+    staged = change == "staged"
+    git.require_work_tree(root)
+    head, diff = git.staged_changes(root) if staged else git.worktree_changes(root)
+    passed = {p for p in (repo_relative(root, f) for f in changed_files) if p}
+    if staged:  # decide before reading any record: most commits touch no ADR
+        search = search_roots(root, cfg, extra=wanted.folders, required=False)
+        why = nothing_to_check(cfg, search, diff, passed)
+        if why is not None:
+            return Sources(Corpus(()), skipped=why)
+    source = WorkTree(root, untracked=not staged, extra_roots=wanted.folders)
+    found, corpus = read_source(source, cfg, citations=CHECK, cancel=cancel)
+    before = corpus_before(root, cfg, found, corpus, head, diff)
+    changes = _cited_before(ChangeSet(
+        base="HEAD",
+        head="the staged changes" if staged else "the work tree",
+        merge_base=head,
+        changes=tuple(diff),
+        base_corpus=before,
+        base_commit=head,
+    ), corpus)
+    scope = Scope(
+        label="this commit" if staged else "the uncommitted changes",
+        touched=_touched(diff) | passed,
+        before=changes.base_corpus,
+        config=cfg,
+        renames=_renamed(diff),
+    )
+    corpus = _with_previous(corpus, changes.base_corpus)
+    return Sources(corpus, found, changes, others.claims(corpus, changes), scope)
+
+
+def since_base(
+    root: Path, cfg: Config, wanted: Targets, base: str, head: str | None, deepen: bool,
+    others: Others, cancel: Token | None = None,
+) -> Sources:
+    """The changes since the merge base of ``base`` and ``head`` (the work tree, as git will
+    commit it, when ``head`` is None or names the commit checked out)."""
+    found: Discovery | None = None
+    other = other_head(root, head)
+    if other is None:  # the work tree, as git will commit it
+        source = WorkTree(root, extra_roots=wanted.folders)
+        found, corpus = read_source(source, cfg, citations=CHECK, cancel=cancel)
+    else:
+        corpus = corpus_at(root, cfg, other)
+    changes = _cited_before(build_changes(root, cfg, base, head, corpus=corpus, deepen=deepen),
+                            corpus)
+    corpus = _with_previous(corpus, changes.base_corpus)
+    scope = Scope(
+        label=f"the changes since {revision(changes.base)}",
+        touched=_touched(changes.changes),
+        before=changes.base_corpus,
+        config=cfg,
+        renames=_renamed(changes.changes),
+    )
+    return Sources(corpus, found, changes, others.claims(corpus, changes), scope)
+
+
+# --- the corpus before a change, the head of a change -------------------------------------------
+
+
+def corpus_at(
+    repo_root: Path,
+    config: Config,
+    rev: str,
+    roots: tuple[str, ...] = (),
+    reuse: Corpus | None = None,
+) -> Corpus:
+    """The corpus as it was at commit ``rev`` (see :class:`adrguard.adapters.source.Revision`):
+    the same pipeline as the work tree's, reading git objects. ``roots``: the ADR roots to use
+    (the head's; default: those discovery finds). A record of ``reuse`` with the same path and
+    content is taken as it is instead of being parsed again; its shallow roots (found by
+    content) stay shallow."""
+    from adrguard.adapters.source import Revision
+
+    shallow = reuse.shallow_roots if reuse is not None and roots else frozenset()
+    return load_corpus(Revision(repo_root, rev, roots, shallow), config, reuse=reuse)
+
+
+def corpus_before(
+    root: Path,
+    config: Config,
+    found: Discovery,
+    corpus: Corpus,
+    head: str,
+    changes: Sequence[FileChange],
+) -> Corpus:
+    """The corpus as ``head`` holds it, through the one pipeline
+    (:class:`adrguard.adapters.source.Amended`): the work tree's files the change leaves alone
+    plus the changed files read from git; only those are read and parsed, the other records
+    are taken from ``corpus``."""
+    from adrguard.adapters.source import Amended
+
+    now = frozenset(c.path for c in changes)
+    then = frozenset(c.old_path or c.path for c in changes if c.status != "A")
+    return load_corpus(Amended(root, head, found, now, then), config, reuse=corpus)
+
+
+def build_changes(
+    repo_root: Path,
+    config: Config,
+    base: str,
+    head: str | None = None,
+    *,
+    corpus: Corpus | None = None,
+    deepen: bool = False,
+) -> ChangeSet:
+    """What changed from the merge base of ``base`` and ``head`` (default ``HEAD``) to head
+    (:func:`adrguard.adapters.git.span`), with the corpus at the merge base, parsed with the
+    same config as discovery. ``deepen`` fetches more history in shallow clones."""
+    from adrguard.adapters import git
+
+    head_ref = head or "HEAD"
+    spanned = git.span(repo_root, base, head_ref, deepen=deepen)
+    roots = corpus.roots if corpus is not None else ()
+    return ChangeSet(
+        base=base,
+        head=head_ref,
+        merge_base=spanned.merge_base,
+        changes=tuple(spanned.changes),
+        base_corpus=corpus_at(repo_root, config, spanned.merge_base, roots, reuse=corpus),
+        notes=tuple(spanned.notes),
+        base_commit=spanned.base_commit,
+        head_commit=spanned.head_commit,
+    )
+
+
+def other_head(repo_root: Path, head: str | None) -> str | None:
+    """The commit ``head`` names when it is not the one checked out (None: the work tree is
+    the head of the change)."""
+    from adrguard.adapters import git
+
+    if head is None:
+        return None
+    wanted = git.resolve_commit(repo_root, head, "head")
+    return None if wanted == git.resolve_commit(repo_root, "HEAD", "head") else wanted
+
+
+def head_corpus(
+    repo_root: Path, config: Config, head: str | None, cancel: Token | None = None
+) -> Corpus:
+    """The corpus ``head`` describes: the work tree for no head (or a head naming the commit
+    checked out), else the files of that commit. ``cancel``: checked while the work tree's
+    records are parsed."""
+    other = other_head(repo_root, head)
+    if other is not None:
+        return corpus_at(repo_root, config, other)
+    return load_with(repo_root, config, untracked=False, cancel=cancel)  # what git will commit
+
+
+# --- whether the hook has anything to judge -----------------------------------------------------
+
+# Files whose change can change any verdict: adrguard's config, the ADR tools' settings that
+# discovery reads, the baseline and the impact manifest.
+SETTINGS = (".adrguard.toml", "pyproject.toml", ".adr-dir", ".log4brains.yml")
+
+
+def settings_paths(config: Config) -> set[str]:
+    from adrguard.core.gate.baseline import DEFAULT_PATH
+    from adrguard.core.options import manifest_path
+
+    paths = {*SETTINGS, DEFAULT_PATH, manifest_path(config.options)}
+    if config.source and not config.source.startswith("/"):
+        paths.add(config.source)
+    return paths
+
+
+def nothing_to_check(
+    config: Config, search: Search, changes: Sequence[FileChange], passed: Collection[str]
+) -> str | None:
+    """Why the hook can stop here (None: it must check): a commit that touches no file under an
+    ADR root (configured or detected, whatever its name) and none of adrguard's own settings is
+    passed over at once. ``changes``: what the commit changes (from git, deletions included);
+    ``passed``: the files pre-commit passed."""
+    from adrguard.adapters.layout import longest_first, root_of
+
+    roots = tuple(r.path for r in search.roots)
+    if not roots:
+        return "no ADR folder in this repository: nothing to check"
+    touched = {p for c in changes for p in (c.path, c.old_path) if p} | set(passed)
+    if touched & settings_paths(config):
+        return None
+    ordered = longest_first(roots)
+    shallow = {r.path for r in search.roots if r.shallow}
+    for path in touched:
+        root = root_of(path, ordered)
+        if root is None:
+            continue
+        below = path if root == "." else path[len(root) + 1 :]
+        if root not in shallow or below.count("/") <= 1:
+            return None
+    return "this commit changes no file under the ADR roots and no adrguard setting: nothing to do"
+
+
+def hook_has_work(root: Path, config: Config, passed: Sequence[str]) -> str | None:
+    """For hooks other than the check (``index --write --hook``): why there is nothing to do
+    in this commit, or None."""
+    from adrguard.adapters.git import require_work_tree, staged_changes
+    from adrguard.api.pipeline.corpus import search_roots
+    from adrguard.api.pipeline.targets import repo_relative
+
+    require_work_tree(root)
+    _head, changes = staged_changes(root)
+    search = search_roots(root, config, required=False)
+    rel = {p for p in (repo_relative(root, f) for f in passed) if p}
+    return nothing_to_check(config, search, changes, rel)
+
+
+# --- what a change leaves ------------------------------------------------------------------------
+
+
+def _touched(changes: Sequence[FileChange]) -> frozenset[str]:
+    return frozenset(p for c in changes for p in (c.path, c.old_path) if p)
+
+
+def _renamed(changes: Sequence[FileChange]) -> dict[str, str]:
+    return {c.old_path: c.path for c in changes if c.status == "R" and c.old_path}
+
+
+def _previous_at_head(root: Path, cfg: Config, found: Discovery) -> dict[str, bytes]:
+    """Generated indexes HEAD holds that the work tree has lost (ADR401). Asked of git only
+    when an index file git tracks is missing from the work tree (a deletion that is staged
+    already is judged by the hook, --changed and --base, which compare with HEAD)."""
+    if not found.uses_git:
+        return {}
+    from adrguard.core.generated.index import AUTO_NAMES
+    from adrguard.core.generated.region import join_root
+
+    names = {join_root(r, n) for r in found.roots for n in AUTO_NAMES} - set(found.other_texts)
+    tracked = frozenset(found.file_list) if names else frozenset()
+    gone = [p for p in names if p in tracked and not (root / p).exists()]
+    if not gone:
+        return {}
+    from adrguard.api.generated import lost_indexes
+
+    return lost_indexes(root, cfg, found.roots, found.other_texts, "HEAD")
+
+
+def _cited_before(changes: ChangeSet, corpus: Corpus) -> ChangeSet:
+    """The change with the head's citations on the corpus before it: the files a change does
+    not touch cite the same way before and after it, so a citation finding in one of them is
+    older unless the change made it (a cited record it marked superseded)."""
+    before = changes.base_corpus
+    if corpus.citations is None or before is None:
+        return changes
+    return replace(changes, base_corpus=replace(before, citations=corpus.citations))
+
+
+def _with_previous(corpus: Corpus, before: Corpus | None) -> Corpus:
+    """The corpus with the base's generated indexes that are gone now (ADR401), and with the
+    base's translation mirrors kept as mirrors: deleting a record removes the evidence that its
+    ``zh/`` copy is a translation, and the copy must not take over the record's id (it would
+    read as a rename, or as an id reused)."""
+    if before is None:
+        return corpus
+    from adrguard.api.pipeline.corpus import keep_mirrors
+    from adrguard.core.generated.index import AUTO_NAMES
+
+    corpus = keep_mirrors(corpus, before.mirrors)
+
+    gone = {
+        p: t
+        for p, t in before.other_texts.items()
+        if p not in corpus.other_texts and p.rsplit("/", 1)[-1] in AUTO_NAMES
+    }
+    return replace(corpus, previous_texts=gone) if gone else corpus
