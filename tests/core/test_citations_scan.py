@@ -104,7 +104,7 @@ def test_excerpt_of_a_long_line_is_cut_around_the_citation() -> None:
 # --- the ASCII fast path: re and RE2 find the same ids ------------------------------------
 
 _ID_TEXT = st.text(
-    alphabet=st.sampled_from(list("aAdDrRxX-_ #.0123456789/\n$`K") + ["\u212a", "\u017f"]),
+    alphabet=st.sampled_from([*"aAdDrRxX-_ #.0123456789/\n$`K", "\u212a", "\u017f"]),
     max_size=80,
 )
 _PREFIXES = st.lists(st.text(alphabet="adrxsk_-", min_size=1, max_size=4), max_size=4)
