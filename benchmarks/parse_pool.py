@@ -5,8 +5,8 @@
 
 Prints a markdown table of wall seconds (the median of ``--repeat`` runs, alternating the two
 ways) of :func:`adrguard.api.pipeline.parsing.parse_all` with ``jobs=1`` (this process) and
-``jobs=0`` (a pool of one worker per core, up to 4, forced on below ``POOL_MIN`` so the table
-shows where it pays), and the pool's time over the one-process time. The records are read once,
+``jobs=0`` or ``--jobs`` (the pool, forced on below ``POOL_MIN`` so the table shows where it
+pays), and the pool's time over the one-process time. The records are read once,
 before any timing. Run it on an otherwise idle machine.
 """
 
@@ -24,6 +24,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("log", type=Path, help="a log's folder (a generated corpus)")
     parser.add_argument("--sizes", default="1000,2000,4000,10000")
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--jobs", type=int, default=0,
+                        help="worker processes of the pool run (0: one per core, up to 4); "
+                             "this process parses too")
     args = parser.parse_args(argv)
 
     from adrguard.adapters.files import discover
@@ -43,7 +46,7 @@ def main(argv: list[str] | None = None) -> int:
         for _ in range(args.repeat):
             for jobs in (1, 0):
                 started = time.perf_counter()
-                parsing.parse_all(part, options, encoded=True, jobs=jobs)
+                parsing.parse_all(part, options, encoded=True, jobs=jobs or args.jobs)
                 times[jobs].append(time.perf_counter() - started)
         one, pool = statistics.median(times[1]), statistics.median(times[0])
         print(f"| {len(part):,} | {one:.2f} | {pool:.2f} | {pool / one:.2f} |")

@@ -1,17 +1,16 @@
-"""Parse many records: in this process, or (for a large corpus) in it and a pool of workers.
+"""Parse many records: in this process, or (for a large corpus) in a pool of worker processes.
 
 :func:`parse_all` is the only place that starts processes, and only when the caller allows it
 (``jobs`` other than 1: the command line does; library use parses in the calling process,
 because a fresh interpreter imports the caller's main module again). Below :data:`POOL_MIN`
-records it parses here. Above, a :class:`concurrent.futures.ProcessPoolExecutor` started with
+records it parses here; above, a :class:`concurrent.futures.ProcessPoolExecutor` started with
 ``spawn`` (a fresh interpreter: nothing of this process is copied, and it is safe beside the MCP
-server's threads) parses chunks of records from the front of the list, one worker per core but
-one, while this process parses chunks from the back, each one no worker has taken yet: the
-workers' start-up is not time lost, and no core waits. A run's cancellation token
-(:mod:`adrguard.core.cancel`) is checked between records here and between chunks from the pool
-(chunks not started yet are dropped). Workers send back each record encoded for the cache
-(:mod:`adrguard.core.serialize`), or the record itself when it cannot be encoded faithfully, so
-what comes back is exactly what a serial parse gives.
+server's threads) parses chunks of records. A run's cancellation token (:mod:`adrguard.core.cancel`)
+is checked between records here and between chunks from the pool (chunks not started yet are
+dropped). While the workers start, this process parses chunks from the back of the list, each
+one no worker has taken yet, so the start-up of the pool is not time lost. Workers send back
+each record encoded for the cache (:mod:`adrguard.core.serialize`), or the record itself when
+it cannot be encoded faithfully, so what comes back is exactly what a serial parse gives.
 """
 
 from __future__ import annotations
@@ -40,11 +39,10 @@ def parse_all(
     cancel: Token | None = None,
 ) -> list[Parsed]:
     """Every source parsed, in order; with ``encoded``, each with its cache encoding. ``jobs``:
-    how many processes parse, this one included: 1 parses here, 0 one process per core (up to
-    4), N uses N. ``cancel``: stop with :class:`~adrguard.core.cancel.Cancelled` once it is
-    cancelled."""
-    workers = (jobs if jobs > 0 else min(_cpus(), 4)) - 1  # this process parses too
-    if len(sources) < POOL_MIN or workers < 1:
+    1 parses here, 0 uses one process per core (up to 4), N uses N. ``cancel``: stop with
+    :class:`~adrguard.core.cancel.Cancelled` once it is cancelled."""
+    workers = jobs if jobs > 0 else min(_cpus(), 4)
+    if len(sources) < POOL_MIN or workers < 2:
         return _parse_here(sources, options, encoded, cancel)
     try:
         return _parse_pooled(sources, options, encoded, workers, cancel)
