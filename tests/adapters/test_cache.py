@@ -358,38 +358,6 @@ def test_pooled_parse_equals_serial_parse(
     assert serial[-1][1] is None and serial[-1][0].front_matter["tags"] == ["a", "b"]
 
 
-def test_this_process_parses_the_chunks_no_worker_took(
-    corpora_dir: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """While the pool's workers start, this process parses chunks from the back of the list
-    (each one still waiting for a worker, cancelled there first): the records come back in
-    order, equal to a serial parse, whoever parsed them."""
-    from adrguard.adapters.files import discover
-    from adrguard.api.pipeline import parsing
-    from adrguard.config import Config
-
-    folder = next(p for p in sorted(corpora_dir.iterdir()) if (p / "docs").is_dir())
-    sources = discover(folder, Config()).sources * 6
-    options = Config().options
-    serial = parsing.parse_all(sources, options, encoded=True)
-    monkeypatch.setattr(parsing, "POOL_MIN", 2)
-    monkeypatch.setattr(parsing, "CHUNK", 2)
-    here: list[int] = []
-    real = parsing._parse_records
-
-    def counted(chunk, *args):  # type: ignore[no-untyped-def]
-        here.append(len(chunk))
-        return real(chunk, *args)
-
-    monkeypatch.setattr(parsing, "_parse_records", counted)
-    pooled = parsing.parse_all(sources, options, encoded=True, jobs=2)
-    assert [d for d, _ in pooled] == [d for d, _ in serial]
-    assert [b for _, b in pooled] == [b for _, b in serial]
-    # a fresh interpreter takes a tenth of a second to start; a chunk of two records here
-    # takes a millisecond: this process parsed some, the workers the first two at least
-    assert 0 < sum(here) <= len(sources) - 4
-
-
 def test_the_edit_loop_parses_only_the_edited_record(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

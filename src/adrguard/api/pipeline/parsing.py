@@ -7,10 +7,9 @@ records it parses here; above, a :class:`concurrent.futures.ProcessPoolExecutor`
 ``spawn`` (a fresh interpreter: nothing of this process is copied, and it is safe beside the MCP
 server's threads) parses chunks of records. A run's cancellation token (:mod:`adrguard.core.cancel`)
 is checked between records here and between chunks from the pool (chunks not started yet are
-dropped). While the workers start, this process parses chunks from the back of the list, each
-one no worker has taken yet, so the start-up of the pool is not time lost. Workers send back
-each record encoded for the cache (:mod:`adrguard.core.serialize`), or the record itself when
-it cannot be encoded faithfully, so what comes back is exactly what a serial parse gives.
+dropped). Workers send back each record encoded for the
+cache (:mod:`adrguard.core.serialize`), or the record itself when it cannot be encoded
+faithfully, so what comes back is exactly what a serial parse gives.
 """
 
 from __future__ import annotations
@@ -53,13 +52,6 @@ def parse_all(
 def _parse_here(
     sources: Sequence[SourceFile], options: Options, encoded: bool, cancel: Token | None
 ) -> list[Parsed]:
-    """Every source parsed in this process (a small corpus, or no processes to be had)."""
-    return _parse_records(sources, options, encoded, cancel)
-
-
-def _parse_records(
-    sources: Sequence[SourceFile], options: Options, encoded: bool, cancel: Token | None
-) -> list[Parsed]:
     from adrguard.core.parse.record import parse
     from adrguard.core.serialize import encode
 
@@ -81,45 +73,32 @@ def _parse_pooled(
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
+    from adrguard.core.serialize import decode
+
     chunks = [list(sources[i : i + CHUNK]) for i in range(0, len(sources), CHUNK)]
     context = multiprocessing.get_context("spawn")
-    parts: list[list[Parsed] | None] = [None] * len(chunks)
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
         futures = [pool.submit(_worker, chunk, options) for chunk in chunks]
+        results: list[list[Decision | bytes]] = []
         try:
-            # While the workers start (a fresh interpreter each) and take chunks from the front,
-            # this process parses chunks from the back: each one no worker has taken yet (the
-            # first chunk of each worker is always left to it).
-            for k in range(len(chunks) - 1, workers - 1, -1):
-                if not futures[k].cancel():
-                    break
-                parts[k] = _parse_records(chunks[k], options, encoded, cancel)
-            for k, future in enumerate(futures):
-                if parts[k] is not None:
-                    continue
+            for future in futures:
                 while True:  # wait for the chunk, looking at the token now and then
                     checkpoint(cancel)
                     try:
-                        parts[k] = _decoded(future.result(timeout=0.05 if cancel else None),
-                                            encoded)
+                        results.append(future.result(timeout=0.05 if cancel else None))
                         break
                     except TimeoutError:
                         continue
         except Cancelled:
             pool.shutdown(wait=True, cancel_futures=True)  # running chunks end; no new ones
             raise
-    return [item for part in parts if part is not None for item in part]
-
-
-def _decoded(part: list[Decision | bytes], encoded: bool) -> list[Parsed]:
-    from adrguard.core.serialize import decode
-
     out: list[Parsed] = []
-    for item in part:
-        if isinstance(item, Decision):
-            out.append((item, None))
-        else:
-            out.append((decode(item), item if encoded else None))
+    for part in results:
+        for item in part:
+            if isinstance(item, Decision):
+                out.append((item, None))
+            else:
+                out.append((decode(item), item if encoded else None))
     return out
 
 
