@@ -5,8 +5,8 @@
 
 Prints a markdown table of wall seconds (the median of ``--repeat`` runs, alternating the two
 ways) of :func:`adrguard.api.pipeline.parsing.parse_all` with ``jobs=1`` (this process) and
-``jobs=0`` or ``--jobs`` (the pool, forced on below ``POOL_MIN`` so the table shows where it
-pays), and the pool's time over the one-process time. The records are read once,
+``jobs=0`` or ``--jobs`` workers (the pool, forced on below ``POOL_MIN`` so the table shows
+where it pays), and the pool's time over the one-process time. The records are read once,
 before any timing. Run it on an otherwise idle machine.
 """
 
@@ -25,8 +25,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sizes", default="1000,2000,4000,10000")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--jobs", type=int, default=0,
-                        help="worker processes of the pool run (0: one per core, up to 4); "
-                             "this process parses too")
+                        help="worker processes of the pool run (0: one per core, up to 4)")
     args = parser.parse_args(argv)
 
     from adrguard.adapters.files import discover
