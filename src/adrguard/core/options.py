@@ -11,7 +11,14 @@ from functools import cached_property
 from typing import Any, TypeVar, cast
 
 from adrguard.core.adrformat import REQUIRED_SECTIONS
-from adrguard.core.settings import DEFAULTS, AiTable, CitationsTable, VerifyTable, default
+from adrguard.core.settings import (
+    AI_CACHE_TTL,
+    AI_THRESHOLD,
+    AI_TIMEOUT,
+    DEFAULTS,
+    CitationsTable,
+    VerifyTable,
+)
 from adrguard.core.vocabulary import STATUS_HEADINGS, STATUS_SYNONYMS
 
 # The built-in status vocabulary and status headings (sources in :mod:`.vocabulary`). Users
@@ -106,7 +113,7 @@ class CitationOptions:
     enabled: bool | None = None  # None: scan when the repository is small enough (auto)
     include: tuple[str, ...] = ()  # () = every tracked text file
     exclude: tuple[str, ...] = ()  # added to the built-in excludes (vendored, generated, locks)
-    max_file_size: int = default(CitationsTable, "max_file_size")  # larger: not scanned
+    max_file_size: int = CitationsTable().max_file_size  # larger: not scanned
 
 
 @dataclass(frozen=True)
@@ -116,7 +123,7 @@ class VerifyOptions:
     rules: str | None = None  # None: .adrguard-fitness.json
     baseline: str | None = None  # None: .adrguard-drift-baseline.json
     policy: str | None = None  # None: advisory
-    max_evidence_size: int = default(VerifyTable, "max_evidence_size")  # one evidence file
+    max_evidence_size: int = VerifyTable().max_evidence_size  # one evidence file
 
 
 @dataclass(frozen=True)
@@ -128,9 +135,9 @@ class AiOptions:
     base_url: str | None = None  # None: the provider's own endpoint
     model: str | None = None
     api_key_env: str | None = None  # the NAME of the variable holding the key (None: default)
-    timeout: float = default(AiTable, "timeout")  # seconds
-    threshold: float = default(AiTable, "threshold")  # the confidence to be listed
-    cache_ttl: int = default(AiTable, "cache_ttl")  # seconds an answer is reused (0: never)
+    timeout: float = AI_TIMEOUT  # seconds
+    threshold: float = AI_THRESHOLD  # the confidence to be listed
+    cache_ttl: int = AI_CACHE_TTL  # seconds an answer is reused (0: never)
 
 
 @dataclass(frozen=True)

@@ -110,6 +110,13 @@ Url = Annotated[str, Meta(min_length=1, max_length=512, pattern="^[Hh][Tt][Tt][P
 VariableName = Annotated[str, Meta(pattern="^[A-Za-z_][A-Za-z0-9_]{0,127}$")]
 
 
+# The [ai] table has required keys (provider, model), so its defaults cannot be read from an
+# instance as the other tables' are (``CitationsTable().max_file_size``): they are named here.
+AI_TIMEOUT = 15.0
+AI_THRESHOLD = 0.7
+AI_CACHE_TTL = 300
+
+
 class AiTable(_Table):
     """An optional model provider that judges the relevance of the decisions find and context
     narrowed down (docs/agents.md); nothing is sent unless provider is set."""
@@ -130,12 +137,12 @@ class AiTable(_Table):
         "elsewhere)")] | UnsetType = UNSET
     timeout: Annotated[float, Meta(gt=0, le=300), _about(
         "seconds to wait for an answer (default 15); then keyword results and a warning"
-    )] = 15.0
+    )] = AI_TIMEOUT
     threshold: Annotated[float, Meta(ge=0, le=1), _about(
-        "the confidence a judged record needs to be listed (default 0.7)")] = 0.7
+        "the confidence a judged record needs to be listed (default 0.7)")] = AI_THRESHOLD
     cache_ttl: Annotated[int, Meta(ge=0, le=86400), _about(
         "seconds an answer is reused for the same context, candidates and model (default 300; "
-        "0: never reused)")] = 300
+        "0: never reused)")] = AI_CACHE_TTL
 
 
 class ConfigTable(_Table):
@@ -229,17 +236,6 @@ T = TypeVar("T")
 def got(value: T | UnsetType) -> T | None:
     """A field as the file gave it, None when it did not."""
     return None if isinstance(value, UnsetType) else value
-
-
-def default(table: type[Struct], name: str) -> Any:
-    """The default value the declaration gives the field ``name`` of ``table`` (the runtime
-    options take theirs from here). Read from the struct's own tables, without resolving its
-    annotations (:func:`msgspec.structs.fields` does that: milliseconds at start-up)."""
-    names, defaults = table.__struct_fields__, table.__struct_defaults__
-    at = names.index(name) - (len(names) - len(defaults)) if name in names else -1
-    if at < 0:
-        raise KeyError(f"{table.__name__} has no default for {name!r}")
-    return defaults[at]
 
 
 def subtables(table: type[Struct]) -> dict[str, type[Struct]]:
