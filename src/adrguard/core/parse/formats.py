@@ -214,6 +214,8 @@ def may_be_title(heading: str) -> bool:
 
 def label_line(line: str) -> tuple[str, str] | None:
     """``Status: Accepted`` -> ("status", "Accepted"); label casefolded."""
+    if ":" not in line and "：" not in line:  # the pattern needs one: most lines skip it
+        return None
     m = _LABEL_LINE.match(line)
     if not m:
         return None

@@ -76,7 +76,7 @@ def declared(text: str, spans: list[Span], status: bool) -> list[Declared]:
             Span(s.start - at, s.end - at, s.link) for s in spans if s.start >= at
         ]
         out.extend(_value(kind, label[1], value_spans))
-    if successors.KEYWORDS.search(text.lower()):
+    if successors.has_keyword(text.lower()):
         for phrase in successors.phrases(successors.mark(text, spans), status):
             out.extend((phrase.kind, t) for t in phrase.targets)
     return out

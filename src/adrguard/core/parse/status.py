@@ -330,7 +330,7 @@ def _reading(raw: str, synonyms: Mapping[str, str]) -> Status:
     history = _history_on_one_line(folded, synonyms)
     if history is not None:
         return history
-    if successors.KEYWORDS.search(folded) and successors.superseded(successors.of_markdown(raw)):
+    if successors.has_keyword(folded) and successors.superseded(successors.of_markdown(raw)):
         return Status.SUPERSEDED
     found = match(folded, synonyms)
     if found is None:

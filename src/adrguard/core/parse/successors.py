@@ -46,6 +46,16 @@ KEYWORDS = lazy(
     "|sustitu|substitu|suplant|superad|superat|sostitu|rimpiazz|vervang|замен|замещ|取代|替代"
     "|代替|替换|替換|接替|置き換|置換|差し替|取って代|廃止|废止|廢止|대체|교체|폐기|後継"
 )
+# The ASCII words of KEYWORDS: in ASCII text, substring tests find what its search finds (no
+# other word can occur there) several times faster than the alternation.
+_ASCII_KEYWORDS = tuple(w for w in KEYWORDS.pattern.split("|") if w.isascii())
+
+
+def has_keyword(lower: str) -> bool:
+    """Whether lowered (or casefolded) text holds a supersession keyword of any language."""
+    if lower.isascii():
+        return any(w in lower for w in _ASCII_KEYWORDS)
+    return KEYWORDS.search(lower) is not None
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,48 @@
+"""The parser's cheap tests before a pattern answer exactly what the pattern answers.
+
+Each fast path (a substring test on ASCII text, a character the pattern needs) only skips work:
+on any text, built from the pieces the patterns look for, it gives the pattern's own answer.
+"""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from adrguard.core.parse import formats, successors
+
+PIECES = [
+    "supers", "Supersedes", "SUPERC", "replac", "obsolet", "ersetz", "abgelöst", "remplac",
+    "замен", "取代", "대체", "後継", "ſupers", "superſeded", "K", "status", "Status", "date",
+    ":", "：", " ", "\t", "\n", "-", "(", ")", "/", "ADR-0005", "[x](y.md)", "é", "Ä", "0", "_",
+]
+TEXTS = st.lists(st.sampled_from(PIECES), max_size=12).map("".join)
+
+
+@settings(max_examples=400, deadline=None)
+@given(TEXTS)
+def test_has_keyword_finds_what_the_keyword_search_finds(text: str) -> None:
+    for folded in (text.lower(), text.casefold()):
+        assert successors.has_keyword(folded) == (successors.KEYWORDS.search(folded) is not None)
+
+
+def test_has_keyword_on_written_text() -> None:
+    assert successors.has_keyword("this decision supersedes adr-3")
+    assert successors.has_keyword("wird durch adr 7 abgelöst")  # not ASCII: the search decides
+    assert successors.has_keyword("由 adr-9 取代")
+    assert not successors.has_keyword("we chose postgresql for the main datastore")
+    assert not successors.has_keyword("entschieden am 3. mai")
+
+
+@settings(max_examples=400, deadline=None)
+@given(TEXTS)
+def test_label_line_without_a_colon_is_what_the_pattern_says(text: str) -> None:
+    m = formats._LABEL_LINE.match(text)
+    expected = (m.group(1).strip().casefold(), m.group(2).strip()) if m else None
+    assert formats.label_line(text) == expected
+
+
+def test_label_line_on_written_lines() -> None:
+    assert formats.label_line("Status: Accepted") == ("status", "Accepted")
+    assert formats.label_line("상태：승인됨") == ("상태", "승인됨")
+    assert formats.label_line("We decided to use PostgreSQL") is None
