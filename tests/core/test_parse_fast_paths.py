@@ -9,7 +9,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from adrguard.core.parse import formats, successors
+from adrguard.core.parse import formats, relations, successors
 
 PIECES = [
     "supers", "Supersedes", "SUPERC", "replac", "obsolet", "ersetz", "abgelöst", "remplac",
@@ -46,3 +46,22 @@ def test_label_line_on_written_lines() -> None:
     assert formats.label_line("Status: Accepted") == ("status", "Accepted")
     assert formats.label_line("상태：승인됨") == ("상태", "승인됨")
     assert formats.label_line("We decided to use PostgreSQL") is None
+
+
+BLOCKS = st.lists(
+    st.lists(st.sampled_from([*PIECES, "amend", "Extends", "adds to", "depend", "x"]),
+             max_size=6).map("".join),
+    max_size=8,
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(BLOCKS)
+def test_declaring_answers_may_declare_for_each_text(texts: list[str]) -> None:
+    assert relations.declaring(texts) == [relations.may_declare(t) for t in texts]
+
+
+def test_declaring_on_written_blocks() -> None:
+    texts = ["Context and problem", "Superseded by [ADR-9](0009-x.md)", "", "Ersetzt durch ADR 4",
+             "Wird durch ADR 7 abgelöst", "plain"]
+    assert relations.declaring(texts) == [False, True, False, True, True, False]

@@ -12,6 +12,7 @@ records nothing. Partial supersession is an amendment, never a supersession.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -176,6 +177,35 @@ def may_declare(text: str) -> bool:
     if lower.isascii():
         return any(w in lower for w in _ASCII_WORDS)
     return _MAY_DECLARE.search(lower) is not None
+
+
+def declaring(texts: list[str]) -> list[bool]:
+    """:func:`may_declare` of each text, from one search of them all: their lowered texts are
+    joined by NUL (no keyword holds one, so none spans two texts) and each keyword is looked
+    for in the whole; a text holds a keyword exactly when a match starts inside it."""
+    lowered = [t.lower() for t in texts]
+    joined = "\0".join(lowered)
+    hits: list[int] = []
+    if joined.isascii():
+        find = joined.find
+        for word in _ASCII_WORDS:
+            at = find(word)
+            while at != -1:
+                hits.append(at)
+                at = find(word, at + len(word))
+    else:
+        hits = [m.start() for m in _MAY_DECLARE.finditer(joined)]
+    out = [False] * len(texts)
+    if not hits:
+        return out
+    starts: list[int] = []
+    pos = 0
+    for low in lowered:
+        starts.append(pos)
+        pos += len(low) + 1
+    for at in hits:
+        out[bisect_right(starts, at) - 1] = True
+    return out
 
 
 def _may_hold(text: str, lower: str, *words: str) -> bool:
@@ -344,11 +374,10 @@ def collect(
     for raw, line in fm_statuses:
         for f in scan_value(raw):
             add(f.kind, f.target, line, f.text, "status")
-    cells: list[Block] = []
-    for b in blocks:
-        if b.kind == "cell":
-            cells.append(b)
-        if b.kind in ("heading", "cell") or not may_declare(b.text):
+    cells = [b for b in blocks if b.kind == "cell"]
+    prose = [b for b in blocks if b.kind != "heading" and b.kind != "cell"]
+    for b, may in zip(prose, declaring([b.text for b in prose]), strict=True):
+        if not may:
             continue
         in_status = b.section in where.status_sections
         origin = "status" if in_status else "body"
