@@ -308,9 +308,10 @@ def _renamed(resolver: Resolver, d: Decision, repo_path: str) -> str | None:
 
 def _record_slugs(resolver: Resolver) -> dict[tuple[str, str], tuple[str, ...]]:
     out: dict[tuple[str, str], list[str]] = {}
+    names = formats.names_of(resolver.corpus)
     for r in resolver.corpus.decisions:
-        m = _RECORD_SLUG.match(formats.record_name(r.path, r.root))
-        if m is not None and not formats.is_folder_record(r.path, r.root):
+        m = _RECORD_SLUG.match(names.record_name(r.path, r.root))
+        if m is not None and not names.is_folder_record(r.path, r.root):
             out.setdefault((r.root, m.group(1)), []).append(r.path)
     return {k: tuple(v) for k, v in out.items()}
 
