@@ -338,11 +338,12 @@ class Corpus:
         return len(self.decisions)
 
 
-# The shape of every record fact, as stored: ids a rule found in one record, each (where: a
-# body line or a link's place, the offset there, the id as written, its number, a flag: for
-# ADR204, whether the id is a link's text).
+# The shapes of record facts, as stored: ids a rule found in one record, each (where: a body
+# line or a link's place, the offset there, the id as written, its number, a flag: for ADR204,
+# whether the id is a link's text); or a yes or no about the record (ADR107: whether its name
+# matches ``filename-pattern``).
 Mention = tuple[int, int, str, int | None, bool]
-FactValues = dict[str, list[Mention]]
+FactValues = dict[str, list[Mention] | bool]
 
 
 class RecordFacts:
@@ -369,10 +370,11 @@ class RecordFacts:
         self.keys = dict(keys or {})  # path -> the record's entry in the cache
         self.place = place  # the work tree the records were read from
 
-    def get(self, d: Decision, name: str, compute: Callable[[], T]) -> T:
-        """The fact ``name`` of ``d``: stored, or computed now (and kept for storing)."""
+    def get(self, d: Decision, name: str, kind: type[T], compute: Callable[[], T]) -> T:
+        """The fact ``name`` of ``d``: stored (when it is a ``kind``), or computed now (and kept
+        for storing)."""
         known = self._known.get(d.path)
-        if known is not None and known[0] is d and name in known[1]:
+        if known is not None and known[0] is d and isinstance(known[1].get(name), kind):
             return cast(T, known[1][name])
         fresh = self.fresh.get(d.path)
         if fresh is None or fresh[0] is not d:

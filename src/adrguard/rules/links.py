@@ -565,7 +565,7 @@ class UnknownDecisionReference(BaseRule):
             if not d.text:
                 continue
             seen: set[tuple[int, str]] = set()
-            found = facts.get(d, name, functools.partial(mentions_of, d, pattern))
+            found = facts.get(d, name, list, functools.partial(mentions_of, d, pattern))
             for number, start, mention, n, linked in found:
                 if self._known(resolver, d, mention, n):
                     continue
@@ -653,7 +653,7 @@ class LinkTextMismatch(BaseRule):
                 continue
             if by_link is None:
                 by_link = {}
-                for found in facts.get(d, name, functools.partial(link_ids_of, d, pattern)):
+                for found in facts.get(d, name, list, functools.partial(link_ids_of, d, pattern)):
                     by_link.setdefault(found[0], []).append(found)
             named = [(found[2], found[3]) for found in by_link.get(index, ())]
             numbers = {n for _, n in named if n is not None}

@@ -5,6 +5,7 @@ Registered through :mod:`adrguard.rules.structure` (its ``RULES`` tuple lists th
 
 from __future__ import annotations
 
+import functools
 import heapq
 import itertools
 import re
@@ -14,9 +15,9 @@ from adrguard.core.conventions.log import Log
 from adrguard.core.conventions.naming import Name, Scheme
 from adrguard.core.findings import Finding, Severity
 from adrguard.core.lazyre import lazy
-from adrguard.core.model import Decision, Location
+from adrguard.core.model import Decision, Location, RecordFacts
 from adrguard.core.parse import formats, ids
-from adrguard.core.saferegex import UnsafePattern, compile_user
+from adrguard.core.saferegex import Regex, UnsafePattern, compile_user
 from adrguard.rules.base import BaseRule, RuleContext, RuleMeta
 
 
@@ -229,6 +230,11 @@ class DuplicateId(BaseRule):
             )
 
 
+def _matches(pattern: Regex, d: Decision, names: formats.Names) -> bool:
+    """Whether ``filename-pattern`` is found in the record's name (ADR107's record fact)."""
+    return pattern.search(record_name(d.path, d.root, names)) is not None
+
+
 def _named_id(d: Decision, names: formats.Names) -> bool:
     """Whether an unnumbered record's id is only its file or folder name (nothing states one)."""
     stated = any(k.casefold() == "id" for k in d.front_matter) if d.front_matter else False
@@ -287,6 +293,8 @@ class FilenamePattern(BaseRule):
         except UnsafePattern:  # the config refuses it first; Options() built by hand
             return
         names = formats.names_of(ctx.corpus)
+        facts = ctx.corpus.facts or ctx.derived("record facts", RecordFacts)
+        fact = f"ADR107 filename-pattern {configured}"  # a record fact (ADR 44)
         for d in ctx.corpus.decisions:
             log = ctx.log(d.root)
             name = log.name_of(d)
@@ -313,7 +321,7 @@ class FilenamePattern(BaseRule):
                     d,
                 )
             elif pattern is not None:
-                if not pattern.search(record_name(d.path, d.root, names)):
+                if not facts.get(d, fact, bool, functools.partial(_matches, pattern, d, names)):
                     yield self.finding(
                         f"{what} does not match filename-pattern `{configured}`: rename the "
                         "record (and update links to it) or change `filename-pattern`",
