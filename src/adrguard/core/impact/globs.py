@@ -85,6 +85,7 @@ def syntax_problem(glob: str, memo: Compiled | None = None) -> str | None:
 # A regex pathspec wrote for a literal folder (``^src/a/``) or a literal path (``^src/a(?:/|$)``)
 _LITERAL = lazy(r"\^((?:\\.|[^\\.^$*+?()\[\]{}|])+?)(/|\(\?:/\|\$\))")
 _UNESCAPE = lazy(r"\\(.)", re.DOTALL)
+_WORD_ESCAPE = lazy(r"\\\w")  # ``\d``, ``\1``: an escape ``re`` may refuse or read as a class
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,11 +96,19 @@ class _Matcher:
 
 
 def _matcher(body: str) -> _Matcher | None:
-    """How to match a glob (without its ``!``); ValueError when pathspec rejects it."""
+    """How to match a glob (without its ``!``); ValueError when pathspec rejects it.
+
+    A literal path or folder (``src/billing/**``: the regex is ``^`` and plain or escaped
+    characters, then ``/`` or ``(?:/|$)``) is matched without its regex, and that regex is not
+    compiled either when it escapes no word character: it holds no class, group, repetition,
+    back-reference or unknown escape, so ``re`` accepts it (ADR 44)."""
     try:
         regex, include = _pattern_class().pattern_to_regex(body)
         if include is None or regex is None:
             return None
+        literal = _LITERAL.fullmatch(regex)
+        if literal is not None and not _WORD_ESCAPE.search(literal.group(1)):
+            return _literal(literal)
         with warnings.catch_warnings():  # `[[:alpha:]]`: "possible nested set" is no news
             warnings.simplefilter("ignore", FutureWarning)
             compiled = re.compile(regex, re.DOTALL)  # `[z-a]` fails only here
@@ -107,11 +116,15 @@ def _matcher(body: str) -> _Matcher | None:
         raise ValueError(_reason(exc)) from None
     literal = _LITERAL.fullmatch(regex)
     if literal is not None:
-        path = _UNESCAPE.sub(r"\1", literal.group(1))
-        if literal.group(2) == "/":
-            return _Matcher(path + "/", None)
-        return _Matcher(path, None, exact=path)
+        return _literal(literal)
     return _Matcher(literal_prefix(body), compiled)
+
+
+def _literal(literal: re.Match[str]) -> _Matcher:
+    path = _UNESCAPE.sub(r"\1", literal.group(1))
+    if literal.group(2) == "/":
+        return _Matcher(path + "/", None)
+    return _Matcher(path, None, exact=path)
 
 
 def _compiled(body: str, memo: Compiled | None) -> _Matcher | None:
