@@ -220,4 +220,6 @@ def _options_key(config: Config) -> str:
             return value
         return repr(value)
 
-    return json.dumps(plain(replace(config.options, today=None)), ensure_ascii=True)
+    options = config.options  # worked out once per run: the records and their facts ask
+    return options.derived("record cache key", lambda: json.dumps(
+        plain(replace(options, today=None)), ensure_ascii=True))
