@@ -10,7 +10,7 @@ from pathlib import Path
 import msgspec
 
 from adrguard.adapters import cache as cache_mod
-from adrguard.core.model import Decision
+from adrguard.core.model import Decision, FactValues
 
 
 def store_dir() -> Path:
@@ -40,10 +40,30 @@ def write_pack(path: Path, entries: dict[bytes, bytes]) -> None:
     path.write_bytes(header(path) + msgspec.msgpack.encode(entries))
 
 
+def _decodes(blob: bytes, kind: object) -> bool:
+    try:
+        msgspec.msgpack.decode(blob, type=kind)
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return False
+    return True
+
+
+def record_packs(top: Path | None = None) -> list[Path]:
+    """The packs of records (not of record facts, nor git listings)."""
+    return [p for p in files(top)
+            if (entries := read_pack(p)) and all(_decodes(b, Decision) for b in entries.values())]
+
+
+def facts_packs(top: Path | None = None) -> list[Path]:
+    """The packs of record facts (ADR 44)."""
+    return [p for p in files(top)
+            if (entries := read_pack(p)) and all(_decodes(b, FactValues) for b in entries.values())]
+
+
 def records(top: Path | None = None) -> dict[str, tuple[Path, bytes]]:
     """Where each cached record is: its path -> (pack file, entry key)."""
     out: dict[str, tuple[Path, bytes]] = {}
-    for path in files(top):
+    for path in record_packs(top):
         for key, blob in (read_pack(path) or {}).items():
             d = msgspec.msgpack.decode(blob, type=Decision)
             out[d.path] = (path, key)

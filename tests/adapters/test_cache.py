@@ -126,8 +126,10 @@ def test_new_tool_version_is_a_new_key(
     cache_mod.parser_signature.cache_clear()
     try:
         assert _report(tmp_path, capsys) == _cold(tmp_path, capsys)
-        (new,) = {p for p in recordcache.files() if recordcache.read_pack(p)} - old
+        (new,) = set(recordcache.record_packs()) - old
         assert len(recordcache.read_pack(new) or {}) == 3
+        (facts,) = set(recordcache.facts_packs()) - old  # the rules' facts: a new key too
+        assert len(recordcache.read_pack(facts) or {}) == 3
     finally:
         cache_mod.parser_signature.cache_clear()
 
@@ -193,7 +195,8 @@ def test_an_edit_writes_a_small_delta_and_the_pack_stays_the_corpus(
             RECORD.format(n=n, title=f"R{n}", status="Accepted"), encoding="utf-8"
         )
     _report(tmp_path, capsys)
-    (base,) = [p for p in recordcache.files() if len(recordcache.read_pack(p) or {}) == 20]
+    (base,) = [p for p in recordcache.record_packs()
+               if len(recordcache.read_pack(p) or {}) == 20]
     inode = base.stat().st_ino
     edited = adr / "0007-r7.md"
     for text in ("Bogus", "Accepted", "Proposed"):
@@ -205,7 +208,7 @@ def test_an_edit_writes_a_small_delta_and_the_pack_stays_the_corpus(
         path.write_text(path.read_text() + "\nMore.\n", encoding="utf-8")
     assert _report(tmp_path, capsys) == _cold(tmp_path, capsys)
     assert base.stat().st_ino != inode
-    sizes = sorted(len(recordcache.read_pack(p) or {}) for p in recordcache.files())
+    sizes = sorted(len(recordcache.read_pack(p) or {}) for p in recordcache.record_packs())
     assert sizes[-1] == 20 and sum(sizes) == 20  # exactly the corpus, delta emptied
 
 

@@ -245,3 +245,48 @@ def test_decision_text_ignores_status_relationships_links_and_whitespace() -> No
     assert first_difference(decision_text(before, opts), decision_text(after, opts)) is None  # type: ignore[arg-type]
     edited = record("docs/adr/0002-postgres.md", OLD_DB + "\n## Decision\n\nUse MySQL.\n")
     assert first_difference(decision_text(before, opts), decision_text(edited, opts)) == 9  # type: ignore[arg-type]
+
+
+def _compiled_first(body: str) -> object:
+    """What :func:`globs._matcher` gave before literal globs skipped the compile (ADR 44):
+    the regex compiled first, then a literal one matched without it; the error text when
+    either step refuses the glob."""
+    import re
+
+    from adrguard.core.impact import globs
+
+    try:
+        regex, include = globs._pattern_class().pattern_to_regex(body)
+        if include is None or regex is None:
+            return None
+        compiled = re.compile(regex, re.DOTALL)
+    except Exception as exc:
+        return f"error: {globs._reason(exc)}"
+    literal = globs._LITERAL.fullmatch(regex)
+    if literal is not None:
+        return globs._literal(literal)
+    return globs._Matcher(globs.literal_prefix(body), compiled)
+
+
+def _matched(body: str) -> object:
+    from adrguard.core.impact import globs
+
+    try:
+        return globs._matcher(body)
+    except ValueError as exc:
+        return f"error: {exc}"
+
+
+@pytest.mark.parametrize("body", [
+    "src/billing/**", "src/a.py", "docs/adr/", "a b/c-d_e.f/**", "src/ü/**", "src/#x/y",
+    "src/(x)/**", "src/a+b/**", "x{1}/**", "src/$x^/**", "a\\\\b/**", "src/\\d/x", "\\1/x",
+    "src/[z-a]/x", "src/[ab]/x", "*.md", "x/**/y", "src/a?/**", "!x", "#x", "\\#x/**", "",
+])
+def test_literal_globs_skip_the_compile_with_the_same_result(body: str) -> None:
+    assert _matched(body) == _compiled_first(body)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet="ab/.*?[]!\\-{}()+^$|d1 é#_", max_size=14))
+def test_any_glob_matches_as_when_its_regex_was_compiled_first(body: str) -> None:
+    assert _matched(body) == _compiled_first(body)

@@ -138,6 +138,10 @@ def run_check(request: CheckRequest) -> CheckResult:
         targets.check_files(wanted, found)
     report = engine.run(run.corpus, cfg, changes=run.changes, claims=run.claims,
                         cancel=r.cancel)
+    if run.corpus.facts is not None and run.corpus.facts.fresh:
+        from adrguard.api.pipeline.records import keep_facts
+
+        keep_facts(run.corpus, cfg)  # what the rules computed from single records (ADR 44)
 
     def ran() -> tuple[RuleMeta, ...]:
         return tuple(rule.meta for rule in engine.selected_rules(cfg, run.changes))

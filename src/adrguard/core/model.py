@@ -280,6 +280,9 @@ class Corpus:
     # translation mirrors, left out of the records (and listed in ``skipped``): path -> the
     # mirror folder, or the translated file, it belongs to (adrguard.core.parse.mirrors)
     mirrors: Mapping[str, str] = field(default_factory=dict)
+    # what the rules computed from single records in earlier runs, from the record cache
+    # (None: nothing cached; the rules compute every fact). Never part of the corpus's value.
+    facts: RecordFacts | None = field(default=None, compare=False, repr=False)
 
     @cached_property
     def by_path(self) -> Mapping[str, Decision]:
@@ -333,3 +336,55 @@ class Corpus:
 
     def __len__(self) -> int:
         return len(self.decisions)
+
+
+# The shapes of record facts, as stored: ids a rule found in one record, each (where: a body
+# line or a link's place, the offset there, the id as written, its number, a flag: for ADR204,
+# whether the id is a link's text); or a yes or no about the record (ADR107: whether its name
+# matches ``filename-pattern``).
+Mention = tuple[int, int, str, int | None, bool]
+FactValues = dict[str, list[Mention] | bool]
+
+
+class RecordFacts:
+    """Facts the rules compute from one record alone, kept in the record cache (ADR 44).
+
+    A record fact depends on nothing but what the record cache's key covers (the record's
+    bytes, path, root and archive flag, and the parse options) and the rules' code: the
+    mentions of decision ids ADR204 finds in a record's text. :meth:`get` answers from what an
+    earlier run stored for exactly this record (the same :class:`Decision` object the corpus
+    holds), else computes the fact and keeps it in :attr:`fresh`, which the run then stores.
+    A stored fact comes back from the cache equal to the computed one and of the same types,
+    so a run with the cache reports exactly what a run without it reports."""
+
+    __slots__ = ("_known", "fresh", "keys", "place")
+
+    def __init__(
+        self,
+        known: Mapping[str, tuple[Decision, Mapping[str, Any]]] | None = None,
+        keys: Mapping[str, bytes] | None = None,
+        place: str | None = None,
+    ) -> None:
+        self._known = dict(known or {})  # path -> (the record, its stored facts by name)
+        self.fresh: dict[str, tuple[Decision, dict[str, Any]]] = {}  # computed by this run
+        self.keys = dict(keys or {})  # path -> the record's entry in the cache
+        self.place = place  # the work tree the records were read from
+
+    def get(self, d: Decision, name: str, kind: type[T], compute: Callable[[], T]) -> T:
+        """The fact ``name`` of ``d``: stored (when it is a ``kind``), or computed now (and kept
+        for storing)."""
+        known = self._known.get(d.path)
+        if known is not None and known[0] is d and isinstance(known[1].get(name), kind):
+            return cast(T, known[1][name])
+        fresh = self.fresh.get(d.path)
+        if fresh is None or fresh[0] is not d:
+            fresh = self.fresh[d.path] = (d, {})
+        elif name in fresh[1]:
+            return cast(T, fresh[1][name])
+        value = fresh[1][name] = compute()
+        return value
+
+    def known(self, d: Decision) -> Mapping[str, Any]:
+        """The facts stored for exactly ``d`` (empty when none were)."""
+        known = self._known.get(d.path)
+        return known[1] if known is not None and known[0] is d else {}

@@ -214,17 +214,19 @@ class MappingMatchesNothing(BaseRule):
             if not d.governed_paths:  # (the analysis module loads only for records with some)
                 continue
             from adrguard.core.impact.analysis import front_matter_line
-            from adrguard.core.impact.globs import glob_problem
+            from adrguard.core.impact.globs import compiled_globs, glob_problem
 
             where = Location(d.path, front_matter_line(d))
+            memo = compiled_globs(corpus)
             checks += [(g, f"{d.id}'s affected-paths", where, d.id)
-                       for g in d.governed_paths if glob_problem(g) is None]
+                       for g in d.governed_paths if glob_problem(g, memo) is None]
         checks = [c for c in checks if not c[0].startswith("!")]
         if not checks:
             return  # (the glob module loads only for globs to match)
-        from adrguard.core.impact.globs import GlobSet
+        from adrguard.core.impact.globs import GlobSet, compiled_globs
 
-        hits = GlobSet([[glob] for glob, *_ in checks]).matches_any(corpus.repo_files)
+        hits = GlobSet([[glob] for glob, *_ in checks],
+                       compiled_globs(corpus)).matches_any(corpus.repo_files)
         for (glob, owner, where, decision), found in zip(checks, hits, strict=True):
             if not found:
                 yield self.finding(

@@ -183,7 +183,7 @@ class FrontMatterSchema(BaseRule):
             if not d.front_matter or not d.is_readable:
                 continue
             yield from self._types(d)
-            yield from self._globs(d)
+            yield from self._globs(d, ctx)
             if validator is not None:
                 yield from self._schema(d, validator)
 
@@ -200,14 +200,17 @@ class FrontMatterSchema(BaseRule):
                 d,
             )
 
-    def _globs(self, d: Decision) -> Iterator[Finding]:
+    def _globs(self, d: Decision, ctx: RuleContext) -> Iterator[Finding]:
         """Governed paths (``affected-paths``, ``scope``) must be globs adrguard can match:
         each is checked by the function that compiles it, so a bad one is reported here
         instead of being skipped by the change-aware rules."""
-        from adrguard.core.impact.globs import glob_problem
+        if not d.governed_paths:
+            return
+        from adrguard.core.impact.globs import compiled_globs, glob_problem
 
+        memo = compiled_globs(ctx.corpus)  # the run's: ADR504 matches the same globs
         for glob in d.governed_paths:
-            problem = glob_problem(glob)
+            problem = glob_problem(glob, memo)
             if problem is not None:
                 from adrguard.core.impact.analysis import front_matter_line
 

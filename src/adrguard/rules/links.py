@@ -3,6 +3,7 @@ mentions of decisions that do not exist, link text naming another decision)."""
 
 from __future__ import annotations
 
+import functools
 import posixpath
 import re
 from collections.abc import Iterator
@@ -12,10 +13,10 @@ from adrguard.core.graph import graph
 from adrguard.core.graph.resolve import Resolver, Target, parse_target
 from adrguard.core.graph.routes import Reading
 from adrguard.core.lazyre import lazy
-from adrguard.core.model import Decision, Link, Location
+from adrguard.core.model import Decision, Link, Location, Mention, RecordFacts
 from adrguard.core.nearest import Budget, Vocabulary
 from adrguard.core.parse import formats
-from adrguard.core.saferegex import Match, UnsafePattern, compile_user
+from adrguard.core.saferegex import Match, Regex, UnsafePattern, compile_user
 from adrguard.rules.base import BaseRule, RuleContext, RuleMeta
 from adrguard.rules.mentions import masked_lines, mentions_any
 
@@ -308,9 +309,10 @@ def _renamed(resolver: Resolver, d: Decision, repo_path: str) -> str | None:
 
 def _record_slugs(resolver: Resolver) -> dict[tuple[str, str], tuple[str, ...]]:
     out: dict[tuple[str, str], list[str]] = {}
+    names = formats.names_of(resolver.corpus)
     for r in resolver.corpus.decisions:
-        m = _RECORD_SLUG.match(formats.record_name(r.path, r.root))
-        if m is not None and not formats.is_folder_record(r.path, r.root):
+        m = _RECORD_SLUG.match(names.record_name(r.path, r.root))
+        if m is not None and not names.is_folder_record(r.path, r.root):
             out.setdefault((r.root, m.group(1)), []).append(r.path)
     return {k: tuple(v) for k, v in out.items()}
 
@@ -557,38 +559,56 @@ class UnknownDecisionReference(BaseRule):
         except UnsafePattern:  # the config refuses it first; Options() built by hand
             return
         resolver = graph.build(ctx.corpus).resolver
+        facts = ctx.corpus.facts or ctx.derived("record facts", RecordFacts)
+        name = f"{MENTIONS} {pattern.pattern}"  # a fact of the pattern it was found with
         for d in ctx.corpus.decisions:
-            if not d.text or not mentions_any(d.text, pattern):
+            if not d.text:
                 continue
             seen: set[tuple[int, str]] = set()
-            linked: dict[int, list[tuple[int, int]]] | None = None
-            for number, line in masked_lines(d.text, pattern):
-                for m in pattern.finditer(line):
-                    if _DATE_AFTER.match(line, m.end()):
-                        continue
-                    if self._known(resolver, d, m):
-                        continue
-                    if linked is None:
-                        linked = _link_texts(d)
-                    if any(a <= m.start() < b for a, b in linked.get(number, ())):
-                        continue  # the id is the text of a link: it names what the link names
-                    mention = m.group(0)
-                    if (number, mention) in seen:
-                        continue
-                    seen.add((number, mention))
-                    yield self.finding(
-                        f"{mention} names a decision that no record has: fix the id or link the "
-                        "record it means",
-                        Location(d.path, number + d.body_line_offset, m.start() + 1),
-                        d,
-                    )
+            found = facts.get(d, name, list, functools.partial(mentions_of, d, pattern))
+            for number, start, mention, n, linked in found:
+                if self._known(resolver, d, mention, n):
+                    continue
+                if linked:
+                    continue  # the id is the text of a link: it names what the link names
+                if (number, mention) in seen:
+                    continue
+                seen.add((number, mention))
+                yield self.finding(
+                    f"{mention} names a decision that no record has: fix the id or link the "
+                    "record it means",
+                    Location(d.path, number + d.body_line_offset, start + 1),
+                    d,
+                )
 
     @staticmethod
-    def _known(resolver: Resolver, d: Decision, m: Match) -> bool:
-        if resolver.corpus.by_id.get(m.group(0).casefold()):
+    def _known(resolver: Resolver, d: Decision, mention: str, n: int | None) -> bool:
+        if resolver.corpus.by_id.get(mention.casefold()):
             return True
-        n = _number(m)
         return n is None or bool(resolver.by_number_in(d, n))
+
+
+MENTIONS = "ADR204 mentions"  # the record fact (ADR 44): see mentions_of
+
+
+def mentions_of(d: Decision, pattern: Regex) -> list[Mention]:
+    """ADR204's fact of one record (kept in the record cache: it depends on the record and
+    ``decision-id-pattern`` alone): every id ``pattern`` finds in the record's masked lines
+    (:func:`~adrguard.rules.mentions.masked_lines`) that no date continues, in order, as (body
+    line, offset in the line, the mention, its number, whether it is the text of a link)."""
+    out: list[Mention] = []
+    if not d.text or not mentions_any(d.text, pattern):
+        return out
+    linked: dict[int, list[tuple[int, int]]] | None = None
+    for number, line in masked_lines(d.text, pattern):
+        for m in pattern.finditer(line):
+            if _DATE_AFTER.match(line, m.end()):
+                continue
+            if linked is None:
+                linked = _link_texts(d)
+            inside = any(a <= m.start() < b for a, b in linked.get(number, ()))
+            out.append((number, m.start(), m.group(0), _number(m), inside))
+    return out
 
 
 class LinkTextMismatch(BaseRule):
@@ -617,17 +637,25 @@ class LinkTextMismatch(BaseRule):
         except UnsafePattern:  # the config refuses it first; Options() built by hand
             return
         resolver = graph.build(ctx.corpus).resolver
+        facts = ctx.corpus.facts or ctx.derived("record facts", RecordFacts)
+        name = f"{LINK_IDS} {pattern.pattern}"  # a fact of the pattern it was found with
+        current: Decision | None = None
+        index = -1  # the link's place among its record's links
+        by_link: dict[int, list[Mention]] | None = None
         for d, link, t in _checked_links(ctx):
+            if d is not current:
+                current, index, by_link = d, -1, None
+            index += 1
             if t.kind != "path" or t.repo_path is None or not link.text:
                 continue
             target = resolver.decision_at(t.repo_path)
             if target is None or target.number is None:
                 continue
-            named = [
-                (m.group(0), _number(m))
-                for m in pattern.finditer(link.text)
-                if not _DATE_AFTER.match(link.text, m.end())
-            ]
+            if by_link is None:
+                by_link = {}
+                for found in facts.get(d, name, list, functools.partial(link_ids_of, d, pattern)):
+                    by_link.setdefault(found[0], []).append(found)
+            named = [(found[2], found[3]) for found in by_link.get(index, ())]
             numbers = {n for _, n in named if n is not None}
             if not numbers or target.number in numbers:
                 continue
@@ -639,6 +667,24 @@ class LinkTextMismatch(BaseRule):
                 d,
                 related=[target.id],
             )
+
+
+LINK_IDS = "ADR205 link ids"  # the record fact (ADR 44): see link_ids_of
+
+
+def link_ids_of(d: Decision, pattern: Regex) -> list[Mention]:
+    """ADR205's fact of one record (kept in the record cache, like :func:`mentions_of`): every
+    id ``pattern`` finds in the text of the record's links that no date continues, in order, as
+    (the link's place among the record's links, offset in its text, the id, its number,
+    False)."""
+    out: list[Mention] = []
+    for i, link in enumerate(d.links):
+        if not link.text:
+            continue
+        for m in pattern.finditer(link.text):
+            if not _DATE_AFTER.match(link.text, m.end()):
+                out.append((i, m.start(), m.group(0), _number(m), False))
+    return out
 
 
 RULES: tuple[type[BaseRule], ...] = (

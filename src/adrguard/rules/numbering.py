@@ -5,6 +5,7 @@ Registered through :mod:`adrguard.rules.structure` (its ``RULES`` tuple lists th
 
 from __future__ import annotations
 
+import functools
 import heapq
 import itertools
 import re
@@ -14,16 +15,18 @@ from adrguard.core.conventions.log import Log
 from adrguard.core.conventions.naming import Name, Scheme
 from adrguard.core.findings import Finding, Severity
 from adrguard.core.lazyre import lazy
-from adrguard.core.model import Decision, Location
+from adrguard.core.model import Decision, Location, RecordFacts
 from adrguard.core.parse import formats, ids
-from adrguard.core.saferegex import UnsafePattern, compile_user
+from adrguard.core.saferegex import Regex, UnsafePattern, compile_user
 from adrguard.rules.base import BaseRule, RuleContext, RuleMeta
 
 
-def record_name(path: str, root: str) -> str:
+def record_name(path: str, root: str, names: formats.Names | None = None) -> str:
     """The name a record is known by: the file name, or ``<folder>.md`` for
-    ``<folder>/README.md`` (one folder per record)."""
-    if formats.is_folder_record(path, root):
+    ``<folder>/README.md`` (one folder per record). ``names``: the run's (ADR 44)."""
+    folder = (names.is_folder_record(path, root) if names is not None
+              else formats.is_folder_record(path, root))
+    if folder:
         return formats.path_parts(path)[1] + ".md"
     return formats.path_parts(path)[0]
 
@@ -43,11 +46,11 @@ _PLACEHOLDER_NUMBER = lazy(
 _GENERIC_PREFIXES = frozenset({"", "adr", "decision", "record"})  # one id family: ADR-0007
 
 
-def id_family(d: Decision) -> str:
+def id_family(d: Decision, names: formats.Names) -> str:
     """The id prefix a record's name carries (``api`` for ``API-001-x.md``), or the one its
     stated id carries (``* Proposal: [ST-0001](..)``); the generic ``ADR``/``decision``/
-    ``record`` prefixes and no prefix are one family (``""``)."""
-    prefix = formats.name_id(d.path, d.root).prefix
+    ``record`` prefixes and no prefix are one family (``""``). ``names``: the run's."""
+    prefix = names.name_id(d.path, d.root).prefix
     stated = ids.id_token(d.id.rsplit("-v", 1)[0])  # an id the record states (``ST-0001``)
     if stated is not None and stated[1] == d.number and stated[0] not in _GENERIC_PREFIXES:
         prefix = stated[0]
@@ -98,15 +101,16 @@ def _same_number(ctx: RuleContext,
     ``API-001`` and ``ARC-001`` are two ids (per-area numbering), ``0001-x`` and ``ADR-001-y``
     one."""
     dated = dated or _dated(ctx)
+    names = formats.names_of(ctx.corpus)
     for (root, _number), same in ctx.corpus.by_number.items():
         if dated(root):
             continue
         families: dict[str, list[Decision]] = {}
         for d in same:
-            families.setdefault(id_family(d), []).append(d)
+            families.setdefault(id_family(d, names), []).append(d)
         for members in families.values():
             group = tuple(members)
-            versions = [formats.name_id(d.path, d.root).version for d in group]
+            versions = [names.name_id(d.path, d.root).version for d in group]
             if len(group) > 1 and (None in versions or len(set(versions)) < len(versions)):
                 yield group
 
@@ -115,11 +119,11 @@ def _same_number(ctx: RuleContext,
 _PART = lazy(r"^[A-Za-z]{0,12}[-_ ]?\d{1,6}[-_.](\d{2})(?=$|[-_ .])")
 
 
-def _parts(group: tuple[Decision, ...]) -> bool:
+def _parts(group: tuple[Decision, ...], names: formats.Names) -> bool:
     """Whether records that share a number are one record and its numbered parts
     (``cap-0046.md``, ``cap-0046-01.md``, ``cap-0046-02.md``): each part has its own part
     number, and at most one member (the record they belong to) has none."""
-    parts = [_PART.match(formats.record_name(d.path, d.root)) for d in group]
+    parts = [_PART.match(names.record_name(d.path, d.root)) for d in group]
     numbers = [int(m.group(1)) for m in parts if m is not None]
     return len(numbers) >= len(group) - 1 and len(set(numbers)) == len(numbers)
 
@@ -168,16 +172,17 @@ class DuplicateId(BaseRule):
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         by_root_id: dict[tuple[str, str], list[Decision]] = {}
         dated = _dated(ctx)
+        names = formats.names_of(ctx.corpus)
         for d in ctx.corpus.decisions:  # several roots are separate namespaces
             if d.number is not None and dated(d.root):
                 continue  # a year is not an id (see the docstring)
-            if d.number is None and _named_id(d):
+            if d.number is None and _named_id(d, names):
                 continue  # an unnumbered file's name is no id: its path tells it apart
             by_root_id.setdefault((d.root, d.id.casefold()), []).append(d)
         groups: list[tuple[str, ...]] = []  # each group's paths, sorted
         member_of: dict[str, list[int]] = {}  # path -> its groups (an id and a number group)
         for group in (*by_root_id.values(), *_same_number(ctx, dated)):
-            if len(group) > 1 and not _parts(tuple(group)):
+            if len(group) > 1 and not _parts(tuple(group), names):
                 for d in group:
                     member_of.setdefault(d.path, []).append(len(groups))
                 groups.append(tuple(sorted({o.path for o in group})))
@@ -225,10 +230,15 @@ class DuplicateId(BaseRule):
             )
 
 
-def _named_id(d: Decision) -> bool:
+def _matches(pattern: Regex, d: Decision, names: formats.Names) -> bool:
+    """Whether ``filename-pattern`` is found in the record's name (ADR107's record fact)."""
+    return pattern.search(record_name(d.path, d.root, names)) is not None
+
+
+def _named_id(d: Decision, names: formats.Names) -> bool:
     """Whether an unnumbered record's id is only its file or folder name (nothing states one)."""
     stated = any(k.casefold() == "id" for k in d.front_matter) if d.front_matter else False
-    return not stated and d.id.casefold() == formats.record_name(d.path, d.root).casefold()
+    return not stated and d.id.casefold() == names.record_name(d.path, d.root).casefold()
 
 
 class FilenamePattern(BaseRule):
@@ -282,6 +292,9 @@ class FilenamePattern(BaseRule):
             pattern = compile_user(configured) if configured else None
         except UnsafePattern:  # the config refuses it first; Options() built by hand
             return
+        names = formats.names_of(ctx.corpus)
+        facts = ctx.corpus.facts or ctx.derived("record facts", RecordFacts)
+        fact = f"ADR107 filename-pattern {configured}"  # a record fact (ADR 44)
         for d in ctx.corpus.decisions:
             log = ctx.log(d.root)
             name = log.name_of(d)
@@ -308,7 +321,7 @@ class FilenamePattern(BaseRule):
                     d,
                 )
             elif pattern is not None:
-                if not pattern.search(record_name(d.path, d.root)):
+                if not facts.get(d, fact, bool, functools.partial(_matches, pattern, d, names)):
                     yield self.finding(
                         f"{what} does not match filename-pattern `{configured}`: rename the "
                         "record (and update links to it) or change `filename-pattern`",
@@ -426,12 +439,13 @@ class IdMismatch(BaseRule):
     )
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
+        names = formats.names_of(ctx.corpus)
         for d in (d for d in ctx.corpus.decisions if d.is_readable):
-            number = file_number(d.path, d.root)
+            number = names.name_id(d.path, d.root).number  # file_number, once per run
             if number is None:
                 continue
             placeholder = _PLACEHOLDER_NUMBER.match(d.title_raw or "")
-            stated = _stated_number(d)
+            stated = _stated_number(d, names)
             if d.title_number is not None and d.title_number != number and stated != number:
                 yield self.finding(
                     f"the file name says {number} but the title says {d.title_number}: "
@@ -460,11 +474,11 @@ class IdMismatch(BaseRule):
 _NUMBER_KEYS = ("id", "number", "adr", "rfc", "eip", "erc", "cip", "bip", "pep", "kep", "tip")
 
 
-def _stated_number(d: Decision) -> int | None:
+def _stated_number(d: Decision, names: formats.Names) -> int | None:
     """The number the record's metadata states (``eip: 2309``, ``id: ADR-12``, ``number: 7``):
     explicit metadata outranks a number read from the title (``# ERC-721 Consecutive
     Transfer Extension`` names another record)."""
-    prefix = formats.name_id(d.path, d.root).prefix
+    prefix = names.name_id(d.path, d.root).prefix
     for key in (prefix, *_NUMBER_KEYS) if prefix else _NUMBER_KEYS:
         value = d.front_matter.get(key) if key else None
         if isinstance(value, bool) or value is None:

@@ -69,11 +69,16 @@ class UnknownStatus(BaseRule):
         vocabulary = Vocabulary(synonyms)  # indexed once per run
         memo: dict[str, str | None] = {}  # word -> closest vocabulary word, once per run
         budget = Budget(HINT_BUDGET)  # comparisons for every hint of the run
+        # status as written -> (the guess, its key): a log writes a handful of statuses over
+        # its records, each read once per run (ADR 44)
+        read: dict[str, tuple[tuple[Status, str, str] | None, str]] = {}
         for d in ctx.corpus.decisions:
             if d.is_readable and d.status not in (None, Status.UNKNOWN) and d.status_raw:
-                guessed = st.guess(d.status_raw, synonyms)
+                reading = read.get(d.status_raw)
+                if reading is None:
+                    reading = read[d.status_raw] = _guessed_key(d.status_raw, synonyms)
+                guessed, key = reading
                 if guessed is not None:
-                    key = guessed[2] or _status_key(st.fold(st.compound(st.choose(d.status_raw))))
                     guesses.setdefault(d.root, {}).setdefault(key, []).append((d, guessed[1]))
             if not d.is_readable or d.status is not Status.UNKNOWN:
                 continue
@@ -181,6 +186,17 @@ def _status_key(folded: str) -> str:
     """The words that name an unknown status (``parked (since May)`` -> ``parked``)."""
     head = _KEY_END.split(folded, maxsplit=1)[0]
     return " ".join(head.split()[:3])[:40] or folded[:40]
+
+
+def _guessed_key(
+    raw: str, synonyms: Mapping[str, str]
+) -> tuple[tuple[Status, str, str] | None, str]:
+    """(:func:`~adrguard.core.parse.status.guess` of a status as written, the word it is
+    grouped under): what a run asks once per distinct status (ADR 44)."""
+    guessed = st.guess(raw, synonyms)
+    if guessed is None:
+        return None, ""
+    return guessed, guessed[2] or _status_key(st.fold(st.compound(st.choose(raw))))
 
 
 # A status is a few words: the hint looks at the phrases in the first characters only, and all

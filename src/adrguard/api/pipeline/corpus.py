@@ -137,9 +137,10 @@ def corpus_of(
     """Parse what discovery found into the corpus (cached by ``place``: see
     :func:`parse_sources`); with ``citations``, scan the work tree at ``place`` for citations
     (:func:`adrguard.api.pipeline.citation_scan.scan_found`)."""
+    keys: dict[str, bytes] = {}
     corpus = build_corpus(
         parse_sources(found.sources, config, store, reuse.by_path if reuse else None, place,
-                      cancel),
+                      cancel, keys),
         roots=found.roots,
         repo_files=found.repo_files,
         other_texts=found.other_texts,
@@ -149,6 +150,12 @@ def corpus_of(
         shallow_roots=found.shallow_roots,
         mirrors=found.mirrors,
     )
+    if store is not None and place is not None and keys:
+        from dataclasses import replace
+
+        from adrguard.api.pipeline.records import load_facts
+
+        corpus = replace(corpus, facts=load_facts(store, config, place, corpus.decisions, keys))
     if citations is None or place is None:
         return corpus
     return with_citations(

@@ -14,7 +14,7 @@ from pathlib import Path
 from adrguard.adapters.cache import Store
 from adrguard.config import Config
 from adrguard.core.cancel import Token
-from adrguard.core.model import Decision, SourceFile
+from adrguard.core.model import Corpus, Decision, FactValues, RecordFacts, SourceFile
 
 
 def open_store(config: Config, repo_root: Path) -> Store | None:
@@ -41,11 +41,12 @@ def parse_sources(
     reuse: Mapping[str, Decision] | None = None,
     place: Path | None = None,
     cancel: Token | None = None,
+    keys_out: dict[str, bytes] | None = None,
 ) -> list[Decision]:
     """Every source parsed, in order: from ``reuse`` or the cache when they hold it, else by
     :func:`adrguard.api.pipeline.parsing.parse_all` (and then stored). The records of one place
     (a work tree) are kept together in one pack of the store. ``cancel``: checked between
-    records."""
+    records. ``keys_out``: filled with each cached or stored record's entry (by path)."""
     import hashlib
 
     from adrguard.adapters.cache import Pack, digest, key, parser_signature, record_digest
@@ -92,7 +93,88 @@ def parse_sources(
             pack.put(keys[i], blob)
     if pack is not None:
         pack.save()
+    if keys_out is not None:
+        keys_out.update((sources[i].path, k) for i, k in keys.items() if out[i] is not None)
     return [d for d in out if d is not None]
+
+
+# --- record facts (ADR 44) ----------------------------------------------------------------
+
+
+def _facts_pack(config: Config, place: Path) -> str:
+    """The name of the pack of ``place``'s record facts: everything a record's entry depends
+    on, plus the rules' code (each file by size and modification time, as the parser's) and
+    the installed RE2 (the rules match ids with it), neither of which the record's key
+    covers."""
+    from importlib.util import find_spec
+
+    from adrguard.adapters.cache import digest, key, parser_signature, source_stamp
+
+    rules = Path(__file__).resolve().parents[2] / "rules"
+    spec = find_spec("re2")
+    re2 = source_stamp(Path(spec.origin).parent) if spec and spec.origin else ["no re2"]
+    return key("facts", digest(parser_signature(), _options_key(config)), *source_stamp(rules),
+               *re2, os.fspath(place))
+
+
+def load_facts(
+    store: Store, config: Config, place: Path, decisions: Sequence[Decision],
+    keys: Mapping[str, bytes],
+) -> RecordFacts:
+    """The record facts the store holds for ``decisions`` (each by its entry, ``keys``); an
+    entry that does not decode to facts of the stored shape is a miss."""
+    import msgspec
+
+    from adrguard.adapters.cache import Pack
+
+    pack = Pack(store, _facts_pack(config, place))
+    known: dict[str, tuple[Decision, FactValues]] = {}
+    decoder = msgspec.msgpack.Decoder(FactValues)
+    for d in decisions:
+        entry = keys.get(d.path)
+        blob = pack.get(entry) if entry is not None else None
+        if blob is None:
+            continue
+        try:
+            known[d.path] = (d, decoder.decode(blob))
+        except (msgspec.DecodeError, msgspec.ValidationError):
+            continue
+    return RecordFacts(known, keys, os.fspath(place))
+
+
+def keep_facts(corpus: Corpus, config: Config) -> None:
+    """Store the record facts the run computed (:attr:`RecordFacts.fresh`) beside those the
+    store held: the next run reads them instead of computing them again. Facts that would not
+    come back from MessagePack exactly (a number beyond 64 bits) are not stored."""
+    facts = corpus.facts
+    if facts is None or not facts.fresh or facts.place is None:
+        return
+    new = {path: (d, values) for path, (d, values) in facts.fresh.items()
+           if path in facts.keys and corpus.by_path.get(path) is d}
+    if not new:
+        return
+    import msgspec
+
+    from adrguard.adapters.cache import Pack
+
+    place = Path(facts.place)
+    store = open_store(config, place)
+    if store is None:
+        return
+    try:
+        pack = Pack(store, _facts_pack(config, place))
+        for path, entry in facts.keys.items():  # every record of the corpus stays in the pack
+            if path not in new:
+                pack.get(entry)
+        for path, (d, values) in sorted(new.items()):
+            try:
+                blob = msgspec.msgpack.encode({**facts.known(d), **values})
+            except (TypeError, ValueError, OverflowError, UnicodeError):
+                continue
+            pack.put(facts.keys[path], blob)
+        pack.save()
+    finally:
+        store.close()
 
 
 def _same(d: Decision, src: SourceFile) -> bool:
@@ -138,4 +220,6 @@ def _options_key(config: Config) -> str:
             return value
         return repr(value)
 
-    return json.dumps(plain(replace(config.options, today=None)), ensure_ascii=True)
+    options = config.options  # worked out once per run: the records and their facts ask
+    return options.derived("record cache key", lambda: json.dumps(
+        plain(replace(options, today=None)), ensure_ascii=True))

@@ -53,14 +53,15 @@ def scheme_of(corpus: Corpus) -> Scheme:
     names and ids use, its roots and its web URL."""
     prefixes = set(GENERIC_PREFIXES)
     widths: set[int] = set()
+    names = formats.names_of(corpus)
     for d in corpus.decisions:
-        prefix = formats.name_id(d.path, d.root).prefix
+        prefix = names.name_id(d.path, d.root).prefix
         if prefix:
             prefixes.add(prefix)
         token = ids.id_token(d.id)
         if token is not None:
             prefixes.add(token[0])
-        width = _padded_width(formats.record_name(d.path, d.root))
+        width = _padded_width(names.record_name(d.path, d.root))
         if width:
             widths.add(width)
     return Scheme(tuple(sorted(prefixes)), tuple(corpus.roots), corpus.repository,
@@ -116,8 +117,9 @@ class Index:
     def _prefix_roots(self) -> Mapping[str, frozenset[str]]:
         """Learned prefix -> the roots whose records use it."""
         out: dict[str, set[str]] = {}
+        names = formats.names_of(self.corpus)
         for d in self.corpus.decisions:
-            prefix = formats.name_id(d.path, d.root).prefix
+            prefix = names.name_id(d.path, d.root).prefix
             if prefix:
                 out.setdefault(prefix, set()).add(d.root)
             token = ids.id_token(d.id)

@@ -79,21 +79,23 @@ def _linked(d: Decision) -> set[str]:
     return out
 
 
-def _is_index(d: Decision, log: list[Decision]) -> bool:
+def _is_index(d: Decision, paths: frozenset[str]) -> bool:
+    """``paths``: the log's paths (``d``'s among them), gathered once per log, not per record."""
     if _states_status(d) or ids.parse_name(_stem(d.path)).number is not None:
         return False
-    others = {o.path for o in log if o.path != d.path}
-    listed = _linked(d) & others
-    return len(listed) >= MIN_LISTED and 3 * len(listed) >= len(others)
+    listed = _linked(d) & paths
+    listed.discard(d.path)
+    others = len(paths) - (d.path in paths)
+    return len(listed) >= MIN_LISTED and 3 * len(listed) >= others
 
 
-def _record_names(log: list[Decision]) -> set[tuple[str, int] | str]:
+def _record_names(log: list[Decision], names: formats.Names) -> set[tuple[str, int] | str]:
     """What names a record of the log: its (id family, number) and its stem."""
     out: set[tuple[str, int] | str] = set()
     for d in log:
-        name = formats.record_name(d.path, d.root)
+        name = names.record_name(d.path, d.root)
         out.add(name.casefold())
-        parsed = formats.name_id(d.path, d.root)
+        parsed = names.name_id(d.path, d.root)
         if parsed.number is not None:
             out.add((_family(parsed.prefix), parsed.number))
     return out
@@ -135,10 +137,10 @@ def _is_example(d: Decision) -> bool:
 def _is_redirect(d: Decision) -> bool:
     if d.status_raw and _MOVED_STATUS.match(d.status_raw):
         return True
+    if _states_status(d) or any(section.level >= 2 for section in d.sections):
+        return False  # tested before the words are counted: a record's text can be long
     words = d.text.split()
-    if not words or len(words) > REDIRECT_WORDS or _states_status(d):
-        return False
-    if any(section.level >= 2 for section in d.sections):
+    if not words or len(words) > REDIRECT_WORDS:
         return False
     return bool(_MOVED.search(d.text)) and ("://" in d.text or bool(d.links))
 
@@ -238,8 +240,10 @@ def non_records(decisions: Iterable[Decision]) -> dict[str, str]:
     for d in decisions:
         by_root.setdefault(d.root, []).append(d)
     out: dict[str, str] = {}
+    run_names = formats.Names()  # each record's name taken apart once
     for log in by_root.values():
-        names = _record_names(log)
+        names = _record_names(log, run_names)
+        paths = frozenset(d.path for d in log)
         journals = _journals(log)
         guides = _guides(log)
         for d in log:
@@ -257,6 +261,6 @@ def non_records(decisions: Iterable[Decision]) -> dict[str, str]:
                 out[d.path] = "example"
             elif _is_part(d, names):
                 out[d.path] = "part"
-            elif _is_index(d, log):
+            elif _is_index(d, paths):
                 out[d.path] = "index"
     return out

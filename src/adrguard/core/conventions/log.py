@@ -85,6 +85,7 @@ class Log:
         self._record_keys: dict[tuple[str, bool], frozenset[str]] = {}
         self._pseudo: dict[str, tuple[str, ...]] = {}
         self._shares: dict[str, tuple[int, int]] = {}
+        self._dates: dict[str, dates.Reading] = {}
 
     @property
     def label(self) -> str:
@@ -133,7 +134,13 @@ class Log:
         return dates.learn(self.date_of(d) for d in self.records if d.date)
 
     def date_of(self, d: Decision) -> dates.Reading:
-        return dates.read(d.date or "")
+        """The record's date read once (the habit and the rules both ask; by the date as
+        written: a log repeats its dates)."""
+        raw = d.date or ""
+        found = self._dates.get(raw)
+        if found is None:
+            found = self._dates[raw] = dates.read(raw)
+        return found
 
     # -- statuses and formats -------------------------------------------------------------
     @cached_property

@@ -76,8 +76,8 @@ class Name:
 def split(path: str, root: str) -> Name:
     folder = formats.is_folder_record(path, root)
     file_name = formats.path_parts(path)[0]
-    shown = formats.record_name(path, root) if folder else file_name
     stem = formats.record_name(path, root)
+    shown = stem if folder else file_name
     ext = "" if folder else file_name[len(stem) :]
     m = _DATED.match(stem)
     if m:

@@ -230,8 +230,9 @@ class Resolver:
     def prefixes(self) -> Mapping[str, frozenset[str]]:
         """root -> the id prefixes its records' file names use (``dr`` for ``DR008-x.md``)."""
         out: dict[str, set[str]] = {}
+        names = formats.names_of(self.corpus)
         for d in self.corpus.decisions:
-            prefix = formats.name_id(d.path, d.root).prefix
+            prefix = names.name_id(d.path, d.root).prefix
             if prefix:
                 out.setdefault(d.root, set()).add(prefix)
         return {k: frozenset(v) for k, v in out.items()}

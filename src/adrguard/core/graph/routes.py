@@ -120,18 +120,18 @@ class _Index:
     families: frozenset[str]  # id prefixes ("" for none / generic)
 
     @classmethod
-    def of(cls, records: Iterable[Decision]) -> _Index:
+    def of(cls, records: Iterable[Decision], names: formats.Names) -> _Index:
         keys: dict[str, list[Decision]] = {}
         numbers: dict[int, list[Decision]] = {}
         families: set[str] = set()
         for d in records:
             for value in _route_values(d):
                 keys.setdefault(value.strip("/").rpartition("/")[2].casefold(), []).append(d)
-            stem = formats.record_name(d.path, d.root)
+            stem = names.record_name(d.path, d.root)
             keys.setdefault(stem.casefold(), []).append(d)
             if d.number is not None:
                 numbers.setdefault(d.number, []).append(d)
-                families.add(_family(d))
+                families.add(_family(d, names))
         return cls(
             {k: tuple(v) for k, v in keys.items()},
             {k: tuple(v) for k, v in numbers.items()},
@@ -172,8 +172,10 @@ class _Log:
     mounts: frozenset[str] = frozenset()  # learned mount folders ("specs": /specs/<log path>)
 
 
-def _family(d: Decision) -> str:
-    prefix = formats.name_id(d.path, d.root).prefix
+def _family(d: Decision, names: formats.Names | None = None) -> str:
+    parts = (names.name_id(d.path, d.root) if names is not None
+             else formats.name_id(d.path, d.root))
+    prefix = parts.prefix
     return "" if prefix in ("", "adr", "decision", "record") else prefix
 
 
@@ -224,7 +226,7 @@ class Routes:
     def _all(self) -> _Index:
         """Every record of the corpus: a site serves all of them (an archive folder found as
         a log of its own included)."""
-        return _Index.of(self.corpus.decisions)
+        return _Index.of(self.corpus.decisions, formats.names_of(self.corpus))
 
     def named(self, log: _Log, key: str) -> tuple[Decision, ...]:
         """The records a route's last segment names, in the log first, else anywhere."""
@@ -234,7 +236,8 @@ class Routes:
         routed = sum(1 for d in records for _ in _route_values(d))
         custom = sum(1 for d in records if "<" in d.text and _CUSTOM_ELEMENT.search(d.text))
         log = _Log(
-            root, _Index.of(records), routed > 0 or custom >= _CUSTOM_RECORDS,
+            root, _Index.of(records, formats.names_of(self.corpus)),
+            routed > 0 or custom >= _CUSTOM_RECORDS,
             frozenset(), frozenset(),
         )
         hits: dict[str, int] = {}

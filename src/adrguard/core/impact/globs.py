@@ -18,9 +18,12 @@ from bisect import bisect_left
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import islice
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from adrguard.core.lazyre import lazy
+
+if TYPE_CHECKING:
+    from adrguard.core.model import Corpus
 
 _META = frozenset("*?[\\")
 
@@ -34,9 +37,22 @@ def _pattern_class() -> Any:
         return pathspec.lookup_pattern("gitwildmatch")
 
 
-def glob_problem(glob: str) -> str | None:
-    """Why ``glob`` is not a usable repo-relative gitwildmatch glob, or None when it is."""
-    return _place_problem(glob) or syntax_problem(glob)
+# One run's compiled globs (ADR 44): a glob's body -> its matcher (None: a comment, an empty
+# pattern), or why it cannot be compiled. The manifest's check, the front matter's and the
+# matching of one run share it (kept on the corpus: ``Corpus.derived``, never process-wide), so
+# a glob written many times is compiled once per run.
+Compiled = dict[str, "_Matcher | str | None"]
+
+
+def compiled_globs(corpus: Corpus) -> Compiled:
+    """The :data:`Compiled` globs of ``corpus``'s run."""
+    return corpus.derived("compiled globs", dict)
+
+
+def glob_problem(glob: str, memo: Compiled | None = None) -> str | None:
+    """Why ``glob`` is not a usable repo-relative gitwildmatch glob, or None when it is.
+    ``memo``: the run's compiled globs (:func:`compiled_globs`)."""
+    return _place_problem(glob) or syntax_problem(glob, memo)
 
 
 def _place_problem(glob: str) -> str | None:
@@ -51,14 +67,14 @@ def _place_problem(glob: str) -> str | None:
     return None
 
 
-def syntax_problem(glob: str) -> str | None:
+def syntax_problem(glob: str, memo: Compiled | None = None) -> str | None:
     """Why pathspec cannot compile ``glob`` as a ``.gitignore`` line (None when it can): the
     check for exclude lists, where ``/x`` anchors at the root as in ``.gitignore``."""
     body = glob[1:] if glob.startswith("!") else glob
     if not body.strip():
         return "an empty glob matches nothing"
     try:
-        matcher = _matcher(body)
+        matcher = _compiled(body, memo)
     except ValueError as exc:
         return f"not a valid gitwildmatch glob ({exc})"
     if matcher is None:
@@ -69,6 +85,7 @@ def syntax_problem(glob: str) -> str | None:
 # A regex pathspec wrote for a literal folder (``^src/a/``) or a literal path (``^src/a(?:/|$)``)
 _LITERAL = lazy(r"\^((?:\\.|[^\\.^$*+?()\[\]{}|])+?)(/|\(\?:/\|\$\))")
 _UNESCAPE = lazy(r"\\(.)", re.DOTALL)
+_WORD_ESCAPE = lazy(r"\\\w")  # ``\d``, ``\1``: an escape ``re`` may refuse or read as a class
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,11 +96,19 @@ class _Matcher:
 
 
 def _matcher(body: str) -> _Matcher | None:
-    """How to match a glob (without its ``!``); ValueError when pathspec rejects it."""
+    """How to match a glob (without its ``!``); ValueError when pathspec rejects it.
+
+    A literal path or folder (``src/billing/**``: the regex is ``^`` and plain or escaped
+    characters, then ``/`` or ``(?:/|$)``) is matched without its regex, and that regex is not
+    compiled either when it escapes no word character: it holds no class, group, repetition,
+    back-reference or unknown escape, so ``re`` accepts it (ADR 44)."""
     try:
         regex, include = _pattern_class().pattern_to_regex(body)
         if include is None or regex is None:
             return None
+        literal = _LITERAL.fullmatch(regex)
+        if literal is not None and not _WORD_ESCAPE.search(literal.group(1)):
+            return _literal(literal)
         with warnings.catch_warnings():  # `[[:alpha:]]`: "possible nested set" is no news
             warnings.simplefilter("ignore", FutureWarning)
             compiled = re.compile(regex, re.DOTALL)  # `[z-a]` fails only here
@@ -91,11 +116,32 @@ def _matcher(body: str) -> _Matcher | None:
         raise ValueError(_reason(exc)) from None
     literal = _LITERAL.fullmatch(regex)
     if literal is not None:
-        path = _UNESCAPE.sub(r"\1", literal.group(1))
-        if literal.group(2) == "/":
-            return _Matcher(path + "/", None)
-        return _Matcher(path, None, exact=path)
+        return _literal(literal)
     return _Matcher(literal_prefix(body), compiled)
+
+
+def _literal(literal: re.Match[str]) -> _Matcher:
+    path = _UNESCAPE.sub(r"\1", literal.group(1))
+    if literal.group(2) == "/":
+        return _Matcher(path + "/", None)
+    return _Matcher(path, None, exact=path)
+
+
+def _compiled(body: str, memo: Compiled | None) -> _Matcher | None:
+    """:func:`_matcher`, answered from ``memo`` when it holds ``body`` (and kept there)."""
+    if memo is None:
+        return _matcher(body)
+    if body in memo:
+        found = memo[body]
+    else:
+        try:
+            found = _matcher(body)
+        except ValueError as exc:
+            found = str(exc)
+        memo[body] = found
+    if isinstance(found, str):
+        raise ValueError(found)
+    return found
 
 
 def _reason(exc: BaseException) -> str:
@@ -124,9 +170,10 @@ def literal_prefix(body: str) -> str:
 class GlobSet:
     """Ordered glob lists compiled once (each distinct glob once, kept on this set: no
     process-wide cache); :meth:`match` gives each list's matching paths. Globs that
-    :func:`glob_problem` rejects are left out."""
+    :func:`glob_problem` rejects are left out. ``memo``: the run's compiled globs
+    (:func:`compiled_globs`)."""
 
-    def __init__(self, lists: Sequence[Sequence[str]]) -> None:
+    def __init__(self, lists: Sequence[Sequence[str]], memo: Compiled | None = None) -> None:
         self._bodies: dict[str, int] = {}
         self._matchers: list[_Matcher] = []
         self._lists: list[tuple[tuple[int, bool], ...]] = []
@@ -137,7 +184,7 @@ class GlobSet:
                 include = not glob.startswith("!")
                 body = glob if include else glob[1:]
                 if body not in self._bodies and body not in rejected:
-                    matcher = self._compile(glob, body)
+                    matcher = self._compile(glob, body, memo)
                     if matcher is None:
                         rejected.add(body)
                     else:
@@ -148,11 +195,11 @@ class GlobSet:
             self._lists.append(tuple(entries))
 
     @staticmethod
-    def _compile(glob: str, body: str) -> _Matcher | None:
+    def _compile(glob: str, body: str, memo: Compiled | None) -> _Matcher | None:
         if _place_problem(glob) is not None:
             return None
         try:
-            return _matcher(body)
+            return _compiled(body, memo)
         except ValueError:
             return None
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from adrguard.core.errors import UserError
-from adrguard.core.impact.globs import glob_problem
+from adrguard.core.impact.globs import Compiled, compiled_globs, glob_problem
 from adrguard.core.lazyre import lazy
 from adrguard.core.model import Corpus
 from adrguard.core.options import Options, manifest_path
@@ -68,11 +68,15 @@ def manifest_of(corpus: Corpus, options: Options) -> Manifest | None:
     data = corpus.other_texts.get(path)
     if data is None:
         return None
-    return corpus.derived(f"impact manifest {path}", lambda: parse_manifest(path, bytes(data)))
+    return corpus.derived(f"impact manifest {path}",
+                          lambda: parse_manifest(path, bytes(data), compiled_globs(corpus)))
 
 
-def parse_manifest(path: str, data: bytes) -> Manifest:
-    """Validate and load a manifest; raise :class:`ManifestError` on the first problem."""
+def parse_manifest(path: str, data: bytes, memo: Compiled | None = None) -> Manifest:
+    """Validate and load a manifest; raise :class:`ManifestError` on the first problem.
+    ``memo``: the run's compiled globs (:func:`~adrguard.core.impact.globs.compiled_globs`);
+    without it, each distinct glob is still compiled once."""
+    memo = {} if memo is None else memo
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -96,11 +100,11 @@ def parse_manifest(path: str, data: bytes) -> Manifest:
     components = {str(k): tuple(v) for k, v in obj.get("components", {}).items()}
     for name, globs in components.items():
         for i, glob in enumerate(globs):
-            _check_glob(glob, where, ("components", name, i))
+            _check_glob(glob, where, ("components", name, i), memo)
     entries: list[MappingEntry] = []
     for i, raw in enumerate(obj.get("mappings", [])):
         for j, glob in enumerate(raw.get("paths", [])):
-            _check_glob(glob, where, ("mappings", i, "paths", j))
+            _check_glob(glob, where, ("mappings", i, "paths", j), memo)
         for j, name in enumerate(raw.get("components", [])):
             if name not in components:
                 hint = _closest(name, list(components)) or ' (declare it under "components")'
@@ -188,8 +192,10 @@ def _check_schema(obj: Mapping[str, Any], where: _Locator) -> None:
     raise ManifestError(f"{where.at(parts)}: {label}: {message}")
 
 
-def _check_glob(glob: str, where: _Locator, parts: tuple[str | int, ...]) -> None:
-    problem = glob_problem(glob.strip())
+def _check_glob(
+    glob: str, where: _Locator, parts: tuple[str | int, ...], memo: Compiled
+) -> None:
+    problem = glob_problem(glob.strip(), memo)
     if problem is not None:
         raise ManifestError(f"{where.at(parts)}: glob {glob!r}: {problem}")
 

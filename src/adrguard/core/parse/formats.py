@@ -9,11 +9,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from adrguard.core.adrformat import Signals, recognise
 from adrguard.core.lazyre import lazy
 from adrguard.core.parse import ids
+
+if TYPE_CHECKING:
+    from adrguard.core.model import Corpus
 
 # File names -------------------------------------------------------------------------------
 _DATED = lazy(r"^(?:\d{8}|\d{4}-\d{2}-\d{2})(?:[-_ .]|$)")
@@ -121,6 +124,46 @@ def identity(path: str, root: str) -> tuple[str, int | None]:
     stem = record_name(path, root)
     parsed = ids.parse_name(stem)
     return parsed.id or stem, parsed.number
+
+
+class Names:
+    """:func:`record_name`, :func:`is_folder_record` and :func:`name_id` of each (path, root)
+    computed once for the object's lifetime: one run's corpus keeps one (:func:`names_of`), so
+    the rules and the graph that ask about every record's name do not take the same path apart
+    again and again (ADR 44). Never process-wide (ADR 36): it lives as long as its corpus."""
+
+    __slots__ = ("_folders", "_ids", "_names")
+
+    def __init__(self) -> None:
+        self._names: dict[tuple[str, str], str] = {}
+        self._folders: dict[tuple[str, str], bool] = {}
+        self._ids: dict[tuple[str, str], ids.NameId] = {}
+
+    def record_name(self, path: str, root: str) -> str:
+        key = (path, root)
+        found = self._names.get(key)
+        if found is None:
+            found = self._names[key] = record_name(path, root)
+        return found
+
+    def is_folder_record(self, path: str, root: str) -> bool:
+        key = (path, root)
+        found = self._folders.get(key)
+        if found is None:
+            found = self._folders[key] = is_folder_record(path, root)
+        return found
+
+    def name_id(self, path: str, root: str) -> ids.NameId:
+        key = (path, root)
+        found = self._ids.get(key)
+        if found is None:
+            found = self._ids[key] = ids.parse_name(self.record_name(path, root))
+        return found
+
+
+def names_of(corpus: Corpus) -> Names:
+    """The :class:`Names` of ``corpus`` (kept on it: see :meth:`Corpus.derived`)."""
+    return corpus.derived("record names", Names)
 
 
 @dataclass(frozen=True, slots=True)

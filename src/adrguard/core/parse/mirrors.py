@@ -87,6 +87,7 @@ def find_mirrors(files: Iterable[str], roots: Sequence[str]) -> dict[str, str]:
     own: dict[str, set[str]] = {}  # root -> names and numbers of files outside tag folders
     tagged: dict[tuple[str, str], set[str]] = {}  # (root, tag folder) -> its names and numbers
     markdown: set[str] = set()
+    entries: list[tuple[str, str | None, str]] = []  # (root, its tag folder or None, name)
     for path in files:
         if not path.lower().endswith(_MARKDOWN):
             continue
@@ -96,15 +97,18 @@ def find_mirrors(files: Iterable[str], roots: Sequence[str]) -> dict[str, str]:
             continue
         rel = path if root == "." else path[len(root) + 1 :]
         first, sep, _rest = rel.partition("/")
-        name = rel.rsplit("/", 1)[-1]
-        keys = {name.casefold()}
-        number = parse_name(name).number
-        if number is not None:
-            keys.add(f"#{number}")
-        if sep and is_language_tag(first):
-            tagged.setdefault((root, first), set()).update(keys)
-        else:
-            own.setdefault(root, set()).update(keys)
+        entries.append((root, first if sep and is_language_tag(first) else None,
+                        rel.rsplit("/", 1)[-1]))
+    if any(folder is not None for _root, folder, _name in entries):  # names matter only then
+        for root, folder, name in entries:
+            keys = {name.casefold()}
+            number = parse_name(name).number
+            if number is not None:
+                keys.add(f"#{number}")
+            if folder is not None:
+                tagged.setdefault((root, folder), set()).update(keys)
+            else:
+                own.setdefault(root, set()).update(keys)
     out: dict[str, str] = {}
     for (root, folder), keys in sorted(tagged.items()):
         if keys & own.get(root, set()):

@@ -1,0 +1,129 @@
+"""Record facts (ADR 44): what the rules compute from one record alone is kept in the record
+cache beside the record, so a warm run, and a run after one record was edited, computes it for
+no record, or for that record alone. The cache never changes a result: facts that were damaged,
+or that would not come back exactly, are computed again, and every run reports what a run
+without the cache reports."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import msgspec
+import pytest
+import recordcache
+
+from adrguard.api.check import check_result
+from adrguard.cli import main
+from adrguard.rules.links import LINK_IDS, MENTIONS
+
+pytestmark = pytest.mark.uses_cache
+
+RECORD = """# {n}. Record {n}
+
+Date: 2024-01-0{n}
+
+## Status
+
+Accepted
+
+## Context
+
+This follows ADR-0001 and ADR-0042, and [ADR-0002](0003-record-3.md) names another record.
+See `ADR-0077` in code, and [ADR-0055](https://example.org/adr/55) elsewhere.
+
+## Decision
+
+Yes.
+
+## Consequences
+
+Some.
+"""
+
+
+def _log(root: Path, count: int = 4) -> Path:
+    adr = root / "docs" / "adr"
+    adr.mkdir(parents=True)
+    for n in range(1, count + 1):
+        (adr / f"000{n}-record-{n}.md").write_text(RECORD.format(n=n), encoding="utf-8")
+    return adr
+
+
+def _report(root: Path, capsys: pytest.CaptureFixture[str], *extra: str) -> str:
+    main(["check", "--repo", str(root), "--format", "json", "--today", "2026-01-01", *extra])
+    return capsys.readouterr().out
+
+
+def _fresh(root: Path) -> list[str]:
+    """The records whose facts a run computed (the others came from the cache)."""
+    facts = check_result(root, today="2026-01-01").corpus.facts
+    assert facts is not None
+    return sorted(facts.fresh)
+
+
+def test_warm_and_edited_runs_compute_facts_only_for_the_edited_record(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    adr = _log(tmp_path)
+    (tmp_path / ".adrguard.toml").write_text(
+        "filename-pattern = '^\\d{4}-record-[1-3]\\.md$'\n", encoding="utf-8")
+    cold = _report(tmp_path, capsys, "--no-cache")
+    for code in ("ADR107", "ADR204", "ADR205"):  # the facts decide findings here
+        assert f'"{code}"' in cold
+    assert _fresh(tmp_path) == [f"docs/adr/000{n}-record-{n}.md" for n in range(1, 5)]
+    assert _fresh(tmp_path) == []  # warm: every fact from the cache
+    assert _report(tmp_path, capsys) == cold
+    edited = adr / "0003-record-3.md"
+    edited.write_text(RECORD.format(n=3).replace("ADR-0042", "ADR-0043"), encoding="utf-8")
+    assert _fresh(tmp_path) == ["docs/adr/0003-record-3.md"]
+    assert _fresh(tmp_path) == []
+    after = _report(tmp_path, capsys)
+    assert after == _report(tmp_path, capsys, "--no-cache") != cold
+    assert "ADR-0043" in after
+
+
+def test_stored_facts_are_read_and_damaged_ones_are_computed_again(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _log(tmp_path, 3)
+    cold = _report(tmp_path, capsys, "--no-cache")
+    assert _report(tmp_path, capsys) == cold
+    (pack,) = recordcache.facts_packs()
+    entries = recordcache.read_pack(pack) or {}
+    assert len(entries) == 3
+    # A well-formed entry that says something else is served: the facts are read at all.
+    forged = {}
+    for entry, blob in entries.items():
+        facts = msgspec.msgpack.decode(blob)
+        (mentions,) = [k for k in facts if k.startswith(MENTIONS)]
+        assert [k for k in facts if k.startswith(LINK_IDS)]
+        facts[mentions] = [[1, 0, "ADR-0999", 999, False]]
+        forged[entry] = msgspec.msgpack.encode(facts)
+    recordcache.write_pack(pack, forged)
+    assert "ADR-0999" in _report(tmp_path, capsys)
+    # A fact of another shape than its rule's (a yes or no for a list of ids) is computed again.
+    recordcache.write_pack(pack, dict.fromkeys(entries, msgspec.msgpack.encode({mentions: True})))
+    assert _report(tmp_path, capsys) == cold
+    for damage in (b"\xc1", msgspec.msgpack.encode({"x": "not a list"}), b""):
+        recordcache.write_pack(pack, dict.fromkeys(entries, damage))
+        assert _report(tmp_path, capsys) == cold  # a miss: computed again, and stored whole
+        assert _report(tmp_path, capsys) == cold
+    pack.write_bytes(b"damaged")
+    assert _report(tmp_path, capsys) == cold
+
+
+def test_a_fact_that_would_not_come_back_exactly_is_not_stored(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A number beyond MessagePack's 64 bits cannot be stored: that record's facts are computed
+    on every run, and the report stays the one without the cache."""
+    adr = _log(tmp_path, 2)
+    (tmp_path / ".adrguard.toml").write_text(
+        "decision-id-pattern = '\\bADR-(\\d+)\\b'\n", encoding="utf-8")
+    big = adr / "0002-record-2.md"
+    big.write_text(RECORD.format(n=2).replace("ADR-0042", "ADR-" + "9" * 30), encoding="utf-8")
+    cold = _report(tmp_path, capsys, "--no-cache")
+    assert "9" * 30 in cold
+    assert _report(tmp_path, capsys) == cold
+    assert _fresh(tmp_path) == ["docs/adr/0002-record-2.md"]  # again: it was never stored
+    assert _report(tmp_path, capsys) == cold
