@@ -5,9 +5,10 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+import msgspec
 
 from adrguard.core.errors import UserError
 
@@ -123,8 +124,7 @@ def load_config_for(args: argparse.Namespace) -> tuple[Path, Config]:
     return root, config
 
 
-@dataclass(frozen=True)
-class FormatSpec:
+class FormatSpec(msgspec.Struct, frozen=True):
     """One ``--format NAME[:PATH]``."""
 
     name: str

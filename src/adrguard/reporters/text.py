@@ -18,9 +18,10 @@ from __future__ import annotations
 
 import io
 import re
-from dataclasses import dataclass
 from itertools import groupby
 from typing import TYPE_CHECKING
+
+import msgspec
 
 from adrguard.core.findings import Finding, Report, Severity
 from adrguard.core.textsafe import neutralise
@@ -54,8 +55,7 @@ def _lines(message: str) -> list[str]:
     return re.split(_NEWLINE, message)
 
 
-@dataclass(frozen=True, slots=True)
-class _Row:
+class _Row(msgspec.Struct, frozen=True):
     """One finding, laid out."""
 
     where: str

@@ -158,7 +158,7 @@ def corpus_of(
 def keep_mirrors(corpus: Corpus, mirrors: Mapping[str, str]) -> Corpus:
     """``corpus`` with the files ``mirrors`` names (translation mirrors of another state of
     the repository, such as the base of a change) left out of the records again, as mirrors."""
-    from dataclasses import replace
+    from msgspec.structs import replace
 
     again = {d.path: mirrors[d.path] for d in corpus.decisions if d.path in mirrors}
     if not again:

@@ -12,8 +12,9 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from functools import cached_property
+
+import msgspec
 
 from adrguard.core.adrformat import GENERIC
 from adrguard.core.conventions import dates, naming
@@ -46,8 +47,7 @@ def is_signpost(d: Decision) -> bool:
     return len(body.split()) <= _SIGNPOST_WORDS and bool(_URL.search(d.text) or d.links)
 
 
-@dataclass(frozen=True, slots=True)
-class StatusHabit:
+class StatusHabit(msgspec.Struct, frozen=True):
     """Whether a log states statuses: in most records (``since == 0``), in every record written
     after it adopted them (``since`` = the first such record's position in log order), or not
     (``since is None``)."""

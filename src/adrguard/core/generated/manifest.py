@@ -12,9 +12,10 @@ import hashlib
 import json
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
+
+import msgspec
 
 from adrguard.core.model import Corpus
 
@@ -25,8 +26,7 @@ COVERAGE = ("kept", "summarized", "consolidated", "open", "archive-candidate")
 DEFAULT_STATUSES: tuple[str, ...] = ("accepted",)
 
 
-@dataclass(frozen=True)
-class Selection:
+class Selection(msgspec.Struct, frozen=True, dict=True):
     """Which decisions a CURRENT view covers: globs relative to the root, and statuses."""
 
     include: tuple[str, ...] = ()  # empty: every record of the root
@@ -63,8 +63,7 @@ def _globs(patterns: tuple[str, ...]) -> Any:
         return pathspec.PathSpec.from_lines("gitwildmatch", patterns)
 
 
-@dataclass(frozen=True, order=True)
-class Member:
+class Member(msgspec.Struct, frozen=True, order=True):
     """One record listed in a CURRENT.sources.json manifest."""
 
     path: str
@@ -80,8 +79,7 @@ class Member:
         return out
 
 
-@dataclass(frozen=True)
-class Manifest:
+class Manifest(msgspec.Struct, frozen=True):
     """A root's CURRENT.sources.json manifest."""
 
     root: str

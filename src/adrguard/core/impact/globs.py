@@ -16,13 +16,16 @@ import re
 import warnings
 from bisect import bisect_left
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from itertools import islice
 from typing import Any
+
+import msgspec
 
 from adrguard.core.lazyre import lazy
 
 _META = frozenset("*?[\\")
+_DRIVE_LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")  # `C:/`, `c:\`
+_DRIVE_ENDS = frozenset((":/", ":\\"))
 
 
 def _pattern_class() -> Any:
@@ -44,9 +47,9 @@ def _place_problem(glob: str) -> str | None:
     body = glob[1:] if glob.startswith("!") else glob
     if not body.strip():
         return "an empty glob matches nothing"
-    if body.startswith(("/", "\\")) or re.match(r"^[A-Za-z]:[\\/]", body):
+    if body.startswith(("/", "\\")) or (body[:1] in _DRIVE_LETTERS and body[1:3] in _DRIVE_ENDS):
         return "absolute paths are not allowed: write the path relative to the repository root"
-    if ".." in re.split(r"[\\/]", body):
+    if ".." in body.replace("\\", "/").split("/"):
         return "'..' escapes the repository: write the path relative to the repository root"
     return None
 
@@ -69,33 +72,43 @@ def syntax_problem(glob: str) -> str | None:
 # A regex pathspec wrote for a literal folder (``^src/a/``) or a literal path (``^src/a(?:/|$)``)
 _LITERAL = lazy(r"\^((?:\\.|[^\\.^$*+?()\[\]{}|])+?)(/|\(\?:/\|\$\))")
 _UNESCAPE = lazy(r"\\(.)", re.DOTALL)
+_ALNUM_ESCAPE = lazy(r"\\[A-Za-z0-9]")  # an escape `re` may reject (`\q`) or read as a class
 
 
-@dataclass(frozen=True, slots=True)
-class _Matcher:
+class _Matcher(msgspec.Struct, frozen=True):
     prefix: str  # every match starts with it ("" = may match anywhere)
     regex: re.Pattern[str] | None  # None: everything under ``prefix`` matches (a folder)
     exact: str | None = None  # a literal path: it, and everything below it, match
 
 
 def _matcher(body: str) -> _Matcher | None:
-    """How to match a glob (without its ``!``); ValueError when pathspec rejects it."""
+    """How to match a glob (without its ``!``); ValueError when pathspec rejects it. A glob
+    pathspec writes as a literal folder or path is matched by prefix and never compiled: its
+    regex (``^`` and ordinary or escaped punctuation characters) always compiles."""
     try:
         regex, include = _pattern_class().pattern_to_regex(body)
         if include is None or regex is None:
             return None
+        literal = _LITERAL.fullmatch(regex)
+        if literal is not None and ("\\" not in literal.group(1)
+                                    or not _ALNUM_ESCAPE.search(literal.group(1))):
+            return _literal(literal)
         with warnings.catch_warnings():  # `[[:alpha:]]`: "possible nested set" is no news
             warnings.simplefilter("ignore", FutureWarning)
             compiled = re.compile(regex, re.DOTALL)  # `[z-a]` fails only here
     except Exception as exc:  # pathspec's own error classes, and re.error
         raise ValueError(_reason(exc)) from None
-    literal = _LITERAL.fullmatch(regex)
     if literal is not None:
-        path = _UNESCAPE.sub(r"\1", literal.group(1))
-        if literal.group(2) == "/":
-            return _Matcher(path + "/", None)
-        return _Matcher(path, None, exact=path)
+        return _literal(literal)
     return _Matcher(literal_prefix(body), compiled)
+
+
+def _literal(literal: re.Match[str]) -> _Matcher:
+    """The matcher of a literal folder (``^src/a/``) or path (``^src/a(?:/|$)``)."""
+    path = _UNESCAPE.sub(r"\1", literal.group(1)) if "\\" in literal.group(1) else literal.group(1)
+    if literal.group(2) == "/":
+        return _Matcher(path + "/", None)
+    return _Matcher(path, None, exact=path)
 
 
 def _reason(exc: BaseException) -> str:
