@@ -9,7 +9,6 @@ file against that declaration and builds the :class:`Config` in effect from it.
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -20,6 +19,7 @@ from msgspec.structs import replace
 from adrguard.configfile import one_line, read_config_file, read_toml, tool_table
 from adrguard.core.errors import UserError
 from adrguard.core.findings import Severity
+from adrguard.core.lazyre import lazy
 from adrguard.core.options import (
     DEFAULT_REQUIRED_SECTIONS,
     DEFAULT_STATUS_HEADINGS,
@@ -323,7 +323,7 @@ def _check_ai(data: Mapping[str, Any], where: str) -> None:
         )
 
 
-_VARIABLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,127}")
+_VARIABLE = lazy(r"[A-Za-z_][A-Za-z0-9_]{0,127}")
 
 
 def _looks_like_a_key(name: str) -> bool:

@@ -21,7 +21,8 @@ _DRIVE = lazy(r"^[A-Za-z]:")
 
 def is_git_name(segment: str) -> bool:
     """Whether one path segment names a git folder on some file system git runs on."""
-    name = _HFS_IGNORED.sub("", segment).rstrip(". ").casefold()
+    plain = segment if segment.isascii() else _HFS_IGNORED.sub("", segment)  # ignored: not ASCII
+    name = plain.rstrip(". ").casefold()
     return name == ".git" or name == "git~1"
 
 

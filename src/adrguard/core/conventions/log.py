@@ -188,7 +188,8 @@ class Log:
     def _pseudo_headings(self, d: Decision) -> tuple[str, ...]:
         found = self._pseudo.get(d.path)
         if found is None:
-            bold = _LINE_START_BOLD.search(d.text) is not None  # no bold line, no pseudo-heading
+            text = d.text  # no bold line, no pseudo-heading
+            bold = ("**" in text or "__" in text) and _LINE_START_BOLD.search(text) is not None
             found = self._pseudo[d.path] = tuple(pseudo_headings(d.text)) if bold else ()
         return found
 

@@ -70,7 +70,10 @@ class Name(msgspec.Struct, frozen=True):
     @property
     def harmful(self) -> str:
         """Characters that break a relative link to this record (``#``, ``?``, ``%``)."""
-        return "".join(dict.fromkeys(_HARMFUL.findall(self.shown)))
+        shown = self.shown
+        if shown.isprintable() and "#" not in shown and "?" not in shown and "%" not in shown:
+            return ""  # nothing _HARMFUL matches (its controls are not printable)
+        return "".join(dict.fromkeys(_HARMFUL.findall(shown)))
 
 
 def split(path: str, root: str) -> Name:
