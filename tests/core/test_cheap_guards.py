@@ -3,6 +3,7 @@ patterns they guard: each is checked against its pattern on generated text."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -68,3 +69,31 @@ def test_git_names_written_out() -> None:
     assert relpath.is_git_name(".gi\u200ct")
     assert relpath.is_git_name(".GIT. ")
     assert not relpath.is_git_name(".gitx")
+
+
+@settings(max_examples=300, deadline=None)
+@given(message=st.lists(st.sampled_from(["a", "\r", "\n", "\r\n", " ", "\x0b", "\u2028"]),
+                        max_size=10).map("".join))
+def test_message_lines_as_the_pattern_splits_them(message: str) -> None:
+    import re
+
+    from adrguard.reporters import text
+
+    expected = re.split(text._NEWLINE, message) if ("\n" in message or "\r" in message) else [
+        message]
+    assert text._lines(message) == expected
+
+
+@pytest.mark.parametrize("path", ["C:x", "z:/a", "c:"])
+def test_drive_paths_are_not_manifest_paths(path: str) -> None:
+    from adrguard.core.generated.manifest import path_problem
+
+    assert path_problem(path, "docs/adr") is not None
+
+
+@pytest.mark.parametrize("path", ["é:/a", "1:/a", "ab:c", "0001-a.md"])
+def test_other_colons_are_manifest_paths(path: str) -> None:
+    from adrguard.core.generated.manifest import path_problem
+
+    assert path_problem(path, ".") is None
+    assert "outside the root" in (path_problem(path, "docs/adr") or "")

@@ -17,7 +17,6 @@ message's line breaks become indented continuation lines.
 from __future__ import annotations
 
 import io
-import re
 from itertools import groupby
 from typing import TYPE_CHECKING
 
@@ -52,7 +51,8 @@ def visible(value: str) -> str:
 def _lines(message: str) -> list[str]:
     if "\n" not in message and "\r" not in message:
         return [message]
-    return re.split(_NEWLINE, message)
+    # what re.split(_NEWLINE, message) gives, without compiling it: CRLF first, then CR, LF
+    return message.replace("\r\n", "\n").replace("\r", "\n").split("\n")
 
 
 class _Row(msgspec.Struct, frozen=True):

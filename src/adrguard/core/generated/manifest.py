@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from collections.abc import Sequence
 from functools import cached_property
 from typing import Any
@@ -124,7 +123,8 @@ def dump(manifest: Manifest) -> str:
 
 def path_problem(path: str, root: str) -> str | None:
     """Why ``path`` may not appear in the manifest of ``root`` (None when it is fine)."""
-    if not path or path.startswith(("/", "\\")) or re.match(r"^[A-Za-z]:", path) or "\\" in path:
+    drive = path[:1].isascii() and path[:1].isalpha() and path[1:2] == ":"  # C:
+    if not path or path.startswith(("/", "\\")) or drive or "\\" in path:
         return f"{path!r} is not a repository-relative POSIX path"
     parts = path.split("/")
     if ".." in parts or "." in parts or "" in parts:
