@@ -60,6 +60,12 @@ def test_version_and_help_import_no_command_module() -> None:
         assert "adrguard.core.model" not in loaded
 
 
+def test_version_and_help_import_no_msgspec(tmp_path: Path) -> None:
+    """msgspec (and the standard library it pulls in) is for commands that read records."""
+    for argv in (["--version"], ["--help"]):
+        assert "msgspec" not in _all_modules_after(tmp_path, *argv), argv
+
+
 def test_a_command_imports_only_its_module() -> None:
     loaded = _cli_modules_after("explain", "ADR201")
     assert {f"adrguard.cli.{m}" for m in COMMAND_MODULES} & loaded == {"adrguard.cli.check"}
@@ -219,11 +225,14 @@ def test_a_warm_check_of_a_log_found_by_content_parses_nothing(tmp_path: Path, m
 
 # The dataclasses a warm check may still create, each for a reason (ADR 43): fields that are
 # not compared (``RuleContext._derived``, ``CheckRequest.cancel``/``corpus``), fields set after
-# ``__init__`` (``Scanner``), ``Options`` (another module replaces it as a dataclass), and the
-# parser's and the root search's working types (their modules' owners convert them).
+# ``__init__`` (``Scanner``), ``Options`` (another module replaces it as a dataclass),
+# ``FormatSpec`` (``--version`` and ``--help`` import its module: importing msgspec costs more
+# than the class), and the parser's and the root search's working types (their modules' owners
+# convert them).
 DATACLASSES_ALLOWED = {
     "adrguard.core.options.Options", "adrguard.rules.base.RuleContext",
     "adrguard.api.check.CheckRequest", "adrguard.core.citations.scan.Scanner",
+    "adrguard.cli.common.FormatSpec",
 }
 DATACLASS_MODULES_ALLOWED = ("adrguard.core.parse.", "adrguard.adapters.roots")
 

@@ -5,10 +5,9 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-
-import msgspec
 
 from adrguard.core.errors import UserError
 
@@ -124,7 +123,8 @@ def load_config_for(args: argparse.Namespace) -> tuple[Path, Config]:
     return root, config
 
 
-class FormatSpec(msgspec.Struct, frozen=True):
+@dataclass(frozen=True)
+class FormatSpec:
     """One ``--format NAME[:PATH]``."""
 
     name: str
