@@ -97,3 +97,14 @@ def test_other_colons_are_manifest_paths(path: str) -> None:
 
     assert path_problem(path, ".") is None
     assert "outside the root" in (path_problem(path, "docs/adr") or "")
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.lists(st.sampled_from(["C", "z", "é", "1", ":", "/", "\\", "a", " ", "ǅ"]),
+                     max_size=5).map("".join))
+def test_drives_as_the_pattern_finds_them(text: str) -> None:
+    assert relpath.has_drive(text) == (relpath._DRIVE.match(text) is not None)
+    absolute = "is absolute" in (relpath.problem(text) or "")
+    folded = text.strip().replace("\\", "/")
+    if text.strip():
+        assert absolute == (folded.startswith("/") or relpath._DRIVE.match(folded) is not None)
