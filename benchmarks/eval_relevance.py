@@ -24,9 +24,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
+
+from msgspec.structs import replace
 
 ROOT = Path(__file__).resolve().parents[1]
 LABELS = ROOT / "tests" / "data" / "find_eval.json"

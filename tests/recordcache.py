@@ -3,7 +3,6 @@ folder: see conftest.py). Importable from any test, like gitrepo.py."""
 
 from __future__ import annotations
 
-import dataclasses
 import os
 from pathlib import Path
 
@@ -75,5 +74,5 @@ def forge(path: Path, key: bytes, **changes: object) -> None:
     entries = read_pack(path)
     assert entries is not None
     d = msgspec.msgpack.decode(entries[key], type=Decision)
-    entries[key] = msgspec.msgpack.encode(dataclasses.replace(d, **changes))  # type: ignore[arg-type]
+    entries[key] = msgspec.msgpack.encode(msgspec.structs.replace(d, **changes))
     write_pack(path, entries)

@@ -330,3 +330,42 @@ def test_peer_row_gives_cpu_and_wall_ratios_per_pair(runner: ModuleType) -> None
     assert row[7:] == ["1.00×", "4", "3"]
     assert [c.label for c in runner.COMMANDS if c.label in runner.PEER_ROWS] == list(
         runner.PEER_ROWS)
+
+
+def test_import_budget_sums_self_times_and_leaves_the_repository_as_it_was(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """benchmarks/imports.py: the self time column of ``-X importtime`` summed per module (the
+    header and other stderr lines ignored), and a real run of ``check`` and the hook that
+    prints one row per command and puts the staged record back."""
+    sys.path.insert(0, str(BENCH))
+    try:
+        import imports
+    finally:
+        sys.path.remove(str(BENCH))
+    text = ("import time: self [us] | cumulative | imported package\n"
+            "import time:       120 |        120 |   _io\n"
+            "import time:      1500 |       1620 | adrguard.core.model\n"
+            "warning: not an import line | 3 | x\n"
+            "import time:        80 |         80 | _io\n")
+    assert imports.self_times(text) == {"_io": 200, "adrguard.core.model": 1500}
+    repo = tmp_path / "repo"
+    adr = repo / "docs" / "adr"
+    adr.mkdir(parents=True)
+    (adr / "0001-first.md").write_text(
+        "# 1. First\n\nDate: 2024-01-02\n\n## Status\n\nAccepted\n\n## Context\n\nc\n\n"
+        "## Decision\n\nd\n\n## Consequences\n\nq\n", encoding="utf-8")
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com"]
+    subprocess.run([*git, "init", "-q"], cwd=repo, check=True)
+    subprocess.run([*git, "add", "-A"], cwd=repo, check=True)
+    subprocess.run([*git, "commit", "-q", "-m", "a"], cwd=repo, check=True)
+    assert imports.main([str(repo), "--repeat", "1", "--top", "3"]) == 0
+    out = capsys.readouterr().out
+    rows = [ln for ln in out.splitlines() if ln.startswith(("| check ", "| hook "))]
+    assert len(rows) == 2 and "60 ms" in rows[0]
+    dearest = [ln for ln in out.splitlines() if ln.startswith(("check, ", "hook, "))]
+    assert len(dearest) == 2 and all(ln.count(" ms") == 0 and ln.count(", ") >= 3
+                                     for ln in dearest)
+    status = subprocess.run(["git", "status", "--porcelain"], cwd=repo, capture_output=True,
+                            text=True, check=True).stdout
+    assert status == ""

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import replace
 
 import pytest
+from msgspec.structs import replace
 
 from adrguard import engine
 from adrguard.api import gate
@@ -57,7 +57,7 @@ def record(number: int, **changes: object) -> Decision:
         format="nygard",
         sections=FULL,
     )
-    return replace(base, **changes)  # type: ignore[arg-type]
+    return replace(base, **changes)
 
 
 def corpus(*decisions: Decision) -> Corpus:

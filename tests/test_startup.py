@@ -60,6 +60,12 @@ def test_version_and_help_import_no_command_module() -> None:
         assert "adrguard.core.model" not in loaded
 
 
+def test_version_and_help_import_no_msgspec(tmp_path: Path) -> None:
+    """msgspec (and the standard library it pulls in) is for commands that read records."""
+    for argv in (["--version"], ["--help"]):
+        assert "msgspec" not in _all_modules_after(tmp_path, *argv), argv
+
+
 def test_a_command_imports_only_its_module() -> None:
     loaded = _cli_modules_after("explain", "ADR201")
     assert {f"adrguard.cli.{m}" for m in COMMAND_MODULES} & loaded == {"adrguard.cli.check"}
@@ -215,3 +221,61 @@ def test_a_warm_check_of_a_log_found_by_content_parses_nothing(tmp_path: Path, m
             for flag in ([], ["--no-cache"])]
     assert runs[0].stdout == runs[1].stdout and runs[0].returncode == runs[1].returncode
     assert json.loads(runs[0].stdout)["summary"]["decisions"] == 4
+
+
+# The dataclasses a warm check may still create, each for a reason (ADR 43): fields that are
+# not compared (``RuleContext._derived``, ``CheckRequest.cancel``/``corpus``), fields set after
+# ``__init__`` (``Scanner``), ``Options`` (another module replaces it as a dataclass),
+# ``FormatSpec`` (``--version`` and ``--help`` import its module: importing msgspec costs more
+# than the class), and the parser's and the root search's working types (their modules' owners
+# convert them).
+DATACLASSES_ALLOWED = {
+    "adrguard.core.options.Options", "adrguard.rules.base.RuleContext",
+    "adrguard.api.check.CheckRequest", "adrguard.core.citations.scan.Scanner",
+    "adrguard.cli.common.FormatSpec",
+}
+DATACLASS_MODULES_ALLOWED = ("adrguard.core.parse.", "adrguard.adapters.roots")
+
+
+def _dataclasses_after(cwd: Path, *argv: str) -> set[str]:
+    script = (
+        "import dataclasses, inspect, json, sys\nfrom adrguard.cli import main\n"
+        f"code = main({list(argv)!r})\n"
+        "found = sorted(f'{m}.{n}' for m, mod in list(sys.modules.items())\n"
+        "               if m.startswith('adrguard') for n, c in vars(mod).items()\n"
+        "               if inspect.isclass(c) and c.__module__ == m and dataclasses.is_dataclass(c))\n"
+        "print('DATACLASSES=' + json.dumps(found))"
+    )
+    env = {**os.environ, "NO_COLOR": "1"}
+    out = subprocess.run([sys.executable, "-c", script], check=True, capture_output=True,
+                         text=True, cwd=cwd, env=env)
+    line = next(ln for ln in out.stdout.splitlines() if ln.startswith("DATACLASSES="))
+    return set(json.loads(line.removeprefix("DATACLASSES=")))
+
+
+@pytest.mark.uses_cache
+def test_a_warm_check_and_hook_create_only_the_listed_dataclasses(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A dataclass costs about half a millisecond to create at import: the value types of a
+    check (records, findings, the report, sources, the configuration) are msgspec structs,
+    and a warm ``check`` or ``check --hook`` creates no dataclass beyond the listed ones."""
+    adr = tmp_path / "docs" / "adr"
+    adr.mkdir(parents=True)
+    for n in (1, 2):
+        (adr / f"000{n}-r{n}.md").write_text(
+            f"# {n}. Record {n}\n\nDate: 2024-01-0{n}\n\n## Status\n\nAccepted\n\n"
+            "## Context\n\nWe need it.\n\n## Decision\n\nWe do it.\n\n## Consequences\n\nFine.\n",
+            encoding="utf-8",
+        )
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
+    subprocess.run(["git", "add", "-A"], cwd=tmp_path, check=True)
+    monkeypatch.setenv("ADRGUARD_CACHE_DIR", str(tmp_path.parent / "cache"))
+    _all_modules_after(tmp_path, "check")  # fills the record cache
+    (adr / "0002-r2.md").write_text((adr / "0002-r2.md").read_text("utf-8") + "\nMore.\n",
+                                    encoding="utf-8")
+    subprocess.run(["git", "add", "-A"], cwd=tmp_path, check=True)
+    for argv in (("check",), ("check", "--hook", "docs/adr/0002-r2.md")):
+        made = _dataclasses_after(tmp_path, *argv)
+        extra = {c for c in made - DATACLASSES_ALLOWED
+                 if not c.startswith(DATACLASS_MODULES_ALLOWED)}
+        assert extra == set(), argv
+        assert "adrguard.core.model.Decision" not in made

@@ -9,15 +9,17 @@ file against that declaration and builds the :class:`Config` in effect from it.
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
+
+import msgspec
+from msgspec.structs import replace
 
 from adrguard.configfile import one_line, read_config_file, read_toml, tool_table
 from adrguard.core.errors import UserError
 from adrguard.core.findings import Severity
+from adrguard.core.lazyre import lazy
 from adrguard.core.options import (
     DEFAULT_REQUIRED_SECTIONS,
     DEFAULT_STATUS_HEADINGS,
@@ -84,8 +86,7 @@ __all__ = ["FAIL_ON", "PROFILES", "READ_GUARD", "Config", "from_mapping", "load_
 SCHEMA_PATH = "config.schema.json"  # generated from adrguard.core.settings (a test keeps it so)
 
 
-@dataclass(frozen=True)
-class Config:
+class Config(msgspec.Struct, frozen=True):
     """The configuration in effect (see the module docstring for where it comes from)."""
 
     source: str | None = None  # where it came from (for -v), None = defaults
@@ -94,8 +95,8 @@ class Config:
     profile: str = DEFAULTS.profile
     select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
-    severity: Mapping[str, Severity] = field(default_factory=dict)
-    per_file_ignores: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    severity: Mapping[str, Severity] = msgspec.field(default_factory=dict)
+    per_file_ignores: Mapping[str, tuple[str, ...]] = msgspec.field(default_factory=dict)
     fail_on: str = DEFAULTS.fail_on
     cache: bool = DEFAULTS.cache
     cache_dir: str | None = None  # the record cache's folder (None: see adapters.cache)
@@ -105,15 +106,15 @@ class Config:
     # Processes that parse a large corpus: 1 = this one only (the default for library use),
     # 0 = one per core, up to 4 (what the command line asks for). See adrguard.api.pipeline.parsing.
     jobs: int = 1
-    options: Options = field(default_factory=Options)
-    citations: CitationOptions = field(default_factory=CitationOptions)  # [citations]
+    options: Options = msgspec.field(default_factory=Options)
+    citations: CitationOptions = msgspec.field(default_factory=CitationOptions)  # [citations]
     template: str | None = None  # `adrguard new`: a repo-relative markdown template
     new_status: str | None = None  # `adrguard new` / `supersede`: the status written (proposed)
     # the repository's web URL and default branch (`repository-url`, `--repository-url`, the
     # Action's GITHUB_REPOSITORY): which URLs name work-tree files; never a git remote
     repository: Repository | None = None
     read_guard: str = DEFAULTS.read_guard  # the agents' read guard (docs/read-guard.md)
-    ai: AiOptions = field(default_factory=AiOptions)  # [ai]: the optional model provider
+    ai: AiOptions = msgspec.field(default_factory=AiOptions)  # [ai]: the optional model provider
 
     @property
     def archive_dirs(self) -> tuple[str, ...]:
@@ -322,7 +323,7 @@ def _check_ai(data: Mapping[str, Any], where: str) -> None:
         )
 
 
-_VARIABLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,127}")
+_VARIABLE = lazy(r"[A-Za-z_][A-Za-z0-9_]{0,127}")
 
 
 def _looks_like_a_key(name: str) -> bool:

@@ -4,9 +4,9 @@ lives in the user cache folder (here a temporary ``ADRGUARD_CACHE_DIR``), never 
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 
+import msgspec
 import pytest
 import recordcache
 
@@ -342,7 +342,7 @@ def test_pooled_parse_equals_serial_parse(
     folder = next(p for p in sorted(corpora_dir.iterdir()) if (p / "docs").is_dir())
     sources = discover(folder, Config()).sources
     sources.append(
-        dataclasses.replace(sources[0], path="docs/adr/9999-tagged.md", data=YAML_TAGS.encode())
+        msgspec.structs.replace(sources[0], path="docs/adr/9999-tagged.md", data=YAML_TAGS.encode())
     )
     options = Config().options
     serial = parsing.parse_all(sources, options, encoded=True)

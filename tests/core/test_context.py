@@ -61,7 +61,7 @@ def test_relations_followed_at_most_three_hops() -> None:
 
 
 def test_archived_records_at_most_one_hop() -> None:
-    from dataclasses import replace
+    from msgspec.structs import replace
 
     chain = {
         f"docs/adr/000{i}-r.md": record(
@@ -161,7 +161,7 @@ def test_non_ascii_bytes_and_code_points_differ() -> None:
 
 
 def test_unreadable_record_warns() -> None:
-    from dataclasses import replace
+    from msgspec.structs import replace
 
     from adrguard.core.model import Problem
 

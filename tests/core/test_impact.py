@@ -69,11 +69,33 @@ def test_literal_prefix(glob: str, prefix: str) -> None:
 @pytest.mark.parametrize(
     ("glob", "why"),
     [("/etc/passwd", "absolute"), ("C:/x", "absolute"), ("src/../../x", "'..'"),
-     ("a\\", "not a valid gitwildmatch glob"), ("", "empty"), ("#comment", "comment")],
+     ("a\\", "not a valid gitwildmatch glob"), ("", "empty"), ("#comment", "comment"),
+     ("c:\\x", "absolute"), ("Z:/", "absolute"), ("src\\..\\x", "'..'"),
+     ("a[z-a]", "from low to high")],
 )
 def test_glob_problems(glob: str, why: str) -> None:
     problem = glob_problem(glob)
     assert problem is not None and why in problem
+
+
+@pytest.mark.parametrize("glob", ["é:/x", "1:/x", "c:x", "ab:/x", "..x", "x..", "c"])
+def test_drive_like_and_dotted_names_are_relative_globs(glob: str) -> None:
+    assert glob_problem(glob) is None
+
+
+def test_literal_globs_agree_with_pathspec() -> None:
+    """Globs pathspec writes as a literal folder or path (escaped characters included) are
+    matched by prefix, never compiled: the same files as pathspec's own match."""
+    import pathspec
+
+    globs = ["src/a b", "lib\\[x\\]", "docs/", "a\\*b/c", "x.py", "é/ü", "a+b(c)/", "d\\q"]
+    paths = ["src/a b", "src/a b/c.py", "src/a bc", "lib/[x]", "lib/x", "docs/y.md", "a*b/c",
+             "a*b/c/d", "axb/c", "x.py", "sub/x.py", "é/ü", "é/ü/v", "a+b(c)/z", "dq", "d\\q"]
+    got = GlobSet([[g] for g in globs]).match(paths)
+    for glob, matched in zip(globs, got, strict=True):
+        assert glob_problem(glob) is None
+        spec = pathspec.PathSpec.from_lines("gitignore", [glob])
+        assert matched == tuple(sorted(p for p in paths if spec.match_file(p))), glob
 
 
 def test_last_matching_glob_wins() -> None:

@@ -98,13 +98,22 @@ def declared_keys() -> list[str]:
     return out
 
 
+def _names(value: Any) -> tuple[str, ...]:
+    """The field names of a dataclass or a msgspec struct (``()`` for any other value)."""
+    if isinstance(value, msgspec.Struct):
+        return tuple(f.name for f in msgspec.structs.fields(value))
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return tuple(f.name for f in dataclasses.fields(value))
+    return ()
+
+
 def leaves(value: Any, prefix: str = "") -> Iterator[tuple[str, Any]]:
-    """Every runtime field below ``value`` (a dataclass), by dotted path; the tables of
-    :mod:`adrguard.core.options` are walked into, any other value is one field."""
-    for f in dataclasses.fields(value):
-        inner = getattr(value, f.name)
-        path = prefix + f.name
-        if dataclasses.is_dataclass(inner) and type(inner).__module__ == "adrguard.core.options":
+    """Every runtime field below ``value`` (a dataclass or a msgspec struct), by dotted path;
+    the tables of :mod:`adrguard.core.options` are walked into, any other value is one field."""
+    for name in _names(value):
+        inner = getattr(value, name)
+        path = prefix + name
+        if _names(inner) and type(inner).__module__ == "adrguard.core.options":
             yield from leaves(inner, path + ".")
         else:
             yield path, dict(inner) if isinstance(inner, Mapping) else inner

@@ -150,7 +150,7 @@ def test_markdown_orders_by_severity_and_names_decisions(
 
 
 def test_markdown_links_files_when_the_repository_is_known(ctx: ReportContext) -> None:
-    from dataclasses import replace
+    from msgspec.structs import replace
 
     report = Report((_finding(Severity.WARNING, "m", "docs/adr/0001 a#b.md", 9),), 1, 1)
     md = REPORTERS["markdown"](report, replace(ctx, repo_url="https://github.com/o/r/"))

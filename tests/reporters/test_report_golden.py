@@ -131,7 +131,7 @@ def test_json_schema_rejects_what_it_should(clean: Report, ctx: ReportContext) -
 
 
 def test_lone_surrogates_are_replaced(ctx: ReportContext, tricky: Report) -> None:
-    from dataclasses import replace
+    from msgspec.structs import replace
 
     broken = replace(tricky.findings[0], message="bad \udcff byte")
     report = Report((broken,), 1, 1)

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+import msgspec
 
 from adrguard.adapters.git import refusal, state_digest, tracked_files, untracked_files
 from adrguard.adapters.layout import Plan, classify, longest_first, other_text_paths, root_of
@@ -55,8 +56,7 @@ CONFIG_HINT = (
 )
 
 
-@dataclass(frozen=True)
-class Discovery:
+class Discovery(msgspec.Struct, frozen=True):
     """Everything discovery found. Paths are repo-relative POSIX strings, sorted."""
 
     sources: list[SourceFile]  # candidate records, sorted by path
@@ -70,9 +70,9 @@ class Discovery:
     untracked: tuple[str, ...] = ()
     file_list: Sequence[str] = ()  # ``repo_files`` as listed (sorted)
     untracked_checked: bool = False
-    search: Search = field(default_factory=lambda: Search(()))  # the roots and why
+    search: Search = msgspec.field(default_factory=lambda: Search(()))  # the roots and why
     # translation mirrors (also in ``skipped``): path -> the mirror folder or record it belongs to
-    mirrors: Mapping[str, str] = field(default_factory=dict)
+    mirrors: Mapping[str, str] = msgspec.field(default_factory=dict)
 
     @property
     def shallow_roots(self) -> frozenset[str]:
@@ -134,8 +134,7 @@ def discover(
     )
 
 
-@dataclass(frozen=True)
-class Layout:
+class Layout(msgspec.Struct, frozen=True):
     """Discovery without reading a record: the roots, the records (and whether each is archived)
     and the paths of the other texts under the roots (indexes, CURRENT views)."""
 

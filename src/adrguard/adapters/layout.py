@@ -4,8 +4,9 @@ archive folders and the configured excludes (gitwildmatch). Pure: works on path 
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any, NamedTuple
+
+import msgspec
 
 from adrguard.config import Config
 from adrguard.core.rootnames import is_numbered
@@ -19,15 +20,14 @@ OTHER_TEXT_NAMES = frozenset(
 _OTHER_TEXT_SUFFIXES = tuple(OTHER_TEXT_NAMES)  # a cheap first test (endswith, in C)
 
 
-@dataclass(frozen=True)
-class Plan:
+class Plan(msgspec.Struct, frozen=True):
     """The records found under the roots, and the markdown files skipped."""
 
     records: list[tuple[str, str, bool]]  # (path, root, archived), sorted by path
     skipped: tuple[str, ...]
     # translation mirrors (also in ``skipped``): path -> the mirror it belongs to
     # (:func:`adrguard.core.parse.mirrors.find_mirrors`)
-    mirrors: Mapping[str, str] = field(default_factory=dict)
+    mirrors: Mapping[str, str] = msgspec.field(default_factory=dict)
 
 
 class _Excluder:

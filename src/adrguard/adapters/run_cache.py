@@ -28,6 +28,8 @@ from dataclasses import fields, is_dataclass
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
 from adrguard.adapters.cache import Store, digest, key, parser_signature, source_stamp
 from adrguard.core.findings import Finding, Severity
 from adrguard.core.model import Corpus, Decision, Location
@@ -54,8 +56,9 @@ def code_signature() -> str:
 
 def canonical(value: Any) -> Any:
     """``value`` as plain JSON-able data that two equal values write out the same way in any
-    process (sets sorted, mappings as sorted pairs, dataclasses by every compared field, a
-    record by path, root, archive flag and content digest). :class:`Uncacheable` otherwise."""
+    process (sets sorted, mappings as sorted pairs, dataclasses by every compared field and
+    msgspec structs by every field, a record by path, root, archive flag and content digest).
+    :class:`Uncacheable` otherwise."""
     if value is None or isinstance(value, (bool, str)):
         return value
     if isinstance(value, enum.Enum):
@@ -73,6 +76,9 @@ def canonical(value: Any) -> Any:
     if is_dataclass(value) and not isinstance(value, type):
         return [type(value).__name__,
                 [[f.name, canonical(getattr(value, f.name))] for f in fields(value) if f.compare]]
+    if isinstance(value, msgspec.Struct):  # every field of a struct is compared
+        return [type(value).__name__, [[f.name, canonical(getattr(value, f.name))]
+                                       for f in msgspec.structs.fields(value)]]
     if isinstance(value, (tuple, list)):
         return [type(value).__name__, [canonical(v) for v in value]]
     if isinstance(value, (set, frozenset)):
@@ -116,8 +122,8 @@ def findings_of(
 
 
 def _encode(findings: tuple[Finding, ...], entry_key: str) -> bytes | None:
-    if tuple(f.name for f in fields(Finding)) != _FINDING or tuple(
-            f.name for f in fields(Location)) != _LOCATION:
+    if tuple(f.name for f in msgspec.structs.fields(Finding)) != _FINDING or tuple(
+            f.name for f in msgspec.structs.fields(Location)) != _LOCATION:
         return None  # a new field: this format would drop it
     rows = [[f.code, f.name, int(f.severity), f.message, f.location.path, f.location.line,
              f.location.column, f.decision_id, list(f.related)] for f in findings]

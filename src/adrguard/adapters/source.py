@@ -13,9 +13,10 @@ manifest texts, and what was skipped. Everything after that (parse, corpus, rule
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
+
+import msgspec
 
 from adrguard.adapters.files import Discovery, mirror_keys
 from adrguard.adapters.layout import Plan, classify, other_text_paths
@@ -38,8 +39,7 @@ class Source(Protocol):
     def discover(self, config: Config, store: Store | None = None) -> Discovery: ...
 
 
-@dataclass(frozen=True)
-class WorkTree:
+class WorkTree(msgspec.Struct, frozen=True):
     """The files as they are on disk (tracked and staged ones inside git; see
     :func:`adrguard.adapters.files.discover`). ``root`` is resolved already. ``untracked``
     (manual runs) also reads the records git neither tracks nor ignores; ``extra_roots`` are
@@ -57,8 +57,7 @@ class WorkTree:
         )
 
 
-@dataclass(frozen=True)
-class Revision:
+class Revision(msgspec.Struct, frozen=True):
     """The files of commit ``rev``, read from git objects (the work tree is not touched).
     ``roots`` fixes the ADR roots and ``shallow`` those of them found by content (the head's,
     when the base of a change is read)."""
@@ -96,8 +95,7 @@ class Revision:
         )
 
 
-@dataclass(frozen=True)
-class Amended:
+class Amended(msgspec.Struct, frozen=True):
     """What commit ``rev`` holds, built from ``found`` (the work tree's discovery) by reading
     from git only the files a change touches: ``now`` (their paths in the work tree) are
     dropped, ``then`` (their paths at ``rev``) are read from git objects. The tree before an
@@ -145,8 +143,7 @@ class Amended:
         )
 
 
-@dataclass(frozen=True)
-class Rearranged:
+class Rearranged(msgspec.Struct, frozen=True):
     """The work tree as it would be after an archive move, so a plan can say what the move
     changes before anyone makes it: ``found`` (the work tree's discovery) with the files of
     ``moves`` (old path -> new path) moved, and ``contents`` (new path -> bytes) replacing what

@@ -18,11 +18,14 @@ the MCP server's ``validate_adrs``, the GitHub Action through the CLI; compactio
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+import msgspec
 
 from adrguard.adapters.files import Discovery as Discovery
 from adrguard.api import gate
@@ -44,8 +47,7 @@ if TYPE_CHECKING:
     from adrguard.rules import RuleMeta
 
 
-@dataclass(frozen=True)
-class CheckResult:
+class CheckResult(msgspec.Struct, frozen=True):
     """A report, the effective config it was made with, the corpus it was made from and what
     discovery found (the roots and why, for ``-v``; None when the corpus came from git)."""
 
@@ -148,7 +150,7 @@ def run_check(request: CheckRequest) -> CheckResult:
 
     untracked = found.untracked if found is not None and found.untracked_checked else ()
     paths = list(wanted.paths)
-    judging = replace(judging, paths=tuple(paths),
+    judging = msgspec.structs.replace(judging, paths=tuple(paths),
                       files=tuple(_expand(run.corpus, paths)) if paths else None)
     report = gate.judge(report, root, judging, ran=ran,
                         earlier=functools.partial(_earlier, root=root), untracked=untracked)
@@ -220,7 +222,7 @@ def _sources(r: CheckRequest, root: Path, cfg: Config) -> tuple[Sources, Targets
                       scope=run.scope)
     if r.base is not None:
         assert run.changes is not None
-        judging = replace(judging, baseline_rev=run.changes.merge_base)
+        judging = msgspec.structs.replace(judging, baseline_rev=run.changes.merge_base)
     return run, wanted, judging
 
 
@@ -238,7 +240,7 @@ def _effective(
         overrides["ignore"] = tuple(cfg.ignore) + tuple(ignore)
     cfg = cfg.with_overrides(**overrides)
     if today is not None:
-        cfg = replace(cfg, options=replace(cfg.options, today=today))
+        cfg = msgspec.structs.replace(cfg, options=dataclasses.replace(cfg.options, today=today))
     return cfg
 
 

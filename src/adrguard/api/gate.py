@@ -17,9 +17,11 @@ change and the corpus before it (:class:`Scope`) are picked with the sources
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+import msgspec
+from msgspec.structs import replace
 
 from adrguard.api.pipeline.sources import Scope as Scope
 from adrguard.core.errors import UserError
@@ -35,8 +37,7 @@ if TYPE_CHECKING:
 Earlier = Callable[[Scope, Collection[str]], tuple[Finding, ...]]
 
 
-@dataclass(frozen=True)
-class Judging:
+class Judging(msgspec.Struct, frozen=True):
     """How :func:`judge` treats a report."""
 
     use_baseline: bool = True

@@ -16,11 +16,11 @@ line in docs/authoring.md.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+
+import msgspec
 
 
-@dataclass(frozen=True, slots=True)
-class Signals:
+class Signals(msgspec.Struct, frozen=True):
     """What the parser saw of a record, which a format's ``detect`` reads."""
 
     name: str  # the file name
@@ -32,8 +32,7 @@ class Signals:
     dated_name: bool  # the name starts with a compact date (20240102-...)
 
 
-@dataclass(frozen=True, slots=True)
-class AdrFormat:
+class AdrFormat(msgspec.Struct, frozen=True):
     """One ADR format."""
 
     name: str  # as the parser, the config (required-sections) and ``new --format`` spell it

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field, replace
+
+import msgspec
+from msgspec.structs import replace
 
 from adrguard.core.lazyre import lazy
 from adrguard.core.model import Location
@@ -30,8 +32,7 @@ class Severity(enum.IntEnum):
             ) from None
 
 
-@dataclass(frozen=True, slots=True)
-class Finding:
+class Finding(msgspec.Struct, frozen=True):
     """One problem a rule found, at a location."""
 
     code: str
@@ -73,8 +74,7 @@ def sort_findings(findings: list[Finding] | tuple[Finding, ...]) -> tuple[Findin
     return tuple(sorted(unique.values(), key=lambda f: (f.sort_key, f.decision_id or "")))
 
 
-@dataclass(frozen=True, slots=True)
-class Crash:
+class Crash(msgspec.Struct, frozen=True):
     """A rule that raised while it ran (a bug in adrguard, contained by the engine): the rule's
     code, and the ``ADR000`` finding that reports it. Front ends read crashes from
     :attr:`Report.crashes`, never from the finding's message."""
@@ -83,8 +83,7 @@ class Crash:
     finding: Finding
 
 
-@dataclass(frozen=True, slots=True)
-class Summary:
+class Summary(msgspec.Struct, frozen=True):
     """Counts for a report's summary line."""
 
     decisions: int
@@ -94,8 +93,7 @@ class Summary:
     notes: int
 
 
-@dataclass(frozen=True, slots=True)
-class Gate:
+class Gate(msgspec.Struct, frozen=True):
     """How a run was judged, beyond its findings (see :mod:`adrguard.core.gate.baseline`).
 
     ``Report.findings`` holds only the findings that count (they can fail the run); the ones a
@@ -111,15 +109,14 @@ class Gate:
     untracked: tuple[str, ...] = ()  # records checked that git does not track yet
 
 
-@dataclass(frozen=True, slots=True)
-class Report:
+class Report(msgspec.Struct, frozen=True):
     """The findings of one run, with how many decisions and files were checked."""
 
     findings: tuple[Finding, ...]
     decisions: int
     files: int
     profile: str = "standard"
-    extra: dict[str, object] = field(default_factory=dict)  # e.g. impact data for reporters
+    extra: dict[str, object] = msgspec.field(default_factory=dict)  # e.g. impact data for reporters
     gate: Gate | None = None  # baseline and change scope (None: every finding counts)
     crashes: tuple[Crash, ...] = ()  # the rules that raised, each with its finding above
 

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, TypeVar, cast
+
+import msgspec
 
 from adrguard.core.adrformat import GENERIC
 from adrguard.core.repository import Repository
@@ -44,8 +45,7 @@ class RelKind(enum.StrEnum):
     IN_FAVOUR_OF = "in-favour-of"
 
 
-@dataclass(frozen=True, slots=True, order=True)
-class Location:
+class Location(msgspec.Struct, frozen=True, order=True):
     """A position in a file: repository-relative path, 1-based line and column."""
 
     path: str
@@ -56,8 +56,7 @@ class Location:
         return f"{self.path}:{self.line}"
 
 
-@dataclass(frozen=True, slots=True)
-class SourceFile:
+class SourceFile(msgspec.Struct, frozen=True):
     """A file as the files adapter read it. ``data`` is None when ``error`` says why."""
 
     path: str  # repo-relative POSIX path
@@ -67,8 +66,7 @@ class SourceFile:
     archived: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class Problem:
+class Problem(msgspec.Struct, frozen=True):
     """A reading/parsing problem found while parsing (becomes ADR001 or ADR002)."""
 
     code: str  # "ADR001" | "ADR002"
@@ -76,8 +74,7 @@ class Problem:
     line: int = 1
 
 
-@dataclass(frozen=True, slots=True)
-class StatusStatement:
+class StatusStatement(msgspec.Struct, frozen=True):
     """One place where a record states its status."""
 
     raw: str
@@ -86,8 +83,7 @@ class StatusStatement:
     source: str  # "front-matter" | "section" | "line" | "bullet" | "heading"
 
 
-@dataclass(frozen=True, slots=True)
-class Section:
+class Section(msgspec.Struct, frozen=True):
     """A heading of a record and the text below it."""
 
     title: str
@@ -98,8 +94,7 @@ class Section:
     anchor: str = ""  # GitHub slug of the heading
 
 
-@dataclass(frozen=True, slots=True)
-class Link:
+class Link(msgspec.Struct, frozen=True):
     """A link in a record's body (or an image, autolink or HTML link)."""
 
     target: str  # destination exactly as written (after reference resolution)
@@ -110,8 +105,7 @@ class Link:
     is_image: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class Relationship:
+class Relationship(msgspec.Struct, frozen=True):
     """A declared relationship from one record to another (supersedes, amends, ...)."""
 
     kind: RelKind
@@ -122,16 +116,14 @@ class Relationship:
     origin: str = "body"  # "front-matter" | "body" | "status"
 
 
-@dataclass(frozen=True, slots=True)
-class Comment:
+class Comment(msgspec.Struct, frozen=True):
     """An HTML comment in the body (suppressions live in these)."""
 
     text: str
     line: int
 
 
-@dataclass(frozen=True, slots=True)
-class Decision:
+class Decision(msgspec.Struct, frozen=True):
     """One decision record as parsed: metadata, sections, links, relationships."""
 
     id: str
@@ -148,8 +140,8 @@ class Decision:
     date: str | None = None  # as written
     date_line: int = 1
     format: str = GENERIC  # a name of adrguard.core.adrformat.FORMATS (GENERIC: none known)
-    front_matter: Mapping[str, Any] = field(default_factory=dict)
-    front_matter_lines: Mapping[str, int] = field(default_factory=dict)  # key -> line
+    front_matter: Mapping[str, Any] = msgspec.field(default_factory=dict)
+    front_matter_lines: Mapping[str, int] = msgspec.field(default_factory=dict)  # key -> line
     sections: tuple[Section, ...] = ()
     links: tuple[Link, ...] = ()
     relationships: tuple[Relationship, ...] = ()
@@ -180,8 +172,7 @@ class Decision:
         return None
 
 
-@dataclass(frozen=True, slots=True)
-class FileChange:
+class FileChange(msgspec.Struct, frozen=True):
     """One changed file between a base and a head (git's name-status)."""
 
     status: str  # "A" added, "M" modified, "D" deleted, "R" renamed, "T" type change
@@ -190,8 +181,7 @@ class FileChange:
     similarity: int | None = None
 
 
-@dataclass(frozen=True)
-class ChangeSet:
+class ChangeSet(msgspec.Struct, frozen=True):
     """What changed between a base and a head (built by adapters/git, consumed by rules)."""
 
     base: str
@@ -204,8 +194,7 @@ class ChangeSet:
     head_commit: str = ""  # the commit ``head`` named
 
 
-@dataclass(frozen=True, slots=True)
-class Citation:
+class Citation(msgspec.Struct, frozen=True):
     """One place a file outside the ADR roots names a decision (see :mod:`adrguard.core.citations`).
 
     ``form``: ``id`` (``ADR-0004`` in prose or a comment), ``link`` (a path into an ADR root),
@@ -224,8 +213,7 @@ class Citation:
     quoted: bool = False  # inside inline code (`ADR-0004`): mentioned as an example
 
 
-@dataclass(frozen=True, slots=True)
-class Waiver:
+class Waiver(msgspec.Struct, frozen=True):
     """An ``adrguard-disable`` comment in a citing file: its text from the directive word on,
     the line it is on and, for ``-next-line``, the line it covers (None: nothing follows)."""
 
@@ -234,8 +222,7 @@ class Waiver:
     target_line: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class CitingFile:
+class CitingFile(msgspec.Struct, frozen=True):
     """A file outside the ADR roots that cites decisions (or holds suppression comments)."""
 
     path: str
@@ -246,25 +233,24 @@ class CitingFile:
     date: str | None = None  # and the date it states, as written
 
 
-@dataclass(frozen=True, slots=True)
-class Citations:
+class Citations(msgspec.Struct, frozen=True):
     """What the citation scan found: the citing files (sorted by path), how many files it
     read, and, when it covered only some files (``paths``), which ones."""
 
     files: tuple[CitingFile, ...] = ()
     scanned: int = 0
-    skipped: Mapping[str, int] = field(default_factory=dict)  # reason -> files
+    skipped: Mapping[str, int] = msgspec.field(default_factory=dict)  # reason -> files
     paths: frozenset[str] | None = None  # None: every file the scan selects
 
 
-@dataclass(frozen=True)
-class Corpus:
+class Corpus(msgspec.Struct, frozen=True, dict=True):
     """Every decision found, plus what rules need to know about the repository."""
 
     decisions: tuple[Decision, ...]  # sorted by (id, path)
     roots: tuple[str, ...] = ()
     repo_files: frozenset[str] = frozenset()  # every tracked file (repo-relative)
-    other_texts: Mapping[str, bytes] = field(default_factory=dict)  # index/CURRENT files etc.
+    # index/CURRENT files etc.
+    other_texts: Mapping[str, bytes] = msgspec.field(default_factory=dict)
     skipped: tuple[str, ...] = ()  # files under roots skipped by excludes (indexes, templates)
     # the repository's web URL and default branch, when configured (never from a git remote):
     # which URLs name files of the work tree (adrguard.core.repository)
@@ -274,15 +260,16 @@ class Corpus:
     shallow_roots: frozenset[str] = frozenset()
     # generated files (indexes) that HEAD or the base of the change held and the work tree no
     # longer has, by path (ADR401: a generated index that is gone)
-    previous_texts: Mapping[str, bytes] = field(default_factory=dict)
+    previous_texts: Mapping[str, bytes] = msgspec.field(default_factory=dict)
     # code and documents outside the roots that cite decisions (None: not scanned)
     citations: Citations | None = None
     # translation mirrors, left out of the records (and listed in ``skipped``): path -> the
     # mirror folder, or the translated file, it belongs to (adrguard.core.parse.mirrors)
-    mirrors: Mapping[str, str] = field(default_factory=dict)
+    mirrors: Mapping[str, str] = msgspec.field(default_factory=dict)
     # what the rules computed from single records in earlier runs, from the record cache
-    # (None: nothing cached; the rules compute every fact). Never part of the corpus's value.
-    facts: RecordFacts | None = field(default=None, compare=False, repr=False)
+    # (None: nothing cached; the rules compute every fact). Not part of the corpus's meaning:
+    # no code compares corpora, and a struct field cannot be left out of equality.
+    facts: RecordFacts | None = None
 
     @cached_property
     def by_path(self) -> Mapping[str, Decision]:

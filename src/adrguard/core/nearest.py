@@ -24,16 +24,16 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Iterable
-from dataclasses import dataclass
 from difflib import SequenceMatcher
+
+import msgspec
 
 MAX_LENGTH = 256  # characters of the longest word compared (a long heading's slug fits)
 EXACT = 1_024  # words in the length window compared one by one
 NEAR = 8  # neighbours on each side in the prefix and the suffix order beyond that
 
 
-@dataclass
-class Budget:
+class Budget(msgspec.Struct):
     """Comparisons several searches may still make together (shared by reference)."""
 
     left: int

@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, TypeVar, cast
 
+import msgspec
+
 from adrguard.core.adrformat import REQUIRED_SECTIONS
 from adrguard.core.settings import (
     AI_CACHE_TTL,
@@ -76,19 +78,17 @@ class Vocabulary(Mapping[str, str]):
         return Vocabulary, (self._words,)
 
 
-@dataclass(frozen=True)
-class IndexOptions:
+class IndexOptions(msgspec.Struct, frozen=True):
     """``[index]``: the generated INDEX of each root (checked by :func:`core.index.settings`)."""
 
     enabled: bool | None = None  # None: generate where the project already does
     path: str | None = None  # the index's name in every root
-    paths: Mapping[str, str] = field(default_factory=dict)  # root -> index name
+    paths: Mapping[str, str] = msgspec.field(default_factory=dict)  # root -> index name
     columns: tuple[str, ...] = ()  # () = the default columns
     template: str | None = None
 
 
-@dataclass(frozen=True)
-class CurrentOptions:
+class CurrentOptions(msgspec.Struct, frozen=True):
     """``[current]``: the CURRENT.md view and its manifest (see :func:`core.current.settings`)."""
 
     view: str | None = None  # None: CURRENT.md
@@ -98,16 +98,14 @@ class CurrentOptions:
     exclude: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
-class ImpactOptions:
+class ImpactOptions(msgspec.Struct, frozen=True):
     """``[impact]``: the mapping manifest and the statuses that govern."""
 
     manifest: str | None = None  # None: .adrguard-impact.json
     statuses: tuple[str, ...] = ()  # () = accepted
 
 
-@dataclass(frozen=True)
-class CitationOptions:
+class CitationOptions(msgspec.Struct, frozen=True):
     """``[citations]``: which files outside the ADR roots are scanned for citations."""
 
     enabled: bool | None = None  # None: scan when the repository is small enough (auto)
@@ -116,8 +114,7 @@ class CitationOptions:
     max_file_size: int = CitationsTable().max_file_size  # larger: not scanned
 
 
-@dataclass(frozen=True)
-class VerifyOptions:
+class VerifyOptions(msgspec.Struct, frozen=True):
     """``[verify]``: the fitness manifest, the drift baseline, the policy (``adrguard verify``)."""
 
     rules: str | None = None  # None: .adrguard-fitness.json
@@ -126,8 +123,7 @@ class VerifyOptions:
     max_evidence_size: int = VerifyTable().max_evidence_size  # one evidence file
 
 
-@dataclass(frozen=True)
-class AiOptions:
+class AiOptions(msgspec.Struct, frozen=True):
     """``[ai]``: the model provider that may judge relevance for ``find`` and ``context``
     (docs/agents.md). ``provider`` None: nothing is ever sent anywhere."""
 

@@ -16,12 +16,18 @@ from adrguard.core.lazyre import lazy
 
 # Characters HFS+ ignores when it compares names (git's is_hfs_dotgit lists them).
 _HFS_IGNORED = lazy("[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]")
-_DRIVE = lazy(r"^[A-Za-z]:")
+_DRIVE = lazy(r"^[A-Za-z]:")  # what has_drive() tests without compiling it
+
+
+def has_drive(text: str) -> bool:
+    """Whether ``text`` starts with a drive (``C:``): an ASCII letter and a colon."""
+    return text[:1].isascii() and text[:1].isalpha() and text[1:2] == ":"
 
 
 def is_git_name(segment: str) -> bool:
     """Whether one path segment names a git folder on some file system git runs on."""
-    name = _HFS_IGNORED.sub("", segment).rstrip(". ").casefold()
+    plain = segment if segment.isascii() else _HFS_IGNORED.sub("", segment)  # ignored: not ASCII
+    name = plain.rstrip(". ").casefold()
     return name == ".git" or name == "git~1"
 
 
@@ -38,7 +44,7 @@ def problem(value: object) -> str | None:
     if _control(value):
         return f"{shown} holds a control character (NUL, newline, ...): remove it"
     text = value.strip().replace("\\", "/")
-    if text.startswith("/") or _DRIVE.match(text):
+    if text.startswith("/") or has_drive(text):
         return f"{shown} is absolute: give a path relative to the repository"
     parts = text.split("/")
     if ".." in parts:

@@ -17,15 +17,15 @@ file: it is external, never checked as a path. Pure.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from urllib.parse import unquote
+
+import msgspec
 
 # how forges write a file or folder at a ref: GitHub (blob, tree, raw), GitLab (-/blob, ...)
 _VIEWS = ("blob", "tree", "raw", "-/blob", "-/tree", "-/raw")
 
 
-@dataclass(frozen=True, slots=True)
-class Repository:
+class Repository(msgspec.Struct, frozen=True):
     """A repository's web URL (``https://host/owner/name``, no ``.git``, no trailing slash)
     and its default branch (None: unknown, so only ``HEAD`` URLs name the work tree)."""
 

@@ -39,7 +39,8 @@ reported by ADR103 until the log maps them. ``docs/statuses.md`` is the user's c
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+
+import msgspec
 
 
 def _words(status: str, *groups: str) -> dict[str, str]:
@@ -216,8 +217,7 @@ STATUS_HEADINGS: tuple[str, ...] = (
 # headings, which tell the language of a log that writes no status word; ``by``: how it says
 # "superseded by X" (``{word}``: the log's word, ``{target}``: the link) so that the parser
 # reads X as the successor (:mod:`adrguard.core.parse.successors`).
-@dataclass(frozen=True, slots=True)
-class Language:
+class Language(msgspec.Struct, frozen=True):
     words: Mapping[str, str]  # status -> word
     labels: tuple[str, ...] = ()
     by: str = ""  # "{word} by {target}"

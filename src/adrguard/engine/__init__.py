@@ -39,8 +39,9 @@ default); every flag the engine treats a rule by is on its :class:`~adrguard.rul
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
+
+import msgspec
 
 from adrguard.config import Config
 from adrguard.core.cancel import Token, checkpoint
@@ -209,12 +210,11 @@ def _check(rule: type[BaseRule], ctx: RuleContext) -> list[Finding]:
     return run_contained(rule, ctx)
 
 
-@dataclass
-class _Overrides:
+class _Overrides(msgspec.Struct):
     """``severity`` overrides keyed by code, prefix or name; the most specific key wins."""
 
     table: Mapping[str, Severity]
-    cache: dict[str, Severity | None] = field(default_factory=dict)
+    cache: dict[str, Severity | None] = msgspec.field(default_factory=dict)
 
     def get(self, rule: type[BaseRule]) -> Severity | None:
         code, name = rule.meta.code, rule.meta.name
@@ -280,12 +280,11 @@ def _apply_inline(
     return kept, unused
 
 
-@dataclass
-class _RanCache:
+class _RanCache(msgspec.Struct):
     """Whether a selector names at least one rule that ran (memoised per selector)."""
 
     ran: tuple[type[BaseRule], ...]
-    cache: dict[str, bool] = field(default_factory=dict)
+    cache: dict[str, bool] = msgspec.field(default_factory=dict)
 
     def __call__(self, selector: str) -> bool:
         if selector not in self.cache:

@@ -14,6 +14,8 @@ from __future__ import annotations
 from dataclasses import replace
 from types import TracebackType
 
+import msgspec
+
 from adrguard.core.errors import UserError
 from adrguard.core.findings import INTERNAL_ERROR, Finding, Severity
 from adrguard.core.model import Decision, Location
@@ -38,7 +40,8 @@ def run_contained(rule: type[BaseRule], ctx: RuleContext) -> list[Finding]:
             if culprit is None:
                 return crashes
             rest = tuple(d for d in current.corpus.decisions if d is not culprit)
-            current = replace(current, corpus=replace(current.corpus, decisions=rest))
+            corpus = msgspec.structs.replace(current.corpus, decisions=rest)
+            current = replace(current, corpus=corpus)
             continue
         return crashes + found
     return crashes

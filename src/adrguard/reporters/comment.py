@@ -13,8 +13,10 @@ each time with a note saying so.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from urllib.parse import quote
+
+from msgspec.structs import replace
 
 from adrguard.core.findings import Report
 from adrguard.core.graph.graph import Edge, Graph

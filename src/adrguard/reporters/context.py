@@ -10,8 +10,10 @@ from __future__ import annotations
 import inspect
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
+
+import msgspec
+from msgspec.structs import replace
 
 from adrguard.core.findings import Finding, Report, Severity, Summary, fingerprint
 from adrguard.core.wording import plural
@@ -24,8 +26,7 @@ INFORMATION_URI = "https://github.com/adrguard/adrguard"
 HELP_BASE = "https://github.com/adrguard/adrguard/blob/main/docs/rules/"
 
 
-@dataclass(frozen=True, slots=True)
-class DecisionInfo:
+class DecisionInfo(msgspec.Struct, frozen=True):
     """A one-line view of a decision, for reporters that name decisions (markdown)."""
 
     id: str
@@ -34,17 +35,18 @@ class DecisionInfo:
     status: str | None = None  # normalised status value, None when no status is stated
 
 
-@dataclass(frozen=True)
-class ReportContext:
+class ReportContext(msgspec.Struct, frozen=True):
     """Everything a reporter needs besides the report (see the module docstring)."""
 
     version: str
     rules: tuple[RuleMeta, ...] = ()  # the catalogue, in code order (SARIF driver.rules)
-    descriptions: Mapping[str, str] = field(default_factory=dict)  # code -> full description
+    # code -> full description
+    descriptions: Mapping[str, str] = msgspec.field(default_factory=dict)
     help_base: str = HELP_BASE  # rule docs: <help_base><CODE>.md
     information_uri: str = INFORMATION_URI
     repo_url: str | None = None  # web URL of the checked repository (markdown links files)
-    decisions: Mapping[str, DecisionInfo] = field(default_factory=dict)  # id -> info, optional
+    # id -> info, optional
+    decisions: Mapping[str, DecisionInfo] = msgspec.field(default_factory=dict)
     color: bool = False  # text: render with rich colours (the output is a terminal)
     quiet: bool = False  # text: the findings only, without the summary lines (-q)
     tool_name: str = "adrguard"

@@ -17,14 +17,14 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any, Literal
+
+import msgspec
 
 Stream = Literal["text", "json", "commands"]
 
 
-@dataclass(frozen=True)
-class OutputFormat:
+class OutputFormat(msgspec.Struct, frozen=True):
     """One ``--format NAME`` of one report kind."""
 
     name: str

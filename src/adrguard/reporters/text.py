@@ -17,10 +17,10 @@ message's line breaks become indented continuation lines.
 from __future__ import annotations
 
 import io
-import re
-from dataclasses import dataclass
 from itertools import groupby
 from typing import TYPE_CHECKING
+
+import msgspec
 
 from adrguard.core.findings import Finding, Report, Severity
 from adrguard.core.textsafe import neutralise
@@ -51,11 +51,11 @@ def visible(value: str) -> str:
 def _lines(message: str) -> list[str]:
     if "\n" not in message and "\r" not in message:
         return [message]
-    return re.split(_NEWLINE, message)
+    # what re.split(_NEWLINE, message) gives, without compiling it: CRLF first, then CR, LF
+    return message.replace("\r\n", "\n").replace("\r", "\n").split("\n")
 
 
-@dataclass(frozen=True, slots=True)
-class _Row:
+class _Row(msgspec.Struct, frozen=True):
     """One finding, laid out."""
 
     where: str

@@ -10,6 +10,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar, cast
 
+import msgspec
+
 from adrguard.core.conventions.log import Log, logs_of
 from adrguard.core.findings import Finding, Severity
 from adrguard.core.model import ChangeSet, Corpus, Decision, Location
@@ -19,8 +21,7 @@ if TYPE_CHECKING:  # read only with --against (ADR509)
     from adrguard.core.authoring.claims import Claims
 
 
-@dataclass(frozen=True, slots=True)
-class RuleMeta:
+class RuleMeta(msgspec.Struct, frozen=True):
     """What the catalogue says of a rule, and the flags the engine runs it by (the engine
     names no rule code: whatever it treats specially, it reads here)."""
 
@@ -39,15 +40,14 @@ class RuleMeta:
 T = TypeVar("T")
 
 
-@dataclass(frozen=True)
-class Catalogue:
+class Catalogue(msgspec.Struct, frozen=True):
     """A set of rules and the codes retired from it: what a run may select and what a
     ``select``, ``ignore`` or suppression comment may name. The registry's is
     :data:`adrguard.rules.CATALOGUE`; the engine runs the catalogue it is given and hands it to
     the rules on the :class:`RuleContext`."""
 
     rules: tuple[type[BaseRule], ...] = ()
-    retired: Mapping[str, str] = field(default_factory=dict)
+    retired: Mapping[str, str] = msgspec.field(default_factory=dict)
 
     def known(self) -> list[tuple[str, str]]:
         """(code, name) of every rule."""

@@ -6,7 +6,8 @@ Registered through :mod:`adrguard.rules.relationships` (its ``RULES`` tuple list
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+
+import msgspec
 
 from adrguard.core.findings import Finding, Severity
 from adrguard.core.graph import graph
@@ -110,8 +111,7 @@ def _pair(kind: RelKind, source: str, target: str) -> _Pair:
     return (_PAIRS[kind].value, source, target)
 
 
-@dataclass
-class _Evidence:
+class _Evidence(msgspec.Struct):
     """Per log (root): the kinds written for each of its supersession and amendment pairs."""
 
     tooling: bool

@@ -4,8 +4,9 @@ history of a shallow clone when asked), the files a diff names, and the refs a g
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
+
+import msgspec
 
 from adrguard.adapters.git.command import GitError, decode_path, require_repo, run
 from adrguard.core.errors import UserError
@@ -150,8 +151,7 @@ def _fetch(repo_root: Path, flag: str, remote: str, refspecs: list[str]) -> None
         raise exc.saying(f"--deepen: git fetch {flag} {remote} failed: {exc.reason}") from None
 
 
-@dataclass(frozen=True)
-class Span:
+class Span(msgspec.Struct, frozen=True):
     """What a change spans: the commits ``base`` and ``head`` name, their merge base, the files
     changed from the merge base to head, and notes on how it was reached (``--deepen``, a base
     that is not an ancestor) and on what was not inspected."""
@@ -257,8 +257,7 @@ _GLOB = frozenset("*?[")
 _REF_FOLDERS = ("refs/heads/", "refs/remotes/", "refs/tags/")
 
 
-@dataclass(frozen=True)
-class Listed:
+class Listed(msgspec.Struct, frozen=True):
     """The refs ``--against`` names: (ref, commit, whether a glob matched it) each commit once,
     and a note for each ref a glob matched that names no commit (a tree, a blob), skipped."""
 

@@ -5,14 +5,14 @@ process)."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
+
+import msgspec
 
 from adrguard.adapters.git.command import GitError, decode_path, run
 
 
-@dataclass(frozen=True, slots=True)
-class Entry:
+class Entry(msgspec.Struct, frozen=True):
     """One row of ``git ls-tree``: ``kind`` is ``blob`` (a file or symlink), ``tree`` or
     ``commit`` (a submodule)."""
 

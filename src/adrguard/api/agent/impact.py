@@ -14,6 +14,8 @@ import re
 from dataclasses import replace
 from typing import Any
 
+from msgspec import structs
+
 from adrguard.api.agent.workspace import (
     SCHEMA_VERSION,
     ConfigurationError,
@@ -73,9 +75,8 @@ def analyze_impact(
     config = ws.config()
     manifest = read_manifest(ws, manifest_path, config.options.max_file_size)
     options = config.options
-    config = replace(
-        config, options=replace(options, impact=replace(options.impact, manifest=manifest.path))
-    )
+    table = structs.replace(options.impact, manifest=manifest.path)
+    config = structs.replace(config, options=replace(options, impact=table))
     try:
         statuses = configured_statuses(config.options)
     except UserError as exc:

@@ -280,7 +280,7 @@ def _new_findings(corpus: Corpus, after: Corpus, config: Config, mover: Mover) -
     URLs are left out of the comparison: one into this repository at its default branch names
     the file as the branch holds it until the move is merged, and the plan lists it as a risk
     (a URL is never rewritten); one at another ref never names the work tree."""
-    from dataclasses import replace
+    from msgspec.structs import replace
 
     from adrguard.api.check import CheckRequest, run_check
 

@@ -19,9 +19,10 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from msgspec.structs import replace
 
 from adrguard.config import Config
 from adrguard.core.cancel import Token, checkpoint

@@ -151,7 +151,7 @@ def corpus_of(
         mirrors=found.mirrors,
     )
     if store is not None and place is not None and keys:
-        from dataclasses import replace
+        from msgspec.structs import replace
 
         from adrguard.api.pipeline.records import load_facts
 
@@ -165,7 +165,7 @@ def corpus_of(
 def keep_mirrors(corpus: Corpus, mirrors: Mapping[str, str]) -> Corpus:
     """``corpus`` with the files ``mirrors`` names (translation mirrors of another state of
     the repository, such as the base of a change) left out of the records again, as mirrors."""
-    from dataclasses import replace
+    from msgspec.structs import replace
 
     again = {d.path: mirrors[d.path] for d in corpus.decisions if d.path in mirrors}
     if not again:

@@ -209,9 +209,13 @@ def _options_key(config: Config) -> str:
     import json
     from dataclasses import fields, is_dataclass
 
+    import msgspec
+
     def plain(value: object) -> object:
         if is_dataclass(value) and not isinstance(value, type):
             return plain({f.name: getattr(value, f.name) for f in fields(value)})
+        if isinstance(value, msgspec.Struct):
+            return plain({f.name: getattr(value, f.name) for f in msgspec.structs.fields(value)})
         if isinstance(value, Mapping):
             return [[str(k), plain(v)] for k, v in sorted(value.items(), key=lambda kv: str(kv[0]))]
         if isinstance(value, list | tuple):

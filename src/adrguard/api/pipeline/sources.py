@@ -19,9 +19,11 @@ before it), which the gate (:mod:`adrguard.api.gate`) judges findings by.
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+import msgspec
+from msgspec.structs import replace
 
 from adrguard.adapters.files import Discovery
 from adrguard.adapters.source import WorkTree
@@ -40,8 +42,7 @@ if TYPE_CHECKING:
 CHECK = "check"  # scan for citations as check does (adrguard.api.pipeline.citation_scan.CHECK)
 
 
-@dataclass(frozen=True)
-class Scope:
+class Scope(msgspec.Struct, frozen=True):
     """A change being judged: what it touches, and the corpus before it (whose findings tell
     the older ones from those the change causes)."""
 
@@ -49,11 +50,10 @@ class Scope:
     touched: frozenset[str]
     before: Corpus | None  # None: nothing before the change (every finding is new)
     config: Config
-    renames: Mapping[str, str] = field(default_factory=dict)  # old path -> new path
+    renames: Mapping[str, str] = msgspec.field(default_factory=dict)  # old path -> new path
 
 
-@dataclass(frozen=True)
-class Sources:
+class Sources(msgspec.Struct, frozen=True):
     """What a request is run over: the corpus (and what discovery found, None when it came from
     git), the change and its scope, what other changes add."""
 
@@ -65,8 +65,7 @@ class Sources:
     skipped: str | None = None  # why nothing is checked (the hook: nothing relevant)
 
 
-@dataclass(frozen=True)
-class Others:
+class Others(msgspec.Struct, frozen=True):
     """What other changes add (``--against`` refs, a ``--claims`` file), read once the corpus of
     this side is known."""
 

@@ -9,9 +9,10 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+import msgspec
 
 from adrguard.adapters.layout import longest_first as longest_first
 from adrguard.adapters.layout import root_of as root_of
@@ -22,8 +23,7 @@ if TYPE_CHECKING:
     from adrguard.adapters.files import Discovery
 
 
-@dataclass(frozen=True)
-class Targets:
+class Targets(msgspec.Struct, frozen=True):
     """The paths given, repo-relative, and which of them are folders."""
 
     paths: tuple[str, ...] = ()

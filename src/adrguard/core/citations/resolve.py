@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from functools import cached_property
+
+import msgspec
 
 from adrguard.core.citations.scan import GENERIC_PREFIXES, Scheme
 from adrguard.core.graph import graph as graph_mod
@@ -25,8 +26,7 @@ UNKNOWN = "unknown"
 AMBIGUOUS = "ambiguous"
 
 
-@dataclass(frozen=True, slots=True)
-class Cited:
+class Cited(msgspec.Struct, frozen=True):
     """One citation and the records it names (none: unknown; several: ambiguous)."""
 
     file: CitingFile
@@ -177,8 +177,7 @@ def index(corpus: Corpus) -> Index:
     return corpus.derived("citations", lambda: Index(corpus))
 
 
-@dataclass(frozen=True, slots=True)
-class Standing:
+class Standing(msgspec.Struct, frozen=True):
     """Whether a cited record is in force, and if not what replaced it."""
 
     state: str  # "in-force" | "superseded" | "rejected" | "deprecated" | "other"

@@ -9,7 +9,7 @@ every match ends and the scan stays linear. Files of no known syntax are not sca
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import msgspec
 
 CODE = "code"
 DOC = "doc"
@@ -92,8 +92,7 @@ _BY_NAME: dict[str, tuple[str, str]] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class Syntax:
+class Syntax(msgspec.Struct, frozen=True):
     """How one file is read: ``kind`` (code or doc) and ``family`` (a key of :data:`TOKENS`,
     or ``markdown``/``text`` for documents)."""
 

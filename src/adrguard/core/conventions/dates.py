@@ -15,7 +15,8 @@ import datetime as dt
 import re
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
+
+import msgspec
 
 from adrguard.core.lazyre import lazy
 
@@ -65,8 +66,7 @@ FAMILY_PICTURE = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class Reading:
+class Reading(msgspec.Struct, frozen=True):
     """What a written date says."""
 
     written: str
@@ -187,8 +187,7 @@ def _numeric(text: str, m: re.Match[str]) -> Reading:
 SETTLED = 0.75  # share of a log's telling numeric dates (a day over 12) that settles its order
 
 
-@dataclass(frozen=True, slots=True)
-class DateHabit:
+class DateHabit(msgspec.Struct, frozen=True):
     """The date family a log writes: ``count`` of ``total`` dated records use ``family``."""
 
     family: str

@@ -127,7 +127,8 @@ def _is_part(d: Decision, names: set[tuple[str, int] | str]) -> bool:
 def _is_example(d: Decision) -> bool:
     stem = _stem(d.path).casefold()
     number = ids.parse_name(stem).number
-    if not (_EXAMPLE_NAME.search(stem) or number == 0):
+    named = any(w in stem for w in ("example", "sample", "demo")) and _EXAMPLE_NAME.search(stem)
+    if not (named or number == 0):
         return False
     placeholder_title = d.title is None and d.title_raw is not None
     template_status = d.status is Status.UNKNOWN and bool(d.status_raw)

@@ -12,8 +12,9 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from functools import cached_property
+
+import msgspec
 
 from adrguard.core.adrformat import GENERIC
 from adrguard.core.conventions import dates, naming
@@ -46,8 +47,7 @@ def is_signpost(d: Decision) -> bool:
     return len(body.split()) <= _SIGNPOST_WORDS and bool(_URL.search(d.text) or d.links)
 
 
-@dataclass(frozen=True, slots=True)
-class StatusHabit:
+class StatusHabit(msgspec.Struct, frozen=True):
     """Whether a log states statuses: in most records (``since == 0``), in every record written
     after it adopted them (``since`` = the first such record's position in log order), or not
     (``since is None``)."""
@@ -195,7 +195,8 @@ class Log:
     def _pseudo_headings(self, d: Decision) -> tuple[str, ...]:
         found = self._pseudo.get(d.path)
         if found is None:
-            bold = _LINE_START_BOLD.search(d.text) is not None  # no bold line, no pseudo-heading
+            text = d.text  # no bold line, no pseudo-heading
+            bold = ("**" in text or "__" in text) and _LINE_START_BOLD.search(text) is not None
             found = self._pseudo[d.path] = tuple(pseudo_headings(d.text)) if bold else ()
         return found
 

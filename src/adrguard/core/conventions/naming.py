@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
+
+import msgspec
 
 from adrguard.core.lazyre import lazy
 from adrguard.core.parse import formats
@@ -23,8 +24,7 @@ _HARMFUL = lazy(r"[#?%\x00-\x1f\x7f]")
 STRONG = 0.75  # share of a log's records that makes a habit a convention
 
 
-@dataclass(frozen=True, slots=True)
-class Name:
+class Name(msgspec.Struct, frozen=True):
     """One record name split into its parts."""
 
     shown: str  # the file name, or the folder name of a folder record
@@ -70,7 +70,10 @@ class Name:
     @property
     def harmful(self) -> str:
         """Characters that break a relative link to this record (``#``, ``?``, ``%``)."""
-        return "".join(dict.fromkeys(_HARMFUL.findall(self.shown)))
+        shown = self.shown
+        if shown.isprintable() and "#" not in shown and "?" not in shown and "%" not in shown:
+            return ""  # nothing _HARMFUL matches (its controls are not printable)
+        return "".join(dict.fromkeys(_HARMFUL.findall(shown)))
 
 
 def split(path: str, root: str) -> Name:
@@ -93,8 +96,7 @@ def split(path: str, root: str) -> Name:
     return Name(shown, folder, "plain", "", "", "", "", stem, ext)
 
 
-@dataclass(frozen=True, slots=True)
-class Habit:
+class Habit(msgspec.Struct, frozen=True):
     """What ``count`` of ``total`` names do; a convention when the share is at least STRONG."""
 
     value: object
@@ -122,8 +124,7 @@ def _habit(values: Iterable[tuple[object, str]]) -> Habit:
     return Habit(value, count, sum(counts.values()), examples[value])
 
 
-@dataclass(frozen=True, slots=True)
-class Scheme:
+class Scheme(msgspec.Struct, frozen=True):
     """The naming habits of one log."""
 
     structure: Habit  # Name.structure; example: a pattern such as "ADR-NNN-slug.md"

@@ -24,8 +24,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from typing import Any
+
+import msgspec
 
 from adrguard.core.lazyre import lazy
 
@@ -135,8 +136,7 @@ def meaning_of(entry: str) -> str | None:
     return None
 
 
-@dataclass(frozen=True, slots=True)
-class Requirement:
+class Requirement(msgspec.Struct, frozen=True):
     """One required entry: ``"consequences|outcome"`` accepts any carrier of either."""
 
     entry: str  # as configured

@@ -14,7 +14,7 @@ Pure: no I/O.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import msgspec
 
 from adrguard.core.conventions.sections import Requirement, fold
 from adrguard.core.model import Corpus, Decision, SourceFile
@@ -27,8 +27,7 @@ _STATUS_WORDS = frozenset(STATUS_HEADINGS)
 MIN_SHARED = 2  # headings a record must share with a template to follow it
 
 
-@dataclass(frozen=True, slots=True)
-class Template:
+class Template(msgspec.Struct, frozen=True):
     """A log's template: its path and its section headings (as written, and folded)."""
 
     path: str

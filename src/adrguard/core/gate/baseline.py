@@ -21,7 +21,9 @@ import hashlib
 import re
 from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+
+import msgspec
+from msgspec.structs import replace
 
 from adrguard.core.findings import Finding
 from adrguard.core.lazyre import lazy
@@ -47,8 +49,7 @@ def message_key(message: str) -> str:
     return " ".join(_PARTS.sub(mask, message).split())
 
 
-@dataclass(frozen=True, slots=True)
-class Entry:
+class Entry(msgspec.Struct, frozen=True):
     """One finding as the baseline records it."""
 
     code: str
@@ -97,8 +98,7 @@ def sort_entries(entries: Iterable[Entry]) -> list[Entry]:
     return sorted(entries, key=lambda e: (e.path, e.code, e.key, e.decision or "", e.message))
 
 
-@dataclass(frozen=True, slots=True)
-class Match:
+class Match(msgspec.Struct, frozen=True):
     """Which findings an entry list knows, which are new, which entries found nothing."""
 
     known: tuple[Finding, ...]

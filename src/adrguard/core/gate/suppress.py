@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+
+import msgspec
 
 from adrguard.core.lazyre import lazy
 from adrguard.core.model import Corpus, Decision
@@ -36,8 +37,7 @@ _SPLIT = lazy(r"[\s,]+")
 _REASON = lazy(r"\s--(?:\s|$)")
 
 
-@dataclass(frozen=True, slots=True)
-class Suppression:
+class Suppression(msgspec.Struct, frozen=True):
     """One directive: which rules (as written) it silences, where it is and which line it covers."""
 
     kind: str  # FILE | NEXT_LINE

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
+
+import msgspec
+from msgspec.structs import replace
 
 from adrguard.core.errors import UserError
 from adrguard.core.generated.index import sort_key
@@ -45,8 +47,7 @@ VIEW_ID_PREFIX = "CURRENT:"
 DRAFT_MARK = "<!-- adrguard:current:draft -->"
 
 
-@dataclass(frozen=True)
-class Settings:
+class Settings(msgspec.Struct, frozen=True):
     """The CURRENT view settings: view and manifest file names, and the selection."""
 
     view: str  # file name relative to each root
@@ -194,8 +195,7 @@ def build_manifest(
 # --- comparison -------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Reason:
+class Reason(msgspec.Struct, frozen=True):
     """Why a CURRENT.md view is out of date (an ADR40x finding)."""
 
     code: str  # ADR404 .. ADR408
@@ -204,15 +204,14 @@ class Reason:
     decision_id: str | None = None
 
 
-@dataclass(frozen=True)
-class CurrentState:
+class CurrentState(msgspec.Struct, frozen=True):
     """One root's CURRENT view and manifest, with why they are out of date (none: fresh)."""
 
     root: str
     view: str
     manifest_path: str
     manifest: Manifest | None
-    reasons: tuple[Reason, ...] = field(default_factory=tuple)
+    reasons: tuple[Reason, ...] = msgspec.field(default_factory=tuple)
 
     @property
     def fresh(self) -> bool:

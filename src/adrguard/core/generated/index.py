@@ -9,7 +9,9 @@ is the user's and survives every rewrite. Output is LF with a trailing newline o
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+
+import msgspec
+from msgspec.structs import replace
 
 from adrguard.core.errors import UserError
 from adrguard.core.generated.region import (
@@ -45,8 +47,7 @@ ARCHIVE_TEMPLATE = "# Archived architecture decision records\n\n{index}\n"
 _ESCAPE = lazy(r"([\\`*_\[\]<|])")
 
 
-@dataclass(frozen=True)
-class IndexSettings:
+class IndexSettings(msgspec.Struct, frozen=True):
     """The ``[index]`` config table, checked."""
 
     enabled: bool | None  # None: automatic (managed when a marked index exists)
@@ -161,8 +162,7 @@ def from_template(template: str, block: str) -> str:
 # --- targets and states -----------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class IndexTarget:
+class IndexTarget(msgspec.Struct, frozen=True):
     """An index file to generate: where, for which root, and the records it lists."""
 
     path: str  # repo-relative path of the index file
@@ -171,8 +171,7 @@ class IndexTarget:
     decisions: tuple[Decision, ...]
 
 
-@dataclass(frozen=True)
-class IndexState:
+class IndexState(msgspec.Struct, frozen=True):
     """One index compared with what adrguard would write now.
 
     ``kind``: ``fresh`` | ``stale`` | ``missing`` | ``unmanaged`` (no markers) | ``malformed``.

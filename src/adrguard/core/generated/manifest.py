@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
+
+import msgspec
 
 from adrguard.core.model import Corpus
 
@@ -25,8 +25,7 @@ COVERAGE = ("kept", "summarized", "consolidated", "open", "archive-candidate")
 DEFAULT_STATUSES: tuple[str, ...] = ("accepted",)
 
 
-@dataclass(frozen=True)
-class Selection:
+class Selection(msgspec.Struct, frozen=True, dict=True):
     """Which decisions a CURRENT view covers: globs relative to the root, and statuses."""
 
     include: tuple[str, ...] = ()  # empty: every record of the root
@@ -63,8 +62,7 @@ def _globs(patterns: tuple[str, ...]) -> Any:
         return pathspec.PathSpec.from_lines("gitwildmatch", patterns)
 
 
-@dataclass(frozen=True, order=True)
-class Member:
+class Member(msgspec.Struct, frozen=True, order=True):
     """One record listed in a CURRENT.sources.json manifest."""
 
     path: str
@@ -80,8 +78,7 @@ class Member:
         return out
 
 
-@dataclass(frozen=True)
-class Manifest:
+class Manifest(msgspec.Struct, frozen=True):
     """A root's CURRENT.sources.json manifest."""
 
     root: str
@@ -126,7 +123,8 @@ def dump(manifest: Manifest) -> str:
 
 def path_problem(path: str, root: str) -> str | None:
     """Why ``path`` may not appear in the manifest of ``root`` (None when it is fine)."""
-    if not path or path.startswith(("/", "\\")) or re.match(r"^[A-Za-z]:", path) or "\\" in path:
+    drive = path[:1].isascii() and path[:1].isalpha() and path[1:2] == ":"  # C:
+    if not path or path.startswith(("/", "\\")) or drive or "\\" in path:
         return f"{path!r} is not a repository-relative POSIX path"
     parts = path.split("/")
     if ".." in parts or "." in parts or "" in parts:

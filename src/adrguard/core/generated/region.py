@@ -4,8 +4,8 @@ ends, and the marked region of a markdown file that adrguard owns. Pure string w
 from __future__ import annotations
 
 import hashlib
-import re
-from dataclasses import dataclass
+
+import msgspec
 
 from adrguard.core import relpath
 from adrguard.core.errors import UserError
@@ -31,7 +31,8 @@ def relative_name(value: object, where: str) -> str:
         raise UserError(f"{where} must be a non-empty path relative to the ADR root")
     text = value.strip().replace("\\", "/")
     parts = text.split("/")
-    if text.startswith("/") or re.match(r"^[A-Za-z]:", text) or ".." in parts:
+    drive = text[:1].isascii() and text[:1].isalpha() and text[1:2] == ":"  # C:
+    if text.startswith("/") or drive or ".." in parts:
         raise UserError(
             f"{where} = {value!r} must stay inside the ADR root (no absolute path, no '..')"
         )
@@ -67,8 +68,7 @@ def relative_link(from_file: str, to_path: str) -> str:
 # --- markers ----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Markers:
+class Markers(msgspec.Struct, frozen=True):
     """Where the generated region is. ``problem`` is set when the markers are unusable."""
 
     start: int | None = None  # 0-based line index of the start marker

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
+
+import msgspec
 
 from adrguard.core.graph.resolve import Resolution, Resolver, record_key
 from adrguard.core.model import (
@@ -54,8 +55,7 @@ NOT_YET_ACTIVE = frozenset({Status.PROPOSED, Status.REJECTED, Status.DRAFT})
 EDGE_KINDS: tuple[str, ...] = ("supersedes", "amends", "depends-on", "relates-to", "in-favour-of")
 
 
-@dataclass(frozen=True, slots=True)
-class Declared:
+class Declared(msgspec.Struct, frozen=True):
     """One relationship as declared by its source record, with its resolution."""
 
     source: Decision
@@ -67,14 +67,13 @@ class Declared:
         return self.resolution.decision
 
 
-@dataclass(frozen=True, slots=True)
-class Edge:
+class Edge(msgspec.Struct, frozen=True):
     """A normalised edge between two records (by path), with the declarations behind it."""
 
     kind: str
     source: str
     target: str
-    declared: tuple[Declared, ...] = field(default=())
+    declared: tuple[Declared, ...] = msgspec.field(default=())
 
 
 def strongly_connected(nodes: Sequence[str], succ: Mapping[str, Iterable[str]]) -> list[list[str]]:

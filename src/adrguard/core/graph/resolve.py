@@ -25,9 +25,10 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from functools import cached_property
 from urllib.parse import unquote
+
+import msgspec
 
 from adrguard.core.graph.routes import Routes
 from adrguard.core.lazyre import lazy
@@ -43,8 +44,7 @@ _RECORD_FILES = frozenset({"readme.md", "index.md"})
 LIST_LIMIT = 8  # records an ambiguity names before it counts the rest
 
 
-@dataclass(frozen=True, slots=True)
-class Target:
+class Target(msgspec.Struct, frozen=True):
     """A link destination taken apart.
 
     ``kind``: ``empty`` | ``anchor`` (same file) | ``external`` | ``path``. For ``path``,
@@ -126,8 +126,7 @@ def parse_target(raw: str, source_path: str, repository: Repository | None = Non
     return Target("path", raw, path, fragment, repo_path, escapes, from_url)
 
 
-@dataclass(frozen=True, slots=True)
-class Resolution:
+class Resolution(msgspec.Struct, frozen=True):
     """What a relationship target means: ``resolved`` (one record), ``unresolved``, ``ambiguous``
     (several records) or ``external`` (outside this repository; cannot be checked)."""
 

@@ -49,8 +49,9 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
 from functools import cached_property
+
+import msgspec
 
 from adrguard.core.lazyre import lazy
 from adrguard.core.model import Corpus, Decision
@@ -80,8 +81,7 @@ _STRIP_SUFFIX = lazy(r"\.(?:md|mdx|markdown|html?)$", re.I)
 _MARKDOWN = lazy(r"\.(?:md|mdx|markdown)$", re.I)
 
 
-@dataclass(frozen=True, slots=True)
-class Reading:
+class Reading(msgspec.Struct, frozen=True):
     """What a link that is not a repository path is on the site.
 
     ``kind``: ``route`` (names ``records``), ``file`` (a file of a site folder, ``detail``),
@@ -111,8 +111,7 @@ def _split(route: str) -> tuple[str, str]:
     return base, key
 
 
-@dataclass(frozen=True)
-class _Index:
+class _Index(msgspec.Struct, frozen=True):
     """What a route's last segment may name, over some records: slugs, file names, numbers."""
 
     keys: Mapping[str, tuple[Decision, ...]]  # casefolded slug / stem -> records
@@ -160,8 +159,7 @@ class _Index:
         return ()
 
 
-@dataclass(frozen=True)
-class _Log:
+class _Log(msgspec.Struct, frozen=True):
     """One log's site: its records' route keys, evidence and learned route bases."""
 
     root: str

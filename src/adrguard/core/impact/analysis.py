@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Iterable
-from dataclasses import dataclass
 from typing import Any
+
+import msgspec
 
 from adrguard.core.citations.resolve import cited_by
 from adrguard.core.errors import UserError
@@ -41,8 +42,7 @@ STATUS_CHOICES = (
 _NUMBER = lazy(r"^(?:adr[-_ ]?)?#?0*(\d+)$", re.IGNORECASE)
 
 
-@dataclass(frozen=True, slots=True)
-class Governor:
+class Governor(msgspec.Struct, frozen=True):
     """One source of governance: a record's front matter, or one manifest mapping."""
 
     decision: str  # as written (front matter: the record's own path)
@@ -52,8 +52,7 @@ class Governor:
     note: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Affected:
+class Affected(msgspec.Struct, frozen=True):
     """A decision that governs some of the changed files, and which ones."""
 
     decision: Decision
@@ -62,8 +61,7 @@ class Affected:
     notes: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class MappingIssue:
+class MappingIssue(msgspec.Struct, frozen=True):
     """A mapping entry naming an unknown, ambiguous or inactive decision."""
 
     decision: str  # as written in the mapping
@@ -74,8 +72,7 @@ class MappingIssue:
     successor: Decision | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Coverage:
+class Coverage(msgspec.Struct, frozen=True):
     """How many changed files are decision records, governed by some decision, or by none."""
 
     changed: int  # changed files
@@ -84,8 +81,7 @@ class Coverage:
     ungoverned: int
 
 
-@dataclass(frozen=True)
-class Impact:
+class Impact(msgspec.Struct, frozen=True):
     """What a change touches: the governing decisions, mapping problems and coverage."""
 
     changes: ChangeSet

@@ -16,9 +16,10 @@ import re
 import warnings
 from bisect import bisect_left
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from itertools import islice
 from typing import TYPE_CHECKING, Any
+
+import msgspec
 
 from adrguard.core.lazyre import lazy
 
@@ -26,6 +27,8 @@ if TYPE_CHECKING:
     from adrguard.core.model import Corpus
 
 _META = frozenset("*?[\\")
+_DRIVE_LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")  # `C:/`, `c:\`
+_DRIVE_ENDS = frozenset((":/", ":\\"))
 
 
 def _pattern_class() -> Any:
@@ -60,9 +63,9 @@ def _place_problem(glob: str) -> str | None:
     body = glob[1:] if glob.startswith("!") else glob
     if not body.strip():
         return "an empty glob matches nothing"
-    if body.startswith(("/", "\\")) or re.match(r"^[A-Za-z]:[\\/]", body):
+    if body.startswith(("/", "\\")) or (body[:1] in _DRIVE_LETTERS and body[1:3] in _DRIVE_ENDS):
         return "absolute paths are not allowed: write the path relative to the repository root"
-    if ".." in re.split(r"[\\/]", body):
+    if ".." in body.replace("\\", "/").split("/"):
         return "'..' escapes the repository: write the path relative to the repository root"
     return None
 
@@ -88,8 +91,7 @@ _UNESCAPE = lazy(r"\\(.)", re.DOTALL)
 _WORD_ESCAPE = lazy(r"\\\w")  # ``\d``, ``\1``: an escape ``re`` may refuse or read as a class
 
 
-@dataclass(frozen=True, slots=True)
-class _Matcher:
+class _Matcher(msgspec.Struct, frozen=True):
     prefix: str  # every match starts with it ("" = may match anywhere)
     regex: re.Pattern[str] | None  # None: everything under ``prefix`` matches (a folder)
     exact: str | None = None  # a literal path: it, and everything below it, match
@@ -114,7 +116,6 @@ def _matcher(body: str) -> _Matcher | None:
             compiled = re.compile(regex, re.DOTALL)  # `[z-a]` fails only here
     except Exception as exc:  # pathspec's own error classes, and re.error
         raise ValueError(_reason(exc)) from None
-    literal = _LITERAL.fullmatch(regex)
     if literal is not None:
         return _literal(literal)
     return _Matcher(literal_prefix(body), compiled)

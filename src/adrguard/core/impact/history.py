@@ -10,7 +10,8 @@ from __future__ import annotations
 import difflib
 import json
 import re
-from dataclasses import dataclass
+
+import msgspec
 
 from adrguard.core.lazyre import lazy
 from adrguard.core.model import ChangeSet, Corpus, Decision
@@ -78,8 +79,7 @@ def first_difference(before: list[tuple[int, str]], after: list[tuple[int, str]]
     return 1
 
 
-@dataclass(frozen=True, slots=True)
-class Edited:
+class Edited(msgspec.Struct, frozen=True):
     """A record changed between the base and the head."""
 
     before: Decision
@@ -108,8 +108,7 @@ def edited_accepted(changes: ChangeSet, head: Corpus, options: Options) -> list[
     return out
 
 
-@dataclass(frozen=True, slots=True)
-class Deleted:
+class Deleted(msgspec.Struct, frozen=True):
     """A record the change deletes."""
 
     decision: Decision
@@ -136,8 +135,7 @@ def deleted_records(changes: ChangeSet, head: Corpus) -> list[Deleted]:
     return out
 
 
-@dataclass(frozen=True, slots=True)
-class Reused:
+class Reused(msgspec.Struct, frozen=True):
     """A new record reusing the id or number of a different base record."""
 
     decision: Decision

@@ -10,11 +10,11 @@ from __future__ import annotations
 import contextlib
 import difflib
 import json
-import re
 from bisect import bisect_right
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any
+
+import msgspec
 
 from adrguard.core.errors import UserError
 from adrguard.core.impact.globs import Compiled, compiled_globs, glob_problem
@@ -34,8 +34,7 @@ class ManifestError(UserError):
     """The impact manifest cannot be used; the message names the place and the fix."""
 
 
-@dataclass(frozen=True, slots=True)
-class MappingEntry:
+class MappingEntry(msgspec.Struct, frozen=True):
     decision: str  # as written: an id or a repo-relative path
     paths: tuple[str, ...]  # globs as written, ``!glob`` negations included
     components: tuple[str, ...]
@@ -44,12 +43,11 @@ class MappingEntry:
     column: int = 1
 
 
-@dataclass(frozen=True)
-class Manifest:
+class Manifest(msgspec.Struct, frozen=True):
     path: str
-    components: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    components: Mapping[str, tuple[str, ...]] = msgspec.field(default_factory=dict)
     mappings: tuple[MappingEntry, ...] = ()
-    component_lines: Mapping[str, int] = field(default_factory=dict)
+    component_lines: Mapping[str, int] = msgspec.field(default_factory=dict)
 
     def globs(self, entry: MappingEntry) -> tuple[str, ...]:
         """The entry's ordered glob list: its components' globs, then its own paths."""
@@ -213,7 +211,11 @@ class _Locator:
     def __init__(self, path: str, text: str) -> None:
         self.path = path
         self.text = text
-        self._line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
+        self._line_starts = [0]
+        end = text.find("\n")
+        while end >= 0:
+            self._line_starts.append(end + 1)
+            end = text.find("\n", end + 1)
         self._skip_value = json.JSONDecoder().raw_decode
         self._walk(self._SHALLOW)
 
