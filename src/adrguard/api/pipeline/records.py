@@ -6,9 +6,9 @@ depends on, and a damaged or foreign entry is a miss."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from pathlib import Path
 
 from adrguard.adapters.cache import Store
@@ -48,14 +48,23 @@ def parse_sources(
     records."""
     import hashlib
 
-    from adrguard.adapters.cache import Pack, digest, key, parser_signature, record_digest
+    from adrguard.adapters.cache import (
+        Pack,
+        Uncacheable,
+        digest,
+        key,
+        options_key,
+        parser_signature,
+        record_digest,
+    )
     from adrguard.api.pipeline.parsing import parse_all
 
     pack: Pack | None = None
     signature = b""
     if store is not None and place is not None:
-        signature = digest(parser_signature(), _options_key(config))
-        pack = Pack(store, key("records", signature, os.fspath(place)))
+        with contextlib.suppress(Uncacheable):  # an option it cannot key: parse, keep nothing
+            signature = digest(parser_signature(), options_key(config.options))
+            pack = Pack(store, key("records", signature, os.fspath(place)))
     out: list[Decision | None] = [None] * len(sources)
     todo: list[int] = []
     keys: dict[int, bytes] = {}
@@ -119,23 +128,3 @@ def _content_sha(data: bytes, sha: bytes) -> str:
     import hashlib
 
     return hashlib.sha256(data.replace(b"\r\n", b"\n")).hexdigest()
-
-
-def _options_key(config: Config) -> str:
-    """The parse options, canonically. ``today`` only matters to rules (ADR109): leaving it
-    out keeps parsed records valid from one day to the next."""
-    import json
-    from dataclasses import fields, is_dataclass
-
-    def plain(value: object) -> object:
-        if is_dataclass(value) and not isinstance(value, type):
-            return plain({f.name: getattr(value, f.name) for f in fields(value)})
-        if isinstance(value, Mapping):
-            return [[str(k), plain(v)] for k, v in sorted(value.items(), key=lambda kv: str(kv[0]))]
-        if isinstance(value, list | tuple):
-            return [plain(v) for v in value]
-        if value is None or isinstance(value, str | int | float | bool):
-            return value
-        return repr(value)
-
-    return json.dumps(plain(replace(config.options, today=None)), ensure_ascii=True)
