@@ -17,7 +17,7 @@ from adrguard.core.graph.graph import build as build
 from adrguard.core.model import Corpus
 from adrguard.reporters import graph as render
 from adrguard.reporters.formats import names
-from adrguard.reporters.mermaid import too_large
+from adrguard.reporters.graph import too_large
 
 if TYPE_CHECKING:
     from adrguard.reporters.graph_html import MermaidScript
