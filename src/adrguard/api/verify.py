@@ -2,7 +2,7 @@
 
 The corpus comes from the one pipeline (the files git will commit); each rule's decision from
 the one record lookup (:func:`adrguard.api.lookup.find_decision`); evidence files and tracked
-files are read safely (:mod:`adrguard.adapters.evidence`); the evaluation is pure
+files are read safely (:mod:`adrguard.adapters.reading`); the evaluation is pure
 (:mod:`adrguard.core.fitness`). Nothing is built, tested or run. The only write is the drift
 baseline, and only when asked (``write_baseline``).
 """
@@ -77,7 +77,7 @@ def load(
     """The corpus, the fitness manifest and each rule's decision; a manifest that cannot be
     used (invalid, an unknown decision, an evidence path outside the repository) is a
     :class:`UserError` naming the place."""
-    from adrguard.adapters.evidence import NOT_FOUND, read_file
+    from adrguard.adapters.reading import NOT_FOUND, read_file
 
     root = resolve_root(repo_root)
     cfg = config if config is not None else load_config(root, config_path)
@@ -147,7 +147,7 @@ def _run(
     documents = _documents(loaded.root, paths, cfg.options.verify.max_evidence_size)
     files = loaded.corpus.repo_files
     wanted = sorted({p for r in live for p in needed_files(r, files)})
-    from adrguard.adapters.evidence import read_tracked
+    from adrguard.adapters.reading import read_tracked
 
     texts = read_tracked(loaded.root, wanted, cfg.options.max_file_size)
     inputs = Inputs(files, documents, given, texts)
@@ -182,7 +182,7 @@ def _evidence_paths(
 
 
 def _documents(root: Path, paths: Sequence[str], limit: int) -> dict[str, Document]:
-    from adrguard.adapters.evidence import NOT_FOUND, read_file
+    from adrguard.adapters.reading import NOT_FOUND, read_file
 
     out: dict[str, Document] = {}
     for path in paths:
@@ -207,7 +207,7 @@ def _baseline_path(loaded: Loaded, baseline: str | None) -> tuple[str, bool]:
 def _judge(
     loaded: Loaded, run: Verification, baseline: str | None, missing_ok: bool
 ) -> Verification:
-    from adrguard.adapters.evidence import NOT_FOUND, read_file
+    from adrguard.adapters.reading import NOT_FOUND, read_file
 
     path, named = _baseline_path(loaded, baseline)
     data, why = read_file(loaded.root, path, MAX_BASELINE)
