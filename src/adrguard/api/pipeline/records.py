@@ -11,7 +11,17 @@ import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from adrguard.adapters.cache import Store
+from adrguard.adapters import cache
+from adrguard.adapters.cache import (
+    Pack,
+    Store,
+    Uncacheable,
+    digest,
+    key,
+    options_key,
+    parser_signature,
+    record_digest,
+)
 from adrguard.config import Config
 from adrguard.core.cancel import Token
 from adrguard.core.model import Decision, SourceFile
@@ -25,8 +35,6 @@ def open_store(config: Config, repo_root: Path) -> Store | None:
     ``ADRGUARD_CACHE_DIR``) is a configuration error, and the default one (a repository of the
     home folder) means running without a cache. A ``cache-dir`` set by the repository's own
     configuration must also lie inside the user's cache folder (:mod:`adrguard.pathguard`)."""
-    from adrguard.adapters import cache
-
     directory = cache.folder_for(config.cache, config.cache_dir, repo_root, config.source,
                                  from_repository=config.repository_config)
     if directory is None:
@@ -48,15 +56,6 @@ def parse_sources(
     records."""
     import hashlib
 
-    from adrguard.adapters.cache import (
-        Pack,
-        Uncacheable,
-        digest,
-        key,
-        options_key,
-        parser_signature,
-        record_digest,
-    )
     from adrguard.api.pipeline.parsing import parse_all
 
     pack: Pack | None = None
