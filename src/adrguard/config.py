@@ -43,8 +43,7 @@ from adrguard.core.settings import (
     ConfigTable,
     given,
     got,
-    keys,
-    subtables,
+    table_keys,
 )
 
 DEFAULT_ROOTS: tuple[str, ...] = (
@@ -138,16 +137,16 @@ def _check_keys(
     data: Mapping[str, Any], table: type[ConfigTable] | type[Any], where: str, prefix: str
 ) -> None:
     """Unknown keys, named with the closest key the declaration has, in every table."""
-    known = keys(table)
+    known = table_keys(table)
     for key in data:
         if key not in known:
             raise UserError(
                 f"{where}: unknown key {prefix + key!r}{_closest(key, sorted(known))}; "
                 "see docs/configuration.md for every key"
             )
-    for key, sub in subtables(table).items():
+    for key, sub in known.items():
         value = data.get(key)
-        if isinstance(value, Mapping):
+        if sub is not None and isinstance(value, Mapping):
             _check_keys(value, sub, where, f"{prefix}{key}.")
 
 

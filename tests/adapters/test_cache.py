@@ -424,3 +424,17 @@ def test_the_environment_turns_every_cache_off(
     assert cache_mod.folder_for(False, None, repo, from_repository=False) is None
     monkeypatch.setenv("ADRGUARD_NO_CACHE", "1")
     assert cache_mod.folder_for(True, None, repo, from_repository=False) is None
+
+
+def test_one_canonical_form_of_the_parse_options_keys_records_and_root_samples() -> None:
+    """``options_key`` is what the record cache and root detection both key by: ``today`` is
+    left out (records outlive the date), every other option counts, and an option it cannot
+    write out faithfully raises ``Uncacheable`` (nothing is kept) instead of a guess."""
+    from adrguard.core.options import Options
+
+    plain = cache_mod.options_key(Options())
+    assert cache_mod.options_key(Options(today="2031-01-02")) == plain
+    assert cache_mod.options_key(Options(status_synonyms={"agreed": "accepted"})) != plain
+    assert cache_mod.options_key(Options(max_file_size=10)) != plain
+    with pytest.raises(cache_mod.Uncacheable):
+        cache_mod.options_key(Options(extra={"when": object()}))

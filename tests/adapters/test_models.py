@@ -17,9 +17,7 @@ from typing import Any, ClassVar
 import pytest
 from fakeprovider import KEY, FakeProvider, running
 
-from adrguard.adapters.models import open_provider
-from adrguard.adapters.models.anthropic import Anthropic
-from adrguard.adapters.models.openai_compatible import OpenAICompatible
+from adrguard.adapters.models import Anthropic, OpenAICompatible, open_provider
 from adrguard.adapters.models.transport import post_json, retry_after, tls_context
 from adrguard.core.agent.judge import Endpoint, Prompt, ProviderError
 

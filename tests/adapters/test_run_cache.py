@@ -118,11 +118,11 @@ def test_a_stored_run_is_used_only_under_the_same_key(tmp_path: Path) -> None:
 
 def test_the_key_is_the_same_in_every_process() -> None:
     """Sets are written sorted: string hashing differs between processes."""
-    code = ("from adrguard.adapters.run_cache import canonical, _order\n"
+    code = ("from adrguard.adapters.cache import canonical, order\n"
             "from adrguard.config import Config\n"
             "from adrguard.core.model import Corpus\n"
             "c = Corpus((), repo_files=frozenset('abcdefghij'), shallow_roots=frozenset('xyz'))\n"
-            "print(_order(canonical(c)) + _order(canonical(Config(exclude=('a', 'b')))))")
+            "print(order(canonical(c)) + order(canonical(Config(exclude=('a', 'b')))))")
     outs = {subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
                            text=True, env={"PYTHONHASHSEED": str(seed)}).stdout
             for seed in (1, 2, 3)}

@@ -31,9 +31,8 @@ from adrguard.api.pipeline.corpus import load
 from adrguard.cli import main
 from adrguard.core.graph.graph import build
 from adrguard.core.textsafe import neutralise
-from adrguard.reporters.graph import view
+from adrguard.reporters.graph import label_parts, view
 from adrguard.reporters.graph_html import CDN_INTEGRITY, CDN_URL, CDN_VERSION
-from adrguard.reporters.mermaid import label_parts
 
 pytestmark = pytest.mark.slow
 

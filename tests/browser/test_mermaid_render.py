@@ -44,8 +44,7 @@ from adrguard.core.graph.graph import build
 from adrguard.core.textsafe import neutralise
 from adrguard.reporters.comment import mermaid as comment_graph
 from adrguard.reporters.comment import neighbourhood
-from adrguard.reporters.graph import View, view
-from adrguard.reporters.mermaid import MAX_TEXT, label_parts, render_mermaid
+from adrguard.reporters.graph import MAX_TEXT, View, label_parts, render_mermaid, view
 
 pytestmark = pytest.mark.slow
 

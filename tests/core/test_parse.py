@@ -231,6 +231,23 @@ def test_yaml_comments_blank_lines_and_leading_zeros() -> None:
     assert d.front_matter_lines["nav_order"] == 5
 
 
+def test_front_matter_leaves_pyyaml_as_it_was_and_other_numbers_stay_numbers() -> None:
+    """The loader that keeps ``0002`` and dates as strings is made for each document: PyYAML's
+    own safe loaders still read both as a number and a date afterwards (ADR 36)."""
+    import datetime
+
+    import yaml
+
+    d = rec("---\nstatus: accepted\norder: 0010\nsize: 12\nmask: 0x1F\nwhen: 2022-05-27\n"
+            "---\n# T\n")
+    assert (d.front_matter["order"], d.front_matter["size"], d.front_matter["mask"]) == (
+        "0010", 12, 31)
+    assert d.front_matter["when"] == "2022-05-27"
+    for loader in (yaml.SafeLoader, getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
+        assert yaml.load("a: 0010\nb: 2022-05-27\n", Loader=loader) == {
+            "a": 8, "b": datetime.date(2022, 5, 27)}
+
+
 @pytest.mark.parametrize(
     "front",
     [

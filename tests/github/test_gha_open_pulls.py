@@ -13,7 +13,7 @@ from fakegithub import State
 from gha_helpers import ActionRunner, build_repo
 
 from adrguard.api.claims import CLAIMS_SCHEMA, blob_id
-from adrguard.cli.gha_claims import CLAIMS_FILE, text_of_new_file
+from adrguard.cli.gha import CLAIMS_FILE, text_of_new_file
 from adrguard.core.schemas import validator
 
 MINE = "docs/adr/0004-use-kafka.md"

@@ -16,8 +16,7 @@ from adrguard.core.graph.graph import build
 from adrguard.core.model import Corpus, Decision, Location, Relationship, RelKind, Status
 from adrguard.core.textsafe import neutralise
 from adrguard.reporters.comment import GRAPH_NODES, mermaid, neighbourhood
-from adrguard.reporters.graph import render_dot, view
-from adrguard.reporters.mermaid import (
+from adrguard.reporters.graph import (
     EDGE_STYLES,
     MAX_EDGES,
     MAX_TEXT,
@@ -26,9 +25,11 @@ from adrguard.reporters.mermaid import (
     clip,
     label,
     mermaid_text,
+    render_dot,
     render_mermaid,
     short_id,
     too_large,
+    view,
 )
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "graph.md"

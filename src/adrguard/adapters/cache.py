@@ -20,14 +20,23 @@ read or write it only costs time.
 from __future__ import annotations
 
 import contextlib
+import enum
 import functools
 import hashlib
+import json
 import os
 import stat
 import sys
+from collections.abc import Mapping
+from dataclasses import fields, is_dataclass, replace
 from pathlib import Path
+from typing import Any
+
+import msgspec
 
 from adrguard import __version__
+from adrguard.core.model import Decision
+from adrguard.core.options import Options, Vocabulary
 
 FORMAT = b"adrguard-cache 1\n"
 TAG = "Signature: 8a477f597d28d172789f06886806bc55\n# adrguard cache: safe to delete.\n"
@@ -371,7 +380,60 @@ def _write_tag(top: int) -> None:
         fh.write(TAG)
 
 
-# --- what a parse depends on ------------------------------------------------------------------
+# --- what a parse depends on: canonical values, the parser's signature -------------------------
+
+
+class Uncacheable(Exception):
+    """A value :func:`canonical` cannot write out faithfully."""
+
+
+def canonical(value: Any) -> Any:
+    """``value`` as plain JSON-able data that two equal values write out the same way in any
+    process (sets sorted, mappings as sorted pairs, dataclasses by every compared field, a
+    record by path, root, archive flag and content digest). :class:`Uncacheable` otherwise."""
+    if value is None or isinstance(value, (bool, str)):
+        return value
+    if isinstance(value, enum.Enum):
+        return [type(value).__name__, canonical(value.value)]
+    if isinstance(value, (int, float)):
+        return [type(value).__name__, repr(value)]
+    if isinstance(value, bytes):
+        return ["bytes", digest(value).hex()]
+    if isinstance(value, Decision):
+        if not value.sha256:
+            raise Uncacheable("a record without a content digest")
+        return ["record", value.path, value.root, value.archived, value.sha256]
+    if isinstance(value, Vocabulary):
+        return ["vocabulary", canonical(dict(value))]
+    if is_dataclass(value) and not isinstance(value, type):
+        return [type(value).__name__,
+                [[f.name, canonical(getattr(value, f.name))] for f in fields(value) if f.compare]]
+    if isinstance(value, msgspec.Struct):  # every field of a struct is compared
+        return [type(value).__name__, [[f.name, canonical(getattr(value, f.name))]
+                                       for f in msgspec.structs.fields(value)]]
+    if isinstance(value, (tuple, list)):
+        return [type(value).__name__, [canonical(v) for v in value]]
+    if isinstance(value, (set, frozenset)):
+        return ["set", sorted((canonical(v) for v in value), key=order)]
+    if isinstance(value, Mapping):
+        pairs = [[canonical(k), canonical(v)] for k, v in value.items()]
+        return ["map", sorted(pairs, key=order)]
+    raise Uncacheable(f"cannot key a {type(value).__name__}")
+
+
+def order(item: Any) -> str:
+    """A canonical value as one string (the form keys and sorting use)."""
+    return json.dumps(item, sort_keys=True, ensure_ascii=False)
+
+
+def options_key(options: Options) -> str:
+    """The parse options, canonically: what a parsed record (the record cache), its facts and a
+    sampled file's answer (root detection) depend on besides the file and the code. ``today``
+    only matters to rules (ADR109): leaving it out keeps parsed records valid from one day to
+    the next. :class:`Uncacheable` when an option cannot be written out faithfully. Worked out
+    once per run (kept on the options)."""
+    return options.derived("options key", lambda: json.dumps(
+        canonical(replace(options, today=None)), ensure_ascii=True))
 
 
 @functools.cache

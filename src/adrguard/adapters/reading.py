@@ -1,13 +1,21 @@
 """Read one file of the repository as bytes, safely: never following a symlink out of the
 repository, never blocking on a FIFO, never reading more than ``max-file-size``. What stops a
-file being read is returned as a reason (it becomes an ADR001 finding), never raised."""
+file being read is returned as a reason (it becomes an ADR001 finding), never raised.
+
+:func:`read_file` reads a path a person or a manifest names (``adrguard verify``'s manifest,
+evidence files and drift baseline): an absolute path, a ``..``, a control character, git's own
+folder or a folder on the way that leaves the repository is refused first
+(:func:`adrguard.pathguard.read_problem`). :func:`read_tracked` reads the tracked files fitness
+rules scan."""
 
 from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Iterable
+from pathlib import Path
 
-from adrguard.pathguard import is_inside
+from adrguard.pathguard import is_inside, read_problem
 
 SYMLINK_OUTSIDE = "symlink points outside the repository: not followed"
 # never block on a FIFO swapped in after lstat; binary mode on Windows
@@ -91,3 +99,33 @@ def _read_careful(
 
 def too_large(size: int, limit: int) -> str:
     return f"file is {size:,} bytes, larger than the {limit:,}-byte limit (max-file-size); not read"
+
+
+NOT_FOUND = "not found"
+
+
+def read_file(repo_root: Path, rel: str, max_size: int) -> tuple[bytes | None, str | None]:
+    """``(data, None)`` or ``(None, why)`` for one repo-relative path named by a person or a
+    manifest (not by git): every folder on the way must stay inside the repository too."""
+    problem = read_problem(repo_root, rel)
+    if problem is not None:
+        return None, problem
+    real_base = os.path.realpath(repo_root)
+    full = os.path.join(real_base, *rel.split("/"))
+    got = read_bytes(real_base, rel, max_size)
+    if got is None:
+        return None, NOT_FOUND if not os.path.isdir(full) else "a folder, not a file"
+    return got
+
+
+def read_tracked(
+    repo_root: Path, paths: Iterable[str], max_size: int
+) -> dict[str, tuple[bytes | None, str | None]]:
+    """Tracked files (as git lists them: no folder on the way is a symlink git followed), each
+    as ``(data, None)`` or ``(None, why)``."""
+    real_base = os.path.realpath(repo_root)
+    out: dict[str, tuple[bytes | None, str | None]] = {}
+    for rel in paths:
+        got = read_bytes(real_base, rel, max_size)
+        out[rel] = (None, "deleted from the work tree") if got is None else got
+    return out

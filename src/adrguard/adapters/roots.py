@@ -314,17 +314,12 @@ def _by_content(
 
 def _sample_signature(config: Config) -> bytes | None:
     """What a sampled file's answer depends on besides its path, folder and bytes: the parser's
-    signature, the parse options (as the record cache keys records: ``today`` only matters to
-    rules) and this module. None when the options cannot be written out faithfully (then
-    nothing is kept)."""
-    import json
-    from dataclasses import replace
-
-    from adrguard.adapters.cache import digest, parser_signature
-    from adrguard.adapters.run_cache import Uncacheable, canonical
+    signature, the parse options (as the record cache keys records) and this module. None when
+    the options cannot be written out faithfully (then nothing is kept)."""
+    from adrguard.adapters.cache import Uncacheable, digest, options_key, parser_signature
 
     try:
-        options = json.dumps(canonical(replace(config.options, today=None)), ensure_ascii=True)
+        options = options_key(config.options)
     except Uncacheable:
         return None
     # this module counts the answers: keyed by its size and mtime, as the parser's source is

@@ -8,7 +8,8 @@ one, so its findings are kept here. An entry is keyed by everything the run depe
 
 * adrguard's code (the parser's signature, and the source files of the rules, the engine and
   the configuration);
-* the configuration, every field, written out canonically (:func:`canonical`);
+* the configuration, every field, written out canonically
+  (:func:`adrguard.adapters.cache.canonical`);
 * the corpus, every field: a record by its path, root, archive flag and the SHA-256 of its
   bytes (the parse depends on nothing else but the configuration and the code, which the key
   holds too: the same equivalence the record cache keys by), everything else written out.
@@ -20,28 +21,28 @@ with every commit. A damaged or foreign entry is a miss; a cache never changes a
 
 from __future__ import annotations
 
-import enum
 import functools
 import json
-from collections.abc import Callable, Mapping
-from dataclasses import fields, is_dataclass
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import msgspec
 
-from adrguard.adapters.cache import Store, digest, key, parser_signature, source_stamp
+from adrguard.adapters.cache import (
+    Store,
+    Uncacheable,
+    canonical,
+    key,
+    order,
+    parser_signature,
+    source_stamp,
+)
 from adrguard.core.findings import Finding, Severity
-from adrguard.core.model import Corpus, Decision, Location
-from adrguard.core.options import Vocabulary
+from adrguard.core.model import Corpus, Location
 
 FORMAT = 1
 _FINDING = ("code", "name", "severity", "message", "location", "decision_id", "related")
 _LOCATION = ("path", "line", "column")
-
-
-class Uncacheable(Exception):
-    """A value :func:`canonical` cannot write out faithfully."""
 
 
 @functools.cache
@@ -52,45 +53,6 @@ def code_signature() -> str:
     config = (top / "config.py").stat()
     return key(parser_signature(), *source_stamp(top / "rules"), *source_stamp(top / "engine"),
                f"config.py {config.st_size} {config.st_mtime_ns}")
-
-
-def canonical(value: Any) -> Any:
-    """``value`` as plain JSON-able data that two equal values write out the same way in any
-    process (sets sorted, mappings as sorted pairs, dataclasses by every compared field and
-    msgspec structs by every field, a record by path, root, archive flag and content digest).
-    :class:`Uncacheable` otherwise."""
-    if value is None or isinstance(value, (bool, str)):
-        return value
-    if isinstance(value, enum.Enum):
-        return [type(value).__name__, canonical(value.value)]
-    if isinstance(value, (int, float)):
-        return [type(value).__name__, repr(value)]
-    if isinstance(value, bytes):
-        return ["bytes", digest(value).hex()]
-    if isinstance(value, Decision):
-        if not value.sha256:
-            raise Uncacheable("a record without a content digest")
-        return ["record", value.path, value.root, value.archived, value.sha256]
-    if isinstance(value, Vocabulary):
-        return ["vocabulary", canonical(dict(value))]
-    if is_dataclass(value) and not isinstance(value, type):
-        return [type(value).__name__,
-                [[f.name, canonical(getattr(value, f.name))] for f in fields(value) if f.compare]]
-    if isinstance(value, msgspec.Struct):  # every field of a struct is compared
-        return [type(value).__name__, [[f.name, canonical(getattr(value, f.name))]
-                                       for f in msgspec.structs.fields(value)]]
-    if isinstance(value, (tuple, list)):
-        return [type(value).__name__, [canonical(v) for v in value]]
-    if isinstance(value, (set, frozenset)):
-        return ["set", sorted((canonical(v) for v in value), key=_order)]
-    if isinstance(value, Mapping):
-        pairs = [[canonical(k), canonical(v)] for k, v in value.items()]
-        return ["map", sorted(pairs, key=_order)]
-    raise Uncacheable(f"cannot key a {type(value).__name__}")
-
-
-def _order(item: Any) -> str:
-    return json.dumps(item, sort_keys=True, ensure_ascii=False)
 
 
 def findings_of(
@@ -107,7 +69,7 @@ def findings_of(
     if store is None:
         return run()
     try:
-        entry_key = key(code_signature(), _order(canonical(config)), _order(canonical(corpus)))
+        entry_key = key(code_signature(), order(canonical(config)), order(canonical(corpus)))
     except (Uncacheable, RecursionError, ValueError, TypeError):
         return run()
     entry = key("findings", FORMAT.to_bytes(2, "big"), purpose, str(place))

@@ -28,7 +28,7 @@ import tempfile
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from adrguard.pathguard import is_inside
+from adrguard.pathguard import is_inside, write_problem
 
 
 class UnsafeTarget(OSError):
@@ -122,8 +122,6 @@ def write_in_repo(repo_root: Path, rel: str, text: str | bytes) -> None:
     """Write ``text`` to the repo-relative ``rel`` of the work tree, once
     :func:`adrguard.pathguard.write_problem` allows it (:class:`UnsafeTarget` when it does not):
     how every file of the work tree is written."""
-    from adrguard.pathguard import write_problem
-
     problem = write_problem(repo_root, rel)
     if problem is not None:
         raise UnsafeTarget(rel, problem)

@@ -14,6 +14,7 @@ from adrguard.api.pipeline.corpus import load_with
 from adrguard.config import Config
 from adrguard.core.citations.resolve import Cited, index
 from adrguard.core.errors import UserError
+from adrguard.core.graph import graph
 from adrguard.core.model import Citations, Corpus, Decision
 
 if TYPE_CHECKING:
@@ -60,8 +61,6 @@ def citations_of(corpus: Corpus, d: Decision | None = None) -> list[Cited]:
 
 def counts(corpus: Corpus) -> dict[str, dict[str, int]]:
     """Record path -> how many records, code files and documents refer to it."""
-    from adrguard.core.graph import graph
-
     g = graph.build(corpus)
     out: dict[str, dict[str, int]] = {}
     for d in corpus.decisions:

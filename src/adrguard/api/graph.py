@@ -19,7 +19,7 @@ from adrguard.core.graph.graph import build as build
 from adrguard.core.model import Corpus
 from adrguard.reporters import graph as render
 from adrguard.reporters.formats import names
-from adrguard.reporters.mermaid import too_large
+from adrguard.reporters.graph import too_large
 
 if TYPE_CHECKING:
     from adrguard.reporters.graph_html import MermaidScript
@@ -136,22 +136,6 @@ def record_links(repo_root: Path, page_dir: Path, paths: Iterable[str]) -> dict[
             continue
         out[path] = href(rel.replace(os.sep, "/"))
     return out
-
-
-def graph_data(
-    repo_root: Path | str | None = None,
-    *,
-    config_path: Path | None = None,
-    config: Config | None = None,
-    focus: str | None = None,
-    depth: int | None = None,
-    everything: bool = False,
-) -> dict[str, Any]:
-    """The graph as the JSON-ready mapping described by ``schemas/graph.schema.json``."""
-    _config, corpus = _load(repo_root, config_path, config)
-    centre = find_decision(corpus, focus) if focus is not None else None
-    return render.to_data(render.view(core_graph.build(corpus), centre, depth,
-                                      everything=everything))
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,8 @@ from typing import Any
 
 from adrguard.core.citations.resolve import index
 from adrguard.core.errors import UserError
+from adrguard.core.graph import graph
+from adrguard.core.graph.resolve import lookup
 from adrguard.core.model import Corpus, Decision
 
 
@@ -20,8 +22,6 @@ def find_decision(corpus: Corpus, key: str) -> Decision:
     ``ADR-7``, ``#7``); a file stem (``0007-x``, or the folder of a one-folder-per-record
     README). No match, or several, is a :class:`UserError` that says what to do. (The matching
     itself is :func:`adrguard.core.graph.resolve.lookup`, which rules use too.)"""
-    from adrguard.core.graph.resolve import lookup
-
     key = key.strip()
     hits = lookup(corpus, key)
     if not hits:
@@ -65,8 +65,6 @@ def describe(corpus: Corpus, d: Decision) -> dict[str, Any]:
     resolved (supersedes, superseded by, current successor, ...), and who relies on the record
     (``referencedBy``: the records that refer to it, then the code and documents that cite
     it, when the corpus was scanned for citations)."""
-    from adrguard.core.graph import graph
-
     written: dict[str, list[str]] = {}
     for rel in d.relationships:
         written.setdefault(_WRITTEN[rel.kind.value], []).append(rel.target_raw)
@@ -94,8 +92,6 @@ def referenced_by(corpus: Corpus, d: Decision, ident: str = "id") -> list[dict[s
     (``kind: code|doc``); each with the referring document's ``title`` and ``date`` where it
     states them (a record's own; a markdown document's front matter, first heading or Date
     field: :mod:`adrguard.core.citations.document`; null for code)."""
-    from adrguard.core.graph import graph
-
     g = graph.build(corpus)
     out: list[dict[str, Any]] = []
     for path in g.referenced_by.get(d.path, ()):

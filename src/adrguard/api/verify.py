@@ -2,7 +2,7 @@
 
 The corpus comes from the one pipeline (the files git will commit); each rule's decision from
 the one record lookup (:func:`adrguard.api.lookup.find_decision`); evidence files and tracked
-files are read safely (:mod:`adrguard.adapters.evidence`); the evaluation is pure
+files are read safely (:mod:`adrguard.adapters.reading`); the evaluation is pure
 (:mod:`adrguard.core.fitness`). Nothing is built, tested or run. The only write is the drift
 baseline, and only when asked (``write_baseline``).
 """
@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from adrguard.adapters.reading import NOT_FOUND, read_file, read_tracked
 from adrguard.api.agent.workspace import (
     SCHEMA_VERSION,
     ConfigurationError,
@@ -39,10 +40,11 @@ from adrguard.core.fitness.manifest import (
     parse_manifest,
 )
 from adrguard.core.fitness.pointer import Document, load_document
-from adrguard.core.fitness.result import POLICIES, Verification
+from adrguard.core.fitness.result import POLICIES, Verification, to_json
 from adrguard.core.model import Corpus, Decision
 from adrguard.core.options import fitness_path
 from adrguard.core.wording import plural
+from adrguard.pathguard import write_problem
 
 MAX_MANIFEST = 4 * 1024 * 1024
 MAX_BASELINE = 64 * 1024 * 1024
@@ -77,8 +79,6 @@ def load(
     """The corpus, the fitness manifest and each rule's decision; a manifest that cannot be
     used (invalid, an unknown decision, an evidence path outside the repository) is a
     :class:`UserError` naming the place."""
-    from adrguard.adapters.evidence import NOT_FOUND, read_file
-
     root = resolve_root(repo_root)
     cfg = config if config is not None else load_config(root, config_path)
     path = _relative(rules, "--rules") if rules else fitness_path(cfg.options)
@@ -147,8 +147,6 @@ def _run(
     documents = _documents(loaded.root, paths, cfg.options.verify.max_evidence_size)
     files = loaded.corpus.repo_files
     wanted = sorted({p for r in live for p in needed_files(r, files)})
-    from adrguard.adapters.evidence import read_tracked
-
     texts = read_tracked(loaded.root, wanted, cfg.options.max_file_size)
     inputs = Inputs(files, documents, given, texts)
     results = tuple(evaluate(r, loaded.targets[r.id], loaded.corpus, inputs)
@@ -182,8 +180,6 @@ def _evidence_paths(
 
 
 def _documents(root: Path, paths: Sequence[str], limit: int) -> dict[str, Document]:
-    from adrguard.adapters.evidence import NOT_FOUND, read_file
-
     out: dict[str, Document] = {}
     for path in paths:
         data, why = read_file(root, path, limit)
@@ -207,8 +203,6 @@ def _baseline_path(loaded: Loaded, baseline: str | None) -> tuple[str, bool]:
 def _judge(
     loaded: Loaded, run: Verification, baseline: str | None, missing_ok: bool
 ) -> Verification:
-    from adrguard.adapters.evidence import NOT_FOUND, read_file
-
     path, named = _baseline_path(loaded, baseline)
     data, why = read_file(loaded.root, path, MAX_BASELINE)
     if data is None:
@@ -239,7 +233,6 @@ def write_baseline(
     """Evaluate as :func:`verify` does (judged against the baseline there is, if any), then
     write today's violations as the drift baseline, atomically."""
     from adrguard.adapters.write import write_in_repo
-    from adrguard.pathguard import write_problem
 
     loaded = load(repo_root, config=config, config_path=config_path, rules=rules)
     path, _named = _baseline_path(loaded, baseline)
@@ -288,8 +281,6 @@ def verify_architecture(
     or unreadable manifest or named baseline is an :class:`InvalidRequest`, an invalid manifest
     or baseline a :class:`ConfigurationError`, too many evidence files :class:`LimitExceeded`;
     a policy that fails is a result (``policyFailed``), never an error."""
-    from adrguard.core.fitness.result import to_json
-
     config = ws.config()
     try:
         with ws.locked():

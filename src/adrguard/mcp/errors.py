@@ -29,6 +29,7 @@ from mcp_types import INTERNAL_ERROR, INVALID_PARAMS, REQUEST_TIMEOUT
 
 from adrguard.api.agent.workspace import ConfigurationError, InvalidRequest, LimitExceeded
 from adrguard.core.errors import UserError
+from adrguard.core.impact.mapping import ManifestError
 
 CONFIGURATION = -32010
 OPERATIONAL = -32011
@@ -76,8 +77,6 @@ def error(kind: str, message: str, root: Path | str, tool: str, **data: Any) -> 
 
 def classify(exc: BaseException) -> str:
     """The failure class of an exception a tool raised."""
-    from adrguard.core.impact.mapping import ManifestError
-
     if isinstance(exc, InvalidRequest):
         return "invalid-params"
     if isinstance(exc, ConfigurationError | ManifestError):

@@ -14,14 +14,120 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from adrguard.mcp.citing import CitingSearchFields, ReferencedByFields
-from adrguard.mcp.guarding import ReadGuardFields
-
 Version = Literal["1.0"]
 
 
 class Open(BaseModel):
     model_config = ConfigDict(extra="allow")
+
+
+# --- fields citations add -------------------------------------------------------------------
+# The fields citations add to tool answers (issue 19): ``get_adr``'s ``adr`` gains
+# ``referencedBy``, ``search_adrs`` the decisions an ``adr:ID`` term names and the files citing
+# them. Every field is optional with a default, as the contract asks of added fields; records
+# are named ``identifier`` as everywhere in the contract.
+
+Kind = Literal["code", "doc"]
+
+
+class Referrer(Open):
+    """One record, code file or document that refers to the ADR."""
+
+    kind: Literal["decision", "code", "doc"] = Field(
+        description="decision: another ADR links to it or declares a relationship with it; "
+        "code / doc: a file outside the ADR folders cites it"
+    )
+    path: str = Field(description="repository-relative path of the referring file")
+    identifier: str | None = Field(None, description="kind decision: the referring ADR")
+    line: int | None = Field(None, description="code / doc: line of the citation")
+    form: Literal["id", "link", "front-matter", "table"] | None = Field(
+        None, description="code / doc: how it cites (a bare id, a link, a front matter field, "
+        "an ADRs table row)"
+    )
+    text: str | None = Field(None, description="code / doc: the citation as written")
+    excerpt: str | None = Field(None, description="code / doc: the citing line (untrusted)")
+    title: str | None = Field(
+        None, description="the referring ADR's title, or the citing document's (its front "
+        "matter title or first H1; untrusted); null for code or when it has none"
+    )
+    date: str | None = Field(
+        None, description="the referring ADR's date, or the citing document's (front matter "
+        "date, or a Date field or table row near its top), as written; null when unknown"
+    )
+
+
+class CitedAdr(Open):
+    identifier: str
+    title: str | None
+    status: str | None
+    path: str
+
+
+class CitationRow(Open):
+    """One place in code or documents that cites a decision."""
+
+    path: str
+    line: int
+    column: int
+    kind: Kind
+    form: Literal["id", "link", "front-matter", "table"]
+    text: str = Field(description="the citation as written")
+    excerpt: str = Field(description="the citing line, shortened (untrusted)")
+    state: Literal["resolved", "unknown", "ambiguous"] = Field(
+        description="resolved: names one ADR; unknown: no ADR has that number; ambiguous: "
+        "several logs hold it (candidates), none is chosen"
+    )
+    decision: CitedAdr | None
+    candidates: list[str] = Field(description="ambiguous: the identifiers it may name")
+
+
+class ReferencedByFields(Open):
+    """``get_adr``'s ``adr``: who relies on the record."""
+
+    referencedBy: list[Referrer] = Field(
+        default_factory=list,
+        description="ADRs that refer to this one (kind decision), then code and documents "
+        "outside the ADR folders that cite it (kind code or doc); see docs/citations.md",
+    )
+
+
+class CitingSearchFields(Open):
+    """``search_adrs``: the decisions ``adr:ID`` terms name and the files citing them (present
+    only when the query holds an ``adr:ID`` term)."""
+
+    cites: list[CitedAdr] = Field(
+        default_factory=list, description="adr:ID terms: the ADRs they name (none: unknown id)"
+    )
+    citationTotal: int = Field(0, description="adr:ID terms: citing places before the limit")
+    citations: list[CitationRow] = Field(
+        default_factory=list,
+        description="adr:ID terms: code and documents citing every named ADR, up to limit "
+        "(excerpts untrusted)",
+    )
+
+
+# --- fields the read guard adds -------------------------------------------------------------
+# The fields the read guard (issue 32) adds to ``get_adr``'s answer: in ``guard`` mode an
+# archived record's markdown is withheld (``content`` is null) and a receipt names the bounded
+# retrieval to call instead, unless the call asks for the record as history (``history: true``);
+# in ``warn`` mode the markdown comes with the same hint.
+
+class ReadGuardFields(Open):
+    contentWithheld: bool = Field(
+        False, description="true: the read guard (read-guard = guard) withheld an archived "
+        "record's markdown; call what receipt names, or ask again with history: true"
+    )
+    receipt: dict[str, Any] | None = Field(
+        None, description="the bounded retrieval to call instead of reading an archived "
+        "record: command (CLI), mcp (tool and arguments), history (how to ask for the text "
+        "itself)"
+    )
+    readGuard: str | None = Field(
+        None, description="the read guard's message about this record (warn or guard mode)"
+    )
+
+
+# --- the answers of each tool ---------------------------------------------------------------
 
 
 class AdrSummary(Open):

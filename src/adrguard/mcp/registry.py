@@ -11,13 +11,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from adrguard.mcp import tools, verify
 from adrguard.mcp.contract import Params, Tool
 
 
 def registered() -> tuple[Tool, ...]:
     """Every tool the server offers."""
-    from adrguard.mcp import tools, verify
-
     return (
         *tools.TOOLS,  # list/get/search/relationships/validate, find, context, impact (issue 17)
         *verify.TOOLS,  # verify_architecture (issue 18)

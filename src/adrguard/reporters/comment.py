@@ -4,7 +4,7 @@ One Markdown document: the findings report (:mod:`adrguard.reporters.markdown`),
 governing the change with links, and a Mermaid graph of those decisions (thick border) and their
 supersede/amend neighbours. ADR titles, paths and messages are untrusted: they go through
 :func:`adrguard.reporters.markdown.escape` (no pings, no ``#123`` links, no HTML, images or
-links to other sites) or, inside the Mermaid fence, :func:`adrguard.reporters.mermaid.mermaid_text`.
+links to other sites) or, inside the Mermaid fence, :func:`adrguard.reporters.graph.mermaid_text`.
 The document always fits ``limit`` bytes (a PR comment allows 65,536 characters, a job summary
 1 MiB): long messages are shortened, then the table is cut, then optional sections are dropped,
 each time with a note saying so.
@@ -25,8 +25,7 @@ from adrguard.core.model import Decision
 from adrguard.core.wording import plural
 from adrguard.reporters import markdown
 from adrguard.reporters.context import ReportContext
-from adrguard.reporters.graph_view import View
-from adrguard.reporters.mermaid import render_mermaid, too_large
+from adrguard.reporters.graph import View, render_mermaid, too_large
 
 MARKER = "<!-- adrguard:sticky -->"  # the marker line without a run identity
 _IDENTITY_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._/-")

@@ -55,7 +55,7 @@ KINDS: Mapping[str, tuple[OutputFormat, ...]] = {
         _f("text", "verify:render_text"),
         _f("json", "verify:render_json", stream="json"),
         _f("markdown", "verify:render_markdown"),
-        _f("sarif", "verify_sarif:render_sarif", stream="json"),
+        _f("sarif", "verify:render_sarif", stream="json"),
     ),
     "verify-audit": (
         _f("text", "verify:audit_text"),

@@ -1,7 +1,7 @@
 """The decision graph as one HTML page that Mermaid draws in a browser (``graph --format html``).
 
 The page is self-contained, like coverage.py's ``htmlcov``: the Mermaid text of
-:func:`~adrguard.reporters.mermaid.render_mermaid` (what ``adrguard graph`` prints), each
+:func:`~adrguard.reporters.graph.render_mermaid` (what ``adrguard graph`` prints), each
 node's link to its record (a URL relative to the page), a table of the same records with the
 same links (readable without JavaScript, or when Mermaid cannot be loaded), and a small script
 that draws the diagram and wraps each node in a link to its record (Mermaid's own ``click ...
@@ -26,14 +26,10 @@ import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from adrguard.core.textsafe import neutralise
-from adrguard.reporters.mermaid import MAX_EDGES, MAX_TEXT, render_mermaid, status_of
-
-if TYPE_CHECKING:
-    from adrguard.reporters.graph_view import View
+from adrguard.reporters.graph import MAX_EDGES, MAX_TEXT, View, render_mermaid, status_of
 
 # The default Mermaid: one exact release on jsDelivr, pinned by its SRI hash (the same file as
 # mermaid-11 in .ci/browser/package.json; tests/browser checks both).

@@ -27,6 +27,7 @@ from typing import Any
 
 from adrguard.core.guard.calls import Asked, Call, ContentSearch, FileRead, ShellCommand
 from adrguard.core.guard.policy import Answer, Output
+from adrguard.core.textsafe import json_safe
 
 EVENT = "PreToolUse"
 MAX_PAYLOAD = 16 * 1024 * 1024  # bytes of standard input read; a larger payload is malformed
@@ -136,6 +137,4 @@ def answer(decision: Answer, reason: str, degraded: tuple[str, ...]) -> dict[str
 
 def render(data: dict[str, Any]) -> str:
     """One line of JSON, every character outside ASCII escaped, workflow commands defused."""
-    from adrguard.core.textsafe import json_safe
-
     return json_safe(json.dumps(data, ensure_ascii=True, sort_keys=True))

@@ -40,7 +40,7 @@ from adrguard.api.agent.workspace import (
 from adrguard.api.lookup import find_part
 from adrguard.config import Config
 from adrguard.core.agent import context as ctx_mod
-from adrguard.core.agent import judge, retrieval
+from adrguard.core.agent import judge, retrieval, selectors
 from adrguard.core.errors import UserError
 from adrguard.core.impact.analysis import STATUS_CHOICES, configured_statuses, status_key
 from adrguard.core.impact.mapping import Manifest, ManifestError, manifest_of
@@ -269,8 +269,6 @@ def _select(
 ) -> tuple[list[tuple[Decision, str]], relevance.Judged | None, list[str]]:
     """The records a selection names, best first, with why; the model's judgment when one
     was asked; warnings and notes."""
-    from adrguard.core.agent import selectors
-
     notes: list[str] = []
     scope: set[str] | None = None
     if domain is not None or iteration is not None:

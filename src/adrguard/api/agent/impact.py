@@ -16,6 +16,8 @@ from typing import Any
 
 from msgspec import structs
 
+from adrguard.adapters import git
+from adrguard.adapters.reading import read_bytes
 from adrguard.api.agent.workspace import (
     SCHEMA_VERSION,
     ConfigurationError,
@@ -24,6 +26,7 @@ from adrguard.api.agent.workspace import (
     check_identifier,
 )
 from adrguard.core.errors import UserError
+from adrguard.core.impact.analysis import analyse, configured_statuses, to_json
 from adrguard.core.impact.mapping import Manifest, ManifestError, parse_manifest
 
 _REVISION = re.compile(r"[\w./@^~{}+-]+")
@@ -40,8 +43,6 @@ def _revision(value: str, what: str) -> str:
 
 def read_manifest(ws: Workspace, manifest_path: str, max_size: int) -> Manifest:
     """The mapping file ``manifest_path`` names, read safely from the work tree and validated."""
-    from adrguard.adapters.reading import read_bytes
-
     rel = check_identifier(manifest_path, "manifestPath").replace("\\", "/").removeprefix("./")
     got = read_bytes(os.path.realpath(ws.root), rel, max_size)
     if got is None:
@@ -68,7 +69,6 @@ def analyze_impact(
     each), the mappings that name no usable decision, coverage and what could not be known."""
     from adrguard.api.pipeline.sources import build_changes, head_corpus
     from adrguard.core.agent.evidence import mapping_evidence
-    from adrguard.core.impact.analysis import analyse, configured_statuses, to_json
 
     base = _revision(base_reference, "baseReference")
     head = _revision(head_reference, "headReference") if head_reference is not None else None
@@ -81,8 +81,6 @@ def analyze_impact(
         statuses = configured_statuses(config.options)
     except UserError as exc:
         raise ConfigurationError(str(exc)) from None
-    from adrguard.adapters import git
-
     with ws.locked():
         git.require_repo(ws.root)
         corpus = head_corpus(ws.root, config, head, ws.cancel)

@@ -34,8 +34,11 @@ from adrguard.api.agent.workspace import (
     summary_row,
     unreadable_error,
 )
+from adrguard.api.lookup import referenced_by
 from adrguard.config import PROFILES
 from adrguard.core.agent import search
+from adrguard.core.findings import Severity
+from adrguard.core.graph import graph as core_graph
 from adrguard.core.impact.analysis import status_key
 
 __all__ = [
@@ -110,10 +113,8 @@ def get_adr(ws: Workspace, identifier: str, *, history: bool = False) -> dict[st
     if not d.is_readable:
         raise unreadable_error([d], f"cannot read {d.id}")
     from adrguard.api.citation_answers import IDENTIFIER
-    from adrguard.api.lookup import referenced_by
     from adrguard.core.agent.succession import succession
     from adrguard.core.agent.succession import to_json as succession_json
-    from adrguard.core.graph import graph as core_graph
 
     resolved = core_graph.describe(corpus, d)
     resolved.pop("currentSuccessor", None)  # a guess when the chain forks: see "successor"
@@ -201,8 +202,6 @@ def get_adr_relationships(ws: Workspace, identifier: str | None = None) -> dict[
     key = check_identifier(identifier) if identifier is not None else None
     config, corpus = ws.load()
     d = lookup(corpus, key) if key is not None else None
-    from adrguard.core.graph import graph as core_graph
-
     g = core_graph.build(corpus)
     main: list[dict[str, Any]] = []
     other: list[dict[str, Any]] = []
@@ -261,7 +260,6 @@ def validate_adrs(
     if not 1 <= limit <= 10_000:
         raise InvalidRequest("limit must be between 1 and 10,000")
     from adrguard.api.check import CheckRequest, run_check
-    from adrguard.core.findings import Severity
     from adrguard.reporters.json import finding_data
 
     config = ws.config()

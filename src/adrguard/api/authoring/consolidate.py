@@ -26,6 +26,7 @@ from adrguard.api.authoring.write import (
     _draft,
     _finish,
     _read_text,
+    _status,
     _style,
 )
 from adrguard.config import Config
@@ -33,6 +34,7 @@ from adrguard.core.authoring import compose, consolidation
 from adrguard.core.authoring.edit import EditError, set_status
 from adrguard.core.authoring.style import Style
 from adrguard.core.errors import UserError
+from adrguard.core.graph.graph import build
 from adrguard.core.model import Decision, RelKind, Status
 from adrguard.core.options import Options
 
@@ -60,8 +62,6 @@ def _sources(repo_root: Path, config: Config, keys: Sequence[str]) -> list[Decis
 def draft(repo_root: Path, config: Config, keys: Sequence[str], title: str,
           request: Request) -> Outcome:
     """Write the consolidation draft of the records ``keys`` (see the module docstring)."""
-    from adrguard.core.graph.graph import build
-
     sources = _sources(repo_root, config, keys)
     roots = sorted({d.root for d in sources})
     if request.root is None and len(roots) > 1:
@@ -122,8 +122,6 @@ def _order(draft: Decision, sources: Sequence[Decision]) -> list[int]:
 
 
 def _draft_status(config: Config, given: str | None) -> Status:
-    from adrguard.api.authoring.write import _status
-
     status, _written = _status(config, given if given is not None else "proposed")
     if status not in (Status.PROPOSED, Status.DRAFT):
         raise UserError(f"a consolidation is written as a proposal (--status {given!r} is "
@@ -150,7 +148,6 @@ def accept(repo_root: Path, config: Config, key: str, request: Request) -> Outco
     supersedes is marked superseded by it, in one step (see the module docstring)."""
     from adrguard.api.lookup import find_decision
     from adrguard.api.pipeline.corpus import load_with
-    from adrguard.core.graph.graph import build
 
     corpus = load_with(repo_root, config)
     new = find_decision(corpus, key)

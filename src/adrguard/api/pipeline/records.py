@@ -6,12 +6,23 @@ depends on, and a damaged or foreign entry is a miss."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from pathlib import Path
 
-from adrguard.adapters.cache import Store
+from adrguard.adapters import cache
+from adrguard.adapters.cache import (
+    Pack,
+    Store,
+    Uncacheable,
+    digest,
+    key,
+    options_key,
+    parser_signature,
+    record_digest,
+    source_stamp,
+)
 from adrguard.config import Config
 from adrguard.core.cancel import Token
 from adrguard.core.model import Corpus, Decision, FactValues, RecordFacts, SourceFile
@@ -25,8 +36,6 @@ def open_store(config: Config, repo_root: Path) -> Store | None:
     ``ADRGUARD_CACHE_DIR``) is a configuration error, and the default one (a repository of the
     home folder) means running without a cache. A ``cache-dir`` set by the repository's own
     configuration must also lie inside the user's cache folder (:mod:`adrguard.pathguard`)."""
-    from adrguard.adapters import cache
-
     directory = cache.folder_for(config.cache, config.cache_dir, repo_root, config.source,
                                  from_repository=config.repository_config)
     if directory is None:
@@ -49,14 +58,14 @@ def parse_sources(
     records. ``keys_out``: filled with each cached or stored record's entry (by path)."""
     import hashlib
 
-    from adrguard.adapters.cache import Pack, digest, key, parser_signature, record_digest
     from adrguard.api.pipeline.parsing import parse_all
 
     pack: Pack | None = None
     signature = b""
     if store is not None and place is not None:
-        signature = digest(parser_signature(), _options_key(config))
-        pack = Pack(store, key("records", signature, os.fspath(place)))
+        with contextlib.suppress(Uncacheable):  # an option it cannot key: parse, keep nothing
+            signature = digest(parser_signature(), options_key(config.options))
+            pack = Pack(store, key("records", signature, os.fspath(place)))
     out: list[Decision | None] = [None] * len(sources)
     todo: list[int] = []
     keys: dict[int, bytes] = {}
@@ -108,13 +117,11 @@ def _facts_pack(config: Config, place: Path) -> str:
     covers."""
     from importlib.util import find_spec
 
-    from adrguard.adapters.cache import digest, key, parser_signature, source_stamp
-
     rules = Path(__file__).resolve().parents[2] / "rules"
     spec = find_spec("re2")
     re2 = source_stamp(Path(spec.origin).parent) if spec and spec.origin else ["no re2"]
-    return key("facts", digest(parser_signature(), _options_key(config)), *source_stamp(rules),
-               *re2, os.fspath(place))
+    return key("facts", digest(parser_signature(), options_key(config.options)),
+               *source_stamp(rules), *re2, os.fspath(place))
 
 
 def load_facts(
@@ -201,29 +208,3 @@ def _content_sha(data: bytes, sha: bytes) -> str:
     import hashlib
 
     return hashlib.sha256(data.replace(b"\r\n", b"\n")).hexdigest()
-
-
-def _options_key(config: Config) -> str:
-    """The parse options, canonically. ``today`` only matters to rules (ADR109): leaving it
-    out keeps parsed records valid from one day to the next."""
-    import json
-    from dataclasses import fields, is_dataclass
-
-    import msgspec
-
-    def plain(value: object) -> object:
-        if is_dataclass(value) and not isinstance(value, type):
-            return plain({f.name: getattr(value, f.name) for f in fields(value)})
-        if isinstance(value, msgspec.Struct):
-            return plain({f.name: getattr(value, f.name) for f in msgspec.structs.fields(value)})
-        if isinstance(value, Mapping):
-            return [[str(k), plain(v)] for k, v in sorted(value.items(), key=lambda kv: str(kv[0]))]
-        if isinstance(value, list | tuple):
-            return [plain(v) for v in value]
-        if value is None or isinstance(value, str | int | float | bool):
-            return value
-        return repr(value)
-
-    options = config.options  # worked out once per run: the records and their facts ask
-    return options.derived("record cache key", lambda: json.dumps(
-        plain(replace(options, today=None)), ensure_ascii=True))

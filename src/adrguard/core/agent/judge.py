@@ -44,7 +44,6 @@ MAX_TITLE = 200
 MAX_ANSWER_BYTES = 16 * 1024  # the model's answer text, before it is parsed
 MAX_REASON = 400  # code points of one reason (the schema's bound)
 MAX_TOKENS = 2048  # what the request lets the model write
-PROVIDERS = ("openai-compatible", "anthropic")
 OFFICIAL = {  # each provider's own endpoint: the default base URL
     "openai-compatible": "https://api.openai.com/v1",
     "anthropic": "https://api.anthropic.com",

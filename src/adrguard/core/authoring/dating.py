@@ -12,7 +12,6 @@ from __future__ import annotations
 import datetime as dt
 import re
 
-from adrguard.core.conventions import dates
 from adrguard.core.lazyre import lazy
 
 _MONTHS = (
@@ -139,14 +138,3 @@ def _human(text: str, m: re.Match[str], day: dt.date) -> str:
                     (m.start(o_group), m.end(o_group), _cased(ordinal(day.day), m.group(o_group)))
                 )
     return _replace(text, parts)
-
-
-def reads_back(written: str, day: dt.date, day_first: bool | None = None) -> bool:
-    """Whether the date module reads ``written`` as ``day`` (or as its month, for a date of
-    month precision): a self-check of :func:`write_like`."""
-    reading = dates.read(written)
-    if reading.value is not None:
-        return reading.value == day
-    if reading.problem == "ambiguous" and day_first is not None:
-        return day in reading.readings
-    return reading.problem == "" and reading.family != "unknown"

@@ -23,7 +23,7 @@ combined-heading rules). Pure: no I/O.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import msgspec
@@ -233,7 +233,3 @@ def pseudo_headings(markdown: str) -> Iterator[str]:
             elif end == "Paragraph":
                 pending = label
             state = 0
-
-
-def carriers(headings: Iterable[str], requirement: Requirement) -> bool:
-    return any(requirement.carried_by(h) for h in headings)

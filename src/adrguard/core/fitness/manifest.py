@@ -26,7 +26,6 @@ from adrguard.core.schemas import load_json
 SCHEMA = "fitness.schema.json"
 DEFAULT_PATH = DEFAULT_FITNESS_MANIFEST
 KINDS = ("evidence", "forbidden-text", "required-paths", "forbidden-paths", "forbidden-import")
-OPS = ("==", "!=", "<", "<=", ">", ">=", "in", "not-in")
 MAX_EVIDENCE_FILES = 20  # evidence files one run reads (and one rule may name)
 _TOP_KEYS = ("$schema", "schemaVersion", "rules")
 _COMMON = ("id", "decision", "kind", "description")

@@ -23,7 +23,6 @@ from adrguard.core.fitness.pointer import type_name
 from adrguard.core.model import Decision
 
 PASS, VIOLATION, UNKNOWN, NOT_APPLICABLE = "pass", "violation", "unknown", "not-applicable"
-STATUSES = (PASS, VIOLATION, UNKNOWN, NOT_APPLICABLE)
 POLICIES = ("advisory", "enforce")
 SCHEMA_VERSION = 1
 ITEMS_SHOWN = 200  # evidence items per result in the JSON output (the rest are counted)

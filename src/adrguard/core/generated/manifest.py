@@ -21,7 +21,6 @@ from adrguard.core.model import Corpus
 SCHEMA_VERSION = 1
 PROTOCOL = "adrguard-current/1"
 SCHEMA_NAME = "current-sources.schema.json"
-COVERAGE = ("kept", "summarized", "consolidated", "open", "archive-candidate")
 DEFAULT_STATUSES: tuple[str, ...] = ("accepted",)
 
 

@@ -6,7 +6,6 @@ written with leading zeros (``nav_order: 0002``) stay strings instead of turning
 
 from __future__ import annotations
 
-import functools
 import re
 from typing import Any
 
@@ -26,27 +25,29 @@ Split = tuple[dict[str, Any], dict[str, int], str, int, Problem | None]
 _INT = lazy(r"^(?:[-+]?0b[0-1_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+)$")
 
 
-@functools.cache
-def _loader() -> Any:
+_INT_TAG = "tag:yaml.org,2002:int"
+_TIMESTAMP_TAG = "tag:yaml.org,2002:timestamp"
+
+
+def _loader(yaml_text: str) -> Any:
     """Safe YAML without surprises: no timestamps, and ``0002`` stays the string "0002"
-    (libyaml's loader when it is there). Built on the first record with front matter, so a run
-    without any never imports PyYAML; a constant we ship, not a memo of input (ADR 40)."""
+    (libyaml's loader when it is there). A loader for this one document: its resolver table is
+    the safe loader's with those two changes, made here (a few µs) rather than kept in a
+    process-wide class (ADR 36). PyYAML registers ints and timestamps under the first
+    characters ``+-0-9`` only; the other entries are shared, never changed."""
     import yaml
 
     base: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-    class _Loader(base):  # type: ignore[misc]
-        pass
-
-    _Loader.yaml_implicit_resolvers = {
-        first: [
-            (tag, _INT if tag == "tag:yaml.org,2002:int" else rx)
-            for tag, rx in resolvers
-            if tag != "tag:yaml.org,2002:timestamp"
+    loader = base(yaml_text)
+    table = dict(base.yaml_implicit_resolvers)
+    for first in "+-0123456789":
+        table[first] = [
+            (tag, _INT if tag == _INT_TAG else rx)
+            for tag, rx in table.get(first, ())
+            if tag != _TIMESTAMP_TAG
         ]
-        for first, resolvers in base.yaml_implicit_resolvers.items()
-    }
-    return _Loader
+    loader.yaml_implicit_resolvers = table
+    return loader
 
 
 def _check_shape(value: Any) -> str | None:
@@ -91,7 +92,11 @@ def split(text: str) -> Split:
     import yaml
 
     try:
-        value = yaml.load(yaml_text, Loader=_loader())
+        loader = _loader(yaml_text)
+        try:
+            value = loader.get_single_data()
+        finally:
+            loader.dispose()
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 2 if mark is not None else 1
