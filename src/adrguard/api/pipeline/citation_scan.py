@@ -30,6 +30,7 @@ from adrguard.core.citations.resolve import scheme_of
 from adrguard.core.citations.scan import Outcome, Scanner
 from adrguard.core.citations.syntax import syntax_of
 from adrguard.core.model import ChangeSet, Citations, CitingFile, Corpus
+from adrguard.core.parse import formats
 
 if TYPE_CHECKING:
     from adrguard.adapters.cache import Store
@@ -216,4 +217,5 @@ def decode(blob: bytes, path: str) -> Outcome | None:
 
 
 def with_citations(corpus: Corpus, found: Citations | None) -> Corpus:
-    return corpus if found is None else replace(corpus, citations=found)
+    return corpus if found is None else formats.same_names(
+        corpus, replace(corpus, citations=found))

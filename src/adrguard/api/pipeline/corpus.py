@@ -24,6 +24,7 @@ from adrguard.core.cancel import Token, checkpoint
 from adrguard.core.conventions.kinds import non_records
 from adrguard.core.errors import UserError
 from adrguard.core.model import Corpus, Decision
+from adrguard.core.parse import formats
 from adrguard.core.parse.formats import non_record_type, template_name
 from adrguard.core.parse.mirrors import translation_of
 from adrguard.core.repository import Repository
@@ -155,7 +156,8 @@ def corpus_of(
 
         from adrguard.api.pipeline.records import load_facts
 
-        corpus = replace(corpus, facts=load_facts(store, config, place, corpus.decisions, keys))
+        corpus = formats.same_names(corpus, replace(
+            corpus, facts=load_facts(store, config, place, corpus.decisions, keys)))
     if citations is None or place is None:
         return corpus
     return with_citations(
@@ -205,13 +207,14 @@ def build_corpus(
         for d in decisions
         if (d.front_matter and non_record_type(d.front_matter)) or template_name(d.path)
     ]
-    others += non_records(d for d in decisions if d.path not in others)
+    names = formats.Names()  # the corpus keeps it: each name is taken apart once a run
+    others += non_records((d for d in decisions if d.path not in others), names)
     if others or len(mirrored) != len(mirrors or {}):
         dropped = {*others, *mirrored}
         decisions = [d for d in decisions if d.path not in dropped]
         skipped = sorted({*skipped, *dropped})
     ordered = tuple(sorted(decisions, key=lambda d: (d.id, d.path)))
-    return Corpus(
+    corpus = Corpus(
         decisions=ordered,
         roots=tuple(roots),
         repo_files=frozenset(repo_files),
@@ -223,3 +226,5 @@ def build_corpus(
         previous_texts=dict(previous_texts or {}),
         mirrors=mirrored,
     )
+    formats.names_of(corpus, names)
+    return corpus

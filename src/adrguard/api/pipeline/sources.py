@@ -32,6 +32,7 @@ from adrguard.api.pipeline.targets import Targets
 from adrguard.config import Config
 from adrguard.core.cancel import Token
 from adrguard.core.model import ChangeSet, Corpus, FileChange
+from adrguard.core.parse import formats
 from adrguard.core.wording import revision
 
 if TYPE_CHECKING:
@@ -116,7 +117,7 @@ def work_tree(
     found, corpus = read_source(source, cfg, citations=CHECK, cancel=cancel)
     previous = _previous_at_head(root, cfg, found)
     if previous:
-        corpus = replace(corpus, previous_texts=previous)
+        corpus = formats.same_names(corpus, replace(corpus, previous_texts=previous))
     return Sources(corpus, found, claims=others.claims(corpus, None))
 
 

@@ -233,15 +233,19 @@ def _journals(log: list[Decision]) -> set[str]:
     return out
 
 
-def non_records(decisions: Iterable[Decision]) -> dict[str, str]:
+def non_records(
+    decisions: Iterable[Decision], run_names: formats.Names | None = None
+) -> dict[str, str]:
     """Path -> what the file is (``index``, ``part``, ``example``, ``redirect``, ``journal``,
     ``repository``, ``asset``, ``guide``) for
-    the files among ``decisions`` that are not decision records (see the module docstring)."""
+    the files among ``decisions`` that are not decision records (see the module docstring).
+    ``run_names``: the run's record names, when it has them already."""
     by_root: dict[str, list[Decision]] = {}
     for d in decisions:
         by_root.setdefault(d.root, []).append(d)
     out: dict[str, str] = {}
-    run_names = formats.Names()  # each record's name taken apart once
+    if run_names is None:
+        run_names = formats.Names()  # each record's name taken apart once
     for log in by_root.values():
         names = _record_names(log, run_names)
         paths = frozenset(d.path for d in log)

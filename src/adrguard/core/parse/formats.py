@@ -161,9 +161,18 @@ class Names:
         return found
 
 
-def names_of(corpus: Corpus) -> Names:
-    """The :class:`Names` of ``corpus`` (kept on it: see :meth:`Corpus.derived`)."""
-    return corpus.derived("record names", Names)
+def names_of(corpus: Corpus, start: Names | None = None) -> Names:
+    """The :class:`Names` of ``corpus`` (kept on it: see :meth:`Corpus.derived`). ``start``:
+    the one to keep when ``corpus`` has none yet, such as the one of the corpus it was made
+    from (a record's name depends on its path and root alone, so any corpus may share it)."""
+    return corpus.derived("record names", Names if start is None else lambda: start)
+
+
+def same_names(source: Corpus, target: Corpus) -> Corpus:
+    """``target`` (made from ``source`` with ``msgspec.structs.replace``, which keeps nothing
+    derived) sharing ``source``'s :class:`Names`, so a run takes each name apart once."""
+    names_of(target, names_of(source))
+    return target
 
 
 @dataclass(frozen=True, slots=True)
