@@ -127,3 +127,28 @@ def test_a_fact_that_would_not_come_back_exactly_is_not_stored(
     assert _report(tmp_path, capsys) == cold
     assert _fresh(tmp_path) == ["docs/adr/0002-record-2.md"]  # again: it was never stored
     assert _report(tmp_path, capsys) == cold
+
+
+def test_a_run_takes_each_record_name_apart_once(tmp_path: Path) -> None:
+    """The corpus the rules get (records from the cache, their facts, the citation scan) keeps
+    the record names :func:`build_corpus` worked out while it told records from other files:
+    the replaces that add facts and citations do not drop them."""
+    from adrguard.api.pipeline.citation_scan import CHECK
+    from adrguard.api.pipeline.corpus import load_with
+    from adrguard.config import load_config
+    from adrguard.core.parse import formats
+
+    _log(tmp_path)
+    (tmp_path / "app.py").write_text("# see ADR-0002\n", encoding="utf-8")
+    config = load_config(tmp_path, None)
+    for _ in range(2):  # cold, then warm: records and facts from the cache
+        corpus = load_with(tmp_path, config, citations=CHECK)
+        assert corpus.facts is not None and corpus.citations is not None
+        assert corpus.citations.files, "the code file's citation was scanned"
+        names = formats.names_of(corpus)
+        # every record's name is already known: nothing but build_corpus (and the citation
+        # scheme on the same Names) asked, and no rule ran
+        assert {(d.path, d.root) for d in corpus.decisions} <= set(names._names)
+        for d in corpus.decisions:
+            assert names.record_name(d.path, d.root) == formats.record_name(d.path, d.root)
+            assert names.name_id(d.path, d.root) == formats.name_id(d.path, d.root)
