@@ -487,3 +487,29 @@ def test_a_line_citing_a_successor_is_answered_from_bit_sets(
                    if o.citation.line == cited.citation.line and o.decision is not None}
         expected = bool(_later_paths(g, d) & on_line)
         assert successor_on_line(c, cited) is expected, (d.path, cited.citation.line)
+
+
+_SEGMENT = st.sampled_from(["docs", "adr", "a", "b", "x y", "ü"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    records=st.lists(st.lists(_SEGMENT, min_size=0, max_size=4), max_size=8),
+    tracked=st.lists(st.lists(_SEGMENT, min_size=0, max_size=4), max_size=8),
+)
+def test_the_resolvers_folders_are_every_parent_of_a_file_or_a_record(
+    records: list[list[str]], tracked: list[list[str]]
+) -> None:
+    """Tracked or not (a record git does not track yet), every folder above a record counts;
+    the walk up that stops at a known folder gives what listing every parent gives."""
+    paths = {"/".join([*folder, f"{i:04d}-r.md"]) for i, folder in enumerate(records)}
+    files = tuple("/".join([*folder, "f.py"]) for folder in tracked)
+    c = Corpus(
+        decisions=tuple(rec(p, i) for i, p in enumerate(sorted(paths))),
+        repo_files=frozenset(files),
+    )
+    expected = {""}
+    for path in [*paths, *files]:
+        parts = path.split("/")[:-1]
+        expected.update("/".join(parts[:i]) for i in range(1, len(parts) + 1))
+    assert Resolver(c).dirs == expected

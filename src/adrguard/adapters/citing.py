@@ -177,13 +177,31 @@ class Reader:
         self.real_base = real_base
         self.max_size = max_size
         self._folders: dict[str, bool] = {"": True}
+        self._reals: dict[str, str] = {"": real_base}  # folder -> where it resolves
 
     def _folder_inside(self, folder: str) -> bool:
         found = self._folders.get(folder)
         if found is None:
-            real = os.path.realpath(self.real_base + os.sep + folder)
-            found = self._folders[folder] = is_inside(real, self.real_base)
+            found = self._folders[folder] = is_inside(self._real(folder), self.real_base)
         return found
+
+    def _real(self, folder: str) -> str:
+        """Where ``folder`` resolves: its parent's resolution plus its name when it is no
+        symlink (one ``lstat``), else ``os.path.realpath`` of that; the same answer as the
+        realpath of the whole path, each component looked at once per run."""
+        todo: list[str] = []
+        while folder not in self._reals:
+            todo.append(folder)
+            folder = folder.rpartition("/")[0]
+        real = self._reals[folder]
+        for folder in reversed(todo):
+            candidate = real + os.sep + folder.rpartition("/")[2]
+            try:
+                plain = not stat.S_ISLNK(os.lstat(candidate).st_mode)
+            except OSError:
+                plain = False
+            real = self._reals[folder] = candidate if plain else os.path.realpath(candidate)
+        return real
 
     def read(self, path: str) -> tuple[bytes | None, str | None] | None:
         folder, _, _name = path.rpartition("/")

@@ -187,12 +187,17 @@ class Resolver:
 
     @cached_property
     def dirs(self) -> frozenset[str]:
+        """Every folder of a tracked file or a record. A folder of ``repo_dirs`` comes with all
+        its parents, so a record's folders are walked up only until one is known: one lookup
+        per record of a tracked log."""
+        known = self.corpus.repo_dirs
         extra: set[str] = set()
         for d in self.corpus.decisions:
-            parts = d.path.split("/")[:-1]
-            for i in range(1, len(parts) + 1):
-                extra.add("/".join(parts[:i]))
-        return self.corpus.repo_dirs | extra
+            folder = d.path.rpartition("/")[0]
+            while folder and folder not in known and folder not in extra:
+                extra.add(folder)
+                folder = folder.rpartition("/")[0]
+        return known | extra if extra else known
 
     @cached_property
     def folded(self) -> Mapping[str, str]:
