@@ -108,3 +108,22 @@ def test_drives_as_the_pattern_finds_them(text: str) -> None:
     folded = text.strip().replace("\\", "/")
     if text.strip():
         assert absolute == (folded.startswith("/") or relpath._DRIVE.match(folded) is not None)
+
+
+_NAME_PIECES = ["0001", "-x", ".", "zh", "zh-CN", "pt_BR", "md", "markdown", "MD", "en", "a"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(name=st.lists(st.sampled_from(_NAME_PIECES), max_size=8).map("".join))
+def test_a_language_tagged_name_is_told_by_its_dots_as_by_the_pattern(name: str) -> None:
+    """A name with fewer than two dots is never a tag-suffixed translation's: the count that
+    skips the pattern answers as the pattern does."""
+    from adrguard.core.parse import mirrors
+
+    lower = name.lower()
+    ext = next((e for e in mirrors._MARKDOWN if lower.endswith(e)), None)
+    m = mirrors._SUFFIXED.match(name[: -len(ext)]) if ext is not None else None
+    expected = None
+    if m is not None and mirrors.is_language_tag(m.group("tag")):
+        expected = (m.group("base") + name[len(name) - len(ext or ""):], m.group("tag"))
+    assert mirrors._split(name) == expected

@@ -445,8 +445,8 @@ class IdMismatch(BaseRule):
             if number is None:
                 continue
             placeholder = _PLACEHOLDER_NUMBER.match(d.title_raw or "")
-            stated = _stated_number(d, names)
-            if d.title_number is not None and d.title_number != number and stated != number:
+            if (d.title_number is not None and d.title_number != number
+                    and _stated_number(d, names) != number):  # metadata read only then
                 yield self.finding(
                     f"the file name says {number} but the title says {d.title_number}: "
                     "renumber the title or rename the file so they agree",

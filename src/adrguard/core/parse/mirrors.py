@@ -69,6 +69,8 @@ def translation_of(front_matter: Mapping[str, Any]) -> str | None:
 
 def _split(name: str) -> tuple[str, str] | None:
     """``0001-x.zh-CN.md`` -> ("0001-x.md", "zh-CN") when the last dotted part is a tag."""
+    if name.count(".") < 2:  # a tag needs a dot of its own before the extension's
+        return None
     lower = name.lower()
     ext = next((e for e in _MARKDOWN if lower.endswith(e)), None)
     if ext is None:
