@@ -127,3 +127,27 @@ def test_a_language_tagged_name_is_told_by_its_dots_as_by_the_pattern(name: str)
     if m is not None and mirrors.is_language_tag(m.group("tag")):
         expected = (m.group("base") + name[len(name) - len(ext or ""):], m.group("tag"))
     assert mirrors._split(name) == expected
+
+
+_PATH_PIECES = ["docs", "adr", "0001-x", "README", "index", ".md", ".MD", ".txt", "/", "a"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    path=st.lists(st.sampled_from(_PATH_PIECES), min_size=1, max_size=8).map("".join),
+    root=st.sampled_from(["", ".", "docs", "docs/adr", "docs/adr/"]),
+    name_first=st.booleans(),
+)
+def test_a_runs_record_names_answer_as_the_functions_do(
+    path: str, root: str, name_first: bool
+) -> None:
+    """:class:`formats.Names` keeps what the record name's folder test found: asked in either
+    order, it answers as the plain functions."""
+    from adrguard.core.parse import formats
+
+    names = formats.Names()
+    if name_first:
+        assert names.record_name(path, root) == formats.record_name(path, root)
+    assert names.is_folder_record(path, root) == formats.is_folder_record(path, root)
+    assert names.record_name(path, root) == formats.record_name(path, root)
+    assert names.name_id(path, root) == formats.name_id(path, root)

@@ -489,7 +489,7 @@ def test_a_line_citing_a_successor_is_answered_from_bit_sets(
         assert successor_on_line(c, cited) is expected, (d.path, cited.citation.line)
 
 
-_SEGMENT = st.sampled_from(["docs", "adr", "a", "b", "x y", "ü"])
+_SEGMENT = st.sampled_from(["docs", "adr", "a", "b", "x y", "ü", ""])
 
 
 @settings(max_examples=200, deadline=None)

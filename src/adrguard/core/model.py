@@ -294,10 +294,11 @@ class Corpus(msgspec.Struct, frozen=True, dict=True):
     @cached_property
     def repo_dirs(self) -> frozenset[str]:
         dirs: set[str] = {""}
-        for f in self.repo_files:
-            parts = f.split("/")[:-1]
-            for i in range(1, len(parts) + 1):
-                dirs.add("/".join(parts[:i]))
+        for f in self.repo_files:  # up from the file's folder to one already known (with its
+            folder = f.rpartition("/")[0]  # parents): each folder is added once
+            while folder not in dirs:
+                dirs.add(folder)
+                folder = folder.rpartition("/")[0]
         return frozenset(dirs)
 
     @cached_property

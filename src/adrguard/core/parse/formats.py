@@ -142,8 +142,10 @@ class Names:
     def record_name(self, path: str, root: str) -> str:
         key = (path, root)
         found = self._names.get(key)
-        if found is None:
-            found = self._names[key] = record_name(path, root)
+        if found is None:  # as record_name, with the folder test kept for is_folder_record
+            name, folder = path_parts(path)
+            found = folder if self.is_folder_record(path, root) else _stem(name)
+            self._names[key] = found
         return found
 
     def is_folder_record(self, path: str, root: str) -> bool:
