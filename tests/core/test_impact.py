@@ -312,3 +312,20 @@ def test_literal_globs_skip_the_compile_with_the_same_result(body: str) -> None:
 @given(st.text(alphabet="ab/.*?[]!\\-{}()+^$|d1 é#_", max_size=14))
 def test_any_glob_matches_as_when_its_regex_was_compiled_first(body: str) -> None:
     assert _matched(body) == _compiled_first(body)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.text(alphabet="aZ9_-.", max_size=5), min_size=1, max_size=4))
+def test_a_plain_folders_glob_matches_as_pathspec_says(names: list[str]) -> None:
+    """``src/billing/**`` is answered without pathspec: the same matcher as from its regex,
+    for every folder of plain names, names of dots alone and empty ones included."""
+    body = "/".join(names) + "/**"
+    assert _matched(body) == _compiled_first(body)
+
+
+@pytest.mark.parametrize("body", [
+    ".github/**", "./x/**", "../x/**", "a/../b/**", "a//b/**", "-x/**", ".../**", "a/./**",
+    "/**", "**", "x.y/**", "A-b_9/c/**",
+])
+def test_plain_folder_globs_and_their_edges(body: str) -> None:
+    assert _matched(body) == _compiled_first(body)

@@ -97,8 +97,35 @@ class _Matcher(msgspec.Struct, frozen=True):
     exact: str | None = None  # a literal path: it, and everything below it, match
 
 
+_PLAIN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./")
+
+
+def _plain_folder(body: str) -> str | None:
+    """``src/billing/**``, a folder named by plain names (ASCII letters, digits, ``_``, ``-``,
+    ``.``; no name of dots alone) and everything below it: its prefix ``src/billing/``, which
+    is what pathspec's regex for such a glob says (``^src/billing/``), without asking
+    pathspec (ADR 44). None for any other glob."""
+    if not body.endswith("/**"):
+        return None
+    head = body[:-3]
+    if not head or not _PLAIN.issuperset(head):
+        return None
+    if any(not name.strip(".") for name in head.split("/")):  # empty, ".", ".."
+        return None
+    return head + "/"
+
+
 def _matcher(body: str) -> _Matcher | None:
-    """How to match a glob (without its ``!``); ValueError when pathspec rejects it.
+    """How to match a glob (without its ``!``); ValueError when pathspec rejects it. A plain
+    folder's glob (:func:`_plain_folder`) is answered without pathspec."""
+    folder = _plain_folder(body)
+    if folder is not None:
+        return _Matcher(folder, None)
+    return _translated(body)
+
+
+def _translated(body: str) -> _Matcher | None:
+    """How to match a glob, from the regex pathspec writes for it.
 
     A literal path or folder (``src/billing/**``: the regex is ``^`` and plain or escaped
     characters, then ``/`` or ``(?:/|$)``) is matched without its regex, and that regex is not
