@@ -22,6 +22,7 @@ from adrguard.core.conventions.naming import STRONG
 from adrguard.core.conventions.sections import Requirement, heading_keys, pseudo_headings
 from adrguard.core.lazyre import lazy
 from adrguard.core.model import Corpus, Decision
+from adrguard.core.parse import formats
 
 MIN_LEARN = 3  # a log needs this many records before it can set aside a default requirement
 _SIGNPOST_WORDS = 80
@@ -75,8 +76,11 @@ def status_habit(records: Sequence[Decision]) -> StatusHabit:
 class Log:
     """The records of one ADR root and the habits learned from them (each computed once)."""
 
-    def __init__(self, root: str, decisions: Iterable[Decision]) -> None:
+    def __init__(
+        self, root: str, decisions: Iterable[Decision], names: formats.Names | None = None
+    ) -> None:
         self.root = root
+        self._record_names = names if names is not None else formats.Names()  # the run's
         self.all = tuple(sorted(decisions, key=log_order))
         self.records = tuple(d for d in self.all if d.is_readable)
         self._by_path = {d.path: d for d in self.records}
@@ -126,7 +130,7 @@ class Log:
     def name_of(self, d: Decision) -> naming.Name:
         name = self._names.get(d.path)
         if name is None:
-            name = self._names[d.path] = naming.split(d.path, d.root)
+            name = self._names[d.path] = naming.split(d.path, d.root, self._record_names)
         return name
 
     @cached_property
@@ -206,7 +210,8 @@ def logs_of(corpus: Corpus) -> dict[str, Log]:
     members: dict[str, list[Decision]] = {}
     for d in corpus.decisions:
         members.setdefault(d.root, []).append(d)
-    return {r: Log(r, ds) for r, ds in members.items()}
+    names = formats.names_of(corpus)
+    return {r: Log(r, ds, names) for r, ds in members.items()}
 
 
 def unstated_by_habit(log: Log, require_status: bool | None) -> frozenset[str]:

@@ -76,10 +76,14 @@ class Name(msgspec.Struct, frozen=True):
         return "".join(dict.fromkeys(_HARMFUL.findall(shown)))
 
 
-def split(path: str, root: str) -> Name:
-    folder = formats.is_folder_record(path, root)
+def split(path: str, root: str, names: formats.Names | None = None) -> Name:
+    """The parts of a record's name. ``names``: the run's record names (the same answers,
+    each worked out once a run)."""
+    if names is None:
+        names = formats.Names()
+    folder = names.is_folder_record(path, root)
     file_name = formats.path_parts(path)[0]
-    stem = formats.record_name(path, root)
+    stem = names.record_name(path, root)
     shown = stem if folder else file_name
     ext = "" if folder else file_name[len(stem) :]
     m = _DATED.match(stem)
