@@ -225,14 +225,12 @@ def test_a_warm_check_of_a_log_found_by_content_parses_nothing(tmp_path: Path, m
 
 # The dataclasses a warm check may still create, each for a reason (ADR 43): fields that are
 # not compared (``RuleContext._derived``, ``CheckRequest.cancel``/``corpus``), fields set after
-# ``__init__`` (``Scanner``), ``Options`` (another module replaces it as a dataclass),
-# ``FormatSpec`` (``--version`` and ``--help`` import its module: importing msgspec costs more
-# than the class), and the parser's and the root search's working types (their modules' owners
-# convert them).
+# ``__init__`` (``Scanner``), ``FormatSpec`` (``--version`` and ``--help`` import its module:
+# importing msgspec costs more than the class), and the parser's and the root search's working
+# types (their modules' owners convert them).
 DATACLASSES_ALLOWED = {
-    "adrguard.core.options.Options", "adrguard.rules.base.RuleContext",
-    "adrguard.api.check.CheckRequest", "adrguard.core.citations.scan.Scanner",
-    "adrguard.cli.common.FormatSpec",
+    "adrguard.rules.base.RuleContext", "adrguard.api.check.CheckRequest",
+    "adrguard.core.citations.scan.Scanner", "adrguard.cli.common.FormatSpec",
 }
 DATACLASS_MODULES_ALLOWED = ("adrguard.core.parse.", "adrguard.adapters.roots")
 
