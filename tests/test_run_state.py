@@ -7,7 +7,10 @@ rule context (``RuleContext.derived``)."""
 from __future__ import annotations
 
 import ast
+import pickle
 from pathlib import Path
+
+import msgspec
 
 from adrguard.core.impact.globs import GlobSet, glob_problem
 from adrguard.core.model import Corpus
@@ -65,6 +68,25 @@ def test_derived_state_lives_on_the_run_objects() -> None:
     assert Options().derived("x", lambda: 2) == 2
     corpus = Corpus(())
     assert corpus.derived("x", lambda: "a") == "a" and Corpus(()).derived("x", lambda: "b") == "b"
+
+
+def test_the_options_memo_is_no_field_and_never_travels() -> None:
+    """``Options`` is a frozen msgspec struct (ADR 43) whose memo is no field: a replaced copy,
+    an unpickled copy (what a parse worker gets) and an equal new value each start with an
+    empty memo, the memo takes no part in equality or the repr, and a replaced or unpickled
+    copy still holds its status words as a :class:`Vocabulary`."""
+    options = Options(status_synonyms={"agreed": "accepted"}, today="2030-01-01")
+    assert options.derived("x", lambda: 1) == 1
+    moved = msgspec.structs.replace(options, today=None)
+    sent = pickle.loads(pickle.dumps(options))
+    assert sent == options and "derived" not in repr(options)
+    assert msgspec.structs.replace(moved, today="2030-01-01") == options
+    for copy in (moved, sent):
+        assert isinstance(copy.status_synonyms, Vocabulary)
+        assert copy.derived("x", lambda: 2) == 2
+    with_dict = msgspec.structs.replace(options, status_synonyms={"done": "accepted"})
+    assert isinstance(with_dict.status_synonyms, Vocabulary)  # __post_init__ runs on replace
+    assert with_dict.status_synonyms == {"done": "accepted"}
 
 
 def test_a_glob_set_compiles_each_glob_once_and_skips_bad_ones() -> None:

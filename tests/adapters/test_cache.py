@@ -4,6 +4,7 @@ lives in the user cache folder (here a temporary ``ADRGUARD_CACHE_DIR``), never 
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import msgspec
@@ -433,6 +434,9 @@ def test_one_canonical_form_of_the_parse_options_keys_records_and_root_samples()
     from adrguard.core.options import Options
 
     plain = cache_mod.options_key(Options())
+    kind, fields = json.loads(plain)  # a struct writes the form a dataclass wrote: no key moved
+    assert kind == "Options" and [f[0] for f in fields][:2] == ["status_synonyms", "status_headings"]
+    assert fields[0][1][0] == "vocabulary" and dict(map(tuple, fields))["today"] is None
     assert cache_mod.options_key(Options(today="2031-01-02")) == plain
     assert cache_mod.options_key(Options(status_synonyms={"agreed": "accepted"})) != plain
     assert cache_mod.options_key(Options(max_file_size=10)) != plain

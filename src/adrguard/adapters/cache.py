@@ -28,7 +28,7 @@ import os
 import stat
 import sys
 from collections.abc import Mapping
-from dataclasses import fields, is_dataclass, replace
+from dataclasses import fields, is_dataclass
 from pathlib import Path
 from typing import Any
 
@@ -433,7 +433,7 @@ def options_key(options: Options) -> str:
     the next. :class:`Uncacheable` when an option cannot be written out faithfully. Worked out
     once per run (kept on the options)."""
     return options.derived("options key", lambda: json.dumps(
-        canonical(replace(options, today=None)), ensure_ascii=True))
+        canonical(msgspec.structs.replace(options, today=None)), ensure_ascii=True))
 
 
 @functools.cache

@@ -15,9 +15,10 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+import msgspec
 
 from adrguard.config import DEFAULT_ROOTS, Config
 from adrguard.core import rootnames
@@ -38,8 +39,7 @@ READ_LIMIT = 64 * 1024  # bytes of each sampled file that are parsed
 _GLOB = re.compile(r"[*?\[]")
 
 
-@dataclass(frozen=True)
-class Root:
+class Root(msgspec.Struct, frozen=True):
     """An ADR root: repo-relative folder ("." for the repository root) and why it is one.
 
     ``shallow`` roots were found by content: their records are the numbered or dated markdown
@@ -51,8 +51,7 @@ class Root:
     shallow: bool = False
 
 
-@dataclass(frozen=True)
-class Search:
+class Search(msgspec.Struct, frozen=True):
     """The outcome of root detection: the roots, and what was looked at (for messages)."""
 
     roots: tuple[Root, ...]

@@ -18,7 +18,6 @@ the MCP server's ``validate_adrs``, the GitHub Action through the CLI; compactio
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
@@ -240,7 +239,8 @@ def _effective(
         overrides["ignore"] = tuple(cfg.ignore) + tuple(ignore)
     cfg = cfg.with_overrides(**overrides)
     if today is not None:
-        cfg = msgspec.structs.replace(cfg, options=dataclasses.replace(cfg.options, today=today))
+        options = msgspec.structs.replace(cfg.options, today=today)
+        cfg = msgspec.structs.replace(cfg, options=options)
     return cfg
 
 

@@ -6,7 +6,6 @@ Every field has a default so that ``Options()`` is the built-in behaviour.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, TypeVar, cast
 
@@ -136,15 +135,19 @@ class AiOptions(msgspec.Struct, frozen=True):
     cache_ttl: int = AI_CACHE_TTL  # seconds an answer is reused (0: never)
 
 
-@dataclass(frozen=True)
-class Options:
-    """Settings for the parser and the rules; ``Options()`` is the built-in behaviour."""
+class Options(msgspec.Struct, frozen=True, dict=True):
+    """Settings for the parser and the rules; ``Options()`` is the built-in behaviour.
 
-    status_synonyms: Mapping[str, str] = field(
+    A frozen struct (ADR 43): replace it with ``msgspec.structs.replace``, never
+    ``dataclasses.replace``. ``dict=True`` gives each instance the ``__dict__`` that the
+    ``_derived`` memo (a ``cached_property``) lives in; it is no field, so it takes no part in
+    equality, the repr, pickling or :func:`adrguard.adapters.cache.options_key`."""
+
+    status_synonyms: Mapping[str, str] = msgspec.field(
         default_factory=lambda: dict(DEFAULT_STATUS_SYNONYMS)
     )
     status_headings: tuple[str, ...] = DEFAULT_STATUS_HEADINGS
-    required_sections: Mapping[str, tuple[str, ...]] = field(
+    required_sections: Mapping[str, tuple[str, ...]] = msgspec.field(
         default_factory=lambda: dict(DEFAULT_REQUIRED_SECTIONS)
     )
     # Conventions: None (or empty) = learn from each log; a configured value always wins.
@@ -157,16 +160,18 @@ class Options:
     max_file_size: int = DEFAULTS.max_file_size
     today: str | None = None  # ISO date; ADR109 treats later dates as future (None: no check)
     frontmatter_schema: Mapping[str, Any] | None = None
-    index: IndexOptions = field(default_factory=IndexOptions)
-    current: CurrentOptions = field(default_factory=CurrentOptions)
-    impact: ImpactOptions = field(default_factory=ImpactOptions)
-    verify: VerifyOptions = field(default_factory=VerifyOptions)
-    extra: Mapping[str, Any] = field(default_factory=dict)
+    index: IndexOptions = msgspec.field(default_factory=IndexOptions)
+    current: CurrentOptions = msgspec.field(default_factory=CurrentOptions)
+    impact: ImpactOptions = msgspec.field(default_factory=ImpactOptions)
+    verify: VerifyOptions = msgspec.field(default_factory=VerifyOptions)
+    extra: Mapping[str, Any] = msgspec.field(default_factory=dict)
     archive_dirs: tuple[str, ...] = tuple(DEFAULTS.archive_dirs)  # config archive-dirs
 
     def __post_init__(self) -> None:
         if not isinstance(self.status_synonyms, Vocabulary):
-            object.__setattr__(self, "status_synonyms", Vocabulary(self.status_synonyms))
+            msgspec.structs.force_setattr(
+                self, "status_synonyms", Vocabulary(self.status_synonyms)
+            )
 
     @cached_property
     def _derived(self) -> dict[str, Any]:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import replace
 from typing import Any
 
 from msgspec import structs
@@ -76,7 +75,7 @@ def analyze_impact(
     manifest = read_manifest(ws, manifest_path, config.options.max_file_size)
     options = config.options
     table = structs.replace(options.impact, manifest=manifest.path)
-    config = structs.replace(config, options=replace(options, impact=table))
+    config = structs.replace(config, options=structs.replace(options, impact=table))
     try:
         statuses = configured_statuses(config.options)
     except UserError as exc:

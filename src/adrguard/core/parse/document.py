@@ -7,7 +7,8 @@ from __future__ import annotations
 import re
 import unicodedata
 from bisect import bisect_right
-from dataclasses import dataclass, field
+
+import msgspec
 
 from adrguard.core.lazyre import lazy
 from adrguard.core.model import Comment, Link
@@ -15,8 +16,7 @@ from adrguard.core.model import Comment, Link
 _SLUG_DROP = lazy(r"[^\w\- ]", re.UNICODE)
 
 
-@dataclass(slots=True)
-class Span:
+class Span(msgspec.Struct):
     """A link inside a block's plain text: characters ``start:end`` of :attr:`Block.text`."""
 
     start: int
@@ -24,14 +24,13 @@ class Span:
     link: Link
 
 
-@dataclass(slots=True)
-class Block:
+class Block(msgspec.Struct):
     """A leaf block of text (paragraph, tight list item, heading, table cell).
 
     Lines and source text are computed on demand: most blocks never need them.
     """
 
-    src: Body = field(repr=False)
+    src: Body  # the whole body: a repr shows it as one object (nothing reads a repr of it)
     kind: str  # paragraph | item | heading | cell
     text: str  # plain text; line breaks kept as "\n"
     start: int  # byte range in the body
@@ -74,8 +73,7 @@ class Block:
         return out
 
 
-@dataclass(slots=True)
-class Heading:
+class Heading(msgspec.Struct):
     level: int
     text: str
     raw: str
@@ -84,12 +82,11 @@ class Heading:
     block: int  # index of its Block
 
 
-@dataclass(slots=True)
-class Document:
-    blocks: list[Block] = field(default_factory=list)
-    headings: list[Heading] = field(default_factory=list)
-    links: list[Link] = field(default_factory=list)
-    comments: list[Comment] = field(default_factory=list)
+class Document(msgspec.Struct):
+    blocks: list[Block] = msgspec.field(default_factory=list)
+    headings: list[Heading] = msgspec.field(default_factory=list)
+    links: list[Link] = msgspec.field(default_factory=list)
+    comments: list[Comment] = msgspec.field(default_factory=list)
     last_line: int = 1
 
 

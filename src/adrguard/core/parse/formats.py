@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+
+import msgspec
 
 from adrguard.core.adrformat import Signals, recognise
 from adrguard.core.lazyre import lazy
@@ -177,8 +178,7 @@ def same_names(source: Corpus, target: Corpus) -> Corpus:
     return target
 
 
-@dataclass(frozen=True, slots=True)
-class Title:
+class Title(msgspec.Struct, frozen=True):
     text: str | None
     number: int | None
 

@@ -12,7 +12,8 @@ learned from its file names, so ``Superseded by DR008`` names record 8 of a log 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+
+import msgspec
 
 from adrguard.core.lazyre import lazy
 
@@ -49,8 +50,7 @@ ID_IN_TEXT = lazy(
 _MORE_NUMBERS = lazy(r"\d+")
 
 
-@dataclass(frozen=True, slots=True)
-class NameId:
+class NameId(msgspec.Struct, frozen=True):
     """The id parts of a record name: prefix (casefolded, "" when none), number, version."""
 
     prefix: str = ""

@@ -14,8 +14,9 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
 from typing import Any
+
+import msgspec
 
 from adrguard.core.lazyre import lazy
 from adrguard.core.model import Link, Location, Relationship, RelKind
@@ -94,8 +95,7 @@ _PARTIAL = {RelKind.SUPERSEDES: RelKind.AMENDS, RelKind.SUPERSEDED_BY: RelKind.A
 _SCHEME = lazy(r"^[a-z][a-z0-9+.\-]*:|^//", re.I)
 
 
-@dataclass(frozen=True, slots=True)
-class Found:
+class Found(msgspec.Struct, frozen=True):
     kind: RelKind
     target: str
     text: str
@@ -336,8 +336,7 @@ def named_targets(value: str) -> list[tuple[str, str]]:
     return [(target, "") for target in ids.in_text(_YAML_LINK.sub(" ", value))]
 
 
-@dataclass(frozen=True, slots=True)
-class Where:
+class Where(msgspec.Struct, frozen=True):
     """Where a record's relationships come from: its path, id, key lines, status sections, and
     which labels introduce its status (``Status:``, ``상태 (Status):``)."""
 

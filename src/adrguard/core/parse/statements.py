@@ -17,7 +17,8 @@ vocabulary, a legend line ``proposed / accepted / …``), a ``Date:`` line, a da
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+
+import msgspec
 
 from adrguard.core.model import Status, StatusStatement
 from adrguard.core.parse import formats
@@ -33,8 +34,7 @@ _KEYS = frozenset(STATUS_HEADINGS)
 _MARKUP = ("](", "~", "**", "__")  # markdown that says which part of a line is the status
 
 
-@dataclass(frozen=True, slots=True)
-class _Entry:
+class _Entry(msgspec.Struct, frozen=True):
     text: str  # plain text of one line (or table row)
     raw: str  # markdown as written
     line: int

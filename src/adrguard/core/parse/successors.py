@@ -29,7 +29,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+
+import msgspec
 
 from adrguard.core.lazyre import lazy
 from adrguard.core.model import Link, RelKind
@@ -58,8 +59,7 @@ def has_keyword(lower: str) -> bool:
     return KEYWORDS.search(lower) is not None
 
 
-@dataclass(frozen=True, slots=True)
-class Marked:
+class Marked(msgspec.Struct, frozen=True):
     """Casefolded text in which each target is one :data:`MARK`; ``targets[i]`` holds what the
     i-th mark names (a list such as ``ADRs 4 and 5`` is one mark naming two)."""
 
@@ -67,8 +67,7 @@ class Marked:
     targets: tuple[tuple[Target, ...], ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Phrase:
+class Phrase(msgspec.Struct, frozen=True):
     kind: RelKind
     targets: tuple[Target, ...]
 
