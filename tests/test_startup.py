@@ -99,17 +99,23 @@ HEAVY = (
 )
 
 
-def _all_modules_after(cwd: Path, *argv: str) -> set[str]:
+def _after(cwd: Path, argv: tuple[str, ...], imports: str, names: str) -> set[str]:
+    """Run the CLI with ``argv`` in a fresh interpreter in ``cwd``, then print the names the
+    expression ``names`` lists (``imports`` are what it needs): the set of them."""
     script = (
-        "import json, sys\nfrom adrguard.cli import main\n"
+        f"import json, sys{imports}\nfrom adrguard.cli import main\n"
         f"code = main({list(argv)!r})\n"
-        "print('MODULES=' + json.dumps(sorted(sys.modules)))"
+        f"print('NAMES=' + json.dumps({names}))"
     )
     env = {**os.environ, "NO_COLOR": "1"}
     out = subprocess.run([sys.executable, "-c", script], check=True, capture_output=True,
                          text=True, cwd=cwd, env=env)
-    line = next(ln for ln in out.stdout.splitlines() if ln.startswith("MODULES="))
-    return set(json.loads(line.removeprefix("MODULES=")))
+    line = next(ln for ln in out.stdout.splitlines() if ln.startswith("NAMES="))
+    return set(json.loads(line.removeprefix("NAMES=")))
+
+
+def _all_modules_after(cwd: Path, *argv: str) -> set[str]:
+    return _after(cwd, argv, "", "sorted(sys.modules)")
 
 
 def _heavy(loaded: set[str], heavy: tuple[str, ...] = HEAVY) -> set[str]:
@@ -235,19 +241,12 @@ DATACLASSES_ALLOWED = {
 
 
 def _dataclasses_after(cwd: Path, *argv: str) -> set[str]:
-    script = (
-        "import dataclasses, inspect, json, sys\nfrom adrguard.cli import main\n"
-        f"code = main({list(argv)!r})\n"
-        "found = sorted(f'{m}.{n}' for m, mod in list(sys.modules.items())\n"
-        "               if m.startswith('adrguard') for n, c in vars(mod).items()\n"
-        "               if inspect.isclass(c) and c.__module__ == m and dataclasses.is_dataclass(c))\n"
-        "print('DATACLASSES=' + json.dumps(found))"
+    return _after(
+        cwd, argv, ", dataclasses, inspect",
+        "sorted(f'{m}.{n}' for m, mod in list(sys.modules.items())"
+        " if m.startswith('adrguard') for n, c in vars(mod).items()"
+        " if inspect.isclass(c) and c.__module__ == m and dataclasses.is_dataclass(c))",
     )
-    env = {**os.environ, "NO_COLOR": "1"}
-    out = subprocess.run([sys.executable, "-c", script], check=True, capture_output=True,
-                         text=True, cwd=cwd, env=env)
-    line = next(ln for ln in out.stdout.splitlines() if ln.startswith("DATACLASSES="))
-    return set(json.loads(line.removeprefix("DATACLASSES=")))
 
 
 @pytest.mark.uses_cache

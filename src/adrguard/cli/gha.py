@@ -481,6 +481,16 @@ class Verified:
     outputs: dict[str, str] = field(default_factory=dict)
 
 
+def _not_verified(what: str, policy: str | None) -> Verified:
+    """The section of a verify that did not run (``what``: trusted Markdown); under enforce
+    the step fails."""
+    from adrguard.reporters import verify as reporter
+
+    enforced = policy == "enforce"
+    return Verified(f"{reporter.HEADING}\n\n❌ adrguard verify {what}\n", enforced, True,
+                    {"verify-json": "", "verify-policy-failed": str(enforced).lower()})
+
+
 def run_verify(settings: Settings, root: Path, out: Path) -> Verified | None:
     """The verify section, or None when the ``verify`` input is off."""
     if not settings.flag("INPUT_VERIFY", default=False):
@@ -502,19 +512,12 @@ def run_verify(settings: Settings, root: Path, out: Path) -> Verified | None:
                                    or None, evidence=evidence, policy=policy)
     except UserError as exc:
         notice(f"adrguard verify could not run: {exc}", "error")
-        section = (f"{reporter.HEADING}\n\n❌ adrguard verify could not run: "
-                   f"{escape(str(exc))}\n")
-        enforced = policy == "enforce"
-        return Verified(section, enforced, True,
-                        {"verify-json": "", "verify-policy-failed": str(enforced).lower()})
+        return _not_verified(f"could not run: {escape(str(exc))}", policy)
     except Exception as exc:  # our bug: say so, and let the check's report still be published
         reason = f"{type(exc).__name__}: {' '.join(str(exc).split())}"
         notice(f"adrguard verify hit an internal error ({reason}); please report it", "error")
-        section = (f"{reporter.HEADING}\n\n❌ adrguard verify hit an internal error: "
-                   f"{escape(reason)}. Please report it.\n")
-        enforced = policy == "enforce"
-        return Verified(section, enforced, True,
-                        {"verify-json": "", "verify-policy-failed": str(enforced).lower()})
+        return _not_verified(f"hit an internal error: {escape(reason)}. Please report it.",
+                             policy)
     target = out / VERIFY_FILE
     from adrguard.api import write_atomic
 
