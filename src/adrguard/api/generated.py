@@ -186,10 +186,6 @@ def _roots(corpus: Corpus, wanted: Sequence[str]) -> list[str]:
 
 def current_texts(repo_root: Path, config: Config, corpus: Corpus) -> dict[str, bytes]:
     """The CURRENT views and manifests of every root, as bytes, by path."""
-    return _current_texts(repo_root, config, corpus)
-
-
-def _current_texts(repo_root: Path, config: Config, corpus: Corpus) -> dict[str, bytes]:
     cfg = current.settings(config.options)
     paths = {region.join_root(r, n) for r in corpus.roots for n in (cfg.view, cfg.manifest)}
     return _read(repo_root, paths, config.options.max_file_size)
@@ -199,7 +195,7 @@ def current_states(
     repo_root: Path, config: Config, corpus: Corpus, roots: Sequence[str] = ()
 ) -> list[current.CurrentState]:
     wanted = set(_roots(corpus, roots))
-    texts = _current_texts(repo_root, config, corpus)
+    texts = current_texts(repo_root, config, corpus)
     return [s for s in current.evaluate(corpus, config.options, texts) if s.root in wanted]
 
 
@@ -218,7 +214,7 @@ def stamp_current(
     from adrguard.adapters.write import write_in_repo
 
     cfg = current.settings(config.options)
-    texts = _current_texts(repo_root, config, corpus)
+    texts = current_texts(repo_root, config, corpus)
     chosen = _roots(corpus, roots)
     views = {r: region.join_root(r, cfg.view) for r in chosen}
     todo = [r for r in chosen if views[r] in texts]
@@ -263,7 +259,7 @@ def init_current(
     from adrguard.adapters.write import write_in_repo
 
     cfg = current.settings(config.options)
-    texts = _current_texts(repo_root, config, corpus)
+    texts = current_texts(repo_root, config, corpus)
     out: list[Written] = []
     for root in _roots(corpus, roots):
         view = region.join_root(root, cfg.view)

@@ -84,7 +84,6 @@ FORMATS: tuple[AdrFormat, ...] = (
 GENERIC = "generic"  # the format of a record no other entry recognises
 DEFAULT_WRITTEN = "nygard"  # what ``new`` writes in an empty log
 
-BY_NAME = {f.name: f for f in FORMATS}
 DETECTION_ORDER: tuple[AdrFormat, ...] = tuple(sorted(FORMATS, key=lambda f: f.rank))
 NAMES: tuple[str, ...] = tuple(f.name for f in FORMATS)
 WRITTEN: tuple[str, ...] = tuple(f.name for f in FORMATS if f.writes)  # new --format choices

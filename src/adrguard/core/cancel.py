@@ -31,10 +31,6 @@ class Token:
     def cancel(self) -> None:
         self._event.set()
 
-    @property
-    def cancelled(self) -> bool:
-        return self._event.is_set()
-
     def check(self) -> None:
         """Raise :class:`Cancelled` once the token is cancelled."""
         if self._event.is_set():

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
-from adrguard.core.saferegex import Regex, UnsafePattern, compile_user
+from adrguard.core.saferegex import UnsafePattern, compile_user
 
 if TYPE_CHECKING:
     from jsonschema.protocols import Validator
@@ -40,10 +40,6 @@ def _escape(token: str) -> str:
     return token.replace("~", "~0").replace("/", "~1")
 
 
-def _regex(pattern: str) -> Regex:
-    return compile_user(pattern)
-
-
 def schema_problem(schema: Mapping[str, Any]) -> str | None:
     """Why ``schema`` cannot be used as a front-matter schema (words that follow "the schema"),
     or None: a regex RE2 refuses, a ``$ref`` that leaves the document or points nowhere, or an
@@ -53,14 +49,14 @@ def schema_problem(schema: Mapping[str, Any]) -> str | None:
         pattern = node.get("pattern")
         if isinstance(pattern, str):
             try:
-                _regex(pattern)
+                compile_user(pattern)
             except UnsafePattern as exc:
                 return f"has a pattern at {where or '/'}/pattern that cannot be used: {exc}"
         props = node.get("patternProperties")
         if isinstance(props, Mapping):
             for key in props:
                 try:
-                    _regex(str(key))
+                    compile_user(str(key))
                 except UnsafePattern as exc:
                     return (f"has a patternProperties key {key!r} at {where or '/'} that "
                             f"cannot be used: {exc}")
@@ -137,7 +133,7 @@ def _validator_class(schema: Mapping[str, Any]) -> Any:
 def _pattern(validator: Any, pattern: str, instance: Any, schema: Any) -> Iterator[Any]:
     from jsonschema.exceptions import ValidationError
 
-    if validator.is_type(instance, "string") and _regex(pattern).search(instance) is None:
+    if validator.is_type(instance, "string") and compile_user(pattern).search(instance) is None:
         yield ValidationError(f"{instance!r} does not match {pattern!r}")
 
 
@@ -146,7 +142,7 @@ def _pattern_properties(validator: Any, patterns: Mapping[str, Any], instance: A
     if not validator.is_type(instance, "object"):
         return
     for pattern, subschema in patterns.items():
-        regex = _regex(pattern)
+        regex = compile_user(pattern)
         for key in sorted(instance, key=str):
             if regex.search(key) is not None:
                 yield from validator.descend(instance[key], subschema, path=key,
@@ -160,7 +156,7 @@ def _additional_properties(validator: Any, allowed: Any, instance: Any,
     if not validator.is_type(instance, "object"):
         return
     known = schema.get("properties", {})
-    regexes = [_regex(p) for p in schema.get("patternProperties", {})]
+    regexes = [compile_user(p) for p in schema.get("patternProperties", {})]
     extras = sorted(
         (k for k in instance
          if k not in known and not any(r.search(k) is not None for r in regexes)),

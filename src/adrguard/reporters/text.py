@@ -41,13 +41,6 @@ GAP = "  "
 STYLES = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.NOTE: "cyan"}
 
 
-def visible(value: str) -> str:
-    """One line of untrusted text, safe for a terminal and a CI log: controls become
-    ``\\xNN``/``\\uNNNN`` and workflow commands are broken
-    (:func:`adrguard.core.textsafe.neutralise`)."""
-    return neutralise(value)
-
-
 def _lines(message: str) -> list[str]:
     if "\n" not in message and "\r" not in message:
         return [message]
@@ -70,7 +63,7 @@ def _rows(findings: list[Finding]) -> list[_Row]:
             where="{}:{}".format(*position(f)),
             rule=f"{f.code} {f.name}",
             severity=f.severity,
-            message=[visible(part) for part in _lines(f.message)],
+            message=[neutralise(part) for part in _lines(f.message)],
         )
         for f in findings
     ]
@@ -80,7 +73,7 @@ def _groups(report: Report) -> list[tuple[str, list[_Row]]]:
     grouped = groupby(report.findings, key=lambda f: f.location.path)
     fresh = set(report.gate.untracked) if report.gate is not None else set()
     return [
-        (visible(path) + (" (untracked)" if path in fresh else ""), _rows(list(items)))
+        (neutralise(path) + (" (untracked)" if path in fresh else ""), _rows(list(items)))
         for path, items in grouped
     ]
 
@@ -112,7 +105,7 @@ def render_plain(report: Report, *, quiet: bool = False) -> str:
     if quiet:  # the findings only (-q): no summary, no blank line after the last group
         return "".join(line + "\n" for line in out[:-1])
     out.append(_summary(report))
-    out.extend(visible(line) for line in gate_lines(report))
+    out.extend(neutralise(line) for line in gate_lines(report))
     return "\n".join(out) + "\n"
 
 
@@ -143,7 +136,7 @@ def _styled(report: Report, quiet: bool = False) -> list[Text]:
         return lines[:-1]
     worst = report.worst()
     lines.append(Text(_summary(report), style=STYLES[worst] if worst else "bold green"))
-    lines.extend(Text(visible(line), style="dim") for line in gate_lines(report))
+    lines.extend(Text(neutralise(line), style="dim") for line in gate_lines(report))
     return lines
 
 
@@ -189,5 +182,5 @@ def render_statistics(report: Report, *, quiet: bool = False) -> str:
             out.append("")
     if not quiet:
         out.append(_summary(report))
-        out.extend(visible(line) for line in gate_lines(report))
+        out.extend(neutralise(line) for line in gate_lines(report))
     return "".join(line + "\n" for line in out)

@@ -75,11 +75,6 @@ class FitnessRule:
     modules: tuple[str, ...] = ()
     ignore_type_checking: bool = False
 
-    @property
-    def reads_repository(self) -> bool:
-        """Whether the rule looks at tracked files (every kind but ``evidence``)."""
-        return self.kind != "evidence"
-
 
 @dataclass(frozen=True)
 class FitnessManifest:
