@@ -99,7 +99,7 @@ def make_plan(root: Path, config: Config, keys: Sequence[str]) -> PlanResult:
     rewrites = _outside_generated(rewrites)
     risks += unread + _mentions(root, config, found, mover)
     after_found, after = _after(root, config, found, corpus, mover, rewrites)
-    index_changes, index_conflicts = _index_changes(corpus, found, after, after_found, config)
+    index_changes, index_conflicts = _index_changes(found, after, after_found, config)
     effects = _current_effects(corpus, found, after, after_found, config)
     new_findings = _new_findings(corpus, after, config, mover)
     records = [
@@ -108,7 +108,7 @@ def make_plan(root: Path, config: Config, keys: Sequence[str]) -> PlanResult:
                       mirrors.get(d.path, ()))
         for d in chosen
     ]
-    hashes = _inputs(root, found, mover, rewrites, index_changes, chosen, evidence, states)
+    hashes = _inputs(root, mover, rewrites, index_changes, chosen, evidence, states)
     body = plans.build(records, mover.files, hashes, rewrites, index_changes, effects,
                        conflicts + link_conflicts + index_conflicts + new_findings, risks)
     return PlanResult(plan=body)
@@ -235,7 +235,7 @@ def _after(
 
 
 def _index_changes(
-    corpus: Corpus, found: Discovery, after: Corpus, after_found: Discovery, config: Config
+    found: Discovery, after: Corpus, after_found: Discovery, config: Config
 ) -> tuple[list[plans.IndexChange], list[Issue]]:
     if index.settings(config.options).enabled is False:
         return [], []
@@ -302,7 +302,7 @@ def _new_findings(corpus: Corpus, after: Corpus, config: Config, mover: Mover) -
 
 
 def _inputs(
-    root: Path, found: Discovery, mover: Mover, rewrites: Sequence[Rewrite],
+    root: Path, mover: Mover, rewrites: Sequence[Rewrite],
     index_changes: Sequence[plans.IndexChange], chosen: Sequence[Decision],
     evidence: dict[str, Any], states: Sequence[current.CurrentState],
 ) -> dict[str, str]:

@@ -79,8 +79,8 @@ def draft(repo_root: Path, config: Config, keys: Sequence[str], title: str,
 
     unstated = unstated_records(log.corpus, config.options.require_status)
     found = consolidation.conflicts(graph, sources, unstated)
-    content = consolidation.section_text(style, record.decision, sources, found,
-                                         config.options, names)
+    content = consolidation.section_text(record.decision, sources, found, config.options,
+                                         names)
     text = consolidation.fill(record.text, record.decision, content)
     options = config.options
     try:

@@ -19,7 +19,6 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Collection, Sequence
 
-from adrguard.core.authoring.style import Style
 from adrguard.core.conventions.sections import Requirement
 from adrguard.core.graph.graph import Graph
 from adrguard.core.lazyre import lazy
@@ -202,7 +201,7 @@ def _status(d: Decision) -> str:
 # --- the draft ------------------------------------------------------------------------------
 
 
-def section_text(style: Style, draft: Decision, sources: Sequence[Decision], found: list[str],
+def section_text(draft: Decision, sources: Sequence[Decision], found: list[str],
                  options: Options, link_text: dict[str, str]) -> list[str]:
     """The content of the draft's decision section."""
     ids = ", ".join(d.id for d in sources)

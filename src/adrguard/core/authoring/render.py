@@ -53,7 +53,7 @@ def date_text(style: Style, day: dt.date, date_format: str | None = None) -> str
     return day.isoformat()
 
 
-def _title_line(template: str, f: Fields, style: Style) -> str:
+def _title_line(template: str, f: Fields) -> str:
     """A title template (``{number}. {title}``, ``ADR-{number:03d}: {title}``) filled in; the
     number part is left out for a record without one."""
     if f.number is None:
@@ -69,7 +69,7 @@ def render(style: Style, f: Fields, date: str) -> str:
         out.append("---")
         for key, role, value in style.front_matter:
             if role == "title":
-                value = _title_line(style.fm_title, f, style)
+                value = _title_line(style.fm_title, f)
             elif role == "status":
                 value = f.status
             elif role == "date":
@@ -81,7 +81,7 @@ def render(style: Style, f: Fields, date: str) -> str:
             out.append(f"{key}: {_scalar(value)}")
         out += ["---", ""]
     if style.h1 is not None:
-        out += [f"# {_title_line(style.h1, f, style)}", ""]
+        out += [f"# {_title_line(style.h1, f)}", ""]
     table = style.table.lines(f.status, date) if style.table is not None else []
     if table and not style.table.section:  # type: ignore[union-attr]
         out += [*table, ""]

@@ -130,7 +130,7 @@ def analyse(
     in_scope = {d.path for d in scope.decisions}
     return Analysis(
         scope=scope,
-        roots=tuple(_roots(corpus, scope, results, states, sizes)),
+        roots=tuple(_roots(corpus, results, states, sizes)),
         records=tuple(results),
         blockers=tuple(_blockers(blocking, in_scope, corpus, scope, states)),
         candidates=tuple(_candidates(known, in_scope)),
@@ -139,7 +139,6 @@ def analyse(
 
 def _roots(
     corpus: Corpus,
-    scope: Scope,
     results: Sequence[RecordResult],
     states: Sequence[CurrentState],
     sizes: Mapping[str, Size],

@@ -148,7 +148,7 @@ def decide(
     for request in requests:
         if isinstance(request, Read):
             for path in _expand(layout, request.targets):
-                judged.read(path, request.part, request.tool)
+                judged.read(path, request.part)
         else:
             judged.search(request)
     problems = tuple(dict((n.key, n) for n in judged.problems).values())
@@ -169,7 +169,7 @@ class _Judged:
         self.repeats: list[Notice] = []
         self.evidence: list[Evidence] = []
 
-    def read(self, path: str, part: str, tool: str) -> None:
+    def read(self, path: str, part: str) -> None:
         state = self.layout.state(path)
         key = f"{path}#{part}"
         if state is PathState.ARCHIVED:
@@ -199,7 +199,7 @@ class _Judged:
             found.update(dict.fromkeys(self._searched(scope, request)))
         records = list(found)
         if len(records) == 1:  # one record in scope: a targeted read of it
-            self.read(records[0], f"search {request.pattern}", request.tool)
+            self.read(records[0], f"search {request.pattern}")
             return
         if not records:
             return
