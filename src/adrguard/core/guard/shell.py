@@ -224,7 +224,7 @@ def _recognise(
     if name in _READERS:
         return _reader(name, args, stdin, cd)
     if name in _GREPS:
-        return _grep(name, args, stdin, cd)
+        return _grep(args, stdin, cd)
     if name == "rg":
         return _rg(args, stdin, cd)
     return None
@@ -302,15 +302,13 @@ _GREP_COUNT = frozenset({"-c", "--count"})
 _GREP_RECURSIVE = frozenset({"-r", "-R", "--recursive", "--dereference-recursive"})
 
 
-def _grep(
-    name: str, args: list[Word], stdin: list[Word], cd: tuple[str | None, ...]
-) -> ShellCall | None:
-    patterns: list[str] = []
-    globs: list[str] = []
+def _search_words(
+    args: list[Word], values: frozenset[str]
+) -> tuple[list[Word], list[tuple[str, Word | None]]] | None:
+    """The words of a search (``grep``, ``rg``): the positional ones, and each option with its
+    value, in order. None when a value other than a pattern is dynamic (unknown here)."""
     positional: list[Word] = []
-    output = Output.CONTENT
-    recursive = False
-    pattern_file = False
+    options: list[tuple[str, Word | None]] = []
     i = 0
     only_positional = False
     while i < len(args):
@@ -325,32 +323,47 @@ def _grep(
             i += 1
             continue
         for option, value, used in _options(text, args[i + 1] if i + 1 < len(args) else None,
-                                            _GREP_VALUES):
+                                            values):
             if value is not None and value.dynamic and option not in ("-e", "--regexp"):
                 return None
             i += used
-            if option in _GREP_NAMES:
-                output = Output.NAMES
-            elif option in _GREP_COUNT and output is Output.CONTENT:
-                output = Output.COUNT
-            elif option in _GREP_RECURSIVE:
-                recursive = True
-            elif option in ("-d", "--directories") and value is not None:
-                recursive = value.text == "recurse"
-            elif option in ("-e", "--regexp") and value is not None:
-                patterns.append(value.text)
-            elif option in ("-f", "--file"):
-                pattern_file = True
-            elif option in ("--include", "-g", "--glob", "--iglob") and value is not None:
-                globs.append(value.text)
-            elif option == "--exclude" and value is not None:
-                globs.append("!" + value.text)
-            elif option == "--exclude-dir" and value is not None:
-                globs.append("!" + value.text.rstrip("/") + "/")
-            elif option in ("--exclude-from", "--include-from", "--include-dir", "-O", "-t",
-                            "--file-type", "--file-extension"):
-                return None  # file selections this reader does not model
+            options.append((option, value))
         i += 1
+    return positional, options
+
+
+def _grep(args: list[Word], stdin: list[Word], cd: tuple[str | None, ...]) -> ShellCall | None:
+    words = _search_words(args, _GREP_VALUES)
+    if words is None:
+        return None
+    positional, options = words
+    patterns: list[str] = []
+    globs: list[str] = []
+    output = Output.CONTENT
+    recursive = False
+    pattern_file = False
+    for option, value in options:
+        if option in _GREP_NAMES:
+            output = Output.NAMES
+        elif option in _GREP_COUNT and output is Output.CONTENT:
+            output = Output.COUNT
+        elif option in _GREP_RECURSIVE:
+            recursive = True
+        elif option in ("-d", "--directories") and value is not None:
+            recursive = value.text == "recurse"
+        elif option in ("-e", "--regexp") and value is not None:
+            patterns.append(value.text)
+        elif option in ("-f", "--file"):
+            pattern_file = True
+        elif option in ("--include", "-g", "--glob", "--iglob") and value is not None:
+            globs.append(value.text)
+        elif option == "--exclude" and value is not None:
+            globs.append("!" + value.text)
+        elif option == "--exclude-dir" and value is not None:
+            globs.append("!" + value.text.rstrip("/") + "/")
+        elif option in ("--exclude-from", "--include-from", "--include-dir", "-O", "-t",
+                        "--file-type", "--file-extension"):
+            return None  # file selections this reader does not model
     if not patterns and not pattern_file:
         if not positional:
             return None
@@ -381,49 +394,34 @@ _RG_COUNT = frozenset({"-c", "--count", "--count-matches"})
 
 
 def _rg(args: list[Word], stdin: list[Word], cd: tuple[str | None, ...]) -> ShellCall | None:
+    words = _search_words(args, _RG_VALUES)
+    if words is None:
+        return None
+    positional, options = words
     patterns: list[str] = []
     globs: list[str] = []
     types: list[str] = []
     types_not: list[str] = []
-    positional: list[Word] = []
     output = Output.CONTENT
     no_pattern = False
-    i = 0
-    only_positional = False
-    while i < len(args):
-        word = args[i]
-        text = word.text
-        if only_positional or not text.startswith("-") or text == "-":
-            positional.append(word)
-            i += 1
-            continue
-        if text == "--":
-            only_positional = True
-            i += 1
-            continue
-        for option, value, used in _options(text, args[i + 1] if i + 1 < len(args) else None,
-                                            _RG_VALUES):
-            if value is not None and value.dynamic and option not in ("-e", "--regexp"):
-                return None
-            i += used
-            if option in _RG_NAMES:
-                output = Output.NAMES
-                no_pattern = no_pattern or option in ("--files", "--type-list")
-            elif option in _RG_COUNT and output is Output.CONTENT:
-                output = Output.COUNT
-            elif option in ("-e", "--regexp") and value is not None:
-                patterns.append(value.text)
-            elif option in ("-f", "--file"):
-                no_pattern = True
-            elif option in ("-g", "--glob", "--iglob") and value is not None:
-                globs.append(value.text)
-            elif option in ("-t", "--type") and value is not None:
-                types.append(value.text)
-            elif option in ("-T", "--type-not") and value is not None:
-                types_not.append(value.text)
-            elif option in ("--type-add", "--type-clear", "--pre", "--ignore-file"):
-                return None  # types or preprocessors this reader does not model
-        i += 1
+    for option, value in options:
+        if option in _RG_NAMES:
+            output = Output.NAMES
+            no_pattern = no_pattern or option in ("--files", "--type-list")
+        elif option in _RG_COUNT and output is Output.CONTENT:
+            output = Output.COUNT
+        elif option in ("-e", "--regexp") and value is not None:
+            patterns.append(value.text)
+        elif option in ("-f", "--file"):
+            no_pattern = True
+        elif option in ("-g", "--glob", "--iglob") and value is not None:
+            globs.append(value.text)
+        elif option in ("-t", "--type") and value is not None:
+            types.append(value.text)
+        elif option in ("-T", "--type-not") and value is not None:
+            types_not.append(value.text)
+        elif option in ("--type-add", "--type-clear", "--pre", "--ignore-file"):
+            return None  # types or preprocessors this reader does not model
     if not patterns and not no_pattern:
         if not positional:
             return None
