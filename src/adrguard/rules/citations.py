@@ -19,6 +19,7 @@ from adrguard.core.citations.resolve import (
     UNKNOWN,
     Cited,
     LineSuccessors,
+    Standing,
     index,
     line_successors,
     standing,
@@ -119,6 +120,21 @@ class _History:
                 or path in _catalogues(self.corpus))
 
 
+def _outdated(
+    corpus: Corpus, states: tuple[str, ...]
+) -> Iterator[tuple[Cited, Decision, Standing]]:
+    """The citations relied on (not in inline code) of a decision whose standing is one of
+    ``states``, leaving out those of history (:class:`_History`)."""
+    history = _History(corpus)
+    for cited in index(corpus).all:
+        d = cited.decision
+        if d is None or cited.citation.quoted:
+            continue
+        st = standing(corpus, d)
+        if st.state in states and not history.holds(cited):
+            yield cited, d, st
+
+
 class UnknownDecisionCitation(BaseRule):
     """Code or a document cites a decision that no record has.
 
@@ -214,15 +230,7 @@ class SupersededDecisionCitation(BaseRule):
     )
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
-        corpus = ctx.corpus
-        history = _History(corpus)
-        for cited in index(corpus).all:
-            d = cited.decision
-            if d is None or cited.citation.quoted:
-                continue
-            st = standing(corpus, d)
-            if st.state != "superseded" or history.holds(cited):
-                continue
+        for cited, d, st in _outdated(ctx.corpus, ("superseded",)):
             succ = st.successor
             if succ is None:
                 tail = ("which is superseded and names no successor: cite the decision in "
@@ -265,15 +273,7 @@ class InactiveDecisionCitation(BaseRule):
     )
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
-        corpus = ctx.corpus
-        history = _History(corpus)
-        for cited in index(corpus).all:
-            d = cited.decision
-            if d is None or cited.citation.quoted:
-                continue
-            st = standing(corpus, d)
-            if st.state not in ("rejected", "deprecated") or history.holds(cited):
-                continue
+        for cited, d, st in _outdated(ctx.corpus, ("rejected", "deprecated")):
             if st.state == "rejected":
                 message = (f"cites {_label(d)}, which was rejected: cite the decision that "
                            "applies (or mark a reference to the rejected option with "
