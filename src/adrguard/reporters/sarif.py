@@ -70,6 +70,28 @@ def artifact_uri(path: str) -> str:
     return quote(clean(path).lstrip("/"), safe="/-._~!$&'()*+,;=@")
 
 
+def physical_location(path: str, **region: int) -> dict[str, Any]:
+    """A location in a repository-relative file, under ``%SRCROOT%``; ``region``: where in
+    it (``startLine``, ``startColumn``), if anywhere."""
+    where: dict[str, Any] = {"artifactLocation": {"uri": artifact_uri(path), "uriBaseId": SRCROOT}}
+    if region:
+        where["region"] = region
+    return {"physicalLocation": where}
+
+
+def sarif_log(
+    name: str, version: str, information_uri: str, rules: list[dict[str, Any]], root: str,
+    **run: Any,
+) -> dict[str, Any]:
+    """A SARIF log of one run of the tool ``name``: its driver's ``rules``, ``root`` the
+    description of ``%SRCROOT%``, ``run`` the run's other fields (``results``, ...)."""
+    driver = {"name": name, "version": version, "semanticVersion": version,
+              "informationUri": information_uri, "rules": rules}
+    head = {"tool": {"driver": driver},
+            "originalUriBaseIds": {SRCROOT: {"description": {"text": root}}}}
+    return {"$schema": SARIF_SCHEMA, "version": SARIF_VERSION, "runs": [head | run]}
+
+
 def baseline_suppression(baseline: str, what: str = "finding") -> dict[str, Any]:
     """SARIF's suppression of a result a baseline file accepts: persisted outside the file the
     result is in (``external``), accepted, with the baseline file named twice: in the
@@ -79,11 +101,7 @@ def baseline_suppression(baseline: str, what: str = "finding") -> dict[str, Any]
         "kind": "external",
         "status": "accepted",
         "justification": f"accepted: the {what} is listed in the baseline file {path}",
-        "location": {
-            "physicalLocation": {
-                "artifactLocation": {"uri": artifact_uri(path), "uriBaseId": SRCROOT}
-            }
-        },
+        "location": physical_location(path),
     }
 
 
@@ -123,17 +141,7 @@ def _result(f: Finding, index: int) -> dict[str, Any]:
         "ruleIndex": index,
         "level": LEVELS[f.severity],
         "message": {"text": clean(f.message) or f.name},
-        "locations": [
-            {
-                "physicalLocation": {
-                    "artifactLocation": {
-                        "uri": artifact_uri(f.location.path),
-                        "uriBaseId": SRCROOT,
-                    },
-                    "region": {"startLine": line, "startColumn": column},
-                }
-            }
-        ],
+        "locations": [physical_location(f.location.path, startLine=line, startColumn=column)],
         "partialFingerprints": {FINGERPRINT_KEY: finding_fingerprint(f)},
         "properties": properties,
     }
@@ -143,26 +151,13 @@ def sarif_data(report: Report, ctx: ReportContext) -> dict[str, Any]:
     rules, index = _rules(report, ctx)
     s = report.summary
     gate = report.gate
-    run: dict[str, Any] = {
-        "tool": {
-            "driver": {
-                "name": ctx.tool_name,
-                "version": ctx.version,
-                "semanticVersion": ctx.version,
-                "informationUri": ctx.information_uri,
-                "rules": rules,
-            }
-        },
-        "originalUriBaseIds": {
-            SRCROOT: {"description": {"text": "The root of the checked repository."}}
-        },
-        "columnKind": "unicodeCodePoints",
-        "results": _results(report, index),
-        "properties": {"profile": report.profile, "decisions": s.decisions, "files": s.files},
-    }
+    properties: dict[str, Any] = {"profile": report.profile, "decisions": s.decisions,
+                                  "files": s.files}
     if gate is not None:
-        run["properties"]["baselineFixed"] = [clean(f) for f in gate.fixed]
-    return {"$schema": SARIF_SCHEMA, "version": SARIF_VERSION, "runs": [run]}
+        properties["baselineFixed"] = [clean(f) for f in gate.fixed]
+    return sarif_log(ctx.tool_name, ctx.version, ctx.information_uri, rules,
+                     "The root of the checked repository.", columnKind="unicodeCodePoints",
+                     results=_results(report, index), properties=properties)
 
 
 def render(report: Report, ctx: ReportContext) -> str:

@@ -29,11 +29,9 @@ from adrguard.reporters.json import dumps
 from adrguard.reporters.markdown import escape
 from adrguard.reporters.sarif import (
     FINGERPRINT_KEY,
-    SARIF_SCHEMA,
-    SARIF_VERSION,
-    SRCROOT,
-    artifact_uri,
     baseline_suppression,
+    physical_location,
+    sarif_log,
 )
 
 FORMATS = names("verify")  # the registry's (adrguard.reporters.formats)
@@ -217,14 +215,6 @@ def counts(v: Verification) -> dict[str, Any]:
 # baseline each violation carries ``baselineState`` (``new`` or ``unchanged``), and a known one a
 # ``suppressions`` entry naming the baseline file, so code scanning opens no alert for it.
 
-def _location(path: str, line: int) -> dict[str, Any]:
-    return {
-        "physicalLocation": {
-            "artifactLocation": {"uri": artifact_uri(path), "uriBaseId": SRCROOT},
-            "region": {"startLine": max(line, 1)},
-        }
-    }
-
 
 def _driver_rule(r: RuleResult) -> dict[str, Any]:
     text = r.rule.description or f"{r.rule.kind} rule enforcing {decision_name(r.decision)}"
@@ -239,9 +229,9 @@ def _driver_rule(r: RuleResult) -> dict[str, Any]:
 def _result(v: Verification, r: RuleResult, index: int, item: Item | None) -> dict[str, Any]:
     level = "error" if v.policy == "enforce" else "warning"
     if item is not None and item.file is not None and item.pointer is None:
-        where = _location(item.file, item.line or 1)
+        where = physical_location(item.file, startLine=max(item.line or 1, 1))
     else:
-        where = _location(v.manifest, r.rule.line)
+        where = physical_location(v.manifest, startLine=max(r.rule.line, 1))
     message = r.message
     if item is not None:
         detail = item.text or item.file or ""
@@ -273,21 +263,11 @@ def render_sarif(v: Verification) -> str:
         if r.status == UNKNOWN:
             results.append(_result(v, r, index, None))
         results += [_result(v, r, index, i) for i in r.violations]
-    run = {
-        "tool": {
-            "driver": {
-                "name": "adrguard verify",
-                "version": __version__,
-                "semanticVersion": __version__,
-                "informationUri": "https://github.com/adrguard/adrguard/blob/main/docs/verify.md",
-                "rules": rules,
-            }
-        },
-        "originalUriBaseIds": {
-            SRCROOT: {"description": {"text": "The root of the verified repository."}}
-        },
-        "results": results,
-        "properties": {"policy": v.policy, "inconclusive": v.inconclusive,
-                       "policyFailed": v.policy_failed, "manifest": clean(v.manifest)},
-    }
-    return dumps({"$schema": SARIF_SCHEMA, "version": SARIF_VERSION, "runs": [run]})
+    log = sarif_log(
+        "adrguard verify", __version__,
+        "https://github.com/adrguard/adrguard/blob/main/docs/verify.md", rules,
+        "The root of the verified repository.", results=results,
+        properties={"policy": v.policy, "inconclusive": v.inconclusive,
+                    "policyFailed": v.policy_failed, "manifest": clean(v.manifest)},
+    )
+    return dumps(log)
