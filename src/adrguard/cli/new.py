@@ -17,13 +17,28 @@ if TYPE_CHECKING:
 FORMATS = WRITTEN  # the ADR formats `new` writes (adrguard.core.adrformat)
 
 
-def _common(p: argparse.ArgumentParser) -> None:
+def _repository(p: argparse.ArgumentParser) -> None:
+    """--repo and --config: where the repository is and which config to use."""
     p.add_argument("--repo", dest="root_dir", type=Path, default=None, metavar="DIR",
                    help="the repository (default: the git work tree around the current "
                    "directory)")
     p.add_argument("--config", type=Path, default=None, metavar="FILE",
                    help="config file (default: .adrguard.toml, else [tool.adrguard] in "
                    "pyproject.toml)")
+
+
+def _talk(p: argparse.ArgumentParser) -> None:
+    """-v or -q, and --no-cache."""
+    talk = p.add_mutually_exclusive_group()
+    talk.add_argument("-v", "--verbose", action="count", default=0,
+                      help="say which config is used")
+    add_quiet(talk)
+    p.add_argument("--no-cache", action="store_true", help="neither read nor write the record "
+                   "cache")
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    _repository(p)
     p.add_argument("--status", metavar="WORD",
                    help="the new record's status (default: config new-status, else proposed); "
                    "written in the log's own word for it")
@@ -36,12 +51,7 @@ def _common(p: argparse.ArgumentParser) -> None:
                    "; read from what is fetched already; repeatable)")
     p.add_argument("--dry-run", action="store_true",
                    help="print what would be written; write nothing")
-    talk = p.add_mutually_exclusive_group()
-    talk.add_argument("-v", "--verbose", action="count", default=0,
-                      help="say which config is used")
-    add_quiet(talk)
-    p.add_argument("--no-cache", action="store_true", help="neither read nor write the record "
-                   "cache")
+    _talk(p)
 
 
 def register(subparsers: Any) -> None:
@@ -111,22 +121,12 @@ def register(subparsers: Any) -> None:
                    "number or path")
     k.add_argument("relation", metavar="RELATION", help=f"one of {', '.join(KINDS)}")
     k.add_argument("target", metavar="B", help="the record it points at: an id, number or path")
-    k.add_argument("--repo", dest="root_dir", type=Path, default=None, metavar="DIR",
-                   help="the repository (default: the git work tree around the current "
-                   "directory)")
-    k.add_argument("--config", type=Path, default=None, metavar="FILE",
-                   help="config file (default: .adrguard.toml, else [tool.adrguard] in "
-                   "pyproject.toml)")
+    _repository(k)
     k.add_argument("--today", metavar="YYYY-MM-DD",
                    help="the date of a new entry in a dated status history (default: today)")
     k.add_argument("--dry-run", action="store_true",
                    help="print the change as a diff; write nothing")
-    talk = k.add_mutually_exclusive_group()
-    talk.add_argument("-v", "--verbose", action="count", default=0,
-                      help="say which config is used")
-    add_quiet(talk)
-    k.add_argument("--no-cache", action="store_true", help="neither read nor write the record "
-                   "cache")
+    _talk(k)
     k.set_defaults(func=run_link, adr_root=None, record_format=None, status=None, against=[])
 
     c = subparsers.add_parser(
