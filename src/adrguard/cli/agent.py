@@ -11,7 +11,7 @@ import textwrap
 from typing import Any
 
 from adrguard.api import STATUS_CHOICES
-from adrguard.cli.common import add_common, add_format, quiet
+from adrguard.cli.common import add_common, add_format, print_json, quiet
 from adrguard.cli.common import out as print_line
 from adrguard.core.outcome import EXIT_OK
 from adrguard.core.wording import plural
@@ -148,13 +148,6 @@ def _statuses(values: list[str]) -> list[str]:
     return [v.strip() for value in values for v in value.split(",") if v.strip()]
 
 
-def _print_json(data: dict[str, Any]) -> None:
-    from adrguard.cli.common import emit, parse_formats
-    from adrguard.reporters.json import dumps
-
-    emit(dumps(data), parse_formats(["json"], ["json"], "json")[0])
-
-
 def run_find(args: argparse.Namespace) -> int:
     from adrguard.api.agent.surface import find_adrs
 
@@ -167,7 +160,7 @@ def run_find(args: argparse.Namespace) -> int:
         no_ai=args.no_ai,
     )
     if args.format == "json":
-        _print_json(data)
+        print_json(data)
         return EXIT_OK
     lines = []
     for r in data["results"]:
@@ -224,7 +217,7 @@ def run_context(args: argparse.Namespace) -> int:
         no_ai=args.no_ai,
     )
     if args.format == "json":
-        _print_json(data)
+        print_json(data)
         return EXIT_OK
     out: list[str] = []
     for u in data["units"]:
@@ -264,7 +257,7 @@ def run_search(args: argparse.Namespace) -> int:
     data = search_adrs(_workspace(args), args.query, args.limit)
     found = 0 if data["results"] or data.get("citations") else 1  # like grep: 1 = no match
     if args.format == "json":
-        _print_json(data)
+        print_json(data)
         return found
     if quiet():
         return found

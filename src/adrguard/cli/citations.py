@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from adrguard.cli.common import add_common, add_format, load_config_for
+from adrguard.cli.common import add_common, add_format, load_config_for, print_json
 from adrguard.cli.common import out as print_line
 from adrguard.core.outcome import EXIT_OK
 
@@ -41,10 +41,7 @@ def run_citations(args: argparse.Namespace) -> int:
     root, config = load_config_for(args)
     data = report(root, config, args.id, kind=args.kind, state=args.state)
     if args.format == "json":
-        from adrguard.cli.common import emit, parse_formats
-        from adrguard.reporters.json import dumps
-
-        emit(dumps(data), parse_formats(["json"], ["json"], "json")[0])
+        print_json(data)
         return EXIT_OK
     lines = [_line(row) for row in data["citations"]]
     what = f" of {data['decision']['id']}" if data["decision"] else ""

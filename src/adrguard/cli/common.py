@@ -203,6 +203,13 @@ def emit(text: str, spec: FormatSpec, *, colour: bool = False, root: Path | None
         raise UserError(f"cannot write {spec.path}: {exc.strerror or exc}") from None
 
 
+def print_json(data: Any) -> None:
+    """``data`` on stdout in adrguard's one JSON style (:func:`adrguard.reporters.json.dumps`)."""
+    from adrguard.reporters.json import dumps
+
+    write_stdout(dumps(data), "json")
+
+
 class _Stdout:
     """Whether workflow commands are switched off, and by which token (GitHub Actions only)."""
 

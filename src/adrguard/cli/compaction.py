@@ -7,10 +7,9 @@ recognised and refused (``adrguard archive`` moves retired records, as a reviewe
 from __future__ import annotations
 
 import argparse
-import json
 from typing import Any
 
-from adrguard.cli.common import add_common, add_format, load_config_for, write_stdout
+from adrguard.cli.common import add_common, add_format, load_config_for, print_json, write_stdout
 from adrguard.core.errors import UserError
 from adrguard.core.outcome import EXIT_OK
 from adrguard.core.wording import plural
@@ -147,7 +146,7 @@ def run_compaction(args: argparse.Namespace) -> int:
     analysis = analyse_repository(root, config, sources=args.sources, domain=args.domain)
     data = analysis.as_json()
     if args.format == "json":
-        write_stdout(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n", "json")
+        print_json(data)
     else:
         write_stdout(render_text(data))
     return EXIT_OK
@@ -167,8 +166,7 @@ def run_status(args: argparse.Namespace) -> int:
         found = [s for s in found if s.plan_id == pid]
     data = {"schemaVersion": 1, "plans": [s.as_json() for s in found]}
     if args.format == "json":
-        write_stdout(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n",
-                     "json")
+        print_json(data)
         return EXIT_OK
     if not found:
         write_stdout("no plans kept in this repository: `adrguard archive plan ID... --save` "

@@ -4,10 +4,17 @@ from __future__ import annotations
 
 import argparse
 import difflib
-import json
 from typing import TYPE_CHECKING, Any
 
-from adrguard.cli.common import add_common, add_format, info, load_config_for, out, write_stdout
+from adrguard.cli.common import (
+    add_common,
+    add_format,
+    info,
+    load_config_for,
+    out,
+    print_json,
+    write_stdout,
+)
 from adrguard.core.errors import UserError
 from adrguard.core.outcome import EXIT_FINDINGS, EXIT_OK
 from adrguard.core.wording import plural
@@ -211,10 +218,7 @@ def run_current(args: argparse.Namespace) -> int:
         return EXIT_OK
     states = generated.current_states(root, config, corpus, args.adr_root)
     if args.format == "json":
-        write_stdout(
-            json.dumps(_status_json(states), indent=2, sort_keys=True, ensure_ascii=False) + "\n",
-            "json",
-        )
+        print_json(_status_json(states))
         return EXIT_OK if all(s.fresh for s in states) else EXIT_FINDINGS
     if not states:
         out(
