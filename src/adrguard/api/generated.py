@@ -53,6 +53,16 @@ def _refuse_unsafe(repo_root: Path, paths: Iterable[str]) -> None:
             raise UserError(f"refusing to use {path}: {why}")
 
 
+def _write(repo_root: Path, path: str, text: str) -> None:
+    """Write a generated file atomically; a failure is the user's error, named by its path."""
+    from adrguard.adapters.write import write_in_repo
+
+    try:
+        write_in_repo(repo_root, path, text)
+    except OSError as exc:
+        raise UserError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
 # --- INDEX ------------------------------------------------------------------------------
 
 
@@ -128,8 +138,6 @@ def write_indexes(
     marked table appended, and a root without an index gets one. An index with broken markers
     is a problem of the log, not an error of the command: nothing is written, and it is said
     (``problems``). Never deletes or renames a record."""
-    from adrguard.adapters.write import write_in_repo
-
     states = index_states(repo_root, config, corpus, recover=True)
     broken = tuple(f"{s.message}; fix the markers by hand (exactly one start and one end "
                    "marker, outside code fences); nothing was written"
@@ -147,10 +155,7 @@ def write_indexes(
             left.append(_adopt_hint(s))
     written: list[str] = []
     for s in todo:
-        try:
-            write_in_repo(repo_root, s.target.path, s.expected or "")
-        except OSError as exc:
-            raise UserError(f"cannot write {s.target.path}: {exc.strerror or exc}") from None
+        _write(repo_root, s.target.path, s.expected or "")
         written.append(s.target.path)
     return IndexWrites(tuple(written), tuple(left))
 
@@ -211,8 +216,6 @@ def stamp_current(
     """Record what each CURRENT.md was reviewed against. Coverage values and locators already
     in the manifest are kept; new members get ``open``. A corrupt or newer manifest, or a view
     still marked as a draft, is refused before anything is written."""
-    from adrguard.adapters.write import write_in_repo
-
     cfg = current.settings(config.options)
     texts = current_texts(repo_root, config, corpus)
     chosen = _roots(corpus, roots)
@@ -244,10 +247,7 @@ def stamp_current(
     for mpath, text, old in plans:
         changed = old is None or old != text.encode("utf-8")
         if changed:
-            try:
-                write_in_repo(repo_root, mpath, text)
-            except OSError as exc:
-                raise UserError(f"cannot write {mpath}: {exc.strerror or exc}") from None
+            _write(repo_root, mpath, text)
         out.append(Written(mpath, changed))
     return out
 
@@ -256,8 +256,6 @@ def init_current(
     repo_root: Path, config: Config, corpus: Corpus, roots: Sequence[str] = ()
 ) -> list[Written]:
     """A draft CURRENT.md for each root that has none; an existing view is never overwritten."""
-    from adrguard.adapters.write import write_in_repo
-
     cfg = current.settings(config.options)
     texts = current_texts(repo_root, config, corpus)
     out: list[Written] = []
@@ -267,9 +265,6 @@ def init_current(
             out.append(Written(view, False))
             continue
         _refuse_unsafe(repo_root, [view])
-        try:
-            write_in_repo(repo_root, view, current.skeleton(corpus, config.options, root, texts))
-        except OSError as exc:
-            raise UserError(f"cannot write {view}: {exc.strerror or exc}") from None
+        _write(repo_root, view, current.skeleton(corpus, config.options, root, texts))
         out.append(Written(view, True))
     return out
