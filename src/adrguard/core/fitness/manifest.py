@@ -19,9 +19,8 @@ from typing import Any
 from adrguard.core import relpath
 from adrguard.core.errors import UserError
 from adrguard.core.impact.globs import glob_problem
-from adrguard.core.impact.mapping import DuplicateKey, Locator, closest, reject_duplicates
+from adrguard.core.impact.mapping import Locator, ManifestSyntax, closest, load_manifest_json
 from adrguard.core.options import DEFAULT_FITNESS_MANIFEST
-from adrguard.core.schemas import load_json
 
 SCHEMA = "fitness.schema.json"
 DEFAULT_PATH = DEFAULT_FITNESS_MANIFEST
@@ -103,22 +102,9 @@ def parse_manifest(path: str, data: bytes) -> FitnessManifest:
     """Validate and load a fitness manifest; :class:`FitnessManifestError` on the first
     problem."""
     try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise FitnessManifestError(
-            path, 1, 1, f"not UTF-8 (byte {exc.start}); save it as UTF-8") from None
-    try:
-        obj = load_json(text, object_pairs_hook=reject_duplicates)
-    except json.JSONDecodeError as exc:
-        raise FitnessManifestError(
-            path, exc.lineno, exc.colno, f"not valid JSON ({exc.msg}); fix the syntax there"
-        ) from None
-    except DuplicateKey as exc:
-        raise FitnessManifestError(path, 1, 1, f"key {exc.args[0]!r} appears twice; keep one"
-                                   ) from None
-    except (RecursionError, ValueError):
-        raise FitnessManifestError(path, 1, 1, "nested too deeply (or a number too long) to be "
-                                   "a manifest") from None
+        text, obj = load_manifest_json(data)
+    except ManifestSyntax as exc:
+        raise FitnessManifestError(path, exc.line or 1, exc.column or 1, exc.message) from None
     where = _Where(path, Locator(path, text))
     if not isinstance(obj, dict):
         raise where.error((), "the manifest must be a JSON object")

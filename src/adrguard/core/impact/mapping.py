@@ -76,20 +76,10 @@ def parse_manifest(path: str, data: bytes, memo: Compiled | None = None) -> Mani
     without it, each distinct glob is still compiled once."""
     memo = {} if memo is None else memo
     try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise ManifestError(f"{path}: not UTF-8 (byte {exc.start}); save it as UTF-8") from None
-    try:
-        obj = load_json(text, object_pairs_hook=_reject_duplicates)
-    except json.JSONDecodeError as exc:
-        raise ManifestError(
-            f"{path}:{exc.lineno}:{exc.colno}: not valid JSON ({exc.msg}); fix the syntax there"
-        ) from None
-    except _DuplicateKey as exc:
-        raise ManifestError(f"{path}: key {exc.args[0]!r} appears twice; keep one") from None
-    except (RecursionError, ValueError):
-        raise ManifestError(f"{path}: nested too deeply (or a number too long) to be a "
-                            "manifest") from None
+        text, obj = load_manifest_json(data)
+    except ManifestSyntax as exc:
+        place = f"{path}:{exc.line}:{exc.column}" if exc.line is not None else path
+        raise ManifestError(f"{place}: {exc.message}") from None
     where = _Locator(path, text)
     if not isinstance(obj, dict):
         raise ManifestError(f"{where.at(())}: the manifest must be a JSON object")
@@ -125,6 +115,35 @@ def parse_manifest(path: str, data: bytes, memo: Compiled | None = None) -> Mani
         mappings=tuple(entries),
         component_lines={k: where.position(("components", k))[0] for k in components},
     )
+
+
+class ManifestSyntax(ValueError):
+    """The bytes of a JSON manifest are not a document adrguard reads: ``message`` says what
+    to change, at ``line`` and ``column`` (None: the file as a whole)."""
+
+    def __init__(self, message: str, line: int | None = None, column: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
+        self.column = column
+
+
+def load_manifest_json(data: bytes) -> tuple[str, Any]:
+    """The text and the JSON value of a manifest (the impact and the fitness manifest): UTF-8,
+    a BOM allowed, every key of an object once; :class:`ManifestSyntax` on the first problem."""
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ManifestSyntax(f"not UTF-8 (byte {exc.start}); save it as UTF-8") from None
+    try:
+        return text, load_json(text, object_pairs_hook=_reject_duplicates)
+    except json.JSONDecodeError as exc:
+        raise ManifestSyntax(f"not valid JSON ({exc.msg}); fix the syntax there", exc.lineno,
+                             exc.colno) from None
+    except _DuplicateKey as exc:
+        raise ManifestSyntax(f"key {exc.args[0]!r} appears twice; keep one") from None
+    except (RecursionError, ValueError):
+        raise ManifestSyntax("nested too deeply (or a number too long) to be a manifest") from None
 
 
 class _DuplicateKey(ValueError):
@@ -275,8 +294,6 @@ class _Locator:
 
 
 # Shared with the other JSON manifest adrguard reads (core/fitness/manifest.py): positions of
-# values, duplicate keys refused, the closest valid key suggested.
+# values and the closest valid key suggested (and load_manifest_json: duplicate keys refused).
 Locator = _Locator
-reject_duplicates = _reject_duplicates
-DuplicateKey = _DuplicateKey
 closest = _closest
