@@ -5,7 +5,6 @@ Pure and deterministic: takes an :class:`~adrguard.core.impact.analysis.Impact`,
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from urllib.parse import quote
 
@@ -13,6 +12,7 @@ from adrguard.core.impact.analysis import Affected, Impact, MappingIssue, to_jso
 from adrguard.core.model import Decision
 from adrguard.core.wording import plural, revision, revision_at, short_commit
 from adrguard.reporters.formats import names, renderer
+from adrguard.reporters.json import dumps
 
 FORMATS = names("impact")  # the registry's (adrguard.reporters.formats)
 _FILES_SHOWN = 10
@@ -24,7 +24,7 @@ def render(name: str, impact: Impact) -> str:
 
 
 def render_json(impact: Impact) -> str:
-    return json.dumps(to_json(impact), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    return dumps(to_json(impact))
 
 
 def _at(ref: str, sha: str) -> str:
