@@ -83,7 +83,7 @@ class Unit:
     def cost(self) -> int:
         """Code points this unit takes from the budget (text, title, source, labels)."""
         d = self.decision
-        meta = (self.key, _title(d), d.path, self.heading or "", self.why, status_key(d))
+        meta = (self.key, shown_title(d), d.path, self.heading or "", self.why, status_key(d))
         return len(self.text) + sum(len(m) for m in meta)
 
 
@@ -262,7 +262,7 @@ def units_of(d: Decision, why: str, hop: int, limit: int) -> list[Unit]:
     text = d.text
     if len(text) <= limit:
         end = off + text.count("\n") + 1
-        title = _short(d.title) if d.title else None
+        title = clip(d.title) if d.title else None
         return [Unit(d.id, d, 1, 1, title, off + 1, end, text, why, hop)]
     chunks: list[tuple[str | None, int, str]] = []  # heading, first body line, text
     for heading, start, lines in _segments(d):
@@ -279,7 +279,7 @@ def units_of(d: Decision, why: str, hop: int, limit: int) -> list[Unit]:
     n = len(chunks)
     out: list[Unit] = []
     for i, (heading, start, body) in enumerate(chunks, 1):
-        heading = _short(heading) if heading else heading
+        heading = clip(heading) if heading else heading
         first = off + start + 1
         out.append(
             Unit(f"{d.id}#{i}", d, i, n, heading, first, first + body.count("\n"), body, why, hop)
@@ -338,11 +338,11 @@ def build(
         raise UserError(f"max-chars must be at least {MIN_CHARS:,}")
     fp = fingerprint(corpus)
     start = read_cursor(cursor, fp, request) if cursor else 0
-    notes = [_short(w) for w in warnings[:MAX_WARNINGS]]
+    notes = [clip(w) for w in warnings[:MAX_WARNINGS]]
     records = plan(corpus, seeds, intent, in_force)
     units: list[Unit] = []
     for d, why, hop in records:
-        meta = len(d.id) + 8 + len(_title(d)) + len(d.path) + len(why) + 24
+        meta = len(d.id) + 8 + len(shown_title(d)) + len(d.path) + len(why) + 24
         parts = units_of(d, why, hop, max(200, max_chars - RESERVE - meta))
         if part is not None and seeds and d.path == seeds[0][0].path:
             if not 1 <= part <= len(parts):
@@ -362,7 +362,7 @@ def build(
                 break
         extra: list[str] = []
         if not d.text and d.problems:
-            extra.append(_short(f"{d.id} ({d.path}): content unavailable: {d.problems[0].message}"))
+            extra.append(clip(f"{d.id} ({d.path}): content unavailable: {d.problems[0].message}"))
         if d.archived and unit.part == 1:
             extra.append(f"{d.id} is archived")
         cost = unit.cost + sum(len(x) for x in extra)
@@ -377,7 +377,7 @@ def build(
     content = list(notes)
     for u in page:
         d = u.decision
-        content += [u.key, _title(d), d.path, u.heading or "", u.why, status_key(d), u.text]
+        content += [u.key, shown_title(d), d.path, u.heading or "", u.why, status_key(d), u.text]
     joined = "".join(content)
     return ContextResult(
         units=tuple(page),
@@ -404,13 +404,14 @@ def succession_notes(corpus: Corpus, seeds: Sequence[Decision]) -> list[str]:
     return [n for n in notes if n]
 
 
-def _short(text: str, limit: int = 300) -> str:
+def clip(text: str, limit: int = 300) -> str:
+    """``text`` cut to ``limit`` code points, a cut one ending in an ellipsis."""
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _title(d: Decision) -> str:
+def shown_title(d: Decision) -> str:
     """The title as units show it (at most 300 code points)."""
-    return _short(d.title or "")
+    return clip(d.title or "")
 
 
 def unit_json(u: Unit) -> dict[str, object]:
@@ -418,7 +419,7 @@ def unit_json(u: Unit) -> dict[str, object]:
     return {
         "key": u.key,
         "identifier": d.id,
-        "title": _title(d) if d.title is not None else None,
+        "title": shown_title(d) if d.title is not None else None,
         "status": status_key(d),
         "path": d.path,
         "part": u.part,

@@ -14,10 +14,12 @@ from dataclasses import dataclass
 from adrguard.core.agent.context import (
     MAX_WARNINGS,
     MIN_CHARS,
+    clip,
     estimate_tokens,
     fingerprint,
     make_cursor,
     read_cursor,
+    shown_title,
 )
 from adrguard.core.errors import UserError
 from adrguard.core.impact.analysis import status_key
@@ -42,8 +44,7 @@ class Overview:
 
 def row_fields(d: Decision) -> tuple[str, str, str, str]:
     """The strings a row shows (and the budget counts)."""
-    title = d.title or ""
-    return d.id, title if len(title) <= 300 else title[:299] + "…", status_key(d), d.path
+    return d.id, shown_title(d), status_key(d), d.path
 
 
 def overview(
@@ -60,7 +61,7 @@ def overview(
         raise UserError(f"max-chars must be at least {MIN_CHARS:,}")
     fp = fingerprint(corpus)
     start = read_cursor(cursor, fp, request) if cursor else 0
-    notes = [w if len(w) <= 300 else w[:299] + "…" for w in warnings[:MAX_WARNINGS]]
+    notes = [clip(w) for w in warnings[:MAX_WARNINGS]]
     content = list(notes)
     used = sum(len(n) for n in notes)
     page: list[Decision] = []
