@@ -25,7 +25,7 @@ from adrguard.api.agent.workspace import (
     check_identifier,
 )
 from adrguard.core.errors import UserError
-from adrguard.core.impact.analysis import analyse, configured_statuses, to_json
+from adrguard.core.impact.analysis import analyse, configured_statuses, mapping_evidence, to_json
 from adrguard.core.impact.mapping import Manifest, ManifestError, parse_manifest
 
 _REVISION = re.compile(r"[\w./@^~{}+-]+")
@@ -67,7 +67,6 @@ def analyze_impact(
     """What changed since the merge base, the decisions it touches (with the mapping behind
     each), the mappings that name no usable decision, coverage and what could not be known."""
     from adrguard.api.pipeline.sources import build_changes, head_corpus
-    from adrguard.core.agent.evidence import mapping_evidence
 
     base = _revision(base_reference, "baseReference")
     head = _revision(head_reference, "headReference") if head_reference is not None else None

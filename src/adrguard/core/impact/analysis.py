@@ -18,7 +18,7 @@ import msgspec
 
 from adrguard.core.citations.resolve import cited_by
 from adrguard.core.errors import UserError
-from adrguard.core.impact.globs import GlobSet, glob_problem
+from adrguard.core.impact.globs import GlobSet, glob_problem, match_globs
 from adrguard.core.impact.mapping import Manifest
 from adrguard.core.lazyre import lazy
 from adrguard.core.model import INACTIVE_STATUSES, ChangeSet, Corpus, Decision, Location
@@ -389,3 +389,49 @@ def to_json(impact: Impact) -> dict[str, Any]:
         "ungoverned": list(impact.ungoverned),
         "uncertainty": list(impact.uncertainty),
     }
+
+
+def mapping_evidence(
+    corpus: Corpus, manifest: Manifest | None, impact: Impact
+) -> list[dict[str, Any]]:
+    """Why each decision an impact names is affected: one entry per (affected decision,
+    governor naming it that matches some changed file), with the glob list the governor
+    declares (its own front matter, or a manifest mapping), where it is declared, and which of
+    the changed files that list matches. Only declared mappings count: nothing is inferred."""
+    affected = {a.decision.path: a for a in impact.affected}
+    if not affected:
+        return []
+    touched = sorted(
+        {c.path for c in impact.changes.changes}
+        | {c.old_path for c in impact.changes.changes if c.old_path}
+    )
+    govs, _problems = governors(corpus, manifest)
+    out: list[dict[str, Any]] = []
+    for gov in govs:
+        if gov.via == "front-matter":
+            path = gov.decision
+        else:
+            targets = resolve(corpus, gov.decision)
+            if len(targets) != 1:
+                continue  # an unknown or ambiguous mapping: reported as an unknown decision
+            path = targets[0].path
+        entry = affected.get(path)
+        if entry is None:
+            continue
+        files = match_globs(gov.globs, touched) if gov.globs else ()
+        if not files:
+            continue
+        out.append(
+            {
+                "identifier": entry.decision.id,
+                "decisionPath": path,
+                "via": gov.via,
+                "declaredAt": str(gov.location),
+                "declaredAs": gov.decision if gov.via == "manifest" else None,
+                "globs": list(gov.globs),
+                "files": list(files),
+                "note": gov.note,
+            }
+        )
+    out.sort(key=lambda e: (e["identifier"], e["decisionPath"], e["declaredAt"]))
+    return out
