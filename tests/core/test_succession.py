@@ -7,8 +7,7 @@ import pytest
 from agentrepo import record
 from test_search import corpus_of
 
-from adrguard.core.agent.context import build, estimate_tokens, plan
-from adrguard.core.agent.overview import overview
+from adrguard.core.agent.context import build, estimate_tokens, overview, plan
 from adrguard.core.agent.succession import succession, to_json
 from adrguard.core.errors import UserError
 from adrguard.core.graph import graph

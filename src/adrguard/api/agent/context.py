@@ -315,20 +315,18 @@ def _overview(
     freshness: list[dict[str, Any]],
     warnings: list[str],
 ) -> dict[str, Any]:
-    from adrguard.core.agent.overview import overview, row_fields
-
     wanted = asked or frozenset(STATUS_CHOICES)
     records = [d for d in corpus.decisions if status_key(d) in wanted]
     request = json.dumps(["overview", sorted(wanted), chars])
     try:
-        res = overview(
+        res = ctx_mod.overview(
             corpus, records, request=request, max_chars=chars, cursor=cursor, warnings=warnings
         )
     except UserError as exc:
         raise InvalidRequest(str(exc)) from None
     index = []
     for d in res.rows:
-        ident, title, state, path = row_fields(d)
+        ident, title, state, path = ctx_mod.row_fields(d)
         index.append({"identifier": ident, "title": title or None, "status": state, "path": path})
     return {
         "schemaVersion": SCHEMA_VERSION,
