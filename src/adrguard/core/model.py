@@ -162,7 +162,7 @@ class Decision(msgspec.Struct, frozen=True):
 
     @property
     def is_readable(self) -> bool:
-        return not any(p.code == "ADR001" for p in self.problems)
+        return not self.problems or not any(p.code == "ADR001" for p in self.problems)
 
     def section(self, title: str) -> Section | None:
         folded = title.casefold()

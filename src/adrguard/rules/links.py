@@ -36,14 +36,19 @@ def _checked_links(ctx: RuleContext) -> Iterator[tuple[Decision, Link, Target]]:
     link: each destination is taken apart once per run (kept on the rule context; Target is
     immutable)."""
     repository = ctx.corpus.repository
-    targets: dict[tuple[str, str], Target] = ctx.derived("link targets", dict)
+    # record path -> (its links, their targets in order): a record's links are taken apart
+    # together, once a run, and only for those very links
+    targets: dict[str, tuple[tuple[Link, ...], tuple[Target, ...]]] = ctx.derived(
+        "link targets", dict)
     for d in ctx.corpus.decisions:
-        for link in d.links:
-            key = (link.target, d.path)
-            found = targets.get(key)
-            if found is None:
-                found = targets[key] = parse_target(link.target, d.path, repository)
-            yield d, link, found
+        if not d.links:
+            continue
+        known = targets.get(d.path)
+        if known is None or known[0] is not d.links:
+            known = targets[d.path] = (d.links, tuple(
+                parse_target(link.target, d.path, repository) for link in d.links))
+        for link, t in zip(d.links, known[1], strict=True):
+            yield d, link, t
 
 
 def _what(link: Link) -> str:
@@ -655,7 +660,10 @@ class LinkTextMismatch(BaseRule):
                 by_link = {}
                 for found in facts.get(d, name, list, functools.partial(link_ids_of, d, pattern)):
                     by_link.setdefault(found[0], []).append(found)
-            named = [(found[2], found[3]) for found in by_link.get(index, ())]
+            here = by_link.get(index)
+            if not here:
+                continue  # the link's text names no id
+            named = [(found[2], found[3]) for found in here]
             numbers = {n for _, n in named if n is not None}
             if not numbers or target.number in numbers:
                 continue

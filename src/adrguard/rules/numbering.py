@@ -103,8 +103,8 @@ def _same_number(ctx: RuleContext,
     dated = dated or _dated(ctx)
     names = formats.names_of(ctx.corpus)
     for (root, _number), same in ctx.corpus.by_number.items():
-        if dated(root):
-            continue
+        if len(same) < 2 or dated(root):
+            continue  # a number one record has is shared by none
         families: dict[str, list[Decision]] = {}
         for d in same:
             families.setdefault(id_family(d, names), []).append(d)
@@ -444,7 +444,8 @@ class IdMismatch(BaseRule):
             number = names.name_id(d.path, d.root).number  # file_number, once per run
             if number is None:
                 continue
-            placeholder = _PLACEHOLDER_NUMBER.match(d.title_raw or "")
+            placeholder = (_PLACEHOLDER_NUMBER.match(d.title_raw or "")  # only asked then
+                           if d.title_number is None else None)
             if (d.title_number is not None and d.title_number != number
                     and _stated_number(d, names) != number):  # metadata read only then
                 yield self.finding(

@@ -203,8 +203,12 @@ class Resolver:
     def folded(self) -> Mapping[str, str]:
         """casefolded path -> one real path (files and folders) for case-mismatch messages."""
         out: dict[str, str] = {}
-        for p in sorted(self.files | self.dirs):
-            out.setdefault(p.casefold(), p)
+        for paths in (self.files, self.dirs):
+            for p in paths:  # the first in sorted order, without sorting them all
+                key = p.casefold()
+                kept = out.get(key)
+                if kept is None or p < kept:
+                    out[key] = p
         return out
 
     @cached_property
@@ -290,8 +294,9 @@ class Resolver:
         memo = (source.root, index, key)
         found = self._preferred.get(memo)
         if found is None:
-            table = {"id": self.corpus.by_id, "stem": self.by_stem, "title": self.by_title}
-            unique = tuple({d.path: d for d in table[index].get(key, ())}.values())
+            table = (self.corpus.by_id if index == "id" else  # only the index asked for
+                     self.by_stem if index == "stem" else self.by_title)
+            unique = tuple({d.path: d for d in table.get(key, ())}.values())
             own = tuple(d for d in unique if d.root == source.root)
             found = self._preferred[memo] = own or unique
         return found
