@@ -587,7 +587,7 @@ def test_link_targets_are_taken_apart_once_a_run_for_exactly_a_records_links() -
     seen = [(d.path, link.target, t.repo_path) for d, link, t in _checked_links(ctx)]
     assert seen == [("docs/adr/0001-a.md", "0002-b.md", "docs/adr/0002-b.md")]
     again = [t for _d, _link, t in _checked_links(ctx)]
-    assert again[0] is ctx.derived("link targets", dict)["docs/adr/0001-a.md"][1][0]
+    assert again[0] is ctx.derived("link targets", dict)["docs/adr/0001-a.md"][0]
     changed = replace(first, links=(Link("../x.md", "x", 4, 1),))
     ctx2 = dataclasses.replace(ctx, corpus=corpus(changed, other))  # as contain.py narrows
     assert ctx2.derived("link targets", dict) is ctx.derived("link targets", dict)  # shared
@@ -628,3 +628,33 @@ def test_a_number_only_one_record_has_is_no_duplicate_whatever_its_family() -> N
     )
     found = list(DuplicateId().check(RuleContext(c, Options())))
     assert sorted(f.location.path for f in found) == ["docs/adr/0003-e.md", "docs/adr/0003-f.md"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["a", "b"]), st.integers(0, 4)), max_size=12),
+       st.lists(st.integers(0, 11), max_size=4))
+def test_grouping_records_gives_what_lists_made_tuples_give(
+    pairs: list[tuple[str, int]], repeats: list[int]
+) -> None:
+    """``grouped`` (the corpus's and the resolver's maps, ADR106's shared ids) makes a list only
+    for a key several records share; it gives what grouping every record into a list and
+    making each a tuple gives: the same keys in the same order, the same records in order (a
+    record met twice counted twice); ``shared`` keeps the keys of several records."""
+    from adrguard.core.model import grouped
+
+    records = [rec(f"{root}/{i:04d}-r.md", n, root=root) for i, (root, n) in enumerate(pairs)]
+    records += [records[i] for i in repeats if i < len(records)]
+
+    def key(d: Decision) -> tuple[str, int]:
+        return (d.root, d.number or 0)
+
+    lists: dict[tuple[str, int], list[Decision]] = {}
+    for d in records:
+        lists.setdefault(key(d), []).append(d)
+    expected = {k: tuple(v) for k, v in lists.items()}
+    got = grouped(records, key)
+    assert list(got) == list(expected) and got == expected
+    assert all(a is b for k in got for a, b in zip(got[k], expected[k], strict=True))
+    several = grouped(records, key, shared=True)
+    assert several == {k: v for k, v in expected.items() if len(v) > 1}
+    assert list(several) == [k for k in expected if len(expected[k]) > 1]

@@ -135,18 +135,23 @@ def load_facts(
     from adrguard.adapters.cache import Pack
 
     pack = Pack(store, _facts_pack(config, place))
-    known: dict[str, tuple[Decision, FactValues]] = {}
-    decoder = msgspec.msgpack.Decoder(FactValues)
+    records: dict[str, Decision] = {}
+    blobs: dict[str, bytes] = {}
     for d in decisions:
         entry = keys.get(d.path)
         blob = pack.get(entry) if entry is not None else None
-        if blob is None:
-            continue
+        if blob is not None:
+            records[d.path], blobs[d.path] = d, blob
+    decoder = msgspec.msgpack.Decoder(FactValues)
+
+    def decode(blob: bytes) -> FactValues | None:
         try:
-            known[d.path] = (d, decoder.decode(blob))
+            return decoder.decode(blob)
         except (msgspec.DecodeError, msgspec.ValidationError):
-            continue
-    return RecordFacts(known, keys, os.fspath(place))
+            return None
+
+    return RecordFacts(keys=keys, place=os.fspath(place), records=records, blobs=blobs,
+                       decode=decode)
 
 
 def keep_facts(corpus: Corpus, config: Config) -> None:

@@ -32,7 +32,7 @@ import msgspec
 
 from adrguard.core.graph.routes import Routes
 from adrguard.core.lazyre import lazy
-from adrguard.core.model import Corpus, Decision
+from adrguard.core.model import Corpus, Decision, grouped
 from adrguard.core.parse import formats, ids
 from adrguard.core.repository import Repository
 
@@ -221,18 +221,12 @@ class Resolver:
 
     @cached_property
     def by_stem(self) -> Mapping[str, tuple[Decision, ...]]:
-        out: dict[str, list[Decision]] = {}
-        for d in self.corpus.decisions:
-            out.setdefault(record_key(d).casefold(), []).append(d)
-        return {k: tuple(v) for k, v in out.items()}
+        return grouped(self.corpus.decisions, lambda d: record_key(d).casefold())
 
     @cached_property
     def by_title(self) -> Mapping[str, tuple[Decision, ...]]:
-        out: dict[str, list[Decision]] = {}
-        for d in self.corpus.decisions:
-            if d.title:
-                out.setdefault(d.title.strip().casefold(), []).append(d)
-        return {k: tuple(v) for k, v in out.items()}
+        return grouped((d for d in self.corpus.decisions if d.title),
+                       lambda d: (d.title or "").strip().casefold())
 
     @cached_property
     def prefixes(self) -> Mapping[str, frozenset[str]]:
@@ -257,11 +251,8 @@ class Resolver:
 
     @cached_property
     def by_any_number(self) -> Mapping[int, tuple[Decision, ...]]:
-        out: dict[int, list[Decision]] = {}
-        for d in self.corpus.decisions:
-            if d.number is not None:
-                out.setdefault(d.number, []).append(d)
-        return {k: tuple(v) for k, v in out.items()}
+        return grouped((d for d in self.corpus.decisions if d.number is not None),
+                       lambda d: d.number or 0)
 
     # -- paths ---------------------------------------------------------------------------------
 
