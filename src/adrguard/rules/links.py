@@ -670,11 +670,10 @@ class LinkTextMismatch(BaseRule):
             here = by_link.get(index)
             if not here:
                 continue  # the link's text names no id
-            named = [(found[2], found[3]) for found in here]
-            numbers = {n for _, n in named if n is not None}
+            numbers = {found[3] for found in here if found[3] is not None}
             if not numbers or target.number in numbers:
                 continue
-            mention = named[0][0]
+            mention = here[0][2]
             yield self.finding(
                 f"link text {mention} names another decision than its target {target.path} "
                 f"({target.id}): fix the text or the target",

@@ -141,10 +141,11 @@ class Resolution(msgspec.Struct, frozen=True):
 
 def record_key(d: Decision) -> str:
     """The stem that names a record: file stem, or the folder name of a ``README.md`` record."""
-    base = posixpath.basename(d.path)
-    if base.casefold() in _RECORD_FILES:
+    base = d.path.rpartition("/")[2]  # posixpath.basename of a str
+    folded = base.casefold()
+    if folded in _RECORD_FILES:
         return posixpath.basename(posixpath.dirname(d.path)) or base
-    return base[:-3] if base.casefold().endswith(".md") else base
+    return base[:-3] if folded.endswith(".md") else base
 
 
 _LOOKUP_NUMBER = lazy(r"^(?:adr[-_ ]?)?#?0*(\d+)$", re.IGNORECASE)
@@ -215,7 +216,7 @@ class Resolver:
     def by_dir(self) -> Mapping[str, Decision]:
         out: dict[str, Decision] = {}
         for d in self.corpus.decisions:
-            if posixpath.basename(d.path).casefold() in _RECORD_FILES:
+            if d.path.rpartition("/")[2].casefold() in _RECORD_FILES:
                 out.setdefault(posixpath.dirname(d.path), d)
         return out
 
