@@ -587,7 +587,8 @@ def test_link_targets_are_taken_apart_once_a_run_for_exactly_a_records_links() -
     seen = [(d.path, link.target, t.repo_path) for d, link, t in _checked_links(ctx)]
     assert seen == [("docs/adr/0001-a.md", "0002-b.md", "docs/adr/0002-b.md")]
     again = [t for _d, _link, t in _checked_links(ctx)]
-    assert again[0] is ctx.derived("link targets", dict)["docs/adr/0001-a.md"][0]
+    kept: dict[str, tuple[object, ...]] = ctx.derived("link targets", dict)
+    assert again[0] is kept["docs/adr/0001-a.md"][0]
     changed = replace(first, links=(Link("../x.md", "x", 4, 1),))
     ctx2 = dataclasses.replace(ctx, corpus=corpus(changed, other))  # as contain.py narrows
     assert ctx2.derived("link targets", dict) is ctx.derived("link targets", dict)  # shared
