@@ -152,3 +152,50 @@ def test_a_run_takes_each_record_name_apart_once(tmp_path: Path) -> None:
         for d in corpus.decisions:
             assert names.record_name(d.path, d.root) == formats.record_name(d.path, d.root)
             assert names.name_id(d.path, d.root) == formats.name_id(d.path, d.root)
+
+
+def test_stored_facts_are_decoded_when_asked_for_exactly_their_record() -> None:
+    """Facts a run reads from the cache stay encoded until a rule asks, and are decoded for
+    each ask (never kept decoded for the run): the answer equals the stored one, for exactly
+    the record object it was stored with. Another record of that path, or an entry that does
+    not decode, is a miss: the fact is computed (and kept to be stored)."""
+    from msgspec.structs import replace
+
+    from adrguard.core.model import Decision, FactValues, RecordFacts
+
+    d = Decision(id="ADR-0001", path="docs/adr/0001-a.md", root="docs/adr", number=1)
+    other = Decision(id="ADR-0002", path="docs/adr/0002-b.md", root="docs/adr", number=2)
+    stored: FactValues = {"mentions": [(3, 0, "ADR-0042", 42, False)], "flag": True}
+    decoder = msgspec.msgpack.Decoder(FactValues)
+
+    def decode(blob: bytes) -> FactValues | None:
+        try:
+            return decoder.decode(blob)
+        except (msgspec.DecodeError, msgspec.ValidationError):
+            return None
+
+    facts = RecordFacts(
+        keys={d.path: b"k1", other.path: b"k2"},
+        records={d.path: d, other.path: other},
+        blobs={d.path: msgspec.msgpack.encode(stored), other.path: b"\xc1 not msgpack"},
+        decode=decode,
+    )
+    computed: list[str] = []
+
+    def compute(what: str) -> list[object]:
+        computed.append(what)
+        return []
+
+    first = facts.get(d, "mentions", list, lambda: compute("d"))
+    again = facts.get(d, "mentions", list, lambda: compute("d again"))
+    assert first == again == [(3, 0, "ADR-0042", 42, False)] and first is not again
+    assert facts.get(d, "flag", bool, lambda: False) is True
+    assert facts.known(d) == stored and not facts.fresh and not computed
+
+    edited = replace(d, text="edited")  # the same path, another record: not its facts
+    assert facts.get(edited, "mentions", list, lambda: compute("edited")) == []
+    assert facts.known(edited) == {}
+    assert facts.get(other, "mentions", list, lambda: compute("other")) == []
+    assert facts.known(other) == {}
+    assert computed == ["edited", "other"]
+    assert set(facts.fresh) == {d.path, other.path}

@@ -513,3 +513,149 @@ def test_the_resolvers_folders_are_every_parent_of_a_file_or_a_record(
         parts = path.split("/")[:-1]
         expected.update("/".join(parts[:i]) for i in range(1, len(parts) + 1))
     assert Resolver(c).dirs == expected
+
+
+_CASED = st.text(alphabet="aAbBß-", min_size=1, max_size=3)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    records=st.lists(st.lists(_CASED, min_size=0, max_size=3), max_size=8),
+    tracked=st.lists(st.lists(_CASED, min_size=1, max_size=3), max_size=8),
+)
+def test_the_case_insensitive_paths_name_the_first_real_path_in_sorted_order(
+    records: list[list[str]], tracked: list[list[str]]
+) -> None:
+    """``Resolver.folded`` (files and folders by their case-folded path, for a link that
+    matches only if case is ignored) keeps, of the paths that fold alike, the first in
+    sorted order: what folding every path in sorted order gives, without sorting them."""
+    paths = {"/".join([*folder, f"{i:04d}-R.md"]) for i, folder in enumerate(records)}
+    c = Corpus(
+        decisions=tuple(rec(p, i) for i, p in enumerate(sorted(paths))),
+        repo_files=frozenset("/".join(parts) for parts in tracked),
+    )
+    resolver = Resolver(c)
+    expected: dict[str, str] = {}
+    for p in sorted(resolver.files | resolver.dirs):
+        expected.setdefault(p.casefold(), p)
+    assert resolver.folded == expected
+
+
+def test_a_logs_route_keys_are_worked_out_only_when_a_route_is_looked_up() -> None:
+    """Whether a log is a site's asks for no route keys when its links hold no root-relative
+    route: a log of relative links never takes its records' names apart for routes. A log
+    whose links are routes learns its scheme from the same keys an eager index holds."""
+    from adrguard.core.graph.routes import _Index
+    from adrguard.core.parse import formats
+
+    plain = corpus(
+        rec("docs/adr/0001-a.md", 1, links=(Link("0002-b.md", "b", 3, 1),)),
+        rec("docs/adr/0002-b.md", 2, links=(Link("0009-gone.md", "gone", 3, 1),)),
+    )
+    routes = graph.build(plain).resolver.routes
+    assert not routes.is_site("docs/adr")
+    assert all("index" not in vars(log) for log in routes._logs.values())
+
+    site = corpus(
+        rec("docs/adr/0001-a.md", 1, links=(Link("/decisions/2", "b", 3, 1),)),
+        rec("docs/adr/0002-b.md", 2, links=(Link("/decisions/1", "a", 3, 1),)),
+        rec("docs/adr/0003-c.md", 3, links=(Link("/decisions/1", "a", 3, 1),)),
+    )
+    routes = graph.build(site).resolver.routes
+    assert routes.is_site("docs/adr")
+    log = routes._logs["docs/adr"]
+    assert log.bases == frozenset({"/decisions"})
+    assert log.index == _Index.of(list(site.decisions), formats.names_of(site))
+    reading = routes.read(site.by_path["docs/adr/0001-a.md"], "/decisions/3")
+    assert reading is not None and reading.kind == "route"
+    assert reading.records == (site.by_path["docs/adr/0003-c.md"],)
+
+
+def test_link_targets_are_taken_apart_once_a_run_for_exactly_a_records_links() -> None:
+    """The link rules share each record's targets on the rule context; a record of the same
+    path with other links (a corpus a crashed rule's retry narrowed, or another state of the
+    record) gets its own targets, never those of the record it replaced."""
+    import dataclasses
+
+    from msgspec.structs import replace
+
+    from adrguard.rules.links import _checked_links
+
+    first = rec("docs/adr/0001-a.md", 1, links=(Link("0002-b.md", "b", 3, 1),))
+    other = rec("docs/adr/0002-b.md", 2)
+    ctx = RuleContext(corpus(first, other), Options())
+    seen = [(d.path, link.target, t.repo_path) for d, link, t in _checked_links(ctx)]
+    assert seen == [("docs/adr/0001-a.md", "0002-b.md", "docs/adr/0002-b.md")]
+    again = [t for _d, _link, t in _checked_links(ctx)]
+    kept: dict[str, tuple[object, ...]] = ctx.derived("link targets", dict)
+    assert again[0] is kept["docs/adr/0001-a.md"][0]
+    changed = replace(first, links=(Link("../x.md", "x", 4, 1),))
+    ctx2 = dataclasses.replace(ctx, corpus=corpus(changed, other))  # as contain.py narrows
+    assert ctx2.derived("link targets", dict) is ctx.derived("link targets", dict)  # shared
+    assert [(link.target, t.repo_path) for _d, link, t in _checked_links(ctx2)] == [
+        ("../x.md", "docs/x.md")
+    ]
+
+
+def test_a_record_is_readable_unless_a_problem_says_it_could_not_be_read() -> None:
+    """``is_readable`` answers a record without problems at once, and otherwise looks for the
+    unreadable-file problem (ADR001) among them: a parse problem (ADR002) leaves it readable."""
+    from msgspec.structs import replace
+
+    from adrguard.core.model import Problem
+
+    d = rec("docs/adr/0001-a.md", 1)
+    assert d.is_readable
+    assert replace(d, problems=(Problem("ADR002", "bad front matter"),)).is_readable
+    unreadable = (Problem("ADR002", "x"), Problem("ADR001", "not UTF-8"))
+    assert not replace(d, problems=unreadable).is_readable
+
+
+def test_a_number_only_one_record_has_is_no_duplicate_whatever_its_family() -> None:
+    """ADR106 skips a number that one record of its root has before taking ids apart; records
+    of two roots with one number, and two families of one number, are no duplicates, while
+    two records of one root and family are."""
+    from msgspec.structs import replace
+
+    from adrguard.rules.numbering import DuplicateId
+
+    c = corpus(
+        rec("docs/adr/0001-a.md", 1),
+        rec("other/adr/0001-b.md", 1, root="other/adr"),
+        replace(rec("docs/adr/API-0002-c.md", 2), id="API-0002"),
+        replace(rec("docs/adr/ARC-0002-d.md", 2), id="ARC-0002"),
+        rec("docs/adr/0003-e.md", 3),
+        rec("docs/adr/0003-f.md", 3),
+    )
+    found = list(DuplicateId().check(RuleContext(c, Options())))
+    assert sorted(f.location.path for f in found) == ["docs/adr/0003-e.md", "docs/adr/0003-f.md"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["a", "b"]), st.integers(0, 4)), max_size=12),
+       st.lists(st.integers(0, 11), max_size=4))
+def test_grouping_records_gives_what_lists_made_tuples_give(
+    pairs: list[tuple[str, int]], repeats: list[int]
+) -> None:
+    """``grouped`` (the corpus's and the resolver's maps, ADR106's shared ids) makes a list only
+    for a key several records share; it gives what grouping every record into a list and
+    making each a tuple gives: the same keys in the same order, the same records in order (a
+    record met twice counted twice); ``shared`` keeps the keys of several records."""
+    from adrguard.core.model import grouped
+
+    records = [rec(f"{root}/{i:04d}-r.md", n, root=root) for i, (root, n) in enumerate(pairs)]
+    records += [records[i] for i in repeats if i < len(records)]
+
+    def key(d: Decision) -> tuple[str, int]:
+        return (d.root, d.number or 0)
+
+    lists: dict[tuple[str, int], list[Decision]] = {}
+    for d in records:
+        lists.setdefault(key(d), []).append(d)
+    expected = {k: tuple(v) for k, v in lists.items()}
+    got = grouped(records, key)
+    assert list(got) == list(expected) and got == expected
+    assert all(a is b for k in got for a, b in zip(got[k], expected[k], strict=True))
+    several = grouped(records, key, shared=True)
+    assert several == {k: v for k, v in expected.items() if len(v) > 1}
+    assert list(several) == [k for k in expected if len(expected[k]) > 1]

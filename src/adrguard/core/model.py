@@ -7,7 +7,7 @@ strings; lines and columns are 1-based.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from functools import cached_property
 from typing import Any, TypeVar, cast
 
@@ -162,7 +162,7 @@ class Decision(msgspec.Struct, frozen=True):
 
     @property
     def is_readable(self) -> bool:
-        return not any(p.code == "ADR001" for p in self.problems)
+        return not self.problems or not any(p.code == "ADR001" for p in self.problems)
 
     def section(self, title: str) -> Section | None:
         folded = title.casefold()
@@ -243,6 +243,33 @@ class Citations(msgspec.Struct, frozen=True):
     paths: frozenset[str] | None = None  # None: every file the scan selects
 
 
+K = TypeVar("K", bound=Hashable)
+
+
+def grouped(decisions: Iterable[Decision], key: Callable[[Decision], K], *,
+            shared: bool = False) -> dict[K, tuple[Decision, ...]]:
+    """``key`` -> the decisions that have it, in order, the keys in the order first met: what
+    grouping into lists and making each a tuple gives, with a list made only for a key that
+    several decisions share (most keys name one record; fewer objects for the collector).
+    ``shared``: only the keys several decisions share."""
+    first: dict[K, Decision] = {}
+    more: dict[K, list[Decision]] = {}
+    for d in decisions:
+        k = key(d)
+        seen = first.get(k)
+        if seen is None:
+            first[k] = d
+        else:
+            group = more.get(k)
+            if group is None:
+                more[k] = [seen, d]
+            else:
+                group.append(d)
+    if shared:
+        return {k: tuple(more[k]) for k in first if k in more}
+    return {k: tuple(more[k]) if k in more else (d,) for k, d in first.items()}
+
+
 class Corpus(msgspec.Struct, frozen=True, dict=True):
     """Every decision found, plus what rules need to know about the repository."""
 
@@ -277,19 +304,13 @@ class Corpus(msgspec.Struct, frozen=True, dict=True):
 
     @cached_property
     def by_id(self) -> Mapping[str, tuple[Decision, ...]]:
-        out: dict[str, list[Decision]] = {}
-        for d in self.decisions:
-            out.setdefault(d.id.casefold(), []).append(d)
-        return {k: tuple(v) for k, v in out.items()}
+        return grouped(self.decisions, lambda d: d.id.casefold())
 
     @cached_property
     def by_number(self) -> Mapping[tuple[str, int], tuple[Decision, ...]]:
         """(root, number) -> decisions; several roots are separate namespaces."""
-        out: dict[tuple[str, int], list[Decision]] = {}
-        for d in self.decisions:
-            if d.number is not None:
-                out.setdefault((d.root, d.number), []).append(d)
-        return {k: tuple(v) for k, v in out.items()}
+        return grouped((d for d in self.decisions if d.number is not None),
+                       lambda d: (d.root, cast(int, d.number)))
 
     @cached_property
     def repo_dirs(self) -> frozenset[str]:
@@ -345,15 +366,26 @@ class RecordFacts:
     A stored fact comes back from the cache equal to the computed one and of the same types,
     so a run with the cache reports exactly what a run without it reports."""
 
-    __slots__ = ("_known", "fresh", "keys", "place")
+    __slots__ = ("_blobs", "_decode", "_known", "_records", "fresh", "keys", "place")
 
     def __init__(
         self,
         known: Mapping[str, tuple[Decision, Mapping[str, Any]]] | None = None,
         keys: Mapping[str, bytes] | None = None,
         place: str | None = None,
+        *,
+        records: Mapping[str, Decision] | None = None,
+        blobs: Mapping[str, bytes] | None = None,
+        decode: Callable[[bytes], Mapping[str, Any] | None] | None = None,
     ) -> None:
         self._known = dict(known or {})  # path -> (the record, its stored facts by name)
+        # Facts as the cache stores them (``blobs``, of exactly the records ``records``),
+        # decoded (``decode``: None for an entry that does not decode) each time a rule asks
+        # and never kept: a thousand records' facts held decoded for the whole run would only
+        # feed the cyclic collector.
+        self._records = dict(records or {})
+        self._blobs = dict(blobs or {})
+        self._decode = decode
         self.fresh: dict[str, tuple[Decision, dict[str, Any]]] = {}  # computed by this run
         self.keys = dict(keys or {})  # path -> the record's entry in the cache
         self.place = place  # the work tree the records were read from
@@ -361,9 +393,9 @@ class RecordFacts:
     def get(self, d: Decision, name: str, kind: type[T], compute: Callable[[], T]) -> T:
         """The fact ``name`` of ``d``: stored (when it is a ``kind``), or computed now (and kept
         for storing)."""
-        known = self._known.get(d.path)
-        if known is not None and known[0] is d and isinstance(known[1].get(name), kind):
-            return cast(T, known[1][name])
+        stored = self._stored(d)
+        if stored is not None and isinstance(stored.get(name), kind):
+            return cast(T, stored[name])
         fresh = self.fresh.get(d.path)
         if fresh is None or fresh[0] is not d:
             fresh = self.fresh[d.path] = (d, {})
@@ -374,5 +406,13 @@ class RecordFacts:
 
     def known(self, d: Decision) -> Mapping[str, Any]:
         """The facts stored for exactly ``d`` (empty when none were)."""
+        return self._stored(d) or {}
+
+    def _stored(self, d: Decision) -> Mapping[str, Any] | None:
         known = self._known.get(d.path)
-        return known[1] if known is not None and known[0] is d else {}
+        if known is not None:
+            return known[1] if known[0] is d else None
+        if self._decode is None or self._records.get(d.path) is not d:
+            return None
+        blob = self._blobs.get(d.path)
+        return None if blob is None else self._decode(blob)

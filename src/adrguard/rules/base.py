@@ -78,7 +78,9 @@ class RuleContext:
     def log(self, root: str) -> Log:
         """The log (records and learned habits) of one ADR root; the logs of every root are
         built on first use, their habits when a rule first asks for them."""
-        logs = self.derived("logs", lambda: logs_of(self.corpus))
+        logs = self._derived.get("logs")  # asked once per record: no closure made each time
+        if logs is None:
+            logs = self.derived("logs", lambda: logs_of(self.corpus))
         found = logs.get(root)
         if found is None:
             found = logs[root] = Log(root, ())

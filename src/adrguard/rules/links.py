@@ -36,14 +36,20 @@ def _checked_links(ctx: RuleContext) -> Iterator[tuple[Decision, Link, Target]]:
     link: each destination is taken apart once per run (kept on the rule context; Target is
     immutable)."""
     repository = ctx.corpus.repository
-    targets: dict[tuple[str, str], Target] = ctx.derived("link targets", dict)
+    # record path -> its links' targets in order, and the links they are of: a record's links
+    # are taken apart together, once a run, and only for those very links
+    targets: dict[str, tuple[Target, ...]] = ctx.derived("link targets", dict)
+    of: dict[str, tuple[Link, ...]] = ctx.derived("link targets of", dict)
     for d in ctx.corpus.decisions:
-        for link in d.links:
-            key = (link.target, d.path)
-            found = targets.get(key)
-            if found is None:
-                found = targets[key] = parse_target(link.target, d.path, repository)
-            yield d, link, found
+        if not d.links:
+            continue
+        found = targets.get(d.path)
+        if found is None or of[d.path] is not d.links:
+            of[d.path] = d.links
+            found = targets[d.path] = tuple(
+                parse_target(link.target, d.path, repository) for link in d.links)
+        for link, t in zip(d.links, found, strict=True):
+            yield d, link, t
 
 
 def _what(link: Link) -> str:
@@ -115,7 +121,7 @@ class BrokenLink(BaseRule):
         resolver = graph.build(ctx.corpus).resolver
         unchecked: dict[str, list[tuple[Decision, Link, Target]]] = {}  # root -> site links
         id_form: dict[str, list[tuple[Decision, Link, Target, tuple[str, Decision | None]]]] = {}
-        names: dict[str, list[str]] | None = None  # file name -> repository paths, when needed
+        names: dict[str, str | None] | None = None  # file name -> its one path, when needed
         for d, link, t in _checked_links(ctx):
             loc = Location(d.path, link.line, link.column)
             if t.kind == "empty" and link.kind != "autolink":
@@ -263,26 +269,27 @@ class BrokenLink(BaseRule):
         )
 
 
-def _by_name(repo_files: frozenset[str]) -> dict[str, list[str]]:
-    """File name -> the repository paths of that name (one pass, for "did you mean")."""
-    out: dict[str, list[str]] = {}
+def _by_name(repo_files: frozenset[str]) -> dict[str, str | None]:
+    """File name -> the one repository path of that name, None when several have it (one
+    pass, for "did you mean"; no list per name)."""
+    out: dict[str, str | None] = {}
     for path in repo_files:
-        out.setdefault(path.rpartition("/")[2], []).append(path)
+        name = path.rpartition("/")[2]
+        out[name] = None if name in out else path
     return out
 
 
 _GENERIC_NAMES = frozenset({"readme.md", "index.md", "_index.md", "license", "license.md"})
 
 
-def _moved(names: dict[str, list[str]], repo_path: str) -> str | None:
+def _moved(names: dict[str, str | None], repo_path: str) -> str | None:
     """The one repository file with the broken link's file name (``attachments/x.png`` where
     the record moved away from its pictures), if exactly one has it; never a generic name
     (README.md, index.md), which names a folder's page, not a file."""
     name = repo_path.rpartition("/")[2]
     if "." not in name.strip(".") or name.casefold() in _GENERIC_NAMES:
         return None
-    found = names.get(name, ())
-    return found[0] if len(found) == 1 else None
+    return names.get(name)
 
 
 _RECORD_SLUG = lazy(r"^[A-Za-z]{0,12}[-_]?\d{1,6}[-_](.+)$")
@@ -303,18 +310,23 @@ def _renamed(resolver: Resolver, d: Decision, repo_path: str) -> str | None:
     if not name.casefold().endswith(".md"):
         return None
     slugs = resolver.corpus.derived("record-slugs", lambda: _record_slugs(resolver))
-    found = slugs.get((d.root, name[:-3]), ())
-    return found[0] if len(found) == 1 else None
+    return slugs.get(d.root, {}).get(name[:-3])
 
 
-def _record_slugs(resolver: Resolver) -> dict[tuple[str, str], tuple[str, ...]]:
-    out: dict[tuple[str, str], list[str]] = {}
+def _record_slugs(resolver: Resolver) -> dict[str, dict[str, str | None]]:
+    """Root -> the name after the id of each of its records -> that record's path, None when
+    several records of the root have it."""
+    out: dict[str, dict[str, str | None]] = {}
     names = formats.names_of(resolver.corpus)
     for r in resolver.corpus.decisions:
         m = _RECORD_SLUG.match(names.record_name(r.path, r.root))
         if m is not None and not names.is_folder_record(r.path, r.root):
-            out.setdefault((r.root, m.group(1)), []).append(r.path)
-    return {k: tuple(v) for k, v in out.items()}
+            slugs = out.get(r.root)
+            if slugs is None:
+                slugs = out[r.root] = {}
+            slug = m.group(1)
+            slugs[slug] = None if slug in slugs else r.path
+    return out
 
 
 def _unlinked(path: str) -> str | None:
@@ -655,11 +667,13 @@ class LinkTextMismatch(BaseRule):
                 by_link = {}
                 for found in facts.get(d, name, list, functools.partial(link_ids_of, d, pattern)):
                     by_link.setdefault(found[0], []).append(found)
-            named = [(found[2], found[3]) for found in by_link.get(index, ())]
-            numbers = {n for _, n in named if n is not None}
+            here = by_link.get(index)
+            if not here:
+                continue  # the link's text names no id
+            numbers = {found[3] for found in here if found[3] is not None}
             if not numbers or target.number in numbers:
                 continue
-            mention = named[0][0]
+            mention = here[0][2]
             yield self.finding(
                 f"link text {mention} names another decision than its target {target.path} "
                 f"({target.id}): fix the text or the target",

@@ -15,7 +15,7 @@ from adrguard.core.conventions.log import Log
 from adrguard.core.conventions.naming import Name, Scheme
 from adrguard.core.findings import Finding, Severity
 from adrguard.core.lazyre import lazy
-from adrguard.core.model import Decision, Location, RecordFacts
+from adrguard.core.model import Decision, Location, RecordFacts, grouped
 from adrguard.core.parse import formats, ids
 from adrguard.core.saferegex import Regex, UnsafePattern, compile_user
 from adrguard.rules.base import BaseRule, RuleContext, RuleMeta
@@ -103,8 +103,8 @@ def _same_number(ctx: RuleContext,
     dated = dated or _dated(ctx)
     names = formats.names_of(ctx.corpus)
     for (root, _number), same in ctx.corpus.by_number.items():
-        if dated(root):
-            continue
+        if len(same) < 2 or dated(root):
+            continue  # a number one record has is shared by none
         families: dict[str, list[Decision]] = {}
         for d in same:
             families.setdefault(id_family(d, names), []).append(d)
@@ -170,15 +170,16 @@ class DuplicateId(BaseRule):
     )
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
-        by_root_id: dict[tuple[str, str], list[Decision]] = {}
         dated = _dated(ctx)
         names = formats.names_of(ctx.corpus)
-        for d in ctx.corpus.decisions:  # several roots are separate namespaces
-            if d.number is not None and dated(d.root):
-                continue  # a year is not an id (see the docstring)
-            if d.number is None and _named_id(d, names):
-                continue  # an unnumbered file's name is no id: its path tells it apart
-            by_root_id.setdefault((d.root, d.id.casefold()), []).append(d)
+        by_root_id = grouped(  # several roots are separate namespaces
+            (d for d in ctx.corpus.decisions
+             # a year is not an id (see the docstring); an unnumbered file's name is no id:
+             # its path tells it apart
+             if not (dated(d.root) if d.number is not None else _named_id(d, names))),
+            lambda d: (d.root, d.id.casefold()),
+            shared=True,  # an id one record has is shared by none
+        )
         groups: list[tuple[str, ...]] = []  # each group's paths, sorted
         member_of: dict[str, list[int]] = {}  # path -> its groups (an id and a number group)
         for group in (*by_root_id.values(), *_same_number(ctx, dated)):
@@ -444,7 +445,8 @@ class IdMismatch(BaseRule):
             number = names.name_id(d.path, d.root).number  # file_number, once per run
             if number is None:
                 continue
-            placeholder = _PLACEHOLDER_NUMBER.match(d.title_raw or "")
+            placeholder = (_PLACEHOLDER_NUMBER.match(d.title_raw or "")  # only asked then
+                           if d.title_number is None else None)
             if (d.title_number is not None and d.title_number != number
                     and _stated_number(d, names) != number):  # metadata read only then
                 yield self.finding(

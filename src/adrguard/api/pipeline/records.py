@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from adrguard.adapters import cache
@@ -59,6 +59,7 @@ def parse_sources(
     import hashlib
 
     from adrguard.api.pipeline.parsing import parse_all
+    from adrguard.core.serialize import decode  # imported once, not once per record
 
     pack: Pack | None = None
     signature = b""
@@ -81,7 +82,7 @@ def parse_sources(
             continue
         if pack is not None:
             keys[i] = record_digest(signature, sha, src.path, src.root, src.archived)
-            out[i] = _cached(pack.get(keys[i]), src)
+            out[i] = _cached(pack.get(keys[i]), src, decode)
         if out[i] is None:
             todo.append(i)
     # A warm run finds every record in the cache: the parser is then never imported.
@@ -135,18 +136,23 @@ def load_facts(
     from adrguard.adapters.cache import Pack
 
     pack = Pack(store, _facts_pack(config, place))
-    known: dict[str, tuple[Decision, FactValues]] = {}
-    decoder = msgspec.msgpack.Decoder(FactValues)
+    records: dict[str, Decision] = {}
+    blobs: dict[str, bytes] = {}
     for d in decisions:
         entry = keys.get(d.path)
         blob = pack.get(entry) if entry is not None else None
-        if blob is None:
-            continue
+        if blob is not None:
+            records[d.path], blobs[d.path] = d, blob
+    decoder = msgspec.msgpack.Decoder(FactValues)
+
+    def decode(blob: bytes) -> FactValues | None:
         try:
-            known[d.path] = (d, decoder.decode(blob))
+            return decoder.decode(blob)
         except (msgspec.DecodeError, msgspec.ValidationError):
-            continue
-    return RecordFacts(known, keys, os.fspath(place))
+            return None
+
+    return RecordFacts(keys=keys, place=os.fspath(place), records=records, blobs=blobs,
+                       decode=decode)
 
 
 def keep_facts(corpus: Corpus, config: Config) -> None:
@@ -185,13 +191,13 @@ def keep_facts(corpus: Corpus, config: Config) -> None:
 
 
 def _same(d: Decision, src: SourceFile) -> bool:
-    return (d.path, d.root, d.archived) == (src.path, src.root, src.archived)
+    return d.path == src.path and d.root == src.root and d.archived == src.archived
 
 
-def _cached(blob: bytes | None, src: SourceFile) -> Decision | None:
-    """The record ``blob`` holds when it decodes and is the one asked for."""
-    from adrguard.core.serialize import decode
-
+def _cached(blob: bytes | None, src: SourceFile,
+            decode: Callable[[bytes], Decision]) -> Decision | None:
+    """The record ``blob`` holds when it decodes (:func:`adrguard.core.serialize.decode`) and
+    is the one asked for."""
     if blob is None:
         return None
     try:

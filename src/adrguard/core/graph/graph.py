@@ -182,12 +182,12 @@ class Graph:
 
     def successors(self, d: Decision) -> tuple[Decision, ...]:
         """Records that supersede ``d`` (declared on either side), excluding ``d`` itself."""
-        paths = self.in_edges["supersedes"].get(d.path, ())
-        return tuple(self.decision(p) for p in paths if p != d.path)
+        paths = self.in_edges["supersedes"].get(d.path)
+        return tuple(self.decision(p) for p in paths if p != d.path) if paths else ()
 
     def predecessors(self, d: Decision) -> tuple[Decision, ...]:
-        paths = self.out_edges["supersedes"].get(d.path, ())
-        return tuple(self.decision(p) for p in paths if p != d.path)
+        paths = self.out_edges["supersedes"].get(d.path)
+        return tuple(self.decision(p) for p in paths if p != d.path) if paths else ()
 
     def cycles(self, kind: str) -> list[list[str]]:
         """SCCs with more than one member in the ``kind`` edges (self-loops are ADR309's)."""

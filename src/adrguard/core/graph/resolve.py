@@ -32,7 +32,7 @@ import msgspec
 
 from adrguard.core.graph.routes import Routes
 from adrguard.core.lazyre import lazy
-from adrguard.core.model import Corpus, Decision
+from adrguard.core.model import Corpus, Decision, grouped
 from adrguard.core.parse import formats, ids
 from adrguard.core.repository import Repository
 
@@ -141,10 +141,11 @@ class Resolution(msgspec.Struct, frozen=True):
 
 def record_key(d: Decision) -> str:
     """The stem that names a record: file stem, or the folder name of a ``README.md`` record."""
-    base = posixpath.basename(d.path)
-    if base.casefold() in _RECORD_FILES:
+    base = d.path.rpartition("/")[2]  # posixpath.basename of a str
+    folded = base.casefold()
+    if folded in _RECORD_FILES:
         return posixpath.basename(posixpath.dirname(d.path)) or base
-    return base[:-3] if base.casefold().endswith(".md") else base
+    return base[:-3] if folded.endswith(".md") else base
 
 
 _LOOKUP_NUMBER = lazy(r"^(?:adr[-_ ]?)?#?0*(\d+)$", re.IGNORECASE)
@@ -203,32 +204,30 @@ class Resolver:
     def folded(self) -> Mapping[str, str]:
         """casefolded path -> one real path (files and folders) for case-mismatch messages."""
         out: dict[str, str] = {}
-        for p in sorted(self.files | self.dirs):
-            out.setdefault(p.casefold(), p)
+        for paths in (self.files, self.dirs):
+            for p in paths:  # the first in sorted order, without sorting them all
+                key = p.casefold()
+                kept = out.get(key)
+                if kept is None or p < kept:
+                    out[key] = p
         return out
 
     @cached_property
     def by_dir(self) -> Mapping[str, Decision]:
         out: dict[str, Decision] = {}
         for d in self.corpus.decisions:
-            if posixpath.basename(d.path).casefold() in _RECORD_FILES:
+            if d.path.rpartition("/")[2].casefold() in _RECORD_FILES:
                 out.setdefault(posixpath.dirname(d.path), d)
         return out
 
     @cached_property
     def by_stem(self) -> Mapping[str, tuple[Decision, ...]]:
-        out: dict[str, list[Decision]] = {}
-        for d in self.corpus.decisions:
-            out.setdefault(record_key(d).casefold(), []).append(d)
-        return {k: tuple(v) for k, v in out.items()}
+        return grouped(self.corpus.decisions, lambda d: record_key(d).casefold())
 
     @cached_property
     def by_title(self) -> Mapping[str, tuple[Decision, ...]]:
-        out: dict[str, list[Decision]] = {}
-        for d in self.corpus.decisions:
-            if d.title:
-                out.setdefault(d.title.strip().casefold(), []).append(d)
-        return {k: tuple(v) for k, v in out.items()}
+        return grouped((d for d in self.corpus.decisions if d.title),
+                       lambda d: (d.title or "").strip().casefold())
 
     @cached_property
     def prefixes(self) -> Mapping[str, frozenset[str]]:
@@ -253,11 +252,8 @@ class Resolver:
 
     @cached_property
     def by_any_number(self) -> Mapping[int, tuple[Decision, ...]]:
-        out: dict[int, list[Decision]] = {}
-        for d in self.corpus.decisions:
-            if d.number is not None:
-                out.setdefault(d.number, []).append(d)
-        return {k: tuple(v) for k, v in out.items()}
+        return grouped((d for d in self.corpus.decisions if d.number is not None),
+                       lambda d: d.number or 0)
 
     # -- paths ---------------------------------------------------------------------------------
 
@@ -290,8 +286,9 @@ class Resolver:
         memo = (source.root, index, key)
         found = self._preferred.get(memo)
         if found is None:
-            table = {"id": self.corpus.by_id, "stem": self.by_stem, "title": self.by_title}
-            unique = tuple({d.path: d for d in table[index].get(key, ())}.values())
+            table = (self.corpus.by_id if index == "id" else  # only the index asked for
+                     self.by_stem if index == "stem" else self.by_title)
+            unique = tuple({d.path: d for d in table.get(key, ())}.values())
             own = tuple(d for d in unique if d.root == source.root)
             found = self._preferred[memo] = own or unique
         return found

@@ -159,15 +159,24 @@ class _Index(msgspec.Struct, frozen=True):
         return ()
 
 
-class _Log(msgspec.Struct, frozen=True):
-    """One log's site: its records' route keys, evidence and learned route bases."""
+class _Log:
+    """One log's site: its records' route keys, evidence and learned route bases. The route
+    keys (:attr:`index`) are worked out when a route is first looked up in the log: most logs
+    have no root-relative link, and asking whether a log is a site's needs no keys."""
 
-    root: str
-    index: _Index
-    declared: bool  # front-matter routes or custom elements
-    bases: frozenset[str]  # learned route bases ("/adr")
-    folders: frozenset[str]  # first folders of the log's root-relative site links
-    mounts: frozenset[str] = frozenset()  # learned mount folders ("specs": /specs/<log path>)
+    def __init__(self, root: str, records: list[Decision], names: formats.Names,
+                 declared: bool) -> None:
+        self.root = root
+        self._records = records
+        self._names = names
+        self.declared = declared  # front-matter routes or custom elements
+        self.bases: frozenset[str] = frozenset()  # learned route bases ("/adr")
+        self.folders: frozenset[str] = frozenset()  # first folders of root-relative site links
+        self.mounts: frozenset[str] = frozenset()  # learned mounts ("specs": /specs/<log path>)
+
+    @cached_property
+    def index(self) -> _Index:
+        return _Index.of(self._records, self._names)
 
 
 def _family(d: Decision, names: formats.Names | None = None) -> str:
@@ -233,11 +242,8 @@ class Routes:
     def _learn(self, root: str, records: list[Decision]) -> _Log:
         routed = sum(1 for d in records for _ in _route_values(d))
         custom = sum(1 for d in records if "<" in d.text and _CUSTOM_ELEMENT.search(d.text))
-        log = _Log(
-            root, _Index.of(records, formats.names_of(self.corpus)),
-            routed > 0 or custom >= _CUSTOM_RECORDS,
-            frozenset(), frozenset(),
-        )
+        log = _Log(root, records, formats.names_of(self.corpus),
+                   routed > 0 or custom >= _CUSTOM_RECORDS)
         hits: dict[str, int] = {}
         totals: dict[str, int] = {}
         folders: set[str] = set()
@@ -271,7 +277,8 @@ class Routes:
         )
         if not bases and not mounts and not log.declared and not self.site_roots:
             folders = set()  # not a site's log: its root-relative links are repository paths
-        return _Log(root, log.index, log.declared, bases, frozenset(folders), mounts)
+        log.bases, log.folders, log.mounts = bases, frozenset(folders), mounts
+        return log
 
     def _in_log(self, root: str, rest: str) -> str | None:
         """The file of the log (or of the repository) a path under a mount names: ``rest``
