@@ -442,3 +442,40 @@ def test_one_canonical_form_of_the_parse_options_keys_records_and_root_samples()
     assert cache_mod.options_key(Options(max_file_size=10)) != plain
     with pytest.raises(cache_mod.Uncacheable):
         cache_mod.options_key(Options(extra={"when": object()}))
+
+
+def _stamp_by_rglob(folder: Path) -> list[str]:
+    """The stamp as pathlib's recursive glob lists the files (what the scan replaces)."""
+    return [f"{p.relative_to(folder).as_posix()} {p.stat().st_size} {p.stat().st_mtime_ns}"
+            for p in sorted(folder.rglob("*.py"))]
+
+
+def test_a_source_stamp_lists_what_the_recursive_glob_lists(tmp_path: Path) -> None:
+    """Files at every depth, names that sort differently by part than as text (``a-b.py``
+    and ``a/b.py``), hidden ones, a folder named like a module, a symlink to a file (stamped
+    by its target) and one to a folder (not entered), files of other kinds left out."""
+    import os
+
+    top = tmp_path / "pkg"
+    for rel, text in [("a.py", "1"), ("a-b.py", "22"), ("a/b.py", "333"), ("a/c/d.py", "4"),
+                      (".hidden.py", "5"), ("a/.x/y.py", "6"), ("z.pyc", "7"), ("a/b.pyi", "8"),
+                      ("A.PY", "9"), ("x.py/inner.py", "10"), ("sub/__init__.py", ""),
+                      (".py", "11")]:
+        (top / rel).parent.mkdir(parents=True, exist_ok=True)
+        (top / rel).write_text(text, encoding="utf-8")
+    os.symlink(top / "a" / "b.py", top / "link.py")
+    os.symlink(top / "a", top / "linked")
+    os.symlink(top / "a", top / "linked.py")
+    os.utime(top / "a" / "b.py", ns=(1, 1_700_000_000_123_456_789))
+    stamp = cache_mod.source_stamp(top)
+    assert stamp == _stamp_by_rglob(top)
+    assert [line.split()[0] for line in stamp] == [
+        ".hidden.py", ".py", "a/.x/y.py", "a/b.py", "a/c/d.py", "a-b.py", "a.py", "link.py",
+        "linked.py", "sub/__init__.py", "x.py", "x.py/inner.py"]
+    assert "a/b.py 3 1700000000123456789" in stamp
+
+
+def test_the_source_stamp_of_adrguards_own_code_is_the_recursive_globs() -> None:
+    top = Path(adrguard.__file__).resolve().parent
+    for folder in (top / "core", top / "rules", top / "engine"):
+        assert cache_mod.source_stamp(folder) == _stamp_by_rglob(folder)

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import enum
+import errno
 import functools
 import hashlib
 import json
@@ -454,11 +455,42 @@ def source_stamp(folder: Path) -> list[str]:
     cached bytecode is stale (size and modification time), so a stamp that still matches
     means Python runs the old code too; this reads no file (reading and hashing them cost
     more than a warm hook spends on its records)."""
+    found: list[tuple[tuple[str, ...], str]] = []
+    _python_files(os.fspath(folder), (), found)
     out = []
-    for path in sorted(folder.rglob("*.py")):
-        st = path.stat()
-        out.append(f"{path.relative_to(folder).as_posix()} {st.st_size} {st.st_mtime_ns}")
+    for parts, path in sorted(found):  # by parts, as ``sorted(folder.rglob("*.py"))``
+        st = os.stat(path)
+        out.append(f"{'/'.join(parts)} {st.st_size} {st.st_mtime_ns}")
     return out
+
+
+def _python_files(folder: str, parts: tuple[str, ...],
+                  out: list[tuple[tuple[str, ...], str]]) -> None:
+    """What ``Path(folder).rglob("*.py")`` yields, by one ``os.scandir`` a folder (pathlib
+    lists each folder twice and matches each name by a regex): every entry whose name ends in
+    ``.py``, and the same below every subfolder that is not a symlink; a folder that cannot
+    be listed holds nothing. ``out`` gets each one's parts below the top and its path."""
+    try:
+        with os.scandir(folder) as listing:
+            entries = list(listing)
+    except PermissionError:
+        return
+    for entry in entries:
+        if entry.name.endswith(".py"):
+            out.append(((*parts, entry.name), entry.path))
+    for entry in entries:
+        try:
+            below = entry.is_dir() and not entry.is_symlink()
+        except OSError as exc:
+            if exc.errno not in _IGNORED_ERRNOS:
+                raise
+            below = False
+        if below:
+            _python_files(entry.path, (*parts, entry.name), out)
+
+
+# the errors pathlib's glob passes over when it asks whether an entry is a folder
+_IGNORED_ERRNOS = frozenset((errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP))
 
 
 def _installed(name: str) -> str:
