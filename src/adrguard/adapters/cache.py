@@ -410,16 +410,34 @@ def canonical(value: Any) -> Any:
         return [type(value).__name__,
                 [[f.name, canonical(getattr(value, f.name))] for f in fields(value) if f.compare]]
     if isinstance(value, msgspec.Struct):  # every field of a struct is compared
-        return [type(value).__name__, [[f.name, canonical(getattr(value, f.name))]
-                                       for f in msgspec.structs.fields(value)]]
+        return [type(value).__name__, [[name, canonical(getattr(value, name))]
+                                       for name in value.__struct_fields__]]
     if isinstance(value, (tuple, list)):
         return [type(value).__name__, [canonical(v) for v in value]]
     if isinstance(value, (set, frozenset)):
-        return ["set", sorted((canonical(v) for v in value), key=order)]
+        items = [canonical(v) for v in value]
+        return ["set", sorted(items, key=_quoted if all(map(_plain, items)) else order)]
     if isinstance(value, Mapping):
         pairs = [[canonical(k), canonical(v)] for k, v in value.items()]
-        return ["map", sorted(pairs, key=order)]
+        plain = all(_plain(k) for k, _v in pairs)
+        return ["map", sorted(pairs, key=_quoted_key if plain else order)]
     raise Uncacheable(f"cannot key a {type(value).__name__}")
+
+
+# Sorting by :func:`order` writes every item out as JSON. A string JSON writes as it is, in
+# quotes (nothing to escape: no quote, backslash or control character), sorts the same by
+# itself followed by the closing quote, without writing anything out.
+def _plain(item: Any) -> bool:
+    return isinstance(item, str) and item.isprintable() and '"' not in item and "\\" not in item
+
+
+def _quoted(item: str) -> str:
+    return item + '"'
+
+
+def _quoted_key(pair: list[Any]) -> str:
+    """A pair of a mapping by its key (the keys of a mapping differ, so the key decides)."""
+    return f'{pair[0]}"'
 
 
 def order(item: Any) -> str:
