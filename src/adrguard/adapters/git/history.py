@@ -205,7 +205,7 @@ def diff_changes(
     return changes, notes
 
 
-# git's id of "no object" in a raw diff (a file the side does not hold, an unmerged path)
+# git's id of "no object" in a raw diff (a file that side does not hold)
 _NO_OBJECT = frozenset((b"0" * 40, b"0" * 64))
 
 
@@ -213,8 +213,10 @@ def diff_with_ids(
     repo_root: Path, *revs: str, cached: bool = False
 ) -> tuple[list[FileChange], list[str], dict[str, str | None] | None]:
     """:func:`diff_changes`, and the object id at ``revs[0]`` of every file the change does
-    not add (by its path there: the old path of a rename), None for a submodule; the whole
-    mapping is None when the diff does not name one of them (an unmerged path)."""
+    not add (by its path there: the old path of a rename), None for a submodule. The whole
+    mapping is None when a path is not the name git knows the file by (not UTF-8), would be
+    read as pathspec magic (a leading ``:``), or has no id: read such files by listing them
+    (:func:`adrguard.adapters.git.blobs_at`)."""
     try:
         out = run(
             repo_root,
