@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from adrguard.cli import COMMAND_MODULES, COMMANDS, build_parser, command_in
+from adrguard.core.errors import UserError
 
 
 def _registered(module: str) -> list[tuple[str, str | None]]:
@@ -31,7 +32,53 @@ def test_registry_matches_what_each_module_registers() -> None:
 
 def test_lazy_parser_lists_every_command_like_the_full_one() -> None:
     assert build_parser([]).format_help() == build_parser().format_help()
-    assert build_parser(["check"]).format_help() == build_parser().format_help()
+    assert build_parser(["--help", "check"]).format_help() == build_parser().format_help()
+
+
+def _commands_of(parser: argparse.ArgumentParser) -> list[str]:
+    action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return list(action.choices)
+
+
+def test_a_command_named_first_reads_its_arguments_without_the_other_commands() -> None:
+    """``adrguard check ...``: nothing can print the list of commands, so the other commands'
+    stub parsers are not made; the arguments read as the full parser reads them."""
+    for argv in (["check", "--hook", "docs/adr/0001-a.md"], ["--debug", "check", "-q", "x"],
+                 ["list", "--status", "accepted"], ["graph", "--format", "json"],
+                 ["check", "--help-x"], ["check", "list"]):
+        lazy = build_parser(argv)
+        assert argv[argv.index("--debug") + 1 if "--debug" in argv else 0] in _commands_of(lazy)
+        assert "guard" not in _commands_of(lazy) or argv[0] == "guard"
+        try:
+            want = vars(build_parser().parse_args(argv))
+        except UserError as exc:
+            with pytest.raises(UserError) as raised:
+                lazy.parse_args(argv)
+            assert str(raised.value) == str(exc)
+            continue
+        assert vars(lazy.parse_args(argv)) == want
+
+
+@pytest.mark.parametrize("argv", [
+    ["--help", "check"], ["-h", "check"], ["--he", "check"], ["-", "check"], ["--", "check"],
+    ["--bogus", "check"], ["--debug", "-h", "check"], ["--deb", "check", "-x"],
+    ["check", "--version"], ["--version", "check"],
+])
+def test_every_way_to_list_the_commands_lists_them_all(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Where the top-level parser may print (help, usage, a rejected command), the lazy parser
+    says exactly what the full one says."""
+    said = []
+    for parser in (build_parser(argv), build_parser()):
+        try:
+            outcome: object = vars(parser.parse_args(argv)).get("command")
+        except SystemExit as exc:
+            outcome = ("exit", exc.code)
+        except UserError as exc:
+            outcome = ("error", str(exc))
+        said.append((outcome, *capsys.readouterr()))
+    assert said[0] == said[1]
 
 
 def test_command_in() -> None:
@@ -231,12 +278,11 @@ def test_a_warm_check_of_a_log_found_by_content_parses_nothing(tmp_path: Path, m
 
 # The dataclasses a warm check may still create, each for a reason (ADR 43): fields that are
 # not compared (``RuleContext._derived``, ``CheckRequest.cancel``/``corpus``), fields set after
-# ``__init__`` (``Scanner``), ``FormatSpec`` (``--version`` and ``--help`` import its module:
-# importing msgspec costs more than the class). The parser's and the root search's types are
-# structs too.
+# ``__init__`` (``Scanner``). The parser's and the root search's types are structs too
+# (``FormatSpec``, which ``--version`` and ``--help`` import, a named tuple).
 DATACLASSES_ALLOWED = {
     "adrguard.rules.base.RuleContext", "adrguard.api.check.CheckRequest",
-    "adrguard.core.citations.scan.Scanner", "adrguard.cli.common.FormatSpec",
+    "adrguard.core.citations.scan.Scanner",
 }
 
 

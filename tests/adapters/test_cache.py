@@ -10,6 +10,8 @@ from pathlib import Path
 import msgspec
 import pytest
 import recordcache
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import adrguard
 from adrguard.adapters import cache as cache_mod
@@ -442,3 +444,105 @@ def test_one_canonical_form_of_the_parse_options_keys_records_and_root_samples()
     assert cache_mod.options_key(Options(max_file_size=10)) != plain
     with pytest.raises(cache_mod.Uncacheable):
         cache_mod.options_key(Options(extra={"when": object()}))
+
+
+def _stamp_by_rglob(folder: Path) -> list[str]:
+    """The stamp as pathlib's recursive glob lists the files (what the scan replaces)."""
+    return [f"{p.relative_to(folder).as_posix()} {p.stat().st_size} {p.stat().st_mtime_ns}"
+            for p in sorted(folder.rglob("*.py"))]
+
+
+def test_a_source_stamp_lists_what_the_recursive_glob_lists(tmp_path: Path) -> None:
+    """Files at every depth, names that sort differently by part than as text (``a-b.py``
+    and ``a/b.py``), hidden ones, a folder named like a module, a symlink to a file (stamped
+    by its target) and one to a folder (not entered), files of other kinds left out."""
+    import os
+
+    top = tmp_path / "pkg"
+    for rel, text in [("a.py", "1"), ("a-b.py", "22"), ("a/b.py", "333"), ("a/c/d.py", "4"),
+                      (".hidden.py", "5"), ("a/.x/y.py", "6"), ("z.pyc", "7"), ("a/b.pyi", "8"),
+                      ("A.PY", "9"), ("x.py/inner.py", "10"), ("sub/__init__.py", ""),
+                      (".py", "11")]:
+        (top / rel).parent.mkdir(parents=True, exist_ok=True)
+        (top / rel).write_text(text, encoding="utf-8")
+    os.symlink(top / "a" / "b.py", top / "link.py")
+    os.symlink(top / "a", top / "linked")
+    os.symlink(top / "a", top / "linked.py")
+    os.utime(top / "a" / "b.py", ns=(1, 1_700_000_000_123_456_789))
+    stamp = cache_mod.source_stamp(top)
+    assert stamp == _stamp_by_rglob(top)
+    assert [line.split()[0] for line in stamp] == [
+        ".hidden.py", ".py", "a/.x/y.py", "a/b.py", "a/c/d.py", "a-b.py", "a.py", "link.py",
+        "linked.py", "sub/__init__.py", "x.py", "x.py/inner.py"]
+    assert "a/b.py 3 1700000000123456789" in stamp
+
+
+def test_the_source_stamp_of_adrguards_own_code_is_the_recursive_globs() -> None:
+    top = Path(adrguard.__file__).resolve().parent
+    for folder in (top / "core", top / "rules", top / "engine"):
+        assert cache_mod.source_stamp(folder) == _stamp_by_rglob(folder)
+
+
+def _canonical_by_json(value: object) -> object:
+    """:func:`canonical` with every set and mapping sorted by its items written out as JSON,
+    and a struct's fields asked of msgspec (what the plain-string sort and the struct's
+    field names replace)."""
+    import msgspec
+
+    from adrguard.core.model import Decision
+    from adrguard.core.options import Vocabulary
+
+    if isinstance(value, Decision):
+        return cache_mod.canonical(value)
+    if isinstance(value, Vocabulary):
+        return ["vocabulary", _canonical_by_json(dict(value))]
+    if isinstance(value, msgspec.Struct):
+        return [type(value).__name__, [[f.name, _canonical_by_json(getattr(value, f.name))]
+                                       for f in msgspec.structs.fields(value)]]
+    if isinstance(value, (tuple, list)):
+        return [type(value).__name__, [_canonical_by_json(v) for v in value]]
+    if isinstance(value, (set, frozenset)):
+        return ["set", sorted((_canonical_by_json(v) for v in value), key=cache_mod.order)]
+    if isinstance(value, dict):
+        pairs = [[_canonical_by_json(k), _canonical_by_json(v)] for k, v in value.items()]
+        return ["map", sorted(pairs, key=cache_mod.order)]
+    return cache_mod.canonical(value)
+
+
+_KEY_TEXT = st.text(alphabet=['a', 'b', ' ', '!', '"', '\\', '\n', '\x1f', '\x7f', 'é', '\u2028',
+                              '#', '~', '\ud800'], max_size=4)
+_KEYED = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(-3, 3), _KEY_TEXT),
+    lambda inner: st.one_of(
+        st.frozensets(st.one_of(_KEY_TEXT, st.integers(-3, 3)), max_size=6),
+        st.frozensets(_KEY_TEXT, max_size=6),
+        st.dictionaries(_KEY_TEXT, inner, max_size=5),
+        st.dictionaries(st.one_of(_KEY_TEXT, st.integers(-3, 3)), inner, max_size=5),
+        st.lists(inner, max_size=4).map(tuple),
+    ),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_KEYED)
+def test_canonical_sorts_as_by_the_json_of_every_item(value: object) -> None:
+    """Sets and mappings of strings JSON writes as they are are sorted by the strings
+    themselves: the same order as by their JSON, whatever the characters."""
+    assert cache_mod.canonical(value) == _canonical_by_json(value)
+
+
+def test_canonical_of_a_configuration_and_a_corpus_as_by_json(tmp_path: Path) -> None:
+    from adrguard.api.pipeline.corpus import load
+    from adrguard.config import Config
+
+    adr = tmp_path / "docs" / "adr"
+    adr.mkdir(parents=True)
+    (adr / "0001-a.md").write_text("# 1. A\n\n## Status\n\nAccepted\n\n## Decision\n\nA.\n",
+                                   encoding="utf-8")
+    (adr / 'we"ird\\name.md').write_text("# B\n", encoding="utf-8")
+    config, corpus = load(tmp_path)
+    bare = msgspec.structs.replace(corpus, facts=type(corpus)(()).facts)  # facts: not keyable
+    for value in (config, bare, Config(exclude=("b", "a", 'q"')), config.options):
+        assert cache_mod.canonical(value) == _canonical_by_json(value)
+    assert len(bare.decisions) == 2

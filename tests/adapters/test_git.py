@@ -315,3 +315,103 @@ def test_check_of_a_work_tree_lists_files_without_gitpython(tmp_path: Path) -> N
     report, _, loaded = done.stdout.rpartition("LOADED=")
     assert json.loads(loaded) == [False, 0]
     assert json.loads(report)["summary"]["decisions"] == 2  # the untracked record too
+
+
+def _awkward_local_change(tmp_path: Path, latin1: bool = False) -> GitRepo:
+    """A commit of many kinds of file, then every kind of change, partly staged (with
+    ``latin1``: a file whose name is not UTF-8 renamed too)."""
+    repo = _repo(tmp_path)
+    repo.write({"docs/adr/0002-b.md": RECORD, "docs/adr/0003-c.md": RECORD + "C.\n",
+                "docs/adr/0004-d.md": RECORD + "D.\n", "src/new\nline.py": "n\n"})
+    os.symlink("0002-b.md", repo.path / "docs/adr/link.md")
+    if latin1:
+        repo.write_bytes_path(b"caf\xe9.md", b"latin-1 name\n")
+    repo.git("add", "-A")
+    repo.git("update-index", "--add", "--cacheinfo", f"160000,{'a' * 40},vendor/lib")
+    repo.git("commit", "-q", "-m", "many kinds")  # not commit(): its `add -A` drops the gitlink
+    repo.write({"docs/adr/0001-use-postgres.md": RECORD + "Edited.\n", "src/app.py": "x = 2\n",
+                "docs/adr/0005-e.md": RECORD + "E.\n", "src/new\nline.py": "m\n"})
+    repo.git("mv", "docs/adr/0003-c.md", "docs/adr/0006-c.md")
+    repo.git("rm", "-q", "docs/adr/0004-d.md")
+    (repo.path / "docs/adr/link.md").unlink()
+    os.symlink("0001-use-postgres.md", repo.path / "docs/adr/link.md")
+    if latin1:
+        repo.git("mv", os.fsdecode(b"caf\xe9.md"), "cafe.md")
+    repo.git("update-index", "--add", "--cacheinfo", f"160000,{'b' * 40},vendor/lib")
+    repo.git("add", "docs/adr/0001-use-postgres.md", "docs/adr/link.md", "src/new\nline.py")
+    repo.write({"docs/adr/0002-b.md": RECORD + "Not staged.\n", "notes/untracked.md": "u\n"})
+    return repo
+
+
+@pytest.mark.parametrize("latin1", [False, True])
+def test_a_local_diff_is_what_rev_parse_twice_and_the_diff_gave(
+    tmp_path: Path, latin1: bool
+) -> None:
+    """The hook's one ``git rev-parse`` for the top and HEAD gives the same change as the
+    two calls and the diff did, staged or not, from the top or a folder."""
+    repo = _awkward_local_change(tmp_path, latin1)
+    for base in (repo.path, repo.path / "docs"):
+        staged = git.local_diff(base, True)
+        assert (staged.head, staged.changes) == git.staged_changes(base)
+        everything = git.local_diff(base, False)
+        assert (everything.head, everything.changes) == git.worktree_changes(base)
+        assert staged.head == repo.git("rev-parse", "HEAD")
+        assert {c.status for c in everything.changes} == {"A", "D", "M", "R"}
+
+
+def test_the_diffs_object_ids_are_what_ls_tree_finds(tmp_path: Path) -> None:
+    """The object ids a diff names for the files before a change are those ``git ls-tree``
+    lists (None for a submodule), and reading the files by them gives the same corpus as
+    listing them first."""
+    from adrguard.adapters.source import Amended, WorkTree
+
+    repo = _awkward_local_change(tmp_path)
+    found = WorkTree(repo.path).discover(Config())
+    for staged in (True, False):
+        local = git.local_diff(repo.path, staged)
+        then = frozenset(c.old_path or c.path for c in local.changes if c.status != "A")
+        now = frozenset(c.path for c in local.changes)
+        assert local.before is not None and set(local.before) == then
+        listed = git.object_ids(repo.path, local.head, then)
+        assert local.before == {**listed, "vendor/lib": None}
+        assert "docs/adr/link.md" in listed and "docs/adr/0003-c.md" in listed
+        by_ids = Amended(repo.path, local.head, found, now, then, local.before)
+        assert by_ids._then() == git.blobs_at(repo.path, local.head, then)
+        assert by_ids.discover(Config()) == Amended(
+            repo.path, local.head, found, now, then).discover(Config())
+
+
+def test_a_name_git_knows_by_other_bytes_gives_no_ids(tmp_path: Path) -> None:
+    """A name that is not UTF-8 (git knows it by other bytes): the files before the change
+    are listed by ``git ls-tree`` as before; an unmerged path has the id HEAD holds."""
+    repo = _awkward_local_change(tmp_path, latin1=True)
+    assert git.local_diff(repo.path, True).before is None
+    conflict = _repo(tmp_path / "conflict")
+    conflict.git("checkout", "-q", "-b", "other")
+    conflict.write({"src/app.py": "x = 2\n"})
+    conflict.commit("other")
+    conflict.git("checkout", "-q", "main")
+    conflict.write({"src/app.py": "x = 3\n"})
+    conflict.commit("main")
+    merged = subprocess.run(["git", "merge", "-q", "other"], cwd=conflict.path,
+                            env=conflict.env(), capture_output=True)
+    assert merged.returncode != 0
+    local = git.local_diff(conflict.path, True)
+    assert ("U", "src/app.py") in {(c.status, c.path) for c in local.changes}
+    assert local.before == git.object_ids(conflict.path, "HEAD", ["src/app.py"])
+
+
+def test_a_local_diff_before_the_first_commit_and_outside_a_work_tree(tmp_path: Path) -> None:
+    repo = GitRepo(tmp_path / "new")
+    repo.write({"docs/adr/0001-use-postgres.md": RECORD})
+    repo.git("add", "-A")
+    local = git.local_diff(repo.path, True)
+    assert (local.head, local.changes) == git.staged_changes(repo.path)
+    assert local.head == git.EMPTY_TREE and local.before == {}
+    outside = tmp_path / "plain"
+    outside.mkdir()
+    with pytest.raises(UserError) as raised:
+        git.local_diff(outside, True)
+    with pytest.raises(UserError) as required:
+        git.require_work_tree(outside)
+    assert str(raised.value) == str(required.value)

@@ -82,3 +82,18 @@ def test_name_patterns_match_as_pathspec_matches_them_without_importing_it() -> 
               "('docs/adr',), Config())\nassert [p for p, _, _ in plan.records] == "
               "['docs/adr/0001-a.md']\nassert 'pathspec' not in sys.modules\n")
     subprocess.run([sys.executable, "-c", script], check=True)
+
+
+def test_the_record_readme_excludes_are_built_when_first_asked() -> None:
+    """The excludes for a one-folder-per-record README (every pattern but the index names) are
+    built on first use and answer as when they were built with the others."""
+    paths = [("docs/adr/0007-a/README.md", "0007-a/README.md"), ("docs/adr/README.md",
+             "README.md"), ("docs/adr/x/readme.md", "x/readme.md"), ("a/b.md", "b.md")]
+    for patterns in (DEFAULT_EXCLUDE, ("drafts/", "[0-9]*-a/"), ("README.md",), ("!x", "*.md")):
+        excluder = layout._Excluder(patterns)
+        assert excluder._record is None
+        kept = [p for p in patterns if not layout._is_index_name(p)]
+        eager = layout._Spec(kept) if len(kept) != len(patterns) else layout._Spec(patterns)
+        for path, rel in paths:
+            assert excluder.record(path, rel) == eager(path, rel), (patterns, path)
+        assert excluder._record is not None

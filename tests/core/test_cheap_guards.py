@@ -151,3 +151,13 @@ def test_a_runs_record_names_answer_as_the_functions_do(
     assert names.is_folder_record(path, root) == formats.is_folder_record(path, root)
     assert names.record_name(path, root) == formats.record_name(path, root)
     assert names.name_id(path, root) == formats.name_id(path, root)
+
+
+@settings(max_examples=300, deadline=None)
+@given(name=st.text(alphabet="ab/*?[]\\.{}!", max_size=8))
+def test_a_configured_root_is_a_glob_as_the_pattern_finds_it(name: str) -> None:
+    import re
+
+    from adrguard.adapters import roots
+
+    assert (not roots._GLOB.isdisjoint(name)) == (re.search(r"[*?\[]", name) is not None)

@@ -305,13 +305,84 @@ def _matched(body: str) -> object:
     "src/[z-a]/x", "src/[ab]/x", "*.md", "x/**/y", "src/a?/**", "!x", "#x", "\\#x/**", "",
 ])
 def test_literal_globs_skip_the_compile_with_the_same_result(body: str) -> None:
-    assert _matched(body) == _compiled_first(body)
+    _assert_same_matcher(body)
+
+
+def _assert_same_matcher(body: str) -> None:
+    """The matcher of ``body`` is the one its compiled regex gave; a name at any depth (a
+    matcher without a regex, :func:`globs._any_depth_name`) matches as that regex does on
+    paths made of its pieces."""
+    from adrguard.core.impact import globs
+
+    got, want = _matched(body), _compiled_first(body)
+    if not (isinstance(got, globs._Matcher) and got.name is not None):
+        assert got == want
+        return
+    assert isinstance(want, globs._Matcher) and want.regex is not None and want.prefix == ""
+    assert got.prefix == "" and got.regex is None and got.exact is None
+    for path in _probe_paths(got.name):
+        assert globs._names_match(path, got.name) == bool(want.regex.search(path)), path
+
+
+def _probe_paths(name: tuple[str, ...]) -> list[str]:
+    parts = ["".join(name), "x".join(name), "".join(name)[1:], "".join(name) + "x",
+             "xy".join(name) + "\n", "".join(name) + "\n\n"]
+    return [f"{before}{part}{after}" for part in parts
+            for before in ("", "a/", "/", "//", "a//", "a/b/", "\n/")
+            for after in ("", "/", "/b", "\n", "/\n", "x/c")]
 
 
 @settings(max_examples=400, deadline=None)
 @given(st.text(alphabet="ab/.*?[]!\\-{}()+^$|d1 é#_", max_size=14))
 def test_any_glob_matches_as_when_its_regex_was_compiled_first(body: str) -> None:
-    assert _matched(body) == _compiled_first(body)
+    _assert_same_matcher(body)
+
+
+_NAME_ALPHABET = "aZ9_-.*"
+_PATH_PIECES = ["a", "Z", "9", "_", "-", ".", "/", "\n", "test_", ".py", "x.py", "é", "*"]
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.sampled_from(["", "**/"]), st.text(alphabet=_NAME_ALPHABET, min_size=1, max_size=6),
+       st.lists(st.lists(st.sampled_from(_PATH_PIECES), max_size=6).map("".join),
+                min_size=1, max_size=6))
+def test_a_name_at_any_depth_matches_as_pathspec_says(
+    lead: str, name: str, paths: list[str]
+) -> None:
+    """``**/test_*.py``, ``*.sql``: a name with at most one ``*`` is matched without pathspec,
+    on every path as the regex pathspec writes for the glob; the name itself and the path
+    with it as its last part are among the paths."""
+    import re
+
+    from adrguard.core.impact import globs
+
+    body = lead + name
+    shape = globs._any_depth_name(body)
+    if shape is None:
+        assert name.count("*") > 1 or not set(name) - {".", "*"}
+        return
+    regex, include = globs._pattern_class().pattern_to_regex(body)
+    assert include is True
+    compiled = re.compile(regex, re.DOTALL)
+    probes = [*paths, name, f"{paths[0]}/{name}", f"{paths[0]}/{name}\n", name.replace("*", "")]
+    for path in probes:
+        assert globs._names_match(path, shape) == bool(compiled.search(path)), (body, path)
+    assert globs.GlobSet([[body]]).match(probes) == [
+        tuple(sorted({p for p in probes if compiled.search(p)}))]
+
+
+@pytest.mark.parametrize(("body", "name"), [
+    ("**/test_*.py", ("test_", ".py")), ("*.sql", ("", ".sql")), ("Dockerfile", ("Dockerfile",)),
+    ("**/x", ("x",)), ("a*", ("a", "")), ("**/*", None), ("*", None), ("**/.", None),
+    ("a*b*c", None), ("**/a/b", None), ("a/*.py", None), ("**/a?", None), ("#a", None),
+    ("a b", None), ("**/**/x", None), ("x/", None), ("é*", None),
+])
+def test_names_at_any_depth_written_out(body: str, name: tuple[str, ...] | None) -> None:
+    from adrguard.core.impact import globs
+
+    assert globs._any_depth_name(body) == name
+    if name is not None:
+        assert globs.glob_problem(body) is None
 
 
 @settings(max_examples=400, deadline=None)

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import enum
+import errno
 import functools
 import hashlib
 import json
@@ -409,16 +410,34 @@ def canonical(value: Any) -> Any:
         return [type(value).__name__,
                 [[f.name, canonical(getattr(value, f.name))] for f in fields(value) if f.compare]]
     if isinstance(value, msgspec.Struct):  # every field of a struct is compared
-        return [type(value).__name__, [[f.name, canonical(getattr(value, f.name))]
-                                       for f in msgspec.structs.fields(value)]]
+        return [type(value).__name__, [[name, canonical(getattr(value, name))]
+                                       for name in value.__struct_fields__]]
     if isinstance(value, (tuple, list)):
         return [type(value).__name__, [canonical(v) for v in value]]
     if isinstance(value, (set, frozenset)):
-        return ["set", sorted((canonical(v) for v in value), key=order)]
+        items = [canonical(v) for v in value]
+        return ["set", sorted(items, key=_quoted if all(map(_plain, items)) else order)]
     if isinstance(value, Mapping):
         pairs = [[canonical(k), canonical(v)] for k, v in value.items()]
-        return ["map", sorted(pairs, key=order)]
+        plain = all(_plain(k) for k, _v in pairs)
+        return ["map", sorted(pairs, key=_quoted_key if plain else order)]
     raise Uncacheable(f"cannot key a {type(value).__name__}")
+
+
+# Sorting by :func:`order` writes every item out as JSON. A string JSON writes as it is, in
+# quotes (nothing to escape: no quote, backslash or control character), sorts the same by
+# itself followed by the closing quote, without writing anything out.
+def _plain(item: Any) -> bool:
+    return isinstance(item, str) and item.isprintable() and '"' not in item and "\\" not in item
+
+
+def _quoted(item: str) -> str:
+    return item + '"'
+
+
+def _quoted_key(pair: list[Any]) -> str:
+    """A pair of a mapping by its key (the keys of a mapping differ, so the key decides)."""
+    return f'{pair[0]}"'
 
 
 def order(item: Any) -> str:
@@ -454,11 +473,42 @@ def source_stamp(folder: Path) -> list[str]:
     cached bytecode is stale (size and modification time), so a stamp that still matches
     means Python runs the old code too; this reads no file (reading and hashing them cost
     more than a warm hook spends on its records)."""
+    found: list[tuple[tuple[str, ...], str]] = []
+    _python_files(os.fspath(folder), (), found)
     out = []
-    for path in sorted(folder.rglob("*.py")):
-        st = path.stat()
-        out.append(f"{path.relative_to(folder).as_posix()} {st.st_size} {st.st_mtime_ns}")
+    for parts, path in sorted(found):  # by parts, as ``sorted(folder.rglob("*.py"))``
+        st = os.stat(path)
+        out.append(f"{'/'.join(parts)} {st.st_size} {st.st_mtime_ns}")
     return out
+
+
+def _python_files(folder: str, parts: tuple[str, ...],
+                  out: list[tuple[tuple[str, ...], str]]) -> None:
+    """What ``Path(folder).rglob("*.py")`` yields, by one ``os.scandir`` a folder (pathlib
+    lists each folder twice and matches each name by a regex): every entry whose name ends in
+    ``.py``, and the same below every subfolder that is not a symlink; a folder that cannot
+    be listed holds nothing. ``out`` gets each one's parts below the top and its path."""
+    try:
+        with os.scandir(folder) as listing:
+            entries = list(listing)
+    except PermissionError:
+        return
+    for entry in entries:
+        if entry.name.endswith(".py"):
+            out.append(((*parts, entry.name), entry.path))
+    for entry in entries:
+        try:
+            below = entry.is_dir() and not entry.is_symlink()
+        except OSError as exc:
+            if exc.errno not in _IGNORED_ERRNOS:
+                raise
+            below = False
+        if below:
+            _python_files(entry.path, (*parts, entry.name), out)
+
+
+# the errors pathlib's glob passes over when it asks whether an entry is a folder
+_IGNORED_ERRNOS = frozenset((errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP))
 
 
 def _installed(name: str) -> str:

@@ -33,12 +33,19 @@ class Plan(msgspec.Struct, frozen=True):
 class _Excluder:
     """The configured excludes (gitwildmatch, through pathspec). For the README.md of a
     one-folder-per-record layout the index-name patterns ("README.md") do not apply: that README
-    is the record itself."""
+    is the record itself (:meth:`record`, built when a log has such a README: most have
+    none, and each spec compiles a pattern)."""
 
     def __init__(self, patterns: Sequence[str]) -> None:
+        self.patterns = patterns
         self.any = _Spec(patterns)
-        kept = [p for p in patterns if not _is_index_name(p)]
-        self.record = _Spec(kept) if len(kept) != len(patterns) else self.any
+        self._record: _Spec | None = None
+
+    def record(self, path: str, rel: str) -> bool:
+        if self._record is None:
+            kept = [p for p in self.patterns if not _is_index_name(p)]
+            self._record = _Spec(kept) if len(kept) != len(self.patterns) else self.any
+        return self._record(path, rel)
 
 
 class _Spec:

@@ -13,7 +13,6 @@ bytes): a warm run of a log found by content then parses nothing.
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -36,7 +35,7 @@ MIN_NUMBERED = 3  # numbered or dated markdown files a folder needs before its c
 SAMPLE = 8  # files read per candidate folder
 MAX_CANDIDATES = 64  # candidate folders examined by content
 READ_LIMIT = 64 * 1024  # bytes of each sampled file that are parsed
-_GLOB = re.compile(r"[*?\[]")
+_GLOB = frozenset("*?[")  # a configured root holding one of them is a glob
 
 
 class Root(msgspec.Struct, frozen=True):
@@ -102,7 +101,7 @@ def configured(base: Path, config: Config) -> tuple[Root, ...]:
     roots: list[Root] = []
     for entry in config.roots:
         name = normalise(entry, base, where)
-        if _GLOB.search(name):
+        if not _GLOB.isdisjoint(name):
             matches = sorted(
                 rel
                 for p in base.glob(name)

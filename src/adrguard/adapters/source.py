@@ -107,12 +107,12 @@ class Amended(msgspec.Struct, frozen=True):
     found: Discovery
     now: frozenset[str]
     then: frozenset[str]
+    ids: Mapping[str, str | None] | None = None  # object ids at ``rev`` by path (None: a
+    # submodule), as the change's diff names them: ``then`` is read without ``git ls-tree``
 
     def discover(self, config: Config, store: Store | None = None) -> Discovery:
-        from adrguard.adapters.git import blobs_at
-
         found, now = self.found, self.now
-        old = blobs_at(self.root, self.rev, self.then) if self.then else {}
+        old = self._then()
         from adrguard.adapters.files import mirror_keys
         from adrguard.core.parse.mirrors import find_mirrors, mirror_of
 
@@ -141,6 +141,21 @@ class Amended(msgspec.Struct, frozen=True):
                 **{p: (m if m != p else keys[p]) for p, m in mirrored.items()},
             },
         )
+
+    def _then(self) -> dict[str, bytes]:
+        """The files ``then`` names as ``rev`` holds them (absent ones and submodules left
+        out): read by the object ids the diff gave when it gave one for each, else listed by
+        ``git ls-tree`` first."""
+        from adrguard.adapters import git
+
+        if not self.then:
+            return {}
+        ids = self.ids
+        if ids is None or not self.then <= ids.keys():
+            return git.blobs_at(self.root, self.rev, self.then)
+        shas = {p: sha for p in sorted(self.then) if (sha := ids[p]) is not None}
+        data = git.read_blobs(self.root, list(shas.values()))
+        return {p: data[sha] for p, sha in shas.items()}
 
 
 class Rearranged(msgspec.Struct, frozen=True):

@@ -83,9 +83,19 @@ def command_in(argv: Sequence[str]) -> str | None:
     return None
 
 
+def _lists_no_commands(argv: Sequence[str], command: str) -> bool:
+    """Whether the top-level parser cannot print the list of commands for ``argv``, which
+    names ``command`` first, after ``--debug`` at most: no ``--help`` (or an abbreviation of
+    it) and no other token comes before it that argparse could read as the command (``-``)
+    or reject by listing them."""
+    return all(token == "--debug" for token in argv[: list(argv).index(command)])
+
+
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     """The parser with every command. Given ``argv``, only the module of the command it runs
-    is imported; the other commands get a stub parser carrying just their name and help."""
+    is imported; the other commands get a stub parser carrying just their name and help (for
+    the top-level ``--help`` and the message that lists them), unless nothing in ``argv`` can
+    print that list (:func:`_lists_no_commands`): then they are left out."""
     parser = _Parser(
         prog="adrguard",
         description="Keep Architecture Decision Records honest: structure, links, supersession "
@@ -96,14 +106,18 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"adrguard {__version__}")
     parser.add_argument("--debug", action="store_true", help="show tracebacks for internal errors")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    stubs = True
     if argv is None:
         wanted = set(COMMAND_MODULES)
     else:
         command = command_in(argv)
         wanted = {COMMANDS[command][0]} if command is not None else set()
+        stubs = command is None or not _lists_no_commands(argv, command)
     for module in COMMAND_MODULES:
         if module in wanted:
             importlib.import_module(f"adrguard.cli.{module}").register(subparsers)
+            continue
+        if not stubs:
             continue
         for name, (owner, text) in COMMANDS.items():
             if owner == module:

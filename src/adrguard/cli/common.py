@@ -5,9 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from adrguard.core.errors import UserError
 
@@ -123,9 +122,9 @@ def load_config_for(args: argparse.Namespace) -> tuple[Path, Config]:
     return root, config
 
 
-@dataclass(frozen=True)
-class FormatSpec:
-    """One ``--format NAME[:PATH]``."""
+class FormatSpec(NamedTuple):
+    """One ``--format NAME[:PATH]`` (a named tuple: a dataclass costs four times as much to
+    create at start-up, and ``--version`` and ``--help`` import this module too)."""
 
     name: str
     path: Path | None  # None = stdout

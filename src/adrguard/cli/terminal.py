@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import io
 import os
-import shlex
 import shutil
 import subprocess
 import sys
@@ -93,6 +92,8 @@ def _pager() -> list[str] | None:
     if wanted is None:
         return ["less"] if shutil.which("less") else None
     try:
+        import shlex  # only to start a pager
+
         argv = shlex.split(wanted)
     except ValueError:
         return None

@@ -27,6 +27,7 @@ from adrguard.adapters.git.history import (
     Listed,
     deepen_until_merge_base,
     diff_changes,
+    diff_with_ids,
     is_shallow,
     list_refs,
     merge_base,
@@ -47,7 +48,9 @@ from adrguard.adapters.git.tree import (
 )
 from adrguard.adapters.git.worktree import (
     EMPTY_TREE,
+    LocalDiff,
     head_commit,
+    local_diff,
     renames_since,
     staged_changes,
     state_digest,
@@ -57,11 +60,11 @@ from adrguard.adapters.git.worktree import (
 )
 
 __all__ = [
-    "DEEPEN_STEPS", "EMPTY_TREE", "Entry", "GitError", "Listed", "add", "blobs_at",
-    "decode_path", "deepen_until_merge_base", "diff_changes", "files_at", "find_repo_root",
-    "forget", "git_dir", "head_commit", "is_ignored", "is_shallow", "list_refs", "ls_tree",
-    "merge_base", "move", "no_merge_base_error", "object_ids", "paths_at", "read_blobs",
-    "refusal", "remotes", "renames_since", "require_repo", "require_work_tree",
+    "DEEPEN_STEPS", "EMPTY_TREE", "Entry", "GitError", "Listed", "LocalDiff", "add", "blobs_at",
+    "decode_path", "deepen_until_merge_base", "diff_changes", "diff_with_ids", "files_at",
+    "find_repo_root", "forget", "git_dir", "head_commit", "is_ignored", "is_shallow", "list_refs",
+    "local_diff", "ls_tree", "merge_base", "move", "no_merge_base_error", "object_ids", "paths_at",
+    "read_blobs", "refusal", "remotes", "renames_since", "require_repo", "require_work_tree",
     "resolve_commit", "run", "span", "staged_changes", "state_digest", "tracked", "tracked_files",
     "untracked_files", "worktree_changes",
 ]

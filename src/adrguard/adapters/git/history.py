@@ -201,6 +201,22 @@ def diff_changes(
     """Files changed from commit ``revs[0]`` to ``revs[1]`` (one rev: to the work tree, or with
     ``cached`` to the index) with status, old path (renames) and notes on what was not
     inspected (submodules, paths that are not UTF-8). ``-z`` safe."""
+    changes, notes, _before = diff_with_ids(repo_root, *revs, cached=cached)
+    return changes, notes
+
+
+# git's id of "no object" in a raw diff (a file that side does not hold)
+_NO_OBJECT = frozenset((b"0" * 40, b"0" * 64))
+
+
+def diff_with_ids(
+    repo_root: Path, *revs: str, cached: bool = False
+) -> tuple[list[FileChange], list[str], dict[str, str | None] | None]:
+    """:func:`diff_changes`, and the object id at ``revs[0]`` of every file the change does
+    not add (by its path there: the old path of a rename), None for a submodule. The whole
+    mapping is None when a path is not the name git knows the file by (not UTF-8), would be
+    read as pathspec magic (a leading ``:``), or has no id: read such files by listing them
+    (:func:`adrguard.adapters.git.blobs_at`)."""
     try:
         out = run(
             repo_root,
@@ -222,10 +238,12 @@ def diff_changes(
     fields = out.split(b"\0")
     changes: list[FileChange] = []
     notes: list[str] = []
+    before: dict[str, str | None] | None = {}
     i = 0
     while i < len(fields) and fields[i].startswith(b":"):
         meta = fields[i][1:].split(b" ")
         old_mode, new_mode, status = meta[0], meta[1], meta[4].decode("ascii")
+        old_id = meta[2]
         kind, score = status[0], status[1:]
         if kind in "RC":
             src, dst = decode_path(fields[i + 1]), decode_path(fields[i + 2])
@@ -238,11 +256,18 @@ def diff_changes(
         if kind == "C":  # copies are additions that name where they came from
             kind = "A"
         changes.append(FileChange(kind, dst, src, int(score) if score else None))
+        if kind != "A" and before is not None:
+            held = None if old_mode == b"160000" else old_id.decode("ascii")
+            was = src or dst
+            if (old_id in _NO_OBJECT or was.startswith(":")  # ":": a pathspec's magic to git
+                    or before.setdefault(was, held) != held):
+                before = None
         if b"160000" in (old_mode, new_mode):
             notes.append(f"submodule {dst} changed: its own files are not inspected")
         if any(_not_utf8(p) for p in raw_paths):
             notes.append(f"path {dst} is not valid UTF-8: shown with \\x escapes")
-    return changes, notes
+            before = None  # its name here is not the bytes git knows it by
+    return changes, notes, before
 
 
 def _not_utf8(raw: bytes) -> bool:

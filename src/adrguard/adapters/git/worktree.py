@@ -9,8 +9,16 @@ import os
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from adrguard.adapters.git.command import GitError, decode_path, find_repo_root, run
-from adrguard.adapters.git.history import diff_changes
+import msgspec
+
+from adrguard.adapters.git.command import (
+    GitError,
+    decode_path,
+    find_repo_root,
+    require_work_tree,
+    run,
+)
+from adrguard.adapters.git.history import diff_changes, diff_with_ids
 from adrguard.core.errors import UserError
 from adrguard.core.model import FileChange
 
@@ -91,6 +99,49 @@ def head_commit(base: Path) -> str | None:
     return out.decode("ascii").strip() or None
 
 
+class LocalDiff(msgspec.Struct, frozen=True):
+    """A change not committed yet (:func:`local_diff`)."""
+
+    head: str  # the commit it starts from (git's empty tree when there is none)
+    changes: list[FileChange]
+    before: dict[str, str | None] | None  # the ids at ``head`` (history.diff_with_ids)
+
+
+def local_diff(base: Path, staged: bool) -> LocalDiff:
+    """What the next commit changes (``staged``: the index against HEAD, as
+    :func:`staged_changes`) or everything not committed yet (as :func:`worktree_changes`),
+    with the object ids of the files before it; a one-line ``UserError`` unless ``base`` is
+    inside a git work tree (:func:`require_work_tree`). The work tree's top and HEAD come from
+    one ``git rev-parse``."""
+    found = _top_and_head(base)
+    if found is None:
+        require_work_tree(base)
+        top, head = None, head_commit(base) or EMPTY_TREE
+    else:
+        top, head = found
+    if staged:
+        changes, _notes, before = diff_with_ids(base, head, cached=True)
+        return LocalDiff(head, changes, before)
+    changes, _notes, before = diff_with_ids(base, head)
+    known = {c.path for c in changes}
+    new = [p for p in _from_top(base, untracked_files(base), top) if p not in known]
+    return LocalDiff(head, changes + [FileChange("A", p) for p in new], before)
+
+
+def _top_and_head(base: Path) -> tuple[Path, str] | None:
+    """The top of the work tree around ``base`` and the commit HEAD names, from one
+    ``git rev-parse`` (as :func:`find_repo_root` and :func:`head_commit` give them); None
+    when that does not give both (no commit yet, not a work tree, no git)."""
+    try:
+        out = run(base, "rev-parse", "--show-toplevel", "--verify", "-q", "HEAD^{commit}")
+    except UserError:
+        return None
+    lines = out.decode("utf-8", "surrogateescape").split("\n")
+    if len(lines) != 3 or lines[2] or not lines[0].strip() or not lines[1].strip():
+        return None
+    return Path(lines[0].strip()), lines[1].strip()
+
+
 def staged_changes(base: Path) -> tuple[str, list[FileChange]]:
     """What the next commit changes (the index against HEAD) and the commit it starts from
     (git's empty tree when there is none)."""
@@ -108,10 +159,10 @@ def worktree_changes(base: Path) -> tuple[str, list[FileChange]]:
     return head, changes + [FileChange("A", p) for p in new]
 
 
-def _from_top(base: Path, paths: Iterable[str]) -> list[str]:
+def _from_top(base: Path, paths: Iterable[str], top: Path | None = None) -> list[str]:
     """Paths relative to ``base`` made relative to the top of the work tree (as git diff
-    reports them)."""
-    top = find_repo_root(base)
+    reports them); ``top``: that top, when known."""
+    top = top or find_repo_root(base)
     if top is None:
         return list(paths)
     prefix = Path(os.path.realpath(base)).relative_to(os.path.realpath(top)).as_posix()

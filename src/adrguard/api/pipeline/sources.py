@@ -135,8 +135,8 @@ def local_change(
     if change not in ("staged", "worktree"):
         raise ValueError(f"unknown change {change!r}")
     staged = change == "staged"
-    git.require_work_tree(root)
-    head, diff = git.staged_changes(root) if staged else git.worktree_changes(root)
+    local = git.local_diff(root, staged)
+    head, diff = local.head, local.changes
     passed = {p for p in (repo_relative(root, f) for f in changed_files) if p}
     if staged:  # decide before reading any record: most commits touch no ADR
         search = search_roots(root, cfg, extra=wanted.folders, required=False)
@@ -145,7 +145,7 @@ def local_change(
             return Sources(Corpus(()), skipped=why)
     source = WorkTree(root, untracked=not staged, extra_roots=wanted.folders)
     found, corpus = read_source(source, cfg, citations=CHECK, cancel=cancel)
-    before = corpus_before(root, cfg, found, corpus, head, diff)
+    before = corpus_before(root, cfg, found, corpus, head, diff, local.before)
     changes = _cited_before(ChangeSet(
         base="HEAD",
         head="the staged changes" if staged else "the work tree",
@@ -219,16 +219,18 @@ def corpus_before(
     corpus: Corpus,
     head: str,
     changes: Sequence[FileChange],
+    ids: Mapping[str, str | None] | None = None,
 ) -> Corpus:
     """The corpus as ``head`` holds it, through the one pipeline
     (:class:`adrguard.adapters.source.Amended`): the work tree's files the change leaves alone
     plus the changed files read from git; only those are read and parsed, the other records
-    are taken from ``corpus``."""
+    are taken from ``corpus``. ``ids``: the changed files' object ids at ``head``, as the
+    change's diff gave them (:func:`adrguard.adapters.git.diff_with_ids`)."""
     from adrguard.adapters.source import Amended
 
     now = frozenset(c.path for c in changes)
     then = frozenset(c.old_path or c.path for c in changes if c.status != "A")
-    return load_corpus(Amended(root, head, found, now, then), config, reuse=corpus)
+    return load_corpus(Amended(root, head, found, now, then, ids), config, reuse=corpus)
 
 
 def build_changes(

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 import warnings
 from bisect import bisect_left
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from itertools import islice
 from typing import TYPE_CHECKING, Any
 
@@ -95,6 +95,7 @@ class _Matcher(msgspec.Struct, frozen=True):
     prefix: str  # every match starts with it ("" = may match anywhere)
     regex: re.Pattern[str] | None  # None: everything under ``prefix`` matches (a folder)
     exact: str | None = None  # a literal path: it, and everything below it, match
+    name: tuple[str, ...] | None = None  # a name at any depth (:func:`_any_depth_name`)
 
 
 _PLAIN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./")
@@ -115,12 +116,57 @@ def _plain_folder(body: str) -> str | None:
     return head + "/"
 
 
+_NAME_CHARS = _PLAIN - {"/"}
+_WORD_CHARS = _PLAIN - {"/", "."}
+
+
+def _any_depth_name(body: str) -> tuple[str, ...] | None:
+    """``**/test_*.py``, ``*.sql``, ``Dockerfile``: one name of plain characters (as in
+    :func:`_plain_folder`, at least one of them a letter, a digit, ``_`` or ``-``) with at
+    most one ``*``, alone or after ``**/``. Such a glob matches a path that has the name as
+    one of its parts, at any depth, as pathspec's regex for it says
+    (``^(?:.+/)?test_[^/]*\\.py(?:/|$)``), so it is answered without asking pathspec:
+    the name split at its ``*`` (one part: no ``*``). None for any other glob."""
+    name = body[3:] if body.startswith("**/") else body
+    if name.count("*") > 1 or not _WORD_CHARS.intersection(name):
+        return None
+    if not _NAME_CHARS.issuperset(name.replace("*", "")):
+        return None
+    return tuple(name.split("*"))
+
+
+def _names_match(path: str, name: tuple[str, ...]) -> bool:
+    """Whether a part of ``path`` is ``name`` (:func:`_any_depth_name`), as its regex
+    ``^(?:.+/)?NAME(?:/|$)`` says: some text before the part's ``/`` (a path that starts with
+    ``/`` has none before its second part), and the last part may end in one newline that
+    ``$`` steps over."""
+    parts = path.split("/")
+    last = len(parts) - 1
+    for i, part in enumerate(parts):
+        if i == 1 and not parts[0]:
+            continue
+        if _fits(part, name) or (i == last and part.endswith("\n") and _fits(part[:-1], name)):
+            return True
+    return False
+
+
+def _fits(part: str, name: tuple[str, ...]) -> bool:
+    if len(name) == 1:
+        return part == name[0]
+    head, tail = name
+    return len(part) >= len(head) + len(tail) and part.startswith(head) and part.endswith(tail)
+
+
 def _matcher(body: str) -> _Matcher | None:
     """How to match a glob (without its ``!``); ValueError when pathspec rejects it. A plain
-    folder's glob (:func:`_plain_folder`) is answered without pathspec."""
+    folder's glob (:func:`_plain_folder`) and a name at any depth (:func:`_any_depth_name`)
+    are answered without pathspec."""
     folder = _plain_folder(body)
     if folder is not None:
         return _Matcher(folder, None)
+    name = _any_depth_name(body)
+    if name is not None:
+        return _Matcher("", None, name=name)
     return _translated(body)
 
 
@@ -282,6 +328,8 @@ class GlobSet:
             scope = _slice(ordered, m.prefix) if m.prefix else ordered
             if m.regex is not None:
                 found: Iterable[str] = filter(m.regex.search, scope)
+            elif m.name is not None:
+                found = _named(scope, m.name)
             elif m.exact is not None:
                 below = m.exact + "/"
                 found = (p for p in scope if p == m.exact or p.startswith(below))
@@ -289,6 +337,13 @@ class GlobSet:
                 found = scope
             hits[idx] = tuple(islice(found, 1)) if first_only else tuple(found)
         return hits
+
+
+def _named(paths: Iterable[str], name: tuple[str, ...]) -> Iterator[str]:
+    """The paths that have ``name`` as a part (:func:`_names_match`); a path without the
+    name's longest piece is passed over by a substring test."""
+    key = max(name, key=len)
+    return (p for p in paths if key in p and _names_match(p, name))
 
 
 def _slice(ordered: list[str], prefix: str) -> list[str]:
