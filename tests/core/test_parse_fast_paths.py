@@ -6,6 +6,8 @@ on any text, built from the pieces the patterns look for, it gives the pattern's
 
 from __future__ import annotations
 
+import re
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -65,3 +67,30 @@ def test_declaring_on_written_blocks() -> None:
     texts = ["Context and problem", "Superseded by [ADR-9](0009-x.md)", "", "Ersetzt durch ADR 4",
              "Wird durch ADR 7 abgelöst", "plain"]
     assert relations.declaring(texts) == [False, True, False, True, True, False]
+
+
+# The clause pattern as it was before its leading ``\s*`` went: every clause starts where it did.
+OLD_CLAUSE = re.compile(r"\s*(?:;|\s[-–—]\s|,\s+(?=(?:and\s+)?(?:supersed|amend|replac)))\s*")
+CLAUSE_TEXTS = st.lists(
+    st.sampled_from([";", ",", " ", "  ", "\t", "\u2003", "-", "–", "—", "and", "and ",
+                     "supersed", "amend", "replac", "Replac", "x", "ADR-3", "\n"]),
+    max_size=14,
+).map("".join)
+
+
+@settings(max_examples=600, deadline=None)
+@given(CLAUSE_TEXTS)
+def test_clause_starts_are_those_of_the_pattern_with_leading_spaces(text: str) -> None:
+    expected = [0, *(m.end() for m in OLD_CLAUSE.finditer(text))]
+    assert list(relations._clauses(text)) == expected
+    assert (relations._CLAUSE_PROBE.search(text) is None) == (OLD_CLAUSE.search(text) is None)
+
+
+def test_clause_starts_on_written_lines() -> None:
+    line = "Accepted; supersedes ADR-2 - see the notes, and amends ADR-4"
+    starts = list(relations._clauses(line))
+    assert [line[s:s + 10] for s in starts] == [
+        "Accepted; ", "supersedes", "see the no", "and amends",
+    ]
+    assert list(relations._clauses("We use on-call rotas, not pagers, for this.")) == [0]
+    assert list(relations._clauses("a ; - b")) == [0, 4]  # the dash's space went with the ';'

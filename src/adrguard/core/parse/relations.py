@@ -64,7 +64,15 @@ _REPLACES_DESCRIBED = lazy(
 _PASSIVE = lazy(
     r"\b(?:has|have)\s+been\s+(?P<partial>" + _P + r"\s+)?superseded\s+by\b", re.I
 )
-_CLAUSE = lazy(r"\s*(?:;|\s[-–—]\s|,\s+(?=(?:and\s+)?(?:supersed|amend|replac)))\s*")
+# Where a clause starts: after ``;``, a spaced dash or ``, (and) supersedes``, and the spaces
+# after it. (A match's end is where the clause starts; spaces before the mark would not move
+# it, so the pattern does not look for them: they would make it try every space.)
+_CLAUSE = lazy(r"(?:;|\s[-–—]\s|,\s+(?=(?:and\s+)?(?:supersed|amend|replac)))\s*")
+# Whether _CLAUSE matches anywhere: a mark first (a character class the engine skips to), then
+# what must stand around it. Text with commas and dashes but no clause mark is searched once.
+_CLAUSE_PROBE = lazy(
+    r"[;,\-–—](?:(?<=;)|(?<=\s[-–—])\s|(?<=,)\s+(?:and\s+)?(?:supersed|amend|replac))"
+)
 # What may precede relation wording at the start of a clause: bullets and emphasis, a label, a
 # changelog date (``- 2023-05-03: Mark as rejected in favour of ADR-101``), "mark(ed) as".
 _LEAD = lazy(
@@ -157,7 +165,7 @@ _CLAUSE_CHARS = (";", ",", "-", "–", "—")  # every _CLAUSE match holds one o
 
 def _clauses(text: str) -> Iterable[int]:
     yield 0
-    if not any(c in text for c in _CLAUSE_CHARS):
+    if not any(c in text for c in _CLAUSE_CHARS) or _CLAUSE_PROBE.search(text) is None:
         return
     for m in _CLAUSE.finditer(text):
         yield m.end()
@@ -173,9 +181,16 @@ _ASCII_WORDS = tuple(dict.fromkeys(w for w in _MAY_DECLARE.pattern.split("|") if
 
 def may_declare(text: str) -> bool:
     """Cheap test: could this text hold relation wording at all?"""
-    lower = text.lower()
+    return _holds_keyword(text.lower())
+
+
+def _holds_keyword(lower: str) -> bool:
+    """:func:`may_declare` of a text, given the text lowered."""
     if lower.isascii():
-        return any(w in lower for w in _ASCII_WORDS)
+        for w in _ASCII_WORDS:  # a loop, not any() over a generator: this runs on every line
+            if w in lower:
+                return True
+        return False
     return _MAY_DECLARE.search(lower) is not None
 
 
@@ -208,12 +223,25 @@ def declaring(texts: list[str]) -> list[bool]:
     return out
 
 
+# A word each start rule needs (lower case): no clause of a line without one can start with
+# relation wording.
+_START_WORDS = ("supersed", "superced", "replace", "amend", "addendum", "refine", "extend",
+                "depends", "rejected")
+# A word each verb of _SUBJECT needs.
+_SUBJECT_VERBS = ("supersede", "superceded", "replace", "amend", "adds", "extend")
+
+
 def _may_hold(text: str, lower: str, *words: str) -> bool:
     """Whether a case-insensitive pattern that needs one of ``words`` (ASCII, lower case) can
     match ``text``: a substring test that skips most lines. Text that is not ASCII always may:
     a case-insensitive pattern matches some non-ASCII letters to ASCII ones (``ſ`` to ``s``,
     the Kelvin sign to ``k``), which the substring test would miss."""
-    return not text.isascii() or any(w in lower for w in words)
+    if not text.isascii():
+        return True
+    for w in words:
+        if w in lower:
+            return True
+    return False
 
 
 def scan_line(
@@ -221,14 +249,20 @@ def scan_line(
 ) -> list[Found]:
     """Relationships declared on one line of plain text (with its link spans); ``status``: the
     line states the record's status (a partial supersession there is an amendment)."""
-    if not may_declare(text):
-        return []
+    lower = text.lower()
+    return _scan(text, lower, spans, partly_superseded, status) if _holds_keyword(lower) else []
+
+
+def _scan(
+    text: str, lower: str, spans: list[Span], partly_superseded: bool, status: bool
+) -> list[Found]:
+    """:func:`scan_line` of a line that holds a keyword (``lower``: the line lowered)."""
     out = [
         Found(kind, target, label, col)
-        for kind, (target, label, col) in keyed.declared(text, spans, status)
+        for kind, (target, label, col) in keyed.declared(text, spans, status, lower)
     ]
     declared = len(out)
-    for clause in _clauses(text):
+    for clause in _clauses(text) if _may_hold(text, lower, *_START_WORDS) else ():
         lead = _LEAD.match(text, clause)
         begin = lead.end() if lead else clause
         if not _ANY_START.match(text, begin):
@@ -240,8 +274,12 @@ def scan_line(
                     Found(kind, t, label, col) for t, label, col in _targets(text, spans, m.end())
                 )
                 break
-    lower = text.lower()
-    subject = _SUBJECT.finditer(text) if _may_hold(text, lower, "this", "present", "we") else ()
+    subject = (
+        _SUBJECT.finditer(text)
+        if _may_hold(text, lower, *_SUBJECT_VERBS)
+        and _may_hold(text, lower, "this", "present", "we")
+        else ()
+    )
     for m in subject:
         verb = re.sub(r"\s+", " ", m.group("verb").casefold())
         if verb.startswith("supersede") and " of" in verb:
@@ -382,9 +420,12 @@ def collect(
         origin = "status" if in_status else "body"
         first = b.line
         for i, (text, spans) in enumerate(b.lines()):
+            lower = text.lower()
+            if not _holds_keyword(lower):
+                continue  # what scan_line answers for it: nothing
             label = formats.label_line(text) if not in_status else None
             status = in_status or (label is not None and where.status_label(label[0]))
-            for f in scan_line(text, spans, partly_superseded, status):
+            for f in _scan(text, lower, spans, partly_superseded, status):
                 if is_record_target(f.target):
                     add(f.kind, f.target, first + i, f.text, origin, f.column)
     for kind, (target, text, col), line in keyed.table_rows(cells):

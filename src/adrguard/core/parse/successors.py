@@ -55,7 +55,10 @@ _ASCII_KEYWORDS = tuple(w for w in KEYWORDS.pattern.split("|") if w.isascii())
 def has_keyword(lower: str) -> bool:
     """Whether lowered (or casefolded) text holds a supersession keyword of any language."""
     if lower.isascii():
-        return any(w in lower for w in _ASCII_KEYWORDS)
+        for w in _ASCII_KEYWORDS:  # a loop, not any() over a generator: it runs on many lines
+            if w in lower:
+                return True
+        return False
     return KEYWORDS.search(lower) is not None
 
 
