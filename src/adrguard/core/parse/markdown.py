@@ -56,9 +56,26 @@ class _Builder:
     list items) and calls the methods here for the rest."""
 
     __slots__ = (
-        "block_end", "block_kind", "block_start", "checked", "close_at", "code", "data", "doc",
-        "heading_level", "html_block", "link_stack", "lines", "lists", "parts", "plain_len",
-        "quote", "scanned_to", "section", "slugs", "spans",
+        "block_end",
+        "block_kind",
+        "block_start",
+        "checked",
+        "close_at",
+        "code",
+        "data",
+        "doc",
+        "heading_level",
+        "html_block",
+        "lines",
+        "link_stack",
+        "lists",
+        "parts",
+        "plain_len",
+        "quote",
+        "scanned_to",
+        "section",
+        "slugs",
+        "spans",
     )
 
     def __init__(self, text: str, line_offset: int) -> None:
