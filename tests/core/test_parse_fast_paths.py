@@ -94,3 +94,38 @@ def test_clause_starts_on_written_lines() -> None:
     ]
     assert list(relations._clauses("We use on-call rotas, not pagers, for this.")) == [0]
     assert list(relations._clauses("a ; - b")) == [0, 4]  # the dash's space went with the ';'
+
+
+LINE_TEXTS = st.lists(
+    st.sampled_from([
+        "This ADR ", "this decision ", "We ", "the present record ", "in part ", "partially ",
+        "supersedes ", "Superseded by ", "superceded by ", "replaces ", "Replaced by ", "amends ",
+        "amended by ", "adds to ", "Extends ", "extended by ", "refines ", "depends on ",
+        "Rejected ", "in favour of ", "an addendum to ", "some aspects of ", "[ADR-3](3.md)",
+        "ADR 5", "; ", " - ", ", ", "ſupersedes ", "K", "é", "x ", "\t",
+    ]),
+    max_size=10,
+).map("".join)
+
+
+@settings(max_examples=600, deadline=None)
+@given(LINE_TEXTS)
+def test_a_line_without_the_words_a_pattern_needs_is_one_it_cannot_match(text: str) -> None:
+    lower = text.lower()
+    if not relations._may_hold(text, lower, *relations._START_WORDS):
+        assert all(relations._ANY_START.match(text, i) is None for i in range(len(text) + 1))
+    if not relations._may_hold(text, lower, *relations._SUBJECT_VERBS):
+        assert relations._SUBJECT.search(text) is None
+
+
+def test_keyword_gates_on_written_lines() -> None:
+    line = "The on-call service already depends on it, and the team owns it."
+    assert relations._may_hold(line, line.lower(), *relations._START_WORDS)  # ``depends``
+    assert not relations._may_hold(line, line.lower(), *relations._SUBJECT_VERBS)
+    found = relations.scan_line("Supersedes ADR-2; depends on ADR-7", [])  # two clauses
+    assert [(f.kind.value, f.target) for f in found] == [
+        ("supersedes", "ADR-2"), ("depends-on", "ADR-7"),
+    ]
+    found = relations.scan_line("This ADR supersedes ADR-2; it depends on ADR-7", [])
+    assert [(f.kind.value, f.target) for f in found] == [("supersedes", "ADR-2")]
+    assert relations._may_hold("ſupersedes", "ſupersedes", "supersed")  # not ASCII: may

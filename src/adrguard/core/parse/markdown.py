@@ -148,7 +148,7 @@ class _Builder:
 
     # -- events -------------------------------------------------------------------------
     def start(self, name: str, attrs: Any, rng: dict[str, int]) -> None:
-        """A start tag other than a paragraph's or a list item's."""
+        """A start tag (:func:`walk` opens paragraphs and list items itself, the same way)."""
         if name == "Heading":
             self.open_block("heading", rng["start"])
             self.block_end = rng["end"]
@@ -161,7 +161,10 @@ class _Builder:
             )
         elif name in _BLOCK_STARTS:
             self.flush()
-            if name == "TableCell":
+            if name == "Paragraph":
+                self.open_block("item" if self.lists else "paragraph", rng["start"])
+                self.block_end = rng["end"]
+            elif name == "TableCell":
                 self.open_block("cell", rng["start"])
                 self.block_end = rng["end"]
             elif name == "CodeBlock":
@@ -174,12 +177,12 @@ class _Builder:
                 self.quote += 1
 
     def end(self, name: str, rng: dict[str, int]) -> None:
-        """An end tag other than a paragraph's or a list item's."""
+        """An end tag (:func:`walk` closes paragraphs and list items itself, the same way)."""
         if name == "Heading":
             self.end_heading()
         elif name == "Link" or name == "Image":
             self.end_link(rng)
-        elif name == "TableCell":
+        elif name == "Paragraph" or name == "TableCell" or name == "Item":
             self.flush()
         elif name == "CodeBlock":
             self.code -= 1

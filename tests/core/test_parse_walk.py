@@ -1,0 +1,90 @@
+"""The markdown pass's inline handling of text, paragraphs and list items (the events most
+records are made of) builds what the builder's general methods build from the same events."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pyromark
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from adrguard.core.parse import markdown
+from adrguard.core.parse.document import Document
+
+
+def general_walk(text: str, line_offset: int = 0) -> Document:
+    """Every event through the builder's general methods: the path the fast one replaces."""
+    b = markdown._Builder(text, line_offset)
+    events = pyromark.events_with_range(text, options=markdown._OPTIONS, merge_text=True)
+    for event, rng in events:
+        if isinstance(event, str):
+            if event in ("SoftBreak", "HardBreak") and b.block_start >= 0:
+                b.parts.append("\n")
+                b.plain_len += 1
+            continue
+        ((kind, value),) = event.items()
+        if kind == "Text":
+            if b.code == 0:
+                b.add_text(value, rng)
+        elif kind == "Start":
+            name, attrs = (value, None) if isinstance(value, str) else next(iter(value.items()))
+            b.start(name, attrs, rng)
+        elif kind == "End":
+            b.end(value if isinstance(value, str) else next(iter(value)), rng)
+        elif kind in ("Code", "InlineMath", "DisplayMath"):
+            b.add_text(value, rng)
+        elif kind in ("Html", "InlineHtml"):
+            if b.code == 0:
+                b.html(value, rng, kind == "InlineHtml")
+        elif kind == "TaskListMarker":
+            b.open_block("item", rng["start"])
+            b.checked = bool(value)
+    b.flush()
+    b.doc.last_line = b.lines.line(max(len(b.data) - 1, 0))
+    return b.doc
+
+
+def shape(doc: Document) -> tuple[Any, ...]:
+    blocks = [
+        (b.kind, b.text, b.start, b.end, b.section, b.in_quote, b.in_list, b.spans, b.checked,
+         b.line, b.end_line)
+        for b in doc.blocks
+    ]
+    return blocks, doc.headings, doc.links, doc.comments, doc.last_line
+
+
+PIECES = [
+    "# ", "## Status\n", "### ", "\n", "\n\n", "- ", "* [x] ", "- [ ] ", "1. ", "> ", "  ",
+    "Accepted", "Status: Accepted", "[ADR-1](0001-x.md)", "![i](a.png)", "`code`", "```\n",
+    "<!-- c -->", '<span status="accepted">', "<a href='x.md'>", "<div>\n",
+    "| a | b |\n|---|---|\n| c | d |\n", "**b**", "_e_", "&amp;", "\\*", "---\n", "[r]",
+    "[r]: x.md\n", "<https://x.org>", "<a@b.org>", "[^1]", "é", "word ", "    indented\n",
+    "- loose\n\n  para\n",
+]
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(PIECES), max_size=24).map("".join), st.integers(0, 5))
+def test_walk_builds_what_the_general_methods_build(text: str, offset: int) -> None:
+    assert shape(markdown.walk(text, offset)) == shape(general_walk(text, offset))
+
+
+def test_walk_on_a_written_record() -> None:
+    text = (
+        "# Use queues\n\nStatus: Accepted\nDate: 2024-01-02\n\n## Context\n\n"
+        "- first item\n- [x] done, see [ADR-3](0003-x.md)\n\n  second paragraph of it\n\n"
+        "> quoted\n\n| Status | Accepted |\n|---|---|\n\n```\n# not a heading\n```\n"
+    )
+    doc = markdown.walk(text, 2)
+    assert shape(doc) == shape(general_walk(text, 2))
+    kinds = [(b.kind, b.text) for b in doc.blocks]
+    assert kinds[:3] == [
+        ("heading", "Use queues"), ("paragraph", "Status: Accepted\nDate: 2024-01-02"),
+        ("heading", "Context"),
+    ]
+    assert ("item", "first item") in kinds and ("item", "second paragraph of it") in kinds
+    assert [b.checked for b in doc.blocks if b.text.startswith("done")] == [True]
+    assert doc.blocks[1].line == 5  # line 3 of the body, after two lines of front matter
+    assert [h.text for h in doc.headings] == ["Use queues", "Context"]
+    assert [link.target for link in doc.links] == ["0003-x.md"]
