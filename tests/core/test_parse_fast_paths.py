@@ -129,3 +129,54 @@ def test_keyword_gates_on_written_lines() -> None:
     found = relations.scan_line("This ADR supersedes ADR-2; it depends on ADR-7", [])
     assert [(f.kind.value, f.target) for f in found] == [("supersedes", "ADR-2")]
     assert relations._may_hold("ſupersedes", "ſupersedes", "supersed")  # not ASCII: may
+
+
+MULTILINE = st.lists(
+    st.lists(st.sampled_from([*PIECES, "amend", "Extends", "adds to", "depends", "x", "\n",
+                              "Replaces", "obsolete", "been", "this "]), max_size=8).map("".join),
+    max_size=6,
+)
+
+
+def _present(lower: str) -> set[str]:
+    return {w for w in relations._ASCII_WORDS if w in lower}
+
+
+@settings(max_examples=400, deadline=None)
+@given(MULTILINE)
+def test_keyword_hits_tell_each_line_its_keywords(texts: list[str]) -> None:
+    hits, exact = relations.keyword_hits(texts)
+    assert [bool(h) for h in hits] == [relations.may_declare(t) for t in texts]
+    if not exact:
+        return
+    for text, found in zip(texts, hits, strict=True):
+        pos = 0
+        for line in text.split("\n"):
+            lower = line.lower()
+            end = pos + len(lower)
+            assert {w for at, w in found if pos <= at < end} == _present(lower)
+            pos = end + 1
+
+
+@settings(max_examples=600, deadline=None)
+@given(LINE_TEXTS)
+def test_gates_from_known_keywords_answer_what_the_words_answer(text: str) -> None:
+    lower = text.lower()
+    present = _present(lower) if lower.isascii() else None
+    for gate in (relations._STARTS, relations._VERBS, relations._REPLACES):
+        expected = relations._may_hold(text, lower, *gate.words)
+        assert relations._may_pass(text, lower, present, gate) == expected
+        assert relations._may_pass(text, lower, None, gate) == expected
+    if present is not None:
+        successor = not relations._SUCCESSOR_WORDS.isdisjoint(present)
+        assert successor == successors.has_keyword(lower)
+
+
+def test_keyword_hits_on_written_blocks() -> None:
+    texts = ["Context", "It depends on the queue.\nThis supersedes ADR-2", "Ersetzt ADR 4"]
+    hits, exact = relations.keyword_hits(texts)
+    assert exact
+    assert [sorted(h) for h in hits] == [[], [(3, "depend"), (30, "supers")], [(0, "ersetz")]]
+    assert relations.keyword_hits(["Wird durch ADR 7 abgelöst"]) == ([[(17, "abgelöst")]], False)
+    gate = relations._gate("replaces", "been")
+    assert gate.by_keyword == {"replac": ("replaces",)} and gate.rest == ("been",)

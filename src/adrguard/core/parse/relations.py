@@ -195,32 +195,42 @@ def _holds_keyword(lower: str) -> bool:
 
 
 def declaring(texts: list[str]) -> list[bool]:
-    """:func:`may_declare` of each text, from one search of them all: their lowered texts are
-    joined by NUL (no keyword holds one, so none spans two texts) and each keyword is looked
-    for in the whole; a text holds a keyword exactly when a match starts inside it."""
+    """:func:`may_declare` of each text (see :func:`keyword_hits`)."""
+    return [bool(found) for found in keyword_hits(texts)[0]]
+
+
+def keyword_hits(texts: list[str]) -> tuple[list[list[tuple[int, str]]], bool]:
+    """Per text, ``(offset, keyword)`` of the keywords in it lowered, from one search of them
+    all: the lowered texts are joined by NUL (no keyword holds one, so none spans two texts);
+    a text holds a keyword exactly when a match starts inside it. When the lowered texts are
+    ASCII (the second answer is True), each keyword is looked for with substring searches, so
+    a line of a text holds a keyword exactly when a hit of it starts in that line (a keyword
+    holds no line break). Otherwise the hits are those of the keyword alternation."""
     lowered = [t.lower() for t in texts]
     joined = "\0".join(lowered)
-    hits: list[int] = []
-    if joined.isascii():
+    out: list[list[tuple[int, str]]] = [[] for _ in texts]
+    hits: list[tuple[int, str]] = []
+    exact = joined.isascii()
+    if exact:
         find = joined.find
         for word in _ASCII_WORDS:
             at = find(word)
             while at != -1:
-                hits.append(at)
+                hits.append((at, word))
                 at = find(word, at + len(word))
     else:
-        hits = [m.start() for m in _MAY_DECLARE.finditer(joined)]
-    out = [False] * len(texts)
+        hits = [(m.start(), m.group()) for m in _MAY_DECLARE.finditer(joined)]
     if not hits:
-        return out
+        return out, exact
     starts: list[int] = []
     pos = 0
     for low in lowered:
         starts.append(pos)
         pos += len(low) + 1
-    for at in hits:
-        out[bisect_right(starts, at) - 1] = True
-    return out
+    for at, word in hits:
+        i = bisect_right(starts, at) - 1
+        out[i].append((at - starts[i], word))
+    return out, exact
 
 
 # A word each start rule needs (lower case): no clause of a line without one can start with
@@ -229,6 +239,48 @@ _START_WORDS = ("supersed", "superced", "replace", "amend", "addendum", "refine"
                 "depends", "rejected")
 # A word each verb of _SUBJECT needs.
 _SUBJECT_VERBS = ("supersede", "superceded", "replace", "amend", "adds", "extend")
+
+
+class Gate(msgspec.Struct, frozen=True):
+    """Words a pattern needs (one of them, lower case), also grouped by the keywords
+    (:data:`_ASCII_WORDS`) they hold: a line whose keywords are known need only be searched for
+    the words of those keywords, and for the words that hold none (``rest``)."""
+
+    words: tuple[str, ...]
+    by_keyword: dict[str, tuple[str, ...]]
+    rest: tuple[str, ...]
+
+
+def _gate(*words: str) -> Gate:
+    by_keyword: dict[str, tuple[str, ...]] = {}
+    for keyword in _ASCII_WORDS:
+        held = tuple(w for w in words if keyword in w)
+        if held:
+            by_keyword[keyword] = held
+    rest = tuple(w for w in words if not any(k in w for k in _ASCII_WORDS))
+    return Gate(words, by_keyword, rest)
+
+
+def _may_pass(text: str, lower: str, present: set[str] | None, gate: Gate) -> bool:
+    """:func:`_may_hold` of the gate's words, for a line whose keywords are ``present`` (None:
+    not known). A word that holds a keyword can be in the line only when that keyword is."""
+    if present is None or not text.isascii():
+        return _may_hold(text, lower, *gate.words)
+    for w in gate.rest:
+        if w in lower:
+            return True
+    by_keyword = gate.by_keyword
+    for keyword in present:
+        for w in by_keyword.get(keyword, ()):
+            if w in lower:
+                return True
+    return False
+
+
+_STARTS = _gate(*_START_WORDS)
+_VERBS = _gate(*_SUBJECT_VERBS)
+_REPLACES = _gate("replaces")
+_SUCCESSOR_WORDS = frozenset(successors.ASCII_KEYWORDS)  # all of them are in _ASCII_WORDS
 
 
 def _may_hold(text: str, lower: str, *words: str) -> bool:
@@ -250,19 +302,32 @@ def scan_line(
     """Relationships declared on one line of plain text (with its link spans); ``status``: the
     line states the record's status (a partial supersession there is an amendment)."""
     lower = text.lower()
-    return _scan(text, lower, spans, partly_superseded, status) if _holds_keyword(lower) else []
+    if not _holds_keyword(lower):
+        return []
+    return _scan(text, lower, None, spans, partly_superseded, status)
 
 
 def _scan(
-    text: str, lower: str, spans: list[Span], partly_superseded: bool, status: bool
+    text: str,
+    lower: str,
+    present: set[str] | None,
+    spans: list[Span],
+    partly_superseded: bool,
+    status: bool,
 ) -> list[Found]:
-    """:func:`scan_line` of a line that holds a keyword (``lower``: the line lowered)."""
+    """:func:`scan_line` of a line that holds a keyword (``lower``: the line lowered;
+    ``present``: the keywords of :data:`_ASCII_WORDS` it holds, when its lowered text is ASCII
+    and they are known)."""
+    if present is None:
+        successor = successors.has_keyword(lower)
+    else:  # every ASCII keyword of the successor phrases is one of _ASCII_WORDS
+        successor = not _SUCCESSOR_WORDS.isdisjoint(present)
     out = [
         Found(kind, target, label, col)
-        for kind, (target, label, col) in keyed.declared(text, spans, status, lower)
+        for kind, (target, label, col) in keyed.declared(text, spans, status, successor)
     ]
     declared = len(out)
-    for clause in _clauses(text) if _may_hold(text, lower, *_START_WORDS) else ():
+    for clause in _clauses(text) if _may_pass(text, lower, present, _STARTS) else ():
         lead = _LEAD.match(text, clause)
         begin = lead.end() if lead else clause
         if not _ANY_START.match(text, begin):
@@ -276,7 +341,7 @@ def _scan(
                 break
     subject = (
         _SUBJECT.finditer(text)
-        if _may_hold(text, lower, *_SUBJECT_VERBS)
+        if _may_pass(text, lower, present, _VERBS)
         and _may_hold(text, lower, "this", "present", "we")
         else ()
     )
@@ -289,7 +354,9 @@ def _scan(
             if m.group("partial"):
                 kind = _PARTIAL.get(kind, kind)
         out.extend(Found(kind, t, label, col) for t, label, col in _targets(text, spans, m.end()))
-    replaces = _REPLACES_DESCRIBED.finditer(text) if _may_hold(text, lower, "replaces") else ()
+    replaces = (
+        _REPLACES_DESCRIBED.finditer(text) if _may_pass(text, lower, present, _REPLACES) else ()
+    )
     for m in replaces:
         found = _targets(text, spans, m.end())
         out.extend(Found(RelKind.SUPERSEDES, t, label, col) for t, label, col in found)
@@ -413,19 +480,30 @@ def collect(
             add(f.kind, f.target, line, f.text, "status")
     cells = [b for b in blocks if b.kind == "cell"]
     prose = [b for b in blocks if b.kind != "heading" and b.kind != "cell"]
-    for b, may in zip(prose, declaring([b.text for b in prose]), strict=True):
-        if not may:
+    hits, exact = keyword_hits([b.text for b in prose])
+    for b, found in zip(prose, hits, strict=True):
+        if not found:
             continue
+        found.sort()
+        k = 0  # the next hit: the hits are taken line by line, in order
+        pos = 0  # where the line starts in the lowered block
         in_status = b.section in where.status_sections
         origin = "status" if in_status else "body"
         first = b.line
         for i, (text, spans) in enumerate(b.lines()):
             lower = text.lower()
-            if not _holds_keyword(lower):
+            end = pos + len(lower)
+            present: set[str] = set()
+            while k < len(found) and found[k][0] < end:
+                present.add(found[k][1])
+                k += 1
+            pos = end + 1
+            if not (present if exact else _holds_keyword(lower)):
                 continue  # what scan_line answers for it: nothing
             label = formats.label_line(text) if not in_status else None
             status = in_status or (label is not None and where.status_label(label[0]))
-            for f in _scan(text, lower, spans, partly_superseded, status):
+            known = present if exact else None
+            for f in _scan(text, lower, known, spans, partly_superseded, status):
                 if is_record_target(f.target):
                     add(f.kind, f.target, first + i, f.text, origin, f.column)
     for kind, (target, text, col), line in keyed.table_rows(cells):
