@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from adrguard.core.parse import markdown
-from adrguard.core.parse.document import Document
+from adrguard.core.parse.document import Body, Document
 
 
 def general_walk(text: str, line_offset: int = 0) -> Document:
@@ -88,3 +88,26 @@ def test_walk_on_a_written_record() -> None:
     assert doc.blocks[1].line == 5  # line 3 of the body, after two lines of front matter
     assert [h.text for h in doc.headings] == ["Use queues", "Context"]
     assert [link.target for link in doc.links] == ["0003-x.md"]
+
+
+def starts_by_search(data: bytes) -> list[int]:
+    """Each line's first byte, found one line break at a time: what Body's starts replace."""
+    starts = [0]
+    pos = data.find(b"\n")
+    while pos != -1:
+        starts.append(pos + 1)
+        pos = data.find(b"\n", pos + 1)
+    return starts
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from([b"\n", b"a", b"\xc3\xa9", b"\r", b"  "]), max_size=20).map(b"".join))
+def test_body_line_starts_are_each_line_break_plus_one(data: bytes) -> None:
+    assert Body(data, 0).starts == starts_by_search(data)
+
+
+def test_body_lines_on_written_text() -> None:
+    body = Body(b"# T\n\nStatus: x\n", 3)
+    assert body.starts == [0, 4, 5, 15]
+    assert [body.line(b) for b in (0, 3, 4, 5, 14)] == [4, 4, 5, 6, 6]
+    assert Body(b"", 0).starts == [0] and Body(b"no break", 0).starts == [0]
