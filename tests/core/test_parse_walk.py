@@ -3,7 +3,8 @@ records are made of) builds what the builder's general methods build from the sa
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterator
+from typing import Any, cast
 
 import pyromark
 from hypothesis import given, settings
@@ -16,7 +17,10 @@ from adrguard.core.parse.document import Body, Document
 def general_walk(text: str, line_offset: int = 0) -> Document:
     """Every event through the builder's general methods: the path the fast one replaces."""
     b = markdown._Builder(text, line_offset)
-    events = pyromark.events_with_range(text, options=markdown._OPTIONS, merge_text=True)
+    events = cast(
+        "Iterator[tuple[Any, Any]]",
+        pyromark.events_with_range(text, options=markdown._OPTIONS, merge_text=True),
+    )
     for event, rng in events:
         if isinstance(event, str):
             if event in ("SoftBreak", "HardBreak") and b.block_start >= 0:
