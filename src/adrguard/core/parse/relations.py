@@ -194,11 +194,6 @@ def _holds_keyword(lower: str) -> bool:
     return _MAY_DECLARE.search(lower) is not None
 
 
-def declaring(texts: list[str]) -> list[bool]:
-    """:func:`may_declare` of each text (see :func:`keyword_hits`)."""
-    return [bool(found) for found in keyword_hits(texts)[0]]
-
-
 def keyword_hits(texts: list[str]) -> tuple[list[list[tuple[int, str]]], bool]:
     """Per text, ``(offset, keyword)`` of the keywords in it lowered, from one search of them
     all: the lowered texts are joined by NUL (no keyword holds one, so none spans two texts);
