@@ -6,6 +6,8 @@ on any text, built from the pieces the patterns look for, it gives the pattern's
 
 from __future__ import annotations
 
+import re
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -57,11 +59,126 @@ BLOCKS = st.lists(
 
 @settings(max_examples=400, deadline=None)
 @given(BLOCKS)
-def test_declaring_answers_may_declare_for_each_text(texts: list[str]) -> None:
-    assert relations.declaring(texts) == [relations.may_declare(t) for t in texts]
+def test_keyword_hits_answer_may_declare_for_each_text(texts: list[str]) -> None:
+    hits = relations.keyword_hits(texts)[0]
+    assert [bool(h) for h in hits] == [relations.may_declare(t) for t in texts]
 
 
-def test_declaring_on_written_blocks() -> None:
+def test_keyword_hits_on_written_prose() -> None:
     texts = ["Context and problem", "Superseded by [ADR-9](0009-x.md)", "", "Ersetzt durch ADR 4",
              "Wird durch ADR 7 abgelöst", "plain"]
-    assert relations.declaring(texts) == [False, True, False, True, True, False]
+    hits = relations.keyword_hits(texts)[0]
+    assert [bool(h) for h in hits] == [False, True, False, True, True, False]
+
+
+# The clause pattern as it was before its leading ``\s*`` went: every clause starts where it did.
+OLD_CLAUSE = re.compile(r"\s*(?:;|\s[-–—]\s|,\s+(?=(?:and\s+)?(?:supersed|amend|replac)))\s*")
+CLAUSE_TEXTS = st.lists(
+    st.sampled_from([";", ",", " ", "  ", "\t", "\u2003", "-", "–", "—", "and", "and ",
+                     "supersed", "amend", "replac", "Replac", "x", "ADR-3", "\n"]),
+    max_size=14,
+).map("".join)
+
+
+@settings(max_examples=600, deadline=None)
+@given(CLAUSE_TEXTS)
+def test_clause_starts_are_those_of_the_pattern_with_leading_spaces(text: str) -> None:
+    expected = [0, *(m.end() for m in OLD_CLAUSE.finditer(text))]
+    assert list(relations._clauses(text)) == expected
+    assert (relations._CLAUSE_PROBE.search(text) is None) == (OLD_CLAUSE.search(text) is None)
+
+
+def test_clause_starts_on_written_lines() -> None:
+    line = "Accepted; supersedes ADR-2 - see the notes, and amends ADR-4"
+    starts = list(relations._clauses(line))
+    assert [line[s:s + 10] for s in starts] == [
+        "Accepted; ", "supersedes", "see the no", "and amends",
+    ]
+    assert list(relations._clauses("We use on-call rotas, not pagers, for this.")) == [0]
+    assert list(relations._clauses("a ; - b")) == [0, 4]  # the dash's space went with the ';'
+
+
+LINE_TEXTS = st.lists(
+    st.sampled_from([
+        "This ADR ", "this decision ", "We ", "the present record ", "in part ", "partially ",
+        "supersedes ", "Superseded by ", "superceded by ", "replaces ", "Replaced by ", "amends ",
+        "amended by ", "adds to ", "Extends ", "extended by ", "refines ", "depends on ",
+        "Rejected ", "in favour of ", "an addendum to ", "some aspects of ", "[ADR-3](3.md)",
+        "ADR 5", "; ", " - ", ", ", "ſupersedes ", "K", "é", "x ", "\t",
+    ]),
+    max_size=10,
+).map("".join)
+
+
+@settings(max_examples=600, deadline=None)
+@given(LINE_TEXTS)
+def test_a_line_without_the_words_a_pattern_needs_is_one_it_cannot_match(text: str) -> None:
+    lower = text.lower()
+    if not relations._may_hold(text, lower, *relations._START_WORDS):
+        assert all(relations._ANY_START.match(text, i) is None for i in range(len(text) + 1))
+    if not relations._may_hold(text, lower, *relations._SUBJECT_VERBS):
+        assert relations._SUBJECT.search(text) is None
+
+
+def test_keyword_gates_on_written_lines() -> None:
+    line = "The on-call service already depends on it, and the team owns it."
+    assert relations._may_hold(line, line.lower(), *relations._START_WORDS)  # ``depends``
+    assert not relations._may_hold(line, line.lower(), *relations._SUBJECT_VERBS)
+    found = relations.scan_line("Supersedes ADR-2; depends on ADR-7", [])  # two clauses
+    assert [(f.kind.value, f.target) for f in found] == [
+        ("supersedes", "ADR-2"), ("depends-on", "ADR-7"),
+    ]
+    found = relations.scan_line("This ADR supersedes ADR-2; it depends on ADR-7", [])
+    assert [(f.kind.value, f.target) for f in found] == [("supersedes", "ADR-2")]
+    assert relations._may_hold("ſupersedes", "ſupersedes", "supersed")  # not ASCII: may
+
+
+MULTILINE = st.lists(
+    st.lists(st.sampled_from([*PIECES, "amend", "Extends", "adds to", "depends", "x", "\n",
+                              "Replaces", "obsolete", "been", "this "]), max_size=8).map("".join),
+    max_size=6,
+)
+
+
+def _present(lower: str) -> set[str]:
+    return {w for w in relations._ASCII_WORDS if w in lower}
+
+
+@settings(max_examples=400, deadline=None)
+@given(MULTILINE)
+def test_keyword_hits_tell_each_line_its_keywords(texts: list[str]) -> None:
+    hits, exact = relations.keyword_hits(texts)
+    assert [bool(h) for h in hits] == [relations.may_declare(t) for t in texts]
+    if not exact:
+        return
+    for text, found in zip(texts, hits, strict=True):
+        pos = 0
+        for line in text.split("\n"):
+            lower = line.lower()
+            end = pos + len(lower)
+            assert {w for at, w in found if pos <= at < end} == _present(lower)
+            pos = end + 1
+
+
+@settings(max_examples=600, deadline=None)
+@given(LINE_TEXTS)
+def test_gates_from_known_keywords_answer_what_the_words_answer(text: str) -> None:
+    lower = text.lower()
+    present = _present(lower) if lower.isascii() else None
+    for gate in (relations._STARTS, relations._VERBS, relations._REPLACES):
+        expected = relations._may_hold(text, lower, *gate.words)
+        assert relations._may_pass(text, lower, present, gate) == expected
+        assert relations._may_pass(text, lower, None, gate) == expected
+    if present is not None:
+        successor = not relations._SUCCESSOR_WORDS.isdisjoint(present)
+        assert successor == successors.has_keyword(lower)
+
+
+def test_keyword_hits_on_written_blocks() -> None:
+    texts = ["Context", "It depends on the queue.\nThis supersedes ADR-2", "Ersetzt ADR 4"]
+    hits, exact = relations.keyword_hits(texts)
+    assert exact
+    assert [sorted(h) for h in hits] == [[], [(3, "depend"), (30, "supers")], [(0, "ersetz")]]
+    assert relations.keyword_hits(["Wird durch ADR 7 abgelöst"]) == ([[(17, "abgelöst")]], False)
+    gate = relations._gate("replaces", "been")
+    assert gate.by_keyword == {"replac": ("replaces",)} and gate.rest == ("been",)

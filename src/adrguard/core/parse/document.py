@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from bisect import bisect_right
+from itertools import accumulate
 
 import msgspec
 
@@ -16,7 +17,10 @@ from adrguard.core.model import Comment, Link
 _SLUG_DROP = lazy(r"[^\w\- ]", re.UNICODE)
 
 
-class Span(msgspec.Struct):
+# Span, Block and Heading are ``gc=False``: none can be part of a reference cycle (they hold
+# strings, numbers, links and the body's bytes, never what holds them), so the cycle collector
+# need not track the dozens a record makes.
+class Span(msgspec.Struct, gc=False):
     """A link inside a block's plain text: characters ``start:end`` of :attr:`Block.text`."""
 
     start: int
@@ -24,7 +28,7 @@ class Span(msgspec.Struct):
     link: Link
 
 
-class Block(msgspec.Struct):
+class Block(msgspec.Struct, gc=False):
     """A leaf block of text (paragraph, tight list item, heading, table cell).
 
     Lines and source text are computed on demand: most blocks never need them.
@@ -73,7 +77,7 @@ class Block(msgspec.Struct):
         return out
 
 
-class Heading(msgspec.Struct):
+class Heading(msgspec.Struct, gc=False):
     level: int
     text: str
     raw: str
@@ -110,13 +114,9 @@ class Body:
     def __init__(self, data: bytes, offset: int) -> None:
         self.data = data
         self.last = (-1, 1)  # (byte, column) of the last column() answer
-        starts = [0]
-        find = data.find
-        pos = find(b"\n")
-        while pos != -1:
-            starts.append(pos + 1)
-            pos = find(b"\n", pos + 1)
-        self.starts = starts
+        lines = data.split(b"\n")
+        lines.pop()  # the piece after the last line break (or the only one) ends no line
+        self.starts = list(accumulate([len(line) + 1 for line in lines], initial=0))
         self.offset = offset
 
     def line(self, byte: int) -> int:

@@ -64,9 +64,10 @@ def front_matter_key(key: str) -> RelKind | None:
     return FRONT_MATTER_KEYS.get(folded)
 
 
-def declared(text: str, spans: list[Span], status: bool) -> list[Declared]:
+def declared(text: str, spans: list[Span], status: bool, successor: bool) -> list[Declared]:
     """What one line declares beyond English relation wording: a relation key line, and
-    supersession phrases in any language (``status``: the line states the record's status)."""
+    supersession phrases in any language (``status``: the line states the record's status;
+    ``successor``: :func:`successors.has_keyword` of the line lowered)."""
     out: list[Declared] = []
     label = formats.label_line(text)
     kind = front_matter_key(label[0]) if label else None
@@ -76,7 +77,7 @@ def declared(text: str, spans: list[Span], status: bool) -> list[Declared]:
             Span(s.start - at, s.end - at, s.link) for s in spans if s.start >= at
         ]
         out.extend(_value(kind, label[1], value_spans))
-    if successors.has_keyword(text.lower()):
+    if successor:
         for phrase in successors.phrases(successors.mark(text, spans), status):
             out.extend((phrase.kind, t) for t in phrase.targets)
     return out

@@ -52,12 +52,38 @@ _LINK_KINDS = {
 
 
 class _Builder:
+    """The state of one pass. :func:`walk` handles the common events itself (text, paragraphs,
+    list items) and calls the methods here for the rest."""
+
+    __slots__ = (
+        "block_end",
+        "block_kind",
+        "block_start",
+        "checked",
+        "close_at",
+        "code",
+        "data",
+        "doc",
+        "heading_level",
+        "html_block",
+        "lines",
+        "link_stack",
+        "lists",
+        "parts",
+        "plain_len",
+        "quote",
+        "scanned_to",
+        "section",
+        "slugs",
+        "spans",
+    )
+
     def __init__(self, text: str, line_offset: int) -> None:
         self.data = text.encode("utf-8", "surrogatepass")
         self.lines = Body(self.data, line_offset)
         self.doc = Document()
         self.slugs: dict[str, int] = {}
-        self.parts: list[str] = []
+        self.parts: list[str] = []  # the open block's text pieces: one list, cleared by flush
         self.spans: list[Span] = []
         self.block_kind = ""
         self.block_start = -1
@@ -76,7 +102,8 @@ class _Builder:
 
     # -- blocks -------------------------------------------------------------------------
     def open_block(self, kind: str, start: int) -> None:
-        self.flush()
+        if self.block_start >= 0:
+            self.flush()
         self.block_kind = kind
         self.block_start = start
         self.block_end = start
@@ -84,7 +111,8 @@ class _Builder:
     def flush(self) -> None:
         if self.block_start < 0:
             return
-        text = "".join(self.parts)
+        parts = self.parts
+        text = "".join(parts)
         if (text and not text.isspace()) or self.block_kind == "heading":
             start = self.block_start
             end = self.block_end if self.block_end > start else start
@@ -102,7 +130,7 @@ class _Builder:
                     self.checked,
                 )
             )
-        self.parts = []
+        parts.clear()
         self.plain_len = 0
         self.checked = None
         self.spans = []
@@ -119,16 +147,13 @@ class _Builder:
             self.block_end = end
 
     # -- events -------------------------------------------------------------------------
-    def start(self, tag: Any, rng: dict[str, int]) -> None:
-        if isinstance(tag, str):
-            name, attrs = tag, None
-        else:
-            name, attrs = next(iter(tag.items()))
+    def start(self, name: str, attrs: Any, rng: dict[str, int]) -> None:
+        """A start tag (:func:`walk` opens paragraphs and list items itself, the same way)."""
         if name == "Heading":
             self.open_block("heading", rng["start"])
             self.block_end = rng["end"]
             self.heading_level = int(attrs["level"][1:]) if attrs else 1
-        elif name in ("Link", "Image"):
+        elif name == "Link" or name == "Image":
             if self.block_start < 0:
                 self.open_block("item" if self.lists else "paragraph", rng["start"])
             self.link_stack.append(
@@ -151,13 +176,13 @@ class _Builder:
             elif name == "BlockQuote":
                 self.quote += 1
 
-    def end(self, tag: Any, rng: dict[str, int]) -> None:
-        name = tag if isinstance(tag, str) else next(iter(tag))
+    def end(self, name: str, rng: dict[str, int]) -> None:
+        """An end tag (:func:`walk` closes paragraphs and list items itself, the same way)."""
         if name == "Heading":
             self.end_heading()
-        elif name in ("Link", "Image"):
+        elif name == "Link" or name == "Image":
             self.end_link(rng)
-        elif name in ("Paragraph", "TableCell", "Item"):
+        elif name == "Paragraph" or name == "TableCell" or name == "Item":
             self.flush()
         elif name == "CodeBlock":
             self.code -= 1
@@ -180,7 +205,7 @@ class _Builder:
             Heading(self.heading_level, text, raw, line, anchor, len(self.doc.blocks))
         )
         self.section = len(self.doc.headings) - 1
-        self.parts = [text]
+        self.parts[:] = (text,)
         self.flush()
 
     def end_link(self, rng: dict[str, int]) -> None:
@@ -277,46 +302,61 @@ def html_comments(data: bytes, start: int, stop: int) -> Iterator[tuple[int, byt
 def walk(text: str, line_offset: int = 0) -> Document:
     """Parse ``text`` (a markdown body that starts on file line ``line_offset + 1``)."""
     b = _Builder(text, line_offset)
+    parts = b.parts  # never replaced: flush clears it
     events = cast(
         "Iterator[tuple[Any, Any]]",
         pyromark.events_with_range(text, options=_OPTIONS, merge_text=True),
     )
+    # Each event is a one-key dict (``{"Text": "..."}``, ``{"Start": tag}``) or a bare name
+    # (``"SoftBreak"``); a tag is a bare name (``"Paragraph"``) or a one-key dict of its
+    # attributes (``{"Heading": {...}}``). The events are ours: popitem() takes them apart.
     for event, rng in events:
         if type(event) is str:
             if (event == "SoftBreak" or event == "HardBreak") and b.block_start >= 0:
-                b.parts.append("\n")
+                parts.append("\n")
                 b.plain_len += 1
             continue
-        value = event.get("Text")
-        if value is not None:
-            if b.code == 0:
-                b.add_text(value, rng)
-            continue
-        value = event.get("Start")
-        if value is not None:
-            b.start(value, rng)
-            continue
-        value = event.get("End")
-        if value is not None:
-            b.end(value, rng)
-            continue
-        value = event.get("Code")
-        if value is not None:
+        kind, value = event.popitem()
+        if kind == "Text":
+            if b.code == 0:  # add_text, inline: a third of all events
+                if b.block_start < 0:
+                    b.open_block("item" if b.lists else "paragraph", rng["start"])
+                parts.append(value)
+                b.plain_len += len(value)
+                end = rng["end"]
+                if end > b.block_end:
+                    b.block_end = end
+        elif kind == "Start":
+            if type(value) is str:
+                if value == "Paragraph":
+                    if b.block_start >= 0:
+                        b.flush()
+                    b.block_kind = "item" if b.lists else "paragraph"
+                    b.block_start = rng["start"]
+                    b.block_end = rng["end"]
+                elif value == "Item":
+                    if b.block_start >= 0:
+                        b.flush()
+                else:
+                    b.start(value, None, rng)
+            else:
+                name, attrs = value.popitem()
+                b.start(name, attrs, rng)
+        elif kind == "End":
+            name = value if type(value) is str else next(iter(value))
+            if name == "Paragraph" or name == "Item":
+                if b.block_start >= 0:
+                    b.flush()
+            else:
+                b.end(name, rng)
+        elif kind == "Code" or kind == "InlineMath" or kind == "DisplayMath":
             b.add_text(value, rng)
-            continue
-        for key in ("Html", "InlineHtml"):
-            value = event.get(key)
-            if value is not None and b.code == 0:
-                b.html(value, rng, key == "InlineHtml")
-        value = event.get("TaskListMarker")
-        if value is not None:
+        elif kind == "Html" or kind == "InlineHtml":
+            if b.code == 0:
+                b.html(value, rng, kind == "InlineHtml")
+        elif kind == "TaskListMarker":
             b.open_block("item", rng["start"])
             b.checked = bool(value)
-            continue
-        for key in ("InlineMath", "DisplayMath"):
-            value = event.get(key)
-            if value is not None:
-                b.add_text(value, rng)
     b.flush()
     b.doc.last_line = b.lines.line(max(len(b.data) - 1, 0))
     return b.doc

@@ -64,7 +64,15 @@ _REPLACES_DESCRIBED = lazy(
 _PASSIVE = lazy(
     r"\b(?:has|have)\s+been\s+(?P<partial>" + _P + r"\s+)?superseded\s+by\b", re.I
 )
-_CLAUSE = lazy(r"\s*(?:;|\s[-–—]\s|,\s+(?=(?:and\s+)?(?:supersed|amend|replac)))\s*")
+# Where a clause starts: after ``;``, a spaced dash or ``, (and) supersedes``, and the spaces
+# after it. (A match's end is where the clause starts; spaces before the mark would not move
+# it, so the pattern does not look for them: they would make it try every space.)
+_CLAUSE = lazy(r"(?:;|\s[-–—]\s|,\s+(?=(?:and\s+)?(?:supersed|amend|replac)))\s*")
+# Whether _CLAUSE matches anywhere: a mark first (a character class the engine skips to), then
+# what must stand around it. Text with commas and dashes but no clause mark is searched once.
+_CLAUSE_PROBE = lazy(
+    r"[;,\-–—](?:(?<=;)|(?<=\s[-–—])\s|(?<=,)\s+(?:and\s+)?(?:supersed|amend|replac))"
+)
 # What may precede relation wording at the start of a clause: bullets and emphasis, a label, a
 # changelog date (``- 2023-05-03: Mark as rejected in favour of ADR-101``), "mark(ed) as".
 _LEAD = lazy(
@@ -157,7 +165,7 @@ _CLAUSE_CHARS = (";", ",", "-", "–", "—")  # every _CLAUSE match holds one o
 
 def _clauses(text: str) -> Iterable[int]:
     yield 0
-    if not any(c in text for c in _CLAUSE_CHARS):
+    if not any(c in text for c in _CLAUSE_CHARS) or _CLAUSE_PROBE.search(text) is None:
         return
     for m in _CLAUSE.finditer(text):
         yield m.end()
@@ -173,39 +181,101 @@ _ASCII_WORDS = tuple(dict.fromkeys(w for w in _MAY_DECLARE.pattern.split("|") if
 
 def may_declare(text: str) -> bool:
     """Cheap test: could this text hold relation wording at all?"""
-    lower = text.lower()
+    return _holds_keyword(text.lower())
+
+
+def _holds_keyword(lower: str) -> bool:
+    """:func:`may_declare` of a text, given the text lowered."""
     if lower.isascii():
-        return any(w in lower for w in _ASCII_WORDS)
+        for w in _ASCII_WORDS:  # noqa: SIM110 - a loop: any() over a generator costs more
+            if w in lower:
+                return True
+        return False
     return _MAY_DECLARE.search(lower) is not None
 
 
-def declaring(texts: list[str]) -> list[bool]:
-    """:func:`may_declare` of each text, from one search of them all: their lowered texts are
-    joined by NUL (no keyword holds one, so none spans two texts) and each keyword is looked
-    for in the whole; a text holds a keyword exactly when a match starts inside it."""
+def keyword_hits(texts: list[str]) -> tuple[list[list[tuple[int, str]]], bool]:
+    """Per text, ``(offset, keyword)`` of the keywords in it lowered, from one search of them
+    all: the lowered texts are joined by NUL (no keyword holds one, so none spans two texts);
+    a text holds a keyword exactly when a match starts inside it. When the lowered texts are
+    ASCII (the second answer is True), each keyword is looked for with substring searches, so
+    a line of a text holds a keyword exactly when a hit of it starts in that line (a keyword
+    holds no line break). Otherwise the hits are those of the keyword alternation."""
     lowered = [t.lower() for t in texts]
     joined = "\0".join(lowered)
-    hits: list[int] = []
-    if joined.isascii():
+    out: list[list[tuple[int, str]]] = [[] for _ in texts]
+    hits: list[tuple[int, str]] = []
+    exact = joined.isascii()
+    if exact:
         find = joined.find
         for word in _ASCII_WORDS:
             at = find(word)
             while at != -1:
-                hits.append(at)
+                hits.append((at, word))
                 at = find(word, at + len(word))
     else:
-        hits = [m.start() for m in _MAY_DECLARE.finditer(joined)]
-    out = [False] * len(texts)
+        hits = [(m.start(), m.group()) for m in _MAY_DECLARE.finditer(joined)]
     if not hits:
-        return out
+        return out, exact
     starts: list[int] = []
     pos = 0
     for low in lowered:
         starts.append(pos)
         pos += len(low) + 1
-    for at in hits:
-        out[bisect_right(starts, at) - 1] = True
-    return out
+    for at, word in hits:
+        i = bisect_right(starts, at) - 1
+        out[i].append((at - starts[i], word))
+    return out, exact
+
+
+# A word each start rule needs (lower case): no clause of a line without one can start with
+# relation wording.
+_START_WORDS = ("supersed", "superced", "replace", "amend", "addendum", "refine", "extend",
+                "depends", "rejected")
+# A word each verb of _SUBJECT needs.
+_SUBJECT_VERBS = ("supersede", "superceded", "replace", "amend", "adds", "extend")
+
+
+class Gate(msgspec.Struct, frozen=True):
+    """Words a pattern needs (one of them, lower case), also grouped by the keywords
+    (:data:`_ASCII_WORDS`) they hold: a line whose keywords are known need only be searched for
+    the words of those keywords, and for the words that hold none (``rest``)."""
+
+    words: tuple[str, ...]
+    by_keyword: dict[str, tuple[str, ...]]
+    rest: tuple[str, ...]
+
+
+def _gate(*words: str) -> Gate:
+    by_keyword: dict[str, tuple[str, ...]] = {}
+    for keyword in _ASCII_WORDS:
+        held = tuple(w for w in words if keyword in w)
+        if held:
+            by_keyword[keyword] = held
+    rest = tuple(w for w in words if not any(k in w for k in _ASCII_WORDS))
+    return Gate(words, by_keyword, rest)
+
+
+def _may_pass(text: str, lower: str, present: set[str] | None, gate: Gate) -> bool:
+    """:func:`_may_hold` of the gate's words, for a line whose keywords are ``present`` (None:
+    not known). A word that holds a keyword can be in the line only when that keyword is."""
+    if present is None or not text.isascii():
+        return _may_hold(text, lower, *gate.words)
+    for w in gate.rest:
+        if w in lower:
+            return True
+    by_keyword = gate.by_keyword
+    for keyword in present:
+        for w in by_keyword.get(keyword, ()):
+            if w in lower:
+                return True
+    return False
+
+
+_STARTS = _gate(*_START_WORDS)
+_VERBS = _gate(*_SUBJECT_VERBS)
+_REPLACES = _gate("replaces")
+_SUCCESSOR_WORDS = frozenset(successors.ASCII_KEYWORDS)  # all of them are in _ASCII_WORDS
 
 
 def _may_hold(text: str, lower: str, *words: str) -> bool:
@@ -213,7 +283,12 @@ def _may_hold(text: str, lower: str, *words: str) -> bool:
     match ``text``: a substring test that skips most lines. Text that is not ASCII always may:
     a case-insensitive pattern matches some non-ASCII letters to ASCII ones (``ſ`` to ``s``,
     the Kelvin sign to ``k``), which the substring test would miss."""
-    return not text.isascii() or any(w in lower for w in words)
+    if not text.isascii():
+        return True
+    for w in words:  # noqa: SIM110 - a loop: any() over a generator costs more
+        if w in lower:
+            return True
+    return False
 
 
 def scan_line(
@@ -221,14 +296,33 @@ def scan_line(
 ) -> list[Found]:
     """Relationships declared on one line of plain text (with its link spans); ``status``: the
     line states the record's status (a partial supersession there is an amendment)."""
-    if not may_declare(text):
+    lower = text.lower()
+    if not _holds_keyword(lower):
         return []
+    return _scan(text, lower, None, spans, partly_superseded, status)
+
+
+def _scan(
+    text: str,
+    lower: str,
+    present: set[str] | None,
+    spans: list[Span],
+    partly_superseded: bool,
+    status: bool,
+) -> list[Found]:
+    """:func:`scan_line` of a line that holds a keyword (``lower``: the line lowered;
+    ``present``: the keywords of :data:`_ASCII_WORDS` it holds, when its lowered text is ASCII
+    and they are known)."""
+    if present is None:
+        successor = successors.has_keyword(lower)
+    else:  # every ASCII keyword of the successor phrases is one of _ASCII_WORDS
+        successor = not _SUCCESSOR_WORDS.isdisjoint(present)
     out = [
         Found(kind, target, label, col)
-        for kind, (target, label, col) in keyed.declared(text, spans, status)
+        for kind, (target, label, col) in keyed.declared(text, spans, status, successor)
     ]
     declared = len(out)
-    for clause in _clauses(text):
+    for clause in _clauses(text) if _may_pass(text, lower, present, _STARTS) else ():
         lead = _LEAD.match(text, clause)
         begin = lead.end() if lead else clause
         if not _ANY_START.match(text, begin):
@@ -240,8 +334,12 @@ def scan_line(
                     Found(kind, t, label, col) for t, label, col in _targets(text, spans, m.end())
                 )
                 break
-    lower = text.lower()
-    subject = _SUBJECT.finditer(text) if _may_hold(text, lower, "this", "present", "we") else ()
+    subject = (
+        _SUBJECT.finditer(text)
+        if _may_pass(text, lower, present, _VERBS)
+        and _may_hold(text, lower, "this", "present", "we")
+        else ()
+    )
     for m in subject:
         verb = re.sub(r"\s+", " ", m.group("verb").casefold())
         if verb.startswith("supersede") and " of" in verb:
@@ -251,7 +349,9 @@ def scan_line(
             if m.group("partial"):
                 kind = _PARTIAL.get(kind, kind)
         out.extend(Found(kind, t, label, col) for t, label, col in _targets(text, spans, m.end()))
-    replaces = _REPLACES_DESCRIBED.finditer(text) if _may_hold(text, lower, "replaces") else ()
+    replaces = (
+        _REPLACES_DESCRIBED.finditer(text) if _may_pass(text, lower, present, _REPLACES) else ()
+    )
     for m in replaces:
         found = _targets(text, spans, m.end())
         out.extend(Found(RelKind.SUPERSEDES, t, label, col) for t, label, col in found)
@@ -375,16 +475,30 @@ def collect(
             add(f.kind, f.target, line, f.text, "status")
     cells = [b for b in blocks if b.kind == "cell"]
     prose = [b for b in blocks if b.kind != "heading" and b.kind != "cell"]
-    for b, may in zip(prose, declaring([b.text for b in prose]), strict=True):
-        if not may:
+    hits, exact = keyword_hits([b.text for b in prose])
+    for b, found in zip(prose, hits, strict=True):
+        if not found:
             continue
+        found.sort()
+        k = 0  # the next hit: the hits are taken line by line, in order
+        pos = 0  # where the line starts in the lowered block
         in_status = b.section in where.status_sections
         origin = "status" if in_status else "body"
         first = b.line
         for i, (text, spans) in enumerate(b.lines()):
+            lower = text.lower()
+            end = pos + len(lower)
+            present: set[str] = set()
+            while k < len(found) and found[k][0] < end:
+                present.add(found[k][1])
+                k += 1
+            pos = end + 1
+            if not (present if exact else _holds_keyword(lower)):
+                continue  # what scan_line answers for it: nothing
             label = formats.label_line(text) if not in_status else None
             status = in_status or (label is not None and where.status_label(label[0]))
-            for f in scan_line(text, spans, partly_superseded, status):
+            known = present if exact else None
+            for f in _scan(text, lower, known, spans, partly_superseded, status):
                 if is_record_target(f.target):
                     add(f.kind, f.target, first + i, f.text, origin, f.column)
     for kind, (target, text, col), line in keyed.table_rows(cells):
