@@ -19,7 +19,7 @@ _SLUG_DROP = lazy(r"[^\w\- ]", re.UNICODE)
 
 # Span, Block and Heading are ``gc=False``: none can be part of a reference cycle (they hold
 # strings, numbers, links and the body's bytes, never what holds them), so the cycle collector
-# need not track the dozens a record makes.
+# need not track the dozens a record makes (ADR 48; tests/core/test_untracked_structs.py).
 class Span(msgspec.Struct, gc=False):
     """A link inside a block's plain text: characters ``start:end`` of :attr:`Block.text`."""
 
