@@ -55,6 +55,13 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "guard": ("guard", "the read guard for coding agents: allow, hint at or deny one read"),
 }
 
+
+
+def command_help(name: str) -> str:
+    """The one-line help of command ``name`` (its one home is :data:`COMMANDS`)."""
+    return COMMANDS[name][1]
+
+
 # The command modules, in registration order.
 COMMAND_MODULES: tuple[str, ...] = tuple(dict.fromkeys(m for m, _ in COMMANDS.values()))
 

@@ -11,6 +11,7 @@ import textwrap
 from typing import Any
 
 from adrguard.api import STATUS_CHOICES
+from adrguard.cli import command_help
 from adrguard.cli.common import add_common, add_format, print_json, quiet
 from adrguard.cli.common import out as print_line
 from adrguard.core.outcome import EXIT_OK
@@ -54,7 +55,7 @@ def _status(p: argparse.ArgumentParser) -> None:
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "find",
-        help="the decisions that apply to files being edited and/or a topic",
+        help=command_help("find"),
         description="Deterministic retrieval: path/component match (front matter and the impact "
         "manifest), status filter, successors and dependencies, then BM25 keyword ranking. "
         "When [ai] configures a model provider and a topic is given, the model judges the "
@@ -77,7 +78,7 @@ def register(subparsers: Any) -> None:
 
     p = subparsers.add_parser(
         "context",
-        help="decision text for an agent, within a size budget",
+        help=command_help("context"),
         description="Decision units (a record, or a part of a long record split at headings) for "
         "one record, or for what `find` returns for paths/a topic; with none of those, the log's "
         "index. At most --max-units units and --max-chars code points per response; the rest is "
@@ -123,7 +124,7 @@ def register(subparsers: Any) -> None:
 
     p = subparsers.add_parser(
         "search",
-        help="records holding every word of a query (identifier, title, markdown)",
+        help=command_help("search"),
         description="Case-insensitive AND of the distinct whitespace-separated terms over "
         "identifier, title and markdown, ranked best first (BM25 over the markdown, plus a "
         "boost for a match in the title or identifier), up to --limit; each result shows the "

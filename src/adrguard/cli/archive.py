@@ -9,6 +9,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from adrguard.cli import command_help
 from adrguard.cli.common import add_common, add_format, info, load_config_for, out, write_stdout
 from adrguard.core.errors import UserError
 from adrguard.core.outcome import EXIT_FINDINGS, EXIT_OK
@@ -31,7 +32,7 @@ keeping their ids and every link working. Three steps, each its own command:
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "archive",
-        help="plan, apply and restore moves of retired records into the archive",
+        help=command_help("archive"),
         description=DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="examples:\n  adrguard archive plan ADR-0002 ADR-0004 --out .git/adrguard/p.json\n"

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from adrguard.cli import command_help
 from adrguard.cli.common import add_common, info, load_config_for
 from adrguard.core.outcome import BASELINE_FILE, EXIT_OK
 from adrguard.core.wording import plural
@@ -14,7 +15,7 @@ from adrguard.core.wording import plural
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "baseline",
-        help=f"record today's findings in {BASELINE_FILE}; check then fails on new ones",
+        help=command_help("baseline"),
         description="Write the baseline file: one entry per current finding, matched by rule, "
         "file, decision and message (never by line), so `adrguard check` (the hook, the Action, "
         "SARIF, MCP) fails only on findings not in it and says how many it knows. Commit the "

@@ -7,6 +7,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from adrguard.cli import command_help
 from adrguard.cli.common import (
     add_common,
     add_format,
@@ -42,7 +43,7 @@ __all__ = ["BASELINE_FILE", "FAIL_ON", "exit_code", "register", "render"]
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "check",
-        help="check every decision record (read-only)",
+        help=command_help("check"),
         description="Check the repository's ADRs: structure, status, links, relationships, "
         "generated files and, with --base, what a change does to them. Writes nothing into the "
         "repository (parsed records are cached in the user cache folder; --no-cache: not).",
@@ -170,7 +171,7 @@ def register(subparsers: Any) -> None:
 
     lp = subparsers.add_parser(
         "list",
-        help="list decision records",
+        help=command_help("list"),
         description="List every decision record with its id, status, title and path (coloured "
         "on a terminal; NO_COLOR turns that off).",
         epilog="examples:\n  adrguard list\n  adrguard list --status accepted,proposed\n"
@@ -193,7 +194,7 @@ def register(subparsers: Any) -> None:
 
     sp = subparsers.add_parser(
         "show",
-        help="show one decision record",
+        help=command_help("show"),
         description="Show a decision's metadata and text. ID is an id "
         "(ADR-0007), a number (7) or a path. On a terminal the header is coloured (NO_COLOR "
         "turns that off) and a record taller than the screen goes through the pager ($PAGER, "
@@ -209,7 +210,7 @@ def register(subparsers: Any) -> None:
 
     rp = subparsers.add_parser(
         "rules",
-        help="list every rule",
+        help=command_help("rules"),
         description="The rule catalogue: code, name, default severity, summary.",
     )
     add_format(rp, "rules")
@@ -222,7 +223,7 @@ def register(subparsers: Any) -> None:
 
     ep = subparsers.add_parser(
         "explain",
-        help="explain one rule",
+        help=command_help("explain"),
         description="Print a rule's documentation: why, a bad and a good example. Rendered "
         "(headings, code blocks) on a terminal; Markdown as written when piped or with "
         "NO_COLOR.",

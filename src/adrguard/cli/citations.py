@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from adrguard.cli import command_help
 from adrguard.cli.common import add_common, add_format, load_config_for, print_json
 from adrguard.cli.common import out as print_line
 from adrguard.core.outcome import EXIT_OK
@@ -14,7 +15,7 @@ from adrguard.core.outcome import EXIT_OK
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "citations",
-        help="code and documents that cite decisions (or one decision: ID)",
+        help=command_help("citations"),
         description="List the citations of decisions in the repository's code and documents "
         "outside the ADR roots: ids in comments and prose (ADR-0004, ADR 4), links into the ADR "
         "folder, front-matter keys (adrs:) and table rows labelled ADRs. With ID, only the "

@@ -9,12 +9,12 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from adrguard.cli import command_help
 from adrguard.cli.common import add_common, add_format, load_config_for, print_json, write_stdout
 from adrguard.core.errors import UserError
 from adrguard.core.outcome import EXIT_OK
 from adrguard.core.wording import plural
 
-HELP = "read-only analysis: what to keep, summarize, consolidate, decide or archive"
 DESCRIPTION = """\
 Analyse the decision log for compaction, read-only: per ADR root, the records by status, the
 archived ones and what reading them costs (bytes, code points, an estimate of tokens); per
@@ -78,7 +78,7 @@ class _NotAnOption(argparse.Action):
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "compaction",
-        help=HELP,
+        help=command_help("compaction"),
         description=DESCRIPTION,
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from adrguard.cli import command_help
 from adrguard.cli.common import info
 from adrguard.core.errors import UserError
 from adrguard.core.findings import Finding, Gate, Report, Severity
@@ -137,7 +138,7 @@ def append_summary(settings: Settings, text: str) -> None:
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "action",
-        help="used by the GitHub Action (action.yml): prepare the base, publish the reports",
+        help=command_help("action"),
         description="The GitHub Action's helper. `prepare` chooses the base to compare with and "
         "deepens a shallow checkout until the merge base appears; `report` writes the job "
         "summary, the annotations, the sticky pull-request comment and the step outputs from "

@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from adrguard.cli import command_help
 from adrguard.cli.common import FormatSpec, add_common, add_format, emit, info, load_config_for
 from adrguard.core.outcome import EXIT_OK
 from adrguard.reporters import formats as output_formats
@@ -15,7 +16,7 @@ from adrguard.reporters.graph_html import CDN_VERSION
 def register(subparsers: Any) -> None:
     g = subparsers.add_parser(
         "graph",
-        help="draw the decision graph (mermaid, dot, json)",
+        help=command_help("graph"),
         description="Draw the records that have declared relationships: nodes styled by "
         "status, edges by kind (supersedes, amends, depends-on, relates-to, in-favour-of). "
         "Records without any relationship are left out (a line on stderr counts them); --all "
@@ -50,7 +51,7 @@ def register(subparsers: Any) -> None:
 
     r = subparsers.add_parser(
         "relationships",
-        help="list declared relationships and their problems",
+        help=command_help("relationships"),
         description="Every declared relationship (supersedes, superseded-by, depends-on, amends, "
         "...): source, type, target as written, the record it resolves to, and its state "
         "(resolved, unresolved, ambiguous, cyclic, inconsistent, inactive), then the ADR3xx "

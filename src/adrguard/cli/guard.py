@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from adrguard.cli import command_help
 from adrguard.core.outcome import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE
 
 # 2: the guard cannot decide (its configuration cannot be read: ask the person)
@@ -40,7 +41,7 @@ def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "guard",
         parents=[common],
-        help="the read guard for coding agents: allow, hint at or deny one read",
+        help=command_help("guard"),
         description="Judge one read or search of an agent before it runs, by the configured "
         "`read-guard` mode (off, warn, guard): archived records and unscoped searches of "
         "ADR text are denied in guard mode, with the bounded retrieval to call instead. With "

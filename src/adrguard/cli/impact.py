@@ -7,6 +7,7 @@ import os
 from typing import Any
 
 from adrguard.api import STATUS_CHOICES, configured_statuses, statuses_from
+from adrguard.cli import command_help
 from adrguard.cli.common import add_common, emit, info, report_formats
 from adrguard.core.errors import UserError
 from adrguard.core.options import Options
@@ -19,7 +20,7 @@ NULL_SHA = "0" * 40
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "impact",
-        help="which decisions govern what a change touches (for review)",
+        help=command_help("impact"),
         description="List the decisions that govern the files changed between the merge base of "
         "--base and --head, through front matter (affected-paths, affected-components, scope) "
         "and the impact manifest (.adrguard-impact.json). Impact means 'review this decision', "

@@ -6,6 +6,7 @@ import argparse
 import difflib
 from typing import TYPE_CHECKING, Any
 
+from adrguard.cli import command_help
 from adrguard.cli.common import (
     add_common,
     add_format,
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "index",
-        help="print, check or write the generated INDEX of each ADR root",
+        help=command_help("index"),
         description="The INDEX of every ADR root (and of each archive folder): a table of number, "
         "title, status, date and successor between <!-- adrguard:index:start --> and "
         "<!-- adrguard:index:end -->. Text around the markers is kept. Without an option the "
@@ -76,7 +77,7 @@ def register(subparsers: Any) -> None:
 
     c = subparsers.add_parser(
         "current",
-        help="CURRENT.md views and their CURRENT.sources.json manifests",
+        help=command_help("current"),
         description="CURRENT.md is a human-reviewed summary of the decisions in force; "
         "CURRENT.sources.json records what it was reviewed against. Workflow: `current init` "
         "(draft) -> review -> `current stamp` -> `current status` / `adrguard check` (stale?).",

@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from adrguard.cli import command_help
 from adrguard.cli.common import add_common
 from adrguard.core.errors import UserError
 from adrguard.core.outcome import EXIT_OK
@@ -24,7 +25,7 @@ def tool_names() -> list[str]:
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "mcp",
-        help="serve read-only ADR tools to coding agents over MCP (stdio)",
+        help=command_help("mcp"),
         description="Start an MCP server on stdin/stdout bound to the repository (--repo). Tools: "
         f"{', '.join(tool_names())} (docs/agents.md). Needs the extra: "
         "pip install 'adrguard[mcp]'.",

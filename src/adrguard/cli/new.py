@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from adrguard.cli import command_help
 from adrguard.cli.common import add_quiet, info, load_config_for, out, write_stdout
 from adrguard.core.adrformat import WRITTEN
 from adrguard.core.errors import UserError
@@ -57,7 +58,7 @@ def _common(p: argparse.ArgumentParser) -> None:
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "new",
-        help="write the next decision record in the log's own style",
+        help=command_help("new"),
         description="Write the next record of an ADR log: the next free number (archived "
         "records and --against refs included), named, laid out and worded like the log's own "
         "records (or from the configured template), with status proposed and today's date. "
@@ -76,7 +77,7 @@ def register(subparsers: Any) -> None:
 
     s = subparsers.add_parser(
         "supersede",
-        help="write a record that supersedes (or amends) another; mark the old one",
+        help=command_help("supersede"),
         description="Write a record that supersedes OLD, with its Supersedes line in the log's "
         "form, and mark OLD: its status becomes superseded by the new record (status section, "
         "bullet or front matter, as the log writes it); nothing else in OLD changes. OLD is "
@@ -103,7 +104,7 @@ def register(subparsers: Any) -> None:
 
     k = subparsers.add_parser(
         "link",
-        help="declare a relation between two records (A amends B), in the log's style",
+        help=command_help("link"),
         description="Declare that record A has a relation to record B, like adr-tools' `adr "
         "link`: the relation line (or front-matter key) goes where the log writes relations, "
         "in its form and link style, in A and, where the log writes both sides, in B "
@@ -131,7 +132,7 @@ def register(subparsers: Any) -> None:
 
     c = subparsers.add_parser(
         "consolidate",
-        help="draft one record that replaces several; accept it to mark them",
+        help=command_help("consolidate"),
         description="Write one proposed record, in the log's own style, that replaces the "
         "records ID...: its decision section quotes and links each one's decision and "
         "consequences and lists the open conflicts between them (statuses not in force, "

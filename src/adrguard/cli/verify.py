@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from adrguard.cli import command_help
 from adrguard.cli.common import add_common, emit, info, load_config_for, report_formats
 from adrguard.core.outcome import EXIT_FINDINGS, EXIT_OK
 from adrguard.core.wording import plural
@@ -19,7 +20,7 @@ from adrguard.reporters import formats as output_formats
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "verify",
-        help="check accepted decisions against fitness rules and CI evidence",
+        help=command_help("verify"),
         description="Evaluate the fitness rules of .adrguard-fitness.json for every accepted "
         "decision: values in evidence files CI already produced (coverage, dependency or "
         "duplication reports), and text, paths and Python imports of the tracked files. "
