@@ -87,6 +87,7 @@ class Log:
         self._names: dict[str, naming.Name] = {}
         self._heading_keys: dict[str, frozenset[str]] = {}
         self._record_keys: dict[tuple[str, bool], frozenset[str]] = {}
+        self._titles_keys: dict[tuple[str, ...], frozenset[str]] = {}
         self._pseudo: dict[str, tuple[str, ...]] = {}
         self._shares: dict[str, tuple[int, int]] = {}
         self._dates: dict[str, dates.Reading] = {}
@@ -216,7 +217,10 @@ class Log:
         found = self._record_keys.get((d.path, pseudo))
         if found is None:
             titles = self._pseudo_headings(d) if pseudo else self.headings(d)
-            found = frozenset().union(*map(self._heading, titles))
+            found = self._titles_keys.get(titles)  # a log repeats its sets of headings
+            if found is None:
+                found = self._titles_keys[titles] = frozenset().union(
+                    *map(self._heading, titles))
             self._record_keys[(d.path, pseudo)] = found
         return found
 
