@@ -171,3 +171,39 @@ def test_signposts_are_short_statusless_pointers() -> None:
     full = record("docs/adr/0005-y.md", 5, sections=(Section("Context", 2, 3, 4, "Why."),))
     assert is_signpost(pointer) and not is_signpost(full)
     assert Log("docs/adr", [pointer, full]).substantive == (full,)
+
+
+_HEADINGS = ["Context", "Background & Motivation", "Decision: use X", "Decision Drivers",
+             "Proposal", "Consequences", "Implications", "Outcome", "Notes", "2. Problem"]
+_BOLD = ["", "**Decision Outcome**\n\nWe do it.\n", "**Context:** why\n", "**Impact**\n\n- a\n"]
+_ENTRIES = ["context", "decision", "consequences", "consequences|outcome", "notes",
+            "context and problem statement", "decision outcome"]
+
+
+@given(
+    st.lists(
+        st.tuples(st.lists(st.sampled_from(_HEADINGS), max_size=4), st.sampled_from(_BOLD)),
+        max_size=8,
+    ),
+    st.lists(st.sampled_from(_ENTRIES), min_size=1, max_size=4),
+)
+def test_shares_and_missing_agree_with_carries_record_by_record(
+    shapes: list[tuple[list[str], str]], entries: list[str]
+) -> None:
+    records = []
+    for i, (titles, bold) in enumerate(shapes, 1):
+        sections = tuple(Section(t, 2, 3 + 2 * j, 4 + 2 * j, "Text.") for j, t in enumerate(titles))
+        text = f"# {i}. X\n\n" + "".join(f"## {t}\n\nText.\n\n" for t in titles) + bold
+        records.append(record(f"docs/adr/{i:04d}-x.md", i, text=text, title_line=1,
+                              sections=sections, status=Status.ACCEPTED))
+    requirements = tuple(Requirement.parse(e) for e in entries)
+    slow, fast = Log("docs/adr", records), Log("docs/adr", records)
+    expected = {
+        r.entry: (sum(1 for d in slow.substantive if slow.carries(d, r, own=True)),
+                  len(slow.substantive))
+        for r in requirements
+    }
+    assert fast.shares(requirements) == expected
+    assert {r.entry: fast.share(r) for r in requirements} == expected
+    for d in records:
+        assert fast.missing(d, requirements) == [r for r in requirements if not slow.carries(d, r)]

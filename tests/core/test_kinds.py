@@ -3,6 +3,9 @@ tests): an index listing the log, a part of a record in a folder named after it,
 
 from __future__ import annotations
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from adrguard.core.conventions.kinds import non_records
 from adrguard.core.model import Decision, SourceFile
 from adrguard.core.options import Options
@@ -128,3 +131,62 @@ def test_an_install_guide_beside_a_numbered_log_that_states_statuses_is_a_guide(
 def test_a_small_log_keeps_its_unlike_files_as_records() -> None:
     guide = rec("install.md", "## Installation\n\nRun make.\n")
     assert non_records([*LOG, guide]) == {}
+
+
+def _eager(decisions: list[Decision]) -> dict[str, str]:
+    """The classification with every test asked in full and the log's names gathered up
+    front (the order the fast paths of non_records skip parts of)."""
+    from adrguard.core.conventions import kinds
+    from adrguard.core.model import Status
+    from adrguard.core.parse import formats, ids
+
+    def example(d: Decision) -> bool:
+        stem = kinds._stem(d.path).casefold()
+        number = ids.parse_name(stem).number
+        named = any(w in stem for w in ("example", "sample", "demo")) and bool(
+            kinds._EXAMPLE_NAME.search(stem))
+        placeholder = d.title is None and d.title_raw is not None
+        template = d.status is Status.UNKNOWN and bool(d.status_raw)
+        return (named or number == 0) and (placeholder or template)
+
+    out: dict[str, str] = {}
+    log = list(decisions)
+    names = kinds._record_names(log, formats.Names())
+    paths = frozenset(d.path for d in log)
+    journals, guides = kinds._journals(log), kinds._guides(log)
+    for d in log:
+        tests = [
+            ("journal", d.path in journals), ("repository", kinds._is_repository_file(d)),
+            ("asset", kinds._is_asset(d)), ("guide", d.path in guides),
+            ("redirect", kinds._is_redirect(d)), ("example", example(d)),
+            ("part", kinds._is_part(d, lambda: names)), ("index", kinds._is_index(d, paths)),
+        ]
+        kind = next((k for k, hit in tests if hit), None)
+        if kind is not None:
+            out[d.path] = kind
+    return out
+
+
+_FOLDERS = ["", "ADR-1/", "0002-cache/", "notes/", "assets/", "ADR-9/"]
+_STEMS = ["0001-use-x", "0002-cache", "adr-000-example", "sample", "profile", "0000-template",
+          "README", "demo-notes", "ADR-1"]
+_BODIES = [
+    "# {n}. Title\n\n## Status\n\nAccepted\n\n## Context\n\nWhy.\n",
+    "# ADR {{title}}\n\n## Status\n\n{{proposed | accepted}}\n",
+    "# Notes\n\nSome notes.\n",
+    "# Example\n\nStatus: ????\n",
+    "# Index\n\n- [a](0001-use-x.md)\n- [b](0002-cache.md)\n- [c](ADR-1/profile.md)\n",
+]
+
+
+@given(st.lists(st.tuples(st.sampled_from(_FOLDERS), st.sampled_from(_STEMS),
+                          st.sampled_from(_BODIES)), max_size=10))
+def test_the_fast_paths_classify_as_every_test_asked_in_full(
+    files: list[tuple[str, str, str]]
+) -> None:
+    log = {}
+    for n, (folder, stem, body) in enumerate(files, 1):
+        path = f"{folder}{stem}.md"
+        log[path] = rec(path, body.format(n=n))
+    decisions = list(log.values())
+    assert non_records(decisions) == _eager(decisions)

@@ -180,6 +180,7 @@ class MissingSection(BaseRule):
         parsed: dict[str, tuple[Requirement, ...]] = {}
         for root in sorted({d.root for d in ctx.corpus.decisions}):
             log = ctx.log(root)
+            asked: dict[str, tuple[Requirement, ...]] = {}  # by format: what this log asks
             for d in log.records:
                 fmt = d.format
                 if fmt == GENERIC and fmt not in options.sections_configured:
@@ -191,10 +192,13 @@ class MissingSection(BaseRule):
                 if wanted is None:
                     entries = options.required_sections.get(fmt, ())
                     wanted = parsed[fmt] = tuple(Requirement.parse(e) for e in entries)
-                missing = [
-                    r for r in wanted
-                    if (configured or _written_in(log, r)) and not log.carries(d, r)
-                ]
+                if configured:
+                    missing = log.missing(d, wanted)
+                else:
+                    written = asked.get(fmt)
+                    if written is None:
+                        written = asked[fmt] = _written_in(log, wanted)
+                    missing = log.missing(d, written)
                 if missing and not configured:
                     template = templates.followed(d, self._templates(ctx, root))
                     if template is not None:
@@ -224,7 +228,12 @@ class MissingSection(BaseRule):
         )
 
 
-def _written_in(log: Log, requirement: Requirement) -> bool:
-    """Whether the log writes the section: always for small logs, else half its records."""
-    count, total = log.share(requirement)
+def _written_in(log: Log, requirements: tuple[Requirement, ...]) -> tuple[Requirement, ...]:
+    """The requirements whose section the log writes: all of them in a small log, else those
+    that half its records write (counted in one pass)."""
+    shares = log.shares(requirements)
+    return tuple(r for r in requirements if _writes(*shares[r.entry]))
+
+
+def _writes(count: int, total: int) -> bool:
     return total < MIN_LEARN or 2 * count >= total

@@ -66,17 +66,18 @@ class UnknownStatus(BaseRule):
         # root -> unknown word -> (record, hint: the closest vocabulary word, or "")
         house: dict[str, dict[str, list[tuple[Decision, str]]]] = {}
         guesses: dict[str, dict[str, list[tuple[Decision, str]]]] = {}  # root -> word -> ...
-        vocabulary = Vocabulary(synonyms)  # indexed once per run
+        vocabulary: list[Vocabulary] = []  # indexed once per run, when a hint is wanted
         memo: dict[str, str | None] = {}  # word -> closest vocabulary word, once per run
         budget = Budget(HINT_BUDGET)  # comparisons for every hint of the run
         # status as written -> (the guess, its key): a log writes a handful of statuses over
         # its records, each read once per run (ADR 44)
         read: dict[str, tuple[tuple[Status, str, str] | None, str]] = {}
+        plain = _no_word_means_unknown(synonyms)  # whether _read_plainly may answer
         for d in ctx.corpus.decisions:
             if d.is_readable and d.status not in (None, Status.UNKNOWN) and d.status_raw:
                 reading = read.get(d.status_raw)
                 if reading is None:
-                    reading = read[d.status_raw] = _guessed_key(d.status_raw, synonyms)
+                    reading = read[d.status_raw] = _guessed_key(d.status_raw, synonyms, plain)
                 guessed, key = reading
                 if guessed is not None:
                     guesses.setdefault(d.root, {}).setdefault(key, []).append((d, guessed[1]))
@@ -94,7 +95,9 @@ class UnknownStatus(BaseRule):
                     d,
                 )
                 continue
-            hint = suggest_status(raw, synonyms, vocabulary, memo, budget)
+            if not vocabulary:
+                vocabulary.append(Vocabulary(synonyms))
+            hint = suggest_status(raw, synonyms, vocabulary[0], memo, budget)
             found = house.setdefault(d.root, {}).setdefault(_status_key(folded), [])
             found.append((d, hint))
         for root, words in sorted(house.items()):
@@ -189,14 +192,36 @@ def _status_key(folded: str) -> str:
 
 
 def _guessed_key(
-    raw: str, synonyms: Mapping[str, str]
+    raw: str, synonyms: Mapping[str, str], plain: bool = False
 ) -> tuple[tuple[Status, str, str] | None, str]:
     """(:func:`~adrguard.core.parse.status.guess` of a status as written, the word it is
     grouped under): what a run asks once per distinct status (ADR 44)."""
+    if plain and _read_plainly(raw, synonyms):
+        return None, ""
     guessed = st.guess(raw, synonyms)
     if guessed is None:
         return None, ""
     return guessed, guessed[2] or _status_key(st.fold(st.compound(st.choose(raw))))
+
+
+def _read_plainly(raw: str, synonyms: Mapping[str, str]) -> bool:
+    """Whether the vocabulary reads the status by its words alone (no supersession clause,
+    history or date to look into): then :func:`~adrguard.core.parse.status.guess` has nothing
+    to guess (the vocabulary reads it), and the status parser's slower readings are not
+    needed. A cheap sufficient test, never a different answer, for a vocabulary in which no
+    word means "unknown" (:func:`_no_word_means_unknown`: then a reading that finds a word finds
+    a status)."""
+    chosen = st.choose(raw)
+    folded = st.fold_for(chosen, synonyms)
+    return (
+        bool(folded)
+        and not st.is_template_text(folded, synonyms, st.is_braced(chosen))
+        and st.match(folded, synonyms) is not None
+    )
+
+
+def _no_word_means_unknown(synonyms: Mapping[str, str]) -> bool:
+    return all(str(v).strip().casefold() != Status.UNKNOWN.value for v in synonyms.values())
 
 
 # A status is a few words: the hint looks at the phrases in the first characters only, and all

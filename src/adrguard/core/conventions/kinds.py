@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from urllib.parse import unquote
 
 from adrguard.core.lazyre import lazy
@@ -101,6 +101,20 @@ def _record_names(log: list[Decision], names: formats.Names) -> set[tuple[str, i
     return out
 
 
+def _lazy_names(
+    log: list[Decision], run_names: formats.Names
+) -> Callable[[], set[tuple[str, int] | str]]:
+    """:func:`_record_names` of the log, gathered on the first call and kept for the next."""
+    kept: list[set[tuple[str, int] | str]] = []
+
+    def names() -> set[tuple[str, int] | str]:
+        if not kept:
+            kept.append(_record_names(log, run_names))
+        return kept[0]
+
+    return names
+
+
 def _family(prefix: str) -> str:
     return "" if prefix in ("", "adr", "decision", "record") else prefix
 
@@ -114,25 +128,27 @@ def _names_record(folder: str, names: set[tuple[str, int] | str]) -> bool:
     return ids.parse_name(folder).number is not None and folder.casefold() in names
 
 
-def _is_part(d: Decision, names: set[tuple[str, int] | str]) -> bool:
+def _is_part(d: Decision, names: Callable[[], set[tuple[str, int] | str]]) -> bool:
+    """``names``: the log's :func:`_record_names`, gathered on the first question that needs
+    them (a record directly under the root, numbered or stating a status, never does)."""
     if _states_status(d) or formats.is_folder_record(d.path, d.root):
         return False
     rel = d.path[len(d.root) + 1 :] if d.root not in ("", ".") else d.path
     folders = rel.split("/")[:-1]
     if not folders or ids.parse_name(_stem(d.path)).number is not None:
         return False
-    return any(_names_record(f, names) for f in folders)
+    known = names()
+    return any(_names_record(f, known) for f in folders)
 
 
 def _is_example(d: Decision) -> bool:
-    stem = _stem(d.path).casefold()
-    number = ids.parse_name(stem).number
-    named = any(w in stem for w in ("example", "sample", "demo")) and _EXAMPLE_NAME.search(stem)
-    if not (named or number == 0):
-        return False
     placeholder_title = d.title is None and d.title_raw is not None
     template_status = d.status is Status.UNKNOWN and bool(d.status_raw)
-    return placeholder_title or template_status
+    if not (placeholder_title or template_status):
+        return False  # (tested first: most records have a title and a known status)
+    stem = _stem(d.path).casefold()
+    named = any(w in stem for w in ("example", "sample", "demo")) and _EXAMPLE_NAME.search(stem)
+    return bool(named) or ids.parse_name(stem).number == 0
 
 
 def _is_redirect(d: Decision) -> bool:
@@ -247,7 +263,7 @@ def non_records(
     if run_names is None:
         run_names = formats.Names()  # each record's name taken apart once
     for log in by_root.values():
-        names = _record_names(log, run_names)
+        names = _lazy_names(log, run_names)
         paths = frozenset(d.path for d in log)
         journals = _journals(log)
         guides = _guides(log)

@@ -87,6 +87,7 @@ class Log:
         self._names: dict[str, naming.Name] = {}
         self._heading_keys: dict[str, frozenset[str]] = {}
         self._record_keys: dict[tuple[str, bool], frozenset[str]] = {}
+        self._titles_keys: dict[tuple[str, ...], frozenset[str]] = {}
         self._pseudo: dict[str, tuple[str, ...]] = {}
         self._shares: dict[str, tuple[int, int]] = {}
         self._dates: dict[str, dates.Reading] = {}
@@ -172,21 +173,54 @@ class Log:
             return True
         return requirement.carried_by_keys(self._keys(d, True), own)
 
+    def missing(self, d: Decision, requirements: Iterable[Requirement]) -> list[Requirement]:
+        """The requirements that nothing in the record carries (:meth:`carries` of each, with
+        the record's keys looked up once; its pseudo-headings only when a heading falls short)."""
+        keys = self._keys(d, False)
+        found = [r for r in requirements if keys.isdisjoint(r.names)]
+        if found:
+            pseudo = self._keys(d, True)
+            found = [r for r in found if pseudo.isdisjoint(r.names)]
+        return found
+
     def share(self, requirement: Requirement) -> tuple[int, int]:
         """(records that write the section under one of its own names, substantive records)."""
-        key = requirement.entry
-        cached = self._shares.get(key)
-        if cached is None:
-            count = sum(1 for d in self.substantive if self.carries(d, requirement, own=True))
-            cached = self._shares[key] = (count, len(self.substantive))
-        return cached
+        return self.shares((requirement,))[requirement.entry]
+
+    def shares(self, requirements: Iterable[Requirement]) -> dict[str, tuple[int, int]]:
+        """:meth:`share` of each requirement (by its entry), those not yet counted counted
+        together in one pass over the records."""
+        wanted = list(requirements)
+        todo: dict[str, frozenset[str]] = {}
+        for r in wanted:
+            if r.entry not in self._shares:
+                todo.setdefault(r.entry, r.own)
+        if todo:
+            counts = dict.fromkeys(todo, 0)
+            for d in self.substantive:
+                keys = self._keys(d, False)
+                pseudo: frozenset[str] | None = None
+                for entry, own in todo.items():
+                    if keys.isdisjoint(own):
+                        if pseudo is None:
+                            pseudo = self._keys(d, True)
+                        if pseudo.isdisjoint(own):
+                            continue
+                    counts[entry] += 1
+            total = len(self.substantive)
+            for entry, count in counts.items():
+                self._shares[entry] = (count, total)
+        return {r.entry: self._shares[r.entry] for r in wanted}
 
     def _keys(self, d: Decision, pseudo: bool) -> frozenset[str]:
         """Every name the record's headings (or its bold pseudo-headings) may carry."""
         found = self._record_keys.get((d.path, pseudo))
         if found is None:
             titles = self._pseudo_headings(d) if pseudo else self.headings(d)
-            found = frozenset().union(*map(self._heading, titles))
+            found = self._titles_keys.get(titles)  # a log repeats its sets of headings
+            if found is None:
+                found = self._titles_keys[titles] = frozenset().union(
+                    *map(self._heading, titles))
             self._record_keys[(d.path, pseudo)] = found
         return found
 
