@@ -286,7 +286,16 @@ def cell_label(text: str) -> str:
 
 def bare_date(text: str) -> str | None:
     """A line that is only a date (``June 19, 2018``, ``Date 09/04/2018``): the date."""
-    m = _BARE_DATE.match(text.strip()) if len(text) < 40 else None
+    if len(text) >= 40:
+        return None
+    stripped = text.strip()
+    # Every match ends in a digit and an optional dot: a line whose last such character is
+    # ASCII and no digit (most lines end in a letter or ``.`` after one) is not a date, without
+    # compiling the pattern. (``\d`` matches digits of other scripts: those go to the pattern.)
+    last = stripped[-2:-1] if stripped.endswith(".") else stripped[-1:]
+    if last.isascii() and not last.isdigit():
+        return None
+    m = _BARE_DATE.match(stripped)
     return m.group(1) if m else None
 
 

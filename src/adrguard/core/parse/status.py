@@ -176,6 +176,11 @@ def matched_word(folded: str, synonyms: Mapping[str, str]) -> tuple[str, Status]
 
 def _undated(folded: str) -> str:
     """``folded`` without a leading date and the separators after it."""
+    head = folded[:3]
+    if head.isascii():  # a match starts with a digit, ``on``, ``dat(e)`` or a month's name
+        head = head.lower()
+        if not (head[:1].isdigit() or head[:2] == "on" or head == "dat" or head in _MONTHS):
+            return folded  # no date: the pattern stays uncompiled
     m = _LEADING_DATE.match(folded)
     return folded[m.end() :] if m and m.end() < len(folded) else folded
 

@@ -2,7 +2,9 @@
 
 The clause-start rules are tried by the first character of the clause instead of behind an
 alternation of all of them; the keyword alternations and the date pieces are built from their
-sources, so reading them compiles nothing. The old patterns are copied here as the oracle.
+sources, so reading them compiles nothing; the date patterns of a status value and of a bare
+date line run only after a character test they need. The old patterns are copied here as the
+oracle.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from adrguard.core.model import RelKind
-from adrguard.core.parse import relations, status, successors
+from adrguard.core.parse import formats, relations, status, successors
 
 _P = r"(?:partially|partly|in\s+part)"
 OLD_RULES = [
@@ -113,12 +115,10 @@ def test_keyword_words_are_those_of_the_alternations() -> None:
     assert successors.KEYWORDS.pattern == successors.KEYWORD_SOURCE
     joined = f"{old_relation}|{successors.KEYWORDS.pattern}"
     assert relations._MAY_DECLARE.pattern == joined
-    assert relations._ASCII_WORDS == tuple(
-        dict.fromkeys(w for w in joined.split("|") if w.isascii())
-    )
-    assert successors.ASCII_KEYWORDS == tuple(
-        w for w in successors.KEYWORDS.pattern.split("|") if w.isascii()
-    )
+    words = tuple(dict.fromkeys(w for w in joined.split("|") if w.isascii()))
+    assert words == relations._ASCII_WORDS
+    successor_words = tuple(w for w in successors.KEYWORDS.pattern.split("|") if w.isascii())
+    assert successor_words == successors.ASCII_KEYWORDS
     month = r"(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
     assert status._LEADING_DATE.pattern == (
         r"^(?:(?:on|date|dated)\s+)?(?:"
@@ -131,12 +131,84 @@ def test_keyword_words_are_those_of_the_alternations() -> None:
     )
 
 
-def test_importing_the_parser_compiles_none_of_these_patterns() -> None:
+def test_import_and_dateless_values_compile_none_of_these_patterns() -> None:
     code = (
-        "from adrguard.core.parse import relations, status, successors\n"
+        "from adrguard.core.parse import formats, relations, status, successors\n"
         "lazies = [successors.KEYWORDS, relations._MAY_DECLARE, status._ISO_DATE,\n"
-        "          status._DMY_DATE, *(p for p, _ in relations._START_RULES)]\n"
+        "          status._DMY_DATE, status._LEADING_DATE, formats._BARE_DATE,\n"
+        "          *(p for p, _ in relations._START_RULES)]\n"
+        "formats.bare_date('We chose PostgreSQL.')\n"
+        "status._undated('accepted')\n"
         "print(sum('match' in vars(p) for p in lazies))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "0"
+
+
+_MONTH = r"(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
+OLD_LEADING_DATE = re.compile(
+    r"^(?:(?:on|date|dated)\s+)?(?:"
+    r"(?<!\d)(\d{4})\s*[-/.年]\s*(\d{1,2})\s*[-/.月]\s*(\d{1,2})(?!\d)日?"
+    r"|(?<!\d)(\d{1,2})[-/.](\d{1,2})[-/.](\d{4}|\d{2})(?!\d)"
+    r"|(?:\d{1,2}(?:st|nd|rd|th)?\s+)?" + _MONTH
+    + r"(?:\s+\d{1,2}(?:st|nd|rd|th)?,?)?\s+\d{4})[\s:：,;|)\]\-–—]*",
+    re.I,
+)
+OLD_BARE_DATE = re.compile(
+    r"^(?:(?:date|created|datum|decided|fecha)\b\s*[:\-–]?\s*)?"
+    r"(\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[/.]\d{1,2}[/.]\d{2,4}"
+    r"|(?:\d{1,2}(?:st|nd|rd|th)?\s+)?[A-Z][a-z]+\.?\s+(?:\d{1,2}(?:st|nd|rd|th)?,?\s+)?\d{4})\.?$",
+    re.I,
+)
+DATE_PIECES = [
+    "2024", "-", "03", "/", ".", "7", "12", "年", "月", "日", " ", "  ", "\t", "\n", "on ", "On ",
+    "date ", "Dated ", "dat", "o", "jan", "Sept", "MAY", "june", "mär", "ſep", "1st ", "22nd ",
+    ",", ":", "accepted", "Accepted", "superseded", "é", "٣", "K", "Created: ", "decided ",
+    "fecha ", "x", "(", ")", "|",
+]
+DATE_TEXTS = st.lists(st.sampled_from(DATE_PIECES), max_size=9).map("".join)
+
+
+def _old_undated(folded: str) -> str:
+    m = OLD_LEADING_DATE.match(folded)
+    return folded[m.end() :] if m and m.end() < len(folded) else folded
+
+
+def _old_bare_date(text: str) -> str | None:
+    m = OLD_BARE_DATE.match(text.strip()) if len(text) < 40 else None
+    return m.group(1) if m else None
+
+
+@settings(max_examples=800, deadline=None)
+@given(DATE_TEXTS)
+def test_a_leading_date_is_cut_as_the_pattern_cut_it(text: str) -> None:
+    for value in (text, text.casefold()):
+        assert status._undated(value) == _old_undated(value), value
+
+
+@settings(max_examples=800, deadline=None)
+@given(DATE_TEXTS)
+def test_a_bare_date_is_found_as_the_pattern_found_it(text: str) -> None:
+    assert formats.bare_date(text) == _old_bare_date(text), text
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=14))
+def test_dates_in_any_text_as_before(text: str) -> None:
+    assert status._undated(text) == _old_undated(text)
+    assert formats.bare_date(text) == _old_bare_date(text)
+
+
+def test_dates_on_written_values() -> None:
+    for value in ("2024-03-07 accepted", "on 7.3.2024: accepted", "march 7, 2024 - accepted",
+                  "7th mar 2024 accepted", "dated 2024年3月7日 accepted", "accepted", "on hold",
+                  "date tbd", "2024-03-07", ""):
+        assert status._undated(value) == _old_undated(value), value
+    assert status._undated("2024-03-07 accepted") == "accepted"
+    assert status._undated("on hold") == "on hold"
+    for line in ("June 19, 2018", "Date 09/04/2018", "2018-06-19.", "created: 19.6.18",
+                 "We chose PostgreSQL.", "Accepted", "version 2", "June 19, 2018..", "",
+                 "  19 June 2018  ", "٢٠١٨-٠٦-١٩"):
+        assert formats.bare_date(line) == _old_bare_date(line), line
+    assert formats.bare_date("June 19, 2018") == "June 19, 2018"
+    assert formats.bare_date("We chose PostgreSQL.") is None
