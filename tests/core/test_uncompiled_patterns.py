@@ -212,3 +212,52 @@ def test_dates_on_written_values() -> None:
         assert formats.bare_date(line) == _old_bare_date(line), line
     assert formats.bare_date("June 19, 2018") == "June 19, 2018"
     assert formats.bare_date("We chose PostgreSQL.") is None
+
+
+OLD_TYPE_LABEL = re.compile(
+    r"^(?:architecture\s+decision\s+record\s*[:\-–]\s*|architecture\s+decision\s+record\s+(?=\d)"
+    r"|decision\s+record\s*:\s*|Decision Record\s+(?=[A-Z])"
+    r"|(?:adr|rfc|pep|kep|dep)\s*:\s*(?=\S))",
+    re.I,
+)
+OLD_TITLE_WORD = re.compile(
+    r"^(?:(?:short|brief|adr|decision|record|your|the)\s+)*"
+    r"(?:title|titre|título|titolo|titel|заголовок|название|标题|標題|タイトル|제목)"
+    r"\b(?:\s*$|\s*[(\-–—,]|\s*:\s*$|\s+(?:of|here|goes)\b)",
+)
+TITLE_PIECES = [
+    "Architecture ", "architecture", "Decision ", "decision", "Record ", "record", "ADR", "adr",
+    "RFC", "Pep", "KEP", "kep", "dep", "Dep", "ar", "de", ":", " ", "  ", "-", "–", "3", "0012",
+    "Use X", "use x", "Title", "title", "titre", "short ", "brief ", "your ", "the ", "The ",
+    "заголовок", "标题", "タイトル", "제목", " of", " here", " goes", "(", ",", "K", "ſ", "é",
+    "\t", "\n",
+]
+TITLE_TEXTS = st.lists(st.sampled_from(TITLE_PIECES), max_size=8).map("".join)
+
+
+@settings(max_examples=800, deadline=None)
+@given(TITLE_TEXTS)
+def test_type_label_and_title_word_as_the_patterns_answer(text: str) -> None:
+    assert formats._without_type_label(text) == OLD_TYPE_LABEL.sub("", text), text
+    for folded in (text, text.casefold()):
+        assert formats._is_title_word(folded) == (OLD_TITLE_WORD.match(folded) is not None)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=12))
+def test_type_label_and_title_word_on_any_text(text: str) -> None:
+    assert formats._without_type_label(text) == OLD_TYPE_LABEL.sub("", text)
+    assert formats._is_title_word(text) == (OLD_TITLE_WORD.match(text) is not None)
+
+
+def test_type_label_and_title_word_on_written_titles() -> None:
+    for title, expected in (("Architecture Decision Record: Use X", "Use X"),
+                            ("Decision Record Use X", "Use X"), ("RFC: Use X", "Use X"),
+                            ("KEP: Use X", "Use X"), ("Use PostgreSQL", "Use PostgreSQL"),
+                            ("Deploy with Helm", "Deploy with Helm"), ("", "")):
+        assert formats._without_type_label(title) == expected == OLD_TYPE_LABEL.sub("", title)
+    assert formats.clean_title("ADR: 12. Use X").text == "Use X"
+    for folded, expected in (("title", True), ("short title of the decision", True),
+                             ("заголовок", True), ("use title case", False), ("", False)):
+        assert formats._is_title_word(folded) is expected
+        assert (OLD_TITLE_WORD.match(folded) is not None) is expected
