@@ -257,7 +257,7 @@ def test_type_label_and_title_word_on_written_titles() -> None:
                             ("Deploy with Helm", "Deploy with Helm"), ("", "")):
         assert formats._without_type_label(title) == expected == OLD_TYPE_LABEL.sub("", title)
     assert formats.clean_title("ADR: 12. Use X").text == "Use X"
-    for folded, expected in (("title", True), ("short title of the decision", True),
-                             ("заголовок", True), ("use title case", False), ("", False)):
-        assert formats._is_title_word(folded) is expected
-        assert (OLD_TITLE_WORD.match(folded) is not None) is expected
+    for folded, placeholder in (("title", True), ("short title of the decision", True),
+                                ("заголовок", True), ("use title case", False), ("", False)):
+        assert formats._is_title_word(folded) is placeholder
+        assert (OLD_TITLE_WORD.match(folded) is not None) is placeholder
