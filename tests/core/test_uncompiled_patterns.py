@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from adrguard.core.model import RelKind
-from adrguard.core.parse import formats, relations, status, successors
+from adrguard.core.parse import formats, ids, relations, status, successors
 
 _P = r"(?:partially|partly|in\s+part)"
 OLD_RULES = [
@@ -133,7 +133,7 @@ def test_keyword_words_are_those_of_the_alternations() -> None:
 
 def test_import_and_dateless_values_compile_none_of_these_patterns() -> None:
     code = (
-        "from adrguard.core.parse import formats, relations, status, successors\n"
+        "from adrguard.core.parse import formats, ids, relations, status, successors\n"
         "lazies = [successors.KEYWORDS, relations._MAY_DECLARE, status._ISO_DATE,\n"
         "          status._DMY_DATE, status._LEADING_DATE, formats._BARE_DATE,\n"
         "          *(p for p, _ in relations._START_RULES)]\n"
@@ -261,3 +261,51 @@ def test_type_label_and_title_word_on_written_titles() -> None:
                                 ("заголовок", True), ("use title case", False), ("", False)):
         assert formats._is_title_word(folded) is placeholder
         assert (OLD_TITLE_WORD.match(folded) is not None) is placeholder
+
+
+OLD_TITLE_ID = re.compile(
+    r"^(?P<open>\[)?(?P<prefix>[a-z]{2,10})[-_ #]?0*(?P<number>\d{1,6})(?:[-_.]v\d{1,4})?"
+    r"(?(open)\])(?:(?P<mark>\s*[:.)\-–—])\s*|\s+(?=\S))",
+    re.I,
+)
+
+
+def _old_strip_own_id(title: str, own: ids.NameId) -> tuple[str, int | None]:
+    if own.number is None:
+        return title, None
+    m = OLD_TITLE_ID.match(title)
+    if m is None or m.end() >= len(title):
+        return title, None
+    prefix, number = m.group("prefix").casefold(), int(m.group("number"))
+    marked = m.group("mark") or m.group("open")
+    if (own.prefix and prefix == own.prefix) or (number == own.number and marked):
+        return title[m.end() :].strip(), number
+    return title, None
+
+
+ID_PIECES = ["[", "]", "DR", "dr", "API", "abcdefghij", "abcdefghijk", "0", "00", "2", "12",
+             "-", "_", " ", "#", ":", ".", "v2", "Title", "Use X", "ſ", "K", "é", "٣", "\t"]
+OWNS = [ids.NameId(number=2), ids.NameId(prefix="dr", number=2), ids.NameId()]
+
+
+@settings(max_examples=800, deadline=None)
+@given(st.lists(st.sampled_from(ID_PIECES), max_size=9).map("".join))
+def test_own_id_is_stripped_as_the_pattern_stripped_it(title: str) -> None:
+    for own in OWNS:
+        assert ids.strip_own_id(title, own) == _old_strip_own_id(title, own), (title, own)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=16))
+def test_own_id_on_any_text(title: str) -> None:
+    for own in OWNS:
+        assert ids.strip_own_id(title, own) == _old_strip_own_id(title, own)
+
+
+def test_own_id_on_written_titles() -> None:
+    own = ids.NameId(prefix="dr", number=2)
+    for title in ("DR002: Use X", "[abcdefghij-0002] Use X", "abcdefghij 00002: Use X",
+                  "Use PostgreSQL", "API-002 Use X", "", "Use 2 queues"):
+        assert ids.strip_own_id(title, own) == _old_strip_own_id(title, own), title
+    assert ids.strip_own_id("DR002: Use X", own) == ("Use X", 2)
+    assert ids.strip_own_id("[abcdefghij-2] Use X", ids.NameId(number=2)) == ("Use X", 2)
