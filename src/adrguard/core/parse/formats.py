@@ -32,6 +32,10 @@ _TYPE_LABEL = lazy(
     r"|(?:adr|rfc|pep|kep|dep)\s*:\s*(?=\S))",
     re.I,
 )
+# What a _TYPE_LABEL match starts with (lower case): a title that starts otherwise in ASCII
+# letters has none, and the pattern is neither tried nor compiled. (Other characters may match
+# a letter of it case-insensitively: the Kelvin sign matches ``k``.)
+_TYPE_LABEL_HEADS = frozenset({"arc", "dec", "adr", "rfc", "pep", "kep", "dep"})
 _ADR_NUMBER = lazy(r"^(?:adr|rfc)[-_ #]*(\d+)\b\s*[:.)\-–—]?\s*", re.I)
 _LEADING_NUMBER = lazy(r"^(\d+)(?:\s*[.:)]\s*|\s*[-–—]\s*|\s+(?=\S))")
 _TEMPLATE_NUMBER = lazy(r"^(?:n|N|x|X|nnnn|NNNN|XXXX)\s*[.:]\s+")
@@ -59,6 +63,8 @@ _TITLE_WORD = lazy(
     r"^(?:(?:short|brief|adr|decision|record|your|the)\s+)*" + _TITLE_WORDS
     + r"\b(?:\s*$|\s*[(\-–—,]|\s*:\s*$|\s+(?:of|here|goes)\b)",
 )
+# The characters a _TITLE_WORD match can start with (it is case-sensitive, on folded text).
+_TITLE_WORD_FIRST = frozenset("sbadrytзн标標タ제")
 _TITLE_LABEL = lazy(r"^" + _TITLE_WORDS + r"\s*[:：]\s*(?=\S)", re.I)  # "Title: Use X"
 _ANY_TITLE_WORD = lazy(r"(?<!\w)" + _TITLE_WORDS + r"(?!\w)")
 _WRAPPED = lazy(r"^\s*(?:\[([^\[\]]+)\]|\{([^{}]+)\}|<([^<>]+)>)\s*$")
@@ -188,6 +194,14 @@ def render_inline(text: str) -> str:
     return _INLINE_MARKUP.sub("", _MD_LINK.sub(r"\1", text)).strip()
 
 
+def _without_type_label(title: str) -> str:
+    """``_TYPE_LABEL.sub("", title)``, with the pattern tried only on a title that may hold it."""
+    head = title[:3]
+    if head.isascii() and head.lower() not in _TYPE_LABEL_HEADS:
+        return title
+    return _TYPE_LABEL.sub("", title)
+
+
 def clean_title(text: str, own: ids.NameId | None = None) -> Title:
     """Strip number and type prefixes (and an id in the record's own scheme, ``DR002:``);
     None for an untouched template placeholder."""
@@ -199,7 +213,7 @@ def clean_title(text: str, own: ids.NameId | None = None) -> Title:
         stripped = number is not None
     for _ in range(3):
         before = title
-        title = _TYPE_LABEL.sub("", title).strip()
+        title = _without_type_label(title).strip()
         m = None if stripped else (_ADR_NUMBER.match(title) or _LEADING_NUMBER.match(title))
         if m and m.end() < len(title):
             number = int(m.group(1))
@@ -220,12 +234,17 @@ def clean_title(text: str, own: ids.NameId | None = None) -> Title:
     return Title(next(g for g in wrapped.groups() if g).strip() if wrapped else title, number)
 
 
+def _is_title_word(folded: str) -> bool:
+    """Whether ``_TITLE_WORD`` matches ``folded`` (tried only on text that starts as it must)."""
+    return folded[:1] in _TITLE_WORD_FIRST and _TITLE_WORD.match(folded) is not None
+
+
 def is_placeholder_title(title: str) -> bool:
     """Whether a title is a template's placeholder left in place: a known placeholder, a
     ``Title (...)`` line, or bracketed template text that names the title (``{TITLE}``,
     ``[titre du problème résolu]``) with nothing but an id around it."""
     folded = title.casefold().strip()
-    if folded.strip("{}[]<> ") in _PLACEHOLDERS or _TITLE_WORD.match(folded):
+    if folded.strip("{}[]<> ") in _PLACEHOLDERS or _is_title_word(folded):
         return True
     groups = _BRACKETED.findall(folded)
     if not groups or not any(_ANY_TITLE_WORD.search(g) for g in groups):
@@ -286,7 +305,16 @@ def cell_label(text: str) -> str:
 
 def bare_date(text: str) -> str | None:
     """A line that is only a date (``June 19, 2018``, ``Date 09/04/2018``): the date."""
-    m = _BARE_DATE.match(text.strip()) if len(text) < 40 else None
+    if len(text) >= 40:
+        return None
+    stripped = text.strip()
+    # Every match ends in a digit and an optional dot: a line whose last such character is
+    # ASCII and no digit (most lines end in a letter or ``.`` after one) is not a date, without
+    # compiling the pattern. (``\d`` matches digits of other scripts: those go to the pattern.)
+    last = stripped[-2:-1] if stripped.endswith(".") else stripped[-1:]
+    if last.isascii() and not last.isdigit():
+        return None
+    m = _BARE_DATE.match(stripped)
     return m.group(1) if m else None
 
 

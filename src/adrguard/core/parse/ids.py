@@ -100,6 +100,11 @@ def strip_own_id(title: str, own: NameId) -> tuple[str, int | None]:
     (``API-001: Title`` for ``0001-x.md``). Anything else is left alone."""
     if own.number is None:
         return title, None
+    # A match has a digit among its first 13 characters (``[``, ten letters, a separator): an
+    # ASCII title without one there has no id, and the pattern stays uncompiled.
+    head = title[:13]
+    if head.isascii() and not any(c.isdigit() for c in head):
+        return title, None
     m = _TITLE_ID.match(title)
     if m is None or m.end() >= len(title):
         return title, None

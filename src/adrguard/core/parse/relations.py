@@ -24,28 +24,49 @@ from adrguard.core.parse import formats, ids, keyed, successors
 from adrguard.core.parse.document import Block, Span
 
 _P = r"(?:partially|partly|in\s+part)"
-_START_RULES: tuple[tuple[re.Pattern[str], RelKind], ...] = tuple(
-    (lazy(p, re.I), k)
-    for p, k in (
-        (_P + r"\s+supersed(?:es|ed)\b(?!\s+by)", RelKind.AMENDS),
-        (r"supersedes\s+(?:some|certain|several)?\s*(?:aspects?|parts?)\s+of\b", RelKind.AMENDS),
-        (r"supersed(?:es|ing)\b", RelKind.SUPERSEDES),
-        (_P + r"\s+super[sc]eded\s+by\b", RelKind.AMENDED_BY),
-        (r"super[sc]eded\s+by\b", RelKind.SUPERSEDED_BY),
-        (r"replaces\b", RelKind.SUPERSEDES),
-        (r"replaced\s+by\b", RelKind.SUPERSEDED_BY),
-        (r"amends\b", RelKind.AMENDS),
-        (r"(?:this\s+(?:adr\s+|decision\s+|record\s+|document\s+)?is\s+)?an?\s+addendum\s+to\b",
-         RelKind.AMENDS),
-        (r"refines\b", RelKind.AMENDS),
-        (r"(?:amended|refined|extended)\s+by\b", RelKind.AMENDED_BY),
-        (r"extends\b", RelKind.AMENDS),
-        (r"depends\s+on\b", RelKind.DEPENDS_ON),
-        (r"rejected\b[^\[]*?(?:\bin\s+favou?r\s+of|\(\s*see|\bsee)\b", RelKind.IN_FAVOUR_OF),
-    )
+# Each start rule, with the letters it can begin with (lower case ASCII).
+_START_SOURCES: tuple[tuple[str, RelKind, str], ...] = (
+    (_P + r"\s+supersed(?:es|ed)\b(?!\s+by)", RelKind.AMENDS, "pi"),
+    (r"supersedes\s+(?:some|certain|several)?\s*(?:aspects?|parts?)\s+of\b", RelKind.AMENDS, "s"),
+    (r"supersed(?:es|ing)\b", RelKind.SUPERSEDES, "s"),
+    (_P + r"\s+super[sc]eded\s+by\b", RelKind.AMENDED_BY, "pi"),
+    (r"super[sc]eded\s+by\b", RelKind.SUPERSEDED_BY, "s"),
+    (r"replaces\b", RelKind.SUPERSEDES, "r"),
+    (r"replaced\s+by\b", RelKind.SUPERSEDED_BY, "r"),
+    (r"amends\b", RelKind.AMENDS, "a"),
+    (r"(?:this\s+(?:adr\s+|decision\s+|record\s+|document\s+)?is\s+)?an?\s+addendum\s+to\b",
+     RelKind.AMENDS, "ta"),
+    (r"refines\b", RelKind.AMENDS, "r"),
+    (r"(?:amended|refined|extended)\s+by\b", RelKind.AMENDED_BY, "are"),
+    (r"extends\b", RelKind.AMENDS, "e"),
+    (r"depends\s+on\b", RelKind.DEPENDS_ON, "d"),
+    (r"rejected\b[^\[]*?(?:\bin\s+favou?r\s+of|\(\s*see|\bsee)\b", RelKind.IN_FAVOUR_OF, "r"),
 )
-# Matches at a position exactly when one of the start rules does: one probe instead of twelve.
-_ANY_START = lazy("|".join(f"(?:{p.pattern})" for p, _ in _START_RULES), re.I)
+_START_RULES: tuple[tuple[re.Pattern[str], RelKind], ...] = tuple(
+    (lazy(p, re.I), k) for p, k, _first in _START_SOURCES
+)
+# The start rules a clause can start with, by its first character lowered when that is ASCII
+# (a rule matches an ASCII character only as written or in the other case; a character that is
+# not ASCII may still match a letter of a rule, ``ſ`` matches ``s``, so it tries them all).
+# A dictionary look-up instead of the alternation of all fourteen, whose compiling cost more
+# than a hook run's matching; the rules a run never tries are never compiled.
+_STARTS_BY_FIRST: dict[str, tuple[tuple[re.Pattern[str], RelKind], ...]] = {
+    c: tuple(_START_RULES[i] for i, (_p, _k, first) in enumerate(_START_SOURCES) if c in first)
+    for c in "".join(first for _p, _k, first in _START_SOURCES)
+}
+
+
+def _start(text: str, begin: int) -> tuple[re.Match[str], RelKind] | None:
+    """The first start rule that matches ``text`` at ``begin`` (its match and kind), if any."""
+    first = text[begin : begin + 1]
+    rules = _STARTS_BY_FIRST.get(first.lower(), ()) if first.isascii() else _START_RULES
+    for pattern, kind in rules:
+        m = pattern.match(text, begin)
+        if m:
+            return m, kind
+    return None
+
+
 _SUBJECT = lazy(
     r"(?:\b(?:this|the\s+present)\s+(?:adr|decision(?:\s+record)?|record|document)\b"
     r"(?:\s+(?:is|was|has\s+been|hereby))?|^\W*we(?:\s+hereby)?)\s+(?P<partial>" + _P + r"\s+)?"
@@ -171,12 +192,14 @@ def _clauses(text: str) -> Iterable[int]:
         yield m.end()
 
 
-_KEYWORDS = lazy("supers|superc|replac|amend|refine|depend|reject|addend|adds to|exten")
+_KEYWORDS = "supers|superc|replac|amend|refine|depend|reject|addend|adds to|exten"
 # Either set of keywords in one search of the lowered text (both are plain alternations) ...
-_MAY_DECLARE = lazy(f"{_KEYWORDS.pattern}|{successors.KEYWORDS.pattern}")
+_MAY_DECLARE_SOURCE = f"{_KEYWORDS}|{successors.KEYWORD_SOURCE}"
+_MAY_DECLARE = lazy(_MAY_DECLARE_SOURCE)
 # ... and, for ASCII text, its ASCII words as substring tests (several times faster than a
-# regex alternation of literals; a word with other letters cannot occur in ASCII text).
-_ASCII_WORDS = tuple(dict.fromkeys(w for w in _MAY_DECLARE.pattern.split("|") if w.isascii()))
+# regex alternation of literals; a word with other letters cannot occur in ASCII text). Read
+# from the source: a lazy pattern's ``.pattern`` would compile it.
+_ASCII_WORDS = tuple(dict.fromkeys(w for w in _MAY_DECLARE_SOURCE.split("|") if w.isascii()))
 
 
 def may_declare(text: str) -> bool:
@@ -325,15 +348,12 @@ def _scan(
     for clause in _clauses(text) if _may_pass(text, lower, present, _STARTS) else ():
         lead = _LEAD.match(text, clause)
         begin = lead.end() if lead else clause
-        if not _ANY_START.match(text, begin):
-            continue
-        for pattern, kind in _START_RULES:
-            m = pattern.match(text, begin)
-            if m:
-                out.extend(
-                    Found(kind, t, label, col) for t, label, col in _targets(text, spans, m.end())
-                )
-                break
+        started = _start(text, begin)
+        if started:
+            m, kind = started
+            out.extend(
+                Found(kind, t, label, col) for t, label, col in _targets(text, spans, m.end())
+            )
     subject = (
         _SUBJECT.finditer(text)
         if _may_pass(text, lower, present, _VERBS)

@@ -31,8 +31,10 @@ _LABEL = lazy(
 )
 _WORD_END = lazy(r"\w")
 _MONTH = r"(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
-_ISO_DATE = lazy(r"(?<!\d)(\d{4})\s*[-/.年]\s*(\d{1,2})\s*[-/.月]\s*(\d{1,2})(?!\d)日?")
-_DMY_DATE = lazy(r"(?<!\d)(\d{1,2})[-/.](\d{1,2})[-/.](\d{4}|\d{2})(?!\d)")
+_ISO_SOURCE = r"(?<!\d)(\d{4})\s*[-/.年]\s*(\d{1,2})\s*[-/.月]\s*(\d{1,2})(?!\d)日?"
+_DMY_SOURCE = r"(?<!\d)(\d{1,2})[-/.](\d{1,2})[-/.](\d{4}|\d{2})(?!\d)"
+_ISO_DATE = lazy(_ISO_SOURCE)  # (the sources apart: a lazy pattern's ``.pattern`` compiles it)
+_DMY_DATE = lazy(_DMY_SOURCE)
 _NAMED_DATE = lazy(
     r"\b(?:(\d{1,2})(?:st|nd|rd|th)?\s+)?"
     + _MONTH
@@ -41,9 +43,9 @@ _NAMED_DATE = lazy(
 )
 _LEADING_DATE = lazy(
     r"^(?:(?:on|date|dated)\s+)?(?:"
-    + _ISO_DATE.pattern
+    + _ISO_SOURCE
     + "|"
-    + _DMY_DATE.pattern
+    + _DMY_SOURCE
     + r"|(?:\d{1,2}(?:st|nd|rd|th)?\s+)?"
     + _MONTH
     + r"(?:\s+\d{1,2}(?:st|nd|rd|th)?,?)?\s+\d{4})[\s:：,;|)\]\-–—]*",
@@ -174,6 +176,11 @@ def matched_word(folded: str, synonyms: Mapping[str, str]) -> tuple[str, Status]
 
 def _undated(folded: str) -> str:
     """``folded`` without a leading date and the separators after it."""
+    head = folded[:3]
+    if head.isascii():  # a match starts with a digit, ``on``, ``dat(e)`` or a month's name
+        head = head.lower()
+        if not (head[:1].isdigit() or head[:2] == "on" or head == "dat" or head in _MONTHS):
+            return folded  # no date: the pattern stays uncompiled
     m = _LEADING_DATE.match(folded)
     return folded[m.end() :] if m and m.end() < len(folded) else folded
 

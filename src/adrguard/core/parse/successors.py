@@ -42,14 +42,17 @@ MARK = "\x01"
 Target = tuple[str, str, int]  # (target as written, link text, column)
 
 # A cheap probe: could the text hold supersession wording in any of the languages?
-KEYWORDS = lazy(
+# (The source is kept apart so that reading its words compiles nothing: a lazy pattern's
+# ``.pattern`` compiles it.)
+KEYWORD_SOURCE = (
     "supers|superc|replac|obsolet|overrid|overrul|ersetz|abgelöst|remplac|supplant|reemplaz"
     "|sustitu|substitu|suplant|superad|superat|sostitu|rimpiazz|vervang|замен|замещ|取代|替代"
     "|代替|替换|替換|接替|置き換|置換|差し替|取って代|廃止|废止|廢止|대체|교체|폐기|後継"
 )
+KEYWORDS = lazy(KEYWORD_SOURCE)
 # The ASCII words of KEYWORDS: in ASCII text, substring tests find what its search finds (no
 # other word can occur there) several times faster than the alternation.
-ASCII_KEYWORDS = tuple(w for w in KEYWORDS.pattern.split("|") if w.isascii())
+ASCII_KEYWORDS = tuple(w for w in KEYWORD_SOURCE.split("|") if w.isascii())
 
 
 def has_keyword(lower: str) -> bool:
