@@ -25,6 +25,20 @@ def test_a_lazy_pattern_answers_like_the_compiled_one() -> None:
         eager.pattern, eager.flags, eager.groups, dict(eager.groupindex))
 
 
+def test_reading_the_source_compiles_nothing() -> None:
+    for source, flags in ((r"(?P<w>\w+)-\d", re.I), (r"(unclosed", 0)):
+        pattern = lazy(source, flags)
+        assert pattern.pattern == source  # the compiled pattern's .pattern is its source
+        assert "search" not in vars(pattern)  # nothing compiled: a bad one has not failed yet
+        combined = lazy(pattern.pattern + "|x", flags)  # built from another's source
+        assert "search" not in vars(pattern) and "search" not in vars(combined)
+    raw = lazy(rb"\d+")
+    assert raw.pattern == rb"\d+" and "search" not in vars(raw)
+    good = lazy(r"(?P<w>\w+)-\d", re.I)
+    assert good.search("a-1") is not None
+    assert good.pattern == re.compile(r"(?P<w>\w+)-\d", re.I).pattern
+
+
 def test_a_bytes_pattern_and_a_bad_one() -> None:
     assert lazy(rb"\d+").findall(b"a1b22") == [b"1", b"22"]
     bad = lazy(r"(unclosed")  # an error in a pattern we ship shows on first use

@@ -9,7 +9,8 @@ compiled pattern. It is a constant of the module that defines it, compiled from 
 ship: no input is memoised (ADR 12, ADR 40).
 
 A stand-in is not a :class:`re.Pattern`: pass ``X.pattern`` (not ``X``) to ``re.sub`` or
-``re.compile``, and do not test it with ``isinstance``.
+``re.compile``, and do not test it with ``isinstance``. Reading ``X.pattern`` compiles nothing,
+so a pattern built from another's source does not compile that one.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ class _Lazy:
     def __init__(self, source: str | bytes, flags: int) -> None:
         self._source = source
         self._flags = flags
+        self.pattern = source  # what the compiled pattern's would be: reading it compiles nothing
 
     def __getattr__(self, name: str) -> object:  # only for names not set yet
         if name.startswith("__"):
