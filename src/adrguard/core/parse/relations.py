@@ -197,8 +197,7 @@ _KEYWORDS = "supers|superc|replac|amend|refine|depend|reject|addend|adds to|exte
 _MAY_DECLARE_SOURCE = f"{_KEYWORDS}|{successors.KEYWORD_SOURCE}"
 _MAY_DECLARE = lazy(_MAY_DECLARE_SOURCE)
 # ... and, for ASCII text, its ASCII words as substring tests (several times faster than a
-# regex alternation of literals; a word with other letters cannot occur in ASCII text). Read
-# from the source: a lazy pattern's ``.pattern`` would compile it.
+# regex alternation of literals; a word with other letters cannot occur in ASCII text).
 _ASCII_WORDS = tuple(dict.fromkeys(w for w in _MAY_DECLARE_SOURCE.split("|") if w.isascii()))
 
 

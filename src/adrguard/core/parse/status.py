@@ -33,7 +33,7 @@ _WORD_END = lazy(r"\w")
 _MONTH = r"(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
 _ISO_SOURCE = r"(?<!\d)(\d{4})\s*[-/.年]\s*(\d{1,2})\s*[-/.月]\s*(\d{1,2})(?!\d)日?"
 _DMY_SOURCE = r"(?<!\d)(\d{1,2})[-/.](\d{1,2})[-/.](\d{4}|\d{2})(?!\d)"
-_ISO_DATE = lazy(_ISO_SOURCE)  # (the sources apart: a lazy pattern's ``.pattern`` compiles it)
+_ISO_DATE = lazy(_ISO_SOURCE)  # (the sources are plain strings: _LEADING_DATE joins them)
 _DMY_DATE = lazy(_DMY_SOURCE)
 _NAMED_DATE = lazy(
     r"\b(?:(\d{1,2})(?:st|nd|rd|th)?\s+)?"

@@ -42,8 +42,7 @@ MARK = "\x01"
 Target = tuple[str, str, int]  # (target as written, link text, column)
 
 # A cheap probe: could the text hold supersession wording in any of the languages?
-# (The source is kept apart so that reading its words compiles nothing: a lazy pattern's
-# ``.pattern`` compiles it.)
+# (The source is a plain string: word lists and other patterns are built from it.)
 KEYWORD_SOURCE = (
     "supers|superc|replac|obsolet|overrid|overrul|ersetz|abgelöst|remplac|supplant|reemplaz"
     "|sustitu|substitu|suplant|superad|superat|sostitu|rimpiazz|vervang|замен|замещ|取代|替代"
