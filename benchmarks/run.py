@@ -363,17 +363,21 @@ PEER_ROWS = (CHECK_COLD, CHECK_WARM, CHECK_EDIT)
 
 
 def run_peer(python: str, peer: str, sizes: Sequence[int], repeat: int, work_dir: Path,
-             seed: int, fresh: bool) -> str:
+             seed: int, fresh: bool, every_root: bool = False) -> str:
     """adrguard's check (cold, warm, one record edited) against a peer checker (adr-check, run
     as ``PEER --mode local`` in the corpus: it reads ``docs/adr``), pair by pair, alternating
     which one runs first. Ratios are adrguard / peer per pair, then the median; below 1 means
     adrguard is faster. The tools do not check the same things (adr-check runs its own small
     rule set on one folder, adrguard its whole catalogue on every root): this is what a user
-    pays for one run of each, not equal work."""
+    pays for one run of each, not equal work. With ``every_root`` the peer runs once per root
+    of the corpus (``--adr-dir ROOT``) and its side of a pair is the sum of those runs, so both
+    tools read every record."""
     rows: list[list[str]] = []
-    peer_argv = [peer, "--mode", "local"]
     for size in sizes:
         folder, corpus = ensure_corpus(work_dir, size, seed, fresh)
+        roots = corpus.get("roots")
+        peer_argv = [[peer, "--mode", "local", "--adr-dir", str(root)] for root in roots] if (
+            every_root and isinstance(roots, list)) else [[peer, "--mode", "local"]]
         for label in PEER_ROWS:
             cmd = next(c for c in COMMANDS if c.label == label)
             print(f"  {size:>6} {label} vs peer ...", file=sys.stderr, flush=True)
@@ -393,15 +397,29 @@ def run_peer(python: str, peer: str, sizes: Sequence[int], repeat: int, work_dir
     return format_table(headers, rows, [False, *[True] * 9])
 
 
-def _peer_pairs(ours: list[str], peer: list[str], folder: Path, repeat: int, cmd: Command,
+def run_each(argvs: Sequence[Sequence[str]], cwd: Path) -> Sample:
+    """Run the commands one after another; one sample: wall and CPU summed, the peak RSS and
+    the worst exit code of any of them."""
+    return combined([run_once(argv, cwd) for argv in argvs])
+
+
+def combined(samples: Sequence[Sample]) -> Sample:
+    """Several runs as one: wall and CPU summed, the largest peak RSS, the worst exit code,
+    the error output in order."""
+    return Sample(sum(s.wall for s in samples), sum(s.cpu for s in samples),
+                  max(s.rss_kb for s in samples), max(s.exit_code for s in samples),
+                  "".join(s.stderr for s in samples))
+
+
+def _peer_pairs(ours: list[str], peer: list[list[str]], folder: Path, repeat: int, cmd: Command,
                 target: Path | None, original: bytes) -> list[tuple[Sample, Sample]]:
     clear_cache(folder)
     if target is not None:
         edit_record(target, original, 1)
-    for argv in (ours, peer):  # untimed warm-ups: page cache, __pycache__, record cache
-        sample = run_once(argv, folder)
+    for argvs in ([ours], peer):  # untimed warm-ups: page cache, __pycache__, record cache
+        sample = run_each(argvs, folder)
         if sample.exit_code not in (0, 1):
-            raise SystemExit(f"{argv[0]} failed in {folder} (exit {sample.exit_code}): "
+            raise SystemExit(f"{argvs[0][0]} failed in {folder} (exit {sample.exit_code}): "
                              f"{sample.stderr.strip()[:200]}")
     pairs: list[tuple[Sample, Sample]] = []
     for i in range(repeat):
@@ -412,7 +430,7 @@ def _peer_pairs(ours: list[str], peer: list[str], folder: Path, repeat: int, cmd
                     clear_cache(folder)
                 if target is not None:
                     edit_record(target, original, i + 2)
-            got[side] = run_once(ours if side == "ours" else peer, folder)
+            got[side] = run_once(ours, folder) if side == "ours" else run_each(peer, folder)
         pairs.append((got["ours"], got["peer"]))
     return pairs
 
@@ -451,6 +469,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="compare two interpreters/venvs pairwise (ratio B/A)")
     parser.add_argument("--peer", metavar="ADR_CHECK",
                         help="time check against this adr-check executable and print ratios")
+    parser.add_argument("--peer-every-root", action="store_true",
+                        help="with --peer: run adr-check once per root of the corpus (--adr-dir) "
+                             "and sum, so both tools read every record")
     parser.add_argument("--commands", help=f"subset: {', '.join(SHORT_NAMES)}, floor")
     parser.add_argument("--work-dir", type=Path,
                         default=Path(tempfile.gettempdir()) / "adrguard-bench",
@@ -474,9 +495,11 @@ def main(argv: list[str] | None = None) -> int:
              "untimed warm-up; corpora from `benchmarks/generate.py --git` (seed "
              f"{args.seed}).", "", "## Machine", "", machine_description(pythons)]
     if args.peer:
-        parts += ["## Against adr-check (pairs interleaved; CPU = user + sys of each process)",
-                  "", run_peer(args.python, args.peer, sizes, args.repeat, args.work_dir,
-                               args.seed, args.fresh)]
+        title = "## Against adr-check (pairs interleaved; CPU = user + sys of each process)"
+        if args.peer_every_root:
+            title += "; adr-check once per root, summed"
+        parts += [title, "", run_peer(args.python, args.peer, sizes, args.repeat, args.work_dir,
+                                      args.seed, args.fresh, args.peer_every_root)]
     elif args.compare:
         parts += ["## Comparison (B/A wall time, pairs interleaved A B, B A, ...)", "",
                   run_compare(pythons, sizes, commands, args.repeat, args.work_dir, args.seed,

@@ -332,6 +332,20 @@ def test_peer_row_gives_cpu_and_wall_ratios_per_pair(runner: ModuleType) -> None
         runner.PEER_ROWS)
 
 
+def test_peer_every_root_sums_one_run_per_root(runner: ModuleType, tmp_path: Path) -> None:
+    """``--peer-every-root``: the peer's side of a pair is several runs, one per root; their
+    CPU and wall add up, the peak RSS is the largest, the exit code the worst and the error
+    output keeps its order (real processes for the last two)."""
+    sample = runner.Sample
+    both = runner.combined([sample(0.25, 0.125, 2048, 0, "a"), sample(0.5, 0.25, 1024, 1, "b")])
+    assert both == sample(0.75, 0.375, 2048, 1, "ab")
+    say = "import sys\nsys.stderr.write(sys.argv[1])\nsys.exit(int(sys.argv[2]))"
+    ran = runner.run_each([[sys.executable, "-c", say, "first ", "1"],
+                           [sys.executable, "-c", say, "second", "0"]], tmp_path)
+    assert (ran.exit_code, ran.stderr) == (1, "first second")
+    assert ran.cpu > 0 and ran.wall > 0 and ran.rss_kb > 0
+
+
 def test_import_budget_sums_self_times_and_leaves_the_repository_as_it_was(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
