@@ -287,9 +287,16 @@ def heavy_libraries(src: Path = SRC) -> dict[str, frozenset[str]]:
 # --- the light runs ---------------------------------------------------------------------------
 
 
+def _env(**extra: str) -> dict[str, str]:
+    """The environment of a run: none of the settings a CI system, a hook runner or the tests
+    pass on (they would change which reporter or which source a run picks)."""
+    keep = {k: v for k, v in os.environ.items()
+            if not k.startswith(("GIT_", "GITHUB_", "PRE_COMMIT", "ADRGUARD_"))}
+    return {**keep, **GIT_ENV, "NO_COLOR": "1", **extra}
+
+
 def _git(cwd: Path, *args: str) -> None:
-    subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True,
-                   env={**os.environ, **GIT_ENV})
+    subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, env=_env())
 
 
 def _minimal_log(root: Path) -> str:
@@ -328,7 +335,7 @@ def _opt_in_log(root: Path) -> str:
     and an index written by adrguard and committed; one record edited and staged."""
     generate = _generator()
     generate.generate(root, 24, seed=2, git=generate.GitPlan(changed=6, mappings=5))
-    env = {**os.environ, **GIT_ENV, "ADRGUARD_NO_CACHE": "1"}
+    env = _env(ADRGUARD_NO_CACHE="1")
     for argv in (["baseline"], ["index", "--write", "--init"]):
         subprocess.run([sys.executable, "-m", PACKAGE, *argv], cwd=root, env=env,
                        capture_output=True, check=False)
@@ -354,9 +361,8 @@ print("\\nMODULES=" + json.dumps(sorted(m for m in sys.modules if m.split(".")[0
 
 
 def _modules_after(cwd: Path, argv: list[str], cache: Path) -> set[str]:
-    env = {k: v for k, v in os.environ.items() if k != "ADRGUARD_NO_CACHE"}
-    env.update(GIT_ENV, NO_COLOR="1", ADRGUARD_CACHE_DIR=str(cache))
-    out = subprocess.run([sys.executable, "-c", _SCRIPT.format(argv=argv)], cwd=cwd, env=env,
+    out = subprocess.run([sys.executable, "-c", _SCRIPT.format(argv=argv)], cwd=cwd,
+                         env=_env(ADRGUARD_CACHE_DIR=str(cache)),
                          capture_output=True, text=True, stdin=subprocess.DEVNULL, check=True)
     line = next(ln for ln in out.stdout.splitlines() if ln.startswith("MODULES="))
     return set(json.loads(line.removeprefix("MODULES=")))
