@@ -268,13 +268,13 @@ def test_a_mode_that_cannot_be_read_asks_the_person(
 def test_a_log_failure_is_reported_and_fails_closed(
     mode: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from adrguard.adapters import files
+    from adrguard.adapters.guard import setup
     from adrguard.core.errors import UserError
 
     def refused(*_args: object, **_kw: object) -> None:
         raise UserError("git refuses the repository at /x: detected dubious ownership")
 
-    monkeypatch.setattr(files, "plan_layout", refused)
+    monkeypatch.setattr(setup, "plan_layout", refused)  # the name the guard's setup calls
     repo = mode("guard")
     _code, out = hook(monkeypatch, capsys, payload("read-active.json", repo))
     assert out is not None and out["hookSpecificOutput"]["permissionDecision"] == "deny"

@@ -17,9 +17,11 @@ import msgspec
 from msgspec.structs import replace
 
 from adrguard.configfile import one_line, read_config_file, read_toml, tool_table
+from adrguard.core import relpath
 from adrguard.core.errors import UserError
 from adrguard.core.findings import Severity
 from adrguard.core.lazyre import lazy
+from adrguard.core.model import Status
 from adrguard.core.options import (
     DEFAULT_REQUIRED_SECTIONS,
     DEFAULT_STATUS_HEADINGS,
@@ -33,6 +35,7 @@ from adrguard.core.options import (
     VerifyOptions,
 )
 from adrguard.core.repository import Repository, parse_repository
+from adrguard.core.saferegex import pattern_problem
 from adrguard.core.settings import (
     DEFAULTS,
     FAIL_ON,
@@ -45,6 +48,7 @@ from adrguard.core.settings import (
     got,
     table_keys,
 )
+from adrguard.pathguard import is_inside
 
 DEFAULT_ROOTS: tuple[str, ...] = (
     "docs/adr",
@@ -210,8 +214,6 @@ def from_mapping(
         ("decision-id-pattern", "decision_id_pattern", got(t.decision_id_pattern)),
     ):
         if value is not None:
-            from adrguard.core.saferegex import pattern_problem
-
             problem = pattern_problem(value, line_local=key == "decision-id-pattern")
             if problem is not None:
                 raise UserError(f"{where}: {key} {value!r} cannot be used: {problem}")
@@ -347,7 +349,6 @@ def _check_paths(data: Mapping[str, Any], where: str) -> None:
     """Every path, folder name and glob of the configuration, before anything uses it: a path
     stays inside the repository and out of ``.git`` (:mod:`adrguard.core.relpath`), an archive
     folder is one plain folder name, a glob compiles."""
-    from adrguard.core import relpath
     from adrguard.core.impact.globs import syntax_problem
 
     named: list[tuple[str, Any]] = []
@@ -414,7 +415,6 @@ def _new_status(value: str | None, synonyms: Mapping[str, str] | None, where: st
     """``new-status`` as written, once it is known to name a status of the vocabulary."""
     if value is None:
         return None
-    from adrguard.core.model import Status
     from adrguard.core.parse.status import normalise
 
     if normalise(value, synonyms or DEFAULT_STATUS_SYNONYMS) is Status.UNKNOWN:
@@ -518,8 +518,6 @@ def load_config(repo_root: Path, explicit: Path | None = None) -> Config:
 
 
 def _in_repository(path: Path, repo_root: Path) -> bool:
-    from adrguard.pathguard import is_inside
-
     return is_inside(os.path.realpath(path), os.path.realpath(repo_root))
 
 

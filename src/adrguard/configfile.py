@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from adrguard.core.errors import UserError
+from adrguard.pathguard import in_git_folder, is_inside
 
 MAX_CONFIG_BYTES = 1024 * 1024  # a config or schema file larger than this is refused
 
@@ -24,8 +25,6 @@ def read_config_file(path: Path, inside: tuple[Path, ...], what: str) -> bytes:
     Anything else is a :class:`UserError` that says which."""
     import os
     import stat
-
-    from adrguard.pathguard import in_git_folder, is_inside
 
     real = os.path.realpath(path)
     homes = [os.path.realpath(folder) for folder in inside]

@@ -11,8 +11,10 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
+from adrguard.adapters.reading import SYMLINK_OUTSIDE, read_bytes
 from adrguard.core.errors import UserError
 from adrguard.core.gate.baseline import Entry, from_json, to_json
+from adrguard.pathguard import read_problem, write_problem
 
 SCHEMA = "baseline.schema.json"
 MAX_SIZE = 64 * 1024 * 1024  # a baseline of a million findings is still far below this
@@ -40,9 +42,6 @@ def parse(data: bytes, shown: str) -> tuple[list[Entry], str | None]:
 def read(repo_root: Path, rel: str) -> tuple[list[Entry], str | None] | None:
     """The baseline at ``repo_root/rel``, or None when there is none. A symlink out of the
     repository is refused, like every file adrguard reads."""
-    from adrguard.adapters.reading import SYMLINK_OUTSIDE, read_bytes
-    from adrguard.pathguard import read_problem
-
     problem = read_problem(repo_root, rel)
     if problem is not None:
         raise UserError(f"refusing to read the baseline {rel}: {problem}")
@@ -64,7 +63,6 @@ def render(entries: Sequence[Entry], commit: str | None) -> str:
 def write(repo_root: Path, rel: str, entries: Sequence[Entry], commit: str | None) -> bool:
     """Write the baseline atomically; False when the file already holds exactly this text."""
     from adrguard.adapters.write import write_in_repo
-    from adrguard.pathguard import write_problem
 
     why = write_problem(repo_root, rel)
     if why is not None:

@@ -36,8 +36,10 @@ from typing import Any
 import msgspec
 
 from adrguard import __version__
+from adrguard.core.errors import UserError
 from adrguard.core.model import Decision
 from adrguard.core.options import Options, Vocabulary
+from adrguard.pathguard import cache_problem, is_inside
 
 FORMAT = b"adrguard-cache 1\n"
 TAG = "Signature: 8a477f597d28d172789f06886806bc55\n# adrguard cache: safe to delete.\n"
@@ -95,8 +97,6 @@ def folder_for(
     :class:`UserError`."""
     if not enabled or os.environ.get("ADRGUARD_NO_CACHE"):
         return None
-    from adrguard.core.errors import UserError
-    from adrguard.pathguard import cache_problem, is_inside
 
     chosen = os.environ.get("ADRGUARD_CACHE_DIR")  # read once for this choice
     directory = _folder(chosen, setting)

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
+from adrguard.adapters.cache import key
 from adrguard.adapters.git import refusal, state_digest, tracked_files, untracked_files
 from adrguard.adapters.layout import Plan, classify, longest_first, other_text_paths, root_of
 from adrguard.adapters.reading import read_bytes
@@ -30,6 +31,7 @@ from adrguard.adapters.roots import (
 from adrguard.config import Config
 from adrguard.core.errors import UserError
 from adrguard.core.model import SourceFile
+from adrguard.core.rootnames import is_numbered
 
 if TYPE_CHECKING:
     from adrguard.adapters.cache import Store
@@ -217,8 +219,6 @@ def _git_listing(base: Path, store: Store | None) -> list[str] | None:
         return None  # not a repository: no need to start git at all
     entry: str | None = None
     if store is not None:
-        from adrguard.adapters.cache import key
-
         digest = state_digest(top)
         entry = key("git-files", digest, str(base)) if digest else None
     if entry is not None and store is not None:
@@ -328,8 +328,6 @@ def _new_files(
 def _shallow_files(base: Path, folder: str, archive: Sequence[str] = ()) -> list[str]:
     """The files of a root found by content: directly in it, in its numbered folders, or in
     its archive folders."""
-    from adrguard.core.rootnames import is_numbered
-
     try:
         with os.scandir(os.path.join(base, folder) if folder else base) as it:
             entries = [(e.name, e.is_dir(follow_symlinks=False)) for e in it]

@@ -9,6 +9,9 @@ from typing import Any, NamedTuple
 import msgspec
 
 from adrguard.config import Config
+from adrguard.core.options import fitness_path, manifest_path
+from adrguard.core.parse.formats import template_name
+from adrguard.core.parse.mirrors import find_mirrors, mirror_of
 from adrguard.core.rootnames import is_numbered
 
 MARKDOWN_SUFFIXES = (".md", ".markdown")
@@ -231,8 +234,6 @@ def classify(
     numbered one-folder-per-record folders, are records; its other markdown files are
     skipped. Translation mirrors (``mirrors``: found in ``files`` unless given, see
     :func:`adrguard.core.parse.mirrors.find_mirrors`) are skipped too, and listed."""
-    from adrguard.core.parse.mirrors import find_mirrors, mirror_of
-
     if mirrors is None:
         mirrors = find_mirrors(files := list(files), roots)
     mirrored: dict[str, str] = {}
@@ -301,8 +302,6 @@ def other_text_paths(
     templates (skipped files named as templates: a record that follows one is held to its
     sections), the configured index/CURRENT paths and the impact and fitness manifests, records
     excepted: the texts rules read besides the records."""
-    from adrguard.core.parse.formats import template_name
-
     records = {p for p, _, _ in plan.records}
     ordered = longest_first(roots)
     wanted = {
@@ -327,7 +326,6 @@ def _configured_paths(roots: Sequence[str], config: Config) -> set[str]:
         config.options.current.view,
         config.options.current.manifest,
     ]
-    from adrguard.core.options import fitness_path, manifest_path
 
     out: set[str] = {manifest_path(config.options)}  # the impact manifest (ADR502-ADR504)
     out.add(fitness_path(config.options))  # the fitness manifest (ADR701-ADR704)

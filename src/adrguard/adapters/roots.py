@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
+from adrguard.adapters.cache import Uncacheable, digest, key, options_key, parser_signature
+from adrguard.adapters.reading import read_bytes
 from adrguard.config import DEFAULT_ROOTS, Config
 from adrguard.core import rootnames
 from adrguard.core.errors import UserError
@@ -211,8 +213,6 @@ def _flow_depth(text: str) -> int:
 
 
 def _read_text(path: Path, limit: int) -> str:
-    from adrguard.adapters.reading import read_bytes
-
     got = read_bytes(os.path.dirname(os.path.realpath(path)), path.name, limit)
     if got is None or got[0] is None:
         return ""
@@ -284,7 +284,6 @@ def _by_content(
 ) -> list[Root]:
     if not candidates:
         return []
-    from adrguard.adapters.reading import read_bytes
 
     signature = _sample_signature(config) if store is not None else None
     out: list[Root] = []
@@ -314,8 +313,6 @@ def _sample_signature(config: Config) -> bytes | None:
     """What a sampled file's answer depends on besides its path, folder and bytes: the parser's
     signature, the parse options (as the record cache keys records) and this module. None when
     the options cannot be written out faithfully (then nothing is kept)."""
-    from adrguard.adapters.cache import Uncacheable, digest, options_key, parser_signature
-
     try:
         options = options_key(config.options)
     except Uncacheable:
@@ -334,8 +331,6 @@ def _looks(
     entry: str | None = None
     if store is not None and signature is not None:
         import hashlib
-
-        from adrguard.adapters.cache import key
 
         parts: list[str | bytes] = [signature]
         for src in sources:

@@ -18,13 +18,15 @@ from typing import TYPE_CHECKING, Protocol
 
 import msgspec
 
-from adrguard.adapters.files import Discovery, mirror_keys
+from adrguard.adapters import git
+from adrguard.adapters.files import Discovery, discover, find_roots, mirror_keys
 from adrguard.adapters.layout import Plan, classify, other_text_paths
 from adrguard.adapters.reading import too_large
 from adrguard.adapters.roots import Root, Search
 from adrguard.config import DEFAULT_ROOTS, Config
 from adrguard.core.errors import UserError
 from adrguard.core.model import SourceFile
+from adrguard.core.parse.mirrors import find_mirrors, mirror_of
 
 if TYPE_CHECKING:
     from adrguard.adapters.cache import Store
@@ -50,8 +52,6 @@ class WorkTree(msgspec.Struct, frozen=True):
     extra_roots: tuple[str, ...] = ()
 
     def discover(self, config: Config, store: Store | None = None) -> Discovery:
-        from adrguard.adapters.files import discover
-
         return discover(
             self.root, config, store, untracked=self.untracked, extra_roots=self.extra_roots
         )
@@ -68,8 +68,6 @@ class Revision(msgspec.Struct, frozen=True):
     shallow: frozenset[str] = frozenset()
 
     def discover(self, config: Config, store: Store | None = None) -> Discovery:
-        from adrguard.adapters import git
-
         blobs = git.files_at(self.root, self.rev)
         if self.roots:
             roots, shallow = self.roots, self.shallow
@@ -113,8 +111,6 @@ class Amended(msgspec.Struct, frozen=True):
     def discover(self, config: Config, store: Store | None = None) -> Discovery:
         found, now = self.found, self.now
         old = self._then()
-        from adrguard.adapters.files import mirror_keys
-        from adrguard.core.parse.mirrors import find_mirrors, mirror_of
 
         shallow = found.shallow_roots
         repo_files = (found.repo_files - now) | old.keys()
@@ -146,8 +142,6 @@ class Amended(msgspec.Struct, frozen=True):
         """The files ``then`` names as ``rev`` holds them (absent ones and submodules left
         out): read by the object ids the diff gave when it gave one for each, else listed by
         ``git ls-tree`` first."""
-        from adrguard.adapters import git
-
         if not self.then:
             return {}
         ids = self.ids
@@ -233,8 +227,6 @@ def _roots_at(
 ) -> tuple[tuple[str, ...], frozenset[str]]:
     """The roots discovery finds in the work tree (and which of them are shallow), else (when
     they are gone from it) the configured or default roots that hold files at the revision."""
-    from adrguard.adapters.files import find_roots
-
     try:
         search = find_roots(repo_root, config)
     except UserError:

@@ -5,6 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from adrguard.adapters import baseline as store
+from adrguard.adapters.git import head_commit, renames_since
+from adrguard.api.check import check_result
+from adrguard.api.pipeline.corpus import resolve_root
 from adrguard.config import Config
 from adrguard.core.errors import UserError
 from adrguard.core.findings import INTERNAL_ERROR
@@ -34,11 +38,6 @@ def write_baseline(
     """Record the current findings. Without ``update`` the file is written afresh from every
     finding; with ``update`` the entries whose finding no longer occurs are dropped, entries of
     files git reports renamed follow them, and new findings are added only with ``add``."""
-    from adrguard.adapters import baseline as store
-    from adrguard.adapters.git import head_commit, renames_since
-    from adrguard.api.check import check_result
-    from adrguard.api.pipeline.corpus import resolve_root
-
     root = resolve_root(repo_root)
     rel = path or bl.DEFAULT_PATH
     findings = tuple(  # an internal error (ADR000) is a bug to report, never a known finding

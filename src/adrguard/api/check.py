@@ -26,11 +26,13 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
+from adrguard import engine
 from adrguard.adapters.files import Discovery as Discovery
 from adrguard.api import gate
 from adrguard.api.gate import Judging
 from adrguard.api.pipeline import sources, targets
 from adrguard.api.pipeline.corpus import resolve_root
+from adrguard.api.pipeline.records import keep_facts, open_store
 from adrguard.api.pipeline.sources import CHECK as CHECK
 from adrguard.api.pipeline.sources import Scope, Sources
 from adrguard.api.pipeline.targets import Targets
@@ -40,6 +42,7 @@ from adrguard.core.errors import UserError
 from adrguard.core.findings import Finding, Report
 from adrguard.core.gate.baseline import DEFAULT_PATH
 from adrguard.core.model import Corpus
+from adrguard.rules import RULES_BY_CODE
 
 if TYPE_CHECKING:
     from adrguard.core.authoring.claims import Claims
@@ -122,8 +125,6 @@ def check_result(repo_root: Path | str | None = None, **request: Any) -> CheckRe
 def run_check(request: CheckRequest) -> CheckResult:
     """The one run: sources → engine → gate → report (see the module docstring and
     :class:`CheckRequest` for what can be asked)."""
-    from adrguard import engine
-
     r = request
     if r.corpus is not None:
         return _run_given(r, r.corpus)
@@ -140,8 +141,6 @@ def run_check(request: CheckRequest) -> CheckResult:
     report = engine.run(run.corpus, cfg, changes=run.changes, claims=run.claims,
                         cancel=r.cancel)
     if run.corpus.facts is not None and run.corpus.facts.fresh:
-        from adrguard.api.pipeline.records import keep_facts
-
         keep_facts(run.corpus, cfg)  # what the rules computed from single records (ADR 44)
 
     def ran() -> tuple[RuleMeta, ...]:
@@ -158,8 +157,6 @@ def run_check(request: CheckRequest) -> CheckResult:
 
 def _run_given(r: CheckRequest, corpus: Corpus) -> CheckResult:
     """The rules over a corpus already read; the gate is off (nothing to judge it against)."""
-    from adrguard import engine
-
     if r.base is not None or r.change is not None or r.paths or r.against or r.claims_file:
         raise ValueError("a corpus already read is checked as it is: no change, paths or claims")
     if r.config is None:
@@ -178,8 +175,6 @@ def _earlier(
     so with those all rules run. With ``root`` (the work tree), kept in the record cache between
     runs: the corpus before a change stays the same commit after commit
     (:mod:`adrguard.adapters.run_cache`)."""
-    from adrguard.rules import RULES_BY_CODE
-
     before = scope.before
     if before is None or not codes:
         return ()
@@ -193,7 +188,6 @@ def _earlier(
     if root is None:
         return run()
     from adrguard.adapters.run_cache import findings_of
-    from adrguard.api.pipeline.records import open_store
 
     store = open_store(config, root)
     try:

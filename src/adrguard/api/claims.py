@@ -17,12 +17,17 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from adrguard.adapters import git
+from adrguard.adapters.layout import classify
+from adrguard.adapters.reading import read_bytes
 from adrguard.config import Config
 from adrguard.core.authoring.claims import Claimed, merge
 from adrguard.core.authoring.claims import Claims as Claims
 from adrguard.core.authoring.claims import summary as summary
 from adrguard.core.errors import UserError
 from adrguard.core.model import Corpus, SourceFile
+from adrguard.core.parse import formats
+from adrguard.core.schemas import load_json, validator
 
 CLAIMS_SCHEMA = "claims.schema.json"
 MAX_CLAIMS = 64 * 1024 * 1024  # bytes of a claims file (the Action writes at most a few MiB)
@@ -42,8 +47,6 @@ def blob_id(data: bytes) -> str:
 
 
 def _our_blobs(repo_root: Path, config: Config, paths: Sequence[str]) -> dict[str, str]:
-    from adrguard.adapters.reading import read_bytes
-
     real = os.path.realpath(repo_root)
     out: dict[str, str] = {}
     for path in paths:
@@ -59,8 +62,6 @@ Where = Mapping[str, tuple[str, bool]]  # record path -> (its ADR root, archived
 def _where(config: Config, corpus: Corpus, paths: set[str]) -> dict[str, tuple[str, bool]]:
     """Which of ``paths`` are records under this side's roots (one classification for every
     source: its cost does not grow with the number of refs)."""
-    from adrguard.adapters.layout import classify
-
     plan = classify(sorted(paths), corpus.roots, config, shallow=corpus.shallow_roots)
     return {path: (root, archived) for path, root, archived in plan.records}
 
@@ -69,7 +70,6 @@ def _claimed(config: Config, where: Where, source: str, label: str,
              files: Mapping[str, bytes | None], blobs: Mapping[str, str]) -> list[Claimed]:
     """The records among ``files`` (path -> bytes, None when unknown), parsed for their
     number, id and title."""
-    from adrguard.core.parse import formats
     from adrguard.core.parse.record import parse
 
     out: list[Claimed] = []
@@ -93,8 +93,6 @@ def from_refs(repo_root: Path, config: Config, corpus: Corpus, refs: Sequence[st
               head: str | None = None) -> Claims:
     """What each ref that ``refs`` name (refs or globs) adds since its merge base with
     ``head`` (default HEAD; the work tree is this side), and this side's new records."""
-    from adrguard.adapters import git
-
     listed = git.list_refs(repo_root, list(refs))
     here = git.resolve_commit(repo_root, head or "HEAD", "head")
     existing: dict[str, set[str]] = {}
@@ -129,8 +127,6 @@ def from_refs(repo_root: Path, config: Config, corpus: Corpus, refs: Sequence[st
 
 
 def _renumbered(old: str, new: str) -> bool:
-    from adrguard.core.parse import formats
-
     return formats.number_from_name(old.rsplit("/", 1)[-1]) != formats.number_from_name(
         new.rsplit("/", 1)[-1])
 
@@ -160,8 +156,6 @@ def _read_claims(path: Path) -> str:
 
 def read_file(path: Path) -> dict[str, Any]:
     """A claims file (``schemas/claims.schema.json``), validated."""
-    from adrguard.core.schemas import load_json, validator
-
     try:
         data = load_json(_read_claims(path))
     except (OSError, ValueError) as exc:

@@ -9,6 +9,9 @@ from pathlib import Path
 
 from adrguard.adapters.files import Discovery
 from adrguard.adapters.source import WorkTree
+from adrguard.api.check import CheckRequest, run_check
+from adrguard.api.generated import current_states
+from adrguard.api.lookup import find_decision
 from adrguard.api.pipeline.corpus import read_source
 from adrguard.config import Config
 from adrguard.core.compaction import scope as scoping
@@ -24,8 +27,6 @@ from adrguard.core.model import Corpus
 def blocker_findings(corpus: Corpus, config: Config) -> list[Finding]:
     """The findings of the checks that block compaction (:data:`BLOCKER_KINDS`), whatever the
     config selects or ignores; per-file ignores and inline suppressions still hold."""
-    from adrguard.api.check import CheckRequest, run_check
-
     only = config.with_overrides(select=tuple(sorted(BLOCKER_KINDS)), ignore=())
     return list(run_check(CheckRequest(corpus=corpus, config=only)).report.findings)
 
@@ -56,9 +57,6 @@ def analyse_repository(
     """The analysis of every unarchived record, of ``sources`` (comma-separated ids or paths)
     or of ``domain``. Unknown, ambiguous or archived sources and an unknown domain are
     :class:`UserError`."""
-    from adrguard.api.generated import current_states
-    from adrguard.api.lookup import find_decision
-
     if sources is not None and domain is not None:
         raise UserError("--sources and --domain choose the scope two ways: give one of them")
     found, corpus = read_source(WorkTree(root, untracked=True), config)

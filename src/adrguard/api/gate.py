@@ -23,10 +23,13 @@ from typing import TYPE_CHECKING
 import msgspec
 from msgspec.structs import replace
 
+from adrguard.adapters import baseline as store
+from adrguard.adapters.git import blobs_at, head_commit, renames_since
 from adrguard.api.pipeline.sources import Scope as Scope
 from adrguard.core.errors import UserError
 from adrguard.core.findings import INTERNAL_ERROR, Finding, Gate, Report, sort_findings
 from adrguard.core.gate import baseline as bl
+from adrguard.engine import is_corpus_level
 
 if TYPE_CHECKING:
     from adrguard.rules import RuleMeta
@@ -111,8 +114,6 @@ def keep_paths(report: Report, files: Collection[str], log_level: Collection[str
     (:func:`adrguard.engine.is_corpus_level`; ``log_level``: the codes of the rules flagged so)
     and its file-level ones on ``files`` (a folder covers the files below it); a crash stays
     with its finding."""
-    from adrguard.engine import is_corpus_level
-
     wanted = {p.strip("/") for p in files}
     wanted = {"" if p == "." else p for p in wanted}
 
@@ -145,11 +146,8 @@ def _within(path: str, only: Sequence[str] | None) -> bool:
 
 
 def _load_baseline(root: Path, judging: Judging) -> tuple[list[bl.Entry], str | None] | None:
-    from adrguard.adapters import baseline as store
-
     if judging.baseline_rev is None:
         return store.read(root, judging.baseline_path)
-    from adrguard.adapters.git import blobs_at
 
     data = blobs_at(root, judging.baseline_rev, [judging.baseline_path])
     raw = data.get(judging.baseline_path)
@@ -159,8 +157,6 @@ def _load_baseline(root: Path, judging: Judging) -> tuple[list[bl.Entry], str | 
 
 
 def _renames(root: Path, since: str | None) -> dict[str, str]:
-    from adrguard.adapters.git import head_commit, renames_since
-
     try:
         start = since or head_commit(root)
         return renames_since(root, start) if start else {}

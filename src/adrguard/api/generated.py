@@ -11,12 +11,16 @@ from pathlib import Path
 
 from msgspec.structs import replace
 
+from adrguard.adapters.git import blobs_at
+from adrguard.adapters.reading import SYMLINK_OUTSIDE, read_bytes
+from adrguard.adapters.write import write_in_repo
 from adrguard.config import Config
 from adrguard.core.errors import UserError
 from adrguard.core.generated import current, index, manifest, region
 from adrguard.core.generated.current import CurrentState as CurrentState
 from adrguard.core.generated.index import IndexState as IndexState
 from adrguard.core.model import Corpus
+from adrguard.pathguard import read_problem, write_problem
 
 
 def _read(
@@ -25,9 +29,6 @@ def _read(
     """The regular files among ``paths``. Symlinks inside the repository are read; a symlink
     out of it or into git's folder is never followed (``strict``: refused), and a folder counts
     as absent."""
-    from adrguard.adapters.reading import SYMLINK_OUTSIDE, read_bytes
-    from adrguard.pathguard import read_problem
-
     real = os.path.realpath(repo_root)
     out: dict[str, bytes] = {}
     for path in sorted(set(paths)):
@@ -45,8 +46,6 @@ def _read(
 
 
 def _refuse_unsafe(repo_root: Path, paths: Iterable[str]) -> None:
-    from adrguard.pathguard import write_problem
-
     for path in sorted(set(paths)):
         why = write_problem(repo_root, path)
         if why is not None:
@@ -55,8 +54,6 @@ def _refuse_unsafe(repo_root: Path, paths: Iterable[str]) -> None:
 
 def _write(repo_root: Path, path: str, text: str) -> None:
     """Write a generated file atomically; a failure is the user's error, named by its path."""
-    from adrguard.adapters.write import write_in_repo
-
     try:
         write_in_repo(repo_root, path, text)
     except OSError as exc:
@@ -81,8 +78,6 @@ def lost_indexes(
 ) -> dict[str, bytes]:
     """The generated indexes (with markers) of the roots that ``rev`` holds and the work tree
     no longer has: ADR401 reports them, ``index --write`` regenerates them under their name."""
-    from adrguard.adapters.git import blobs_at
-
     cfg = index.settings(config.options)
     if cfg.enabled is False:
         return {}

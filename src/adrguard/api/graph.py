@@ -5,10 +5,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from msgspec.structs import replace
 
+from adrguard import __version__
+from adrguard.api.check import CheckRequest, run_check
 from adrguard.api.lookup import find_decision
 from adrguard.api.pipeline.corpus import load, load_with, resolve_root
 from adrguard.config import Config
@@ -20,9 +22,7 @@ from adrguard.core.model import Corpus
 from adrguard.reporters import graph as render
 from adrguard.reporters.formats import names
 from adrguard.reporters.graph import too_large
-
-if TYPE_CHECKING:
-    from adrguard.reporters.graph_html import MermaidScript
+from adrguard.reporters.graph_html import MermaidScript, href, render_html
 
 
 def _load(
@@ -75,9 +75,6 @@ def graph_text(
     centre = find_decision(corpus, focus) if focus is not None else None
     v = render.view(core_graph.build(corpus), centre, depth, everything=everything)
     if script is not None:
-        from adrguard import __version__
-        from adrguard.reporters.graph_html import render_html
-
         root = resolve_root(repo_root)
         links = record_links(root, page_dir or root, (d.path for d in v.nodes))
         text = render_html(v, links, script, version=__version__)
@@ -93,8 +90,6 @@ MAX_MERMAID_JS = 32 * 1024 * 1024
 def mermaid_script(path: Path | None) -> MermaidScript:
     """Mermaid for the HTML page: from its CDN, or the local browser build at ``path``
     (``mermaid.min.js``; read here and inlined in the page)."""
-    from adrguard.reporters.graph_html import MermaidScript
-
     if path is None:
         return MermaidScript()
     if path.suffix == ".mjs":
@@ -121,8 +116,6 @@ def record_links(repo_root: Path, page_dir: Path, paths: Iterable[str]) -> dict[
     percent-encoded (:func:`adrguard.reporters.graph_html.href`: a ``:`` in a file name never
     makes a scheme)."""
     import os
-
-    from adrguard.reporters.graph_html import href
 
     base = os.path.realpath(page_dir)
     root = os.path.realpath(repo_root)
@@ -160,8 +153,6 @@ def relationships(
 ) -> Relationships:
     """Every declared relationship with its resolution state, plus the ADR3xx findings
     (the config's severities, ignores and suppressions apply)."""
-    from adrguard.api.check import CheckRequest, run_check
-
     cfg, corpus = _load(repo_root, config_path, config)
     g = core_graph.build(corpus)
     only = find_decision(corpus, decision) if decision is not None else None

@@ -11,6 +11,8 @@ from collections.abc import Collection
 from pathlib import Path
 from typing import NamedTuple
 
+from adrguard.adapters import git
+from adrguard.api.pipeline.citation_scan import scan_changed
 from adrguard.api.pipeline.corpus import resolve_root
 from adrguard.api.pipeline.sources import build_changes, head_corpus, other_head
 from adrguard.config import Config, load_config
@@ -31,9 +33,6 @@ def impact(
 ) -> Impact:
     """The decisions a change touches (``adrguard impact``). ``statuses`` that govern default
     to the config's ``impact.statuses``, else accepted."""
-    from adrguard.adapters import git
-    from adrguard.api.pipeline.citation_scan import scan_changed
-
     root = resolve_root(repo_root)
     cfg = config if config is not None else load_config(root, config_path)
     git.require_repo(root)
@@ -58,8 +57,6 @@ def reach_base(root: Path, wanted: str, branch: str = "") -> Reached:
     """``wanted`` when it shares history with HEAD; in a shallow clone, fetch more history
     until it does (the base branch ``origin/BRANCH`` when ``wanted`` still has none). A
     :class:`~adrguard.core.errors.UserError` when there is no merge base."""
-    from adrguard.adapters import git
-
     if _has_merge_base(root, wanted):
         return Reached(wanted)
     if not git.is_shallow(root):
@@ -70,8 +67,6 @@ def reach_base(root: Path, wanted: str, branch: str = "") -> Reached:
 
 
 def _has_merge_base(root: Path, ref: str) -> bool:
-    from adrguard.adapters import git
-
     try:
         base = git.resolve_commit(root, ref, "base")
     except UserError:

@@ -11,6 +11,7 @@ import sys
 from collections.abc import Sequence
 
 from adrguard import __version__
+from adrguard.cli.common import resume_commands, set_quiet
 from adrguard.core.errors import UserError
 from adrguard.core.outcome import BASELINE_FILE, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE
 
@@ -142,8 +143,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.print_help(sys.stderr)
             return EXIT_USAGE
         if getattr(args, "quiet", False):
-            from adrguard.cli.common import set_quiet
-
             set_quiet(True)
         code: int = args.func(args)
         return code
@@ -173,7 +172,5 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         return EXIT_INTERNAL
     finally:
-        from adrguard.cli.common import resume_commands, set_quiet
-
         resume_commands()
         set_quiet(False)

@@ -11,17 +11,16 @@ import textwrap
 from typing import Any
 
 from adrguard.api import STATUS_CHOICES
+from adrguard.api.agent.surface import Workspace, adr_context, find_adrs, search_adrs
 from adrguard.cli import command_help
 from adrguard.cli.common import add_common, add_format, print_json, quiet
 from adrguard.cli.common import out as print_line
+from adrguard.config import repository_setting
 from adrguard.core.outcome import EXIT_OK
 from adrguard.core.wording import plural
 
 
 def _workspace(args: argparse.Namespace) -> Any:
-    from adrguard.api.agent.surface import Workspace
-    from adrguard.config import repository_setting
-
     repository = repository_setting(args.repository_url, "--repository-url")
     return Workspace.open(args.root, args.config, cache=not args.no_cache, jobs=0,
                           repository=repository)
@@ -150,8 +149,6 @@ def _statuses(values: list[str]) -> list[str]:
 
 
 def run_find(args: argparse.Namespace) -> int:
-    from adrguard.api.agent.surface import find_adrs
-
     data = find_adrs(
         _workspace(args),
         paths=args.paths,
@@ -201,8 +198,6 @@ def _reason(r: dict[str, str]) -> str:
 
 
 def run_context(args: argparse.Namespace) -> int:
-    from adrguard.api.agent.surface import adr_context
-
     data = adr_context(
         _workspace(args),
         identifier=args.id,
@@ -253,8 +248,6 @@ def run_context(args: argparse.Namespace) -> int:
 
 
 def run_search(args: argparse.Namespace) -> int:
-    from adrguard.api.agent.surface import search_adrs
-
     data = search_adrs(_workspace(args), args.query, args.limit)
     found = 0 if data["results"] or data.get("citations") else 1  # like grep: 1 = no match
     if args.format == "json":

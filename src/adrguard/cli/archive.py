@@ -9,6 +9,8 @@ import os
 from pathlib import Path
 from typing import Any
 
+from adrguard.api import write_atomic
+from adrguard.api.archive.lifecycle import check_plan_target, keep
 from adrguard.cli import command_help
 from adrguard.cli.common import add_common, add_format, info, load_config_for, out, write_stdout
 from adrguard.core.errors import UserError
@@ -63,7 +65,6 @@ def register(subparsers: Any) -> None:
 
 
 def run_plan(args: argparse.Namespace) -> int:
-    from adrguard.api.archive.lifecycle import check_plan_target
     from adrguard.api.archive.plan import blocking, dump, make_plan
 
     root, config = load_config_for(args)
@@ -79,16 +80,12 @@ def run_plan(args: argparse.Namespace) -> int:
     plan = result.plan
     text = dump(plan)
     if args.out is not None:
-        from adrguard.api import write_atomic
-
         try:
             write_atomic(args.out, text)
         except OSError as exc:
             raise UserError(f"cannot write {args.out}: {exc.strerror or exc}") from None
         info(f"adrguard: wrote plan {plan['planId'][:12]} to {args.out}")
     if (args.out is not None or args.save) and not blocking(plan):
-        from adrguard.api.archive.lifecycle import keep
-
         kept = keep(root, plan)
         where = os.path.relpath(kept.parent, root) if kept.is_absolute() else kept.parent
         info(f"adrguard: kept plan {plan['planId'][:12]} in {where}: apply it with "

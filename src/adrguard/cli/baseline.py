@@ -6,8 +6,10 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from adrguard.api.baseline import write_baseline
 from adrguard.cli import command_help
 from adrguard.cli.common import add_common, info, load_config_for
+from adrguard.core.errors import UserError
 from adrguard.core.outcome import BASELINE_FILE, EXIT_OK
 from adrguard.core.wording import plural
 
@@ -45,9 +47,6 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from adrguard.api.baseline import write_baseline
-    from adrguard.core.errors import UserError
-
     if args.add and not args.update:
         raise UserError("--add goes with --update (without --update every finding is written)")
     root, config = load_config_for(args)

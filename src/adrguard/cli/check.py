@@ -7,6 +7,11 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from adrguard import api
+from adrguard.api import normalise_status as normalise
+from adrguard.api.pipeline.citation_scan import ASKED
+from adrguard.api.pipeline.corpus import resolve_root
+from adrguard.api.pipeline.targets import longest_first, no_decisions, root_of
 from adrguard.cli import command_help
 from adrguard.cli.common import (
     add_common,
@@ -18,7 +23,9 @@ from adrguard.cli.common import (
     report_formats,
     write_stdout,
 )
+from adrguard.cli.terminal import STATUS_STYLES, Segment, colour_wanted, markdown, page, styled
 from adrguard.core.errors import UserError
+from adrguard.core.model import Status
 from adrguard.core.outcome import (
     BASELINE_FILE,
     EXIT_FINDINGS,
@@ -28,8 +35,13 @@ from adrguard.core.outcome import (
     reaches,
 )
 from adrguard.core.settings import PROFILES
+from adrguard.core.textsafe import neutralise as safe
 from adrguard.core.wording import plural
+from adrguard.pathguard import output_problem
+from adrguard.reporters import NEEDS_CATALOGUE, REPORTERS, default_context
 from adrguard.reporters import formats as output_formats
+from adrguard.reporters.context import decisions_of, summary_line
+from adrguard.reporters.text import render_statistics
 
 if TYPE_CHECKING:
     from adrguard.api.check import CheckResult, Discovery
@@ -270,8 +282,6 @@ def show_claims(claims: Claims) -> None:
 
 def root_lines(found: Discovery) -> list[str]:
     """One line per ADR root: the folder, what it holds, and why it is a root."""
-    from adrguard.api.pipeline.targets import longest_first, root_of
-
     ordered = longest_first(found.roots)
     records: dict[str, int] = {}
     for src in found.sources:
@@ -315,9 +325,6 @@ def after_check(result: CheckResult, *, verbose: int) -> None:
 
 def run_check(args: argparse.Namespace) -> int:
     import datetime as dt
-
-    from adrguard import api
-    from adrguard.cli.terminal import colour_wanted
 
     specs = report_formats(args.format, "check")
     if args.statistics and any(s.path is None and s.name != "text" for s in specs):
@@ -370,8 +377,6 @@ def run_check(args: argparse.Namespace) -> int:
         return EXIT_OK
     report = result.report
     if report.decisions == 0 and result.found is not None:
-        from adrguard.api.pipeline.targets import no_decisions
-
         raise no_decisions(result.found)  # nothing checked is not a pass
     after_check(result, verbose=args.verbose)
     for spec in specs:
@@ -381,12 +386,8 @@ def run_check(args: argparse.Namespace) -> int:
         emit(render(spec.name, report, result.corpus, to_terminal=tty, quiet=quiet()), spec,
              colour=tty, root=root)
     if args.statistics:
-        from adrguard.reporters.text import render_statistics
-
         write_stdout(render_statistics(report, quiet=quiet()))
     elif all(spec.path is not None or spec.name in SILENT for spec in specs):
-        from adrguard.reporters.context import summary_line
-
         info(summary_line(report))
     crashed = report.crashed_rules
     if crashed:  # every report was written; the run is still incomplete: our bug
@@ -406,9 +407,6 @@ SILENT = frozenset({"concise"})
 
 def render(name: str, report: Report, corpus: Corpus, *, to_terminal: bool = False,
            quiet: bool = False) -> str:
-    from adrguard.reporters import NEEDS_CATALOGUE, REPORTERS, default_context
-    from adrguard.reporters.context import decisions_of
-
     ctx = default_context(
         color=to_terminal,
         repo_url=corpus.repository.url if corpus.repository else None,
@@ -432,9 +430,6 @@ STATUS_WORDS = ("accepted", "proposed", "draft", "deprecated", "superseded", "re
 def wanted_statuses(values: list[str], synonyms: Any) -> frozenset[str] | None:
     """``--status`` values -> the status keys to keep (None: every record). A word of the
     log's language is read with the status vocabulary (``angenommen`` -> accepted)."""
-    from adrguard.api import normalise_status as normalise
-    from adrguard.core.model import Status
-
     words = _split(values)
     if not words or any(w.casefold() in ("all", "any") for w in words):
         return None
@@ -455,7 +450,6 @@ def wanted_statuses(values: list[str], synonyms: Any) -> frozenset[str] | None:
 def run_list(args: argparse.Namespace) -> int:
     import json
 
-    from adrguard import api
     from adrguard.api import status_key
     from adrguard.api.lookup import decision_row
 
@@ -490,8 +484,6 @@ def run_list(args: argparse.Namespace) -> int:
     if args.format == "markdown":
         write_stdout(_markdown_table(rows))
         return EXIT_OK
-    from adrguard.cli.terminal import STATUS_STYLES, Segment, colour_wanted, styled
-    from adrguard.core.textsafe import neutralise as safe
 
     width = max(len(safe(r["id"])) for r in rows)
     lines: list[list[Segment]] = []
@@ -528,9 +520,7 @@ def _markdown_table(rows: list[dict[str, Any]]) -> str:
 def run_show(args: argparse.Namespace) -> int:
     import json
 
-    from adrguard import api
     from adrguard.api.lookup import describe, find_decision
-    from adrguard.api.pipeline.citation_scan import ASKED
 
     root, config = load_config_for(args)
     corpus = api.load_with(root, config, citations=ASKED)
@@ -539,8 +529,6 @@ def run_show(args: argparse.Namespace) -> int:
     if args.format == "json":
         write_stdout(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n", "json")
         return EXIT_OK
-    from adrguard.cli.terminal import STATUS_STYLES, Segment, colour_wanted, page, styled
-    from adrguard.core.textsafe import neutralise as safe
 
     def field(label: str, value: str, style: str | None = None) -> list[Segment]:
         return [(f"  {label + ':':<9}", "dim"), (value, style)]
@@ -584,8 +572,6 @@ def run_show(args: argparse.Namespace) -> int:
 
 def _referenced_by(rows: list[dict[str, Any]]) -> list[str]:
     """``show``'s lines for the records that refer to a record and the files that cite it."""
-    from adrguard.core.textsafe import neutralise as safe
-
     records = [r["id"] for r in rows if r["kind"] == "decision"]
     lines = [f"  {'referenced by:':<14} {safe(', '.join(records))}"] if records else []
     cited = [r for r in rows if r["kind"] != "decision"]
@@ -604,8 +590,6 @@ def run_rules(args: argparse.Namespace) -> int:
         from pathlib import Path
 
         from adrguard.api import write_atomic
-        from adrguard.api.pipeline.corpus import resolve_root
-        from adrguard.pathguard import output_problem
 
         pages = catalogue.expected_docs()
         for name, text in pages.items():
@@ -620,7 +604,6 @@ def run_rules(args: argparse.Namespace) -> int:
 
 
 def run_explain(args: argparse.Namespace) -> int:
-    from adrguard.cli.terminal import colour_wanted, markdown
     from adrguard.reporters import catalogue
 
     page = catalogue.explain(args.code)

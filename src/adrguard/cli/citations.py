@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from adrguard.api.citation_answers import report
 from adrguard.cli import command_help
 from adrguard.cli.common import add_common, add_format, load_config_for, print_json
 from adrguard.cli.common import out as print_line
@@ -37,8 +38,6 @@ def register(subparsers: Any) -> None:
 
 
 def run_citations(args: argparse.Namespace) -> int:
-    from adrguard.api.citation_answers import report
-
     root, config = load_config_for(args)
     data = report(root, config, args.id, kind=args.kind, state=args.state)
     if args.format == "json":

@@ -9,8 +9,18 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from adrguard.api.archive.lifecycle import find, states
+from adrguard.api.compaction import analyse_repository, parse_sources
 from adrguard.cli import command_help
-from adrguard.cli.common import add_common, add_format, load_config_for, print_json, write_stdout
+from adrguard.cli.common import (
+    add_common,
+    add_format,
+    load_config_for,
+    out,
+    print_json,
+    write_stdout,
+)
+from adrguard.cli.new import _report
 from adrguard.core.errors import UserError
 from adrguard.core.outcome import EXIT_OK
 from adrguard.core.wording import plural
@@ -131,8 +141,6 @@ def _refuse_unavailable(args: argparse.Namespace) -> None:
 
 
 def run_compaction(args: argparse.Namespace) -> int:
-    from adrguard.api.compaction import analyse_repository
-
     _refuse_unavailable(args)
     if args.action:
         return run_status(args)
@@ -154,8 +162,6 @@ def run_compaction(args: argparse.Namespace) -> int:
 
 def run_status(args: argparse.Namespace) -> int:
     """``compaction status [PLAN-ID]``: the kept plans and what became of each."""
-    from adrguard.api.archive.lifecycle import find, states
-
     if args.sources or args.domain or args.confirm or args.mode or args.dry_run:
         raise UserError("`adrguard compaction status` takes no scope, mode or --confirm: it "
                         "lists the plans")
@@ -189,8 +195,6 @@ def run_consolidate(args: argparse.Namespace) -> int:
 
     from adrguard.api.authoring.consolidate import draft
     from adrguard.api.authoring.write import Request
-    from adrguard.api.compaction import parse_sources
-    from adrguard.cli.new import _report
 
     if args.sources is None or args.domain is not None:
         raise UserError("--mode consolidate takes the records it replaces with --sources "
@@ -213,8 +217,6 @@ def run_consolidate(args: argparse.Namespace) -> int:
 def run_confirm(args: argparse.Namespace) -> int:
     """``compaction --confirm PLAN-ID``: apply a kept plan, as ``archive apply`` does."""
     from adrguard.api.archive.apply import apply
-    from adrguard.api.archive.lifecycle import find
-    from adrguard.cli.common import out
 
     if args.sources or args.domain or args.mode or args.dry_run or args.format != "text":
         raise UserError("--confirm applies the kept plan as it was made: give no scope, mode, "

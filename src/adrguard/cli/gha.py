@@ -25,17 +25,32 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from adrguard import api
+from adrguard.api import GitHubClient, write_atomic
+from adrguard.api import verify as verify_api
+from adrguard.api.graph import build
+from adrguard.api.impact import impact as impact_of
+from adrguard.api.impact import reach_base
 from adrguard.cli import command_help
 from adrguard.cli.common import info
+from adrguard.config import load_config
 from adrguard.core.errors import UserError
 from adrguard.core.findings import Finding, Gate, Report, Severity
 from adrguard.core.model import Location
 from adrguard.core.outcome import EXIT_FINDINGS, EXIT_INTERNAL, EXIT_OK, FAIL_ON, reaches
+from adrguard.core.repository import parse_repository
+from adrguard.core.schemas import load_json
 from adrguard.core.wording import plural, revision
+from adrguard.pathguard import output_problem
+from adrguard.reporters import comment as body
+from adrguard.reporters import decisions_of, default_context
+from adrguard.reporters import verify as reporter
+from adrguard.reporters.comment import Page
+from adrguard.reporters.github import command
+from adrguard.reporters.markdown import escape
 
 if TYPE_CHECKING:
-    from adrguard.api import ApiResult, GitHubClient
-    from adrguard.reporters.comment import Page
+    from adrguard.api import ApiResult
     from adrguard.reporters.context import ReportContext
 
 
@@ -82,8 +97,6 @@ class Settings:
         if not path:
             return {}
         try:
-            from adrguard.core.schemas import load_json
-
             data = load_json(Path(path).read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return {}
@@ -101,8 +114,6 @@ def as_dict(value: Any) -> dict[str, Any]:
 
 
 def notice(message: str, level: str = "notice") -> None:
-    from adrguard.reporters.github import command
-
     sys.stdout.write(command(level, message, title="adrguard") + "\n")
     sys.stdout.flush()
 
@@ -185,8 +196,6 @@ def repository_url(settings: Settings) -> str:
     """The repository this run checks, as ``--repository-url`` takes it:
     ``$GITHUB_SERVER_URL/$GITHUB_REPOSITORY``, with ``/tree/BRANCH`` for the default branch the
     event names. Empty outside a repository's workflow (or for a name that is no repository)."""
-    from adrguard.core.repository import parse_repository
-
     repo = settings.get("GITHUB_REPOSITORY")
     if not repo:
         return ""
@@ -199,8 +208,6 @@ def repository_url(settings: Settings) -> str:
 
 
 def choose_base(settings: Settings, root: Path) -> str | None:
-    from adrguard.api.impact import reach_base
-
     wanted = settings.get("INPUT_BASE")
     branch = ""
     if not wanted:
@@ -325,14 +332,12 @@ def publish_sarif(settings: Settings, written: Path, root: Path) -> Path | None:
     wanted = settings.get("INPUT_SARIF_FILE")
     if not wanted:
         return written
-    from adrguard.api import write_atomic
 
     workspace = Path(settings.get("GITHUB_WORKSPACE") or ".")
     places = [workspace] + ([Path(t)] if (t := settings.get("RUNNER_TEMP")) else [])
     target = Path(wanted)
     if not target.is_absolute():
         target = workspace / target
-    from adrguard.pathguard import output_problem
 
     problem = output_problem(target, root)
     if problem is not None:
@@ -433,8 +438,6 @@ def collect(client: GitHubClient, repo: str, own: int | None) -> tuple[dict[str,
 def prepare_claims(settings: Settings) -> str:
     """Write the claims file when the ``open-pull-requests`` input asks for it; its path, or ""
     (skipped, with a notice saying why)."""
-    from adrguard.api import GitHubClient, write_atomic
-
     if not settings.flag("INPUT_OPEN_PULL_REQUESTS", default=False):
         return ""
     skip = "numbers other open pull requests take (ADR509) are not checked"
@@ -485,8 +488,6 @@ class Verified:
 def _not_verified(what: str, policy: str | None) -> Verified:
     """The section of a verify that did not run (``what``: trusted Markdown); under enforce
     the step fails."""
-    from adrguard.reporters import verify as reporter
-
     enforced = policy == "enforce"
     return Verified(f"{reporter.HEADING}\n\n❌ adrguard verify {what}\n", enforced, True,
                     {"verify-json": "", "verify-policy-failed": str(enforced).lower()})
@@ -496,11 +497,6 @@ def run_verify(settings: Settings, root: Path, out: Path) -> Verified | None:
     """The verify section, or None when the ``verify`` input is off."""
     if not settings.flag("INPUT_VERIFY", default=False):
         return None
-    from adrguard import api
-    from adrguard.api import verify as verify_api
-    from adrguard.config import load_config
-    from adrguard.reporters import verify as reporter
-    from adrguard.reporters.markdown import escape
 
     policy = settings.get("INPUT_VERIFY_POLICY").lower() or None
     config_path = Path(settings.get("INPUT_CONFIG")) if settings.get("INPUT_CONFIG") else None
@@ -520,7 +516,6 @@ def run_verify(settings: Settings, root: Path, out: Path) -> Verified | None:
         return _not_verified(f"hit an internal error: {escape(reason)}. Please report it.",
                              policy)
     target = out / VERIFY_FILE
-    from adrguard.api import write_atomic
 
     write_atomic(target, reporter.render("json", result))
     news = any(r.status in ("violation", "unknown") for r in result.results)
@@ -541,13 +536,6 @@ def run_verify(settings: Settings, root: Path, out: Path) -> Verified | None:
 
 def build_page(settings: Settings, root: Path) -> tuple[Page, ReportContext]:
     """The impact, graph and links the comment and summary show (what can be had)."""
-    from adrguard import api
-    from adrguard.api.graph import build
-    from adrguard.api.impact import impact as impact_of
-    from adrguard.config import load_config
-    from adrguard.reporters import decisions_of, default_context
-    from adrguard.reporters.comment import Page
-
     server = settings.get("GITHUB_SERVER_URL", "https://github.com").rstrip("/")
     repo = settings.get("GITHUB_REPOSITORY")
     run_id = settings.get("GITHUB_RUN_ID")
@@ -587,8 +575,6 @@ def build_page(settings: Settings, root: Path) -> tuple[Page, ReportContext]:
 
 def publish(settings: Settings, root: Path, report: Report, out: Path,
             verified: Verified | None = None) -> None:
-    from adrguard.reporters import comment as body
-
     page, ctx = build_page(settings, root)
     if verified is not None:
         page = replace(page, sections=(verified.section,))
@@ -616,8 +602,6 @@ def publish(settings: Settings, root: Path, report: Report, out: Path,
 
 
 def _client(settings: Settings) -> GitHubClient | None:
-    from adrguard.api import GitHubClient
-
     return GitHubClient.from_env(settings.env)
 
 

@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from adrguard.api import graph as api_graph
 from adrguard.cli import command_help
 from adrguard.cli.common import FormatSpec, add_common, add_format, emit, info, load_config_for
 from adrguard.core.outcome import EXIT_OK
@@ -67,8 +68,6 @@ def register(subparsers: Any) -> None:
 
 
 def run_graph(args: argparse.Namespace) -> int:
-    from adrguard.api import graph as api_graph
-
     root, config = load_config_for(args)
     target = Path(args.output) if args.output else None
     page_dir = (target.parent if target is not None else Path.cwd()).absolute()
@@ -101,8 +100,6 @@ def run_graph(args: argparse.Namespace) -> int:
 
 
 def run_relationships(args: argparse.Namespace) -> int:
-    from adrguard.api import graph as api_graph
-
     root, config = load_config_for(args)
     result = api_graph.relationships(root, config=config, decision=args.id)
     text = result.to_json() if args.format == "json" else result.to_text()

@@ -18,8 +18,20 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from adrguard.api.agent.guard import (
+    Asked,
+    Call,
+    ContentSearch,
+    FileRead,
+    Output,
+    answer,
+    judge,
+    read_payload,
+    render,
+)
 from adrguard.cli import command_help
 from adrguard.core.outcome import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE
+from adrguard.core.textsafe import neutralise
 
 # 2: the guard cannot decide (its configuration cannot be read: ask the person)
 EXIT = {"allow": EXIT_OK, "warn": EXIT_OK, "deny": EXIT_FINDINGS, "ask": EXIT_USAGE}
@@ -79,8 +91,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _generic(args: argparse.Namespace) -> int:
-    from adrguard.api.agent.guard import Asked, Call, ContentSearch, FileRead, Output, judge
-
     asked: Asked
     if args.guard_action == "read":
         asked = FileRead(tuple(args.paths), "", "read")
@@ -90,7 +100,6 @@ def _generic(args: argparse.Namespace) -> int:
                               "rg")
     outcome = judge(Call((asked,), None, args.session, "generic"), args.repo,
                     cache=not args.no_cache)
-    from adrguard.api.agent.guard import render
 
     print(render(outcome.to_json()))
     return EXIT[outcome.answer.value]
@@ -100,8 +109,6 @@ def _hook(args: argparse.Namespace) -> int:
     """The Claude Code hook: every failure is an answer, never a traceback (exit 3 would be a
     non-blocking error there: the call would run unchecked)."""
     try:
-        from adrguard.api.agent.guard import answer, judge, read_payload, render
-
         data = sys.stdin.buffer.read(16 * 1024 * 1024 + 1)
         call = read_payload(data)
         if args.session and call.session is None:
@@ -113,8 +120,6 @@ def _hook(args: argparse.Namespace) -> int:
             sys.stdout.flush()
         return EXIT_OK
     except Exception as exc:
-        from adrguard.core.textsafe import neutralise
-
         print(f"adrguard read guard failed ({type(exc).__name__}: {neutralise(str(exc))}); "
               "the call is blocked because it could not be judged", file=sys.stderr)
         return EXIT_USAGE

@@ -7,12 +7,14 @@ import os
 from typing import Any
 
 from adrguard.api import STATUS_CHOICES, configured_statuses, statuses_from
+from adrguard.api.impact import impact
 from adrguard.cli import command_help
-from adrguard.cli.common import add_common, emit, info, report_formats
+from adrguard.cli.common import add_common, emit, info, load_config_for, report_formats
 from adrguard.core.errors import UserError
 from adrguard.core.options import Options
 from adrguard.core.outcome import EXIT_OK
 from adrguard.reporters import formats as output_formats
+from adrguard.reporters.impact import render
 
 NULL_SHA = "0" * 40
 
@@ -67,10 +69,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _report(args: argparse.Namespace, base: str, head: str | None) -> int:
-    from adrguard.api.impact import impact
-    from adrguard.cli.common import load_config_for
-    from adrguard.reporters.impact import render
-
     specs = report_formats(args.format, "impact")
     root, config = load_config_for(args)
     wanted = statuses(args.status, config.options)

@@ -6,6 +6,9 @@ import argparse
 import difflib
 from typing import TYPE_CHECKING, Any
 
+from adrguard import api
+from adrguard.api import generated
+from adrguard.api.pipeline.sources import hook_has_work
 from adrguard.cli import command_help
 from adrguard.cli.common import (
     add_common,
@@ -110,8 +113,6 @@ def _load(args: argparse.Namespace) -> tuple[Path, Config, Corpus]:
 
 
 def _corpus(args: argparse.Namespace, root: Path, config: Config) -> Corpus:
-    from adrguard import api
-
     # as a hook: what the commit holds; by hand: untracked records too, like `check`
     corpus = api.load_with(root, config, untracked=not getattr(args, "hook", False))
     if args.verbose:
@@ -123,16 +124,12 @@ def _corpus(args: argparse.Namespace, root: Path, config: Config) -> Corpus:
 
 
 def run_index(args: argparse.Namespace) -> int:
-    from adrguard.api import generated
-
     if (args.init or args.exit_non_zero_on_fix) and not args.write:
         raise UserError("--init and --exit-non-zero-on-fix go with --write")
     if args.files and not args.hook:
         raise UserError("index takes no FILE arguments (they are for --hook)")
     root, config = load_config_for(args)
     if args.hook:
-        from adrguard.api.pipeline.sources import hook_has_work
-
         why = hook_has_work(root, config, args.files)
         if why is not None:
             info(f"adrguard: {why}")
@@ -203,8 +200,6 @@ def _check(states: list[IndexState]) -> int:
 
 
 def run_current(args: argparse.Namespace) -> int:
-    from adrguard.api import generated
-
     root, config, corpus = _load(args)
     if args.current_command == "stamp":
         for w in generated.stamp_current(root, config, corpus, args.adr_root):

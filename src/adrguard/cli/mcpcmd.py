@@ -8,17 +8,19 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from adrguard.api.agent.surface import Limits
 from adrguard.cli import command_help
 from adrguard.cli.common import add_common
+from adrguard.config import repository_setting
 from adrguard.core.errors import UserError
 from adrguard.core.outcome import EXIT_OK
+from adrguard.core.schemas import load_schema
+from adrguard.mcp import INSTALL_HINT, available
 
 
 def tool_names() -> list[str]:
     """The tools the server offers, in its order, from the schema the server publishes
     (``schemas/mcp-tools.schema.json``, generated from the registry; read without the SDK)."""
-    from adrguard.core.schemas import load_schema
-
     return list(load_schema("mcp-tools.schema.json")["tools"])
 
 
@@ -72,8 +74,6 @@ def register(subparsers: Any) -> None:
 def limits(args: argparse.Namespace) -> Any:
     from dataclasses import replace
 
-    from adrguard.api.agent.surface import Limits
-
     out = Limits()
     for name in ("max_records", "max_response_bytes", "max_units", "max_chars"):
         value = getattr(args, name)
@@ -90,12 +90,9 @@ def limits(args: argparse.Namespace) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
-    from adrguard.mcp import INSTALL_HINT, available
-
     if not available():
         raise UserError(f"the MCP server needs the mcp package: {INSTALL_HINT}")
     chosen = limits(args)
-    from adrguard.config import repository_setting
 
     repository = repository_setting(args.repository_url, "--repository-url")
     import logging

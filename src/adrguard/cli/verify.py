@@ -10,11 +10,13 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from adrguard.api import verify as api
 from adrguard.cli import command_help
 from adrguard.cli.common import add_common, emit, info, load_config_for, report_formats
 from adrguard.core.outcome import EXIT_FINDINGS, EXIT_OK
 from adrguard.core.wording import plural
 from adrguard.reporters import formats as output_formats
+from adrguard.reporters import verify as reporter
 
 
 def register(subparsers: Any) -> None:
@@ -63,9 +65,6 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from adrguard.api import verify as api
-    from adrguard.reporters import verify as reporter
-
     root, config = load_config_for(args)
     if args.audit:
         specs = report_formats(args.format, "verify-audit")

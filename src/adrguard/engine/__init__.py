@@ -45,6 +45,7 @@ import msgspec
 
 from adrguard.config import Config
 from adrguard.core.cancel import Token, checkpoint
+from adrguard.core.errors import UserError
 from adrguard.core.findings import (
     INTERNAL_ERROR,
     Crash,
@@ -55,6 +56,7 @@ from adrguard.core.findings import (
 )
 from adrguard.core.gate import suppress
 from adrguard.core.model import ChangeSet, Corpus, Decision, Location
+from adrguard.engine.contain import run_contained
 from adrguard.rules import CATALOGUE, BaseRule, Catalogue, RuleContext
 
 if TYPE_CHECKING:  # read only with --against (ADR509)
@@ -180,8 +182,6 @@ def check_selectors(config: Config, catalogue: Catalogue = CATALOGUE) -> None:
     accepted."""
     import difflib
 
-    from adrguard.core.errors import UserError
-
     known = catalogue.known()
     groups: list[tuple[str, tuple[str, ...]]] = [
         ("select", config.select),
@@ -205,8 +205,6 @@ def check_selectors(config: Config, catalogue: Catalogue = CATALOGUE) -> None:
 
 def _check(rule: type[BaseRule], ctx: RuleContext) -> list[Finding]:
     """The rule's findings; a crash becomes an ADR000 finding (:mod:`adrguard.engine.contain`)."""
-    from adrguard.engine.contain import run_contained
-
     return run_contained(rule, ctx)
 
 

@@ -37,6 +37,7 @@ from adrguard.core.cancel import Token
 from adrguard.core.repository import Repository
 from adrguard.mcp import errors
 from adrguard.mcp.contract import Tool, validate
+from adrguard.mcp.registry import check, registered
 
 log = logging.getLogger("adrguard.mcp")
 
@@ -56,8 +57,6 @@ class Handlers:
     """The server's tools for one workspace."""
 
     def __init__(self, workspace: Workspace, tools: Sequence[Tool]) -> None:
-        from adrguard.mcp.registry import check
-
         check(tools)
         self.ws = workspace
         self.tools = {t.name: t for t in tools}
@@ -161,8 +160,6 @@ class Handlers:
 def build_server(workspace: Workspace, tools: Sequence[Tool] | None = None) -> Server[Any]:
     """A server whose tools (default: every tool of :mod:`adrguard.mcp.registry`) answer for
     ``workspace``'s repository."""
-    from adrguard.mcp.registry import registered
-
     handlers = Handlers(workspace, registered() if tools is None else tools)
     return Server(
         "adrguard",

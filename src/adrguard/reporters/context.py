@@ -15,8 +15,10 @@ from typing import TYPE_CHECKING
 import msgspec
 from msgspec.structs import replace
 
+from adrguard import __version__
 from adrguard.core.findings import Finding, Report, Severity, Summary, fingerprint
 from adrguard.core.wording import plural
+from adrguard.rules import ALL_RULES
 
 if TYPE_CHECKING:
     from adrguard.core.model import Corpus
@@ -101,12 +103,8 @@ def default_context(
     """The context for this build of adrguard: every registered rule, the package version.
     ``catalogue=False`` leaves the rule catalogue out (and the rules unimported): enough for
     every format but those in ``adrguard.reporters.NEEDS_CATALOGUE``."""
-    from adrguard import __version__
-
     rules: tuple[type[BaseRule], ...] = ()
     if catalogue:
-        from adrguard.rules import ALL_RULES
-
         rules = tuple(ALL_RULES)
     ctx = context_for(rules, __version__, color=color, repo_url=repo_url, decisions=decisions)
     return replace(ctx, quiet=True) if quiet else ctx

@@ -10,6 +10,7 @@ import json
 from typing import Any
 
 from adrguard.core.findings import Finding, Gate, Report
+from adrguard.core.textsafe import json_safe
 from adrguard.reporters.context import ReportContext, clean, finding_fingerprint, position
 
 SCHEMA_VERSION = 1
@@ -91,8 +92,6 @@ def report_data(report: Report, ctx: ReportContext) -> dict[str, Any]:
 def dumps(data: Any) -> str:
     """The one JSON style of adrguard's machine outputs (control, bidi and workflow-command
     characters escaped the JSON way: :func:`adrguard.core.textsafe.json_safe`)."""
-    from adrguard.core.textsafe import json_safe
-
     return json_safe(_encode(data) + "\n")
 
 

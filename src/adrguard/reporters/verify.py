@@ -21,6 +21,7 @@ from adrguard.core.fitness.result import (
     RuleResult,
     Verification,
     decision_name,
+    shown_value,
     to_json,
 )
 from adrguard.reporters.context import clean
@@ -79,8 +80,6 @@ def _item_text(i: Item) -> str:
     if i.pointer is not None:
         bits.append(i.pointer or "(document)")
     if i.has_value:
-        from adrguard.core.fitness.result import shown_value
-
         copied, value, summary = shown_value(i.value)
         bits.append(f"= {dumps(value).strip()}" if copied else f"= {summary}")
     if i.text is not None:

@@ -27,6 +27,7 @@ from typing import Any
 
 from adrguard.core.guard.calls import Asked, Call, ContentSearch, FileRead, ShellCommand
 from adrguard.core.guard.policy import Answer, Output
+from adrguard.core.schemas import load_json  # bounded depth, like every JSON input
 from adrguard.core.textsafe import json_safe
 
 EVENT = "PreToolUse"
@@ -41,8 +42,6 @@ def read_payload(data: bytes) -> Call:
     if len(data) > MAX_PAYLOAD:
         return Call(problem=f"malformed hook payload: more than {MAX_PAYLOAD:,} bytes")
     try:
-        from adrguard.core.schemas import load_json  # bounded depth, like every JSON input
-
         payload = load_json(data.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError) as exc:
         return Call(problem=f"malformed hook payload: not JSON ({_short(exc)})")

@@ -21,6 +21,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from adrguard import __version__
+from adrguard.adapters import cache
+from adrguard.adapters.cache import key
+from adrguard.adapters.files import plan_layout
+from adrguard.adapters.git import state_digest
+from adrguard.config import load_config
+from adrguard.configfile import read_config_file, tool_table
 from adrguard.core.errors import UserError
 from adrguard.core.guard.layout import LogLayout
 from adrguard.core.guard.policy import Mode
@@ -85,8 +91,6 @@ def _config_file(top: Path) -> _ConfigFile:
     """The first configuration file (``.adrguard.toml``, else ``[tool.adrguard]`` of
     pyproject.toml) as bytes and as a table; refused like :func:`adrguard.config.find_config`
     refuses it (a symlink out of the repository, not a file, too large, not TOML)."""
-    from adrguard.configfile import read_config_file, tool_table
-
     for name in (".adrguard.toml", "pyproject.toml"):
         path = top / name
         if not (path.is_file() or path.is_symlink()):
@@ -124,8 +128,6 @@ def _cache_folder(table: dict[str, Any], top: Path) -> Path | None:
     configuration only inside the user's cache folder); none when the configuration or
     ``ADRGUARD_NO_CACHE`` turns the cache off, or when the folder cannot be used (a guard
     without a cache still judges every call)."""
-    from adrguard.adapters import cache
-
     setting = table.get("cache-dir")
     try:
         return cache.folder_for(table.get("cache") is not False,
@@ -138,15 +140,11 @@ def _cache_folder(table: dict[str, Any], top: Path) -> Path | None:
 def _open(folder: Path | None) -> Store | None:
     if folder is None:
         return None
-    from adrguard.adapters import cache
 
     return cache.Store.open(folder)
 
 
 def _key(top: Path, found: _ConfigFile) -> str | None:
-    from adrguard.adapters.cache import key
-    from adrguard.adapters.git import state_digest
-
     repo = next((d for d in (top, *top.parents) if (d / ".git").exists()), None)
     digest = state_digest(repo) if repo is not None else None
     if digest is None:
@@ -156,8 +154,6 @@ def _key(top: Path, found: _ConfigFile) -> str | None:
 
 
 def _build(top: Path, found: _ConfigFile, store: Store | None) -> tuple[Setup, list[str]]:
-    from adrguard.config import load_config
-
     mode = configured_mode(found.table)
     try:
         config = load_config(top)
@@ -167,7 +163,6 @@ def _build(top: Path, found: _ConfigFile, store: Store | None) -> tuple[Setup, l
     source = config.source
     if mode is Mode.OFF:
         return Setup(mode, LogLayout(()), source), []
-    from adrguard.adapters.files import plan_layout
 
     try:
         plan = plan_layout(top, config, store)

@@ -42,6 +42,7 @@ from adrguard.config import Config
 from adrguard.core.agent import context as ctx_mod
 from adrguard.core.agent import judge, retrieval, selectors
 from adrguard.core.errors import UserError
+from adrguard.core.graph import graph as graph_mod
 from adrguard.core.impact.analysis import STATUS_CHOICES, configured_statuses, status_key
 from adrguard.core.impact.mapping import Manifest, ManifestError, manifest_of
 from adrguard.core.model import Corpus, Decision
@@ -207,7 +208,6 @@ def adr_context(
         seeds = [(d, "requested")]
         from adrguard.core.agent.succession import succession as chain_of
         from adrguard.core.agent.succession import to_json
-        from adrguard.core.graph import graph as graph_mod
 
         chain = chain_of(graph_mod.build(corpus), d)
         succession = to_json(chain)

@@ -19,9 +19,14 @@ import os
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from adrguard import __version__
 from adrguard.adapters.guard.claude import answer as answer
 from adrguard.adapters.guard.claude import read_payload as read_payload
 from adrguard.adapters.guard.claude import render as render
+from adrguard.adapters.guard.paths import Resolver
+from adrguard.adapters.guard.session import Session, SessionError
+from adrguard.adapters.guard.setup import SetupError, load_setup
+from adrguard.core.guard import receipts
 from adrguard.core.guard.calls import Asked as Asked
 from adrguard.core.guard.calls import Call as Call
 from adrguard.core.guard.calls import ContentSearch as ContentSearch
@@ -42,6 +47,8 @@ from adrguard.core.guard.policy import (
 from adrguard.core.guard.policy import (
     Output as Output,
 )
+from adrguard.core.guard.shell import ShellRead, ShellSearch, Unparsable, read_command
+from adrguard.core.textsafe import neutralise
 
 SCHEMA_VERSION = 1  # of the JSON line of `adrguard guard read|search` (schemas/guard.schema.json)
 
@@ -82,7 +89,6 @@ def judge(call: Call, repo: Path | None = None, *, cache: bool = True) -> Outcom
     call's working directory). ``cache``: False neither reads nor writes the cache folder."""
     cwd = os.path.abspath(call.cwd) if call.cwd else os.getcwd()
     top = _top(repo, cwd)
-    from adrguard.adapters.guard.setup import SetupError, load_setup
 
     try:
         setup, folder = load_setup(top, cache=cache)
@@ -97,8 +103,6 @@ def judge(call: Call, repo: Path | None = None, *, cache: bool = True) -> Outcom
         return _cannot_judge(mode, call, call.problem, source=setup.source)
     degraded: list[str] = [call.note] if call.note else []
     try:
-        from adrguard.adapters.guard.paths import Resolver
-
         resolver = Resolver(str(top), setup.layout)
         requests, not_judged = _requests(call, resolver, cwd)
         session = _session(folder, call.session, degraded)
@@ -120,9 +124,6 @@ def _top(repo: Path | None, cwd: str) -> Path:
 
 
 def _bug(exc: BaseException) -> str:
-    from adrguard import __version__
-    from adrguard.core.textsafe import neutralise
-
     return (f"internal error {type(exc).__name__}: {neutralise(str(exc))} (a bug in adrguard "
             f"{__version__}: please report it)")
 
@@ -167,8 +168,6 @@ def _needs_judging(call: Call) -> bool:
         if isinstance(asked, ContentSearch) and asked.output is Output.CONTENT:
             return True
         if isinstance(asked, ShellCommand):
-            from adrguard.core.guard.shell import ShellSearch, Unparsable, read_command
-
             try:
                 reading = read_command(asked.command)
             except Unparsable:
@@ -197,8 +196,6 @@ def _requests(
             requests.append(Search(scopes, here, asked.globs, asked.types, asked.types_not,
                                    asked.output, asked.pattern, asked.tool))
         else:
-            from adrguard.core.guard.shell import ShellRead, Unparsable, read_command
-
             try:
                 reading = read_command(asked.command)
             except Unparsable as exc:
@@ -243,7 +240,6 @@ def _session(folder: Path | None, session_id: str | None, degraded: list[str]) -
         return None
     if folder is None:
         return None  # the cache is off (a choice, not a failure): no counters, hints repeat
-    from adrguard.adapters.guard.session import Session, SessionError
 
     try:
         session = Session.open(folder, session_id)
@@ -256,8 +252,6 @@ def _session(folder: Path | None, session_id: str | None, degraded: list[str]) -
 
 
 def _save(session: Any, degraded: list[str]) -> dict[str, Any] | None:
-    from adrguard.adapters.guard.session import SessionError
-
     try:
         session.save()
     except SessionError as exc:
@@ -275,7 +269,6 @@ def archived_read(mode: str, path: str, archived: bool, history: bool) -> dict[s
     ``history``; in ``warn`` mode the receipt comes with the content. Empty otherwise."""
     if not archived or mode == Mode.OFF.value:
         return {}
-    from adrguard.core.guard import receipts
 
     receipt = receipts.for_record(path)
     message = (f"{path} is an archived decision record (history, not what holds now): "

@@ -23,16 +23,15 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from adrguard.adapters.cache import Answers
+from adrguard.api.pipeline.records import open_store
 from adrguard.config import Config
 from adrguard.core.agent import judge
 from adrguard.core.agent.retrieval import Hit, Narrowed, explain
 from adrguard.core.cancel import Token, checkpoint
 from adrguard.core.impact.analysis import status_key
-
-if TYPE_CHECKING:
-    from adrguard.adapters.cache import Answers
 
 KEYWORD = "keyword"
 AI = "ai"
@@ -185,9 +184,6 @@ def _keyword(step: judge.Plan, meta: dict[str, Any]) -> Judged:
 def _answers_store(config: Config, root: Path) -> Answers | None:
     """The answer cache in the record cache's folder (same policy: off with ``--no-cache``,
     ``cache = false`` or ``ADRGUARD_NO_CACHE``; never inside the repository)."""
-    from adrguard.adapters.cache import Answers
-    from adrguard.api.pipeline.records import open_store
-
     store = open_store(config, root)
     return None if store is None else Answers(store)
 

@@ -26,8 +26,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from adrguard.adapters.files import Discovery
+from adrguard.adapters.source import WorkTree
 from adrguard.api.lookup import decision_row, find_decision
-from adrguard.config import Config
+from adrguard.api.pipeline.citation_scan import ASKED, scan_found, with_citations
+from adrguard.api.pipeline.corpus import corpus_of, resolve_root
+from adrguard.api.pipeline.records import open_store
+from adrguard.config import Config, load_config
 from adrguard.core.agent import context as ctx_mod
 from adrguard.core.cancel import Token, checkpoint
 from adrguard.core.errors import UserError
@@ -126,8 +130,6 @@ class Workspace:
         jobs: int = 1,
         repository: Repository | None = None,
     ) -> Workspace:
-        from adrguard.api.pipeline.corpus import resolve_root
-
         return cls(resolve_root(root), config_path, limits or Limits(), cache, jobs, repository)
 
     def for_call(self, token: Token) -> Workspace:
@@ -150,8 +152,6 @@ class Workspace:
 
     def config(self) -> Config:
         """The configuration as the files say now; a broken one is a :class:`ConfigurationError`."""
-        from adrguard.config import load_config
-
         try:
             config = load_config(self.root, self.config_path).with_overrides(
                 jobs=self.jobs, repository=self.repository)
@@ -172,10 +172,6 @@ class Workspace:
         so a large repository is parsed once, not once per request. ``citations``: also scan
         the other files for citations of decisions, on every call (any file may have changed;
         each file's scan is cached: :mod:`adrguard.api.pipeline.citation_scan`)."""
-        from adrguard.adapters.source import WorkTree
-        from adrguard.api.pipeline.corpus import corpus_of
-        from adrguard.api.pipeline.records import open_store
-
         with self.locked():  # one load at a time
             config = self.config()
             store = open_store(config, self.root)
@@ -207,8 +203,6 @@ def _with_citations(
     cancel: Token | None,
 ) -> Corpus:
     """``corpus`` with the citations in the work tree's other files (issue 19)."""
-    from adrguard.api.pipeline.citation_scan import ASKED, scan_found, with_citations
-
     return with_citations(corpus, scan_found(found, config, corpus, store, root, ASKED, cancel))
 
 

@@ -24,11 +24,22 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from adrguard.adapters.git import add, forget, git_dir
+from adrguard.adapters.git import move as git_mv
+from adrguard.adapters.write import Busy, exclusive, write_atomic, write_in_repo
+from adrguard.api.archive.lifecycle import keep
+from adrguard.api.archive.plan import make_plan
+from adrguard.api.generated import current_states, current_texts, write_indexes
+from adrguard.api.pipeline.corpus import load_with
 from adrguard.config import Config
 from adrguard.core.compaction import plan as plans
 from adrguard.core.compaction.moves import sha256
 from adrguard.core.errors import UserError
+from adrguard.core.generated import current, manifest
+from adrguard.core.generated.region import content_sha256, join_root
+from adrguard.core.schemas import load_json, validator
 from adrguard.core.wording import plural
+from adrguard.pathguard import read_problem, write_problem
 
 LOG_SCHEMA = "archive-log.schema.json"
 PLAN_SCHEMA = "archive-plan.schema.json"
@@ -46,8 +57,6 @@ class Outcome:
 
 def read_plan(path: Path) -> dict[str, Any]:
     """A plan file, checked: JSON, its schema, and an id that matches its content."""
-    from adrguard.core.schemas import load_json, validator
-
     try:
         data = load_json(path.read_bytes().decode("utf-8"))
     except OSError as exc:
@@ -77,8 +86,6 @@ class Log:
             "originals": {}, "created": [], "createdDirs": [], "after": {},
         }
         if self.path.is_file():
-            from adrguard.core.schemas import load_json, validator
-
             try:
                 loaded = load_json(self.path.read_bytes().decode("utf-8"))
             except (OSError, UnicodeDecodeError, ValueError) as exc:
@@ -90,8 +97,6 @@ class Log:
 
     @staticmethod
     def place(root: Path, plan_id: str) -> Path:
-        from adrguard.adapters.git import git_dir
-
         return git_dir(root) / "adrguard" / "archive" / f"{plan_id}.json"
 
     @property
@@ -99,8 +104,6 @@ class Log:
         return str(self.data["state"])
 
     def save(self, state: str | None = None) -> None:
-        from adrguard.adapters.write import write_atomic
-
         if state is not None:
             self.data["state"] = state
         self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -117,8 +120,6 @@ class Log:
 def _read(root: Path, rel: str) -> bytes | None:
     """A regular file's bytes (None: absent); a symlink is refused, and so is a path the
     path guard refuses (:func:`adrguard.pathguard.read_problem`)."""
-    from adrguard.pathguard import read_problem
-
     why = read_problem(root, rel)
     if why is not None:
         raise UserError(f"refusing to read {rel}: {why}")
@@ -136,8 +137,6 @@ def _read(root: Path, rel: str) -> bytes | None:
 
 
 def _write(root: Path, rel: str, data: bytes) -> None:
-    from adrguard.adapters.write import write_in_repo
-
     try:
         write_in_repo(root, rel, data)
     except OSError as exc:
@@ -151,8 +150,6 @@ def apply(root: Path, config: Config, plan_path: Path, *, hook: Step | None = No
     """Apply the plan at ``plan_path`` (see the module docstring). ``hook`` is called with
     each step's name once the step is done and logged (tests stop a run there). One process at
     a time applies or restores a plan: the others stop at once (:func:`_locked`)."""
-    from adrguard.api.archive.lifecycle import keep
-
     plan = read_plan(plan_path)
     with _locked(root, plan["planId"], "apply"):
         keep(root, plan)  # `compaction status` lists it, `--confirm` finds it
@@ -163,8 +160,6 @@ def apply(root: Path, config: Config, plan_path: Path, *, hook: Step | None = No
 def _locked(root: Path, plan_id: str, action: str) -> Iterator[None]:
     """The lock of a plan's recovery log (``<planId>.lock`` beside it), held while apply or
     restore runs; a second process says so and stops (exit 2) instead of racing the first."""
-    from adrguard.adapters.write import Busy, exclusive
-
     lock = Log.place(root, plan_id).with_suffix(".lock")
     try:
         with exclusive(lock):
@@ -223,8 +218,6 @@ def _apply(root: Path, config: Config, plan: dict[str, Any], plan_path: Path,
 
 def _same_plan(root: Path, config: Config, plan: dict[str, Any]) -> None:
     """Make the plan again from the repository: the same plan, or stop and say what changed."""
-    from adrguard.api.archive.plan import make_plan
-
     blocking = plans.blocking(plan)
     if blocking:
         first = blocking[0]
@@ -285,13 +278,10 @@ def _check_states(root: Path, plan: dict[str, Any], log: Log) -> None:
 
 
 def _move(root: Path, move: dict[str, str], log: Log, hook: Step | None) -> None:
-    from adrguard.adapters.git import move as git_mv
-
     step = f"move {move['from']}"
     if step in log.data["done"] or (root / move["to"]).exists():
         log.mark(step, None)
         return
-    from adrguard.pathguard import write_problem
 
     why = write_problem(root, move["to"])
     if why is not None:
@@ -329,9 +319,6 @@ def _rewrite(root: Path, rw: dict[str, Any], log: Log, hook: Step | None) -> Non
 def _index(
     root: Path, config: Config, plan: dict[str, Any], log: Log, hook: Step | None
 ) -> list[str]:
-    from adrguard.api.generated import write_indexes
-    from adrguard.api.pipeline.corpus import load_with
-
     if not plan["index"]:
         return []
     for change in plan["index"]:
@@ -340,7 +327,6 @@ def _index(
             log.data["created"].append(change["path"])
     log.save()
     written = write_indexes(root, config, load_with(root, config)).written
-    from adrguard.adapters.git import add
 
     # an index the move creates is staged like the moved records (never left untracked)
     add(root, [p for p in log.data["created"] if _read(root, p) is not None])
@@ -355,9 +341,6 @@ def _index(
 
 def _manifest_of(config: Config, view: str) -> str:
     """The manifest path of the view ``view`` (the view's folder is its root)."""
-    from adrguard.core.generated import current
-    from adrguard.core.generated.region import join_root
-
     cfg = current.settings(config.options)
     root = view[: -len(cfg.view)].rstrip("/") if view.endswith(cfg.view) else ""
     return join_root(root or ".", cfg.manifest)
@@ -366,9 +349,6 @@ def _manifest_of(config: Config, view: str) -> str:
 def _fresh_manifests(root: Path, config: Config, plan: dict[str, Any], log: Log) -> list[str]:
     """The manifests of the views the plan touches that are fresh before the move (their
     bytes are kept in the recovery log, which a pure move may update)."""
-    from adrguard.api.generated import current_states
-    from adrguard.api.pipeline.corpus import load_with
-
     touched = {c["view"] for c in plan["current"]}
     if not touched:
         return []
@@ -388,11 +368,6 @@ def _current(root: Path, config: Config, plan: dict[str, Any], log: Log,
     link rewrite, their new hashes; it is written only when the view is then fresh (anything
     else a person reviews: the view stays stale, as the plan said). Returns the manifests
     written."""
-    from adrguard.api.generated import current_texts
-    from adrguard.api.pipeline.corpus import load_with
-    from adrguard.core.generated import current, manifest
-    from adrguard.core.generated.region import content_sha256
-
     step = "current"
     fresh = log.data.get("currentFresh", [])
     if step in log.data["done"] or not fresh:
@@ -435,8 +410,6 @@ def restore(root: Path, plan_path: Path, *, hook: Step | None = None) -> Outcome
 
 
 def _restore(root: Path, plan: dict[str, Any], hook: Step | None) -> Outcome:
-    from adrguard.adapters.git import move as git_mv
-
     pid = plan["planId"]
     log = Log(root, pid)
     if log.state == "new":
@@ -448,7 +421,6 @@ def _restore(root: Path, plan: dict[str, Any], hook: Step | None) -> Outcome:
     _check_restorable(root, plan, log, originals)
     log.save("restoring")
     lines: list[str] = []
-    from adrguard.adapters.git import forget
 
     forget(root, log.data["created"])  # apply staged them
     for path in log.data["created"]:

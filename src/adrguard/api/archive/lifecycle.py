@@ -27,7 +27,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from adrguard.adapters.git import git_dir, is_ignored
+from adrguard.adapters.write import write_atomic
 from adrguard.core.errors import UserError
+from adrguard.pathguard import is_inside, output_problem
 
 STATES = ("planned", "applied", "restored", "failed")
 _ID = re.compile(r"^[0-9a-f]{64}$")
@@ -35,15 +38,12 @@ _ID = re.compile(r"^[0-9a-f]{64}$")
 
 def folder(root: Path) -> Path:
     """Where plans are kept: ``<git dir>/adrguard/archive/plans``."""
-    from adrguard.adapters.git import git_dir
-
     return git_dir(root) / "adrguard" / "archive" / "plans"
 
 
 def keep(root: Path, plan: dict[str, Any]) -> Path:
     """Keep ``plan`` (a checked plan) in the git folder, atomically; the same plan kept twice
     is one file."""
-    from adrguard.adapters.write import write_atomic
     from adrguard.core.compaction.plan import dump
 
     target = folder(root) / f"{plan['planId']}.json"
@@ -159,9 +159,6 @@ __all__: Sequence[str] = ("STATES", "PlanState", "find", "folder", "keep", "stat
 def check_plan_target(root: Path, target: Path) -> None:
     """``archive plan --out``: a plan file goes outside the work tree, in the git folder, or
     where git ignores it (a :class:`UserError` otherwise)."""
-    from adrguard.adapters.git import git_dir, is_ignored
-    from adrguard.pathguard import is_inside, output_problem
-
     problem = output_problem(target, root)
     if problem is not None:
         raise UserError(f"--out {target}: {problem}")

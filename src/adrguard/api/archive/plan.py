@@ -19,7 +19,13 @@ from pathlib import Path
 from typing import Any
 
 from adrguard.adapters.files import Discovery
-from adrguard.adapters.source import WorkTree
+from adrguard.adapters.git import tracked
+from adrguard.adapters.reading import read_bytes
+from adrguard.adapters.source import Rearranged, WorkTree
+from adrguard.api.check import CheckRequest, run_check
+from adrguard.api.compaction import blocker_findings
+from adrguard.api.generated import current_states
+from adrguard.api.lookup import find_decision
 from adrguard.api.pipeline.corpus import corpus_of, read_source
 from adrguard.config import Config
 from adrguard.core.compaction import plan as plans
@@ -30,6 +36,7 @@ from adrguard.core.compaction.moves import (
     Issue,
     Mover,
     Rewrite,
+    apply_edits,
     archive_name,
     mirror_units,
     plan_rewrites,
@@ -44,6 +51,7 @@ from adrguard.core.generated import current, index
 from adrguard.core.generated.region import MARK_END, MARK_START
 from adrguard.core.graph.graph import build
 from adrguard.core.model import Corpus, Decision
+from adrguard.pathguard import write_problem
 
 MARKDOWN = (".md", ".markdown")
 # Text files that may name a record by path but are not rewritten (site navigation, configs).
@@ -62,10 +70,6 @@ class PlanResult:
 
 def make_plan(root: Path, config: Config, keys: Sequence[str]) -> PlanResult:
     """The archive plan for the records ``keys`` name (ids, numbers or paths)."""
-    from adrguard.api.compaction import blocker_findings
-    from adrguard.api.generated import current_states
-    from adrguard.api.lookup import find_decision
-
     if not keys:
         raise UserError("name the records to archive: adrguard archive plan ID...")
     found, corpus = read_source(WorkTree(root, untracked=True), config)
@@ -117,9 +121,6 @@ def make_plan(root: Path, config: Config, keys: Sequence[str]) -> PlanResult:
 def _move_conflicts(
     root: Path, found: Discovery, mover: Mover, units: dict[str, str]
 ) -> list[Issue]:
-    from adrguard.adapters.git import tracked
-    from adrguard.pathguard import write_problem
-
     out: list[Issue] = []
     if not found.uses_git:
         out.append(Issue("no-git", ".", 1, "not a git work tree: an archive move is made with "
@@ -160,8 +161,6 @@ def _markdown_with_links(
     root: Path, config: Config, found: Discovery, mover: Mover
 ) -> tuple[dict[str, bytes], list[Issue]]:
     """The markdown files that may link to a moved file (they name it), and the moved ones."""
-    from adrguard.adapters.reading import read_bytes
-
     needles = _needles(mover)
     real = os.path.realpath(root)
     texts: dict[str, bytes] = {}
@@ -187,8 +186,6 @@ def _markdown_with_links(
 
 def _outside_generated(rewrites: list[Rewrite]) -> list[Rewrite]:
     """Edits inside a generated INDEX region are left out: the index is regenerated."""
-    from adrguard.core.compaction.moves import apply_edits
-
     out: list[Rewrite] = []
     for rw in rewrites:
         start = rw.before.find(MARK_START.encode())
@@ -202,8 +199,6 @@ def _outside_generated(rewrites: list[Rewrite]) -> list[Rewrite]:
 
 
 def _mentions(root: Path, config: Config, found: Discovery, mover: Mover) -> list[Issue]:
-    from adrguard.adapters.reading import read_bytes
-
     needles = {p.rsplit("/", 1)[-1] for p in mover.files if p.lower().endswith(MARKDOWN)}
     real = os.path.realpath(root)
     out: list[Issue] = []
@@ -227,8 +222,6 @@ def _after(
     root: Path, config: Config, found: Discovery, corpus: Corpus, mover: Mover,
     rewrites: Sequence[Rewrite],
 ) -> tuple[Discovery, Corpus]:
-    from adrguard.adapters.source import Rearranged
-
     source = Rearranged(root, found, mover.files, {rw.path: rw.after for rw in rewrites})
     after_found = source.discover(config)
     return after_found, corpus_of(after_found, config, None, corpus)
@@ -282,8 +275,6 @@ def _new_findings(corpus: Corpus, after: Corpus, config: Config, mover: Mover) -
     (a URL is never rewritten); one at another ref never names the work tree."""
     from msgspec.structs import replace
 
-    from adrguard.api.check import CheckRequest, run_check
-
     corpus, after = replace(corpus, repository=None), replace(after, repository=None)
     only = config.with_overrides(select=("ADR2", "ADR3"), ignore=())
     before = Counter(
@@ -318,7 +309,6 @@ def _inputs(
         paths |= {s.path for s in ev.successors}
         if ev.current_successor is not None:
             paths.add(ev.current_successor.path)
-    from adrguard.adapters.reading import read_bytes
 
     real = os.path.realpath(root)
     out: dict[str, str] = {}

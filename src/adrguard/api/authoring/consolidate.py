@@ -29,10 +29,13 @@ from adrguard.api.authoring.write import (
     _status,
     _style,
 )
+from adrguard.api.lookup import find_decision
+from adrguard.api.pipeline.corpus import load_with
 from adrguard.config import Config
 from adrguard.core.authoring import compose, consolidation
 from adrguard.core.authoring.edit import EditError, set_status
 from adrguard.core.authoring.style import Style
+from adrguard.core.compaction.analysis import unstated_records
 from adrguard.core.errors import UserError
 from adrguard.core.graph.graph import build
 from adrguard.core.model import Decision, RelKind, Status
@@ -40,9 +43,6 @@ from adrguard.core.options import Options
 
 
 def _sources(repo_root: Path, config: Config, keys: Sequence[str]) -> list[Decision]:
-    from adrguard.api.lookup import find_decision
-    from adrguard.api.pipeline.corpus import load_with
-
     corpus = load_with(repo_root, config)
     found: list[Decision] = []
     for key in keys:
@@ -75,7 +75,6 @@ def draft(repo_root: Path, config: Config, keys: Sequence[str], title: str,
     by_path = {d.path: d for d in log.corpus.decisions}
     sources = [by_path.get(d.path, d) for d in sources]
     names = {d.path: compose.link_text(style, d) for d in sources}
-    from adrguard.core.compaction.analysis import unstated_records
 
     unstated = unstated_records(log.corpus, config.options.require_status)
     found = consolidation.conflicts(graph, sources, unstated)
@@ -146,9 +145,6 @@ def _read_back(draft: Decision, sources: Sequence[Decision]) -> None:
 def accept(repo_root: Path, config: Config, key: str, request: Request) -> Outcome:
     """Accept the consolidation ``key``: its status becomes accepted and every record it
     supersedes is marked superseded by it, in one step (see the module docstring)."""
-    from adrguard.api.lookup import find_decision
-    from adrguard.api.pipeline.corpus import load_with
-
     corpus = load_with(repo_root, config)
     new = find_decision(corpus, key)
     graph = build(corpus)

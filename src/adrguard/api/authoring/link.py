@@ -27,6 +27,8 @@ from adrguard.api.authoring.write import (
     _read_text,
     _style,
 )
+from adrguard.api.lookup import find_decision
+from adrguard.api.pipeline.corpus import load_with
 from adrguard.config import Config
 from adrguard.core.authoring import compose
 from adrguard.core.authoring.edit import EditError
@@ -95,9 +97,6 @@ def _add(text: str, d: Decision, style: Style, kind: RelKind, target: Decision,
 def link(repo_root: Path, config: Config, source_key: str, relation: str, target_key: str,
          request: Request) -> Outcome:
     """Declare ``source relation target`` in both records, in the log's form."""
-    from adrguard.api.lookup import find_decision
-    from adrguard.api.pipeline.corpus import load_with
-
     kind = relation_kind(relation)
     corpus = load_with(repo_root, config)
     a, b = find_decision(corpus, source_key), find_decision(corpus, target_key)

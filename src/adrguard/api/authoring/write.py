@@ -22,7 +22,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from adrguard.adapters.reading import read_bytes
+from adrguard.adapters.write import write_in_repo
+from adrguard.api import generated
+from adrguard.api.check import check_result
+from adrguard.api.claims import from_refs
+from adrguard.api.lookup import find_decision
+from adrguard.api.pipeline.corpus import load_with, search_roots
 from adrguard.config import Config
+from adrguard.configfile import read_config_file
+from adrguard.core import relpath
 from adrguard.core.authoring import compose, names
 from adrguard.core.authoring.claims import Claims, next_number
 from adrguard.core.authoring.edit import EditError
@@ -32,6 +41,9 @@ from adrguard.core.conventions.log import Log
 from adrguard.core.errors import UserError
 from adrguard.core.findings import Finding
 from adrguard.core.model import Corpus, RelKind, Status
+from adrguard.core.parse.formats import template_name
+from adrguard.core.parse.status import normalise
+from adrguard.pathguard import write_problem
 
 DEFAULT_ROOT = "docs/adr"
 
@@ -73,8 +85,6 @@ class _Log:
 
 
 def _choose_log(repo_root: Path, config: Config, wanted: str | None) -> _Log:
-    from adrguard.api.pipeline.corpus import load_with, search_roots
-
     found = [r.path for r in search_roots(repo_root, config, required=False).roots]
     if wanted is not None:
         root = _root_folder(repo_root, wanted)
@@ -97,8 +107,6 @@ def _root_folder(repo_root: Path, wanted: str) -> str:
     a relative one passes the lexical half of the path guard (:mod:`adrguard.core.relpath`)."""
     import os
 
-    from adrguard.core import relpath
-
     text = wanted.strip()
     if os.path.isabs(text):
         try:
@@ -115,8 +123,6 @@ def _root_folder(repo_root: Path, wanted: str) -> str:
 
 
 def _status(config: Config, given: str | None) -> tuple[Status, str | None]:
-    from adrguard.core.parse.status import normalise
-
     written = given if given is not None else config.new_status
     if written is None:
         return Status.PROPOSED, None
@@ -130,7 +136,6 @@ def _status(config: Config, given: str | None) -> tuple[Status, str | None]:
 def _template(repo_root: Path, config: Config) -> str | None:
     if config.template is None:
         return None
-    from adrguard.configfile import read_config_file
 
     raw = read_config_file(repo_root / config.template, (repo_root,),
                            f"template {config.template!r}")
@@ -152,9 +157,6 @@ def _log_templates(repo_root: Path, log: _Log, limit: int = 8) -> list[str]:
     which discovery leaves out of the records); one that cannot be read is left aside."""
     import os
 
-    from adrguard.adapters.reading import read_bytes
-    from adrguard.core.parse.formats import template_name
-
     inside = "" if log.root in ("", ".") else log.root + "/"
     out: list[str] = []
     for path in sorted(log.corpus.skipped):
@@ -173,7 +175,6 @@ def _log_templates(repo_root: Path, log: _Log, limit: int = 8) -> list[str]:
 def _claims(repo_root: Path, config: Config, corpus: Corpus, refs: Sequence[str]) -> Claims | None:
     if not refs:
         return None
-    from adrguard.api.claims import from_refs
 
     return from_refs(repo_root, config, corpus, refs)
 
@@ -214,9 +215,6 @@ def supersede(repo_root: Path, config: Config, old_key: str, title: str | None,
               request: Request, *, by: str | None = None, amend: bool = False) -> Outcome:
     """Write a record that supersedes (or amends) ``old_key``, or, with ``by``, mark
     ``old_key`` superseded by an existing accepted record (``adrguard supersede``)."""
-    from adrguard.api.lookup import find_decision
-    from adrguard.api.pipeline.corpus import load_with
-
     status, written = _status(config, request.status)
     old = find_decision(load_with(repo_root, config), old_key)
     log = _choose_log(repo_root, config, old.root)
@@ -275,8 +273,6 @@ def supersede(repo_root: Path, config: Config, old_key: str, title: str | None,
 def _read_text(repo_root: Path, path: str) -> str:
     import os
 
-    from adrguard.adapters.reading import read_bytes
-
     got = read_bytes(os.path.realpath(repo_root), path, 16 * 1024 * 1024)
     if got is None or got[0] is None:
         raise UserError(f"cannot read {path}: {got[1] if got else 'it is gone'}")
@@ -289,9 +285,6 @@ def _read_text(repo_root: Path, path: str) -> str:
 
 def _finish(repo_root: Path, config: Config, log: _Log, changes: list[Change],
             request: Request, notes: list[str]) -> Outcome:
-    from adrguard.adapters.write import write_in_repo
-    from adrguard.pathguard import write_problem
-
     outcome = Outcome(changes=changes, notes=notes)
     for change in changes:
         target = repo_root / change.path
@@ -328,8 +321,6 @@ def _finish(repo_root: Path, config: Config, log: _Log, changes: list[Change],
 def _undo(repo_root: Path, done: list[tuple[str, bytes | None]]) -> None:
     """Put back the files a failed write left behind: an edited file gets its bytes again, a
     new one is removed (one step writes every side, or none)."""
-    from adrguard.adapters.write import write_in_repo
-
     for path, old in reversed(done):
         try:
             if old is None:
@@ -344,8 +335,6 @@ def _crlf(repo_root: Path, log: _Log) -> bool:
     """Whether most records of the log end their lines with CRLF (a new record then does too;
     an edited record keeps its own line ends). The 50 latest records are read."""
     import os
-
-    from adrguard.adapters.reading import read_bytes
 
     members = sorted((d for d in log.corpus.decisions if d.root == log.root),
                      key=lambda d: (d.number or 0, d.path))[-50:]
@@ -362,9 +351,6 @@ def _had_bom(repo_root: Path, path: str) -> bool:
 
 
 def _refresh_index(repo_root: Path, config: Config, log: _Log) -> list[str]:
-    from adrguard.api import generated
-    from adrguard.api.pipeline.corpus import load_with
-
     if not generated.index_enabled(config):
         return []
     corpus = load_with(repo_root, config, extra_roots=log.extra)
@@ -372,8 +358,6 @@ def _refresh_index(repo_root: Path, config: Config, log: _Log) -> list[str]:
 
 
 def _check(repo_root: Path, config: Config, log: _Log) -> list[Finding]:
-    from adrguard.api.check import check_result
-
     return list(check_result(repo_root, config=config, baseline=False,
                              paths=[str(repo_root / p) for p in log.extra]).report.findings)
 

@@ -24,6 +24,8 @@ from typing import TYPE_CHECKING
 
 from msgspec.structs import replace
 
+from adrguard.adapters.cache import Pack, digest, key, parser_signature
+from adrguard.adapters.git import blobs_at
 from adrguard.config import Config
 from adrguard.core.cancel import Token, checkpoint
 from adrguard.core.citations.resolve import scheme_of
@@ -104,8 +106,6 @@ def scan_changed(
     paths = sorted({c.path for c in changes.changes if c.status != "D"})
     wanted = [p for p in paths if syntax_of(p) is not None]
     if rev is not None:
-        from adrguard.adapters.git import blobs_at
-
         files = blobs_at(repo_root, rev, wanted) if wanted else {}
     else:
         from adrguard.adapters.citing import Reader
@@ -171,8 +171,6 @@ class _Cache:
     """The scan results of one work tree in one pack of the record cache."""
 
     def __init__(self, store: Store, place: Path, scheme: str) -> None:
-        from adrguard.adapters.cache import Pack, digest, key, parser_signature
-
         self.signature = digest(parser_signature(), "citations", scheme)
         self.pack = Pack(store, key("citations", self.signature, os.fspath(place)))
         self.entry = b""

@@ -14,11 +14,11 @@ from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 
 from adrguard.adapters.cache import Store
-from adrguard.adapters.files import Discovery
+from adrguard.adapters.files import Discovery, find_roots
 from adrguard.adapters.roots import Search
 from adrguard.adapters.source import Source, WorkTree
 from adrguard.api.pipeline.citation_scan import scan_found, with_citations
-from adrguard.api.pipeline.records import open_store, parse_sources
+from adrguard.api.pipeline.records import load_facts, open_store, parse_sources
 from adrguard.config import Config, load_config
 from adrguard.core.cancel import Token, checkpoint
 from adrguard.core.conventions.kinds import non_records
@@ -51,8 +51,6 @@ def search_roots(
     """The ADR roots of the work tree and why each is one, without reading any record (the
     hooks decide from them whether a commit concerns them); the git listing this needs comes
     from the record cache when it holds it."""
-    from adrguard.adapters.files import find_roots
-
     store = open_store(config, repo_root)
     try:
         return find_roots(repo_root, config, extra=extra, required=required, store=store)
@@ -153,8 +151,6 @@ def corpus_of(
     )
     if store is not None and place is not None and keys:
         from msgspec.structs import replace
-
-        from adrguard.api.pipeline.records import load_facts
 
         corpus = formats.same_names(corpus, replace(
             corpus, facts=load_facts(store, config, place, corpus.decisions, keys)))

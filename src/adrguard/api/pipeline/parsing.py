@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from adrguard.core.cancel import Cancelled, Token, checkpoint
 from adrguard.core.model import Decision, SourceFile
 from adrguard.core.options import Options
+from adrguard.core.serialize import decode, encode
 
 # Measured (benchmarks/RESULTS.md, "parse pool"): starting the workers costs about 0.4 s, as much
 # as parsing 800 records; on a busy 2-core machine the pool broke even near 4,000 records.
@@ -53,7 +54,6 @@ def _parse_here(
     sources: Sequence[SourceFile], options: Options, encoded: bool, cancel: Token | None
 ) -> list[Parsed]:
     from adrguard.core.parse.record import parse
-    from adrguard.core.serialize import encode
 
     out: list[Parsed] = []
     for src in sources:
@@ -72,8 +72,6 @@ def _parse_pooled(
 ) -> list[Parsed]:
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
-
-    from adrguard.core.serialize import decode
 
     chunks = [list(sources[i : i + CHUNK]) for i in range(0, len(sources), CHUNK)]
     context = multiprocessing.get_context("spawn")
@@ -105,7 +103,6 @@ def _parse_pooled(
 def _worker(chunk: list[SourceFile], options: Options) -> list[Decision | bytes]:
     """In a worker: each record encoded (compact, cheap to send), else the record itself."""
     from adrguard.core.parse.record import parse
-    from adrguard.core.serialize import encode
 
     out: list[Decision | bytes] = []
     for src in chunk:

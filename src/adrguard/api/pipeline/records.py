@@ -133,8 +133,6 @@ def load_facts(
     entry that does not decode to facts of the stored shape is a miss."""
     import msgspec
 
-    from adrguard.adapters.cache import Pack
-
     pack = Pack(store, _facts_pack(config, place))
     records: dict[str, Decision] = {}
     blobs: dict[str, bytes] = {}
@@ -167,8 +165,6 @@ def keep_facts(corpus: Corpus, config: Config) -> None:
     if not new:
         return
     import msgspec
-
-    from adrguard.adapters.cache import Pack
 
     place = Path(facts.place)
     store = open_store(config, place)

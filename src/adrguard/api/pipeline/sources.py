@@ -25,13 +25,26 @@ from typing import TYPE_CHECKING
 import msgspec
 from msgspec.structs import replace
 
+from adrguard.adapters import git
 from adrguard.adapters.files import Discovery
-from adrguard.adapters.source import WorkTree
-from adrguard.api.pipeline.corpus import load_corpus, load_with, read_source
-from adrguard.api.pipeline.targets import Targets
+from adrguard.adapters.git import require_work_tree, staged_changes
+from adrguard.adapters.layout import longest_first, root_of
+from adrguard.adapters.source import Amended, Revision, WorkTree
+from adrguard.api.pipeline.corpus import (
+    keep_mirrors,
+    load_corpus,
+    load_with,
+    read_source,
+    search_roots,
+)
+from adrguard.api.pipeline.targets import Targets, repo_relative
 from adrguard.config import Config
 from adrguard.core.cancel import Token
+from adrguard.core.gate.baseline import DEFAULT_PATH
+from adrguard.core.generated.index import AUTO_NAMES
+from adrguard.core.generated.region import join_root
 from adrguard.core.model import ChangeSet, Corpus, FileChange
+from adrguard.core.options import manifest_path
 from adrguard.core.parse import formats
 from adrguard.core.wording import revision
 
@@ -128,10 +141,6 @@ def local_change(
     """The change not committed yet: what the next commit holds (``"staged"``, the hook;
     ``changed_files``: the files it passes) or everything in the work tree (``"worktree"``,
     ``check --changed``); the corpus before it is the one ``HEAD`` holds."""
-    from adrguard.adapters import git
-    from adrguard.api.pipeline.corpus import search_roots
-    from adrguard.api.pipeline.targets import repo_relative
-
     if change not in ("staged", "worktree"):
         raise ValueError(f"unknown change {change!r}")
     staged = change == "staged"
@@ -206,8 +215,6 @@ def corpus_at(
     (the head's; default: those discovery finds). A record of ``reuse`` with the same path and
     content is taken as it is instead of being parsed again; its shallow roots (found by
     content) stay shallow."""
-    from adrguard.adapters.source import Revision
-
     shallow = reuse.shallow_roots if reuse is not None and roots else frozenset()
     return load_corpus(Revision(repo_root, rev, roots, shallow), config, reuse=reuse)
 
@@ -226,8 +233,6 @@ def corpus_before(
     plus the changed files read from git; only those are read and parsed, the other records
     are taken from ``corpus``. ``ids``: the changed files' object ids at ``head``, as the
     change's diff gave them (:func:`adrguard.adapters.git.diff_with_ids`)."""
-    from adrguard.adapters.source import Amended
-
     now = frozenset(c.path for c in changes)
     then = frozenset(c.old_path or c.path for c in changes if c.status != "A")
     return load_corpus(Amended(root, head, found, now, then, ids), config, reuse=corpus)
@@ -245,8 +250,6 @@ def build_changes(
     """What changed from the merge base of ``base`` and ``head`` (default ``HEAD``) to head
     (:func:`adrguard.adapters.git.span`), with the corpus at the merge base, parsed with the
     same config as discovery. ``deepen`` fetches more history in shallow clones."""
-    from adrguard.adapters import git
-
     head_ref = head or "HEAD"
     spanned = git.span(repo_root, base, head_ref, deepen=deepen)
     roots = corpus.roots if corpus is not None else ()
@@ -265,8 +268,6 @@ def build_changes(
 def other_head(repo_root: Path, head: str | None) -> str | None:
     """The commit ``head`` names when it is not the one checked out (None: the work tree is
     the head of the change)."""
-    from adrguard.adapters import git
-
     if head is None:
         return None
     wanted = git.resolve_commit(repo_root, head, "head")
@@ -293,9 +294,6 @@ SETTINGS = (".adrguard.toml", "pyproject.toml", ".adr-dir", ".log4brains.yml")
 
 
 def settings_paths(config: Config) -> set[str]:
-    from adrguard.core.gate.baseline import DEFAULT_PATH
-    from adrguard.core.options import manifest_path
-
     paths = {*SETTINGS, DEFAULT_PATH, manifest_path(config.options)}
     if config.source and not config.source.startswith("/"):
         paths.add(config.source)
@@ -309,8 +307,6 @@ def nothing_to_check(
     ADR root (configured or detected, whatever its name) and none of adrguard's own settings is
     passed over at once. ``changes``: what the commit changes (from git, deletions included);
     ``passed``: the files pre-commit passed."""
-    from adrguard.adapters.layout import longest_first, root_of
-
     roots = tuple(r.path for r in search.roots)
     if not roots:
         return "no ADR folder in this repository: nothing to check"
@@ -332,10 +328,6 @@ def nothing_to_check(
 def hook_has_work(root: Path, config: Config, passed: Sequence[str]) -> str | None:
     """For hooks other than the check (``index --write --hook``): why there is nothing to do
     in this commit, or None."""
-    from adrguard.adapters.git import require_work_tree, staged_changes
-    from adrguard.api.pipeline.corpus import search_roots
-    from adrguard.api.pipeline.targets import repo_relative
-
     require_work_tree(root)
     _head, changes = staged_changes(root)
     search = search_roots(root, config, required=False)
@@ -360,8 +352,6 @@ def _previous_at_head(root: Path, cfg: Config, found: Discovery) -> dict[str, by
     already is judged by the hook, --changed and --base, which compare with HEAD)."""
     if not found.uses_git:
         return {}
-    from adrguard.core.generated.index import AUTO_NAMES
-    from adrguard.core.generated.region import join_root
 
     names = {join_root(r, n) for r in found.roots for n in AUTO_NAMES} - set(found.other_texts)
     tracked = frozenset(found.file_list) if names else frozenset()
@@ -390,8 +380,6 @@ def _with_previous(corpus: Corpus, before: Corpus | None) -> Corpus:
     read as a rename, or as an id reused)."""
     if before is None:
         return corpus
-    from adrguard.api.pipeline.corpus import keep_mirrors
-    from adrguard.core.generated.index import AUTO_NAMES
 
     corpus = keep_mirrors(corpus, before.mirrors)
 

@@ -51,8 +51,6 @@ def resolve(root: Path, paths: Sequence[str]) -> Targets:
 
 def check_files(targets: Targets, found: Discovery) -> None:
     """Every file named must lie in an ADR root."""
-    from adrguard.adapters.layout import longest_first, root_of
-
     ordered = longest_first(found.roots)
     records = {s.path for s in found.sources}
     for rel in targets.paths:

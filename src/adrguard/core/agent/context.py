@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from adrguard.core.errors import UserError
+from adrguard.core.graph import graph as graph_mod
 from adrguard.core.impact.analysis import status_key
 from adrguard.core.model import Corpus, Decision
 from adrguard.core.schemas import load_json
@@ -130,7 +131,6 @@ def plan(
     archived records included up to ARCHIVED_HOPS)."""
     from adrguard.core.agent.succession import CURRENT as CHAIN_ENDS
     from adrguard.core.agent.succession import succession
-    from adrguard.core.graph import graph as graph_mod
 
     g = graph_mod.build(corpus)
     order: list[tuple[Decision, str, int]] = []
@@ -397,7 +397,6 @@ def build(
 def succession_notes(corpus: Corpus, seeds: Sequence[Decision]) -> list[str]:
     """Warnings for the seeds whose successor is ambiguous or loops (never guessed)."""
     from adrguard.core.agent.succession import succession
-    from adrguard.core.graph import graph as graph_mod
 
     g = graph_mod.build(corpus)
     notes = (succession(g, d).describe(d) for d in seeds)

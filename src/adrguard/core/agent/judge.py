@@ -35,6 +35,7 @@ from typing import Protocol
 from urllib.parse import urlsplit
 
 from adrguard.core.lazyre import lazy
+from adrguard.core.schemas import validator
 
 ANSWER_SCHEMA = "relevance-answer.schema.json"
 PROMPT_VERSION = "1"  # part of the cache key: a new prompt never reuses old answers
@@ -235,7 +236,6 @@ def parse_answer(text: str, candidates: Sequence[Candidate], *, truncated: bool 
         data = json.loads(_unfence(text))
     except (ValueError, RecursionError):
         raise AnswerError("invalid-json", "not a JSON document") from None
-    from adrguard.core.schemas import validator
 
     error = next(iter(validator(ANSWER_SCHEMA).iter_errors(data)), None)
     if error is not None:

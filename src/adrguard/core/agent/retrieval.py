@@ -26,6 +26,7 @@ from collections import Counter
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 
+from adrguard.core.graph import graph as graph_mod
 from adrguard.core.impact.analysis import DEFAULT_STATUSES, governors, resolve, status_key
 from adrguard.core.impact.globs import GlobSet, match_globs
 from adrguard.core.impact.mapping import Manifest
@@ -264,7 +265,6 @@ def find(
 ) -> FindResult:
     """Decisions for ``paths`` and/or ``topic``, best first."""
     from adrguard.core.agent.succession import CURRENT, succession
-    from adrguard.core.graph import graph as graph_mod
 
     wanted = frozenset(statuses)
     scored, notes, mapped = _path_matches(corpus, manifest, list(paths))

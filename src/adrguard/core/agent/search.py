@@ -30,6 +30,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from adrguard.core.citations.resolve import UNKNOWN, index
+from adrguard.core.graph import graph
 from adrguard.core.lazyre import lazy
 from adrguard.core.model import Corpus, Decision
 
@@ -155,9 +157,6 @@ def _citing(
     corpus: Corpus, query: str, terms: tuple[str, ...], cites: tuple[str, ...], limit: int
 ) -> SearchResult:
     """``adr:ID`` terms: records that refer to every named decision and files that cite it."""
-    from adrguard.core.citations.resolve import UNKNOWN, index
-    from adrguard.core.graph import graph
-
     found = index(corpus)
     g = graph.build(corpus)
     cited: list[Decision] = []

@@ -434,7 +434,5 @@ def _extend_key(text: Text, d: Decision, key: str, value: str) -> None:
 
 def _flow_safe(quoted: str) -> bool:
     """A quoted scalar that can stand in a flow list as written (one quoted string)."""
-    from adrguard.core.parse.front_matter import split
-
     got = split(f"---\nk: [{quoted}]\n---\n")[0]
     return isinstance(got.get("k"), list) and len(got["k"]) == 1

@@ -20,6 +20,7 @@ from adrguard.core.compaction.evidence import (
 )
 from adrguard.core.compaction.scope import Scope
 from adrguard.core.compaction.size import Size, total
+from adrguard.core.conventions.log import logs_of, unstated_by_habit
 from adrguard.core.findings import Finding, Severity
 from adrguard.core.generated.current import CurrentState
 from adrguard.core.graph.graph import Graph, build
@@ -79,8 +80,6 @@ class Analysis:
 
 def unstated_records(corpus: Corpus, require_status: bool | None) -> frozenset[str]:
     """Records that state no status where their log asks for none (read as in force)."""
-    from adrguard.core.conventions.log import logs_of, unstated_by_habit
-
     out: set[str] = set()
     for log in logs_of(corpus).values():
         out |= unstated_by_habit(log, require_status)

@@ -25,6 +25,7 @@ from adrguard.core.compaction.links import Occurrence, occurrences
 from adrguard.core.graph.resolve import normalise, parse_target
 from adrguard.core.model import Corpus, Decision
 from adrguard.core.parse import formats
+from adrguard.core.parse.ids import parse_name
 from adrguard.core.repository import Repository
 
 _SAFE = "-._~!$&'()*+,;=:@"
@@ -102,8 +103,6 @@ def mirror_units(d: Decision, target: str, corpus: Corpus) -> dict[str, str]:
     that repeats its name or number mirrors the move inside that folder (``zh/0002-x.md`` ->
     ``zh/archive/0002-x.md``), so the folder keeps mirroring the root's layout. A mirror
     declared with ``translation-of:`` names its original in words, not by path: it stays."""
-    from adrguard.core.parse.ids import parse_name
-
     name = posixpath.basename(d.path)
     number = d.number if d.number is not None else parse_name(name).number
     out: dict[str, str] = {}

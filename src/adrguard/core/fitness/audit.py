@@ -10,6 +10,7 @@ from typing import Any
 
 from adrguard.core.fitness.manifest import FitnessManifest, FitnessRule
 from adrguard.core.fitness.result import SCHEMA_VERSION
+from adrguard.core.graph import graph
 from adrguard.core.model import INACTIVE_STATUSES, Corpus, Decision, Status
 
 
@@ -38,8 +39,6 @@ def accepted_decisions(corpus: Corpus) -> tuple[Decision, ...]:
 
 def audit(corpus: Corpus, manifest: FitnessManifest, targets: Mapping[str, Decision]) -> Audit:
     """``targets``: each rule's decision (rule id → record), as the one lookup resolved it."""
-    from adrguard.core.graph import graph
-
     by_path: dict[str, list[FitnessRule]] = {}
     inactive: list[tuple[FitnessRule, Decision, Decision | None]] = []
     pending: list[tuple[FitnessRule, Decision]] = []

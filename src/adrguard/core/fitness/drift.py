@@ -24,6 +24,7 @@ from adrguard.core.fitness.result import (
     Item,
     RuleResult,
 )
+from adrguard.core.schemas import load_json, validator
 
 DEFAULT_PATH = ".adrguard-drift-baseline.json"
 SCHEMA = "drift-baseline.schema.json"
@@ -41,8 +42,6 @@ class Entry:
 
 def parse(data: bytes, shown: str) -> list[Entry]:
     """The entries of a drift baseline's bytes; :class:`UserError` names the file and the fix."""
-    from adrguard.core.schemas import load_json, validator
-
     fix = "write it again with `adrguard verify --write-baseline`"
     try:
         doc = load_json(data.decode("utf-8-sig"))

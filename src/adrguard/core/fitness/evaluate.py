@@ -27,8 +27,10 @@ from adrguard.core.fitness.result import (
     RuleResult,
     decision_name,
 )
+from adrguard.core.graph import graph
 from adrguard.core.impact.globs import match_globs
 from adrguard.core.model import INACTIVE_STATUSES, Corpus, Decision, Status
+from adrguard.core.saferegex import compile_user
 
 TEXT_CHARS = 200  # characters of a matching line kept as evidence
 
@@ -70,8 +72,6 @@ def evaluate(rule: FitnessRule, decision: Decision, corpus: Corpus, inputs: Inpu
 
 
 def _not_applicable(rule: FitnessRule, d: Decision, corpus: Corpus) -> RuleResult:
-    from adrguard.core.graph import graph
-
     status = d.status.value if d.status is not None else "without a stated status"
     successor = None
     if d.status in INACTIVE_STATUSES:
@@ -200,8 +200,6 @@ def _verdict(rule: FitnessRule, d: Decision, found: list[Item], problems: list[I
 
 def _text(rule: FitnessRule, d: Decision, inputs: Inputs) -> RuleResult:
     from bisect import bisect_right
-
-    from adrguard.core.saferegex import compile_user
 
     regex = compile_user(rule.pattern, line_local=True)
     texts, problems, binary = _texts(rule, inputs)

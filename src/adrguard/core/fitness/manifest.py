@@ -18,9 +18,12 @@ from typing import Any
 
 from adrguard.core import relpath
 from adrguard.core.errors import UserError
+from adrguard.core.fitness.pointer import pointer_problem
 from adrguard.core.impact.globs import glob_problem
 from adrguard.core.impact.mapping import Locator, ManifestSyntax, closest, load_manifest_json
 from adrguard.core.options import DEFAULT_FITNESS_MANIFEST
+from adrguard.core.saferegex import UnsafePattern, compile_user
+from adrguard.core.schemas import validator
 
 SCHEMA = "fitness.schema.json"
 DEFAULT_PATH = DEFAULT_FITNESS_MANIFEST
@@ -156,8 +159,6 @@ def _check_keys(obj: Mapping[str, Any], where: _Where) -> None:
 
 
 def _check_schema(obj: Mapping[str, Any], where: _Where) -> None:
-    from adrguard.core.schemas import validator
-
     errors = sorted(validator(SCHEMA).iter_errors(dict(obj)), key=lambda e: list(map(str, e.path)))
     if not errors:
         return
@@ -201,8 +202,6 @@ def _rule(raw: Mapping[str, Any], i: int, where: _Where) -> FitnessRule:
     if all(g.startswith("!") for g in paths):
         raise where.error((*at, "paths"), "every glob is a '!negation': name the paths first")
     if kind == "forbidden-text":
-        from adrguard.core.saferegex import UnsafePattern, compile_user
-
         try:
             compile_user(raw["pattern"], line_local=True)
         except UnsafePattern as exc:
@@ -229,7 +228,6 @@ def _evidence_fields(raw: Mapping[str, Any], at: Parts, where: _Where) -> dict[s
     if len(set(files)) != len(files):
         raise where.error((*at, "evidence"), "an evidence file is named twice")
     pointer = raw["pointer"]
-    from adrguard.core.fitness.pointer import pointer_problem
 
     problem = pointer_problem(pointer)
     if problem is not None:

@@ -34,6 +34,7 @@ from adrguard.core.generated.region import (
     relative_name,
     under_root,
 )
+from adrguard.core.graph.graph import build
 from adrguard.core.lazyre import lazy
 from adrguard.core.model import Corpus, Decision, Status
 from adrguard.core.options import Options
@@ -373,8 +374,6 @@ def _membership(
 def skeleton(corpus: Corpus, options: Options, root: str, texts: Mapping[str, bytes]) -> str:
     """A draft CURRENT.md, marked for review: the decisions in scope, then the proposals and
     the open conflicts of the log apart, and a line saying what it is derived from."""
-    from adrguard.core.graph.graph import build
-
     cfg = settings(options)
     view = join_root(root, cfg.view)
     scope = in_scope(corpus, root, cfg.selection, cfg, texts)

@@ -25,6 +25,7 @@ from adrguard.core.generated.region import (
     splice,
     under_root,
 )
+from adrguard.core.graph.graph import build
 from adrguard.core.lazyre import lazy
 from adrguard.core.model import Corpus, Decision, Status
 from adrguard.core.options import Options
@@ -268,8 +269,6 @@ def targets(corpus: Corpus, options: Options, texts: Mapping[str, bytes]) -> lis
 
 
 def successor_map(corpus: Corpus) -> dict[str, tuple[Decision, ...]]:
-    from adrguard.core.graph.graph import build
-
     graph = build(corpus)
     return {d.path: succ for d in corpus.decisions if (succ := graph.successors(d))}
 

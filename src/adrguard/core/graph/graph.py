@@ -16,7 +16,7 @@ from typing import Any
 
 import msgspec
 
-from adrguard.core.graph.resolve import Resolution, Resolver, record_key
+from adrguard.core.graph.resolve import Resolution, Resolver, parse_target, record_key
 from adrguard.core.model import (
     INACTIVE_STATUSES,
     Corpus,
@@ -316,8 +316,6 @@ class Graph:
     @cached_property
     def referenced_by(self) -> Mapping[str, tuple[str, ...]]:
         """record path -> paths of records that link to it (links and relationships)."""
-        from adrguard.core.graph.resolve import parse_target
-
         out: dict[str, set[str]] = {}
         for d in self.corpus.decisions:
             for link in d.links:

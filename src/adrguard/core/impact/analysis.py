@@ -18,6 +18,7 @@ import msgspec
 
 from adrguard.core.citations.resolve import cited_by
 from adrguard.core.errors import UserError
+from adrguard.core.graph import graph
 from adrguard.core.impact.globs import GlobSet, glob_problem, match_globs
 from adrguard.core.impact.mapping import Manifest
 from adrguard.core.lazyre import lazy
@@ -173,8 +174,6 @@ def resolve(corpus: Corpus, key: str) -> tuple[Decision, ...]:
 
 
 def successor(corpus: Corpus, d: Decision) -> Decision | None:
-    from adrguard.core.graph import graph
-
     return graph.build(corpus).current_successor(d)
 
 

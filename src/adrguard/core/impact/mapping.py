@@ -21,7 +21,7 @@ from adrguard.core.impact.globs import Compiled, compiled_globs, glob_problem
 from adrguard.core.lazyre import lazy
 from adrguard.core.model import Corpus
 from adrguard.core.options import Options, manifest_path
-from adrguard.core.schemas import load_json
+from adrguard.core.schemas import load_json, validator
 
 SCHEMA = "impact-manifest.schema.json"
 _TOP_KEYS = ("$schema", "schemaVersion", "components", "mappings")
@@ -191,7 +191,6 @@ def _check_schema(obj: Mapping[str, Any], where: _Locator) -> None:
 
     if conforms(obj, ManifestFile):
         return
-    from adrguard.core.schemas import validator
 
     errors = sorted(validator(SCHEMA).iter_errors(dict(obj)), key=lambda e: list(map(str, e.path)))
     if not errors:
