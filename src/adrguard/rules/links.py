@@ -31,25 +31,35 @@ _ATTR_ID = lazy(r"^#{1,6}[ \t].*?\{:?[ \t]*#([A-Za-z][\w.:-]{0,200})[^}\n]{0,200
 _DATE_AFTER = lazy(r"[-/.]\d")
 
 
-def _checked_links(ctx: RuleContext) -> Iterator[tuple[Decision, Link, Target]]:
+def _checked_links(ctx: RuleContext) -> tuple[tuple[Decision, Link, Target], ...]:
     """Every link of every record with its destination taken apart. Several rules walk every
-    link: each destination is taken apart once per run (kept on the rule context; Target is
-    immutable)."""
+    link: each destination is taken apart once per run, and the list of them all is made once
+    for the records the rules are given (kept on the rule context; Target is immutable)."""
+    decisions = ctx.corpus.decisions
+    made: list[tuple[tuple[Decision, ...], tuple[tuple[Decision, Link, Target], ...]]] = \
+        ctx.derived("checked links", list)
+    if made and made[0][0] is decisions:
+        return made[0][1]
     repository = ctx.corpus.repository
     # record path -> its links' targets in order, and the links they are of: a record's links
-    # are taken apart together, once a run, and only for those very links
+    # are taken apart together, once a run, and only for those very links (a run without a
+    # record that crashed a rule takes the others' apart again only when their links differ)
     targets: dict[str, tuple[Target, ...]] = ctx.derived("link targets", dict)
     of: dict[str, tuple[Link, ...]] = ctx.derived("link targets of", dict)
-    for d in ctx.corpus.decisions:
-        if not d.links:
+    out: list[tuple[Decision, Link, Target]] = []
+    for d in decisions:
+        links = d.links
+        if not links:
             continue
-        found = targets.get(d.path)
-        if found is None or of[d.path] is not d.links:
-            of[d.path] = d.links
-            found = targets[d.path] = tuple(
-                parse_target(link.target, d.path, repository) for link in d.links)
-        for link, t in zip(d.links, found, strict=True):
-            yield d, link, t
+        path = d.path
+        found = targets.get(path)
+        if found is None or of[path] is not links:
+            of[path] = links
+            found = targets[path] = tuple(
+                parse_target(link.target, path, repository) for link in links)
+        out.extend([(d, link, t) for link, t in zip(links, found, strict=True)])
+    made[:] = [(decisions, tuple(out))]
+    return made[0][1]
 
 
 def _what(link: Link) -> str:
