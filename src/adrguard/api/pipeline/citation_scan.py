@@ -62,15 +62,52 @@ def scan_found(
     """The citations in the files ``found`` lists outside the ADR roots (read from the work
     tree at ``place``); None when ``mode`` and the config say not to scan. ``cancel`` is
     checked between files."""
-    from adrguard.adapters.citing import select
-
     if place is None:
         return None
-    records = {*corpus.by_path, *corpus.other_texts, *corpus.skipped}
-    chosen, skipped = select(found.file_list, corpus.roots, config.citations, records)
+    chosen, skipped = _selected(found.file_list, config, corpus, store)
     if not wanted(config, mode, len(chosen)):
         return None
-    return _scan(place, [p for p, _ in chosen], config, corpus, store, skipped, cancel)
+    return _scan(place, chosen, config, corpus, store, skipped, cancel)
+
+
+def _selected(
+    files: Sequence[str], config: Config, corpus: Corpus, store: Store | None
+) -> tuple[list[str], dict[str, int]]:
+    """The paths :func:`adrguard.adapters.citing.select` chooses from ``files`` (every file
+    but the records, generated files and ADR roots), and how many it left out and why. With a
+    ``store`` the answer is kept, keyed by everything it depends on (the listing, the roots,
+    the records' paths, the ``[citations]`` options and the code): an edit changes none of
+    them, so the next run does not choose again; a damaged entry is a miss."""
+    from adrguard.adapters.citing import select
+
+    records = {*corpus.by_path, *corpus.other_texts, *corpus.skipped}
+    if store is None:
+        chosen, skipped = select(files, corpus.roots, config.citations, records)
+        return [p for p, _ in chosen], skipped
+    import msgspec
+
+    from adrguard.adapters.cache import key, parser_signature
+
+    code = os.stat(_SELECT_SOURCE)
+    asked = (list(files), corpus.roots, sorted(records), config.citations)
+    entry = key("citation selection", parser_signature(), f"{code.st_size} {code.st_mtime_ns}",
+                msgspec.msgpack.encode(asked))
+    data = store.get(entry)
+    if data is not None:
+        try:
+            return msgspec.msgpack.decode(data, type=tuple[list[str], dict[str, int]])
+        except (msgspec.DecodeError, msgspec.ValidationError):
+            pass
+    found, skipped = select(files, corpus.roots, config.citations, records)
+    paths = [p for p, _ in found]
+    store.put(entry, msgspec.msgpack.encode((paths, skipped)))
+    return paths, skipped
+
+
+# the module that chooses the files (adrguard's core is in the parser's signature)
+_SELECT_SOURCE = os.path.join(
+    os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+    "adapters", "citing.py")
 
 
 def scan_bytes(config: Config, corpus: Corpus, files: Mapping[str, bytes]) -> Citations:
