@@ -27,7 +27,7 @@ from msgspec.structs import replace
 from adrguard.config import Config
 from adrguard.core.cancel import Token, checkpoint
 from adrguard.core.citations.resolve import scheme_of
-from adrguard.core.citations.scan import Outcome, Scanner
+from adrguard.core.citations.scan import Outcome, Scanner, Scheme
 from adrguard.core.citations.syntax import syntax_of
 from adrguard.core.model import ChangeSet, Citations, CitingFile, Corpus
 from adrguard.core.parse import formats
@@ -167,7 +167,7 @@ def _scan(
 ) -> Citations:
     from adrguard.adapters.citing import Reader
 
-    scheme = scheme_of(corpus)
+    scheme = _scheme(corpus, store)
     scanner = Scanner(scheme)
     cache = _Cache(store, place, scheme.key()) if store is not None else None
     reader = Reader(os.path.realpath(place), config.citations.max_file_size)
@@ -195,6 +195,33 @@ def _scan(
         if cache is not None:
             cache.save()
     return Citations(tuple(out), scanned, skipped)
+
+
+def _scheme(corpus: Corpus, store: Store | None) -> Scheme:
+    """:func:`adrguard.core.citations.resolve.scheme_of` the corpus; with a ``store`` its
+    prefixes and widths are kept, keyed by what they are worked out from (each record's path,
+    root and id, the roots, and adrguard's core by the parser's signature): an edit that
+    changes none of them (most edits) does not take every record's name apart for it again."""
+    if store is None:
+        return scheme_of(corpus)
+    import msgspec
+
+    from adrguard.adapters.cache import key, parser_signature
+
+    asked = ([(d.path, d.root, d.id) for d in corpus.decisions], corpus.roots)
+    entry = key("citation scheme", parser_signature(), msgspec.msgpack.encode(asked))
+    data = store.get(entry)
+    if data is not None:
+        try:
+            prefixes, widths = msgspec.msgpack.decode(
+                data, type=tuple[tuple[str, ...], tuple[int, ...]])
+        except (msgspec.DecodeError, msgspec.ValidationError):
+            pass
+        else:
+            return Scheme(prefixes, tuple(corpus.roots), corpus.repository, widths)
+    scheme = scheme_of(corpus)
+    store.put(entry, msgspec.msgpack.encode((scheme.prefixes, scheme.widths)))
+    return scheme
 
 
 def _tally(outcome: Outcome, out: list[CitingFile], skipped: dict[str, int]) -> None:
