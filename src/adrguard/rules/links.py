@@ -305,11 +305,10 @@ def _moved(names: dict[str, str | None], repo_path: str) -> str | None:
 _RECORD_SLUG = lazy(r"^[A-Za-z]{0,12}[-_]?\d{1,6}[-_](.+)$")
 # A host name that GitHub reads as a relative path: a name with a dot and a common top-level
 # domain (not a file extension: .md, .sh, .in, .json are not in the list).
-_DOMAIN = lazy(
-    r"^(?:[a-z0-9][a-z0-9-]{0,62}\.){1,4}(?:com|org|net|io|dev|gov|edu|co|ai|info|tech|cloud|"
-    r"uk|de|fr|eu|ch|nl|jp|cn|ru|us|ca|au|be|at|se|no|fi|dk|pl|es|it|br|xyz)(?:/|$)",
-    re.IGNORECASE,
-)
+_TLDS = ("com|org|net|io|dev|gov|edu|co|ai|info|tech|cloud|uk|de|fr|eu|ch|nl|jp|cn|ru|us|ca|au|"
+         "be|at|se|no|fi|dk|pl|es|it|br|xyz")
+_DOMAIN = lazy(r"^(?:[a-z0-9][a-z0-9-]{0,62}\.){1,4}(?:" + _TLDS + r")(?:/|$)", re.IGNORECASE)
+_TLD_SET = frozenset(_TLDS.split("|"))
 _EMAIL = lazy(r"^[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63})+$")
 
 
@@ -342,11 +341,21 @@ def _record_slugs(resolver: Resolver) -> dict[str, dict[str, str | None]]:
 def _unlinked(path: str) -> str | None:
     """The fix for a link that is a web address or an e-mail address written without its
     scheme (``golang.org/issue/1``, ``someone@example.org``), which GitHub reads as a path."""
-    if _EMAIL.match(path):
+    if "@" in path and _EMAIL.match(path):
         return f"an e-mail address needs mailto: write mailto:{path}"
-    if _DOMAIN.match(path):
+    if _may_be_domain(path) and _DOMAIN.match(path):
         return f"a web address needs its scheme: write https://{path}"
     return None
+
+
+def _may_be_domain(path: str) -> bool:
+    """False when :data:`_DOMAIN` cannot match ``path`` (the pattern is then not compiled: a
+    broken link to ``x.md`` is no web address): its top-level domain is what follows the last
+    dot of the first segment, and an ASCII one must be one of the list (a line break, which
+    ``$`` may precede, or another character that ignoring case may match, leaves it to the
+    pattern)."""
+    tail = path.partition("/")[0].rpartition(".")[2]
+    return not tail.isascii() or "\n" in path or tail.lower() in _TLD_SET
 
 
 MIN_ID_FORM = 3  # links naming records by another id form before it is the log's convention
@@ -363,7 +372,8 @@ def _by_id_form(
         return None
     parts = t.repo_path.split("/")
     for i in range(len(parts) - 1, -1, -1):
-        m = _ID_SEGMENT.match(parts[i])
+        part = parts[i]  # a letter first, a hyphen after: else the pattern is not compiled
+        m = _ID_SEGMENT.match(part) if part[:1].isalpha() and "-" in part else None
         if m is None:
             continue
         hits = [r for r in resolver.by_number_in(d, int(m.group(2))) if r.root == d.root]

@@ -6,7 +6,6 @@ import json
 from collections.abc import Iterator, Mapping
 
 from adrguard.core.findings import Finding, Severity
-from adrguard.core.lazyre import lazy
 from adrguard.core.model import Decision, Location, Status
 from adrguard.core.nearest import Budget, Vocabulary
 from adrguard.core.options import Vocabulary as StatusWords
@@ -182,12 +181,18 @@ def _is_house_word(found: list[tuple[Decision, str]]) -> bool:
 
 _HABIT = 4  # a guessed word a quarter of a log's records share is the log's habit
 _HABIT_RECORDS = 3  # ... and so is one that three records share
-_KEY_END = lazy(r"[^\w\s'’-]")
+_KEY_CHARS = "_'’-"  # besides letters, digits and blanks, what a status's words may hold
 
 
 def _status_key(folded: str) -> str:
-    """The words that name an unknown status (``parked (since May)`` -> ``parked``)."""
-    head = _KEY_END.split(folded, maxsplit=1)[0]
+    """The words that name an unknown status (``parked (since May)`` -> ``parked``): the text
+    before the first character that is none of ``\\w``, ``\\s``, ``'``, ``’`` and ``-``
+    (as the regex engine reads them: alphanumeric, ``_``, blank)."""
+    head = folded
+    for i, c in enumerate(folded):
+        if not (c.isalnum() or c.isspace() or c in _KEY_CHARS):
+            head = folded[:i]
+            break
     return " ".join(head.split()[:3])[:40] or folded[:40]
 
 
