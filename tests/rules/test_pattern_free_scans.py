@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from pathlib import Path
 
 from hypothesis import given
 from hypothesis import strategies as st
 from msgspec.structs import replace
 
+from adrguard import api
 from adrguard.core.model import Corpus, Decision, Link
 from adrguard.core.options import Options
 from adrguard.rules.base import RuleContext
@@ -108,3 +110,32 @@ def test_the_link_walk_is_made_once_for_the_records_a_rule_gets() -> None:
     later = dataclasses.replace(ctx, corpus=replace(ctx.corpus, decisions=(edited, two, three)))
     assert [t.repo_path for _d, _link, t in _checked_links(later)] == [
         "docs/adr/0003-x.md", None, "docs/adr/0001-x.md"]
+
+
+def test_a_configured_filename_pattern_still_reports_names_that_break_links(
+    tmp_path: Path,
+) -> None:
+    """ADR107 with `filename-pattern`: a name with nothing that ends a link's path is judged by
+    the pattern alone (its parts are not worked out); one with `#`, `?` or `%` still gets the
+    finding about links to it, matching the pattern or not."""
+    adr = tmp_path / "docs" / "adr"
+    adr.mkdir(parents=True)
+    body = "# {n}. Title\n\n## Status\n\nAccepted\n\n## Context\n\nC.\n\n## Decision\n\nD.\n"
+    for n, name in [(1, "0001-fine.md"), (2, "0002-Not_Fine.md"), (3, "0003-why#not.md"),
+                    (4, "0004-half%off.md")]:
+        (adr / name).write_text(body.format(n=n), encoding="utf-8")
+    (tmp_path / ".adrguard.toml").write_text(
+        "select = [\"ADR107\"]\nfilename-pattern = '^\\d{4}-[a-z0-9#%-]+\\.md$'\n", encoding="utf-8")
+    found = sorted((f.location.path.rpartition("/")[2], f.message.split(":")[0])
+                   for f in api.check(tmp_path).findings)
+    assert found == [
+        ("0002-Not_Fine.md",
+         "file name '0002-Not_Fine.md' does not match filename-pattern "
+         "`^\\d{4}-[a-z0-9#%-]+\\.md$`"),
+        ("0003-why#not.md",
+         "file name '0003-why#not.md' contains '#', which ends the path of a relative link "
+         "(`#` starts an anchor, `?` a query, `%` an escape), so links to this record break"),
+        ("0004-half%off.md",
+         "file name '0004-half%off.md' contains '%', which ends the path of a relative link "
+         "(`#` starts an anchor, `?` a query, `%` an escape), so links to this record break"),
+    ]
