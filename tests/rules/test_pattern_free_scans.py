@@ -139,3 +139,22 @@ def test_a_configured_filename_pattern_still_reports_names_that_break_links(
          "file name '0004-half%off.md' contains '%', which ends the path of a relative link "
          "(`#` starts an anchor, `?` a query, `%` an escape), so links to this record break"),
     ]
+
+
+def test_plain_iso_days_are_judged_without_the_log_habit(tmp_path: Path) -> None:
+    """ADR109: a real day written as YYYY-MM-DD is only ever in the future; a day that does
+    not exist and other spellings are still read the full way, against the log's habit."""
+    adr = tmp_path / "docs" / "adr"
+    adr.mkdir(parents=True)
+    body = "# {n}. Title\n\nDate: {date}\n\n## Status\n\nAccepted\n\n## Context\n\nC.\n"
+    for n, date in [(1, "2024-01-05"), (2, "2030-07-01"), (3, "2024-02-30"), (4, "2024-1-5"),
+                    *((n, f"March {n}, 2024") for n in range(5, 10))]:  # the log's habit
+        (adr / f"000{n}-x.md").write_text(body.format(n=n, date=date), encoding="utf-8")
+    (tmp_path / ".adrguard.toml").write_text('select = ["ADR109"]\n', encoding="utf-8")
+    found = sorted((f.location.path.rpartition("/")[2], f.message)
+                   for f in api.check(tmp_path, today="2026-01-01").findings)
+    assert [path for path, _message in found] == ["0002-x.md", "0003-x.md", "0004-x.md"]
+    assert found[0][1] == ("date 2030-07-01 lies in the future (today is 2026-01-01): correct "
+                           "the date")
+    assert found[1][1].startswith("date '2024-02-30' is impossible")
+    assert "this one writes '2024-1-5'" in found[2][1]
