@@ -151,3 +151,20 @@ def test_damaged_entries_are_misses(
     assert _report(repo.path, capsys) == cold
     assert sorted([*_plans(), *_selections(), *_schemes()]) == sorted(kept)  # written again
     assert _report(repo.path, capsys) == cold
+
+
+def test_without_the_modules_sources_nothing_is_kept(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], plain_git: None,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An install without the sources of the modules that work the answers out (their
+    stamps cannot be taken) keeps neither the plan nor the chosen files: same report."""
+    from adrguard.adapters import files
+    from adrguard.api.pipeline import citation_scan
+
+    repo = _repo(tmp_path)
+    monkeypatch.setattr(files, "_LAYOUT_SOURCE", str(tmp_path / "gone" / "layout.py"))
+    monkeypatch.setattr(citation_scan, "_SELECT_SOURCE", str(tmp_path / "gone" / "citing.py"))
+    cold = _cold(repo.path, capsys)
+    assert _report(repo.path, capsys) == cold == _report(repo.path, capsys)
+    assert not _plans() and not _selections() and _schemes()

@@ -252,12 +252,13 @@ def _classified(
         return classify(files, roots, config, shallow=shallow)
     import msgspec
 
-    from adrguard.adapters.cache import key, parser_signature
+    from adrguard.adapters.cache import key, module_stamp, parser_signature
 
-    layout = os.stat(_LAYOUT_SOURCE)
+    layout = module_stamp(_LAYOUT_SOURCE)
+    if layout is None:
+        return classify(files, roots, config, shallow=shallow)
     asked = (list(files), roots, sorted(shallow), config.exclude, config.archive_dirs)
-    entry = key("layout plan", parser_signature(), f"{layout.st_size} {layout.st_mtime_ns}",
-                msgspec.msgpack.encode(asked))
+    entry = key("layout plan", parser_signature(), layout, msgspec.msgpack.encode(asked))
     data = store.get(entry)
     if data is not None:
         try:
@@ -270,6 +271,7 @@ def _classified(
 
 
 _LAYOUT_SOURCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "layout.py")
+
 
 
 def _decode_listing(data: bytes | None) -> list[str] | None:

@@ -81,25 +81,29 @@ def _selected(
     from adrguard.adapters.citing import select
 
     records = {*corpus.by_path, *corpus.other_texts, *corpus.skipped}
+
+    def chosen() -> tuple[list[str], dict[str, int]]:
+        found, skipped = select(files, corpus.roots, config.citations, records)
+        return [p for p, _ in found], skipped
+
     if store is None:
-        chosen, skipped = select(files, corpus.roots, config.citations, records)
-        return [p for p, _ in chosen], skipped
+        return chosen()
     import msgspec
 
-    from adrguard.adapters.cache import key, parser_signature
+    from adrguard.adapters.cache import key, module_stamp, parser_signature
 
-    code = os.stat(_SELECT_SOURCE)
+    code = module_stamp(_SELECT_SOURCE)
+    if code is None:
+        return chosen()
     asked = (list(files), corpus.roots, sorted(records), config.citations)
-    entry = key("citation selection", parser_signature(), f"{code.st_size} {code.st_mtime_ns}",
-                msgspec.msgpack.encode(asked))
+    entry = key("citation selection", parser_signature(), code, msgspec.msgpack.encode(asked))
     data = store.get(entry)
     if data is not None:
         try:
             return msgspec.msgpack.decode(data, type=tuple[list[str], dict[str, int]])
         except (msgspec.DecodeError, msgspec.ValidationError):
             pass
-    found, skipped = select(files, corpus.roots, config.citations, records)
-    paths = [p for p, _ in found]
+    paths, skipped = chosen()
     store.put(entry, msgspec.msgpack.encode((paths, skipped)))
     return paths, skipped
 
@@ -108,6 +112,7 @@ def _selected(
 _SELECT_SOURCE = os.path.join(
     os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
     "adapters", "citing.py")
+
 
 
 def scan_bytes(config: Config, corpus: Corpus, files: Mapping[str, bytes]) -> Citations:
