@@ -482,6 +482,17 @@ def source_stamp(folder: Path) -> list[str]:
     return out
 
 
+def module_stamp(source: str) -> str | None:
+    """One module's source by size and modification time (as :func:`source_stamp` stamps each
+    file): for an answer kept in the store that a module outside ``core`` works out; None when
+    the file cannot be read (an install without sources: such an answer is not kept)."""
+    try:
+        st = os.stat(source)
+    except OSError:
+        return None
+    return f"{st.st_size} {st.st_mtime_ns}"
+
+
 def _python_files(folder: str, parts: tuple[str, ...],
                   out: list[tuple[tuple[str, ...], str]]) -> None:
     """What ``Path(folder).rglob("*.py")`` yields, by one ``os.scandir`` a folder (pathlib

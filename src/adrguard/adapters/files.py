@@ -107,7 +107,7 @@ def discover(
     archive = tuple(config.archive_dirs)
     new_files = _new_files(base, roots, shallow, files, archive) if git_top else []
     visible = sorted({*files, *new_files}) if (untracked and new_files) else files
-    plan = classify(visible, roots, config, shallow=shallow)
+    plan = _classified(visible, roots, config, shallow, store)
     max_size = config.options.max_file_size
     sources: list[SourceFile] = []
     for path, root, archived in plan.records:  # the hot loop of a warm run: kept flat
@@ -234,6 +234,44 @@ def _git_listing(base: Path, store: Store | None) -> list[str] | None:
 
         store.put(entry, msgspec.msgpack.encode(files))
     return files
+
+
+def _classified(
+    files: Sequence[str],
+    roots: tuple[str, ...],
+    config: Config,
+    shallow: frozenset[str],
+    store: Store | None,
+) -> Plan:
+    """:func:`adrguard.adapters.layout.classify` of the listing; with a ``store`` the plan is
+    kept, keyed by everything it depends on: the listing itself, the roots, the excludes and
+    archive folders, and the code (adrguard's core, by the parser's signature, and the layout
+    module). Editing a record changes none of them, so the next run does not classify every
+    file again; a damaged entry is a miss."""
+    if store is None:
+        return classify(files, roots, config, shallow=shallow)
+    import msgspec
+
+    from adrguard.adapters.cache import key, module_stamp, parser_signature
+
+    layout = module_stamp(_LAYOUT_SOURCE)
+    if layout is None:
+        return classify(files, roots, config, shallow=shallow)
+    asked = (list(files), roots, sorted(shallow), config.exclude, config.archive_dirs)
+    entry = key("layout plan", parser_signature(), layout, msgspec.msgpack.encode(asked))
+    data = store.get(entry)
+    if data is not None:
+        try:
+            return msgspec.msgpack.decode(data, type=Plan)
+        except (msgspec.DecodeError, msgspec.ValidationError):
+            pass
+    plan = classify(files, roots, config, shallow=shallow)
+    store.put(entry, msgspec.msgpack.encode(plan))
+    return plan
+
+
+_LAYOUT_SOURCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "layout.py")
+
 
 
 def _decode_listing(data: bytes | None) -> list[str] | None:

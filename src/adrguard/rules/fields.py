@@ -59,6 +59,11 @@ class InvalidDate(BaseRule):
         for d in ctx.corpus.decisions:
             if not d.date or not d.is_readable or formats.unknown_date(d.date):
                 continue  # ``TBD``: the record says it has no date yet
+            day = None if configured else _iso_day(d.date)
+            if day is not None:  # a real day written as YYYY-MM-DD fits every log's habit
+                if today and day > today:
+                    yield self.finding(_future(day, today), Location(d.path, d.date_line), d)
+                continue
             log = ctx.log(d.root)
             reading = log.date_of(d)
             if configured:
@@ -66,10 +71,30 @@ class InvalidDate(BaseRule):
             else:
                 message = _problem(reading, log.date_habit) or _deviation(reading, log)
             if message is None and today and reading.value and reading.value > today:
-                message = (f"date {reading.value.isoformat()} lies in the future (today is "
-                           f"{today.isoformat()}): correct the date")
+                message = _future(reading.value, today)
             if message:
                 yield self.finding(message, Location(d.path, d.date_line), d)
+
+
+def _iso_day(written: str) -> dt.date | None:
+    """The day a plain ISO date names (``2024-05-22``, ASCII digits, nothing around it), read as
+    :func:`adrguard.core.conventions.dates.read` reads it: then neither the log's date habit nor
+    the reading is needed (an ISO day is impossible, ambiguous or off the habit never). None for
+    any other text, and for a day that does not exist: those are read the full way."""
+    if len(written) != 10 or written[4] != "-" or written[7] != "-" or not written.isascii():
+        return None
+    year, month, day = written[:4], written[5:7], written[8:]
+    if not (year.isdigit() and month.isdigit() and day.isdigit()):
+        return None
+    try:
+        return dt.date(int(year), int(month), int(day))
+    except ValueError:
+        return None
+
+
+def _future(day: dt.date, today: dt.date) -> str:
+    return (f"date {day.isoformat()} lies in the future (today is {today.isoformat()}): "
+            "correct the date")
 
 
 def _parse_date(text: str) -> dt.date | None:

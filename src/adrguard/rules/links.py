@@ -31,25 +31,35 @@ _ATTR_ID = lazy(r"^#{1,6}[ \t].*?\{:?[ \t]*#([A-Za-z][\w.:-]{0,200})[^}\n]{0,200
 _DATE_AFTER = lazy(r"[-/.]\d")
 
 
-def _checked_links(ctx: RuleContext) -> Iterator[tuple[Decision, Link, Target]]:
+def _checked_links(ctx: RuleContext) -> tuple[tuple[Decision, Link, Target], ...]:
     """Every link of every record with its destination taken apart. Several rules walk every
-    link: each destination is taken apart once per run (kept on the rule context; Target is
-    immutable)."""
+    link: each destination is taken apart once per run, and the list of them all is made once
+    for the records the rules are given (kept on the rule context; Target is immutable)."""
+    decisions = ctx.corpus.decisions
+    made: list[tuple[tuple[Decision, ...], tuple[tuple[Decision, Link, Target], ...]]] = \
+        ctx.derived("checked links", list)
+    if made and made[0][0] is decisions:
+        return made[0][1]
     repository = ctx.corpus.repository
     # record path -> its links' targets in order, and the links they are of: a record's links
-    # are taken apart together, once a run, and only for those very links
+    # are taken apart together, once a run, and only for those very links (a run without a
+    # record that crashed a rule takes the others' apart again only when their links differ)
     targets: dict[str, tuple[Target, ...]] = ctx.derived("link targets", dict)
     of: dict[str, tuple[Link, ...]] = ctx.derived("link targets of", dict)
-    for d in ctx.corpus.decisions:
-        if not d.links:
+    out: list[tuple[Decision, Link, Target]] = []
+    for d in decisions:
+        links = d.links
+        if not links:
             continue
-        found = targets.get(d.path)
-        if found is None or of[d.path] is not d.links:
-            of[d.path] = d.links
-            found = targets[d.path] = tuple(
-                parse_target(link.target, d.path, repository) for link in d.links)
-        for link, t in zip(d.links, found, strict=True):
-            yield d, link, t
+        path = d.path
+        found = targets.get(path)
+        if found is None or of[path] is not links:
+            of[path] = links
+            found = targets[path] = tuple(
+                parse_target(link.target, path, repository) for link in links)
+        out.extend([(d, link, t) for link, t in zip(links, found, strict=True)])
+    made[:] = [(decisions, tuple(out))]
+    return made[0][1]
 
 
 def _what(link: Link) -> str:
@@ -295,11 +305,10 @@ def _moved(names: dict[str, str | None], repo_path: str) -> str | None:
 _RECORD_SLUG = lazy(r"^[A-Za-z]{0,12}[-_]?\d{1,6}[-_](.+)$")
 # A host name that GitHub reads as a relative path: a name with a dot and a common top-level
 # domain (not a file extension: .md, .sh, .in, .json are not in the list).
-_DOMAIN = lazy(
-    r"^(?:[a-z0-9][a-z0-9-]{0,62}\.){1,4}(?:com|org|net|io|dev|gov|edu|co|ai|info|tech|cloud|"
-    r"uk|de|fr|eu|ch|nl|jp|cn|ru|us|ca|au|be|at|se|no|fi|dk|pl|es|it|br|xyz)(?:/|$)",
-    re.IGNORECASE,
-)
+_TLDS = ("com|org|net|io|dev|gov|edu|co|ai|info|tech|cloud|uk|de|fr|eu|ch|nl|jp|cn|ru|us|ca|au|"
+         "be|at|se|no|fi|dk|pl|es|it|br|xyz")
+_DOMAIN = lazy(r"^(?:[a-z0-9][a-z0-9-]{0,62}\.){1,4}(?:" + _TLDS + r")(?:/|$)", re.IGNORECASE)
+_TLD_SET = frozenset(_TLDS.split("|"))
 _EMAIL = lazy(r"^[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63})+$")
 
 
@@ -332,11 +341,21 @@ def _record_slugs(resolver: Resolver) -> dict[str, dict[str, str | None]]:
 def _unlinked(path: str) -> str | None:
     """The fix for a link that is a web address or an e-mail address written without its
     scheme (``golang.org/issue/1``, ``someone@example.org``), which GitHub reads as a path."""
-    if _EMAIL.match(path):
+    if "@" in path and _EMAIL.match(path):
         return f"an e-mail address needs mailto: write mailto:{path}"
-    if _DOMAIN.match(path):
+    if _may_be_domain(path) and _DOMAIN.match(path):
         return f"a web address needs its scheme: write https://{path}"
     return None
+
+
+def _may_be_domain(path: str) -> bool:
+    """False when :data:`_DOMAIN` cannot match ``path`` (the pattern is then not compiled: a
+    broken link to ``x.md`` is no web address): its top-level domain is what follows the last
+    dot of the first segment, and an ASCII one must be one of the list (a line break, which
+    ``$`` may precede, or another character that ignoring case may match, leaves it to the
+    pattern)."""
+    tail = path.partition("/")[0].rpartition(".")[2]
+    return not tail.isascii() or "\n" in path or tail.lower() in _TLD_SET
 
 
 MIN_ID_FORM = 3  # links naming records by another id form before it is the log's convention
@@ -353,7 +372,8 @@ def _by_id_form(
         return None
     parts = t.repo_path.split("/")
     for i in range(len(parts) - 1, -1, -1):
-        m = _ID_SEGMENT.match(parts[i])
+        part = parts[i]  # a letter first, a hyphen after: else the pattern is not compiled
+        m = _ID_SEGMENT.match(part) if part[:1].isalpha() and "-" in part else None
         if m is None:
             continue
         hits = [r for r in resolver.by_number_in(d, int(m.group(2))) if r.root == d.root]

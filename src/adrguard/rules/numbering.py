@@ -242,6 +242,13 @@ def _named_id(d: Decision, names: formats.Names) -> bool:
     return not stated and d.id.casefold() == names.record_name(d.path, d.root).casefold()
 
 
+def _plain(path: str) -> bool:
+    """Whether no part of ``path`` (so neither a record's file name nor its folder's) holds a
+    character that ends a relative link's path (:attr:`adrguard.core.conventions.naming.Name.
+    harmful` is then empty: the name need not be taken apart to know it)."""
+    return path.isprintable() and "#" not in path and "?" not in path and "%" not in path
+
+
 class FilenamePattern(BaseRule):
     """A file name that leaves the log's own naming scheme, or that harms links or sorting.
 
@@ -298,6 +305,9 @@ class FilenamePattern(BaseRule):
         fact = f"ADR107 filename-pattern {configured}"  # a record fact (ADR 44)
         for d in ctx.corpus.decisions:
             log = ctx.log(d.root)
+            if pattern is not None and _plain(d.path) and facts.get(
+                    d, fact, bool, functools.partial(_matches, pattern, d, names)):
+                continue  # nothing in the path ends a link's path, and the name matches
             name = log.name_of(d)
             what = f"folder name {name.shown!r}" if name.folder else f"file name {name.shown!r}"
             where = Location(d.path, 1)

@@ -192,13 +192,12 @@ class MissingSection(BaseRule):
                 if wanted is None:
                     entries = options.required_sections.get(fmt, ())
                     wanted = parsed[fmt] = tuple(Requirement.parse(e) for e in entries)
-                if configured:
-                    missing = log.missing(d, wanted)
-                else:
-                    written = asked.get(fmt)
+                missing = log.missing(d, wanted)
+                if missing and not configured:  # held only to what the log writes: learned
+                    written = asked.get(fmt)  # when a record lacks a section, not before
                     if written is None:
                         written = asked[fmt] = _written_in(log, wanted)
-                    missing = log.missing(d, written)
+                    missing = [r for r in missing if r in written]
                 if missing and not configured:
                     template = templates.followed(d, self._templates(ctx, root))
                     if template is not None:

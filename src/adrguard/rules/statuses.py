@@ -6,7 +6,6 @@ import json
 from collections.abc import Iterator, Mapping
 
 from adrguard.core.findings import Finding, Severity
-from adrguard.core.lazyre import lazy
 from adrguard.core.model import Decision, Location, Status
 from adrguard.core.nearest import Budget, Vocabulary
 from adrguard.core.options import Vocabulary as StatusWords
@@ -182,12 +181,18 @@ def _is_house_word(found: list[tuple[Decision, str]]) -> bool:
 
 _HABIT = 4  # a guessed word a quarter of a log's records share is the log's habit
 _HABIT_RECORDS = 3  # ... and so is one that three records share
-_KEY_END = lazy(r"[^\w\s'’-]")
+_KEY_CHARS = "_'’-"  # besides letters, digits and blanks, what a status's words may hold
 
 
 def _status_key(folded: str) -> str:
-    """The words that name an unknown status (``parked (since May)`` -> ``parked``)."""
-    head = _KEY_END.split(folded, maxsplit=1)[0]
+    """The words that name an unknown status (``parked (since May)`` -> ``parked``): the text
+    before the first character that is none of ``\\w``, ``\\s``, ``'``, ``’`` and ``-``
+    (as the regex engine reads them: alphanumeric, ``_``, blank)."""
+    head = folded
+    for i, c in enumerate(folded):
+        if not (c.isalnum() or c.isspace() or c in _KEY_CHARS):
+            head = folded[:i]
+            break
     return " ".join(head.split()[:3])[:40] or folded[:40]
 
 
@@ -230,7 +235,35 @@ def _no_word_means_unknown(synonyms: Mapping[str, str]) -> bool:
 SUGGEST_CHARS = 500
 SUGGEST_PHRASES = 16
 HINT_BUDGET = 50_000
-_PHRASE = lazy(r"[^\W\d_]+(?:[ -][^\W\d_]+)*")
+
+
+def _letter(c: str) -> bool:
+    """A character of ``[^\\W\\d_]`` (a word character that is no decimal digit and no
+    underscore), as the regex engine reads it: alphanumeric, not decimal."""
+    return c.isalnum() and not c.isdecimal()
+
+
+def _phrases(text: str, limit: int) -> list[str]:
+    """The first ``limit`` phrases of ``text`` (runs of letters joined by single spaces or
+    hyphens): what ``re.findall(r"[^\\W\\d_]+(?:[ -][^\\W\\d_]+)*", text)[:limit]`` gives,
+    without compiling that Unicode pattern in a run (a hook) that suggests one status."""
+    out: list[str] = []
+    n = len(text)
+    i = 0
+    while i < n and len(out) < limit:
+        if not _letter(text[i]):
+            i += 1
+            continue
+        start = i
+        while True:
+            while i < n and _letter(text[i]):
+                i += 1
+            if i + 1 < n and text[i] in " -" and _letter(text[i + 1]):
+                i += 1
+                continue
+            break
+        out.append(text[start:i])
+    return out
 
 
 def _with_statuses(configured: Mapping[str, str]) -> Mapping[str, str]:
@@ -258,7 +291,7 @@ def suggest_status(
     index = vocabulary if vocabulary is not None else Vocabulary(synonyms)
     seen = memo if memo is not None else {}
     text = raw.casefold()
-    phrases = _PHRASE.findall(text, 0, SUGGEST_CHARS)[:SUGGEST_PHRASES]
+    phrases = _phrases(text[:SUGGEST_CHARS], SUGGEST_PHRASES)
     for candidate in dict.fromkeys([text, *phrases, *(w.split()[0] for w in phrases)]):
         if candidate not in seen:
             seen[candidate] = index.closest(candidate, 0.75, budget)

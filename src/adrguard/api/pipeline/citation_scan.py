@@ -29,7 +29,7 @@ from adrguard.adapters.git import blobs_at
 from adrguard.config import Config
 from adrguard.core.cancel import Token, checkpoint
 from adrguard.core.citations.resolve import scheme_of
-from adrguard.core.citations.scan import Outcome, Scanner
+from adrguard.core.citations.scan import Outcome, Scanner, Scheme
 from adrguard.core.citations.syntax import syntax_of
 from adrguard.core.model import ChangeSet, Citations, CitingFile, Corpus
 from adrguard.core.parse import formats
@@ -64,15 +64,57 @@ def scan_found(
     """The citations in the files ``found`` lists outside the ADR roots (read from the work
     tree at ``place``); None when ``mode`` and the config say not to scan. ``cancel`` is
     checked between files."""
-    from adrguard.adapters.citing import select
-
     if place is None:
         return None
-    records = {*corpus.by_path, *corpus.other_texts, *corpus.skipped}
-    chosen, skipped = select(found.file_list, corpus.roots, config.citations, records)
+    chosen, skipped = _selected(found.file_list, config, corpus, store)
     if not wanted(config, mode, len(chosen)):
         return None
-    return _scan(place, [p for p, _ in chosen], config, corpus, store, skipped, cancel)
+    return _scan(place, chosen, config, corpus, store, skipped, cancel)
+
+
+def _selected(
+    files: Sequence[str], config: Config, corpus: Corpus, store: Store | None
+) -> tuple[list[str], dict[str, int]]:
+    """The paths :func:`adrguard.adapters.citing.select` chooses from ``files`` (every file
+    but the records, generated files and ADR roots), and how many it left out and why. With a
+    ``store`` the answer is kept, keyed by everything it depends on (the listing, the roots,
+    the records' paths, the ``[citations]`` options and the code): an edit changes none of
+    them, so the next run does not choose again; a damaged entry is a miss."""
+    from adrguard.adapters.citing import select
+
+    records = {*corpus.by_path, *corpus.other_texts, *corpus.skipped}
+
+    def chosen() -> tuple[list[str], dict[str, int]]:
+        found, skipped = select(files, corpus.roots, config.citations, records)
+        return [p for p, _ in found], skipped
+
+    if store is None:
+        return chosen()
+    import msgspec
+
+    from adrguard.adapters.cache import key, module_stamp, parser_signature
+
+    code = module_stamp(_SELECT_SOURCE)
+    if code is None:
+        return chosen()
+    asked = (list(files), corpus.roots, sorted(records), config.citations)
+    entry = key("citation selection", parser_signature(), code, msgspec.msgpack.encode(asked))
+    data = store.get(entry)
+    if data is not None:
+        try:
+            return msgspec.msgpack.decode(data, type=tuple[list[str], dict[str, int]])
+        except (msgspec.DecodeError, msgspec.ValidationError):
+            pass
+    paths, skipped = chosen()
+    store.put(entry, msgspec.msgpack.encode((paths, skipped)))
+    return paths, skipped
+
+
+# the module that chooses the files (adrguard's core is in the parser's signature)
+_SELECT_SOURCE = os.path.join(
+    os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+    "adapters", "citing.py")
+
 
 
 def scan_bytes(config: Config, corpus: Corpus, files: Mapping[str, bytes]) -> Citations:
@@ -130,7 +172,7 @@ def _scan(
 ) -> Citations:
     from adrguard.adapters.citing import Reader
 
-    scheme = scheme_of(corpus)
+    scheme = _scheme(corpus, store)
     scanner = Scanner(scheme)
     cache = _Cache(store, place, scheme.key()) if store is not None else None
     reader = Reader(os.path.realpath(place), config.citations.max_file_size)
@@ -158,6 +200,33 @@ def _scan(
         if cache is not None:
             cache.save()
     return Citations(tuple(out), scanned, skipped)
+
+
+def _scheme(corpus: Corpus, store: Store | None) -> Scheme:
+    """:func:`adrguard.core.citations.resolve.scheme_of` the corpus; with a ``store`` its
+    prefixes and widths are kept, keyed by what they are worked out from (each record's path,
+    root and id, the roots, and adrguard's core by the parser's signature): an edit that
+    changes none of them (most edits) does not take every record's name apart for it again."""
+    if store is None:
+        return scheme_of(corpus)
+    import msgspec
+
+    from adrguard.adapters.cache import key, parser_signature
+
+    asked = ([(d.path, d.root, d.id) for d in corpus.decisions], corpus.roots)
+    entry = key("citation scheme", parser_signature(), msgspec.msgpack.encode(asked))
+    data = store.get(entry)
+    if data is not None:
+        try:
+            prefixes, widths = msgspec.msgpack.decode(
+                data, type=tuple[tuple[str, ...], tuple[int, ...]])
+        except (msgspec.DecodeError, msgspec.ValidationError):
+            pass
+        else:
+            return Scheme(prefixes, tuple(corpus.roots), corpus.repository, widths)
+    scheme = scheme_of(corpus)
+    store.put(entry, msgspec.msgpack.encode((scheme.prefixes, scheme.widths)))
+    return scheme
 
 
 def _tally(outcome: Outcome, out: list[CitingFile], skipped: dict[str, int]) -> None:
