@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
-from adrguard.adapters.cache import key
+from adrguard.adapters.cache import key, module_stamp, parser_signature
 from adrguard.adapters.git import refusal, state_digest, tracked_files, untracked_files
 from adrguard.adapters.layout import Plan, classify, longest_first, other_text_paths, root_of
 from adrguard.adapters.reading import read_bytes
@@ -230,9 +230,7 @@ def _git_listing(base: Path, store: Store | None) -> list[str] | None:
         _refused(base, top)  # a .git that git will not read is an error, never a silent walk
         return None
     if entry is not None and store is not None:
-        import msgspec
-
-        store.put(entry, msgspec.msgpack.encode(files))
+            store.put(entry, msgspec.msgpack.encode(files))
     return files
 
 
@@ -250,10 +248,6 @@ def _classified(
     file again; a damaged entry is a miss."""
     if store is None:
         return classify(files, roots, config, shallow=shallow)
-    import msgspec
-
-    from adrguard.adapters.cache import key, module_stamp, parser_signature
-
     layout = module_stamp(_LAYOUT_SOURCE)
     if layout is None:
         return classify(files, roots, config, shallow=shallow)
@@ -277,8 +271,6 @@ _LAYOUT_SOURCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "layou
 def _decode_listing(data: bytes | None) -> list[str] | None:
     if data is None:
         return None
-    import msgspec
-
     try:
         return msgspec.msgpack.decode(data, type=list[str])
     except (msgspec.DecodeError, msgspec.ValidationError):

@@ -22,9 +22,10 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import msgspec
 from msgspec.structs import replace
 
-from adrguard.adapters.cache import Pack, digest, key, parser_signature
+from adrguard.adapters.cache import Pack, digest, key, module_stamp, parser_signature
 from adrguard.adapters.git import blobs_at
 from adrguard.config import Config
 from adrguard.core.cancel import Token, checkpoint
@@ -90,10 +91,6 @@ def _selected(
 
     if store is None:
         return chosen()
-    import msgspec
-
-    from adrguard.adapters.cache import key, module_stamp, parser_signature
-
     code = module_stamp(_SELECT_SOURCE)
     if code is None:
         return chosen()
@@ -209,10 +206,6 @@ def _scheme(corpus: Corpus, store: Store | None) -> Scheme:
     changes none of them (most edits) does not take every record's name apart for it again."""
     if store is None:
         return scheme_of(corpus)
-    import msgspec
-
-    from adrguard.adapters.cache import key, parser_signature
-
     asked = ([(d.path, d.root, d.id) for d in corpus.decisions], corpus.roots)
     entry = key("citation scheme", parser_signature(), msgspec.msgpack.encode(asked))
     data = store.get(entry)
@@ -263,8 +256,6 @@ def encode(outcome: Outcome) -> bytes:
     else the citing file (msgspec, faithful: it decodes to an equal value)."""
     if outcome.file is None:
         return b"" if outcome.skipped is None else b"!" + outcome.skipped.encode("ascii")
-    import msgspec
-
     return msgspec.msgpack.encode(outcome.file)
 
 
@@ -274,8 +265,6 @@ def decode(blob: bytes, path: str) -> Outcome | None:
         return Outcome()
     if blob[:1] == b"!":
         return Outcome(skipped=blob[1:].decode("ascii", "replace"))
-    import msgspec
-
     try:
         found = msgspec.msgpack.decode(blob, type=CitingFile)
     except (msgspec.DecodeError, msgspec.ValidationError):
