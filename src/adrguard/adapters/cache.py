@@ -144,6 +144,7 @@ class Store:
     def __init__(self, top: int) -> None:
         self._top = top  # descriptor of the ENTRIES folder
         self._dirs: dict[str, int] = {}
+        self._packs: dict[str, Pack] = {}
 
     @classmethod
     def open(cls, directory: Path) -> Store | None:
@@ -170,9 +171,18 @@ class Store:
         for fd in self._dirs.values():
             os.close(fd)
         self._dirs.clear()
+        self._packs.clear()
         if self._top >= 0:
             os.close(self._top)
             self._top = -1
+
+    def pack(self, name: str) -> Pack:
+        """The pack ``name`` of this store, read once while the store is open: several reads of
+        one run (the work tree, then the tree before its change) share what it holds."""
+        pack = self._packs.get(name)
+        if pack is None:
+            pack = self._packs[name] = Pack(self, name)
+        return pack
 
     def _folder(self, name: str) -> int | None:
         fd = self._dirs.get(name)
