@@ -12,7 +12,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from recordcache import files, read_pack
 
 BODY = "## Context\n\nWe need it.\n\n## Decision\n\n{decision}\n\n## Consequences\n\nFine.\n"

@@ -1,0 +1,101 @@
+"""Patterns a hook run used to compile for text they cannot match (issue 30): a piece of text
+each needs is tested first, or a test that covers every character they look for. The old code is
+copied here as the oracle, and each answer is the same for any text."""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from adrguard.core import textsafe
+from adrguard.core.impact.history import without_targets
+
+# --- adrguard.core.textsafe.neutralise -----------------------------------------------------------
+
+
+def _old_neutralise(text: str, *, multiline: bool = False) -> str:
+    if multiline:
+        if "\r" in text:
+            text = text.replace("\r\n", "\n")
+        unsafe = re.compile(f"[\x00-\x08\x0b-\x1f{textsafe.SPECIAL}]")
+    else:
+        text = text.replace("\t", " ")
+        unsafe = re.compile(f"[\x00-\x08\x0a-\x1f{textsafe.SPECIAL}]")
+    if not (text.isascii() and text.isprintable()):
+        text = unsafe.sub(textsafe._visible, text)
+    if "::" in text:
+        text = re.sub(r"^([^\S\n]*):(?=:)", r"\1\\x3a", text, flags=re.MULTILINE)
+    if "##[" in text:
+        text = text.replace("##[", "#\\x23[")
+    return text
+
+
+# every character neutralised, and some printable and non-printable ones that are not
+_PIECES = st.sampled_from([
+    "\x00", "\x07", "\t", "\n", "\r", "\r\n", "\x0b", "\x1b", "\x7f", "\x85", "\x9f", "\u061c",
+    "\u200b", "\u200c", "\u200d", "\u200e", "\u202e", "\u2028", "\u2029", "\u2066", "\u2069",
+    "\u2060", "\u206f", "\ufeff", "\ufff9", "\ufffb", "\ud800", "\udfff", "\u00a0", "\u3000",
+    "é", "—", "…", "ß", "中", "🙂", "\U000e0001", "\ue000", "::", ":", "##[", "#", " ", "a", "1",
+])
+_TEXT = st.lists(st.one_of(_PIECES, st.text(max_size=4)), max_size=12).map("".join)
+
+
+@settings(max_examples=600)
+@given(_TEXT, st.booleans())
+def test_neutralise_answers_as_before(text: str, multiline: bool) -> None:
+    assert textsafe.neutralise(text, multiline=multiline) == _old_neutralise(
+        text, multiline=multiline)
+
+
+def test_every_character_neutralised_is_one_python_does_not_call_printable() -> None:
+    """What lets printable text skip the pattern (checked over every code point)."""
+    for source in (f"[\x00-\x08\x0a-\x1f{textsafe.SPECIAL}]",
+                   f"[\x00-\x08\x0b-\x1f{textsafe.SPECIAL}]"):
+        unsafe = re.compile(source)
+        assert not [c for c in map(chr, range(0x110000))
+                    if c.isprintable() and unsafe.match(c)]
+
+
+def test_printable_text_with_accents_and_dashes_is_left_as_it_is() -> None:
+    line = "Décision — «on garde» l’API… 中文"
+    assert textsafe.neutralise(line) == line
+    assert textsafe.neutralise(line + "\n\tand more", multiline=True) == line + "\n\tand more"
+    assert textsafe.neutralise("a\u202eb\nc") == "a\\u202eb\\x0ac"
+    assert textsafe.neutralise("a\u202eb\nc", multiline=True) == "a\\u202eb\nc"
+
+
+# --- adrguard.core.impact.history (the decision text of a record) -------------------------------
+
+_OLD_LINK_TARGET = re.compile(r"\]\((?:[^()]|\([^()]*\))*\)")
+_OLD_REF_DEFINITION = re.compile(r"^(\s{0,3}\[[^\]]+\]:)\s*\S.*$")
+_OLD_AUTOLINK = re.compile(r"<[a-z][a-z0-9+.-]*:[^>\s]*>", re.IGNORECASE)
+
+
+def _old_without_targets(line: str) -> str:
+    line = _OLD_REF_DEFINITION.sub(r"\1", line)
+    line = _OLD_AUTOLINK.sub("<>", _OLD_LINK_TARGET.sub("]()", line))
+    return " ".join(line.split())
+
+
+_LINK_PIECES = st.sampled_from([
+    "[", "]", "(", ")", "](", "]:", "<", ">", ":", " ", "   ", "\t", "\r", "a", "Z", "1", "+",
+    "-", ".", "/", "https", "mailto", "[x]: ", "[a](b)", "[a](b (c))", "<https://x.y>",
+    "<A:b>", "<a b>", "](x(y)z)", "é",
+])
+_LINE = st.lists(st.one_of(_LINK_PIECES, st.text(max_size=3)), max_size=14).map("".join)
+
+
+@settings(max_examples=800)
+@given(_LINE)
+def test_a_lines_text_without_link_targets_is_as_before(line: str) -> None:
+    line = line.replace("\n", " ")  # (a record's lines come from splitting on line breaks)
+    assert without_targets(line) == _old_without_targets(line)
+
+
+def test_link_targets_reference_definitions_and_autolinks_are_dropped() -> None:
+    assert without_targets("See [the API](docs/api.md) and <https://x.test/a>.") == \
+        "See [the API]() and <>."
+    assert without_targets("  [api]: https://x.test/api  ") == "[api]:"
+    assert without_targets("We use   PostgreSQL 16.") == "We use PostgreSQL 16."
