@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from adrguard.core import textsafe
+from adrguard.core.conventions import sections
 from adrguard.core.impact.history import without_targets
 
 # --- adrguard.core.textsafe.neutralise -----------------------------------------------------------
@@ -99,3 +100,68 @@ def test_link_targets_reference_definitions_and_autolinks_are_dropped() -> None:
         "See [the API]() and <>."
     assert without_targets("  [api]: https://x.test/api  ") == "[api]:"
     assert without_targets("We use   PostgreSQL 16.") == "We use PostgreSQL 16."
+
+
+# --- adrguard.core.conventions.sections (a heading's names) -------------------------------------
+
+_OLD_NUMBERING = re.compile(r"^\s*(?:\d+(?:\.\d+)*[.)]?|[ivx]+[.)])\s+", re.IGNORECASE)
+_OLD_PUNCT = re.compile(r"[^\w\s]")
+_OLD_SEPARATED = re.compile(r"\s*[:(\[,;|/–—]|\s+-\s|\s+(?:of|for|to)\s+")
+
+
+def _old_fold(title: str) -> str:
+    text = _OLD_NUMBERING.sub("", title.strip().lstrip("#").strip())
+    return " ".join(_OLD_PUNCT.sub(" ", text.casefold()).split())
+
+
+def _old_heading_keys(heading: str) -> frozenset[str]:
+    folded = _old_fold(heading)
+    keys = {folded}
+    light = " ".join(_OLD_NUMBERING.sub("", heading.strip().lstrip("#").strip()).casefold()
+                     .split())
+    light = light.strip("*_` ")
+    m = _OLD_SEPARATED.search(light)
+    if m and m.start() > 0:
+        keys.add(_old_fold(light[: m.start()]))
+    parts = [_old_fold(p) for p in sections._COMBINERS.split(light)]
+    if len(parts) > 1:
+        keys.update(p for p in parts if p)
+    keys.update([sections._singular(k) for k in keys])
+    keys.discard("")
+    return frozenset(keys)
+
+
+_HEADING_PIECES = st.sampled_from([
+    "#", "## ", " ", "\t", "\u00a0", "\u3000", "1", "2.", "1.3)", "iv.", "IV)", "x ", "ı.",
+    "İ)", "٣.", "Decision", "Context", "Outcome", "of", " of ", " for ", " to ", " - ", "-",
+    ":", "(", "[", ",", ";", "|", "/", "–", "—", "&", " and ", "+", "、", "*", "_", "`", "é",
+    "Ω", "s", "Options", "Status", "ǅ", "ⅳ",
+])
+_HEADING = st.lists(st.one_of(_HEADING_PIECES, st.text(max_size=3)), max_size=10).map("".join)
+
+
+@settings(max_examples=1000)
+@given(_HEADING)
+def test_a_headings_names_are_as_before(heading: str) -> None:
+    assert sections.fold(heading) == _old_fold(heading)
+    assert sections.heading_keys(heading) == _old_heading_keys(heading)
+
+
+def test_what_the_heading_guards_rely_on_holds_for_every_character() -> None:
+    """Every character ``isalnum`` accepts is a word character of ``re``, every one ``split``
+    breaks at is one ``\\s`` matches, and none of the ASCII letters the numbering guard passes
+    over can start a numbering (the pattern is tried on each, followed by ``. x``)."""
+    word, space = re.compile(r"\w"), re.compile(r"\s")
+    chars = [chr(c) for c in range(0x110000)]
+    assert not [c for c in chars if c.isalnum() and not word.match(c)]
+    assert not [c for c in chars if c.isspace() != bool(space.match(c))]
+    assert not [c for c in sections._NOT_NUMBERING if _OLD_NUMBERING.match(c + ". x")
+                or _OLD_NUMBERING.match(c + ") x") or _OLD_NUMBERING.match(c + " x")]
+    assert _OLD_NUMBERING.match("i. x") and _OLD_NUMBERING.match("1 x")
+
+
+def test_common_headings_keep_their_names() -> None:
+    assert sections.fold("## 2. Decision Outcome:") == "decision outcome"
+    assert sections.heading_keys("Background & Context") >= {"background", "context"}
+    assert sections.heading_keys("Decision: use X") >= {"decision"}
+    assert sections.heading_keys("Status") == frozenset({"status", "statu"})  # (plural s)
