@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from adrguard.core import textsafe
-from adrguard.core.conventions import sections
+from adrguard.core.conventions import dates, sections
 from adrguard.core.impact.history import without_targets
 
 # --- adrguard.core.textsafe.neutralise -----------------------------------------------------------
@@ -165,3 +165,58 @@ def test_common_headings_keep_their_names() -> None:
     assert sections.heading_keys("Background & Context") >= {"background", "context"}
     assert sections.heading_keys("Decision: use X") >= {"decision"}
     assert sections.heading_keys("Status") == frozenset({"status", "statu"})  # (plural s)
+
+
+# --- adrguard.core.conventions.dates (a written date) --------------------------------------------
+
+_OLD_ISO = re.compile(
+    r"^(\d{4})-(\d{2})(?:-(\d{2}))?"
+    r"(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,]\d+)?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?)?"
+    r"(?=$|[^\d/.-]|\.(?!\d))"
+)
+
+
+def _old_iso_read(text: str) -> dates.Reading | None:
+    """The ISO branch of the old reading (None: the pattern does not match)."""
+    m = _OLD_ISO.match(text)
+    if m and not dates._clock(m.group(4), m.group(5), m.group(6)):
+        return dates.Reading(text, "iso", problem="impossible")
+    if not m:
+        return None
+    y, mo = int(m.group(1)), int(m.group(2))
+    if m.group(3) is None:
+        return dates.Reading(text, "iso", problem="" if 1 <= mo <= 12 else "impossible")
+    day = int(m.group(3))
+    value = dates._date(y, mo, day)
+    if value is not None:
+        return dates.Reading(text, "iso", value)
+    swapped = dates._date(y, day, mo)
+    return dates.Reading(text, "iso", problem="impossible", readings=(swapped,) if swapped else ())
+
+
+_DATE_PIECES = st.sampled_from([
+    "2024", "1999", "0000", "-", "01", "12", "13", "31", "29", "02", "00", "1", "٣", "²", "T",
+    " ", "10:30", ":", "Z", "+01:00", ".", "/", "年", "(", "note", "May",
+])
+_DATE = st.one_of(
+    st.lists(st.one_of(_DATE_PIECES, st.text(max_size=2)), max_size=7).map("".join),
+    st.builds("{:04d}-{:02d}-{:02d}".format, st.integers(0, 9999), st.integers(0, 99),
+              st.integers(0, 99)),
+)
+
+
+@settings(max_examples=1000)
+@given(_DATE)
+def test_a_written_date_reads_as_before(text: str) -> None:
+    old = _old_iso_read(text)
+    if dates._plain_iso(text):
+        assert old is not None  # the shortcut covers only texts the pattern matches
+    if old is not None:
+        assert dates._read(text) == old
+
+
+def test_plain_dates_read_as_iso_days() -> None:
+    assert dates.read("2024-02-29").value is not None
+    assert dates.read("2023-02-29").problem == "impossible"
+    assert dates.read("2024-13-01").readings  # the day and month swapped make a date
+    assert dates.read("٢٠٢٤-٠١-٠٢").family == "iso"  # digits of another script: the pattern's
