@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from adrguard.core import textsafe
 from adrguard.core.conventions import dates, sections
+from adrguard.core.impact import mapping
 from adrguard.core.impact.history import without_targets
 
 # --- adrguard.core.textsafe.neutralise -----------------------------------------------------------
@@ -220,3 +221,27 @@ def test_plain_dates_read_as_iso_days() -> None:
     assert dates.read("2023-02-29").problem == "impossible"
     assert dates.read("2024-13-01").readings  # the day and month swapped make a date
     assert dates.read("٢٠٢٤-٠١-٠٢").family == "iso"  # digits of another script: the pattern's
+
+
+# --- adrguard.core.impact.mapping (positions in a JSON manifest) --------------------------------
+
+_OLD_SPACE = re.compile(r"[ \t\r\n\ufeff]*")
+_OLD_SCALAR = re.compile(r"[^,\]} \t\r\n]*")
+_JSONISH = st.lists(st.sampled_from([" ", "\t", "\r", "\n", "\ufeff", ",", "]", "}", "{", "[",
+                                     "1", "-2.5e3", "true", "null", '"a"', ":", "x", "é"]),
+                    max_size=16).map("".join)
+
+
+@settings(max_examples=500)
+@given(_JSONISH)
+def test_blanks_and_scalars_of_a_manifest_end_where_they_did(text: str) -> None:
+    for i in range(len(text) + 1):
+        assert mapping.space_end(text, i) == _OLD_SPACE.match(text, i).end()  # type: ignore[union-attr]
+        assert mapping.scalar_end(text, i) == _OLD_SCALAR.match(text, i).end()  # type: ignore[union-attr]
+
+
+def test_a_manifest_mapping_is_placed_on_its_line() -> None:
+    text = '{\n  "schemaVersion": 1,\n  "mappings": [\n    {"decision": "ADR-0001"}\n  ]\n}\n'
+    where = mapping.Locator(".adrguard-impact.json", text)
+    assert where.position(("mappings", 0, "decision")) == (4, 6)  # (where its key is)
+    assert where.position(("schemaVersion",)) == (2, 3)
