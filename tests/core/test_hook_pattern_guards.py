@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from adrguard.core import textsafe
-from adrguard.core.conventions import dates, sections
+from adrguard.core.conventions import dates, naming, sections
 from adrguard.core.impact import mapping
 from adrguard.core.impact.history import without_targets
 
@@ -245,3 +245,47 @@ def test_a_manifest_mapping_is_placed_on_its_line() -> None:
     where = mapping.Locator(".adrguard-impact.json", text)
     assert where.position(("mappings", 0, "decision")) == (4, 6)  # (where its key is)
     assert where.position(("schemaVersion",)) == (2, 3)
+
+
+# --- adrguard.core.conventions.naming (a record's name) -----------------------------------------
+
+_OLD_DATED = re.compile(r"^(\d{4}-\d{2}-\d{2}|\d{8})(?=$|[-_ .])")
+_OLD_NUMBERED = re.compile(r"^([A-Za-z]{0,12}?)([-_ ]?)(\d{1,9})(?=$|[-_ .])")
+
+
+def _old_parts(stem: str) -> tuple[str, str, str, str, str, str]:
+    """(kind, prefix, separator, digits, date, slug) as the old split read a name's stem."""
+    m = _OLD_DATED.match(stem)
+    if m:
+        return "dated", "", "", "", m.group(1), stem[m.end():].lstrip("-_ .")
+    m = _OLD_NUMBERED.match(stem)
+    if m:
+        return ("numbered", m.group(1), m.group(2), m.group(3), "",
+                stem[m.end():].lstrip("-_ ."))
+    return "plain", "", "", "", "", stem
+
+
+_NAME_PIECES = st.sampled_from([
+    "0", "1", "0001", "123456789", "1234567890", "2024-01-02", "20240102", "٣", "adr", "ADR",
+    "-", "_", " ", ".", "use-x", "x", "é", "2024-1-2",
+])
+_STEM = st.lists(st.one_of(_NAME_PIECES, st.text(alphabet="0123456789-_ .ab٣", max_size=3)),
+                 min_size=1, max_size=6).map("".join).filter(lambda s: "/" not in s)
+
+
+@settings(max_examples=1000)
+@given(_STEM)
+def test_a_records_name_splits_as_before(stem: str) -> None:
+    from adrguard.core.parse import formats
+
+    path = f"docs/adr/{stem}.md"
+    name = naming.split(path, "docs/adr")
+    stem_read = formats.Names().record_name(path, "docs/adr")
+    assert (name.kind, name.prefix, name.prefix_sep, name.digits, name.date,
+            name.slug) == _old_parts(stem_read)
+
+
+def test_numbered_and_dated_names() -> None:
+    assert naming.split("docs/adr/0012-use-x.md", "docs/adr").digits == "0012"
+    assert naming.split("docs/adr/2024-01-02-use-x.md", "docs/adr").date == "2024-01-02"
+    assert naming.split("docs/adr/1234567890-x.md", "docs/adr").kind == "plain"
