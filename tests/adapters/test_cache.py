@@ -487,13 +487,20 @@ def _canonical_by_json(value: object) -> object:
     """:func:`canonical` with every set and mapping sorted by its items written out as JSON,
     and a struct's fields asked of msgspec (what the plain-string sort and the struct's
     field names replace)."""
+    import json
+
     import msgspec
 
     from adrguard.core.model import Decision
-    from adrguard.core.options import Vocabulary
+    from adrguard.core.options import Options, Vocabulary
 
     if isinstance(value, Decision):
         return cache_mod.canonical(value)
+    if isinstance(value, Options):  # written out without the day (the options key), then the day
+        bare = msgspec.structs.replace(value, today=None)
+        fields = [[f.name, _canonical_by_json(getattr(bare, f.name))]
+                  for f in msgspec.structs.fields(bare)]
+        return ["options", json.dumps(["Options", fields], ensure_ascii=True), value.today]
     if isinstance(value, Vocabulary):
         return ["vocabulary", _canonical_by_json(dict(value))]
     if isinstance(value, msgspec.Struct):
@@ -546,3 +553,19 @@ def test_canonical_of_a_configuration_and_a_corpus_as_by_json(tmp_path: Path) ->
     for value in (config, bare, Config(exclude=("b", "a", 'q"')), config.options):
         assert cache_mod.canonical(value) == _canonical_by_json(value)
     assert len(bare.decisions) == 2
+
+
+def test_canonical_options_are_their_key_and_their_day() -> None:
+    """A configuration's options are written out by the key the run computed once (without the
+    day, which parsed records do not depend on) and the day beside it: options that differ in
+    either are told apart, equal ones are not."""
+    from adrguard.core.options import Options
+
+    base = Options()
+    same = Options()
+    assert cache_mod.canonical(base) == cache_mod.canonical(same)
+    assert cache_mod.canonical(base)[1] == cache_mod.options_key(base)
+    assert cache_mod.canonical(msgspec.structs.replace(base, today="2024-01-02")) != \
+        cache_mod.canonical(base)
+    assert cache_mod.canonical(msgspec.structs.replace(base, archive_dirs=("old",))) != \
+        cache_mod.canonical(base)

@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from adrguard.config import Config, from_mapping
@@ -70,3 +71,15 @@ def test_the_docs_describe_every_key_of_the_declaration() -> None:
     tables = set(subtables(ConfigTable))
     assert rows == set(keys(ConfigTable)) - tables
     assert all(f"[{name}]" in page for name in tables)
+
+
+def test_the_keys_check_reads_each_tables_keys_as_the_declaration_names_them() -> None:
+    """The unknown-key check takes a table's keys from the struct (``__struct_encode_fields__``,
+    no annotations resolved): they are the declaration's keys, in order, for every table, and a
+    file without tables is checked without resolving any."""
+    tables: list[type[msgspec.Struct]] = [ConfigTable, *subtables(ConfigTable).values()]
+    for table in tables:
+        assert table.__struct_encode_fields__ == keys(table), table.__name__
+    with pytest.raises(UserError, match=r"unknown key 'rots' \(did you mean 'roots'\?\)"):
+        from_mapping({"rots": ["docs/adr"]}, ".adrguard.toml")
+    assert from_mapping({"roots": ["docs/adr"], "index": {}}).options is not None

@@ -144,6 +144,7 @@ class Store:
     def __init__(self, top: int) -> None:
         self._top = top  # descriptor of the ENTRIES folder
         self._dirs: dict[str, int] = {}
+        self._packs: dict[str, Pack] = {}
 
     @classmethod
     def open(cls, directory: Path) -> Store | None:
@@ -170,9 +171,18 @@ class Store:
         for fd in self._dirs.values():
             os.close(fd)
         self._dirs.clear()
+        self._packs.clear()
         if self._top >= 0:
             os.close(self._top)
             self._top = -1
+
+    def pack(self, name: str) -> Pack:
+        """The pack ``name`` of this store, read once while the store is open: several reads of
+        one run (the work tree, then the tree before its change) share what it holds."""
+        pack = self._packs.get(name)
+        if pack is None:
+            pack = self._packs[name] = Pack(self, name)
+        return pack
 
     def _folder(self, name: str) -> int | None:
         fd = self._dirs.get(name)
@@ -391,7 +401,8 @@ class Uncacheable(Exception):
 def canonical(value: Any) -> Any:
     """``value`` as plain JSON-able data that two equal values write out the same way in any
     process (sets sorted, mappings as sorted pairs, dataclasses by every compared field, a
-    record by path, root, archive flag and content digest). :class:`Uncacheable` otherwise."""
+    record by path, root, archive flag and content digest, the options by :func:`options_key`
+    and the day). :class:`Uncacheable` otherwise."""
     if value is None or isinstance(value, (bool, str)):
         return value
     if isinstance(value, enum.Enum):
@@ -406,12 +417,13 @@ def canonical(value: Any) -> Any:
         return ["record", value.path, value.root, value.archived, value.sha256]
     if isinstance(value, Vocabulary):
         return ["vocabulary", canonical(dict(value))]
+    if isinstance(value, Options):  # written out once a run (options_key), and the day apart
+        return ["options", options_key(value), canonical(value.today)]
     if is_dataclass(value) and not isinstance(value, type):
         return [type(value).__name__,
                 [[f.name, canonical(getattr(value, f.name))] for f in fields(value) if f.compare]]
-    if isinstance(value, msgspec.Struct):  # every field of a struct is compared
-        return [type(value).__name__, [[name, canonical(getattr(value, name))]
-                                       for name in value.__struct_fields__]]
+    if isinstance(value, msgspec.Struct):
+        return _struct(value)
     if isinstance(value, (tuple, list)):
         return [type(value).__name__, [canonical(v) for v in value]]
     if isinstance(value, (set, frozenset)):
@@ -422,6 +434,12 @@ def canonical(value: Any) -> Any:
         plain = all(_plain(k) for k, _v in pairs)
         return ["map", sorted(pairs, key=_quoted_key if plain else order)]
     raise Uncacheable(f"cannot key a {type(value).__name__}")
+
+
+def _struct(value: msgspec.Struct) -> list[Any]:
+    """A struct by its type's name and every field (every field of a struct is compared)."""
+    return [type(value).__name__, [[name, canonical(getattr(value, name))]
+                                   for name in value.__struct_fields__]]
 
 
 # Sorting by :func:`order` writes every item out as JSON. A string JSON writes as it is, in
@@ -452,7 +470,7 @@ def options_key(options: Options) -> str:
     the next. :class:`Uncacheable` when an option cannot be written out faithfully. Worked out
     once per run (kept on the options)."""
     return options.derived("options key", lambda: json.dumps(
-        canonical(msgspec.structs.replace(options, today=None)), ensure_ascii=True))
+        _struct(msgspec.structs.replace(options, today=None)), ensure_ascii=True))
 
 
 @functools.cache

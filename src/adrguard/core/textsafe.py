@@ -57,13 +57,23 @@ def neutralise(text: str, *, multiline: bool = False) -> str:
     else:
         text = text.replace("\t", " ")
         unsafe = _CONTROL
-    if not (text.isascii() and text.isprintable()):
+    if not _printable(text, multiline):
         text = unsafe.sub(_visible, text)
     if "::" in text:
         text = _LINE_COMMAND.sub(r"\1\\x3a", text)
     if "##[" in text:
         text = text.replace("##[", "#\\x23[")
     return text
+
+
+def _printable(text: str, multiline: bool) -> bool:
+    """Whether ``text`` holds none of the characters neutralised: every one of them (controls,
+    :data:`SPECIAL`) is one Python does not call printable, so printable text (accented
+    letters, dashes, quotes included) needs no pattern; a document's line breaks and tabs are
+    kept, so they do not count."""
+    if text.isprintable():
+        return True
+    return multiline and text.replace("\n", "").replace("\t", "").isprintable()
 
 
 def json_safe(serialized: str) -> str:

@@ -81,21 +81,27 @@ def read_source(
     reuse: Corpus | None = None,
     citations: str | None = None,
     cancel: Token | None = None,
+    store: Store | None = None,
 ) -> tuple[Discovery, Corpus]:
     """:func:`load_corpus`, with what discovery found (the roots and why, untracked files).
     ``cancel``: a cancellation token, checked between records and files (see
-    :mod:`adrguard.core.cancel`)."""
+    :mod:`adrguard.core.cancel`). ``store``: the record cache, opened (and closed) by the caller
+    for several reads of one run; a source that is not the work tree then takes the records
+    the work tree's pack holds, and keeps nothing."""
     # Records of a revision are not cached: the head's records (``reuse``) hold almost all of them.
     work_tree = isinstance(source, WorkTree)
-    store = open_store(config, source.root) if work_tree else None
+    own = store is None and work_tree
+    if own:
+        store = open_store(config, source.root)
     try:
-        found = source.discover(config, store)
+        found = source.discover(config, store if work_tree else None)
         checkpoint(cancel)
         place = source.root if work_tree else None
-        corpus = corpus_of(found, config, store, reuse, place, citations=citations, cancel=cancel)
+        corpus = corpus_of(found, config, store, reuse, place, citations=citations, cancel=cancel,
+                           lookup=None if work_tree else source.root)
         return found, corpus
     finally:
-        if store is not None:
+        if own and store is not None:
             store.close()
 
 
@@ -132,14 +138,17 @@ def corpus_of(
     *,
     citations: str | None = None,
     cancel: Token | None = None,
+    lookup: Path | None = None,
 ) -> Corpus:
     """Parse what discovery found into the corpus (cached by ``place``: see
-    :func:`parse_sources`); with ``citations``, scan the work tree at ``place`` for citations
+    :func:`parse_sources`; without a place, ``lookup`` names a work tree whose cached records
+    are read, not written); with ``citations``, scan the work tree at ``place`` for citations
     (:func:`adrguard.api.pipeline.citation_scan.scan_found`)."""
     keys: dict[str, bytes] = {}
     corpus = build_corpus(
-        parse_sources(found.sources, config, store, reuse.by_path if reuse else None, place,
-                      cancel, keys),
+        parse_sources(found.sources, config, store, reuse.by_path if reuse else None,
+                      place if place is not None else lookup, cancel, keys,
+                      write=place is not None),
         roots=found.roots,
         repo_files=found.repo_files,
         other_texts=found.other_texts,

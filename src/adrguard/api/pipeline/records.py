@@ -51,11 +51,16 @@ def parse_sources(
     place: Path | None = None,
     cancel: Token | None = None,
     keys_out: dict[str, bytes] | None = None,
+    *,
+    write: bool = True,
 ) -> list[Decision]:
     """Every source parsed, in order: from ``reuse`` or the cache when they hold it, else by
     :func:`adrguard.api.pipeline.parsing.parse_all` (and then stored). The records of one place
     (a work tree) are kept together in one pack of the store. ``cancel``: checked between
-    records. ``keys_out``: filled with each cached or stored record's entry (by path)."""
+    records. ``keys_out``: filled with each cached or stored record's entry (by path).
+    ``write=False``: the pack of ``place`` is only read, for sources that are not that work
+    tree (the tree before its change: the bytes a change replaced were often checked there
+    before); nothing parsed is kept."""
     import hashlib
 
     from adrguard.api.pipeline.parsing import parse_all
@@ -66,7 +71,7 @@ def parse_sources(
     if store is not None and place is not None:
         with contextlib.suppress(Uncacheable):  # an option it cannot key: parse, keep nothing
             signature = digest(parser_signature(), options_key(config.options))
-            pack = Pack(store, key("records", signature, os.fspath(place)))
+            pack = store.pack(key("records", signature, os.fspath(place)))
     out: list[Decision | None] = [None] * len(sources)
     todo: list[int] = []
     keys: dict[int, bytes] = {}
@@ -90,7 +95,7 @@ def parse_sources(
         parse_all(
             [sources[i] for i in todo],
             config.options,
-            encoded=pack is not None,
+            encoded=pack is not None and write,
             jobs=config.jobs,
             cancel=cancel,
         )
@@ -99,11 +104,11 @@ def parse_sources(
     )
     for i, (decision, blob) in zip(todo, fresh, strict=True):
         out[i] = decision
-        if pack is not None and blob is not None and i in keys:
+        if pack is not None and write and blob is not None and i in keys:
             pack.put(keys[i], blob)
-    if pack is not None:
+    if pack is not None and write:
         pack.save()
-    if keys_out is not None:
+    if keys_out is not None and write:
         keys_out.update((sources[i].path, k) for i, k in keys.items() if out[i] is not None)
     return [d for d in out if d is not None]
 

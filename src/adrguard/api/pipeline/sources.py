@@ -37,6 +37,7 @@ from adrguard.api.pipeline.corpus import (
     read_source,
     search_roots,
 )
+from adrguard.api.pipeline.records import open_store
 from adrguard.api.pipeline.targets import Targets, repo_relative
 from adrguard.config import Config
 from adrguard.core.cancel import Token
@@ -49,6 +50,7 @@ from adrguard.core.parse import formats
 from adrguard.core.wording import revision
 
 if TYPE_CHECKING:
+    from adrguard.adapters.cache import Store
     from adrguard.adapters.roots import Search
     from adrguard.core.authoring.claims import Claims
 
@@ -153,8 +155,13 @@ def local_change(
         if why is not None:
             return Sources(Corpus(()), skipped=why)
     source = WorkTree(root, untracked=not staged, extra_roots=wanted.folders)
-    found, corpus = read_source(source, cfg, citations=CHECK, cancel=cancel)
-    before = corpus_before(root, cfg, found, corpus, head, diff, local.before)
+    store = open_store(cfg, root)  # one read of the record cache for both sides
+    try:
+        found, corpus = read_source(source, cfg, citations=CHECK, cancel=cancel, store=store)
+        before = corpus_before(root, cfg, found, corpus, head, diff, local.before, store)
+    finally:
+        if store is not None:
+            store.close()
     changes = _cited_before(ChangeSet(
         base="HEAD",
         head="the staged changes" if staged else "the work tree",
@@ -227,15 +234,19 @@ def corpus_before(
     head: str,
     changes: Sequence[FileChange],
     ids: Mapping[str, str | None] | None = None,
+    store: Store | None = None,
 ) -> Corpus:
     """The corpus as ``head`` holds it, through the one pipeline
     (:class:`adrguard.adapters.source.Amended`): the work tree's files the change leaves alone
     plus the changed files read from git; only those are read and parsed, the other records
     are taken from ``corpus``. ``ids``: the changed files' object ids at ``head``, as the
-    change's diff gave them (:func:`adrguard.adapters.git.diff_with_ids`)."""
+    change's diff gave them (:func:`adrguard.adapters.git.diff_with_ids`). ``store``: the
+    record cache the work tree was read with; a changed file whose bytes at ``head`` the work
+    tree's pack still holds (checked before it was edited) is taken from there, not parsed."""
     now = frozenset(c.path for c in changes)
     then = frozenset(c.old_path or c.path for c in changes if c.status != "A")
-    return load_corpus(Amended(root, head, found, now, then, ids), config, reuse=corpus)
+    source = Amended(root, head, found, now, then, ids)
+    return read_source(source, config, reuse=corpus, store=store)[1]
 
 
 def build_changes(

@@ -121,7 +121,16 @@ def read(written: str) -> Reading:
     return found
 
 
+def _plain_iso(text: str) -> bool:
+    """Whether ``text`` is exactly ``YYYY-MM-DD`` in ASCII digits (most dates): what
+    :data:`_ISO` would match whole, with no time, read without it."""
+    return (len(text) == 10 and text[4] == "-" and text[7] == "-" and text.isascii()
+            and (text[:4] + text[5:7] + text[8:]).isdecimal())
+
+
 def _read(text: str) -> Reading:
+    if _plain_iso(text):
+        return _iso_day(text, int(text[:4]), int(text[5:7]), int(text[8:]))
     m = _ISO.match(text)
     if m and not _clock(m.group(4), m.group(5), m.group(6)):
         return Reading(text, "iso", problem="impossible")  # 2024-01-01 25:99:99
@@ -130,12 +139,7 @@ def _read(text: str) -> Reading:
         if m.group(3) is None:
             ok = 1 <= mo <= 12
             return Reading(text, "iso", problem="" if ok else "impossible")
-        day = int(m.group(3))
-        value = _date(y, mo, day)
-        if value is not None:
-            return Reading(text, "iso", value)
-        swapped = _date(y, day, mo)
-        return Reading(text, "iso", problem="impossible", readings=(swapped,) if swapped else ())
+        return _iso_day(text, y, mo, int(m.group(3)))
     if _YEAR.match(text):
         return Reading(text, "iso")
     m = _COMPACT.match(text)
@@ -160,6 +164,14 @@ def _read(text: str) -> Reading:
         value = _date(int(m.group("year")), month, int(written_day))
         return Reading(text, "human", value, "" if value else "impossible")
     return Reading(text, "unknown")
+
+
+def _iso_day(text: str, y: int, mo: int, day: int) -> Reading:
+    value = _date(y, mo, day)
+    if value is not None:
+        return Reading(text, "iso", value)
+    swapped = _date(y, day, mo)
+    return Reading(text, "iso", problem="impossible", readings=(swapped,) if swapped else ())
 
 
 def _numeric(text: str, m: re.Match[str]) -> Reading:

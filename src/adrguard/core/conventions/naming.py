@@ -76,6 +76,25 @@ class Name(msgspec.Struct, frozen=True):
         return "".join(dict.fromkeys(_HARMFUL.findall(shown)))
 
 
+def _may_be_dated(stem: str) -> bool:
+    """Whether :data:`_DATED` can match: ``YYYY-MM-DD`` has its dashes in place, ``YYYYMMDD``
+    is eight digits."""
+    return (len(stem) >= 10 and stem[4] == "-" and stem[7] == "-") or stem[:8].isdecimal()
+
+
+def _leading_number(stem: str) -> str | None:
+    """What :data:`_NUMBERED` reads from a name that starts with a digit: the digits (any
+    script's, as ``\\d``), when there are at most nine and the name ends or goes on with ``-``,
+    ``_``, a space or a dot after them; else None (the pattern cannot match: no letters can
+    come before a digit, and fewer digits leave a digit after them)."""
+    k = 0
+    while k < len(stem) and stem[k].isdecimal():
+        k += 1
+    if k > 9 or (k < len(stem) and stem[k] not in "-_ ."):
+        return None
+    return stem[:k]
+
+
 def split(path: str, root: str, names: formats.Names | None = None) -> Name:
     """The parts of a record's name. ``names``: the run's record names (the same answers,
     each worked out once a run)."""
@@ -86,10 +105,16 @@ def split(path: str, root: str, names: formats.Names | None = None) -> Name:
     stem = names.record_name(path, root)
     shown = stem if folder else file_name
     ext = "" if folder else file_name[len(stem) :]
-    m = _DATED.match(stem)
+    m = _DATED.match(stem) if _may_be_dated(stem) else None
     if m:
         rest = stem[m.end() :]
         return Name(shown, folder, "dated", "", "", "", m.group(1), rest.lstrip("-_ ."), ext)
+    if stem[:1].isdecimal():  # most names: a number first, read without the pattern
+        digits = _leading_number(stem)
+        if digits is None:
+            return Name(shown, folder, "plain", "", "", "", "", stem, ext)
+        rest = stem[len(digits) :]
+        return Name(shown, folder, "numbered", "", "", digits, "", rest.lstrip("-_ ."), ext)
     m = _NUMBERED.match(stem)
     if m:
         rest = stem[m.end() :]

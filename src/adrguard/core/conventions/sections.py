@@ -119,8 +119,23 @@ MEANINGS: dict[str, frozenset[str]] = {m: OWN_NAMES[m] | STAND_INS[m] for m in O
 def fold(title: str) -> str:
     """``"## 2. Decision Outcome:"`` → ``"decision outcome"``: casefolded, without numbering,
     markup and punctuation, whitespace collapsed."""
-    text = _NUMBERING.sub("", title.strip().lstrip("#").strip())
-    return " ".join(_PUNCT.sub(" ", text.casefold()).split())
+    text = _unnumbered(title.strip().lstrip("#").strip()).casefold()
+    if not text.replace(" ", "").isalnum():  # else every character is a word's or a space
+        text = _PUNCT.sub(" ", text)
+    return " ".join(text.split())
+
+
+# The first characters a heading's numbering can start with are digits (any script's), the
+# letters of roman numerals (and those that match them ignoring case) and spaces: a heading that
+# starts with any other ASCII letter has none, and is taken as it is without the pattern.
+_NOT_NUMBERING = frozenset("abcdefghjklmnopqrstuwyzABCDEFGHJKLMNOPQRSTUWYZ")
+
+
+def _unnumbered(text: str) -> str:
+    """``text`` without a leading section number (``2.``, ``1.3)``, ``iv.``)."""
+    if text and text[0] in _NOT_NUMBERING:
+        return text
+    return _NUMBERING.sub("", text)
 
 
 def _singular(text: str) -> str:
@@ -179,9 +194,9 @@ def heading_keys(heading: str) -> frozenset[str]:
     (``Background & Context`` → ``background``, ``context``), each also without a plural ``s``."""
     folded = fold(heading)
     keys = {folded}
-    light = " ".join(_NUMBERING.sub("", heading.strip().lstrip("#").strip()).casefold().split())
+    light = " ".join(_unnumbered(heading.strip().lstrip("#").strip()).casefold().split())
     light = light.strip("*_` ")
-    m = _SEPARATED.search(light)
+    m = _SEPARATED.search(light) if _may_separate(light) else None
     if m and m.start() > 0:
         keys.add(fold(light[: m.start()]))
     parts = [fold(p) for p in _COMBINERS.split(light)]
@@ -190,6 +205,16 @@ def heading_keys(heading: str) -> frozenset[str]:
     keys.update([_singular(k) for k in keys])
     keys.discard("")
     return frozenset(keys)
+
+
+_SEPARATORS = frozenset(":([,;|/–—-")
+
+
+def _may_separate(light: str) -> bool:
+    """Whether :data:`_SEPARATED` can match ``light`` (spaces folded to one): each of its
+    branches needs one of :data:`_SEPARATORS` or a space before ``of``, ``for`` or ``to``."""
+    return (not _SEPARATORS.isdisjoint(light) or " of " in light or " for " in light
+            or " to " in light)
 
 
 def pseudo_headings(markdown: str) -> Iterator[str]:

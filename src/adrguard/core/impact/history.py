@@ -57,12 +57,23 @@ def decision_text(d: Decision, options: Options) -> list[tuple[int, str]]:
     for number, line in enumerate(d.text.split("\n"), start=1 + d.body_line_offset):
         if number in skip:
             continue
-        line = _REF_DEFINITION.sub(r"\1", line)
-        line = _AUTOLINK.sub("<>", _LINK_TARGET.sub("]()", line))
-        normalised = " ".join(line.split())
+        normalised = without_targets(line)
         if normalised:
             out.append((number, normalised))
     return out
+
+
+def without_targets(line: str) -> str:
+    """One line of a record without what a link points to (reference definitions, link
+    targets, autolinks), spaces folded. Each pattern needs a piece of text to match at all
+    (``]:``, ``](``, ``<``): a line without it (most lines) is left as it is without it."""
+    if "]:" in line:
+        line = _REF_DEFINITION.sub(r"\1", line)
+    if "](" in line:
+        line = _LINK_TARGET.sub("]()", line)
+    if "<" in line:
+        line = _AUTOLINK.sub("<>", line)
+    return " ".join(line.split())
 
 
 def first_difference(before: list[tuple[int, str]], after: list[tuple[int, str]]) -> int | None:

@@ -18,7 +18,6 @@ import msgspec
 
 from adrguard.core.errors import UserError
 from adrguard.core.impact.globs import Compiled, compiled_globs, glob_problem
-from adrguard.core.lazyre import lazy
 from adrguard.core.model import Corpus
 from adrguard.core.options import Options, manifest_path
 from adrguard.core.schemas import load_json, validator
@@ -26,8 +25,24 @@ from adrguard.core.schemas import load_json, validator
 SCHEMA = "impact-manifest.schema.json"
 _TOP_KEYS = ("$schema", "schemaVersion", "components", "mappings")
 _MAPPING_KEYS = ("decision", "paths", "components", "note")
-_SPACE = lazy(r"[ \t\r\n\ufeff]*")
-_SCALAR = lazy(r"[^,\]} \t\r\n]*")
+_SPACE = " \t\r\n\ufeff"  # what JSON allows between tokens (and a byte-order mark)
+_SCALAR_END = ",]} \t\r\n"  # what ends a number, true, false or null
+
+
+def space_end(text: str, i: int) -> int:
+    """Where the blanks from ``i`` on end (short runs: a loop costs what a pattern does)."""
+    n = len(text)
+    while i < n and text[i] in _SPACE:
+        i += 1
+    return i
+
+
+def scalar_end(text: str, i: int) -> int:
+    """Where the scalar (a number, ``true``, ``false``, ``null``) from ``i`` on ends."""
+    n = len(text)
+    while i < n and text[i] not in _SCALAR_END:
+        i += 1
+    return i
 
 
 class ManifestError(UserError):
@@ -257,8 +272,7 @@ class _Locator:
         return f"{self.path}:{line}:{column}"
 
     def _skip(self, i: int) -> int:
-        found = _SPACE.match(self.text, i)
-        return found.end() if found else i
+        return space_end(self.text, i)
 
     def _string(self, i: int) -> tuple[str, int]:
         value, end = self._skip_value(self.text, i)  # a JSON string, decoded in C
@@ -271,8 +285,7 @@ class _Locator:
         if char == '"':
             return self._string(i)[1]
         if char not in "{[":
-            found = _SCALAR.match(self.text, i)
-            return found.end() if found else i
+            return scalar_end(self.text, i)
         if len(parts) >= self._depth:  # nothing inside is recorded: step over it in C
             return int(self._skip_value(self.text, i)[1])
         closing = "}" if char == "{" else "]"
