@@ -98,12 +98,23 @@ def github_slug(text: str, seen: dict[str, int] | None = None) -> str:
     """GitHub's heading anchor: lower case, punctuation dropped, spaces to dashes, deduplicated."""
     if not text.isascii():
         text = unicodedata.normalize("NFC", text)
-    slug = _SLUG_DROP.sub("", text.strip().lower()).replace(" ", "-")
+    slug = text.strip().lower()
+    # _SLUG_DROP drops what is not a word character, ``-`` or a space: ASCII text made only of
+    # letters, digits, ``_``, ``-`` and spaces (most headings) has nothing to drop.
+    if not (slug.isascii() and _kept_as_is(slug)):
+        slug = _SLUG_DROP.sub("", slug)
+    slug = slug.replace(" ", "-")
     if seen is None:
         return slug
     count = seen.get(slug, 0)
     seen[slug] = count + 1
     return slug if count == 0 else f"{slug}-{count}"
+
+
+def _kept_as_is(ascii_text: str) -> bool:
+    """Whether ASCII text holds only letters, digits, ``_``, ``-`` and spaces (and is not
+    empty): what ``[^\\w\\- ]`` matches nowhere in it."""
+    return ascii_text.replace(" ", "").replace("-", "").replace("_", "").isalnum()
 
 
 class Body:

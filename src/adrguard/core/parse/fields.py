@@ -58,6 +58,16 @@ def _probe(options: Options) -> tuple[tuple[str, ...], re.Pattern[str]]:
     return options.derived("status keys", lambda: _status_keys(tuple(options.status_headings)))
 
 
+def _without_marks(line: str) -> str:
+    """``_HEADING_MARKS.sub("", line).strip()`` of one line (no line break): the closing
+    alternative needs the line to end in ``#`` (and spaces or tabs), so a line that does not
+    loses only what the opening alternative matches at its start, without a search along it."""
+    if line.rstrip(" \t").endswith("#"):
+        return _HEADING_MARKS.sub("", line).strip()
+    m = _HEADING_MARKS.match(line)
+    return (line[m.end() :] if m else line).strip()
+
+
 class Fields:
     """What one parsed record says (its front matter and its markdown document): title,
     statuses, date, relationships and sections, assembled into a :class:`Decision`."""
@@ -158,11 +168,7 @@ class Fields:
 
     def _heading_title(self, h: Heading) -> tuple[str | None, str | None, int, int | None]:
         first = h.raw.split("\n", 1)[0]
-        raw_h = (
-            _HEADING_MARKS.sub("", first).strip()
-            if first.lstrip().startswith("#")
-            else first.strip()
-        )
+        raw_h = _without_marks(first) if first.lstrip().startswith("#") else first.strip()
         text = h.text
         m = _TITLE_STATUS.match(text) if h.level == 1 else None
         syn = self.options.status_synonyms
@@ -359,15 +365,15 @@ class Fields:
     def relationships(self, rid: str, primary: StatusStatement | None) -> tuple[Relationship, ...]:
         syn = self.options.status_synonyms
         partly = bool(primary and _PARTLY.match(st.fold_for(primary.raw, syn)))
-        blocks = self.doc.blocks if relations.may_declare(self.body) else []
         found = relations.collect(
             relations.Where(
                 self.source.path, rid, self.fm_lines, self.status_sections, self.is_status_label
             ),
             self.fm,
             self.fm_statuses,
-            blocks,
+            self.doc.blocks,
             partly,
+            self.body,  # its blocks count only when it may declare a relationship
         )
         if (
             primary is not None

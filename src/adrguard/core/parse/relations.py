@@ -216,6 +216,18 @@ def _holds_keyword(lower: str) -> bool:
     return _MAY_DECLARE.search(lower) is not None
 
 
+def declares(text: str, known: Iterable[str]) -> bool:
+    """:func:`may_declare` of ``text``, trying first ``known``: keywords (matches of
+    :data:`_MAY_DECLARE`) other text taken from it holds, so likely this text too. Any of them
+    in the text lowered is a match of the alternation, and of the ASCII words when it is ASCII
+    (a keyword that is not ASCII is in no ASCII text); otherwise the text is searched in full."""
+    lower = text.lower()
+    for word in known:
+        if word in lower:
+            return True
+    return _holds_keyword(lower)
+
+
 def keyword_hits(texts: list[str]) -> tuple[list[list[tuple[int, str]]], bool]:
     """Per text, ``(offset, keyword)`` of the keywords in it lowered, from one search of them
     all: the lowered texts are joined by NUL (no keyword holds one, so none spans two texts);
@@ -472,8 +484,12 @@ def collect(
     fm_statuses: list[tuple[str, int]],
     blocks: list[Block],
     partly_superseded: bool,
+    body: str | None = None,
 ) -> tuple[Relationship, ...]:
-    """Every relationship a record declares, deduplicated by (kind, target), in file order."""
+    """Every relationship a record declares, deduplicated by (kind, target), in file order.
+    With ``body`` (the markdown the blocks come from), the blocks count only when
+    :func:`may_declare` of the body is true: a body without relation keywords declares
+    nothing in its lines or tables."""
     out: list[Relationship] = []
     seen: set[tuple[str, str]] = set()
 
@@ -495,6 +511,12 @@ def collect(
     cells = [b for b in blocks if b.kind == "cell"]
     prose = [b for b in blocks if b.kind != "heading" and b.kind != "cell"]
     hits, exact = keyword_hits([b.text for b in prose])
+    if body is not None:
+        # Blocks without keywords or cells give nothing whatever the body says: the body is
+        # searched only otherwise, first for the keywords its blocks hold (one usually is).
+        held = {word for found in hits for _at, word in found}
+        if (held or cells) and not declares(body, held):
+            cells, prose, hits = [], [], []
     for b, found in zip(prose, hits, strict=True):
         if not found:
             continue

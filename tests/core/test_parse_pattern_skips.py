@@ -1,0 +1,192 @@
+"""Patterns the parser no longer runs on text they cannot change, and a search it no longer
+repeats, answer exactly as before (issue 30, parsing per record).
+
+A label line's label is read by a greedy repeat instead of a lazy one; inline markup, a heading's
+closing marks and an anchor's dropped characters are looked for only when a character they need
+is there; a body is searched for relation keywords only when its blocks hold one or a table, and
+first for the keywords its blocks hold. The old patterns and the old flow are the oracles.
+"""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from adrguard.core.parse import document, fields, formats, relations
+from adrguard.core.parse.markdown import walk
+
+OLD_LABEL_LINE = re.compile(r"^\s*([^\W\d][\w \-()（）/]{0,40}?)\s*[:：]\s*(\S.*)$")
+OLD_MD_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
+OLD_INLINE_MARKUP = re.compile(r"(?<!\w)[*_]{1,3}(?=\S)|(?<=\S)[*_]{1,3}(?!\w)|`")
+OLD_SLUG_DROP = re.compile(r"[^\w\- ]", re.UNICODE)
+OLD_HEADING_MARKS = re.compile(r"^\s{0,3}#{1,6}[ \t]*|[ \t]+#+[ \t]*$")
+
+
+def _old_label_line(line: str) -> tuple[str, str] | None:
+    m = OLD_LABEL_LINE.match(line)
+    return (m.group(1).strip().casefold(), m.group(2).strip()) if m else None
+
+
+def _old_render_inline(text: str) -> str:
+    return OLD_INLINE_MARKUP.sub("", OLD_MD_LINK.sub(r"\1", text)).strip()
+
+
+def _old_slug(text: str, seen: dict[str, int]) -> str:
+    import unicodedata
+
+    if not text.isascii():
+        text = unicodedata.normalize("NFC", text)
+    slug = OLD_SLUG_DROP.sub("", text.strip().lower()).replace(" ", "-")
+    count = seen.get(slug, 0)
+    seen[slug] = count + 1
+    return slug if count == 0 else f"{slug}-{count}"
+
+
+LABEL_PIECES = [
+    "Status", "status", "Date", "a", "Z", "é", "ß", "_", "0", "٣", " ", "  ", "\t", "\u2003",
+    "\u00a0", ":", "：", "-", "(", ")", "（", "）", "/", "*", "`", "[x](y.md)", "\n", "\r",
+    "Accepted", "x" * 20, "y" * 41, ".",
+]
+LABEL_TEXTS = st.lists(st.sampled_from(LABEL_PIECES), max_size=14).map("".join)
+
+
+@settings(max_examples=800, deadline=None)
+@given(LABEL_TEXTS)
+def test_label_line_reads_what_the_lazy_pattern_read(text: str) -> None:
+    assert formats.label_line(text) == _old_label_line(text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=60))
+def test_label_line_on_any_text(text: str) -> None:
+    assert formats.label_line(text) == _old_label_line(text)
+
+
+def test_label_line_on_written_lines() -> None:
+    for line in ["Status   : Accepted", "* Date:  2024-01-02 ", "Decision makers (lead): Ana",
+                 "This builds on ADR-0032: The stable module uses CQRS.",
+                 "A label that is far too long to be any label at all, really: no",
+                 "상태：승인됨", "Status:", "9 lives: no", "Status\t: tab"]:
+        assert formats.label_line(line) == _old_label_line(line), line
+    assert formats.label_line("Status   : Accepted") == ("status", "Accepted")
+
+
+INLINE_PIECES = [
+    "Use ", "X", "[", "]", "(", ")", "[ADR 3](0003-x.md)", "![i](a.png)", "*", "**", "_", "__",
+    "`", "code", " ", "\n", "é", "word", "snake_case", "2024-01-02",
+]
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(st.sampled_from(INLINE_PIECES), max_size=12).map("".join))
+def test_render_inline_is_what_both_patterns_made_of_it(text: str) -> None:
+    assert formats.render_inline(text) == _old_render_inline(text)
+
+
+def test_render_inline_on_written_values() -> None:
+    for value in ["2015-03-26", " proposed ", "**Accepted**", "[ADR-3](0003-x.md) wins",
+                  "`code` and _more_", "bob, grace, alice"]:
+        assert formats.render_inline(value) == _old_render_inline(value), value
+    assert formats.render_inline(" proposed ") == "proposed"
+
+
+SLUG_PIECES = ["Use", " ", "-", "_", "X", "0", ".", "'", "é", "É", "ſ", "(", "#", "\t", "/",
+               "e\u0301", "中", "", "  "]
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(SLUG_PIECES), max_size=8).map("".join), max_size=5))
+def test_github_slug_is_what_the_pattern_made_of_it(headings: list[str]) -> None:
+    seen_new: dict[str, int] = {}
+    seen_old: dict[str, int] = {}
+    for text in headings:
+        assert document.github_slug(text, seen_new) == _old_slug(text, seen_old)
+    assert seen_new == seen_old
+
+
+def test_github_slug_on_written_headings() -> None:
+    seen: dict[str, int] = {}
+    assert document.github_slug("Context and Problem Statement", seen) == (
+        "context-and-problem-statement"
+    )
+    assert document.github_slug("Pros & Cons (v2.0)", seen) == "pros--cons-v20"
+    assert document.github_slug("Context and Problem Statement", seen) == (
+        "context-and-problem-statement-1"
+    )
+    assert document.github_slug("snake_case - x", None) == "snake_case---x"
+
+
+HEADING_PIECES = ["#", "##", "#######", " ", "   ", "    ", "\t", "\u2003", "Title", "C#", "x",
+                  "# ", " #", "\\#"]
+
+
+@settings(max_examples=800, deadline=None)
+@given(st.lists(st.sampled_from(HEADING_PIECES), max_size=10).map("".join))
+def test_heading_marks_are_cut_as_the_pattern_cut_them(line: str) -> None:
+    assert fields._without_marks(line) == OLD_HEADING_MARKS.sub("", line).strip()
+
+
+def test_heading_marks_on_written_headings() -> None:
+    for line in ["# 30. Keep OAuth 2 for configuration", "## Use C# ##", "   ### x ###  ",
+                 "#Title", "#", "Use C#"]:
+        assert fields._without_marks(line) == OLD_HEADING_MARKS.sub("", line).strip(), line
+
+
+KEYWORD_TEXTS = st.lists(
+    st.sampled_from(["plain ", "depends", "DEPENDS", "supersedes", "ersetzt", "abgelöst", "取代",
+                     "ſupers", "é", "amend", "x", "\n"]),
+    max_size=8,
+).map("".join)
+
+
+@settings(max_examples=400, deadline=None)
+@given(KEYWORD_TEXTS, st.lists(st.sampled_from([*relations._ASCII_WORDS, "abgelöst", "取代"])))
+def test_declares_is_may_declare_whatever_keywords_are_tried_first(
+    text: str, known: list[str]
+) -> None:
+    assert relations.declares(text, known) == relations.may_declare(text)
+
+
+MARKDOWN_PIECES = [
+    "Superseded by [ADR 3](0003-x.md)", "sup**ers**edes ADR-4", "&#115;upersedes ADR-5",
+    "`adds\nto` ADR-6", "depends on ADR-7", "Amends ADR-8", "\n\n", "\n", "| Supersedes | ADR-9 |\n",
+    "| --- | --- |\n", "\n| &#83;upersedes | ADR-10 |\n| --- | --- |\n", "| Status | Accepted |\n", "# Title\n", "## Status\n", "Accepted\n",
+    "Status: superseded by ADR-2\n", "- replaced by ADR-11\n", "plain text ", "[link](0012-x.md)",
+    "<!-- supersedes ADR-13 -->", "ersetzt durch ADR-14", "Ersetzt durch [ADR 15](0015-x.md)",
+]
+MARKDOWN = st.lists(st.sampled_from(MARKDOWN_PIECES), max_size=10).map("".join)
+
+
+def _where() -> relations.Where:
+    return relations.Where("docs/adr/0001-x.md", "ADR-0001", {}, set())
+
+
+@settings(max_examples=400, deadline=None)
+@given(MARKDOWN, st.booleans())
+def test_collect_with_the_body_is_collect_of_the_blocks_the_body_allowed(
+    body: str, partly: bool
+) -> None:
+    blocks = walk(body).blocks
+    old_blocks = blocks if relations.may_declare(body) else []
+    old = relations.collect(_where(), {}, [], old_blocks, partly)
+    assert relations.collect(_where(), {}, [], walk(body).blocks, partly, body) == old
+
+
+def test_collect_with_the_body_on_written_records() -> None:
+    for body in ["Superseded by [ADR 3](0003-x.md)\n",
+                 "It sup**ers**edes nothing here\n",  # a keyword only in the text: none in the body
+                 "| Supersedes | ADR-9 |\n| --- | --- |\n",
+                 "| &#83;upersedes | ADR-10 |\n| --- | --- |\n",  # a key only in the cell's text
+                 "Plain prose.\n"]:
+        blocks = walk(body).blocks
+        old = relations.collect(
+            _where(), {}, [], blocks if relations.may_declare(body) else [], False
+        )
+        assert relations.collect(_where(), {}, [], walk(body).blocks, False, body) == old, body
+    found = relations.collect(
+        _where(), {}, [], walk("Superseded by [ADR 3](0003-x.md)\n").blocks, False,
+        "Superseded by [ADR 3](0003-x.md)\n",
+    )
+    assert [(r.kind.value, r.target_raw) for r in found] == [("superseded-by", "0003-x.md")]
