@@ -190,3 +190,58 @@ def test_collect_with_the_body_on_written_records() -> None:
         "Superseded by [ADR 3](0003-x.md)\n",
     )
     assert [(r.kind.value, r.target_raw) for r in found] == [("superseded-by", "0003-x.md")]
+
+
+def _old_keyword_hits(texts: list[str]) -> tuple[list[list[tuple[int, str]]], bool]:
+    """keyword_hits as it was: every ASCII keyword searched for in the joined text."""
+    from bisect import bisect_right
+
+    lowered = [t.lower() for t in texts]
+    joined = "\0".join(lowered)
+    out: list[list[tuple[int, str]]] = [[] for _ in texts]
+    hits: list[tuple[int, str]] = []
+    exact = joined.isascii()
+    if exact:
+        for word in relations._ASCII_WORDS:
+            at = joined.find(word)
+            while at != -1:
+                hits.append((at, word))
+                at = joined.find(word, at + len(word))
+    else:
+        hits = [(m.start(), m.group()) for m in relations._MAY_DECLARE.finditer(joined)]
+    starts: list[int] = []
+    pos = 0
+    for low in lowered:
+        starts.append(pos)
+        pos += len(low) + 1
+    for at, word in hits:
+        i = bisect_right(starts, at) - 1
+        out[i].append((at - starts[i], word))
+    return out, exact
+
+
+ROOT_TEXTS = st.lists(
+    st.lists(
+        st.sampled_from(["super", "supers", "superc", "superad", "superat", "stitu", "sustitu",
+                         "substitu", "sostitu", "plant", "supplant", "suplant", "overr",
+                         "overrid", "overrul", "mpla", "remplac", "reemplaz", "template",
+                         "depends", "Supersedes", "x", " ", "\n", "é", "abgelöst"]),
+        max_size=8,
+    ).map("".join),
+    max_size=5,
+)
+
+
+@settings(max_examples=600, deadline=None)
+@given(ROOT_TEXTS)
+def test_keyword_hits_behind_roots_are_the_hits_of_every_keyword(texts: list[str]) -> None:
+    assert relations.keyword_hits(texts) == _old_keyword_hits(texts)
+
+
+def test_keyword_roots_are_in_their_keywords() -> None:
+    assert [w for _root, w in relations._ROOTED] == list(relations._ASCII_WORDS)
+    for root, word in relations._ROOTED:
+        assert root in word
+    texts = ["It supersedes ADR-2 and supplants the template", "Overrides: none", "plain"]
+    assert relations.keyword_hits(texts) == _old_keyword_hits(texts)
+    assert relations.keyword_hits(texts)[0][0] == [(3, "supers"), (24, "supplant")]

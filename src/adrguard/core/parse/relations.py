@@ -199,6 +199,12 @@ _MAY_DECLARE = lazy(_MAY_DECLARE_SOURCE)
 # ... and, for ASCII text, its ASCII words as substring tests (several times faster than a
 # regex alternation of literals; a word with other letters cannot occur in ASCII text).
 _ASCII_WORDS = tuple(dict.fromkeys(w for w in _MAY_DECLARE_SOURCE.split("|") if w.isascii()))
+# Roots that several keywords share (``super`` of ``supers``, ``superc``, ``superad`` and
+# ``superat``): a text without the root holds none of them, so :func:`keyword_hits` searches for
+# the root once instead of for each of them (most texts hold none). Each keyword with its root
+# ("" for none), in the order of _ASCII_WORDS.
+_ROOTS = ("super", "stitu", "plant", "overr", "mpla")
+_ROOTED = tuple((next((r for r in _ROOTS if r in w), ""), w) for w in _ASCII_WORDS)
 
 
 def may_declare(text: str) -> bool:
@@ -242,7 +248,14 @@ def keyword_hits(texts: list[str]) -> tuple[list[list[tuple[int, str]]], bool]:
     exact = joined.isascii()
     if exact:
         find = joined.find
-        for word in _ASCII_WORDS:
+        missing: dict[str, bool] = {}  # root -> not in the text
+        for root, word in _ROOTED:
+            if root:
+                gone = missing.get(root)
+                if gone is None:
+                    gone = missing[root] = root not in joined
+                if gone:
+                    continue
             at = find(word)
             while at != -1:
                 hits.append((at, word))
