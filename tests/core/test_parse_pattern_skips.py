@@ -14,7 +14,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from adrguard.core.parse import document, fields, formats, relations
+from adrguard.core.parse import document, fields, formats, keyed, relations
 from adrguard.core.parse.markdown import walk
 
 OLD_LABEL_LINE = re.compile(r"^\s*([^\W\d][\w \-()（）/]{0,40}?)\s*[:：]\s*(\S.*)$")
@@ -245,3 +245,52 @@ def test_keyword_roots_are_in_their_keywords() -> None:
     texts = ["It supersedes ADR-2 and supplants the template", "Overrides: none", "plain"]
     assert relations.keyword_hits(texts) == _old_keyword_hits(texts)
     assert relations.keyword_hits(texts)[0][0] == [(3, "supers"), (24, "supplant")]
+
+
+def _old_starts(data: bytes) -> list[int]:
+    from itertools import accumulate
+
+    lines = data.split(b"\n")
+    lines.pop()
+    return list(accumulate([len(line) + 1 for line in lines], initial=0))
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(st.sampled_from([b"a", b"\n", b"\r", b"\r\n", b"\x0b", b"\x0c", b"\x1c", b" ",
+                                 "é".encode(), b""]), max_size=12).map(b"".join))
+def test_body_line_starts_from_split_lines_are_those_of_the_line_breaks(data: bytes) -> None:
+    assert document.Body(data, 0).starts == _old_starts(data)
+
+
+def test_body_line_starts_on_written_text() -> None:
+    for data in [b"", b"x", b"\n", b"# T\n\nText\n", b"# T\n\nText", b"a\rb\nc"]:
+        assert document.Body(data, 3).starts == _old_starts(data), data
+    assert document.Body(b"# T\n\nText", 3).line(5) == 6
+
+
+def _old_front_matter_key(key: str) -> object:
+    folded = re.sub(r"(?<=[a-z])(?=[A-Z])", "-", key.strip())
+    return keyed.FRONT_MATTER_KEYS.get(folded.replace("_", "-").replace(" ", "-").casefold())
+
+
+KEY_PIECES = ["superseded", "Superseded", "By", "_by", "-by", " by", "supersedes", "Amends",
+              "depends", "On", " ", "\t", "ß", "ﬀ", "İ", "x", "relates", "To", "obsoleted"]
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(st.sampled_from(KEY_PIECES), max_size=6).map("".join))
+def test_front_matter_key_of_a_long_key_is_none_as_folding_found(key: str) -> None:
+    assert keyed.front_matter_key(key) == _old_front_matter_key(key)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=20))
+def test_front_matter_key_on_any_text(key: str) -> None:
+    assert keyed.front_matter_key(key) == _old_front_matter_key(key)
+
+
+def test_front_matter_key_on_written_keys() -> None:
+    for key in ["supersededBy", " Superseded-By ", "superseded_by", "This builds on ADR-0032",
+                "relates-to", "obsoleted-by"]:
+        assert keyed.front_matter_key(key) == _old_front_matter_key(key), key
+    assert keyed.front_matter_key("This builds on ADR-0032") is None

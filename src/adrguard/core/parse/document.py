@@ -125,9 +125,17 @@ class Body:
     def __init__(self, data: bytes, offset: int) -> None:
         self.data = data
         self.last = (-1, 1)  # (byte, column) of the last column() answer
-        lines = data.split(b"\n")
-        lines.pop()  # the piece after the last line break (or the only one) ends no line
-        self.starts = list(accumulate([len(line) + 1 for line in lines], initial=0))
+        if b"\r" not in data:
+            # Lines with their breaks (bytes.splitlines breaks only at \n, \r and \r\n): each
+            # line's length moves the start on, without a Python loop over the lines.
+            lines = data.splitlines(keepends=True)
+            if lines and not lines[-1].endswith(b"\n"):
+                lines.pop()  # a last line without a break starts no line after it
+            self.starts = list(accumulate(map(len, lines), initial=0))
+        else:
+            pieces = data.split(b"\n")
+            pieces.pop()  # the piece after the last line break (or the only one) ends no line
+            self.starts = list(accumulate([len(line) + 1 for line in pieces], initial=0))
         self.offset = offset
 
     def line(self, byte: int) -> int:
