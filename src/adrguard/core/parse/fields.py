@@ -108,9 +108,12 @@ class Fields:
         self._labels: list[tuple[Block, int, str, str]] | None = None
         self._parents: list[int] | None = None  # index of each heading's parent heading, or -1
         self.by_section: dict[int, list[Block]] = {}
+        self.has_cells = False  # whether the body holds a table cell
         for b in doc.blocks:
             if b.kind != "heading":
                 self.by_section.setdefault(b.section, []).append(b)
+                if b.kind == "cell":
+                    self.has_cells = True
 
     def is_status_label(self, label: str) -> bool:
         """``Status``, ``Statut``, ``상태 (Status)``: a label that introduces the status."""
@@ -336,7 +339,7 @@ class Fields:
 
     def table_rows(self) -> list[list[Block]]:
         """The body's table rows (cells grouped by line)."""
-        return rows(self.doc.blocks) if any(b.kind == "cell" for b in self.doc.blocks) else []
+        return rows(self.doc.blocks) if self.has_cells else []
 
     # -- date ---------------------------------------------------------------------------
     def date(self) -> tuple[str | None, int]:
@@ -414,7 +417,7 @@ class Fields:
         for i, h in enumerate(self.doc.headings):
             blocks = grouped.get(i, [])
             end = blocks[-1].end_line if blocks else h.line
-            text = "\n".join(b.text for b in blocks)
+            text = "\n".join([b.text for b in blocks])
             out.append(Section(h.text, h.level, h.line, end, text, h.anchor))
         return tuple(out)
 
