@@ -225,6 +225,7 @@ ROOT_TEXTS = st.lists(
         st.sampled_from(["super", "supers", "superc", "superad", "superat", "stitu", "sustitu",
                          "substitu", "sostitu", "plant", "supplant", "suplant", "overr",
                          "overrid", "overrul", "mpla", "remplac", "reemplaz", "template",
+                         "ersetz", "rimpiazz", "reject", "z", "j", "Jazz",
                          "depends", "Supersedes", "x", " ", "\n", "é", "abgelöst"]),
         max_size=8,
     ).map("".join),

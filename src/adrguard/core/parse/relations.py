@@ -206,9 +206,11 @@ _MAY_DECLARE = lazy(_MAY_DECLARE_SOURCE)
 _ASCII_WORDS = tuple(dict.fromkeys(w for w in _MAY_DECLARE_SOURCE.split("|") if w.isascii()))
 # Roots that several keywords share (``super`` of ``supers``, ``superc``, ``superad`` and
 # ``superat``): a text without the root holds none of them, so :func:`keyword_hits` searches for
-# the root once instead of for each of them (most texts hold none). Each keyword with its root
-# ("" for none), in the order of _ASCII_WORDS.
-_ROOTS = ("super", "stitu", "plant", "overr", "mpla")
+# the root once instead of for each of them (most texts hold none). A rare letter is a root too
+# (``z`` of ``ersetz`` and ``rimpiazz``, ``j`` of ``reject``): a search for one character is far
+# cheaper than one for a word. Each keyword with its first root ("" for none), in the order of
+# _ASCII_WORDS.
+_ROOTS = ("super", "stitu", "plant", "overr", "mpla", "z", "j")
 _ROOTED = tuple((next((r for r in _ROOTS if r in w), ""), w) for w in _ASCII_WORDS)
 
 
