@@ -14,7 +14,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from adrguard.core.parse import document, fields, formats, keyed, relations
+from adrguard.core.parse import document, fields, formats, front_matter, keyed, relations
 from adrguard.core.parse.markdown import walk
 
 OLD_LABEL_LINE = re.compile(r"^\s*([^\W\d][\w \-()（）/]{0,40}?)\s*[:：]\s*(\S.*)$")
@@ -295,3 +295,64 @@ def test_front_matter_key_on_written_keys() -> None:
                 "relates-to", "obsoleted-by"]:
         assert keyed.front_matter_key(key) == _old_front_matter_key(key), key
     assert keyed.front_matter_key("This builds on ADR-0032") is None
+
+
+OLD_LEAD = re.compile(
+    r"^[\W_]*(?:\d{4}-\d{1,2}-\d{1,2}\s*[:：\-–—]?\s*[\W_]*)?"
+    r"(?:(?:status|statut|note|nb)\s*[:：]\s*[\W_]*)?(?:mark(?:ed)?\s+as\s+)?",
+    re.I,
+)
+LEAD_TEXTS = st.lists(
+    st.sampled_from(["Status: ", "statut : ", "NB: ", "Note:", "marked as ", "Mark as ", "- ",
+                     "* ", "2023-05-03: ", "٢٠٢٣-05-03 ", "ſtatus: ", "_", "Superseded by ",
+                     "rejected", "x", "; ", "é", " ", "\n", "9"]),
+    max_size=8,
+).map("".join)
+
+
+@settings(max_examples=600, deadline=None)
+@given(LEAD_TEXTS)
+def test_lead_ends_where_the_pattern_ended_it(text: str) -> None:
+    for clause in range(len(text) + 1):
+        lead = OLD_LEAD.match(text, clause)
+        assert relations._lead_end(text, clause) == (lead.end() if lead else clause)
+
+
+def test_lead_on_written_clauses() -> None:
+    for text in ["Status: superseded by ADR-3", "- 2023-05-03: Mark as rejected in favour of 4",
+                 "Superseded by ADR-2", "The team depends on it", "note: amends ADR-1"]:
+        lead = OLD_LEAD.match(text, 0)
+        assert relations._lead_end(text, 0) == (lead.end() if lead else 0), text
+    assert relations._lead_end("Status: superseded by ADR-3", 0) == 8
+
+
+OLD_PREAMBLE = re.compile(
+    r"\A(?:[ \t]*(?:#{1,6}[^\n]*|<!--[^\n]*-->)?[ \t]*\n){0,4}[ \t]*(?P<fence>```|~~~)"
+    r"(?:text|txt|yaml|yml|preamble)?[ \t]*\n"
+    r"(?P<lines>[ \t]*[A-Za-z][\w \-()/]{0,40}:[^\n]*\n(?:(?![ \t]*(?:```|~~~))[^\n]*\n){1,60})"
+    r"[ \t]*(?P=fence)[ \t]*(?:\n|\Z)"
+)
+PREAMBLE_TEXTS = st.lists(
+    st.sampled_from(["## Preamble\n", "# T\n", "<!-- c -->\n", "\n", " \t\n", "```\n", "~~~\n",
+                     "```yaml\n", "Title: X\n", "Status: Final\n", "Author: A\n", "  B\n",
+                     "text\n", "``", "~~", "`"]),
+    max_size=10,
+).map("".join)
+
+
+@settings(max_examples=800, deadline=None)
+@given(PREAMBLE_TEXTS)
+def test_a_body_without_a_fence_near_its_top_has_no_preamble(body: str) -> None:
+    if not front_matter._fence_near_top(body):
+        assert OLD_PREAMBLE.match(body, 0, 64 * 1024) is None
+        assert front_matter.preamble(body, 0) is None
+
+
+def test_preamble_on_written_bodies() -> None:
+    body = "## Preamble\n\n```\nTitle: Bump\nStatus: Final\n```\n"
+    assert front_matter._fence_near_top(body)
+    assert front_matter.preamble(body, 0) == (
+        {"Title": "Bump", "Status": "Final"}, {"Title": 4, "Status": 5}
+    )
+    assert not front_matter._fence_near_top("# T\n\nText\n\n## S\n\n```\nTitle: X\nStatus: Y\n```\n")
+    assert front_matter.preamble("# T\n\nText\n\n## S\n\n```\nTitle: X\nStatus: Y\n```\n", 0) is None

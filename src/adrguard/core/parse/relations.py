@@ -101,6 +101,22 @@ _LEAD = lazy(
     r"(?:(?:status|statut|note|nb)\s*[:：]\s*[\W_]*)?(?:mark(?:ed)?\s+as\s+)?",
     re.I,
 )
+# The first characters a non-empty _LEAD match can start with, when ASCII letters: ``status``,
+# ``statut``, ``note``, ``nb``, ``mark(ed) as`` (under re.I). Its other parts start with a
+# digit or a character that is not a letter.
+_LEAD_LETTERS = frozenset("snmSNM")
+
+
+def _lead_end(text: str, clause: int) -> int:
+    """Where the wording after a clause's lead (:data:`_LEAD`) starts: the clause's start when
+    it opens with an ASCII letter no lead starts with (most clauses), without the pattern."""
+    first = text[clause : clause + 1]
+    if first.isascii() and first.isalpha() and first not in _LEAD_LETTERS:
+        return clause
+    lead = _LEAD.match(text, clause)
+    return lead.end() if lead else clause
+
+
 _STOP = lazy(r"[.!?;](?:\s|$)|\s[-–—]\s")
 _YAML_LINK = lazy(r"\[([^\]]*)\]\(\s*<?([^)\s>]*)>?[^)]*\)")
 
@@ -377,8 +393,7 @@ def _scan(
     ]
     declared = len(out)
     for clause in _clauses(text) if _may_pass(text, lower, present, _STARTS) else ():
-        lead = _LEAD.match(text, clause)
-        begin = lead.end() if lead else clause
+        begin = _lead_end(text, clause)
         started = _start(text, begin)
         if started:
             m, kind = started
