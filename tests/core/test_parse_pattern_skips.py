@@ -14,7 +14,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from adrguard.core.parse import document, fields, formats, front_matter, keyed, relations
+from adrguard.core.parse import document, fields, formats, front_matter, keyed, relations, status
 from adrguard.core.parse.markdown import walk
 
 OLD_LABEL_LINE = re.compile(r"^\s*([^\W\d][\w \-()（）/]{0,40}?)\s*[:：]\s*(\S.*)$")
@@ -356,3 +356,74 @@ def test_preamble_on_written_bodies() -> None:
     )
     assert not front_matter._fence_near_top("# T\n\nText\n\n## S\n\n```\nTitle: X\nStatus: Y\n```\n")
     assert front_matter.preamble("# T\n\nText\n\n## S\n\n```\nTitle: X\nStatus: Y\n```\n", 0) is None
+
+
+def _old_fold(raw: str) -> str:
+    text = status._MD_LINK.sub(r"\1", raw)
+    text = status._MD_REF.sub(r"\1", text)
+    text = status._DECORATION.sub(" ", text)
+    text = status._SPACES.sub(" ", text).strip()
+    text = status._strip_symbols(text)
+    text = status._LABEL.sub("", text)
+    return status._strip_symbols(text).casefold()
+
+
+FOLD_PIECES = ["Accepted", "accepted", "Status", "Statut", "status", ": ", "：", " - ", "–", "-",
+               "[x](y.md)", "[ADR 3][r]", "[", "]", "(", ")", "**", "_", "`", "~", ">", "\"", "“",
+               "«", "「", "✅", " ", "  ", "\t", "\n", "\u2003", "\x1c", "é", "1", "ſ"]
+
+
+@settings(max_examples=800, deadline=None)
+@given(st.lists(st.sampled_from(FOLD_PIECES), max_size=10).map("".join))
+def test_fold_is_what_every_pattern_made_of_it(raw: str) -> None:
+    assert status.fold(raw) == _old_fold(raw)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=30))
+def test_fold_on_any_text(raw: str) -> None:
+    assert status.fold(raw) == _old_fold(raw)
+
+
+def test_fold_on_written_values() -> None:
+    for raw in ["Accepted", "**Accepted** ✅", "Status: Superseded by [ADR 3](0003-x.md)",
+                "  in   progress ", "Statut : Accepté", "> *Proposed*"]:
+        assert status.fold(raw) == _old_fold(raw), raw
+    assert status.fold("  in   progress ") == "in progress"
+
+
+def _old_words(text: str) -> list[str]:
+    folded = status._HEADING_NUMBER.sub("", status._strip_symbols(text.casefold()))
+    return [w for w in status._HEADING_SPLIT.split(folded) if w]
+
+
+HEADING_WORD_PIECES = ["Status", "2. ", "1.2 ", "iv. ", "IV. ", "x. ", "v", "ı. ", "٣ ", "Statut",
+                       "상태", " (", ")", "/", "|", ":", "-", "—", ",", "、", "·", " ", "\t",
+                       "\u2003", "Current", "x"]
+
+
+@settings(max_examples=800, deadline=None)
+@given(st.lists(st.sampled_from(HEADING_WORD_PIECES), max_size=8).map("".join))
+def test_heading_words_are_what_both_patterns_made_of_it(text: str) -> None:
+    folded = status._strip_symbols(text.casefold())
+    assert status._heading_words(status._unnumbered(folded)) == _old_words(text)
+    assert status._unnumbered(folded) == status._HEADING_NUMBER.sub("", folded)
+    keys = frozenset({"status", "statut", "상태"})
+    old_plain = bool(_old_words(text)) and all(w in keys for w in _old_words(text))
+    assert status.is_plain_status_heading(text, keys) == old_plain
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=20))
+def test_heading_words_on_any_text(text: str) -> None:
+    folded = status._strip_symbols(text.casefold())
+    assert status._heading_words(status._unnumbered(folded)) == _old_words(text)
+
+
+def test_heading_words_on_written_headings() -> None:
+    for text in ["Status", "2. Statut", "상태 (Status)", "Status / 状态", "Current state",
+                 "IV. Status", "Vote"]:
+        assert status._heading_words(status._unnumbered(status._strip_symbols(text.casefold()))) == (
+            _old_words(text)
+        ), text
+    assert status.is_status_heading("2. Statut", frozenset({"statut"}))
