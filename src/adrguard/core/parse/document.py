@@ -98,12 +98,23 @@ def github_slug(text: str, seen: dict[str, int] | None = None) -> str:
     """GitHub's heading anchor: lower case, punctuation dropped, spaces to dashes, deduplicated."""
     if not text.isascii():
         text = unicodedata.normalize("NFC", text)
-    slug = _SLUG_DROP.sub("", text.strip().lower()).replace(" ", "-")
+    slug = text.strip().lower()
+    # _SLUG_DROP drops what is not a word character, ``-`` or a space: ASCII text made only of
+    # letters, digits, ``_``, ``-`` and spaces (most headings) has nothing to drop.
+    if not (slug.isascii() and _kept_as_is(slug)):
+        slug = _SLUG_DROP.sub("", slug)
+    slug = slug.replace(" ", "-")
     if seen is None:
         return slug
     count = seen.get(slug, 0)
     seen[slug] = count + 1
     return slug if count == 0 else f"{slug}-{count}"
+
+
+def _kept_as_is(ascii_text: str) -> bool:
+    """Whether ASCII text holds only letters, digits, ``_``, ``-`` and spaces (and is not
+    empty): what ``[^\\w\\- ]`` matches nowhere in it."""
+    return ascii_text.replace(" ", "").replace("-", "").replace("_", "").isalnum()
 
 
 class Body:
@@ -114,9 +125,17 @@ class Body:
     def __init__(self, data: bytes, offset: int) -> None:
         self.data = data
         self.last = (-1, 1)  # (byte, column) of the last column() answer
-        lines = data.split(b"\n")
-        lines.pop()  # the piece after the last line break (or the only one) ends no line
-        self.starts = list(accumulate([len(line) + 1 for line in lines], initial=0))
+        if b"\r" not in data:
+            # Lines with their breaks (bytes.splitlines breaks only at \n, \r and \r\n): each
+            # line's length moves the start on, without a Python loop over the lines.
+            lines = data.splitlines(keepends=True)
+            if lines and not lines[-1].endswith(b"\n"):
+                lines.pop()  # a last line without a break starts no line after it
+            self.starts = list(accumulate(map(len, lines), initial=0))
+        else:
+            pieces = data.split(b"\n")
+            pieces.pop()  # the piece after the last line break (or the only one) ends no line
+            self.starts = list(accumulate([len(line) + 1 for line in pieces], initial=0))
         self.offset = offset
 
     def line(self, byte: int) -> int:

@@ -58,6 +58,16 @@ def _probe(options: Options) -> tuple[tuple[str, ...], re.Pattern[str]]:
     return options.derived("status keys", lambda: _status_keys(tuple(options.status_headings)))
 
 
+def _without_marks(line: str) -> str:
+    """``_HEADING_MARKS.sub("", line).strip()`` of one line (no line break): the closing
+    alternative needs the line to end in ``#`` (and spaces or tabs), so a line that does not
+    loses only what the opening alternative matches at its start, without a search along it."""
+    if line.rstrip(" \t").endswith("#"):
+        return _HEADING_MARKS.sub("", line).strip()
+    m = _HEADING_MARKS.match(line)
+    return (line[m.end() :] if m else line).strip()
+
+
 class Fields:
     """What one parsed record says (its front matter and its markdown document): title,
     statuses, date, relationships and sections, assembled into a :class:`Decision`."""
@@ -98,9 +108,12 @@ class Fields:
         self._labels: list[tuple[Block, int, str, str]] | None = None
         self._parents: list[int] | None = None  # index of each heading's parent heading, or -1
         self.by_section: dict[int, list[Block]] = {}
+        self.has_cells = False  # whether the body holds a table cell
         for b in doc.blocks:
             if b.kind != "heading":
                 self.by_section.setdefault(b.section, []).append(b)
+                if b.kind == "cell":
+                    self.has_cells = True
 
     def is_status_label(self, label: str) -> bool:
         """``Status``, ``Statut``, ``상태 (Status)``: a label that introduces the status."""
@@ -158,11 +171,7 @@ class Fields:
 
     def _heading_title(self, h: Heading) -> tuple[str | None, str | None, int, int | None]:
         first = h.raw.split("\n", 1)[0]
-        raw_h = (
-            _HEADING_MARKS.sub("", first).strip()
-            if first.lstrip().startswith("#")
-            else first.strip()
-        )
+        raw_h = _without_marks(first) if first.lstrip().startswith("#") else first.strip()
         text = h.text
         m = _TITLE_STATUS.match(text) if h.level == 1 else None
         syn = self.options.status_synonyms
@@ -330,7 +339,7 @@ class Fields:
 
     def table_rows(self) -> list[list[Block]]:
         """The body's table rows (cells grouped by line)."""
-        return rows(self.doc.blocks) if any(b.kind == "cell" for b in self.doc.blocks) else []
+        return rows(self.doc.blocks) if self.has_cells else []
 
     # -- date ---------------------------------------------------------------------------
     def date(self) -> tuple[str | None, int]:
@@ -359,15 +368,15 @@ class Fields:
     def relationships(self, rid: str, primary: StatusStatement | None) -> tuple[Relationship, ...]:
         syn = self.options.status_synonyms
         partly = bool(primary and _PARTLY.match(st.fold_for(primary.raw, syn)))
-        blocks = self.doc.blocks if relations.may_declare(self.body) else []
         found = relations.collect(
             relations.Where(
                 self.source.path, rid, self.fm_lines, self.status_sections, self.is_status_label
             ),
             self.fm,
             self.fm_statuses,
-            blocks,
+            self.doc.blocks,
             partly,
+            self.body,  # its blocks count only when it may declare a relationship
         )
         if (
             primary is not None
@@ -408,7 +417,7 @@ class Fields:
         for i, h in enumerate(self.doc.headings):
             blocks = grouped.get(i, [])
             end = blocks[-1].end_line if blocks else h.line
-            text = "\n".join(b.text for b in blocks)
+            text = "\n".join([b.text for b in blocks])
             out.append(Section(h.text, h.level, h.line, end, text, h.anchor))
         return tuple(out)
 

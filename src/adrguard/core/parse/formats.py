@@ -70,7 +70,10 @@ _ANY_TITLE_WORD = lazy(r"(?<!\w)" + _TITLE_WORDS + r"(?!\w)")
 _WRAPPED = lazy(r"^\s*(?:\[([^\[\]]+)\]|\{([^{}]+)\}|<([^<>]+)>)\s*$")
 
 # Label lines (``Status: x``, ``* Date: y``) --------------------------------------------------
-_LABEL_LINE = lazy(r"^\s*([^\W\d][\w \-()（）/]{0,40}?)\s*[:：]\s*(\S.*)$")
+# The label's repeat is greedy: the label ends before the line's first colon either way, and
+# a greedy label only adds the spaces before that colon, which :func:`label_line` strips; a
+# lazy repeat tried the rest of the pattern after every character of the label.
+_LABEL_LINE = lazy(r"^\s*([^\W\d][\w \-()（）/]{0,40})\s*[:：]\s*(\S.*)$")
 _DATE_LABELS = frozenset(
     {"date", "datum", "fecha", "data", "created", "decision date", "日期", "日付", "날짜", "дата"}
 )
@@ -191,7 +194,13 @@ class Title(msgspec.Struct, frozen=True):
 
 def render_inline(text: str) -> str:
     """Plain text of a short markdown string (front-matter titles): links, emphasis, code."""
-    return _INLINE_MARKUP.sub("", _MD_LINK.sub(r"\1", text)).strip()
+    # Every _MD_LINK match holds a ``[`` and every _INLINE_MARKUP match a ``*``, ``_`` or
+    # backtick: text without them is left as it is (most values), without the patterns.
+    if "[" in text:
+        text = _MD_LINK.sub(r"\1", text)
+    if "*" in text or "_" in text or "`" in text:
+        text = _INLINE_MARKUP.sub("", text)
+    return text.strip()
 
 
 def _without_type_label(title: str) -> str:

@@ -160,11 +160,26 @@ _PREAMBLE_MIN_KEYS = 2
 _PREAMBLE_KEYS = frozenset({"title", "status", "created", "date"})
 
 
+def _fence_near_top(body: str) -> bool:
+    """Whether ````` or ``~~~`` is in the body's first five lines: a _PREAMBLE match opens its
+    fence after at most four whole lines, so a body without one there has no match."""
+    end = 0
+    for _ in range(5):
+        end = body.find("\n", end) + 1
+        if end == 0:
+            end = len(body)
+            break
+    head = body[:end]
+    return "```" in head or "~~~" in head
+
+
 def preamble(body: str, offset: int) -> tuple[dict[str, str], dict[str, int]] | None:
     """``Key: value`` lines of a code block that opens the body (at most a heading or a comment
     before it), as metadata: (values, lines), keys as written. The block opens with a key line;
     indented continuation lines (a second author) and lines of no key (``Version 2.5.0``) are
     read past. None unless it holds two keys, one of them a title, status or date."""
+    if not _fence_near_top(body):
+        return None  # most bodies: the pattern stays uncompiled
     m = _PREAMBLE.match(body, 0, 64 * 1024)
     if m is None:
         return None

@@ -39,6 +39,7 @@ FRONT_MATTER_KEYS: Mapping[str, RelKind] = {
     "relates-to": RelKind.RELATES_TO,
     "related-to": RelKind.RELATES_TO,
 }
+_LONGEST_KEY = max(map(len, FRONT_MATTER_KEYS))
 # Keys a body line or table row may declare: supersession and amendment only (a dependency or a
 # "related" line in prose is a reference, not a claim about which record is in force).
 _LINE_KINDS = frozenset(
@@ -60,7 +61,10 @@ Declared = tuple[RelKind, successors.Target]
 
 def front_matter_key(key: str) -> RelKind | None:
     """The relationship a key names (``superseded_by``, ``Superseded-By``, ``supersededBy``)."""
-    folded = _CAMEL.sub("-", key.strip()).replace("_", "-").replace(" ", "-").casefold()
+    key = key.strip()
+    if len(key) > _LONGEST_KEY:
+        return None  # folding never shortens a key (dashes are added, letters fold to 1 or more)
+    folded = _CAMEL.sub("-", key).replace("_", "-").replace(" ", "-").casefold()
     return FRONT_MATTER_KEYS.get(folded)
 
 

@@ -343,12 +343,12 @@ def walk(text: str, line_offset: int = 0) -> Document:
                 name, attrs = value.popitem()
                 b.start(name, attrs, rng)
         elif kind == "End":
-            name = value if type(value) is str else next(iter(value))
-            if name == "Paragraph" or name == "Item":
+            # a tag with attributes is a dict, which equals neither name
+            if value == "Paragraph" or value == "Item":
                 if b.block_start >= 0:
                     b.flush()
             else:
-                b.end(name, rng)
+                b.end(value if type(value) is str else next(iter(value)), rng)
         elif kind == "Code" or kind == "InlineMath" or kind == "DisplayMath":
             b.add_text(value, rng)
         elif kind == "Html" or kind == "InlineHtml":

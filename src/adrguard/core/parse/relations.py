@@ -101,6 +101,22 @@ _LEAD = lazy(
     r"(?:(?:status|statut|note|nb)\s*[:：]\s*[\W_]*)?(?:mark(?:ed)?\s+as\s+)?",
     re.I,
 )
+# The first characters a non-empty _LEAD match can start with, when ASCII letters: ``status``,
+# ``statut``, ``note``, ``nb``, ``mark(ed) as`` (under re.I). Its other parts start with a
+# digit or a character that is not a letter.
+_LEAD_LETTERS = frozenset("snmSNM")
+
+
+def _lead_end(text: str, clause: int) -> int:
+    """Where the wording after a clause's lead (:data:`_LEAD`) starts: the clause's start when
+    it opens with an ASCII letter no lead starts with (most clauses), without the pattern."""
+    first = text[clause : clause + 1]
+    if first.isascii() and first.isalpha() and first not in _LEAD_LETTERS:
+        return clause
+    lead = _LEAD.match(text, clause)
+    return lead.end() if lead else clause
+
+
 _STOP = lazy(r"[.!?;](?:\s|$)|\s[-–—]\s")
 _YAML_LINK = lazy(r"\[([^\]]*)\]\(\s*<?([^)\s>]*)>?[^)]*\)")
 
@@ -186,7 +202,12 @@ _CLAUSE_CHARS = (";", ",", "-", "–", "—")  # every _CLAUSE match holds one o
 
 def _clauses(text: str) -> Iterable[int]:
     yield 0
-    if not any(c in text for c in _CLAUSE_CHARS) or _CLAUSE_PROBE.search(text) is None:
+    for c in _CLAUSE_CHARS:  # a loop: any() over a generator costs more
+        if c in text:
+            break
+    else:
+        return
+    if _CLAUSE_PROBE.search(text) is None:
         return
     for m in _CLAUSE.finditer(text):
         yield m.end()
@@ -199,6 +220,14 @@ _MAY_DECLARE = lazy(_MAY_DECLARE_SOURCE)
 # ... and, for ASCII text, its ASCII words as substring tests (several times faster than a
 # regex alternation of literals; a word with other letters cannot occur in ASCII text).
 _ASCII_WORDS = tuple(dict.fromkeys(w for w in _MAY_DECLARE_SOURCE.split("|") if w.isascii()))
+# Roots that several keywords share (``super`` of ``supers``, ``superc``, ``superad`` and
+# ``superat``): a text without the root holds none of them, so :func:`keyword_hits` searches for
+# the root once instead of for each of them (most texts hold none). A rare letter is a root too
+# (``z`` of ``ersetz`` and ``rimpiazz``, ``j`` of ``reject``): a search for one character is far
+# cheaper than one for a word. Each keyword with its first root ("" for none), in the order of
+# _ASCII_WORDS.
+_ROOTS = ("super", "stitu", "plant", "overr", "mpla", "z", "j")
+_ROOTED = tuple((next((r for r in _ROOTS if r in w), ""), w) for w in _ASCII_WORDS)
 
 
 def may_declare(text: str) -> bool:
@@ -216,6 +245,18 @@ def _holds_keyword(lower: str) -> bool:
     return _MAY_DECLARE.search(lower) is not None
 
 
+def declares(text: str, known: Iterable[str]) -> bool:
+    """:func:`may_declare` of ``text``, trying first ``known``: keywords (matches of
+    :data:`_MAY_DECLARE`) other text taken from it holds, so likely this text too. Any of them
+    in the text lowered is a match of the alternation, and of the ASCII words when it is ASCII
+    (a keyword that is not ASCII is in no ASCII text); otherwise the text is searched in full."""
+    lower = text.lower()
+    for word in known:
+        if word in lower:
+            return True
+    return _holds_keyword(lower)
+
+
 def keyword_hits(texts: list[str]) -> tuple[list[list[tuple[int, str]]], bool]:
     """Per text, ``(offset, keyword)`` of the keywords in it lowered, from one search of them
     all: the lowered texts are joined by NUL (no keyword holds one, so none spans two texts);
@@ -230,7 +271,14 @@ def keyword_hits(texts: list[str]) -> tuple[list[list[tuple[int, str]]], bool]:
     exact = joined.isascii()
     if exact:
         find = joined.find
-        for word in _ASCII_WORDS:
+        missing: dict[str, bool] = {}  # root -> not in the text
+        for root, word in _ROOTED:
+            if root:
+                gone = missing.get(root)
+                if gone is None:
+                    gone = missing[root] = root not in joined
+                if gone:
+                    continue
             at = find(word)
             while at != -1:
                 hits.append((at, word))
@@ -345,8 +393,7 @@ def _scan(
     ]
     declared = len(out)
     for clause in _clauses(text) if _may_pass(text, lower, present, _STARTS) else ():
-        lead = _LEAD.match(text, clause)
-        begin = lead.end() if lead else clause
+        begin = _lead_end(text, clause)
         started = _start(text, begin)
         if started:
             m, kind = started
@@ -472,8 +519,12 @@ def collect(
     fm_statuses: list[tuple[str, int]],
     blocks: list[Block],
     partly_superseded: bool,
+    body: str | None = None,
 ) -> tuple[Relationship, ...]:
-    """Every relationship a record declares, deduplicated by (kind, target), in file order."""
+    """Every relationship a record declares, deduplicated by (kind, target), in file order.
+    With ``body`` (the markdown the blocks come from), the blocks count only when
+    :func:`may_declare` of the body is true: a body without relation keywords declares
+    nothing in its lines or tables."""
     out: list[Relationship] = []
     seen: set[tuple[str, str]] = set()
 
@@ -495,6 +546,12 @@ def collect(
     cells = [b for b in blocks if b.kind == "cell"]
     prose = [b for b in blocks if b.kind != "heading" and b.kind != "cell"]
     hits, exact = keyword_hits([b.text for b in prose])
+    if body is not None:
+        # Blocks without keywords or cells give nothing whatever the body says: the body is
+        # searched only otherwise, first for the keywords its blocks hold (one usually is).
+        held = {word for found in hits for _at, word in found}
+        if (held or cells) and not declares(body, held):
+            cells, prose, hits = [], [], []
     for b, found in zip(prose, hits, strict=True):
         if not found:
             continue

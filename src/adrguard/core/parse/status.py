@@ -30,6 +30,11 @@ _LABEL = lazy(
     "^(?:" + "|".join(re.escape(h) for h in STATUS_HEADINGS) + r")\s*[:：\-–]\s*", re.I
 )
 _WORD_END = lazy(r"\w")
+# Characters every match of a pattern holds: _DECORATION's class, the marks after _LABEL's
+# heading, and what _HEADING_SPLIT parts words with besides spaces.
+_DECORATION_CHARS = frozenset("*_`~>\"“”‘’«»„「」『』")
+_LABEL_MARKS = frozenset(":：-–")
+_SPLIT_MARKS = frozenset("()[]/|:：-–—,、·")
 _MONTH = r"(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
 _ISO_SOURCE = r"(?<!\d)(\d{4})\s*[-/.年]\s*(\d{1,2})\s*[-/.月]\s*(\d{1,2})(?!\d)日?"
 _DMY_SOURCE = r"(?<!\d)(\d{1,2})[-/.](\d{1,2})[-/.](\d{4}|\d{2})(?!\d)"
@@ -115,12 +120,16 @@ def fold_for(raw: str, synonyms: Mapping[str, str]) -> str:
 
 def fold(raw: str) -> str:
     """The comparable form of a status value: no markup, no emoji, single spaces, case folded."""
-    text = _MD_LINK.sub(r"\1", raw)
-    text = _MD_REF.sub(r"\1", text)
-    text = _DECORATION.sub(" ", text)
-    text = _SPACES.sub(" ", text).strip()
-    text = _strip_symbols(text)
-    text = _LABEL.sub("", text)
+    # Each pattern runs only on text holding a character every match of it holds (most status
+    # values hold none), and runs of spaces are joined by splitting (\s is str.isspace).
+    text = _MD_LINK.sub(r"\1", raw) if "[" in raw else raw
+    if "[" in text:
+        text = _MD_REF.sub(r"\1", text)
+    if not _DECORATION_CHARS.isdisjoint(text):
+        text = _DECORATION.sub(" ", text)
+    text = _strip_symbols(" ".join(text.split()))
+    if not _LABEL_MARKS.isdisjoint(text):
+        text = _LABEL.sub("", text)
     return _strip_symbols(text).casefold()
 
 
@@ -413,10 +422,16 @@ def is_status_heading(text: str, keys: frozenset[str]) -> bool:
     status heading word (``Status``, ``2. Statut``, ``상태 (Status)``, ``Status / 状态``)."""
     if len(text) > 64:
         return False
-    folded = _HEADING_NUMBER.sub("", _strip_symbols(text.casefold()))
+    folded = _strip_symbols(text.casefold())
+    first = folded[:1]  # _unnumbered and _heading_words, inline (a call per heading costs)
+    if not first.isascii() or first.isdigit() or first.lower() in "ivx":
+        folded = _HEADING_NUMBER.sub("", folded)
     if folded in keys:
         return True
-    words = [w for w in _HEADING_SPLIT.split(folded) if w]
+    if _SPLIT_MARKS.isdisjoint(folded):
+        words = folded.split()
+    else:
+        words = [w for w in _HEADING_SPLIT.split(folded) if w]
     return any(w in keys for w in words) and all(w in keys or w in _HEADING_FILLERS for w in words)
 
 
@@ -424,9 +439,26 @@ def is_plain_status_heading(text: str, keys: frozenset[str]) -> bool:
     """A status heading that is only the status word (``## Status``, ``## 2. Statut``,
     ``## 상태 (Status)``), not one that qualifies it (``## Current state``, ``## Experimental
     status``): explicit metadata outranks a qualified one."""
-    folded = _HEADING_NUMBER.sub("", _strip_symbols(text.casefold()))
-    words = [w for w in _HEADING_SPLIT.split(folded) if w]
+    words = _heading_words(_unnumbered(_strip_symbols(text.casefold())))
     return bool(words) and all(w in keys for w in words)
+
+
+def _unnumbered(folded: str) -> str:
+    """``_HEADING_NUMBER.sub("", folded)``: the pattern only when the first character is where
+    a number may start (a digit, ``i``, ``v``, ``x`` in either case, or a character that is not
+    ASCII, which may be a digit or match a letter under re.I)."""
+    first = folded[:1]
+    if first.isascii() and not first.isdigit() and first.lower() not in "ivx":
+        return folded
+    return _HEADING_NUMBER.sub("", folded)
+
+
+def _heading_words(folded: str) -> list[str]:
+    """The non-empty parts of ``folded`` between _HEADING_SPLIT's marks: split at spaces when it
+    holds no other mark (\\s is what str.isspace says)."""
+    if _SPLIT_MARKS.isdisjoint(folded):
+        return folded.split()
+    return [w for w in _HEADING_SPLIT.split(folded) if w]
 
 
 def date_key(text: str) -> tuple[int, int, int] | None:
