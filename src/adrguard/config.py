@@ -40,7 +40,6 @@ from adrguard.core.settings import (
     DEFAULTS,
     FAIL_ON,
     PROFILES,
-    READ_GUARD,
     AiTable,
     CitationsTable,
     ConfigTable,
@@ -84,7 +83,7 @@ DEFAULT_EXCLUDE: tuple[str, ...] = (
     "plantilla*.md",
 )
 
-__all__ = ["FAIL_ON", "PROFILES", "READ_GUARD", "Config", "from_mapping", "load_config"]
+__all__ = ["FAIL_ON", "PROFILES", "Config", "from_mapping", "load_config"]
 
 SCHEMA_PATH = "config.schema.json"  # generated from adrguard.core.settings (a test keeps it so)
 

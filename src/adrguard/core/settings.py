@@ -34,7 +34,6 @@ SeverityName = Literal["note", "warning", "error"]
 StatusName = Literal["proposed", "accepted", "rejected", "deprecated", "superseded", "draft"]
 
 PROFILES: tuple[str, ...] = get_args(Profile)
-READ_GUARD: tuple[str, ...] = get_args(ReadGuard)
 
 
 def _about(text: str) -> Meta:
