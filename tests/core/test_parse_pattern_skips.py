@@ -297,8 +297,10 @@ def test_front_matter_key_on_written_keys() -> None:
     assert keyed.front_matter_key("This builds on ADR-0032") is None
 
 
+# The lead as a pattern matched at the clause's start (``match(text, clause)``); it has no ``^``,
+# which would match only at the line's start and so never strip a later clause's lead.
 OLD_LEAD = re.compile(
-    r"^[\W_]*(?:\d{4}-\d{1,2}-\d{1,2}\s*[:：\-–—]?\s*[\W_]*)?"
+    r"[\W_]*(?:\d{4}-\d{1,2}-\d{1,2}\s*[:：\-–—]?\s*[\W_]*)?"
     r"(?:(?:status|statut|note|nb)\s*[:：]\s*[\W_]*)?(?:mark(?:ed)?\s+as\s+)?",
     re.I,
 )

@@ -6,6 +6,7 @@ import pytest
 
 from adrguard.core.model import Decision, RelKind, SourceFile, Status
 from adrguard.core.options import Options
+from adrguard.core.parse import relations
 from adrguard.core.parse.record import parse
 
 ROOT = "docs/adr"
@@ -240,3 +241,24 @@ def test_email_autolinks_and_footnotes_are_not_paths() -> None:
         "[^1]:\n    ```json\n    {}\n    ```\n"
     )
     assert [link.target for link in d.links] == ["mailto:ann@example.org"]
+
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("Accepted; **superseded by** ADR-0007", [("superseded-by", "ADR-0007")]),
+        ("Accepted; 2023-05-03: marked as superseded by ADR-0007",
+         [("superseded-by", "ADR-0007")]),
+        ("Accepted - *Amended by ADR 12*", [("amended-by", "ADR 12")]),
+        ("Withdrawn; note: rejected in favour of ADR-5", [("in-favour-of", "ADR-5")]),
+    ],
+)
+def test_a_later_clause_loses_its_lead_as_the_first_does(
+    line: str, expected: list[tuple[str, str]]
+) -> None:
+    # emphasis, a changelog date, "note:" or "marked as" before the wording of a clause after
+    # the first (after ";" or " - ") are skipped exactly as at the line's start
+    first = line.split("; ", 1)[-1].split(" - ", 1)[-1]
+    for text in (line, first):
+        assert [(f.kind.value, f.target) for f in relations.scan_line(text, [])] == expected

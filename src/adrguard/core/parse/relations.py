@@ -97,7 +97,7 @@ _CLAUSE_PROBE = lazy(
 # What may precede relation wording at the start of a clause: bullets and emphasis, a label, a
 # changelog date (``- 2023-05-03: Mark as rejected in favour of ADR-101``), "mark(ed) as".
 _LEAD = lazy(
-    r"^[\W_]*(?:\d{4}-\d{1,2}-\d{1,2}\s*[:：\-–—]?\s*[\W_]*)?"
+    r"[\W_]*(?:\d{4}-\d{1,2}-\d{1,2}\s*[:：\-–—]?\s*[\W_]*)?"
     r"(?:(?:status|statut|note|nb)\s*[:：]\s*[\W_]*)?(?:mark(?:ed)?\s+as\s+)?",
     re.I,
 )
