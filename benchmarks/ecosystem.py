@@ -256,7 +256,10 @@ def check_log(command: Sequence[str], log: Log, snapshot: Path, mode: str, today
         except (ValueError, KeyError, TypeError) as exc:
             run["error"] = f"unreadable JSON report: {exc}"
         return run
-    lines = [ln.strip() for ln in stderr.splitlines() if ln.strip()]
+    # the run's temporary folder (its config file is named in some errors) differs between runs:
+    # a comparison must not list a log as changed for it
+    lines = [ln.strip().replace(str(workdir), "<run folder>") for ln in stderr.splitlines()
+             if ln.strip()]
     errors = [ln for ln in lines if ln.lower().startswith("error")]
     run["error"] = ((errors or lines or ["(no message)"])[-1])[:400]
     return run

@@ -220,3 +220,15 @@ def test_clone_commands_pin_each_commit(eco: ModuleType, tmp_path: Path,
                    f"git clone -q --no-checkout https://github.com/acme/clean.git {dest}",
                    f"git -C {dest} checkout -q {'5' * 40}",
                    f"git -C {dest} remote remove origin"]
+
+
+def test_an_error_names_no_temporary_folder(eco: ModuleType, tmp_path: Path) -> None:
+    # an error that names the run's own config file reads the same in every run
+    log = eco.Log("owner/name", "0" * 40, ("docs/adr",), "MIT", "a log", ("nygard",), "none",
+                  "file", ("en",))
+    fails = [sys.executable, "-c",
+             "import os, sys; sys.stderr.write('error: bad roots in ' + os.getcwd() + "
+             "'/owner__name.roots.toml\\n'); sys.exit(2)"]
+    run = eco.check_log(fails, log, tmp_path, "roots", "2026-09-01", tmp_path, 60.0)
+    assert run["exit"] == 2
+    assert run["error"] == "error: bad roots in <run folder>/owner__name.roots.toml"
