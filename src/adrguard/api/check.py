@@ -126,26 +126,37 @@ def run_check(request: CheckRequest) -> CheckResult:
     """The one run: sources → engine → gate → report (see the module docstring and
     :class:`CheckRequest` for what can be asked)."""
     r = request
-    if r.corpus is not None:
-        return _run_given(r, r.corpus)
-    root = resolve_root(r.repo_root)
-    cfg = _effective(r.config if r.config is not None else load_config(root, r.config_path),
-                     r.profile, r.select, r.ignore, r.today)
-    run, wanted, judging = _sources(r, root, cfg)
-    if run.skipped is not None:
-        empty = Report((), 0, 0, cfg.profile)
-        return CheckResult(empty, cfg, Corpus(()), skipped_run=run.skipped)
-    found = run.found
-    if found is not None:
-        targets.check_files(wanted, found)
+    if r.corpus is not None:  # a corpus already read: the rules over it, the gate off
+        if r.base is not None or r.change is not None or r.paths or r.against or r.claims_file:
+            raise ValueError("a corpus already read is checked as it is: no change, paths or "
+                             "claims")
+        if r.config is None:
+            raise ValueError("a corpus already read is checked with the config it was read with")
+        cfg = _effective(r.config, r.profile, r.select, r.ignore, r.today)
+        run, judged = Sources(r.corpus), None
+    else:
+        root = resolve_root(r.repo_root)
+        cfg = _effective(r.config if r.config is not None else load_config(root, r.config_path),
+                         r.profile, r.select, r.ignore, r.today)
+        run, wanted, judging = _sources(r, root, cfg)
+        if run.skipped is not None:
+            empty = Report((), 0, 0, cfg.profile)
+            return CheckResult(empty, cfg, Corpus(()), skipped_run=run.skipped)
+        if run.found is not None:
+            targets.check_files(wanted, run.found)
+        judged = root, wanted, judging
     report = engine.run(run.corpus, cfg, changes=run.changes, claims=run.claims,
                         cancel=r.cancel)
+    if judged is None:
+        return CheckResult(report, cfg, run.corpus)
+    root, wanted, judging = judged
     if run.corpus.facts is not None and run.corpus.facts.fresh:
         keep_facts(run.corpus, cfg)  # what the rules computed from single records (ADR 44)
 
     def ran() -> tuple[RuleMeta, ...]:
         return tuple(rule.meta for rule in engine.selected_rules(cfg, run.changes))
 
+    found = run.found
     untracked = found.untracked if found is not None and found.untracked_checked else ()
     paths = list(wanted.paths)
     judging = msgspec.structs.replace(judging, paths=tuple(paths),
@@ -153,17 +164,6 @@ def run_check(request: CheckRequest) -> CheckResult:
     report = gate.judge(report, root, judging, ran=ran,
                         earlier=functools.partial(_earlier, root=root), untracked=untracked)
     return CheckResult(report, cfg, run.corpus, found, claims=run.claims)
-
-
-def _run_given(r: CheckRequest, corpus: Corpus) -> CheckResult:
-    """The rules over a corpus already read; the gate is off (nothing to judge it against)."""
-    if r.base is not None or r.change is not None or r.paths or r.against or r.claims_file:
-        raise ValueError("a corpus already read is checked as it is: no change, paths or claims")
-    if r.config is None:
-        raise ValueError("a corpus already read is checked with the config it was read with")
-    cfg = _effective(r.config, r.profile, r.select, r.ignore, r.today)
-    report = engine.run(corpus, cfg, cancel=r.cancel)
-    return CheckResult(report, cfg, corpus)
 
 
 def _earlier(
