@@ -31,7 +31,6 @@ from adrguard.adapters.git import require_work_tree, staged_changes
 from adrguard.adapters.layout import longest_first, root_of
 from adrguard.adapters.source import Amended, Revision, WorkTree
 from adrguard.api.pipeline.corpus import (
-    keep_mirrors,
     load_corpus,
     load_with,
     read_source,
@@ -149,14 +148,14 @@ def local_change(
     local = git.local_diff(root, staged)
     head, diff = local.head, local.changes
     passed = {p for p in (repo_relative(root, f) for f in changed_files) if p}
-    if staged:  # decide before reading any record: most commits touch no ADR
-        search = search_roots(root, cfg, extra=wanted.folders, required=False)
-        why = nothing_to_check(cfg, search, diff, passed)
-        if why is not None:
-            return Sources(Corpus(()), skipped=why)
-    source = WorkTree(root, untracked=not staged, extra_roots=wanted.folders)
-    store = open_store(cfg, root)  # one read of the record cache for both sides
+    store = open_store(cfg, root)  # one record cache for the roots and both sides
     try:
+        if staged:  # decide before reading any record: most commits touch no ADR
+            search = search_roots(root, cfg, extra=wanted.folders, required=False, store=store)
+            why = nothing_to_check(cfg, search, diff, passed)
+            if why is not None:
+                return Sources(Corpus(()), skipped=why)
+        source = WorkTree(root, untracked=not staged, extra_roots=wanted.folders)
         found, corpus = read_source(source, cfg, citations=CHECK, cancel=cancel, store=store)
         before = corpus_before(root, cfg, found, corpus, head, diff, local.before, store)
     finally:
@@ -400,3 +399,17 @@ def _with_previous(corpus: Corpus, before: Corpus | None) -> Corpus:
         if p not in corpus.other_texts and p.rsplit("/", 1)[-1] in AUTO_NAMES
     }
     return replace(corpus, previous_texts=gone) if gone else corpus
+
+
+def keep_mirrors(corpus: Corpus, mirrors: Mapping[str, str]) -> Corpus:
+    """``corpus`` with the files ``mirrors`` names (translation mirrors of another state of
+    the repository, such as the base of a change) left out of the records again, as mirrors."""
+    again = {d.path: mirrors[d.path] for d in corpus.decisions if d.path in mirrors}
+    if not again:
+        return corpus
+    return replace(
+        corpus,
+        decisions=tuple(d for d in corpus.decisions if d.path not in again),
+        skipped=tuple(sorted({*corpus.skipped, *again})),
+        mirrors={**corpus.mirrors, **again},
+    )
