@@ -9,7 +9,11 @@ it, picked by the kind of change (:func:`adrguard.api.check.run_check` asks for 
 * :func:`since_base`: the changes since the merge base with a ref (``check --base``, ``impact``):
   :func:`build_changes` and the corpus at that commit (:func:`corpus_at`);
 * whatever the kind, what other refs and open pull requests add (``--against``, ``--claims``):
-  :class:`Others`.
+  :class:`Others`; and the paths ``check PATH...`` names (:func:`targets`), which must lie in
+  what discovery found (:func:`check_files`).
+
+:func:`pick` takes the request's part of the sources (and refuses a combination of kinds that
+does not go together).
 
 Each reads its corpora through the one pipeline (:mod:`adrguard.api.pipeline.corpus`) and
 returns :class:`Sources`; a change comes with its :class:`Scope` (what it touches, the corpus
