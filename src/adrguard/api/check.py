@@ -154,9 +154,10 @@ def run_check(request: CheckRequest) -> CheckResult:
 
     found = run.found
     untracked = found.untracked if found is not None and found.untracked_checked else ()
+    since = run.changes if r.base is not None else None  # --base: the baseline as it held it
     judging = Judging(
         use_baseline=r.baseline, baseline_path=r.baseline_path or DEFAULT_PATH, scope=run.scope,
-        baseline_rev=run.changes.merge_base if r.base is not None and run.changes else None,
+        baseline_rev=since.merge_base if since is not None else None,
         paths=run.paths, files=tuple(_expand(run.corpus, run.paths)) if run.paths else None)
     report = gate.judge(report, root, judging, ran=ran,
                         earlier=functools.partial(_earlier, root=root), untracked=untracked)
