@@ -30,15 +30,13 @@ from adrguard import engine
 from adrguard.adapters.files import Discovery as Discovery
 from adrguard.api import gate
 from adrguard.api.gate import Judging
-from adrguard.api.pipeline import sources, targets
+from adrguard.api.pipeline import sources
 from adrguard.api.pipeline.corpus import resolve_root
 from adrguard.api.pipeline.records import keep_facts, open_store
 from adrguard.api.pipeline.sources import CHECK as CHECK
 from adrguard.api.pipeline.sources import Scope, Sources
-from adrguard.api.pipeline.targets import Targets
 from adrguard.config import Config, load_config
 from adrguard.core.cancel import Token
-from adrguard.core.errors import UserError
 from adrguard.core.findings import Finding, Report
 from adrguard.core.gate.baseline import DEFAULT_PATH
 from adrguard.core.model import Corpus
@@ -126,44 +124,44 @@ def run_check(request: CheckRequest) -> CheckResult:
     """The one run: sources → engine → gate → report (see the module docstring and
     :class:`CheckRequest` for what can be asked)."""
     r = request
-    if r.corpus is not None:
-        return _run_given(r, r.corpus)
-    root = resolve_root(r.repo_root)
-    cfg = _effective(r.config if r.config is not None else load_config(root, r.config_path),
-                     r.profile, r.select, r.ignore, r.today)
-    run, wanted, judging = _sources(r, root, cfg)
-    if run.skipped is not None:
-        empty = Report((), 0, 0, cfg.profile)
-        return CheckResult(empty, cfg, Corpus(()), skipped_run=run.skipped)
-    found = run.found
-    if found is not None:
-        targets.check_files(wanted, found)
+    if r.corpus is not None:  # a corpus already read: the rules over it, the gate off
+        if r.base is not None or r.change is not None or r.paths or r.against or r.claims_file:
+            raise ValueError("a corpus already read is checked as it is: no change, paths or "
+                             "claims")
+        if r.config is None:
+            raise ValueError("a corpus already read is checked with the config it was read with")
+        cfg = _effective(r.config, r.profile, r.select, r.ignore, r.today)
+        run, root = Sources(r.corpus), None
+    else:
+        root = resolve_root(r.repo_root)
+        cfg = _effective(r.config if r.config is not None else load_config(root, r.config_path),
+                         r.profile, r.select, r.ignore, r.today)
+        run = sources.pick(root, cfg, r.paths, base=r.base, head=r.head, deepen=r.deepen,
+                           change=r.change, changed_files=r.changed_files, against=r.against,
+                           claims_file=r.claims_file, cancel=r.cancel)
+        if run.skipped is not None:
+            empty = Report((), 0, 0, cfg.profile)
+            return CheckResult(empty, cfg, Corpus(()), skipped_run=run.skipped)
     report = engine.run(run.corpus, cfg, changes=run.changes, claims=run.claims,
                         cancel=r.cancel)
+    if root is None:
+        return CheckResult(report, cfg, run.corpus)
     if run.corpus.facts is not None and run.corpus.facts.fresh:
         keep_facts(run.corpus, cfg)  # what the rules computed from single records (ADR 44)
 
     def ran() -> tuple[RuleMeta, ...]:
         return tuple(rule.meta for rule in engine.selected_rules(cfg, run.changes))
 
+    found = run.found
     untracked = found.untracked if found is not None and found.untracked_checked else ()
-    paths = list(wanted.paths)
-    judging = msgspec.structs.replace(judging, paths=tuple(paths),
-                      files=tuple(_expand(run.corpus, paths)) if paths else None)
+    since = run.changes if r.base is not None else None  # --base: the baseline as it held it
+    judging = Judging(
+        use_baseline=r.baseline, baseline_path=r.baseline_path or DEFAULT_PATH, scope=run.scope,
+        baseline_rev=since.merge_base if since is not None else None,
+        paths=run.paths, files=tuple(_expand(run.corpus, run.paths)) if run.paths else None)
     report = gate.judge(report, root, judging, ran=ran,
                         earlier=functools.partial(_earlier, root=root), untracked=untracked)
     return CheckResult(report, cfg, run.corpus, found, claims=run.claims)
-
-
-def _run_given(r: CheckRequest, corpus: Corpus) -> CheckResult:
-    """The rules over a corpus already read; the gate is off (nothing to judge it against)."""
-    if r.base is not None or r.change is not None or r.paths or r.against or r.claims_file:
-        raise ValueError("a corpus already read is checked as it is: no change, paths or claims")
-    if r.config is None:
-        raise ValueError("a corpus already read is checked with the config it was read with")
-    cfg = _effective(r.config, r.profile, r.select, r.ignore, r.today)
-    report = engine.run(corpus, cfg, cancel=r.cancel)
-    return CheckResult(report, cfg, corpus)
 
 
 def _earlier(
@@ -197,28 +195,6 @@ def _earlier(
             store.close()
 
 
-def _sources(r: CheckRequest, root: Path, cfg: Config) -> tuple[Sources, Targets, Judging]:
-    """The sources by the kind of change asked for (:mod:`adrguard.api.pipeline.sources`), the
-    paths asked for, and how to judge the findings."""
-    wanted = targets.resolve(root, r.paths)
-    if r.claims_file is not None and r.base is None:
-        raise UserError("--claims needs --base: the records a pull request adds are compared "
-                        "with the records this change adds since its base")
-    if r.base is not None and r.change is not None:
-        raise UserError("--base and --changed judge different changes: give one of them")
-    if r.base is None and r.head is not None:
-        raise UserError("--head needs --base: say which revision the change is measured against")
-    others = sources.Others(root, cfg, tuple(r.against), r.claims_file, r.head)
-    run = sources.pick(root, cfg, wanted, others, base=r.base, head=r.head, deepen=r.deepen,
-                       change=r.change, changed_files=r.changed_files, cancel=r.cancel)
-    judging = Judging(use_baseline=r.baseline, baseline_path=r.baseline_path or DEFAULT_PATH,
-                      scope=run.scope)
-    if r.base is not None:
-        assert run.changes is not None
-        judging = msgspec.structs.replace(judging, baseline_rev=run.changes.merge_base)
-    return run, wanted, judging
-
-
 def _effective(
     cfg: Config,
     profile: str | None,
@@ -238,7 +214,7 @@ def _effective(
     return cfg
 
 
-def _expand(corpus: Corpus, rel_paths: list[str]) -> list[str]:
+def _expand(corpus: Corpus, rel_paths: Sequence[str]) -> list[str]:
     """Files as given; a directory stands for every record below it."""
     out: list[str] = []
     for rel in rel_paths:

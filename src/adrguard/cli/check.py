@@ -11,7 +11,7 @@ from adrguard import api
 from adrguard.api import normalise_status as normalise
 from adrguard.api.pipeline.citation_scan import ASKED
 from adrguard.api.pipeline.corpus import resolve_root
-from adrguard.api.pipeline.targets import longest_first, no_decisions, root_of
+from adrguard.api.pipeline.sources import longest_first, root_of
 from adrguard.cli import command_help
 from adrguard.cli.common import (
     add_common,
@@ -278,6 +278,18 @@ def show_claims(claims: Claims) -> None:
         listed = ", ".join(f"{c.id} ({c.path})" for c in records[:20])
         more = f" and {len(records) - 20} more" if len(records) > 20 else ""
         info(f"adrguard: {label} adds {listed}{more}")
+
+
+def no_decisions(found: Discovery) -> UserError:
+    """The error of a run that found ADR folders but no record in them."""
+    skipped = found.skipped
+    detail = (f"{plural(len(skipped), 'markdown file')} skipped as indexes or templates"
+              if skipped else "no markdown files")
+    where = "; ".join(f"{r.path} ({r.why})" for r in found.search.roots)
+    return UserError(
+        f"no decision records found: looked in {where}, which hold {detail}; "
+        "add records, or point `roots` in .adrguard.toml at the folder that holds them"
+    )
 
 
 def root_lines(found: Discovery) -> list[str]:

@@ -109,14 +109,10 @@ def load_config_for(args: argparse.Namespace) -> tuple[Path, Config]:
     from adrguard.config import load_config
 
     root = resolve_root(args.root)
-    config = load_config(root, args.config).with_overrides(jobs=0)
+    config = load_config(root, args.config, repository_url=getattr(args, "repository_url", None))
+    config = config.with_overrides(jobs=0)
     if getattr(args, "no_cache", False):
         config = config.with_overrides(cache=False)
-    url = getattr(args, "repository_url", None)
-    if url is not None:
-        from adrguard.config import repository_setting
-
-        config = config.with_overrides(repository=repository_setting(url, "--repository-url"))
     if getattr(args, "verbose", 0):
         info(f"adrguard: config {config.source or 'built-in defaults'}; repository {root}")
     return root, config

@@ -25,8 +25,7 @@ from adrguard.adapters import cache
 from adrguard.adapters.cache import key
 from adrguard.adapters.files import plan_layout
 from adrguard.adapters.git import state_digest
-from adrguard.config import load_config
-from adrguard.configfile import read_config_file, tool_table
+from adrguard.config import load_config, read_config_file, tool_table
 from adrguard.core.errors import UserError
 from adrguard.core.guard.layout import LogLayout
 from adrguard.core.guard.policy import Mode

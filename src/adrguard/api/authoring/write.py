@@ -29,8 +29,7 @@ from adrguard.api.check import check_result
 from adrguard.api.claims import from_refs
 from adrguard.api.lookup import find_decision
 from adrguard.api.pipeline.corpus import load_with, search_roots
-from adrguard.config import Config
-from adrguard.configfile import read_config_file
+from adrguard.config import Config, read_config_file
 from adrguard.core import relpath
 from adrguard.core.authoring import compose, names
 from adrguard.core.authoring.claims import Claims, next_number

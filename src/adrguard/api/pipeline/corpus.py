@@ -46,16 +46,20 @@ def resolve_root(repo_root: Path | str | None) -> Path:
 
 
 def search_roots(
-    repo_root: Path, config: Config, *, extra: Sequence[str] = (), required: bool = True
+    repo_root: Path, config: Config, *, extra: Sequence[str] = (), required: bool = True,
+    store: Store | None = None,
 ) -> Search:
     """The ADR roots of the work tree and why each is one, without reading any record (the
     hooks decide from them whether a commit concerns them); the git listing this needs comes
-    from the record cache when it holds it."""
-    store = open_store(config, repo_root)
+    from the record cache when it holds it. ``store``: the record cache, opened (and closed)
+    by the caller that reads the records next."""
+    own = store is None
+    if own:
+        store = open_store(config, repo_root)
     try:
         return find_roots(repo_root, config, extra=extra, required=required, store=store)
     finally:
-        if store is not None:
+        if own and store is not None:
             store.close()
 
 
@@ -167,22 +171,6 @@ def corpus_of(
         return corpus
     return with_citations(
         corpus, scan_found(found, config, corpus, store, place, citations, cancel))
-
-
-def keep_mirrors(corpus: Corpus, mirrors: Mapping[str, str]) -> Corpus:
-    """``corpus`` with the files ``mirrors`` names (translation mirrors of another state of
-    the repository, such as the base of a change) left out of the records again, as mirrors."""
-    from msgspec.structs import replace
-
-    again = {d.path: mirrors[d.path] for d in corpus.decisions if d.path in mirrors}
-    if not again:
-        return corpus
-    return replace(
-        corpus,
-        decisions=tuple(d for d in corpus.decisions if d.path not in again),
-        skipped=tuple(sorted({*corpus.skipped, *again})),
-        mirrors={**corpus.mirrors, **again},
-    )
 
 
 def build_corpus(

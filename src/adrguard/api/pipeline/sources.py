@@ -9,7 +9,11 @@ it, picked by the kind of change (:func:`adrguard.api.check.run_check` asks for 
 * :func:`since_base`: the changes since the merge base with a ref (``check --base``, ``impact``):
   :func:`build_changes` and the corpus at that commit (:func:`corpus_at`);
 * whatever the kind, what other refs and open pull requests add (``--against``, ``--claims``):
-  :class:`Others`.
+  :class:`Others`; and the paths ``check PATH...`` names (:func:`targets`), which must lie in
+  what discovery found (:func:`check_files`).
+
+:func:`pick` takes the request's part of the sources (and refuses a combination of kinds that
+does not go together).
 
 Each reads its corpora through the one pipeline (:mod:`adrguard.api.pipeline.corpus`) and
 returns :class:`Sources`; a change comes with its :class:`Scope` (what it touches, the corpus
@@ -28,19 +32,19 @@ from msgspec.structs import replace
 from adrguard.adapters import git
 from adrguard.adapters.files import Discovery
 from adrguard.adapters.git import require_work_tree, staged_changes
-from adrguard.adapters.layout import longest_first, root_of
+from adrguard.adapters.layout import longest_first as longest_first
+from adrguard.adapters.layout import root_of as root_of
 from adrguard.adapters.source import Amended, Revision, WorkTree
 from adrguard.api.pipeline.corpus import (
-    keep_mirrors,
     load_corpus,
     load_with,
     read_source,
     search_roots,
 )
 from adrguard.api.pipeline.records import open_store
-from adrguard.api.pipeline.targets import Targets, repo_relative
 from adrguard.config import Config
 from adrguard.core.cancel import Token
+from adrguard.core.errors import UserError
 from adrguard.core.gate.baseline import DEFAULT_PATH
 from adrguard.core.generated.index import AUTO_NAMES
 from adrguard.core.generated.region import join_root
@@ -79,6 +83,7 @@ class Sources(msgspec.Struct, frozen=True):
     claims: Claims | None = None
     scope: Scope | None = None  # the change being judged
     skipped: str | None = None  # why nothing is checked (the hook: nothing relevant)
+    paths: tuple[str, ...] = ()  # ``check PATH...``, repo-relative
 
 
 class Others(msgspec.Struct, frozen=True):
@@ -107,21 +112,94 @@ class Others(msgspec.Struct, frozen=True):
         return merge(parts) if parts else None
 
 
+# --- what `check PATH...` names -------------------------------------------------------------
+
+
+class Targets(msgspec.Struct, frozen=True):
+    """The paths given, repo-relative, and which of them are folders."""
+
+    paths: tuple[str, ...] = ()
+    folders: tuple[str, ...] = ()
+
+
+def targets(root: Path, paths: Sequence[str]) -> Targets:
+    """``check PATH...`` repo-relative: a path that does not exist or lies outside the
+    repository is a usage error; a folder is checked as a root for this run."""
+    rels: list[str] = []
+    folders: list[str] = []
+    for given in paths:
+        p = Path(given)
+        full = p if p.is_absolute() else Path.cwd() / p
+        if not full.exists() and not full.is_symlink():
+            raise UserError(f"{given}: no such file or folder: give a file or folder inside {root}")
+        try:
+            rel = full.resolve().relative_to(root).as_posix()
+        except ValueError:
+            raise UserError(f"{given} is outside the repository root {root}") from None
+        rel = "." if rel in ("", ".") else rel
+        rels.append(rel)
+        if full.is_dir():
+            folders.append(rel)
+    return Targets(tuple(rels), tuple(folders))
+
+
+def check_files(wanted: Targets, found: Discovery) -> None:
+    """Every file named must lie in an ADR root."""
+    ordered = longest_first(found.roots)
+    records = {s.path for s in found.sources}
+    for rel in wanted.paths:
+        if rel in wanted.folders or rel in records or rel in found.skipped:
+            continue
+        root = root_of(rel, ordered)
+        if root is None or (root in found.shallow_roots and "/" in rel[len(root) + 1 :]):
+            raise UserError(
+                f"{rel} is not inside an ADR root (roots: {', '.join(found.roots)}): check its "
+                "folder with `adrguard check FOLDER`, or add the folder to `roots` in the config"
+            )
+
+
+def repo_relative(root: Path, path: str) -> str:
+    """A path pre-commit passes (relative to the current directory) as repo-relative; "" when
+    it is outside the repository."""
+    p = Path(path)
+    full = p if p.is_absolute() else Path.cwd() / p
+    try:
+        return full.resolve().relative_to(root).as_posix()
+    except (ValueError, OSError):
+        return ""
+
+
 # --- the kinds of change ------------------------------------------------------------------------
 
 
 def pick(
-    root: Path, cfg: Config, wanted: Targets, others: Others, *, base: str | None = None,
+    root: Path, cfg: Config, paths: Sequence[str] = (), *, base: str | None = None,
     head: str | None = None, deepen: bool = False, change: str | None = None,
-    changed_files: Sequence[str] = (), cancel: Token | None = None,
+    changed_files: Sequence[str] = (), against: Sequence[str] = (),
+    claims_file: Path | None = None, cancel: Token | None = None,
 ) -> Sources:
     """The sources by the kind of change: the changes since ``base`` (to ``head``), a local
-    ``change`` (``"staged"``, ``"worktree"``), else the work tree as it is."""
+    ``change`` (``"staged"``, ``"worktree"``), else the work tree as it is; ``paths`` (``check
+    PATH...``, :func:`targets`) must lie in what it finds; ``against`` and ``claims_file``:
+    what other changes add (:class:`Others`)."""
+    wanted = targets(root, paths)
+    if claims_file is not None and base is None:
+        raise UserError("--claims needs --base: the records a pull request adds are compared "
+                        "with the records this change adds since its base")
+    if base is not None and change is not None:
+        raise UserError("--base and --changed judge different changes: give one of them")
+    if base is None and head is not None:
+        raise UserError("--head needs --base: say which revision the change is measured against")
+    others = Others(root, cfg, tuple(against), claims_file, head)
     if base is not None:
-        return since_base(root, cfg, wanted, base, head, deepen, others, cancel)
-    if change is not None:
-        return local_change(root, cfg, wanted, change, changed_files, others, cancel)
-    return work_tree(root, cfg, wanted, others, cancel)
+        run = since_base(root, cfg, wanted, base, head, deepen, others, cancel)
+    elif change is not None:
+        run = local_change(root, cfg, wanted, change, changed_files, others, cancel)
+    else:
+        run = work_tree(root, cfg, wanted, others, cancel)
+    if run.found is not None:
+        check_files(wanted, run.found)
+    return replace(run, paths=wanted.paths)
 
 
 def work_tree(
@@ -149,14 +227,14 @@ def local_change(
     local = git.local_diff(root, staged)
     head, diff = local.head, local.changes
     passed = {p for p in (repo_relative(root, f) for f in changed_files) if p}
-    if staged:  # decide before reading any record: most commits touch no ADR
-        search = search_roots(root, cfg, extra=wanted.folders, required=False)
-        why = nothing_to_check(cfg, search, diff, passed)
-        if why is not None:
-            return Sources(Corpus(()), skipped=why)
-    source = WorkTree(root, untracked=not staged, extra_roots=wanted.folders)
-    store = open_store(cfg, root)  # one read of the record cache for both sides
+    store = open_store(cfg, root)  # one record cache for the roots and both sides
     try:
+        if staged:  # decide before reading any record: most commits touch no ADR
+            search = search_roots(root, cfg, extra=wanted.folders, required=False, store=store)
+            why = nothing_to_check(cfg, search, diff, passed)
+            if why is not None:
+                return Sources(Corpus(()), skipped=why)
+        source = WorkTree(root, untracked=not staged, extra_roots=wanted.folders)
         found, corpus = read_source(source, cfg, citations=CHECK, cancel=cancel, store=store)
         before = corpus_before(root, cfg, found, corpus, head, diff, local.before, store)
     finally:
@@ -400,3 +478,17 @@ def _with_previous(corpus: Corpus, before: Corpus | None) -> Corpus:
         if p not in corpus.other_texts and p.rsplit("/", 1)[-1] in AUTO_NAMES
     }
     return replace(corpus, previous_texts=gone) if gone else corpus
+
+
+def keep_mirrors(corpus: Corpus, mirrors: Mapping[str, str]) -> Corpus:
+    """``corpus`` with the files ``mirrors`` names (translation mirrors of another state of
+    the repository, such as the base of a change) left out of the records again, as mirrors."""
+    again = {d.path: mirrors[d.path] for d in corpus.decisions if d.path in mirrors}
+    if not again:
+        return corpus
+    return replace(
+        corpus,
+        decisions=tuple(d for d in corpus.decisions if d.path not in again),
+        skipped=tuple(sorted({*corpus.skipped, *again})),
+        mirrors={**corpus.mirrors, **again},
+    )
