@@ -144,14 +144,20 @@ def _vocabulary(synonyms: Mapping[str, str]) -> _Vocab:
     return _build_vocabulary(synonyms)
 
 
+# value -> member: ``Status(value)`` without the enum's call machinery, once per synonym
+_STATUS_OF: dict[str, Status] = {s.value: s for s in Status}
+
+
 def _build_vocabulary(synonyms: Mapping[str, str]) -> _Vocab:
     grouped: dict[str, list[tuple[str, Status]]] = {}
+    status_of = _STATUS_OF.get
     for word, value in synonyms.items():
-        try:
-            status = Status(str(value).strip().casefold())
-        except ValueError:
+        status = status_of(str(value).strip().casefold())
+        if status is None:
             continue
-        key = _SPACES.sub(" ", str(word)).strip().casefold()
+        # runs of whitespace as one space, none at the ends (what ``\s+`` and ``strip`` do:
+        # both split at the characters ``str.isspace`` names)
+        key = " ".join(str(word).split()).casefold()
         if key:
             grouped.setdefault(key[0], []).append((key, status))
         if " " in key:  # written as one token: ``in-progress``, ``on_hold``
