@@ -469,6 +469,10 @@ def _heading_words(folded: str) -> list[str]:
 
 def date_key(text: str) -> tuple[int, int, int] | None:
     """A sortable (year, month, day) for the first date written in ``text``."""
+    # Each date pattern holds four digits at least (``\d`` is what str.isdecimal says): a
+    # value with fewer (``Accepted``) has no date, and the patterns stay uncompiled.
+    if sum(map(str.isdecimal, text)) < 4:
+        return None
     m = _ISO_DATE.search(text)
     if m:
         return int(m.group(1)), int(m.group(2)), int(m.group(3))
