@@ -345,3 +345,31 @@ def test_a_status_values_date_is_found_as_the_patterns_found_it(text: str) -> No
     30); every value dates as the patterns dated it."""
     for value in (text, text.casefold(), text.replace("2024", "24")):
         assert status.date_key(value) == _old_date_key(value), value
+
+
+def _old_history(folded: str) -> object:
+    from adrguard.core.options import Options
+
+    synonyms = Options().status_synonyms
+    if OLD_ISO.search(folded) is None and OLD_NAMED.search(folded) is None:
+        return None
+    parts = [p for p in status._ENTRY_SEPARATOR.split(folded) if p]
+    dated = [p for p in parts if _old_date_key(p) is not None]
+    if len(dated) < 2:
+        return None
+    latest = status.latest_entry(dated, synonyms)
+    if latest is None:
+        return None
+    return status.match(status.status_word(dated[latest], synonyms), synonyms)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(DATE_TEXTS, min_size=1, max_size=3).map("; ".join))
+def test_a_history_on_one_line_is_read_as_the_patterns_read_it(text: str) -> None:
+    """A value with fewer than eight digits holds no two dates and is passed over without the
+    date patterns (issue 30); every value reads as before."""
+    from adrguard.core.options import Options
+
+    synonyms = Options().status_synonyms
+    for value in (text.casefold(), "2024-01-02 proposed; " + text.casefold()):
+        assert status._history_on_one_line(value, synonyms) == _old_history(value), value

@@ -403,6 +403,8 @@ _ENTRY_SEPARATOR = lazy(r"\s*(?:[;|→⇒]|->|,\s|\s[-–—]\s)\s*")
 
 def _history_on_one_line(folded: str, synonyms: Mapping[str, str]) -> Status | None:
     """``2020-01-02 proposed; 2020-03-04 accepted`` on one line: the latest entry's status."""
+    if sum(map(str.isdecimal, folded)) < 8:  # two dates, four digits each at least
+        return None
     if _ISO_DATE.search(folded) is None and _NAMED_DATE.search(folded) is None:
         return None
     parts = [p for p in _ENTRY_SEPARATOR.split(folded) if p]
