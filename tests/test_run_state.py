@@ -95,3 +95,18 @@ def test_a_glob_set_compiles_each_glob_once_and_skips_bad_ones() -> None:
     matched = GlobSet(globs).match(["src/a.py", "src/gen/b.py", "docs/c.md"])
     assert matched == [("src/a.py",), ("src/a.py", "src/gen/b.py"), ()]
     assert len(GlobSet(globs)._matchers) == 2  # src/**/*.py once, src/gen/** once
+
+
+def test_the_status_words_views_and_lookups_are_the_mappings() -> None:
+    """Vocabulary answers items, keys, values, get and ``in`` from its words directly (issue
+    30: a run reads every word several times); each answers what Mapping's own would."""
+    words = {"agreed": "accepted", "on hold": "proposed", "mergé": "accepted"}
+    vocabulary = Vocabulary(words)
+    assert list(vocabulary.items()) == list(words.items())
+    assert list(vocabulary.keys()) == list(words) and list(vocabulary.values()) == list(
+        words.values())
+    assert vocabulary.get("agreed") == "accepted" and vocabulary.get("nope", "x") == "x"
+    assert vocabulary.get("nope") is None
+    assert "on hold" in vocabulary and "accepted" not in vocabulary and 1 not in vocabulary
+    assert dict(vocabulary) == words and vocabulary == words
+    assert vocabulary.items() == words.items() and vocabulary.keys() == words.keys()

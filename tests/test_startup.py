@@ -319,3 +319,30 @@ def test_a_warm_check_and_hook_create_only_the_listed_dataclasses(tmp_path: Path
         made = _dataclasses_after(tmp_path, *argv)
         assert made - DATACLASSES_ALLOWED == set(), argv
         assert "adrguard.core.model.Decision" not in made
+
+
+def test_a_module_that_adds_one_parser_adds_the_one_it_adds_with_the_others() -> None:
+    """``adrguard check ...`` builds the parser of ``check`` alone (issue 30): each command of a
+    module with ``register_one`` gets the parser (help, defaults) ``register`` gives it, and no
+    other."""
+    for module in COMMAND_MODULES:
+        loaded = importlib.import_module(f"adrguard.cli.{module}")
+        if not hasattr(loaded, "register_one"):
+            continue
+        full = argparse.ArgumentParser(prog="adrguard")
+        loaded.register(full.add_subparsers())
+        names = _commands_of(full)
+        assert len(names) > 1
+        for name in names:
+            one = argparse.ArgumentParser(prog="adrguard")
+            loaded.register_one(one.add_subparsers(), name)
+            assert _commands_of(one) == [name]
+            made, given = _subparser(one, name), _subparser(full, name)
+            assert made.format_help() == given.format_help()
+            assert made._defaults == given._defaults and made._defaults["func"]
+
+
+def _subparser(parser: argparse.ArgumentParser, name: str) -> argparse.ArgumentParser:
+    action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    sub: argparse.ArgumentParser = action.choices[name]
+    return sub

@@ -51,3 +51,23 @@ def test_a_budget_stops_the_comparisons() -> None:
     assert index.closest("acepted", 0.75, budget) == "accepted"  # the first compared
     assert budget.left == 0
     assert index.closest("acepted", 0.75, budget) is None  # nothing compared any more
+
+
+LETTERS = st.text(alphabet="abcdefgxyz中 ", min_size=1, max_size=10)
+
+
+@given(st.lists(LETTERS, max_size=60), LETTERS, st.sampled_from([0.3, 0.6, 0.9]))
+@settings(max_examples=300, deadline=None)
+def test_words_passed_over_by_their_characters_are_those_difflib_rejects(
+    words: list[str], word: str, cutoff: float
+) -> None:
+    """A word that shares too few characters with the one asked about is passed over before
+    difflib's ratios run (issue 30): on words that share few characters, the answer is still
+    difflib's, and a budget counts every word compared or passed over."""
+    expected = difflib.get_close_matches(word, words, n=1, cutoff=cutoff)
+    assert Vocabulary(words).closest(word, cutoff) == (expected[0] if expected else None)
+    budget = Budget(10_000)
+    Vocabulary(words).closest(word, cutoff, budget)
+    lo = max(1, int(cutoff * len(word) / (2 - cutoff)))
+    hi = int(len(word) * (2 - cutoff) / cutoff) + 1
+    assert 10_000 - budget.left == len({w for w in words if lo <= len(w) <= hi})

@@ -83,3 +83,15 @@ def test_the_keys_check_reads_each_tables_keys_as_the_declaration_names_them() -
     with pytest.raises(UserError, match=r"unknown key 'rots' \(did you mean 'roots'\?\)"):
         from_mapping({"rots": ["docs/adr"]}, ".adrguard.toml")
     assert from_mapping({"roots": ["docs/adr"], "index": {}}).options is not None
+
+
+def test_the_declarations_annotations_are_built_on_import_not_kept_as_strings() -> None:
+    """msgspec reads these annotations on every validation (every check, the hook): kept as
+    strings (``from __future__ import annotations``) each would be compiled and evaluated then
+    (issue 30). Every table's annotations are types already."""
+    tables = [ConfigTable, *subtables(ConfigTable).values()]
+    assert len(tables) > 1
+    for table in tables:
+        annotations = {k: v for k, v in table.__annotations__.items() if not k.startswith("_")}
+        assert annotations, table
+        assert not [k for k, v in annotations.items() if isinstance(v, str)], table

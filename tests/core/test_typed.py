@@ -117,3 +117,13 @@ def test_valid_files_take_the_typed_path() -> None:
     }
     assert conforms(manifest, ManifestFile) and validator(MANIFEST).is_valid(manifest)
     assert not conforms({"schemaVersion": 1, "mappings": [{"decision": "x"}]}, ManifestFile)
+
+
+def test_the_manifests_models_annotations_are_types_not_strings() -> None:
+    """msgspec reads these annotations on every run with an impact manifest; strings would be
+    compiled and evaluated then (issue 30)."""
+    from adrguard.core.typed import ManifestFile, MappingEntry
+
+    for model in (ManifestFile, MappingEntry):
+        assert model.__annotations__
+        assert not [k for k, v in model.__annotations__.items() if isinstance(v, str)], model

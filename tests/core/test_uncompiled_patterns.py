@@ -139,6 +139,8 @@ def test_import_and_dateless_values_compile_none_of_these_patterns() -> None:
         "          *(p for p, _ in relations._START_RULES)]\n"
         "formats.bare_date('We chose PostgreSQL.')\n"
         "status._undated('accepted')\n"
+        "status.date_key('Accepted')\n"
+        "lazies.append(status._NAMED_DATE)\n"
         "print(sum('match' in vars(p) for p in lazies))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -309,3 +311,65 @@ def test_own_id_on_written_titles() -> None:
         assert ids.strip_own_id(title, own) == _old_strip_own_id(title, own), title
     assert ids.strip_own_id("DR002: Use X", own) == ("Use X", 2)
     assert ids.strip_own_id("[abcdefghij-2] Use X", ids.NameId(number=2)) == ("Use X", 2)
+
+
+OLD_ISO = re.compile(r"(?<!\d)(\d{4})\s*[-/.年]\s*(\d{1,2})\s*[-/.月]\s*(\d{1,2})(?!\d)日?")
+OLD_NAMED = re.compile(
+    r"\b(?:(\d{1,2})(?:st|nd|rd|th)?\s+)?" + _MONTH
+    + r"(?:\s+(\d{1,2})(?:st|nd|rd|th)?,?)?\s+(\d{4})\b", re.I)
+OLD_DMY = re.compile(r"(?<!\d)(\d{1,2})[-/.](\d{1,2})[-/.](\d{4}|\d{2})(?!\d)")
+
+
+def _old_date_key(text: str) -> tuple[int, int, int] | None:
+    m = OLD_ISO.search(text)
+    if m:
+        return int(m.group(1)), int(m.group(2)), int(m.group(3))
+    m = OLD_NAMED.search(text)
+    if m:
+        months = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov",
+                  "dec")
+        return (int(m.group(4)), months.index(m.group(2).lower()[:3]) + 1,
+                int(m.group(1) or m.group(3) or 1))
+    m = OLD_DMY.search(text)
+    if m:
+        a, b, year = int(m.group(1)), int(m.group(2)), int(m.group(3))
+        year += 2000 if year < 100 else 0
+        return (year, a, b) if b > 12 else (year, b, a)
+    return None
+
+
+@settings(max_examples=800, deadline=None)
+@given(DATE_TEXTS)
+def test_a_status_values_date_is_found_as_the_patterns_found_it(text: str) -> None:
+    """A value with fewer than four digits is passed over without the date patterns (issue
+    30); every value dates as the patterns dated it."""
+    for value in (text, text.casefold(), text.replace("2024", "24")):
+        assert status.date_key(value) == _old_date_key(value), value
+
+
+def _old_history(folded: str) -> object:
+    from adrguard.core.options import Options
+
+    synonyms = Options().status_synonyms
+    if OLD_ISO.search(folded) is None and OLD_NAMED.search(folded) is None:
+        return None
+    parts = [p for p in status._ENTRY_SEPARATOR.split(folded) if p]
+    dated = [p for p in parts if _old_date_key(p) is not None]
+    if len(dated) < 2:
+        return None
+    latest = status.latest_entry(dated, synonyms)
+    if latest is None:
+        return None
+    return status.match(status.status_word(dated[latest], synonyms), synonyms)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(DATE_TEXTS, min_size=1, max_size=3).map("; ".join))
+def test_a_history_on_one_line_is_read_as_the_patterns_read_it(text: str) -> None:
+    """A value with fewer than eight digits holds no two dates and is passed over without the
+    date patterns (issue 30); every value reads as before."""
+    from adrguard.core.options import Options
+
+    synonyms = Options().status_synonyms
+    for value in (text.casefold(), "2024-01-02 proposed; " + text.casefold()):
+        assert status._history_on_one_line(value, synonyms) == _old_history(value), value

@@ -123,7 +123,13 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         stubs = command is None or not _lists_no_commands(argv, command)
     for module in COMMAND_MODULES:
         if module in wanted:
-            importlib.import_module(f"adrguard.cli.{module}").register(subparsers)
+            loaded = importlib.import_module(f"adrguard.cli.{module}")
+            # nothing lists the commands: a module that can add one parser adds the one run
+            one = None if stubs else getattr(loaded, "register_one", None)
+            if one is not None:
+                one(subparsers, command)
+            else:
+                loaded.register(subparsers)
             continue
         if not stubs:
             continue

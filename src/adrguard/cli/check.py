@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -53,6 +54,17 @@ __all__ = ["BASELINE_FILE", "FAIL_ON", "exit_code", "register", "render"]
 
 
 def register(subparsers: Any) -> None:
+    for add in _PARSERS.values():
+        add(subparsers)
+
+
+def register_one(subparsers: Any, name: str) -> None:
+    """Only the parser of command ``name`` (a run of it that prints no list of commands needs
+    no other: :func:`adrguard.cli.build_parser`)."""
+    _PARSERS[name](subparsers)
+
+
+def _add_check(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "check",
         help=command_help("check"),
@@ -181,6 +193,8 @@ def register(subparsers: Any) -> None:
     )
     p.set_defaults(func=run_check)
 
+
+def _add_list(subparsers: Any) -> None:
     lp = subparsers.add_parser(
         "list",
         help=command_help("list"),
@@ -204,6 +218,8 @@ def register(subparsers: Any) -> None:
     )
     lp.set_defaults(func=run_list)
 
+
+def _add_show(subparsers: Any) -> None:
     sp = subparsers.add_parser(
         "show",
         help=command_help("show"),
@@ -220,6 +236,8 @@ def register(subparsers: Any) -> None:
                     "otherwise")
     sp.set_defaults(func=run_show)
 
+
+def _add_rules(subparsers: Any) -> None:
     rp = subparsers.add_parser(
         "rules",
         help=command_help("rules"),
@@ -233,6 +251,8 @@ def register(subparsers: Any) -> None:
     )
     rp.set_defaults(func=run_rules)
 
+
+def _add_explain(subparsers: Any) -> None:
     ep = subparsers.add_parser(
         "explain",
         help=command_help("explain"),
@@ -242,6 +262,13 @@ def register(subparsers: Any) -> None:
     )
     ep.add_argument("code", metavar="CODE", help="a code (ADR303) or a name (relationship-cycle)")
     ep.set_defaults(func=run_explain)
+
+
+# command -> what adds its parser, in --help order (adrguard.cli.COMMANDS)
+_PARSERS: dict[str, Callable[[Any], None]] = {
+    "check": _add_check, "list": _add_list, "show": _add_show, "rules": _add_rules,
+    "explain": _add_explain,
+}
 
 
 def _split(values: list[str]) -> list[str]:

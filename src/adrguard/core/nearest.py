@@ -82,11 +82,22 @@ class Vocabulary:
         matcher = SequenceMatcher()
         matcher.set_seq2(word)  # as get_close_matches does: the vocabulary word is seq1
         best: tuple[float, str] | None = None
+        size = len(word)
+        others = dict.fromkeys(map(ord, word))  # str.translate deletes the word's characters
         for x in candidates:
             if budget is not None and not budget.take():
                 break
+            # difflib's bounds, cheapest first: real_quick_ratio (the lengths), then the
+            # characters of x that occur in the word at all (found by one translate), which
+            # bound quick_ratio's matches (the same characters, each counted at most as often
+            # as the word holds it) from above; only then quick_ratio and ratio themselves
+            length = len(x) + size
+            if 2.0 * min(len(x), size) / length < cutoff:
+                continue
+            if 2.0 * (len(x) - len(x.translate(others))) / length < cutoff:
+                continue
             matcher.set_seq1(x)
-            if matcher.real_quick_ratio() < cutoff or matcher.quick_ratio() < cutoff:
+            if matcher.quick_ratio() < cutoff:
                 continue
             score = matcher.ratio()
             if score >= cutoff and (best is None or (score, x) > best):

@@ -5,7 +5,7 @@ Every field has a default so that ``Options()`` is the built-in behaviour.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, ItemsView, Iterator, KeysView, Mapping, ValuesView
 from functools import cached_property
 from typing import Any, TypeVar, cast
 
@@ -61,6 +61,23 @@ class Vocabulary(Mapping[str, str]):
 
     def __len__(self) -> int:
         return len(self._words)
+
+    # The views and lookups of the words themselves (read-only, as the mapping is): Mapping's
+    # own go through __getitem__ word by word, and a run reads every word several times.
+    def __contains__(self, key: object) -> bool:
+        return key in self._words
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self._words.get(key, default)
+
+    def keys(self) -> KeysView[str]:
+        return self._words.keys()
+
+    def values(self) -> ValuesView[str]:
+        return self._words.values()
+
+    def items(self) -> ItemsView[str, str]:
+        return self._words.items()
 
     def __hash__(self) -> int:
         return self._hash

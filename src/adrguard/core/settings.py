@@ -15,9 +15,11 @@ its use in :mod:`adrguard.config`, a test and a line in ``docs/configuration.md`
 
 The levels, names and numbers more than one command shares (``fail-on``'s levels, the baseline
 file's name, the exit codes) live in :mod:`adrguard.core.outcome`, which start-up can import.
-"""
 
-from __future__ import annotations
+No ``from __future__ import annotations`` here: msgspec reads the structs' annotations whenever a
+configuration is validated (every ``check``, the hook included), and annotations kept as strings
+are compiled and evaluated one by one then, which costs more than building them once on import.
+"""
 
 from typing import Annotated, Any, Literal, TypeVar, get_args
 

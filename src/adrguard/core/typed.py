@@ -6,9 +6,10 @@ strict) accept a subset of what the JSON Schemas in ``schemas/`` accept: a value
 is valid, and anything else is validated by jsonschema against the schema, which stays the
 contract and writes the error message. ``tests/core/test_typed.py`` checks that every model
 accepts nothing its schema rejects, and names the same keys.
-"""
 
-from __future__ import annotations
+No ``from __future__ import annotations``, as in :mod:`adrguard.core.settings`: msgspec reads
+these annotations on every run with an impact manifest, and strings would be compiled then.
+"""
 
 from collections.abc import Mapping
 from typing import Any, Literal

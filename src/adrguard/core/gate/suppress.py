@@ -72,7 +72,7 @@ def specificity(selector: str, code: str, name: str) -> int | None:
         return None
     if s in (code, name):
         return EXACT
-    if is_code_like(s) and code.startswith(s):
+    if code.startswith(s) and is_code_like(s):
         return len(s)
     return None
 

@@ -144,14 +144,20 @@ def _vocabulary(synonyms: Mapping[str, str]) -> _Vocab:
     return _build_vocabulary(synonyms)
 
 
+# value -> member: ``Status(value)`` without the enum's call machinery, once per synonym
+_STATUS_OF: dict[str, Status] = {s.value: s for s in Status}
+
+
 def _build_vocabulary(synonyms: Mapping[str, str]) -> _Vocab:
     grouped: dict[str, list[tuple[str, Status]]] = {}
+    status_of = _STATUS_OF.get
     for word, value in synonyms.items():
-        try:
-            status = Status(str(value).strip().casefold())
-        except ValueError:
+        status = status_of(str(value).strip().casefold())
+        if status is None:
             continue
-        key = _SPACES.sub(" ", str(word)).strip().casefold()
+        # runs of whitespace as one space, none at the ends (what ``\s+`` and ``strip`` do:
+        # both split at the characters ``str.isspace`` names)
+        key = " ".join(str(word).split()).casefold()
         if key:
             grouped.setdefault(key[0], []).append((key, status))
         if " " in key:  # written as one token: ``in-progress``, ``on_hold``
@@ -397,6 +403,8 @@ _ENTRY_SEPARATOR = lazy(r"\s*(?:[;|→⇒]|->|,\s|\s[-–—]\s)\s*")
 
 def _history_on_one_line(folded: str, synonyms: Mapping[str, str]) -> Status | None:
     """``2020-01-02 proposed; 2020-03-04 accepted`` on one line: the latest entry's status."""
+    if sum(map(str.isdecimal, folded)) < 8:  # two dates, four digits each at least
+        return None
     if _ISO_DATE.search(folded) is None and _NAMED_DATE.search(folded) is None:
         return None
     parts = [p for p in _ENTRY_SEPARATOR.split(folded) if p]
@@ -463,6 +471,10 @@ def _heading_words(folded: str) -> list[str]:
 
 def date_key(text: str) -> tuple[int, int, int] | None:
     """A sortable (year, month, day) for the first date written in ``text``."""
+    # Each date pattern holds four digits at least (``\d`` is what str.isdecimal says): a
+    # value with fewer (``Accepted``) has no date, and the patterns stay uncompiled.
+    if sum(map(str.isdecimal, text)) < 4:
+        return None
     m = _ISO_DATE.search(text)
     if m:
         return int(m.group(1)), int(m.group(2)), int(m.group(3))
