@@ -540,6 +540,11 @@ def _python_files(folder: str, parts: tuple[str, ...],
 _IGNORED_ERRNOS = frozenset((errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP))
 
 
+def installed(name: str) -> str:
+    """:func:`_installed`: which copy of the library ``name`` is installed."""
+    return _installed(name)
+
+
 def _installed(name: str) -> str:
     """Which copy of a library is installed: its folder and the name, size and modification
     time of each of its files. Another version (or a reinstall) writes other files, so it is

@@ -42,6 +42,7 @@ from adrguard.core.errors import UserError
 from adrguard.core.findings import Finding, Report
 from adrguard.core.gate.baseline import DEFAULT_PATH
 from adrguard.core.model import Corpus
+from adrguard.core.options import manifest_path
 from adrguard.rules import RULES_BY_CODE
 
 if TYPE_CHECKING:
@@ -138,10 +139,13 @@ def run_check(request: CheckRequest) -> CheckResult:
     found = run.found
     if found is not None:
         targets.check_files(wanted, found)
+    recalled = _manifest(run.corpus, cfg, keep=False)
     report = engine.run(run.corpus, cfg, changes=run.changes, claims=run.claims,
                         cancel=r.cancel)
     if run.corpus.facts is not None and run.corpus.facts.fresh:
         keep_facts(run.corpus, cfg)  # what the rules computed from single records (ADR 44)
+    if recalled is False:
+        _manifest(run.corpus, cfg, keep=True)
 
     def ran() -> tuple[RuleMeta, ...]:
         return tuple(rule.meta for rule in engine.selected_rules(cfg, run.changes))
@@ -153,6 +157,27 @@ def run_check(request: CheckRequest) -> CheckResult:
     report = gate.judge(report, root, judging, ran=ran,
                         earlier=functools.partial(_earlier, root=root), untracked=untracked)
     return CheckResult(report, cfg, run.corpus, found, claims=run.claims)
+
+
+def _manifest(corpus: Corpus, cfg: Config, *, keep: bool) -> bool | None:
+    """The impact manifest of a corpus read with the record cache, given to it from the store
+    (``keep=False``: whether it was there) or stored after the rules parsed it (``keep=True``)
+    (:mod:`adrguard.adapters.manifest_cache`, ADR 53). None: no manifest, or no store."""
+    facts = corpus.facts
+    if facts is None or facts.place is None or manifest_path(cfg.options) not in corpus.other_texts:
+        return None
+    store = open_store(cfg, Path(facts.place))
+    if store is None:
+        return None
+    from adrguard.adapters import manifest_cache  # the manifest's reader: only with one
+
+    try:
+        if keep:
+            manifest_cache.keep(store, corpus, cfg.options)
+            return True
+        return manifest_cache.recall(store, corpus, cfg.options)
+    finally:
+        store.close()
 
 
 def _run_given(r: CheckRequest, corpus: Corpus) -> CheckResult:

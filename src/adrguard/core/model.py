@@ -334,6 +334,10 @@ class Corpus(msgspec.Struct, frozen=True, dict=True):
             memo[name] = compute()
         return cast(T, memo[name])
 
+    def derived_so_far(self, name: str) -> Any:
+        """What :meth:`derived` computed under ``name`` so far (None when nothing yet)."""
+        return self._derived.get(name)
+
     def find(self, key: str) -> tuple[Decision, ...]:
         """Decisions whose id (case-insensitive) or path equals ``key``."""
         if key in self.by_path:
