@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from adrguard import engine
+from adrguard.adapters import name_cache
 from adrguard.adapters.files import Discovery as Discovery
 from adrguard.api import gate
 from adrguard.api.gate import Judging
@@ -43,6 +44,7 @@ from adrguard.core.findings import Finding, Report
 from adrguard.core.gate.baseline import DEFAULT_PATH
 from adrguard.core.model import Corpus
 from adrguard.core.options import manifest_path
+from adrguard.core.parse import formats
 from adrguard.rules import RULES_BY_CODE
 
 if TYPE_CHECKING:
@@ -139,13 +141,12 @@ def run_check(request: CheckRequest) -> CheckResult:
     found = run.found
     if found is not None:
         targets.check_files(wanted, found)
-    recalled = _manifest(run.corpus, cfg, keep=False)
+    recalled = _manifest(run.corpus, cfg)
     report = engine.run(run.corpus, cfg, changes=run.changes, claims=run.claims,
                         cancel=r.cancel)
     if run.corpus.facts is not None and run.corpus.facts.fresh:
         keep_facts(run.corpus, cfg)  # what the rules computed from single records (ADR 44)
-    if recalled is False:
-        _manifest(run.corpus, cfg, keep=True)
+    _keep_answers(run.corpus, cfg, found, manifest=recalled is False)
 
     def ran() -> tuple[RuleMeta, ...]:
         return tuple(rule.meta for rule in engine.selected_rules(cfg, run.changes))
@@ -159,10 +160,10 @@ def run_check(request: CheckRequest) -> CheckResult:
     return CheckResult(report, cfg, run.corpus, found, claims=run.claims)
 
 
-def _manifest(corpus: Corpus, cfg: Config, *, keep: bool) -> bool | None:
-    """The impact manifest of a corpus read with the record cache, given to it from the store
-    (``keep=False``: whether it was there) or stored after the rules parsed it (``keep=True``)
-    (:mod:`adrguard.adapters.manifest_cache`, ADR 53). None: no manifest, or no store."""
+def _manifest(corpus: Corpus, cfg: Config) -> bool | None:
+    """Give the impact manifest of a corpus read with the record cache from the store; whether
+    it was there (:mod:`adrguard.adapters.manifest_cache`, ADR 53). None: no manifest, or no
+    store."""
     facts = corpus.facts
     if facts is None or facts.place is None or manifest_path(cfg.options) not in corpus.other_texts:
         return None
@@ -172,10 +173,31 @@ def _manifest(corpus: Corpus, cfg: Config, *, keep: bool) -> bool | None:
     from adrguard.adapters import manifest_cache  # the manifest's reader: only with one
 
     try:
-        if keep:
-            manifest_cache.keep(store, corpus, cfg.options)
-            return True
         return manifest_cache.recall(store, corpus, cfg.options)
+    finally:
+        store.close()
+
+
+def _keep_answers(corpus: Corpus, cfg: Config, found: Discovery | None, *, manifest: bool) -> None:
+    """Store what the run worked out that the next run may read (ADR 53), for a corpus read
+    with the record cache: the record names it took apart anew, and (``manifest``) the impact
+    manifest the rules parsed."""
+    facts = corpus.facts
+    if facts is None or facts.place is None or found is None:
+        return
+    names = formats.names_of(corpus)
+    if not names.grown and not manifest:
+        return
+    place = Path(facts.place)
+    store = open_store(cfg, place)
+    if store is None:
+        return
+    try:
+        name_cache.keep(store, place, names, {s.path for s in found.sources})
+        if manifest:
+            from adrguard.adapters import manifest_cache  # the manifest's reader: only with one
+
+            manifest_cache.keep(store, corpus, cfg.options)
     finally:
         store.close()
 
