@@ -68,6 +68,7 @@ KEPT_OUT: dict[str, set[str]] = {
         "adrguard.reporters.json",
     },
     "check-minimal-cold": {
+        "adrguard.adapters.manifest_cache",
         "adrguard.adapters.run_cache", "adrguard.adapters.write", "adrguard.api.citation_answers",
         "adrguard.api.claims", "adrguard.api.compaction", "adrguard.api.generated",
         "adrguard.api.lookup", "adrguard.core.authoring.claims",
@@ -78,6 +79,7 @@ KEPT_OUT: dict[str, set[str]] = {
         "adrguard.reporters.json", "adrguard.reporters.markdown",
     },
     "check-minimal-warm": {
+        "adrguard.adapters.manifest_cache",
         "adrguard.adapters.run_cache", "adrguard.adapters.write", "adrguard.api.citation_answers",
         "adrguard.api.claims", "adrguard.api.compaction", "adrguard.api.generated",
         "adrguard.api.lookup", "adrguard.core.authoring.claims",
@@ -88,6 +90,7 @@ KEPT_OUT: dict[str, set[str]] = {
         "adrguard.reporters.json", "adrguard.reporters.markdown",
     },
     "hook-minimal-cold": {
+        "adrguard.adapters.manifest_cache",
         "adrguard.adapters.run_cache", "adrguard.adapters.write", "adrguard.api.citation_answers",
         "adrguard.api.claims", "adrguard.api.compaction", "adrguard.api.generated",
         "adrguard.api.lookup", "adrguard.core.authoring.claims",
@@ -96,6 +99,7 @@ KEPT_OUT: dict[str, set[str]] = {
         "adrguard.reporters.json", "adrguard.reporters.markdown",
     },
     "hook-minimal-warm": {
+        "adrguard.adapters.manifest_cache",
         "adrguard.adapters.run_cache", "adrguard.adapters.write", "adrguard.api.citation_answers",
         "adrguard.api.claims", "adrguard.api.compaction", "adrguard.api.generated",
         "adrguard.api.lookup", "adrguard.core.authoring.claims",

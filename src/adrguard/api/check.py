@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from adrguard import engine
+from adrguard.adapters import name_cache
 from adrguard.adapters.files import Discovery as Discovery
 from adrguard.api import gate
 from adrguard.api.gate import Judging
@@ -40,6 +41,8 @@ from adrguard.core.cancel import Token
 from adrguard.core.findings import Finding, Report
 from adrguard.core.gate.baseline import DEFAULT_PATH
 from adrguard.core.model import Corpus
+from adrguard.core.options import manifest_path
+from adrguard.core.parse import formats
 from adrguard.rules import RULES_BY_CODE
 
 if TYPE_CHECKING:
@@ -142,17 +145,19 @@ def run_check(request: CheckRequest) -> CheckResult:
         if run.skipped is not None:
             empty = Report((), 0, 0, cfg.profile)
             return CheckResult(empty, cfg, Corpus(()), skipped_run=run.skipped)
+    recalled = _manifest(run.corpus, cfg) if root is not None else None
     report = engine.run(run.corpus, cfg, changes=run.changes, claims=run.claims,
                         cancel=r.cancel)
     if root is None:
         return CheckResult(report, cfg, run.corpus)
     if run.corpus.facts is not None and run.corpus.facts.fresh:
         keep_facts(run.corpus, cfg)  # what the rules computed from single records (ADR 44)
+    found = run.found
+    _keep_answers(run.corpus, cfg, found, manifest=recalled is False)
 
     def ran() -> tuple[RuleMeta, ...]:
         return tuple(rule.meta for rule in engine.selected_rules(cfg, run.changes))
 
-    found = run.found
     untracked = found.untracked if found is not None and found.untracked_checked else ()
     since = run.changes if r.base is not None else None  # --base: the baseline as it held it
     judging = Judging(
@@ -162,6 +167,48 @@ def run_check(request: CheckRequest) -> CheckResult:
     report = gate.judge(report, root, judging, ran=ran,
                         earlier=functools.partial(_earlier, root=root), untracked=untracked)
     return CheckResult(report, cfg, run.corpus, found, claims=run.claims)
+
+
+def _manifest(corpus: Corpus, cfg: Config) -> bool | None:
+    """Give the impact manifest of a corpus read with the record cache from the store; whether
+    it was there (:mod:`adrguard.adapters.manifest_cache`, ADR 53). None: no manifest, or no
+    store."""
+    facts = corpus.facts
+    if facts is None or facts.place is None or manifest_path(cfg.options) not in corpus.other_texts:
+        return None
+    store = open_store(cfg, Path(facts.place))
+    if store is None:
+        return None
+    from adrguard.adapters import manifest_cache  # the manifest's reader: only with one
+
+    try:
+        return manifest_cache.recall(store, corpus, cfg.options)
+    finally:
+        store.close()
+
+
+def _keep_answers(corpus: Corpus, cfg: Config, found: Discovery | None, *, manifest: bool) -> None:
+    """Store what the run worked out that the next run may read (ADR 53), for a corpus read
+    with the record cache: the record names it took apart anew, and (``manifest``) the impact
+    manifest the rules parsed."""
+    facts = corpus.facts
+    if facts is None or facts.place is None or found is None:
+        return
+    names = formats.names_of(corpus)
+    if not names.grown and not manifest:
+        return
+    place = Path(facts.place)
+    store = open_store(cfg, place)
+    if store is None:
+        return
+    try:
+        name_cache.keep(store, place, names, {s.path for s in found.sources})
+        if manifest:
+            from adrguard.adapters import manifest_cache  # the manifest's reader: only with one
+
+            manifest_cache.keep(store, corpus, cfg.options)
+    finally:
+        store.close()
 
 
 def _earlier(

@@ -66,7 +66,7 @@ class SourceFile(msgspec.Struct, frozen=True):
     archived: bool = False
 
 
-class Problem(msgspec.Struct, frozen=True):
+class Problem(msgspec.Struct, frozen=True, array_like=True):
     """A reading/parsing problem found while parsing (becomes ADR001 or ADR002)."""
 
     code: str  # "ADR001" | "ADR002"
@@ -74,7 +74,7 @@ class Problem(msgspec.Struct, frozen=True):
     line: int = 1
 
 
-class StatusStatement(msgspec.Struct, frozen=True):
+class StatusStatement(msgspec.Struct, frozen=True, array_like=True):
     """One place where a record states its status."""
 
     raw: str
@@ -83,7 +83,7 @@ class StatusStatement(msgspec.Struct, frozen=True):
     source: str  # "front-matter" | "section" | "line" | "bullet" | "heading"
 
 
-class Section(msgspec.Struct, frozen=True):
+class Section(msgspec.Struct, frozen=True, array_like=True):
     """A heading of a record and the text below it."""
 
     title: str
@@ -94,7 +94,7 @@ class Section(msgspec.Struct, frozen=True):
     anchor: str = ""  # GitHub slug of the heading
 
 
-class Link(msgspec.Struct, frozen=True):
+class Link(msgspec.Struct, frozen=True, array_like=True):
     """A link in a record's body (or an image, autolink or HTML link)."""
 
     target: str  # destination exactly as written (after reference resolution)
@@ -105,7 +105,7 @@ class Link(msgspec.Struct, frozen=True):
     is_image: bool = False
 
 
-class Relationship(msgspec.Struct, frozen=True):
+class Relationship(msgspec.Struct, frozen=True, array_like=True):
     """A declared relationship from one record to another (supersedes, amends, ...)."""
 
     kind: RelKind
@@ -116,14 +116,14 @@ class Relationship(msgspec.Struct, frozen=True):
     origin: str = "body"  # "front-matter" | "body" | "status"
 
 
-class Comment(msgspec.Struct, frozen=True):
+class Comment(msgspec.Struct, frozen=True, array_like=True):
     """An HTML comment in the body (suppressions live in these)."""
 
     text: str
     line: int
 
 
-class Decision(msgspec.Struct, frozen=True):
+class Decision(msgspec.Struct, frozen=True, array_like=True):
     """One decision record as parsed: metadata, sections, links, relationships."""
 
     id: str
@@ -333,6 +333,10 @@ class Corpus(msgspec.Struct, frozen=True, dict=True):
         if name not in memo:
             memo[name] = compute()
         return cast(T, memo[name])
+
+    def derived_so_far(self, name: str) -> Any:
+        """What :meth:`derived` computed under ``name`` so far (None when nothing yet)."""
+        return self._derived.get(name)
 
     def find(self, key: str) -> tuple[Decision, ...]:
         """Decisions whose id (case-insensitive) or path equals ``key``."""

@@ -238,9 +238,9 @@ class _Cache:
         self.entry = b""
 
     def get(self, path: str, data: bytes) -> Outcome | None:
-        sha = hashlib.sha256(data).digest()
+        # one hash: the signature (of fixed length), the path ended by a NUL, the bytes
         name = path.encode("utf-8", "surrogateescape")
-        self.entry = hashlib.sha256(self.signature + sha + name).digest()
+        self.entry = hashlib.sha256(self.signature + name + b"\0" + data).digest()
         blob = self.pack.get(self.entry)
         return None if blob is None else decode(blob, path)
 

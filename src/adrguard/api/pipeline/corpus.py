@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 
+from adrguard.adapters import name_cache
 from adrguard.adapters.cache import Store
 from adrguard.adapters.files import Discovery, find_roots
 from adrguard.adapters.roots import Search
@@ -149,6 +150,7 @@ def corpus_of(
     are read, not written); with ``citations``, scan the work tree at ``place`` for citations
     (:func:`adrguard.api.pipeline.citation_scan.scan_found`)."""
     keys: dict[str, bytes] = {}
+    names = name_cache.recall(store, place) if store is not None and place is not None else None
     corpus = build_corpus(
         parse_sources(found.sources, config, store, reuse.by_path if reuse else None,
                       place if place is not None else lookup, cancel, keys,
@@ -161,6 +163,7 @@ def corpus_of(
         untracked=found.untracked,
         shallow_roots=found.shallow_roots,
         mirrors=found.mirrors,
+        names=names,
     )
     if store is not None and place is not None and keys:
         from msgspec.structs import replace
@@ -185,6 +188,7 @@ def build_corpus(
     shallow_roots: Collection[str] = (),
     previous_texts: Mapping[str, bytes] | None = None,
     mirrors: Mapping[str, str] | None = None,
+    names: formats.Names | None = None,
 ) -> Corpus:
     # A document whose front matter declares a non-decision type (a supplement, a guide) is
     # skipped like an index or a template; so is a file that its name calls a template in any
@@ -200,7 +204,8 @@ def build_corpus(
         for d in decisions
         if (d.front_matter and non_record_type(d.front_matter)) or template_name(d.path)
     ]
-    names = formats.Names()  # the corpus keeps it: each name is taken apart once a run
+    if names is None:  # the corpus keeps it: each name is taken apart once a run
+        names = formats.Names()
     others += non_records((d for d in decisions if d.path not in others), names)
     if others or len(mirrored) != len(mirrors or {}):
         dropped = {*others, *mirrored}

@@ -61,8 +61,6 @@ def parse_sources(
     ``write=False``: the pack of ``place`` is only read, for sources that are not that work
     tree (the tree before its change: the bytes a change replaced were often checked there
     before); nothing parsed is kept."""
-    import hashlib
-
     from adrguard.api.pipeline.parsing import parse_all
     from adrguard.core.serialize import decode  # imported once, not once per record
 
@@ -80,13 +78,12 @@ def parse_sources(
         if data is None or (pack is None and not reuse):  # nothing to look up
             todo.append(i)
             continue
-        sha = hashlib.sha256(data).digest()
         old = reuse.get(src.path) if reuse else None
-        if old is not None and _same(old, src) and old.sha256 == _content_sha(data, sha):
+        if old is not None and _same(old, src) and old.sha256 == _content_sha(data):
             out[i] = old
             continue
         if pack is not None:
-            keys[i] = record_digest(signature, sha, src.path, src.root, src.archived)
+            keys[i] = record_digest(signature, data, src.path, src.root, src.archived)
             out[i] = _cached(pack.get(keys[i]), src, decode)
         if out[i] is None:
             todo.append(i)
@@ -208,10 +205,10 @@ def _cached(blob: bytes | None, src: SourceFile,
     return hit if _same(hit, src) else None
 
 
-def _content_sha(data: bytes, sha: bytes) -> str:
+def _content_sha(data: bytes) -> str:
     """``Decision.sha256`` of a file's bytes (line ends normalised, as the parser does)."""
-    if b"\r" not in data:
-        return sha.hex()
     import hashlib
 
+    if b"\r" not in data:
+        return hashlib.sha256(data).hexdigest()
     return hashlib.sha256(data.replace(b"\r\n", b"\n")).hexdigest()

@@ -81,8 +81,30 @@ def manifest_of(corpus: Corpus, options: Options) -> Manifest | None:
     data = corpus.other_texts.get(path)
     if data is None:
         return None
-    return corpus.derived(f"impact manifest {path}",
+    return corpus.derived(_derived_name(path),
                           lambda: parse_manifest(path, bytes(data), compiled_globs(corpus)))
+
+
+def _derived_name(path: str) -> str:
+    return f"impact manifest {path}"
+
+
+def parsed_manifest(corpus: Corpus, options: Options) -> Manifest | None:
+    """The manifest :func:`manifest_of` parsed for ``corpus`` so far (None when it has not,
+    or when the manifest was not valid): what a record cache may keep for its bytes."""
+    found = corpus.derived_so_far(_derived_name(manifest_path(options)))
+    return found if isinstance(found, Manifest) else None
+
+
+def give_manifest(corpus: Corpus, options: Options, manifest: Manifest) -> None:
+    """Hand ``corpus`` the manifest :func:`parse_manifest` made from exactly the bytes its
+    ``other_texts`` hold (a record cache kept it, ADR 53): :func:`manifest_of` then answers
+    with it instead of parsing those bytes again. The caller vouches for the bytes; the path
+    must be the one ``options`` name."""
+    path = manifest_path(options)
+    if manifest.path != path or path not in corpus.other_texts:
+        raise ValueError(f"a manifest of {manifest.path} given for {path}")
+    corpus.derived(_derived_name(path), lambda: manifest)
 
 
 def parse_manifest(path: str, data: bytes, memo: Compiled | None = None) -> Manifest:

@@ -136,18 +136,50 @@ def identity(path: str, root: str) -> tuple[str, int | None]:
     return parsed.id or stem, parsed.number
 
 
+# What :meth:`Names.known` gives for one (path, root): the record name, whether it is a folder
+# record, and the id parts of the name (prefix, number, version).
+KnownName = tuple[str, str, str, bool, str, int | None, int | None]
+
+
 class Names:
     """:func:`record_name`, :func:`is_folder_record` and :func:`name_id` of each (path, root)
     computed once for the object's lifetime: one run's corpus keeps one (:func:`names_of`), so
     the rules and the graph that ask about every record's name do not take the same path apart
     again and again (ADR 44). Never process-wide (ADR 36): it lives as long as its corpus."""
 
-    __slots__ = ("_folders", "_ids", "_names")
+    __slots__ = ("_folders", "_ids", "_learned", "_names")
 
     def __init__(self) -> None:
         self._names: dict[tuple[str, str], str] = {}
         self._folders: dict[tuple[str, str], bool] = {}
         self._ids: dict[tuple[str, str], ids.NameId] = {}
+        self._learned = 0
+
+    def known(self) -> list[KnownName]:
+        """Every (path, root) whose name this object took apart, with all three answers (the
+        ones not asked yet worked out now): what a record cache keeps for the next run."""
+        out: list[KnownName] = []
+        for (path, root), name in self._names.items():
+            found = self.name_id(path, root)
+            out.append((path, root, name, self.is_folder_record(path, root), found.prefix,
+                        found.number, found.version))
+        return out
+
+    def learn(self, known: Iterable[KnownName]) -> None:
+        """Take the answers :meth:`known` gave in an earlier run of the same code (each depends
+        on its path and root alone, ADR 53); later questions about them are answered from
+        here."""
+        for path, root, name, folder, prefix, number, version in known:
+            key = (path, root)
+            self._names[key] = name
+            self._folders[key] = folder
+            self._ids[key] = ids.NameId(prefix, number, version)
+        self._learned = len(self._names)
+
+    @property
+    def grown(self) -> bool:
+        """Whether this object took apart a name it did not :meth:`learn`."""
+        return len(self._names) > self._learned
 
     def record_name(self, path: str, root: str) -> str:
         key = (path, root)
