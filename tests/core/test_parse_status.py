@@ -406,3 +406,14 @@ def test_explicit_metadata_outranks_a_section_that_only_shares_the_name() -> Non
     assert d.status is Status.ACCEPTED and d.status_raw == "Accepted"
     plain = "# 3. C\n\n* Status: Proposed\n\n## Status\n\nAccepted\n"
     assert rec(plain, "0003-c.md").status is Status.ACCEPTED  # a Status section stays first
+
+
+@pytest.mark.parametrize(("written", "expected"), [
+    ("Accepted ſep 2024", (2024, 9, 1)),  # "ſ" (long s) is an "s" to a case-blind pattern
+    ("Accepted 3 SEP 2024", (2024, 9, 3)),
+    ("Accepted on Sep 4, 2024", (2024, 9, 4)),
+])
+def test_a_month_name_dates_in_any_case(written: str, expected: tuple[int, int, int]) -> None:
+    assert st.date_key(written) == expected
+    d = rec(body("Status", written))
+    assert d.status is Status.ACCEPTED and not d.problems

@@ -328,8 +328,9 @@ def _old_date_key(text: str) -> tuple[int, int, int] | None:
     if m:
         months = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov",
                   "dec")
-        return (int(m.group(4)), months.index(m.group(2).lower()[:3]) + 1,
-                int(m.group(1) or m.group(3) or 1))
+        if m.group(2).casefold() in months:  # (re.I matches "ſ" for "s")
+            return (int(m.group(4)), months.index(m.group(2).casefold()) + 1,
+                    int(m.group(1) or m.group(3) or 1))
     m = OLD_DMY.search(text)
     if m:
         a, b, year = int(m.group(1)), int(m.group(2)), int(m.group(3))

@@ -480,8 +480,10 @@ def date_key(text: str) -> tuple[int, int, int] | None:
         return int(m.group(1)), int(m.group(2)), int(m.group(3))
     m = _NAMED_DATE.search(text)
     if m:
-        day = int(m.group(1) or m.group(3) or 1)
-        return int(m.group(4)), _MONTHS[m.group(2).lower()[:3]], day
+        # the pattern matches under re.I, where "ſ" is an "s" (``ſep``): casefold, not lower
+        month = _MONTHS.get(m.group(2).casefold())
+        if month is not None:
+            return int(m.group(4)), month, int(m.group(1) or m.group(3) or 1)
     m = _DMY_DATE.search(text)
     if m:
         a, b, year = int(m.group(1)), int(m.group(2)), int(m.group(3))
