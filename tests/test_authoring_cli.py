@@ -347,3 +347,18 @@ def test_several_logs_need_root_and_root_stays_inside_the_repository(
     assert _run(repo, "new", "Use Kafka", "--root", "../elsewhere") == 2
     assert "inside the repository" in capsys.readouterr().err
     assert not (tmp_path / "elsewhere").exists()
+
+
+def test_a_template_placeholder_in_unusual_letters_is_filled_or_kept(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # "ſ" (long s) case-folds to "s"; "ı" (dotless i) matches "i" case-blind but folds to
+    # itself: that placeholder names nothing and stays as written (no crash)
+    repo = _repo(tmp_path, LOGS["nygard"])
+    repo.write({
+        "docs/template.md": "# {{number}} {{ TITLE }}\n\nStatus: {{ſtatus}}\n\n{{tıtle}}\n",
+        ".adrguard.toml": 'cache = false\ntemplate = "docs/template.md"\nnew-status = "draft"\n',
+    })
+    assert _run(repo, "new", "Use Kafka") == 0
+    text = (repo.path / "docs/adr/0003-use-kafka.md").read_text("utf-8")
+    assert text == "# 0003 Use Kafka\n\nStatus: Draft\n\n{{tıtle}}\n"

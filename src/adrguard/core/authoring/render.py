@@ -140,8 +140,8 @@ def fill_template(template: str, style: Style, f: Fields, date: str) -> str:
         "date": date,
         "status": f.status,
     }
-    if _PLACEHOLDER.search(template):
-        text = _PLACEHOLDER.sub(lambda m: values[m.group(1).lower()], template)
-    else:
-        text = _ADR_TOOLS.sub(lambda m: values[m.group(1).lower()], template)
+    # a case-blind pattern also matches letters lower() does not map to ASCII ("{{ ſtatus }}",
+    # "{{ tıtle }}"): case-fold, and leave a placeholder that still names nothing as written
+    pattern = _PLACEHOLDER if _PLACEHOLDER.search(template) else _ADR_TOOLS
+    text = pattern.sub(lambda m: values.get(m.group(1).casefold(), m.group(0)), template)
     return text if text.endswith("\n") else text + "\n"  # a text file ends its last line
