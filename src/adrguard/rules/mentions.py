@@ -30,8 +30,23 @@ def _matching_lines(body: str, pattern: Regex) -> set[int]:
     return found
 
 
+# Text every match of a pattern holds, for the patterns where that is known: a text without it
+# has no match, and the pattern need not run (the default ``decision-id-pattern`` matches only
+# where ``ADR`` is written, in capitals: RE2 is case-sensitive unless the pattern says not).
+_HELD_BY_EVERY_MATCH = {r"\bADR[- ]?(\d{1,5})\b": "ADR"}
+
+
+def needed(pattern: Regex) -> str | None:
+    """Text every match of ``pattern`` holds (None when not known): where it is missing,
+    ``pattern`` matches nothing."""
+    return _HELD_BY_EVERY_MATCH.get(pattern.pattern)
+
+
 def mentions_any(text: str, pattern: Regex) -> bool:
     """Whether ``pattern`` matches anywhere in ``text``."""
+    held = _HELD_BY_EVERY_MATCH.get(pattern.pattern)
+    if held is not None and held not in text:
+        return False
     return pattern.search(text) is not None
 
 

@@ -1,0 +1,152 @@
+"""ADR204 and ADR205 skip text the decision-id pattern cannot match in, and the link walk takes
+each destination apart once per folder: findings stay exactly as before (issue 30, the rules'
+links and mentions).
+
+The oracles: the pattern itself run on every text (a pattern spelled differently, with the same
+matches, takes the unguarded path), and parse_target called for every link.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from adrguard import api
+from adrguard.core.graph.resolve import parse_target
+from adrguard.core.model import Corpus, Decision, Link
+from adrguard.core.options import Options
+from adrguard.core.repository import Repository
+from adrguard.core.saferegex import compile_user
+from adrguard.rules.base import RuleContext
+from adrguard.rules.links import _checked_links, link_ids_of, mentions_of
+from adrguard.rules.mentions import mentions_any, needed
+
+DEFAULT = Options().decision_id_pattern
+# The default pattern written another way: the same matches and groups, but no known text every
+# match holds, so the rules run it on every text (the path before the guard).
+SAME = r"(?:\bADR[- ]?(\d{1,5})\b)"
+
+PIECES = ["ADR", "adr", "AdR", "AD", "R", "A", "D", "-", " ", "0", "42", "12345", "123456",
+          "2023-05-09", "\n", "\t", "é", "x", "_", "[", "](0042-x.md)", "](https://a.b/ADR-3)",
+          "`", "```", "<!-- ", " -->", "    ", "#", "ADR-0042", "ADR 7", "ADR042", "ＡＤＲ",
+          "٣", "²", ".", "/"]
+TEXTS = st.lists(st.sampled_from(PIECES), max_size=24).map("".join)
+
+
+def test_the_default_pattern_is_the_one_with_a_known_text() -> None:
+    assert needed(compile_user(DEFAULT, line_local=True)) == "ADR"
+    assert needed(compile_user(DEFAULT)) == "ADR"
+    assert needed(compile_user(SAME, line_local=True)) is None
+    assert needed(compile_user(r"\bDR-(\d+)")) is None
+
+
+@settings(max_examples=600, deadline=None)
+@given(TEXTS)
+def test_without_the_known_text_the_pattern_matches_nothing(text: str) -> None:
+    for line_local in (True, False):
+        pattern = compile_user(DEFAULT, line_local=line_local)
+        held = needed(pattern)
+        assert held is not None
+        if held not in text:
+            assert pattern.search(text) is None
+        assert mentions_any(text, pattern) == (pattern.search(text) is not None)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=80))
+def test_without_the_known_text_any_text_has_no_match(text: str) -> None:
+    pattern = compile_user(DEFAULT, line_local=True)
+    if "ADR" not in text:
+        assert pattern.search(text) is None
+
+
+def _decision(text: str, links: tuple[Link, ...] = ()) -> Decision:
+    return Decision(id="ADR-0001", path="docs/adr/0001-x.md", root="docs/adr", number=1,
+                    text=text, links=links)
+
+
+@settings(max_examples=500, deadline=None)
+@given(TEXTS, st.lists(TEXTS, max_size=4))
+def test_mentions_and_link_ids_are_what_the_unguarded_pattern_finds(
+    text: str, link_texts: list[str]
+) -> None:
+    links = tuple(Link("0002-x.md", t, 1, 1) for t in link_texts)
+    d = _decision(text, links)
+    guarded = compile_user(DEFAULT, line_local=True)
+    plain = compile_user(SAME, line_local=True)
+    assert mentions_of(d, guarded) == mentions_of(d, plain)
+    assert link_ids_of(d, guarded) == link_ids_of(d, plain)
+
+
+def test_mentions_on_written_text() -> None:
+    text = ("See ADR-0042 and [ADR 7](0007-x.md).\n`ADR-9` in code, <!-- ADR-8 -->\n"
+            "[docs](https://example.org/ADR-5)\n    ADR-6 indented\nadr-3 lower\n"
+            "ADR-2023-05-09 a date\n")
+    links = (Link("0007-x.md", "ADR 7", 1, 18), Link("https://example.org/ADR-5", "docs", 3, 1),
+             Link("0003-x.md", "the third", 4, 1))
+    d = _decision(text, links)
+    guarded = compile_user(DEFAULT, line_local=True)
+    found = mentions_of(d, guarded)
+    assert found == mentions_of(d, compile_user(SAME, line_local=True))
+    assert [(n, m, num, linked) for n, _s, m, num, linked in found] == [
+        (1, "ADR-0042", 42, False), (1, "ADR 7", 7, True)]
+    assert link_ids_of(d, guarded) == [(0, 0, "ADR 7", 7, False)]
+    assert mentions_of(_decision("no ids here\n"), guarded) == []
+
+
+def _log(root: Path, pattern: str | None) -> list[tuple[str, str, int, str]]:
+    adr = root / "docs" / "adr"
+    adr.mkdir(parents=True, exist_ok=True)
+    body = "# {n}. Title {n}\n\n## Status\n\nAccepted\n\n## Context\n\n{text}\n"
+    texts = {
+        1: "Builds on ADR-0002 and ADR-0009; [ADR-0003](0002-x.md) and [ADR 99](0003-x.md).",
+        2: "No ids. [the third](0003-x.md), [ADR-0001](0001-x.md#status).",
+        3: "`ADR-0077` in code; [ADR-0002](https://example.org/ADR-0004); ADR-0031 here.",
+        4: "lower adr-0088 and ADR-2023-05-09; [docs](../../README.md) [ADR-0005](0001-x.md)",
+    }
+    for n, text in texts.items():
+        (adr / f"000{n}-x.md").write_text(body.format(n=n, text=text), encoding="utf-8")
+    (root / "README.md").write_text("# Readme\n", encoding="utf-8")
+    config = 'select = ["ADR201", "ADR202", "ADR203", "ADR204", "ADR205"]\n'
+    if pattern is not None:
+        config += f"decision-id-pattern = '{pattern}'\n"
+    (root / ".adrguard.toml").write_text(config, encoding="utf-8")
+    return sorted((f.code, f.location.path, f.location.line, f.message)
+                  for f in api.check(root).findings)
+
+
+def test_the_rules_report_what_the_unguarded_pattern_reports(tmp_path: Path) -> None:
+    guarded = _log(tmp_path / "default", None)
+    assert guarded == _log(tmp_path / "same", SAME)
+    assert {(code, path.rpartition("/")[2], line) for code, path, line, _m in guarded} == {
+        ("ADR204", "0001-x.md", 9), ("ADR204", "0003-x.md", 9),
+        ("ADR205", "0001-x.md", 9), ("ADR205", "0004-x.md", 9)}
+
+
+def test_each_destination_is_taken_apart_once_per_folder() -> None:
+    shared = ("0002-x.md", "../../README.md#top", "https://github.com/o/r/blob/main/a.md",
+              "#status", "", "sub/../0001-x.md?x=1")
+    records = tuple(
+        Decision(id=f"ADR-{n}", path=f"{folder}/000{n}-x.md", root=folder, number=n,
+                 links=tuple(Link(t, "x", i + 1, 1) for i, t in enumerate(shared)))
+        for n, folder in [(1, "docs/adr"), (2, "docs/adr"), (3, "svc/docs/adr"), (4, "")]
+    )
+    repository = Repository("https://github.com/o/r", "main")
+    ctx = RuleContext(Corpus(records, repository=repository), Options())
+    walk = _checked_links(ctx)
+    assert [t for _d, _link, t in walk] == [
+        parse_target(link.target, d.path, repository) for d, link, _t in walk]
+    by_folder: dict[tuple[str, str], object] = {}
+    for d, link, t in walk:
+        seen = by_folder.setdefault((d.path.rpartition("/")[0], link.target), t)
+        assert seen is t  # one Target per folder and destination
+    assert walk[0][2] is not walk[2 * len(shared)][2]  # another folder: taken apart anew
+    assert walk[0][2].repo_path == "docs/adr/0002-x.md"
+    assert walk[2 * len(shared)][2].repo_path == "svc/docs/adr/0002-x.md"
+    assert walk[3 * len(shared)][2].repo_path == "0002-x.md"
+    assert walk[2][2].kind == "path" and walk[2][2].from_url
+    # another repository (a run of other options) takes them apart again
+    other = RuleContext(Corpus(records), Options())
+    assert [t.kind for _d, _l, t in _checked_links(other)][2] == "external"
