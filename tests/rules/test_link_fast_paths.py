@@ -1,9 +1,9 @@
-"""ADR204 and ADR205 skip text the decision-id pattern cannot match in, and the link walk takes
-each destination apart once per folder: findings stay exactly as before (issue 30, the rules'
-links and mentions).
+"""ADR204 and ADR205 skip text the decision-id pattern cannot match in and run the default
+pattern by the standard library's engine, and the link walk takes each destination apart once
+per folder: findings stay exactly as before (issue 30, the rules' links and mentions).
 
-The oracles: the pattern itself run on every text (a pattern spelled differently, with the same
-matches, takes the unguarded path), and parse_target called for every link.
+The oracles: the pattern itself, by RE2, run on every text (a pattern spelled differently, with
+the same matches, takes the unguarded path), and parse_target called for every link.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from adrguard.core.repository import Repository
 from adrguard.core.saferegex import compile_user
 from adrguard.rules.base import RuleContext
 from adrguard.rules.links import _checked_links, link_ids_of, mentions_of
-from adrguard.rules.mentions import mentions_any, needed
+from adrguard.rules.mentions import for_lines, mentions_any, needed
 
 DEFAULT = Options().decision_id_pattern
 # The default pattern written another way: the same matches and groups, but no known text every
@@ -62,6 +62,36 @@ def test_without_the_known_text_any_text_has_no_match(text: str) -> None:
         assert pattern.search(text) is None
 
 
+def _matches(pattern: object, text: str) -> list[tuple[int, int, str, tuple[object, ...]]]:
+    return [(m.start(), m.end(), m.group(0), m.groups())
+            for m in pattern.finditer(text)]  # type: ignore[attr-defined]
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.one_of(TEXTS, st.text(max_size=60)))
+def test_the_default_pattern_run_by_re_matches_what_re2_matches(text: str) -> None:
+    re2_pattern = compile_user(DEFAULT, line_local=True)
+    twin = for_lines(re2_pattern)
+    assert twin is not re2_pattern
+    assert _matches(twin, text) == _matches(re2_pattern, text)
+    for line in text.split("\n"):
+        assert _matches(twin, line) == _matches(re2_pattern, line)
+    assert (twin.search(text) is None) == (re2_pattern.search(text) is None)
+    assert twin.groups == re2_pattern.groups == 1
+
+
+def test_only_the_default_pattern_line_local_gets_the_twin() -> None:
+    for pattern in (compile_user(DEFAULT), compile_user(SAME, line_local=True),
+                    compile_user(r"\bDR-(\d+)", line_local=True)):
+        assert for_lines(pattern) is pattern
+    written = ("ADR-1 ADR 22 ADR333 xADR-4 _ADR-5 éADR-6 ADR-123456 ADR-٣ ADR-12a ADR--7 "
+               "ADR 2023-05-09 \u212aADR-8 ＡＤＲ-9 ADR-00042")
+    twin = for_lines(compile_user(DEFAULT, line_local=True))
+    assert _matches(twin, written) == _matches(compile_user(DEFAULT, line_local=True), written)
+    assert [m[2] for m in _matches(twin, written)] == [
+        "ADR-1", "ADR 22", "ADR333", "ADR-6", "ADR 2023", "ADR-8", "ADR-00042"]
+
+
 def _decision(text: str, links: tuple[Link, ...] = ()) -> Decision:
     return Decision(id="ADR-0001", path="docs/adr/0001-x.md", root="docs/adr", number=1,
                     text=text, links=links)
@@ -74,7 +104,7 @@ def test_mentions_and_link_ids_are_what_the_unguarded_pattern_finds(
 ) -> None:
     links = tuple(Link("0002-x.md", t, 1, 1) for t in link_texts)
     d = _decision(text, links)
-    guarded = compile_user(DEFAULT, line_local=True)
+    guarded = for_lines(compile_user(DEFAULT, line_local=True))
     plain = compile_user(SAME, line_local=True)
     assert mentions_of(d, guarded) == mentions_of(d, plain)
     assert link_ids_of(d, guarded) == link_ids_of(d, plain)
@@ -87,7 +117,7 @@ def test_mentions_on_written_text() -> None:
     links = (Link("0007-x.md", "ADR 7", 1, 18), Link("https://example.org/ADR-5", "docs", 3, 1),
              Link("0003-x.md", "the third", 4, 1))
     d = _decision(text, links)
-    guarded = compile_user(DEFAULT, line_local=True)
+    guarded = for_lines(compile_user(DEFAULT, line_local=True))
     found = mentions_of(d, guarded)
     assert found == mentions_of(d, compile_user(SAME, line_local=True))
     assert [(n, m, num, linked) for n, _s, m, num, linked in found] == [

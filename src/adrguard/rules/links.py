@@ -18,7 +18,7 @@ from adrguard.core.nearest import Budget, Vocabulary
 from adrguard.core.parse import formats
 from adrguard.core.saferegex import Match, Regex, UnsafePattern, compile_user
 from adrguard.rules.base import BaseRule, RuleContext, RuleMeta
-from adrguard.rules.mentions import masked_lines, mentions_any, needed
+from adrguard.rules.mentions import for_lines, masked_lines, mentions_any, needed
 
 # "Did you mean" for broken anchors: word comparisons allowed in one run, all broken anchors
 # together (see _Hints). The real logs of benchmarks/ecosystem need at most about 1,400.
@@ -605,7 +605,7 @@ class UnknownDecisionReference(BaseRule):
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         try:
-            pattern = compile_user(ctx.options.decision_id_pattern, line_local=True)
+            pattern = for_lines(compile_user(ctx.options.decision_id_pattern, line_local=True))
         except UnsafePattern:  # the config refuses it first; Options() built by hand
             return
         resolver = graph.build(ctx.corpus).resolver
@@ -687,7 +687,7 @@ class LinkTextMismatch(BaseRule):
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         try:
-            pattern = compile_user(ctx.options.decision_id_pattern, line_local=True)
+            pattern = for_lines(compile_user(ctx.options.decision_id_pattern, line_local=True))
         except UnsafePattern:  # the config refuses it first; Options() built by hand
             return
         resolver = graph.build(ctx.corpus).resolver

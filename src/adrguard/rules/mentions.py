@@ -8,6 +8,7 @@ text finds exactly those lines.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from adrguard.core.lazyre import lazy
@@ -30,10 +31,25 @@ def _matching_lines(body: str, pattern: Regex) -> set[int]:
     return found
 
 
+_DEFAULT_ID = r"\bADR[- ]?(\d{1,5})\b"  # the default ``decision-id-pattern``
 # Text every match of a pattern holds, for the patterns where that is known: a text without it
 # has no match, and the pattern need not run (the default ``decision-id-pattern`` matches only
 # where ``ADR`` is written, in capitals: RE2 is case-sensitive unless the pattern says not).
-_HELD_BY_EVERY_MATCH = {r"\bADR[- ]?(\d{1,5})\b": "ADR"}
+_HELD_BY_EVERY_MATCH = {_DEFAULT_ID: "ADR"}
+# The default pattern as the standard library's engine reads it with the same matches, line by
+# line: RE2's \b and \d are ASCII (``re.ASCII``), nothing in it matches a line break, and its
+# bounded repeats cannot backtrack for long. RE2's binding runs Python code for every match (it
+# encodes the text and maps byte offsets back); ``re`` finds the same matches in C.
+_TWIN = lazy(r"\bADR[- ]?([0-9]{1,5})\b", re.ASCII | re.MULTILINE)
+
+
+def for_lines(pattern: Regex) -> Regex:
+    """``pattern`` (compiled line-local), or the same pattern run by the standard library's
+    engine when that is known to find exactly its matches (the default
+    ``decision-id-pattern``): what the mention rules match text with."""
+    if pattern.pattern == _DEFAULT_ID and pattern.line_local:
+        return Regex(pattern.pattern, _TWIN, True)
+    return pattern
 
 
 def needed(pattern: Regex) -> str | None:
