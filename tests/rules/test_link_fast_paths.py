@@ -31,7 +31,7 @@ SAME = r"(?:\bADR[- ]?(\d{1,5})\b)"
 PIECES = ["ADR", "adr", "AdR", "AD", "R", "A", "D", "-", " ", "0", "42", "12345", "123456",
           "2023-05-09", "\n", "\t", "é", "x", "_", "[", "](0042-x.md)", "](https://a.b/ADR-3)",
           "`", "```", "<!-- ", " -->", "    ", "#", "ADR-0042", "ADR 7", "ADR042", "ＡＤＲ",
-          "٣", "²", ".", "/"]
+          "٣", "²", ".", "/", "ADRADR", "xADR-1", "_ADR", "AADR 9"]
 TEXTS = st.lists(st.sampled_from(PIECES), max_size=24).map("".join)
 
 
@@ -76,6 +76,10 @@ def test_the_default_pattern_run_by_re_matches_what_re2_matches(text: str) -> No
     assert _matches(twin, text) == _matches(re2_pattern, text)
     for line in text.split("\n"):
         assert _matches(twin, line) == _matches(re2_pattern, line)
+        for match in ("match", "fullmatch"):
+            one, other = getattr(twin, match)(line), getattr(re2_pattern, match)(line)
+            assert (one and (one.span(), one.groups())) == (other and (other.span(),
+                                                                       other.groups()))
     assert (twin.search(text) is None) == (re2_pattern.search(text) is None)
     assert twin.groups == re2_pattern.groups == 1
 

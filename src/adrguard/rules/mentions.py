@@ -41,6 +41,33 @@ _HELD_BY_EVERY_MATCH = {_DEFAULT_ID: "ADR"}
 # bounded repeats cannot backtrack for long. RE2's binding runs Python code for every match (it
 # encodes the text and maps byte offsets back); ``re`` finds the same matches in C.
 _TWIN = lazy(r"\bADR[- ]?([0-9]{1,5})\b", re.ASCII | re.MULTILINE)
+# The same without its leading \b, which keeps ``re`` from jumping to each ``ADR`` (a pattern
+# that starts with a literal is scanned for it in C): the \b is tested on each match found.
+# Leaving out a match without it leaves out no other: no match starts inside one ("ADR" cannot
+# follow "ADR" before the digits end it).
+_AFTER_BOUNDARY = lazy(r"ADR[- ]?([0-9]{1,5})\b", re.ASCII)
+_WORD = frozenset("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
+
+
+class _DefaultIds:
+    """The default pattern's program, for :class:`~adrguard.core.saferegex.Regex`."""
+
+    groups = 1
+
+    def finditer(self, text: str) -> Iterator[re.Match[str]]:
+        for m in _AFTER_BOUNDARY.finditer(text):
+            start = m.start()
+            if start == 0 or text[start - 1] not in _WORD:
+                yield m
+
+    def search(self, text: str) -> re.Match[str] | None:
+        return next(self.finditer(text), None)
+
+    def match(self, text: str) -> re.Match[str] | None:
+        return _TWIN.match(text)
+
+    def fullmatch(self, text: str) -> re.Match[str] | None:
+        return _TWIN.fullmatch(text)
 
 
 def for_lines(pattern: Regex) -> Regex:
@@ -48,7 +75,7 @@ def for_lines(pattern: Regex) -> Regex:
     engine when that is known to find exactly its matches (the default
     ``decision-id-pattern``): what the mention rules match text with."""
     if pattern.pattern == _DEFAULT_ID and pattern.line_local:
-        return Regex(pattern.pattern, _TWIN, True)
+        return Regex(pattern.pattern, _DefaultIds(), True)
     return pattern
 
 
