@@ -20,7 +20,7 @@ from adrguard.core.options import Options
 from adrguard.core.repository import Repository
 from adrguard.core.saferegex import compile_user
 from adrguard.rules.base import RuleContext
-from adrguard.rules.links import _checked_links, link_ids_of, mentions_of
+from adrguard.rules.links import _checked_links, _link_texts, link_ids_of, mentions_of
 from adrguard.rules.mentions import for_lines, mentions_any, needed
 
 DEFAULT = Options().decision_id_pattern
@@ -184,3 +184,57 @@ def test_each_destination_is_taken_apart_once_per_folder() -> None:
     # another repository (a run of other options) takes them apart again
     other = RuleContext(Corpus(records), Options())
     assert [t.kind for _d, _l, t in _checked_links(other)][2] == "external"
+
+
+def _old_link_texts(d: Decision) -> dict[int, list[tuple[int, int]]]:
+    """The bracket count every link text was measured with before the plain-text shortcut."""
+    lines = d.text.split("\n")
+    out: dict[int, list[tuple[int, int]]] = {}
+    for link in d.links:
+        number = link.line - d.body_line_offset
+        if link.kind not in ("inline", "reference") or not 1 <= number <= len(lines):
+            continue
+        raw = lines[number - 1]
+        start = link.column - 1 + (1 if link.is_image else 0)
+        if raw[start : start + 1] != "[":
+            continue
+        depth, end = 0, -1
+        for i in range(start, len(raw)):
+            ch = raw[i]
+            if ch == "\\":
+                continue
+            if ch == "[" and (i == 0 or raw[i - 1] != "\\"):
+                depth += 1
+            elif ch == "]" and raw[i - 1] != "\\":
+                depth -= 1
+                if depth == 0:
+                    end = i
+                    break
+        if end > start:
+            out.setdefault(number, []).append((start + 1, end))
+    return out
+
+
+LINE_PIECES = ["[", "]", "\\", "!", "x", "ADR-1", " ", "(a.md)", "é", "\n"]
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(LINE_PIECES), max_size=16).map("".join), st.booleans())
+def test_link_texts_are_measured_as_the_bracket_count_measures_them(
+    text: str, image: bool
+) -> None:
+    links = tuple(Link("a.md", "t", text.count("\n", 0, i) + 1,
+                       i - (text.rfind("\n", 0, i) + 1) + 1 - (1 if image else 0),
+                       "reference" if i % 2 else "inline", image)
+                  for i, ch in enumerate(text) if ch == "[")
+    d = _decision(text, links)
+    assert _link_texts(d) == _old_link_texts(d)
+
+
+def test_link_texts_on_written_lines() -> None:
+    text = "see [ADR-1](a.md), \\[not](b.md) [a [nested] one](c.md) [esc\\]aped](d.md) [open"
+    links = tuple(Link("x.md", "t", 1, i + 1) for i, ch in enumerate(text) if ch == "[")
+    d = _decision(text, links)
+    assert _link_texts(d) == _old_link_texts(d)
+    assert [text[a:b] for a, b in _link_texts(d)[1]] == [
+        "ADR-1", "not](b.md) [a [nested", "a [nested] one", "nested", "esc\\]aped"]

@@ -558,6 +558,10 @@ def _link_texts(d: Decision) -> dict[int, list[tuple[int, int]]]:
         start = link.column - 1 + (1 if link.is_image else 0)
         if raw[start : start + 1] != "[":
             continue
+        end = _plain_text_end(raw, start)
+        if end > start:
+            out.setdefault(number, []).append((start + 1, end))
+            continue
         depth, end = 0, -1
         for i in range(start, len(raw)):
             ch = raw[i]
@@ -573,6 +577,18 @@ def _link_texts(d: Decision) -> dict[int, list[tuple[int, int]]]:
         if end > start:
             out.setdefault(number, []).append((start + 1, end))
     return out
+
+
+def _plain_text_end(raw: str, start: int) -> int:
+    """Where the text of a link opened by the ``[`` at ``start`` ends when it holds no bracket
+    and no backslash (the first ``]``: what the bracket count finds then); -1 otherwise."""
+    if start and raw[start - 1] == "\\":
+        return -1
+    end = raw.find("]", start + 1)
+    if end < 0:
+        return -1
+    inside = raw[start + 1 : end]
+    return -1 if "[" in inside or "\\" in inside else end
 
 
 def _number(m: Match) -> int | None:
