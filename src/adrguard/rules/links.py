@@ -18,7 +18,7 @@ from adrguard.core.nearest import Budget, Vocabulary
 from adrguard.core.parse import formats
 from adrguard.core.saferegex import Match, Regex, UnsafePattern, compile_user
 from adrguard.rules.base import BaseRule, RuleContext, RuleMeta
-from adrguard.rules.mentions import masked_lines, mentions_any
+from adrguard.rules.mentions import for_lines, masked_lines, mentions_any, needed
 
 # "Did you mean" for broken anchors: word comparisons allowed in one run, all broken anchors
 # together (see _Hints). The real logs of benchmarks/ecosystem need at most about 1,400.
@@ -46,6 +46,14 @@ def _checked_links(ctx: RuleContext) -> tuple[tuple[Decision, Link, Target], ...
     # record that crashed a rule takes the others' apart again only when their links differ)
     targets: dict[str, tuple[Target, ...]] = ctx.derived("link targets", dict)
     of: dict[str, tuple[Link, ...]] = ctx.derived("link targets of", dict)
+    # folder -> destination as written -> it taken apart, for the run's repository: a
+    # destination means the same from every record of one folder (parse_target reads the
+    # record's path for its folder alone), and a log links the same records from many records
+    parsed: list[tuple[object, dict[str, dict[str, Target]]]] = \
+        ctx.derived("parsed targets", list)
+    if not parsed or parsed[0][0] is not repository:
+        parsed[:] = [(repository, {})]
+    by_folder: dict[str, dict[str, Target]] = parsed[0][1]
     out: list[tuple[Decision, Link, Target]] = []
     for d in decisions:
         links = d.links
@@ -55,8 +63,18 @@ def _checked_links(ctx: RuleContext) -> tuple[tuple[Decision, Link, Target], ...
         found = targets.get(path)
         if found is None or of[path] is not links:
             of[path] = links
-            found = targets[path] = tuple(
-                parse_target(link.target, path, repository) for link in links)
+            folder = path.rpartition("/")[0]
+            memo = by_folder.get(folder)
+            if memo is None:
+                memo = by_folder[folder] = {}
+            taken: list[Target] = []
+            for link in links:
+                raw = link.target
+                t = memo.get(raw)
+                if t is None:
+                    t = memo[raw] = parse_target(raw, path, repository)
+                taken.append(t)
+            found = targets[path] = tuple(taken)
         out.extend([(d, link, t) for link, t in zip(links, found, strict=True)])
     made[:] = [(decisions, tuple(out))]
     return made[0][1]
@@ -540,6 +558,10 @@ def _link_texts(d: Decision) -> dict[int, list[tuple[int, int]]]:
         start = link.column - 1 + (1 if link.is_image else 0)
         if raw[start : start + 1] != "[":
             continue
+        end = _plain_text_end(raw, start)
+        if end > start:
+            out.setdefault(number, []).append((start + 1, end))
+            continue
         depth, end = 0, -1
         for i in range(start, len(raw)):
             ch = raw[i]
@@ -555,6 +577,18 @@ def _link_texts(d: Decision) -> dict[int, list[tuple[int, int]]]:
         if end > start:
             out.setdefault(number, []).append((start + 1, end))
     return out
+
+
+def _plain_text_end(raw: str, start: int) -> int:
+    """Where the text of a link opened by the ``[`` at ``start`` ends when it holds no bracket
+    and no backslash (the first ``]``: what the bracket count finds then); -1 otherwise."""
+    if start and raw[start - 1] == "\\":
+        return -1
+    end = raw.find("]", start + 1)
+    if end < 0:
+        return -1
+    inside = raw[start + 1 : end]
+    return -1 if "[" in inside or "\\" in inside else end
 
 
 def _number(m: Match) -> int | None:
@@ -587,22 +621,23 @@ class UnknownDecisionReference(BaseRule):
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         try:
-            pattern = compile_user(ctx.options.decision_id_pattern, line_local=True)
+            pattern = for_lines(compile_user(ctx.options.decision_id_pattern, line_local=True))
         except UnsafePattern:  # the config refuses it first; Options() built by hand
             return
         resolver = graph.build(ctx.corpus).resolver
         facts = ctx.corpus.facts or ctx.derived("record facts", RecordFacts)
         name = f"{MENTIONS} {pattern.pattern}"  # a fact of the pattern it was found with
+        held = needed(pattern)
         for d in ctx.corpus.decisions:
-            if not d.text:
-                continue
+            if not d.text or (held is not None and held not in d.text):
+                continue  # no mention (mentions_of finds none)
             seen: set[tuple[int, str]] = set()
             found = facts.get(d, name, list, functools.partial(mentions_of, d, pattern))
             for number, start, mention, n, linked in found:
-                if self._known(resolver, d, mention, n):
-                    continue
                 if linked:
                     continue  # the id is the text of a link: it names what the link names
+                if self._known(resolver, d, mention, n):
+                    continue
                 if (number, mention) in seen:
                     continue
                 seen.add((number, mention))
@@ -632,7 +667,10 @@ def mentions_of(d: Decision, pattern: Regex) -> list[Mention]:
     if not d.text or not mentions_any(d.text, pattern):
         return out
     linked: dict[int, list[tuple[int, int]]] | None = None
+    held = needed(pattern)
     for number, line in masked_lines(d.text, pattern):
+        if held is not None and held not in line:
+            continue  # masked away
         for m in pattern.finditer(line):
             if _DATE_AFTER.match(line, m.end()):
                 continue
@@ -665,12 +703,13 @@ class LinkTextMismatch(BaseRule):
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         try:
-            pattern = compile_user(ctx.options.decision_id_pattern, line_local=True)
+            pattern = for_lines(compile_user(ctx.options.decision_id_pattern, line_local=True))
         except UnsafePattern:  # the config refuses it first; Options() built by hand
             return
         resolver = graph.build(ctx.corpus).resolver
         facts = ctx.corpus.facts or ctx.derived("record facts", RecordFacts)
         name = f"{LINK_IDS} {pattern.pattern}"  # a fact of the pattern it was found with
+        held = needed(pattern)
         current: Decision | None = None
         index = -1  # the link's place among its record's links
         by_link: dict[int, list[Mention]] | None = None
@@ -680,6 +719,8 @@ class LinkTextMismatch(BaseRule):
             index += 1
             if t.kind != "path" or t.repo_path is None or not link.text:
                 continue
+            if held is not None and held not in link.text:
+                continue  # the link's text names no id (link_ids_of finds none in it)
             target = resolver.decision_at(t.repo_path)
             if target is None or target.number is None:
                 continue
@@ -712,8 +753,9 @@ def link_ids_of(d: Decision, pattern: Regex) -> list[Mention]:
     (the link's place among the record's links, offset in its text, the id, its number,
     False)."""
     out: list[Mention] = []
+    held = needed(pattern)
     for i, link in enumerate(d.links):
-        if not link.text:
+        if not link.text or (held is not None and held not in link.text):
             continue
         for m in pattern.finditer(link.text):
             if not _DATE_AFTER.match(link.text, m.end()):

@@ -8,6 +8,7 @@ text finds exactly those lines.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from adrguard.core.lazyre import lazy
@@ -30,8 +31,65 @@ def _matching_lines(body: str, pattern: Regex) -> set[int]:
     return found
 
 
+_DEFAULT_ID = r"\bADR[- ]?(\d{1,5})\b"  # the default ``decision-id-pattern``
+# Text every match of a pattern holds, for the patterns where that is known: a text without it
+# has no match, and the pattern need not run (the default ``decision-id-pattern`` matches only
+# where ``ADR`` is written, in capitals: RE2 is case-sensitive unless the pattern says not).
+_HELD_BY_EVERY_MATCH = {_DEFAULT_ID: "ADR"}
+# The default pattern as the standard library's engine reads it with the same matches, line by
+# line: RE2's \b and \d are ASCII (``re.ASCII``), nothing in it matches a line break, and its
+# bounded repeats cannot backtrack for long. RE2's binding runs Python code for every match (it
+# encodes the text and maps byte offsets back); ``re`` finds the same matches in C.
+_TWIN = lazy(r"\bADR[- ]?([0-9]{1,5})\b", re.ASCII | re.MULTILINE)
+# The same without its leading \b, which keeps ``re`` from jumping to each ``ADR`` (a pattern
+# that starts with a literal is scanned for it in C): the \b is tested on each match found.
+# Leaving out a match without it leaves out no other: no match starts inside one ("ADR" cannot
+# follow "ADR" before the digits end it).
+_AFTER_BOUNDARY = lazy(r"ADR[- ]?([0-9]{1,5})\b", re.ASCII)
+_WORD = frozenset("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
+
+
+class _DefaultIds:
+    """The default pattern's program, for :class:`~adrguard.core.saferegex.Regex`."""
+
+    groups = 1
+
+    def finditer(self, text: str) -> Iterator[re.Match[str]]:
+        for m in _AFTER_BOUNDARY.finditer(text):
+            start = m.start()
+            if start == 0 or text[start - 1] not in _WORD:
+                yield m
+
+    def search(self, text: str) -> re.Match[str] | None:
+        return next(self.finditer(text), None)
+
+    def match(self, text: str) -> re.Match[str] | None:
+        return _TWIN.match(text)
+
+    def fullmatch(self, text: str) -> re.Match[str] | None:
+        return _TWIN.fullmatch(text)
+
+
+def for_lines(pattern: Regex) -> Regex:
+    """``pattern`` (compiled line-local), or the same pattern run by the standard library's
+    engine when that is known to find exactly its matches (the default
+    ``decision-id-pattern``): what the mention rules match text with."""
+    if pattern.pattern == _DEFAULT_ID and pattern.line_local:
+        return Regex(pattern.pattern, _DefaultIds(), True)
+    return pattern
+
+
+def needed(pattern: Regex) -> str | None:
+    """Text every match of ``pattern`` holds (None when not known): where it is missing,
+    ``pattern`` matches nothing."""
+    return _HELD_BY_EVERY_MATCH.get(pattern.pattern)
+
+
 def mentions_any(text: str, pattern: Regex) -> bool:
     """Whether ``pattern`` matches anywhere in ``text``."""
+    held = _HELD_BY_EVERY_MATCH.get(pattern.pattern)
+    if held is not None and held not in text:
+        return False
     return pattern.search(text) is not None
 
 
