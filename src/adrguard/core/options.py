@@ -152,6 +152,11 @@ class AiOptions(msgspec.Struct, frozen=True):
     cache_ttl: int = AI_CACHE_TTL  # seconds an answer is reused (0: never)
 
 
+# The default ``decision-id-pattern``, what the mention rules read as an id (its one home: the
+# rules' fast path for exactly this pattern names it here).
+DECISION_ID_PATTERN = r"\bADR[- ]?(\d{1,5})\b"
+
+
 class Options(msgspec.Struct, frozen=True, dict=True):
     """Settings for the parser and the rules; ``Options()`` is the built-in behaviour.
 
@@ -173,7 +178,7 @@ class Options(msgspec.Struct, frozen=True, dict=True):
     require_status: bool | None = None  # ADR102: True every record, False never
     date_format: str | None = None  # ADR109: strftime format every date must use
     supersession_both_sides: bool | None = None  # ADR304: True/False instead of learning
-    decision_id_pattern: str = r"\bADR[- ]?(\d{1,5})\b"
+    decision_id_pattern: str = DECISION_ID_PATTERN
     max_file_size: int = DEFAULTS.max_file_size
     today: str | None = None  # ISO date; ADR109 treats later dates as future (None: no check)
     frontmatter_schema: Mapping[str, Any] | None = None

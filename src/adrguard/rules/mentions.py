@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterator
 
 from adrguard.core.lazyre import lazy
+from adrguard.core.options import DECISION_ID_PATTERN
 from adrguard.core.parse.masking import blank_comments, mask_line
 from adrguard.core.saferegex import Regex
 
@@ -31,7 +32,7 @@ def _matching_lines(body: str, pattern: Regex) -> set[int]:
     return found
 
 
-_DEFAULT_ID = r"\bADR[- ]?(\d{1,5})\b"  # the default ``decision-id-pattern``
+_DEFAULT_ID = DECISION_ID_PATTERN
 # Text every match of a pattern holds, for the patterns where that is known: a text without it
 # has no match, and the pattern need not run (the default ``decision-id-pattern`` matches only
 # where ``ADR`` is written, in capitals: RE2 is case-sensitive unless the pattern says not).
