@@ -29,7 +29,7 @@ Date: 2024-01-01
 
 ## Context
 
-See [the first](0001-first.md).
+See [the first](0001-first.md), as ADR-1 says (a mention: the rules keep facts of it).
 
 ## Decision
 
