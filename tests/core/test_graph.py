@@ -462,9 +462,9 @@ def _later_paths(g: graph.Graph, d: Decision) -> set[str]:
 def test_a_line_citing_a_successor_is_answered_from_bit_sets(
     edges: list[tuple[int, int]], lines: list[list[int]]
 ) -> None:
-    """successor_on_line (bit sets over the graph, once per run) agrees with a search of the
+    """line_successors (bit sets over the graph, once per run) agrees with a search of the
     supersession graph from every cited record, cycles included."""
-    from adrguard.core.citations.resolve import index, successor_on_line
+    from adrguard.core.citations.resolve import index, line_successors
     from adrguard.core.model import Citation, Citations, CitingFile
 
     rels: dict[int, list[tuple[RelKind, str]]] = {i: [] for i in range(1, 11)}
@@ -486,7 +486,7 @@ def test_a_line_citing_a_successor_is_answered_from_bit_sets(
         on_line = {o.decision.path for o in index(c).all
                    if o.citation.line == cited.citation.line and o.decision is not None}
         expected = bool(_later_paths(g, d) & on_line)
-        assert successor_on_line(c, cited) is expected, (d.path, cited.citation.line)
+        assert line_successors(c).holds(cited) is expected, (d.path, cited.citation.line)
 
 
 _SEGMENT = st.sampled_from(["docs", "adr", "a", "b", "x y", "ü", ""])

@@ -59,9 +59,9 @@ BLOCKS = st.lists(
 
 @settings(max_examples=400, deadline=None)
 @given(BLOCKS)
-def test_keyword_hits_answer_may_declare_for_each_text(texts: list[str]) -> None:
+def test_keyword_hits_answer_declares_for_each_text(texts: list[str]) -> None:
     hits = relations.keyword_hits(texts)[0]
-    assert [bool(h) for h in hits] == [relations.may_declare(t) for t in texts]
+    assert [bool(h) for h in hits] == [relations.declares(t, ()) for t in texts]
 
 
 def test_keyword_hits_on_written_prose() -> None:
@@ -148,7 +148,7 @@ def _present(lower: str) -> set[str]:
 @given(MULTILINE)
 def test_keyword_hits_tell_each_line_its_keywords(texts: list[str]) -> None:
     hits, exact = relations.keyword_hits(texts)
-    assert [bool(h) for h in hits] == [relations.may_declare(t) for t in texts]
+    assert [bool(h) for h in hits] == [relations.declares(t, ()) for t in texts]
     if not exact:
         return
     for text, found in zip(texts, hits, strict=True):

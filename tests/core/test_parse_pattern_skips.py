@@ -143,10 +143,10 @@ KEYWORD_TEXTS = st.lists(
 
 @settings(max_examples=400, deadline=None)
 @given(KEYWORD_TEXTS, st.lists(st.sampled_from([*relations._ASCII_WORDS, "abgelöst", "取代"])))
-def test_declares_is_may_declare_whatever_keywords_are_tried_first(
+def test_declares_answers_the_same_whatever_keywords_are_tried_first(
     text: str, known: list[str]
 ) -> None:
-    assert relations.declares(text, known) == relations.may_declare(text)
+    assert relations.declares(text, known) == relations.declares(text, ())
 
 
 MARKDOWN_PIECES = [
@@ -169,7 +169,7 @@ def test_collect_with_the_body_is_collect_of_the_blocks_the_body_allowed(
     body: str, partly: bool
 ) -> None:
     blocks = walk(body).blocks
-    old_blocks = blocks if relations.may_declare(body) else []
+    old_blocks = blocks if relations.declares(body, ()) else []
     old = relations.collect(_where(), {}, [], old_blocks, partly)
     assert relations.collect(_where(), {}, [], walk(body).blocks, partly, body) == old
 
@@ -182,7 +182,7 @@ def test_collect_with_the_body_on_written_records() -> None:
                  "Plain prose.\n"]:
         blocks = walk(body).blocks
         old = relations.collect(
-            _where(), {}, [], blocks if relations.may_declare(body) else [], False
+            _where(), {}, [], blocks if relations.declares(body, ()) else [], False
         )
         assert relations.collect(_where(), {}, [], walk(body).blocks, False, body) == old, body
     found = relations.collect(

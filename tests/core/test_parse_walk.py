@@ -45,17 +45,16 @@ def general_walk(text: str, line_offset: int = 0) -> Document:
             b.open_block("item", rng["start"])
             b.checked = bool(value)
     b.flush()
-    b.doc.last_line = b.lines.line(max(len(b.data) - 1, 0))
     return b.doc
 
 
 def shape(doc: Document) -> tuple[Any, ...]:
     blocks = [
-        (b.kind, b.text, b.start, b.end, b.section, b.in_quote, b.in_list, b.spans, b.checked,
+        (b.kind, b.text, b.start, b.end, b.section, b.spans, b.checked,
          b.line, b.end_line)
         for b in doc.blocks
     ]
-    return blocks, doc.headings, doc.links, doc.comments, doc.last_line
+    return blocks, doc.headings, doc.links, doc.comments
 
 
 PIECES = [

@@ -8,8 +8,9 @@ from adrguard.core.conventions.sections import fold
 from adrguard.core.errors import UserError
 from adrguard.core.model import Corpus, Decision, Section, Status, StatusStatement
 from adrguard.core.options import DEFAULT_STATUS_SYNONYMS, Options
+from adrguard.core.parse import formats
 from adrguard.rules import RULES_BY_CODE, RuleContext
-from adrguard.rules.numbering import file_number, record_name
+from adrguard.rules.numbering import record_name
 from adrguard.rules.structure import suggest_status
 
 
@@ -67,7 +68,7 @@ def test_fold_heading(title: str, expected: str) -> None:
 )
 def test_record_name_and_number(path: str, root: str, name: str, number: int | None) -> None:
     assert record_name(path, root) == name
-    assert file_number(path, root) == number
+    assert formats.name_id(path, root).number == number
 
 
 def test_unknown_status_message_suggests_and_explains() -> None:

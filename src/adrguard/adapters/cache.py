@@ -62,13 +62,9 @@ def supported() -> bool:
     )
 
 
-def cache_dir(setting: str | None = None) -> Path:
-    """``ADRGUARD_CACHE_DIR``, else the ``cache-dir`` setting, else ``$XDG_CACHE_HOME/adrguard``,
-    else ``~/.cache/adrguard``."""
-    return _folder(os.environ.get("ADRGUARD_CACHE_DIR"), setting)
-
-
 def _folder(chosen: str | None, setting: str | None) -> Path:
+    """``chosen`` (``ADRGUARD_CACHE_DIR``), else the ``cache-dir`` setting, else
+    ``$XDG_CACHE_HOME/adrguard``, else ``~/.cache/adrguard``."""
     explicit = chosen or setting
     if explicit:
         return Path(explicit).expanduser()

@@ -72,10 +72,4 @@ def analyse_repository(
                    config.options.require_status)
 
 
-def domains(root: Path, config: Config) -> dict[str, int]:
-    """Every domain of the unarchived records, with its record count (``--domain`` help)."""
-    _found, corpus = read_source(WorkTree(root, untracked=True), config)
-    return dict(scoping.domain_counts(corpus, config.options.archive_dirs))
-
-
-__all__: Sequence[str] = ("analyse_repository", "blocker_findings", "domains", "sizes_of")
+__all__: Sequence[str] = ("analyse_repository", "blocker_findings", "sizes_of")

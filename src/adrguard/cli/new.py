@@ -15,8 +15,6 @@ from adrguard.core.outcome import EXIT_OK
 if TYPE_CHECKING:
     from adrguard.api.authoring.write import Outcome, Request
 
-FORMATS = WRITTEN  # the ADR formats `new` writes (adrguard.core.adrformat)
-
 
 def _repository(p: argparse.ArgumentParser) -> None:
     """--repo and --config: where the repository is and which config to use."""
@@ -43,7 +41,7 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--status", metavar="WORD",
                    help="the new record's status (default: config new-status, else proposed); "
                    "written in the log's own word for it")
-    p.add_argument("--format", choices=FORMATS, dest="record_format",
+    p.add_argument("--format", choices=WRITTEN, dest="record_format",
                    help="write this format instead of the one the log uses (an empty log: "
                    "adr-tools' Nygard layout)")
     p.add_argument("--today", metavar="YYYY-MM-DD", help="the date to write (default: today)")

@@ -85,7 +85,6 @@ GENERIC = "generic"  # the format of a record no other entry recognises
 DEFAULT_WRITTEN = "nygard"  # what ``new`` writes in an empty log
 
 DETECTION_ORDER: tuple[AdrFormat, ...] = tuple(sorted(FORMATS, key=lambda f: f.rank))
-NAMES: tuple[str, ...] = tuple(f.name for f in FORMATS)
 WRITTEN: tuple[str, ...] = tuple(f.name for f in FORMATS if f.writes)  # new --format choices
 REQUIRED_SECTIONS = {f.name: f.sections for f in FORMATS}
 

@@ -31,7 +31,6 @@ class Status(enum.StrEnum):
     UNKNOWN = "unknown"  # stated, but not in the vocabulary
 
 
-ACTIVE_STATUSES = frozenset({Status.ACCEPTED})
 INACTIVE_STATUSES = frozenset({Status.REJECTED, Status.DEPRECATED, Status.SUPERSEDED})
 
 

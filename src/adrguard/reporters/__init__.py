@@ -26,8 +26,6 @@ Reporter = Callable[[Report, ReportContext], str]
 # Formats that read the rule catalogue (``ReportContext.rules``/``descriptions``); the others
 # can be given ``default_context(catalogue=False)``, which spares importing every rule.
 NEEDS_CATALOGUE: frozenset[str] = frozenset(f.name for f in entries("check") if f.catalogue)
-# Formats that name decisions (``ReportContext.decisions``); the others get an empty mapping.
-NEEDS_DECISIONS: frozenset[str] = frozenset(f.name for f in entries("check") if f.decisions)
 
 
 class _Reporters(Mapping[str, Reporter]):
@@ -54,7 +52,6 @@ REPORTERS: Mapping[str, Reporter] = _Reporters()
 
 __all__ = [
     "NEEDS_CATALOGUE",
-    "NEEDS_DECISIONS",
     "REPORTERS",
     "DecisionInfo",
     "ReportContext",

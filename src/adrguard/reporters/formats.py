@@ -34,7 +34,6 @@ class OutputFormat(msgspec.Struct, frozen=True):
     # commands written on purpose (GitHub's workflow commands, escaped by their reporter)
     stream: Stream = "text"
     catalogue: bool = False  # reads the rule catalogue (ReportContext.rules / descriptions)
-    decisions: bool = False  # names decisions (ReportContext.decisions)
 
 
 def _f(name: str, target: str, about: str = "", **flags: Any) -> OutputFormat:
@@ -47,7 +46,7 @@ KINDS: Mapping[str, tuple[OutputFormat, ...]] = {
         _f("concise", "concise:render",
            "one `path:line:col: CODE message` line per finding, for editors"),
         _f("json", "json:render", stream="json"),
-        _f("markdown", "markdown:render", decisions=True),
+        _f("markdown", "markdown:render"),
         _f("github", "github:render", stream="commands"),
         _f("sarif", "sarif:render", stream="json", catalogue=True),
     ),

@@ -21,7 +21,7 @@ from adrguard.core.findings import Finding
 from adrguard.core.graph.graph import Edge, Graph
 from adrguard.core.model import Decision
 from adrguard.core.textsafe import json_safe, neutralise
-from adrguard.reporters.formats import names, renderer
+from adrguard.reporters.formats import renderer
 
 # --- the part of the graph to draw ----------------------------------------------------------
 
@@ -259,7 +259,6 @@ def too_large(text: str, edges: int) -> str | None:
 # --- JSON, DOT and the relationship table ---------------------------------------------------
 
 SCHEMA_VERSION = 1
-FORMATS = tuple(n for n in names("graph") if n != "html")  # drawn from a view alone
 
 
 def to_data(v: View) -> dict[str, Any]:

@@ -11,10 +11,9 @@ from urllib.parse import quote
 from adrguard.core.impact.analysis import Affected, Impact, MappingIssue, to_json
 from adrguard.core.model import Decision
 from adrguard.core.wording import plural, revision, revision_at, short_commit
-from adrguard.reporters.formats import names, renderer
+from adrguard.reporters.formats import renderer
 from adrguard.reporters.json import dumps
 
-FORMATS = names("impact")  # the registry's (adrguard.reporters.formats)
 _FILES_SHOWN = 10
 
 

@@ -14,7 +14,6 @@ from adrguard.core.textsafe import json_safe
 from adrguard.reporters.context import ReportContext, clean, finding_fingerprint, position
 
 SCHEMA_VERSION = 1
-SCHEMA_NAME = "report.schema.json"
 
 
 def finding_data(f: Finding) -> dict[str, Any]:

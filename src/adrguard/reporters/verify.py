@@ -25,7 +25,7 @@ from adrguard.core.fitness.result import (
     to_json,
 )
 from adrguard.reporters.context import clean
-from adrguard.reporters.formats import names, renderer
+from adrguard.reporters.formats import renderer
 from adrguard.reporters.json import dumps
 from adrguard.reporters.markdown import escape
 from adrguard.reporters.sarif import (
@@ -35,8 +35,6 @@ from adrguard.reporters.sarif import (
     sarif_log,
 )
 
-FORMATS = names("verify")  # the registry's (adrguard.reporters.formats)
-AUDIT_FORMATS = names("verify-audit")
 LABELS = {PASS: "pass", VIOLATION: "VIOLATION", UNKNOWN: "unknown", NOT_APPLICABLE: "n/a"}
 ICONS = {PASS: "✅", VIOLATION: "❌", UNKNOWN: "❔", NOT_APPLICABLE: "➖"}
 ITEMS_TEXT = 20  # evidence lines shown per result in text

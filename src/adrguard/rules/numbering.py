@@ -31,12 +31,6 @@ def record_name(path: str, root: str, names: formats.Names | None = None) -> str
     return formats.path_parts(path)[0]
 
 
-def file_number(path: str, root: str) -> int | None:
-    """The sequence number in the record's name (``0012-x.md`` → 12, ``adr-05.md`` → 5); None
-    for names without one and for dated names (``2023-03-02-x``, ``20230302-x``)."""
-    return formats.number_from_name(formats.record_name(path, root))
-
-
 # "# n. Title", "# NNNN - Title", "# ADR-XXX: Title": the template's number was never filled in.
 _PLACEHOLDER_NUMBER = lazy(
     r"^\s*(?:(?:adr|rfc|dr)[-_ ]?)?((?:n|nn+|x|xx+|#+)\s*[.:)\-–—])\s", re.IGNORECASE
@@ -452,7 +446,7 @@ class IdMismatch(BaseRule):
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         names = formats.names_of(ctx.corpus)
         for d in (d for d in ctx.corpus.decisions if d.is_readable):
-            number = names.name_id(d.path, d.root).number  # file_number, once per run
+            number = names.name_id(d.path, d.root).number  # once per run
             if number is None:
                 continue
             placeholder = (_PLACEHOLDER_NUMBER.match(d.title_raw or "")  # only asked then

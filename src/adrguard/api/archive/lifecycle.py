@@ -32,7 +32,6 @@ from adrguard.adapters.write import write_atomic
 from adrguard.core.errors import UserError
 from adrguard.pathguard import is_inside, output_problem
 
-STATES = ("planned", "applied", "restored", "failed")
 _ID = re.compile(r"^[0-9a-f]{64}$")
 
 
@@ -62,7 +61,7 @@ class PlanState:
     """One plan and what became of it."""
 
     plan_id: str
-    state: str  # one of STATES
+    state: str  # planned | applied | restored | failed
     records: tuple[str, ...]  # the records it moves (paths before the move); () if unknown
     moves: int
     rewrites: int
@@ -153,7 +152,7 @@ def find(root: Path, key: str) -> Path:
     return hits[0]
 
 
-__all__: Sequence[str] = ("STATES", "PlanState", "find", "folder", "keep", "states")
+__all__: Sequence[str] = ("PlanState", "find", "folder", "keep", "states")
 
 
 def check_plan_target(root: Path, target: Path) -> None:

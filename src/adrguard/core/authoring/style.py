@@ -14,13 +14,11 @@ import string
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
-from adrguard.core.adrformat import DEFAULT_WRITTEN, WRITTEN
+from adrguard.core.adrformat import DEFAULT_WRITTEN
 from adrguard.core.authoring import wording
 from adrguard.core.authoring.names import NameStyle
 from adrguard.core.authoring.tables import Table
 from adrguard.core.conventions.sections import fold
-
-FORMATS = WRITTEN  # the registry's formats that `new` writes (adrguard.core.adrformat)
 
 
 @dataclass(frozen=True, slots=True)

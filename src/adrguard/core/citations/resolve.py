@@ -207,12 +207,6 @@ def _standing(g: graph_mod.Graph, d: Decision) -> Standing:
     return Standing("other")
 
 
-def successor_on_line(corpus: Corpus, cited: Cited) -> bool:
-    """The line of ``cited`` also cites a record that supersedes the one it names, directly
-    or through others (``ADR-0004, replaced by ADR-0009``)."""
-    return line_successors(corpus).holds(cited)
-
-
 def line_successors(corpus: Corpus) -> LineSuccessors:
     """The run's :class:`LineSuccessors`, built once (a rule asking for every citation takes
     it once and asks it)."""
@@ -220,7 +214,9 @@ def line_successors(corpus: Corpus) -> LineSuccessors:
 
 
 class LineSuccessors:
-    """Answers :func:`successor_on_line` for every citation of a run in linear time.
+    """Whether the line of a citation also cites a record that supersedes the one it names,
+    directly or through others (``ADR-0004, replaced by ADR-0009``): :meth:`holds`, for every
+    citation of a run in linear time.
 
     Only the records cited on a line beside another record matter (the *shared* ones): each
     gets a bit, and every record of the supersession graph the set of shared records that

@@ -15,7 +15,7 @@ digits turned into one ``-`` (``Data Platform`` and ``data-platform`` are one do
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -113,16 +113,6 @@ def domain(corpus: Corpus, wanted: str, archive_dirs: Sequence[str]) -> Scope:
         )
         raise UserError(f"--domain {wanted!r} matches no unarchived record; {where}")
     return Scope("domain", key, tuple(_by_path(chosen)))
-
-
-def domain_counts(corpus: Corpus, archive_dirs: Sequence[str]) -> Mapping[str, int]:
-    """Every domain of the unarchived records, with how many records have it."""
-    out: dict[str, int] = {}
-    for d in corpus.decisions:
-        if not d.archived:
-            for s in domains_of(d, archive_dirs):
-                out[s] = out.get(s, 0) + 1
-    return dict(sorted(out.items()))
 
 
 def _by_path(decisions: Iterable[Decision]) -> list[Decision]:

@@ -76,11 +76,6 @@ class Reading(msgspec.Struct, frozen=True):
     readings: tuple[dt.date, ...] = ()  # the possible values of an ambiguous or impossible date
     day_first: bool | None = None  # numeric d/m/y (True) or m/d/y (False), when it shows
 
-    @property
-    def iso(self) -> str | None:
-        return self.value.isoformat() if self.value else None
-
-
 def _date(y: int, m: int, d: int) -> dt.date | None:
     try:
         return dt.date(y, m, d)

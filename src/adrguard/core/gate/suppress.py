@@ -45,10 +45,6 @@ class Suppression(msgspec.Struct, frozen=True):
     line: int  # line of the comment in the file
     target_line: int | None = None  # NEXT_LINE: the line it covers (None: nothing follows)
 
-    def covers_line(self, line: int) -> bool:
-        return self.kind == FILE or (self.target_line is not None and line == self.target_line)
-
-
 def normalise_selector(selector: str) -> str:
     """Codes and prefixes upper-case (``adr104`` → ``ADR104``), names lower-case."""
     s = selector.strip()

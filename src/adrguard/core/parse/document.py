@@ -40,8 +40,6 @@ class Block(msgspec.Struct, gc=False):
     start: int  # byte range in the body
     end: int
     section: int  # index into Document.headings, -1 before any heading
-    in_quote: bool
-    in_list: bool
     spans: list[Span]
     checked: bool | None = None  # task-list item: [x] True, [ ] False; None otherwise
 
@@ -91,7 +89,6 @@ class Document(msgspec.Struct):
     headings: list[Heading] = msgspec.field(default_factory=list)
     links: list[Link] = msgspec.field(default_factory=list)
     comments: list[Comment] = msgspec.field(default_factory=list)
-    last_line: int = 1
 
 
 def github_slug(text: str, seen: dict[str, int] | None = None) -> str:

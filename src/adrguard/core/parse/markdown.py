@@ -65,13 +65,11 @@ class _Builder:
         "data",
         "doc",
         "heading_level",
-        "html_block",
         "lines",
         "link_stack",
         "lists",
         "parts",
         "plain_len",
-        "quote",
         "scanned_to",
         "section",
         "slugs",
@@ -89,10 +87,8 @@ class _Builder:
         self.block_start = -1
         self.block_end = -1
         self.section = -1
-        self.quote = 0
         self.lists = 0
         self.code = 0
-        self.html_block = -1
         self.heading_level = 0
         self.link_stack: list[tuple[dict[str, Any], int, int, int, bool]] = []
         self.plain_len = 0
@@ -124,8 +120,6 @@ class _Builder:
                     start,
                     end,
                     self.section,
-                    self.quote > 0,
-                    self.lists > 0,
                     self.spans,
                     self.checked,
                 )
@@ -169,12 +163,8 @@ class _Builder:
                 self.block_end = rng["end"]
             elif name == "CodeBlock":
                 self.code += 1
-            elif name == "HtmlBlock":
-                self.html_block = rng["start"]
             elif name == "List":
                 self.lists += 1
-            elif name == "BlockQuote":
-                self.quote += 1
 
     def end(self, name: str, rng: dict[str, int]) -> None:
         """An end tag (:func:`walk` closes paragraphs and list items itself, the same way)."""
@@ -186,14 +176,11 @@ class _Builder:
             self.flush()
         elif name == "CodeBlock":
             self.code -= 1
-        elif name == "HtmlBlock":
-            self.html_block = -1
         elif name == "List":
             self.flush()
             self.lists -= 1
         elif name == "BlockQuote":
             self.flush()
-            self.quote -= 1
 
     def end_heading(self) -> None:
         text = "".join(self.parts).strip()
@@ -358,5 +345,4 @@ def walk(text: str, line_offset: int = 0) -> Document:
             b.open_block("item", rng["start"])
             b.checked = bool(value)
     b.flush()
-    b.doc.last_line = b.lines.line(max(len(b.data) - 1, 0))
     return b.doc

@@ -230,13 +230,8 @@ _ROOTS = ("super", "stitu", "plant", "overr", "mpla", "z", "j")
 _ROOTED = tuple((next((r for r in _ROOTS if r in w), ""), w) for w in _ASCII_WORDS)
 
 
-def may_declare(text: str) -> bool:
-    """Cheap test: could this text hold relation wording at all?"""
-    return _holds_keyword(text.lower())
-
-
 def _holds_keyword(lower: str) -> bool:
-    """:func:`may_declare` of a text, given the text lowered."""
+    """Cheap test: could a text, given lowered, hold relation wording at all?"""
     if lower.isascii():
         for w in _ASCII_WORDS:  # noqa: SIM110 - a loop: any() over a generator costs more
             if w in lower:
@@ -246,8 +241,9 @@ def _holds_keyword(lower: str) -> bool:
 
 
 def declares(text: str, known: Iterable[str]) -> bool:
-    """:func:`may_declare` of ``text``, trying first ``known``: keywords (matches of
-    :data:`_MAY_DECLARE`) other text taken from it holds, so likely this text too. Any of them
+    """Cheap test: could ``text`` hold relation wording at all? ``known`` are tried first:
+    keywords (matches of :data:`_MAY_DECLARE`) other text taken from it holds, so likely this
+    text too. Any of them
     in the text lowered is a match of the alternation, and of the ASCII words when it is ASCII
     (a keyword that is not ASCII is in no ASCII text); otherwise the text is searched in full."""
     lower = text.lower()
@@ -523,8 +519,8 @@ def collect(
 ) -> tuple[Relationship, ...]:
     """Every relationship a record declares, deduplicated by (kind, target), in file order.
     With ``body`` (the markdown the blocks come from), the blocks count only when
-    :func:`may_declare` of the body is true: a body without relation keywords declares
-    nothing in its lines or tables."""
+    :func:`declares` says the body may hold relation wording: a body without relation
+    keywords declares nothing in its lines or tables."""
     out: list[Relationship] = []
     seen: set[tuple[str, str]] = set()
 
