@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -223,3 +224,46 @@ def test_check_base_runs_the_change_rules(
         ("ADR506", "docs/adr/0004-search.md"),
     }
     assert code == 1
+
+
+def _head_resolutions(monkeypatch: pytest.MonkeyPatch, head: str) -> list[tuple[str, ...]]:
+    """The ``git rev-parse`` calls of ``head`` through the git adapter, as they happen."""
+    from adrguard.adapters.git import history
+
+    calls: list[tuple[str, ...]] = []
+    real = history.run
+
+    def counting(repo_root: Path, *args: str, **kwargs: Any) -> bytes:
+        if args[:1] == ("rev-parse",) and f"{head}^{{commit}}" in args:
+            calls.append(args)
+        return real(repo_root, *args, **kwargs)
+
+    monkeypatch.setattr(history, "run", counting)
+    return calls
+
+
+@pytest.mark.parametrize("checked_out", ["main", "feature"])
+def test_the_head_of_a_change_is_resolved_once(
+    repo: tuple[GitRepo, str], capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch, checked_out: str,
+) -> None:
+    """``check --base --head``, ``impact --head`` and the agent's impact answer resolve the
+    head ref once and hand its commit down (the head corpus, the change, the citation scan),
+    whether the head is the commit checked out (the work tree is read) or another one."""
+    from adrguard.api.agent.impact import analyze_impact
+    from adrguard.api.agent.workspace import Workspace
+
+    r, base = repo
+    r.git("checkout", "-q", checked_out)
+    calls = _head_resolutions(monkeypatch, "feature")
+    argv = ("--repo", str(r.path), "--base", base, "--head", "feature", "--no-cache")
+    assert run(capsys, "check", *argv)[0] == 0
+    assert len(calls) == 1
+    code, out, _ = run(capsys, "impact", *argv)
+    assert code == 0 and "ADR-0001 Money as integers [accepted]" in out
+    assert len(calls) == 2
+    answer = analyze_impact(Workspace.open(r.path, cache=False), base, ".adrguard-impact.json",
+                            "feature")
+    assert answer["repository"]["headCommit"] == r.git("rev-parse", "feature")
+    assert [a["identifier"] for a in answer["affectedDecisions"]] == ["ADR-0001"]
+    assert len(calls) == 3

@@ -90,11 +90,12 @@ def _claimed(config: Config, where: Where, source: str, label: str,
 
 
 def from_refs(repo_root: Path, config: Config, corpus: Corpus, refs: Sequence[str],
-              head: str | None = None) -> Claims:
+              head: str | None = None, head_commit: str | None = None) -> Claims:
     """What each ref that ``refs`` name (refs or globs) adds since its merge base with
-    ``head`` (default HEAD; the work tree is this side), and this side's new records."""
+    ``head`` (default HEAD; the work tree is this side), and this side's new records.
+    ``head_commit``: the commit ``head`` names, when the change resolved it already."""
     listed = git.list_refs(repo_root, list(refs))
-    here = git.resolve_commit(repo_root, head or "HEAD", "head")
+    here = head_commit or git.resolve_commit(repo_root, head or "HEAD", "head")
     existing: dict[str, set[str]] = {}
     pending: list[tuple[str, str, dict[str, bytes | None], dict[str, str], frozenset[str]]] = []
     notes = list(listed.skipped)

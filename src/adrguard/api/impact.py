@@ -14,7 +14,7 @@ from typing import NamedTuple
 from adrguard.adapters import git
 from adrguard.api.pipeline.citation_scan import scan_changed
 from adrguard.api.pipeline.corpus import resolve_root
-from adrguard.api.pipeline.sources import build_changes, head_corpus, other_head
+from adrguard.api.pipeline.sources import build_changes, head_corpus, resolve_head
 from adrguard.config import Config, load_config
 from adrguard.core.errors import UserError
 from adrguard.core.impact.analysis import Impact, analyse, configured_statuses
@@ -36,10 +36,10 @@ def impact(
     root = resolve_root(repo_root)
     cfg = config if config is not None else load_config(root, config_path)
     git.require_repo(root)
-    corpus = head_corpus(root, cfg, head)
-    changes = build_changes(root, cfg, base, head, corpus=corpus, deepen=deepen)
-    other = other_head(root, head)
-    corpus = scan_changed(root, cfg, corpus, changes, other)  # a file citing a decision
+    resolved = resolve_head(root, head)  # once: the corpus, the change and the scan share it
+    corpus = head_corpus(root, cfg, resolved)
+    changes = build_changes(root, cfg, base, resolved, corpus=corpus, deepen=deepen)
+    corpus = scan_changed(root, cfg, corpus, changes, resolved.other)  # a file citing a decision
     manifest = manifest_of(corpus, cfg.options)
     wanted = configured_statuses(cfg.options) if statuses is None else statuses
     return analyse(corpus, changes, manifest, wanted)

@@ -163,11 +163,15 @@ class Span(msgspec.Struct, frozen=True):
     notes: list[str]
 
 
-def span(repo_root: Path, base: str, head_ref: str, *, deepen: bool = False) -> Span:
+def span(
+    repo_root: Path, base: str, head_ref: str, *, deepen: bool = False,
+    head_commit: str | None = None,
+) -> Span:
     """The change from the merge base of ``base`` and ``head_ref`` to head (``base...head``):
     resolved, its merge base found (fetching more history of a shallow clone with ``deepen``)
-    and diffed."""
-    head_sha = resolve_commit(repo_root, head_ref, "head")
+    and diffed. ``head_commit``: the commit ``head_ref`` names, when the caller resolved it
+    already (it is resolved again only after ``deepen`` fetched)."""
+    head_sha = head_commit or resolve_commit(repo_root, head_ref, "head")
     try:
         base_sha = resolve_commit(repo_root, base, "base")
     except UserError:

@@ -66,7 +66,7 @@ def analyze_impact(
 ) -> dict[str, Any]:
     """What changed since the merge base, the decisions it touches (with the mapping behind
     each), the mappings that name no usable decision, coverage and what could not be known."""
-    from adrguard.api.pipeline.sources import build_changes, head_corpus
+    from adrguard.api.pipeline.sources import build_changes, head_corpus, resolve_head
 
     base = _revision(base_reference, "baseReference")
     head = _revision(head_reference, "headReference") if head_reference is not None else None
@@ -81,8 +81,9 @@ def analyze_impact(
         raise ConfigurationError(str(exc)) from None
     with ws.locked():
         git.require_repo(ws.root)
-        corpus = head_corpus(ws.root, config, head, ws.cancel)
-        changes = build_changes(ws.root, config, base, head, corpus=corpus)
+        resolved = resolve_head(ws.root, head)  # once: the corpus and the change share it
+        corpus = head_corpus(ws.root, config, resolved, ws.cancel)
+        changes = build_changes(ws.root, config, base, resolved, corpus=corpus)
     impact = analyse(corpus, changes, manifest, statuses)
     plain = to_json(impact)
     issues = plain["mappingIssues"]

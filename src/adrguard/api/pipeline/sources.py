@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import msgspec
 from msgspec.structs import replace
@@ -104,7 +104,9 @@ class Others(msgspec.Struct, frozen=True):
 
         parts = []
         if self.refs:
-            parts.append(claims.from_refs(self.root, self.config, corpus, self.refs, self.head))
+            here = (changes.head_commit or None) if changes is not None else None
+            parts.append(claims.from_refs(self.root, self.config, corpus, self.refs, self.head,
+                                          here))
         if self.claims_file is not None and changes is not None:
             before = changes.base_corpus or Corpus(())
             parts.append(claims.from_file(self.root, self.config, corpus, self.claims_file,
@@ -266,14 +268,14 @@ def since_base(
     """The changes since the merge base of ``base`` and ``head`` (the work tree, as git will
     commit it, when ``head`` is None or names the commit checked out)."""
     found: Discovery | None = None
-    other = other_head(root, head)
-    if other is None:  # the work tree, as git will commit it
+    resolved = resolve_head(root, head)
+    if resolved.other is None:  # the work tree, as git will commit it
         source = WorkTree(root, extra_roots=wanted.folders)
         found, corpus = read_source(source, cfg, citations=CHECK, cancel=cancel)
     else:
-        corpus = corpus_at(root, cfg, other)
-    changes = _cited_before(build_changes(root, cfg, base, head, corpus=corpus, deepen=deepen),
-                            corpus)
+        corpus = corpus_at(root, cfg, resolved.other)
+    changes = _cited_before(
+        build_changes(root, cfg, base, resolved, corpus=corpus, deepen=deepen), corpus)
     corpus = _with_previous(corpus, changes.base_corpus)
     scope = Scope(
         label=f"the changes since {revision(changes.base)}",
@@ -331,16 +333,18 @@ def build_changes(
     repo_root: Path,
     config: Config,
     base: str,
-    head: str | None = None,
+    head: str | Head | None = None,
     *,
     corpus: Corpus | None = None,
     deepen: bool = False,
 ) -> ChangeSet:
-    """What changed from the merge base of ``base`` and ``head`` (default ``HEAD``) to head
-    (:func:`adrguard.adapters.git.span`), with the corpus at the merge base, parsed with the
-    same config as discovery. ``deepen`` fetches more history in shallow clones."""
-    head_ref = head or "HEAD"
-    spanned = git.span(repo_root, base, head_ref, deepen=deepen)
+    """What changed from the merge base of ``base`` and ``head`` (default ``HEAD``; a
+    :class:`Head` when it is resolved already) to head (:func:`adrguard.adapters.git.span`),
+    with the corpus at the merge base, parsed with the same config as discovery. ``deepen``
+    fetches more history in shallow clones."""
+    resolved = head if isinstance(head, Head) else Head(head or "HEAD")
+    head_ref = resolved.ref
+    spanned = git.span(repo_root, base, head_ref, deepen=deepen, head_commit=resolved.commit)
     roots = corpus.roots if corpus is not None else ()
     return ChangeSet(
         base=base,
@@ -354,24 +358,34 @@ def build_changes(
     )
 
 
-def other_head(repo_root: Path, head: str | None) -> str | None:
-    """The commit ``head`` names when it is not the one checked out (None: the work tree is
-    the head of the change)."""
+class Head(NamedTuple):
+    """The head of a change, resolved once (:func:`resolve_head`) and handed down: the ref as
+    given (``HEAD`` when none was), the commit it names (None when none was given: the change's
+    span resolves ``HEAD``), and that commit when it is not the one checked out (None: the
+    work tree is the head of the change)."""
+
+    ref: str
+    commit: str | None = None
+    other: str | None = None
+
+
+def resolve_head(repo_root: Path, head: str | None) -> Head:
+    """``head`` resolved: one ``git rev-parse`` of it, one of ``HEAD`` to compare."""
     if head is None:
-        return None
+        return Head("HEAD")
     wanted = git.resolve_commit(repo_root, head, "head")
-    return None if wanted == git.resolve_commit(repo_root, "HEAD", "head") else wanted
+    checked_out = git.resolve_commit(repo_root, "HEAD", "head")
+    return Head(head, wanted, None if wanted == checked_out else wanted)
 
 
 def head_corpus(
-    repo_root: Path, config: Config, head: str | None, cancel: Token | None = None
+    repo_root: Path, config: Config, head: Head, cancel: Token | None = None
 ) -> Corpus:
     """The corpus ``head`` describes: the work tree for no head (or a head naming the commit
     checked out), else the files of that commit. ``cancel``: checked while the work tree's
     records are parsed."""
-    other = other_head(repo_root, head)
-    if other is not None:
-        return corpus_at(repo_root, config, other)
+    if head.other is not None:
+        return corpus_at(repo_root, config, head.other)
     return load_with(repo_root, config, untracked=False, cancel=cancel)  # what git will commit
 
 
