@@ -364,7 +364,7 @@ def _old_fold(raw: str) -> str:
     text = status._MD_LINK.sub(r"\1", raw)
     text = status._MD_REF.sub(r"\1", text)
     text = status._DECORATION.sub(" ", text)
-    text = status._SPACES.sub(" ", text).strip()
+    text = re.sub(r"\s+", " ", text).strip()
     text = status._strip_symbols(text)
     text = status._LABEL.sub("", text)
     return status._strip_symbols(text).casefold()

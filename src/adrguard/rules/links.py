@@ -390,8 +390,9 @@ def _by_id_form(
         return None
     parts = t.repo_path.split("/")
     for i in range(len(parts) - 1, -1, -1):
-        part = parts[i]  # a letter first, a hyphen after: else the pattern is not compiled
-        m = _ID_SEGMENT.match(part) if part[:1].isalpha() and "-" in part else None
+        part = parts[i]  # a letter first, a hyphen and a digit after: else it is not compiled
+        m = (_ID_SEGMENT.match(part)
+             if part[:1].isalpha() and "-" in part and any(c.isdecimal() for c in part) else None)
         if m is None:
             continue
         hits = [r for r in resolver.by_number_in(d, int(m.group(2))) if r.root == d.root]
