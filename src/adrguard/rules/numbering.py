@@ -49,11 +49,10 @@ _PLACEHOLDER_MARKS = frozenset(".:)-–—")
 
 def placeholder_number(title: str) -> re.Match[str] | None:
     """``_PLACEHOLDER_NUMBER.match(title)``, compiled only for a title that starts as a match
-    must and holds one of its marks (``# 1. Use X`` starts with a digit: most titles skip it)."""
+    must and holds one of its marks (``1. Use X`` starts with a digit: most titles skip it)."""
     if title.lstrip()[:1] not in _PLACEHOLDER_FIRST or _PLACEHOLDER_MARKS.isdisjoint(title):
         return None
     return _PLACEHOLDER_NUMBER.match(title)
-
 
 
 _GENERIC_PREFIXES = frozenset({"", "adr", "decision", "record"})  # one id family: ADR-0007
