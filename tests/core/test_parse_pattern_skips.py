@@ -5,6 +5,12 @@ A label line's label is read by a greedy repeat instead of a lazy one; inline ma
 closing marks and an anchor's dropped characters are looked for only when a character they need
 is there; a body is searched for relation keywords only when its blocks hold one or a table, and
 first for the keywords its blocks hold. The old patterns and the old flow are the oracles.
+
+Plain-string guards stand before seven more patterns (a name's date, a resolver's number, a
+status's list marks, a heading's combiners, a moved status, a placeholder number, a link's id
+segment): whenever a guard says a pattern cannot match, the pattern indeed does not. The
+character facts the guards rely on (``\\s`` is ``str.isspace``, ``\\d`` is ``str.isdecimal``,
+which characters match a letter when case is ignored) are checked over every code point.
 """
 
 from __future__ import annotations
@@ -14,8 +20,20 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from adrguard.core.parse import document, fields, formats, front_matter, keyed, relations, status
+from adrguard.core.conventions import kinds, sections
+from adrguard.core.graph import resolve
+from adrguard.core.parse import (
+    document,
+    fields,
+    formats,
+    front_matter,
+    ids,
+    keyed,
+    relations,
+    status,
+)
 from adrguard.core.parse.markdown import walk
+from adrguard.rules import links, numbering
 
 OLD_LABEL_LINE = re.compile(r"^\s*([^\W\d][\w \-()（）/]{0,40}?)\s*[:：]\s*(\S.*)$")
 OLD_MD_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
@@ -364,7 +382,7 @@ def _old_fold(raw: str) -> str:
     text = status._MD_LINK.sub(r"\1", raw)
     text = status._MD_REF.sub(r"\1", text)
     text = status._DECORATION.sub(" ", text)
-    text = status._SPACES.sub(" ", text).strip()
+    text = re.sub(r"\s+", " ", text).strip()
     text = status._strip_symbols(text)
     text = status._LABEL.sub("", text)
     return status._strip_symbols(text).casefold()
@@ -429,3 +447,252 @@ def test_heading_words_on_written_headings() -> None:
             _old_words(text)
         ), text
     assert status.is_status_heading("2. Statut", frozenset({"statut"}))
+
+
+
+# Every code point (no surrogates): the guards' character facts hold for all of them.
+EVERY_CHARACTER = "".join(chr(i) for i in range(0x110000) if not 0xD800 <= i < 0xE000)
+
+
+def test_the_patterns_spaces_and_digits_are_the_strings() -> None:
+    assert set(re.findall(r"\s", EVERY_CHARACTER)) == {c for c in EVERY_CHARACTER if c.isspace()}
+    assert set(re.findall(r"\d", EVERY_CHARACTER)) == {
+        c for c in EVERY_CHARACTER if c.isdecimal()
+    }
+    assert "\x1c".isspace() and re.fullmatch(r"\s", "\x1c")  # a file separator is both
+
+
+def test_letters_that_match_when_case_is_ignored_lower_to_themselves() -> None:
+    for letters in ["moved", "relocated", "adrnx"]:
+        for c in set(re.findall(f"[{letters}]", EVERY_CHARACTER, re.I)):
+            assert len(c.lower()) == 1 and c.lower() in letters, (letters, c)
+    for c in set(re.findall("[a-z]", EVERY_CHARACTER, re.I)):  # K (Kelvin), ſ, ı, İ among them
+        assert c.isalpha(), c
+    assert re.fullmatch("[a-z]", "\u212a", re.I)  # so a letter test, not an ASCII one
+
+
+# A name's date (ids._DATED, ids._YEAR_MONTH) --------------------------------------------------
+
+NAME_PIECES = ["19", "20", "21", "2100", "1999", "2023", "05", "13", "0", "1", "9", "٣", "-", "_",
+               ".", " ", "x", "adr", "use-x", "2023-05-01", "20230501", "0012", "\n", "𝟚"]
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.lists(st.sampled_from(NAME_PIECES), max_size=8).map("".join))
+def test_a_name_the_date_guard_rules_out_is_no_date(name: str) -> None:
+    if not ids._may_be_dated(name):
+        assert ids._DATED.match(name) is None
+        assert ids._YEAR_MONTH.match(name) is None
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="0123456789٣-_. x", max_size=12))
+def test_a_digit_name_the_date_guard_rules_out_is_no_date(name: str) -> None:
+    if not ids._may_be_dated(name):
+        assert ids._DATED.match(name) is None and ids._YEAR_MONTH.match(name) is None
+
+
+def test_the_date_guard_on_written_names() -> None:
+    for name in ["2023-03-02-x", "20230302-x", "202012-receive-split", "2013-10-gen",
+                 "2021-06-05_001-x", "٢٠٢٣٠٣٠٢-x", "3023-03-02-x", "19"]:
+        assert ids._may_be_dated(name), name
+    assert ids.parse_name("2021-06-05_001-x").number == 1
+    assert ids.parse_name("2023-03-02-x").number is None
+    assert ids.parse_name("٢٠٢٣٠٣٠٢-x").number is None  # eight decimal digits of any script
+    for name in ["0012-use-x", "adr-0042", "use-x", "", "1234-5-67"]:
+        assert not ids._may_be_dated(name), name
+        assert ids._DATED.match(name) is None and ids._YEAR_MONTH.match(name) is None
+    assert ids.parse_name("0012-use-x").number == 12
+
+
+# A resolver's number (resolve._NUMBER) ---------------------------------------------------------
+
+NUMBER_PIECES = ["adr", "ADR", "Adr", "#", "0", "00", "7", "42", "٣", "𝟚", "1234567", "-", "_",
+                 " ", "\n", "\r", "x", ".md", "0003-x.md", "/"]
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.lists(st.sampled_from(NUMBER_PIECES), max_size=6).map("".join))
+def test_a_target_the_digit_guard_rules_out_is_no_number(target: str) -> None:
+    if not resolve._ends_in_digit(target):
+        assert resolve._NUMBER.match(target) is None
+
+
+def test_the_digit_guard_on_written_targets() -> None:
+    for target in ["#5", "ADR-0007", "adr 12", "0042", "٣", "7\n"]:
+        assert resolve._ends_in_digit(target), target
+        assert resolve._NUMBER.match(target), target
+    for target in ["0003-x.md", "#section", "adr-7.md", "", "7\n\n", "\n"]:
+        assert not resolve._ends_in_digit(target), target
+        assert resolve._NUMBER.match(target) is None, target
+
+
+# A status's list marks (status._MAY_LIST, searched in the first _HELP_LIMIT characters) --------
+
+LIST_PIECES = ["|", "/", ",", "、", "，", ";", "或", "または", "また", "は", "또는", "또", "는", " or ",
+               " oder ", " ou ", " o ", " of ", " или ", "or", "и", "o", " ", "\t", "\n",
+               "\u2003", "\u00a0", "\x1c", "accepted", "proposed", "rejected", "a" * 150, "O"]
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(st.sampled_from(LIST_PIECES), max_size=10).map("".join))
+def test_a_status_the_list_guard_rules_out_lists_nothing(folded: str) -> None:
+    if not status._may_list(folded):
+        assert status._MAY_LIST.search(folded, 0, status._HELP_LIMIT) is None
+
+
+def test_the_list_guard_on_written_statuses() -> None:
+    for folded in ["proposed | accepted", "accepted or rejected", "accepted\tor\u2003rejected",
+                   "提案または承認", "제안 또는 승인", "принято или отклонено", "a / b / c",
+                   "akzeptiert oder abgelehnt", "aceito ou rejeitado"]:
+        assert status._may_list(folded), folded
+        assert status._MAY_LIST.search(folded, 0, status._HELP_LIMIT), folded
+    for folded in ["accepted", "in-progress", "superseded by adr-3", "",
+                   "a" * status._HELP_LIMIT + " | b"]:  # the mark past the limit is not read
+        assert not status._may_list(folded), folded
+        assert status._MAY_LIST.search(folded, 0, status._HELP_LIMIT) is None, folded
+    assert status._may_list("in progress")  # a space and an o: asked, and the pattern says no
+    assert status._MAY_LIST.search("in progress", 0, status._HELP_LIMIT) is None
+    assert status.is_template_text("accepted or rejected", {"accepted": "accepted",
+                                                            "rejected": "rejected"})
+
+
+# A status quoted for a message: spaces folded by str.split instead of \s+ ----------------------
+
+SPACE_PIECES = ["a", "é", " ", "  ", "\t", "\n", "\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e",
+                "\x1f", "\x85", "\u00a0", "\u1680", "\u2003", "\u2028", "\u3000", "\u200b", "\ufeff"]
+
+
+@settings(max_examples=800, deadline=None)
+@given(st.lists(st.sampled_from(SPACE_PIECES), max_size=12).map("".join))
+def test_quote_folds_spaces_as_the_pattern_did(raw: str) -> None:
+    assert " ".join(raw.split()) == re.sub(r"\s+", " ", raw).strip()
+    old = re.sub(r"\s+", " ", raw).strip()
+    assert status.quote(raw) == repr(old if len(old) <= 80 else old[:79].rstrip() + "…")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=40))
+def test_quote_on_any_text(raw: str) -> None:
+    assert " ".join(raw.split()) == re.sub(r"\s+", " ", raw).strip()
+
+
+def test_quote_on_written_statuses() -> None:
+    assert status.quote("  in \x1c progress\u2003 ") == "'in progress'"
+    assert status.quote("a\u200bb") == "'a\\u200bb'"  # a zero-width space is no space
+    assert status.quote("x " * 60) == repr(("x " * 40)[:79].rstrip() + "…")
+
+
+# A heading's combiners (sections._COMBINERS, which the heading is split by) --------------------
+
+COMBINER_PIECES = ["/", ",", ";", "&", "+", "|", "、", "and", "or", "und", "oder", "et", "ou",
+                   "y", "o", "e", "en", "и", "или", " ", "\t", "\u2003", "\x1c", "context",
+                   "decision", "x"]
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(st.sampled_from(COMBINER_PIECES), max_size=8).map("".join))
+def test_a_heading_the_combiner_guard_rules_out_is_not_split(light: str) -> None:
+    if not sections._may_combine(light):
+        assert sections._COMBINERS.search(light) is None
+        assert sections._COMBINERS.split(light) == [light]
+
+
+def test_the_combiner_guard_on_written_headings() -> None:
+    for light in ["background & context", "pros and cons", "context/problem", "a, b",
+                  "背景、文脈", "kontext und problem", "contexte et problème", "a+b"]:
+        assert sections._may_combine(light), light
+        assert sections._COMBINERS.search(light), light
+    for light in ["context", "decision outcome", "", "and", "x and"]:
+        assert not sections._may_combine(light), light
+        assert sections._COMBINERS.split(light) == [light], light
+    assert {"background", "context"} <= sections.heading_keys("Background & Context")
+    assert sections.heading_keys("Decision Outcome") == frozenset({"decision outcome"})
+
+
+# A moved status (kinds._MOVED_STATUS, case ignored) --------------------------------------------
+
+MOVED_PIECES = ["moved", "MOVED", "Moved", "mOvEd", "relocated", "RELOCATED", "ReLoCaTeD", "move",
+                "relocate", "d", "D", "m", " ", "*", "-", "_", "→", "İ", "\u212a", "ſ", "x", "to",
+                "\n", "é", "[", "](x.md)"]
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(st.sampled_from(MOVED_PIECES), max_size=6).map("".join))
+def test_a_status_the_moved_guard_rules_out_is_not_moved(raw: str) -> None:
+    if not kinds._may_say_moved(raw):
+        assert kinds._MOVED_STATUS.match(raw) is None
+
+
+def test_the_moved_guard_on_written_statuses() -> None:
+    for raw in ["Moved to [ADR-3](0003-x.md)", "**RELOCATED**", "→ moved", "Relocated."]:
+        assert kinds._may_say_moved(raw), raw
+        assert kinds._MOVED_STATUS.match(raw), raw
+    for raw in ["Accepted", "Superseded", "Relocation", "move", ""]:
+        assert not kinds._may_say_moved(raw), raw
+        assert kinds._MOVED_STATUS.match(raw) is None, raw
+    for raw in ["Unmoved", "Removed", "movedx"]:  # the words, not at a match's place: asked
+        assert kinds._may_say_moved(raw) and not kinds._MOVED_STATUS.match(raw), raw
+
+
+# A placeholder number in a title (numbering._PLACEHOLDER_NUMBER, case ignored) -----------------
+
+PLACEHOLDER_PIECES = ["adr", "ADR", "rfc", "RFC", "dr", "Dr", "-", "_", " ", "n", "N", "nn", "NNN",
+                      "x", "X", "xxx", "#", "##", ".", ":", ")", "–", "—", "\t", "\u2003", "\x1c",
+                      "1", "0012", "Use", "title", "é", "\n"]
+
+
+def _span(m: re.Match[str] | None) -> tuple[int, int, str] | None:
+    return (m.start(), m.end(), m.group(1)) if m else None
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(st.sampled_from(PLACEHOLDER_PIECES), max_size=8).map("".join))
+def test_placeholder_number_is_the_patterns_match(title: str) -> None:
+    assert _span(numbering.placeholder_number(title)) == _span(
+        numbering._PLACEHOLDER_NUMBER.match(title)
+    )
+
+
+def test_placeholder_number_on_written_titles() -> None:
+    for title in ["n. Title", "NNNN - Title", "ADR-XXX: Title", "  ## ) x", "rfc_xx — y"]:
+        assert numbering.placeholder_number(title), title
+        assert _span(numbering.placeholder_number(title)) == _span(
+            numbering._PLACEHOLDER_NUMBER.match(title)
+        ), title
+    for title in ["1. Use X", "Use X", "Next steps: x", "ADR-0001: Use X", ""]:
+        assert numbering.placeholder_number(title) is None, title
+        assert numbering._PLACEHOLDER_NUMBER.match(title) is None, title
+
+
+# A link's id segment (links._ID_SEGMENT, case ignored) -----------------------------------------
+
+SEGMENT_PIECES = ["adr", "ADR", "eip", "dr", "x" * 11, "-", "0", "00", "7", "721", "٣", "𝟚",
+                  "1234567", ".md", ".MD", "\u212a", "ſ", "ı", "İ", "_", " ", "\n", "é", "1"]
+
+
+SEGMENTS = st.one_of(
+    st.lists(st.sampled_from(SEGMENT_PIECES), max_size=6).map("".join),
+    st.tuples(  # shaped as a match is, each piece sometimes off
+        st.sampled_from(["adr", "EIP", "x", "x" * 11, "\u212ap", "ſr", "ıd", "İd", "é", "1a", ""]),
+        st.sampled_from(["-", "_", "", "--"]),
+        st.sampled_from(["0", "007", "721", "٣", "𝟚", "1234567", "", "x"]),
+        st.sampled_from(["", ".md", ".MD", ".txt", "\n", "-"]),
+    ).map("".join),
+)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(SEGMENTS)
+def test_a_segment_the_id_guard_rules_out_is_no_id(part: str) -> None:
+    if not links._may_be_id_segment(part):
+        assert links._ID_SEGMENT.match(part) is None
+
+
+def test_the_id_guard_on_written_segments() -> None:
+    for part in ["eip-721.md", "eip-721", "ADR-0007", "\u212ap-3", "ſr-٣"]:
+        assert links._may_be_id_segment(part), part
+        assert links._ID_SEGMENT.match(part), part
+    for part in ["docs", "0003-x.md", "eip-x.md", "assets", "", "-721"]:
+        assert not links._may_be_id_segment(part), part
+        assert links._ID_SEGMENT.match(part) is None, part

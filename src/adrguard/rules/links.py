@@ -380,6 +380,13 @@ MIN_ID_FORM = 3  # links naming records by another id form before it is the log'
 _ID_SEGMENT = lazy(r"^([a-z]{2,10})-0*(\d{1,6})(\.md)?$", re.I)
 
 
+def _may_be_id_segment(part: str) -> bool:
+    """What any match of :data:`_ID_SEGMENT` needs: a letter first (every character that
+    ``[a-z]`` matches when case is ignored is one), a hyphen and a digit. Most segments
+    (``docs``, ``0003-x.md``) lack one, and the pattern is not compiled for them."""
+    return part[:1].isalpha() and "-" in part and any(c.isdecimal() for c in part)
+
+
 def _by_id_form(
     resolver: Resolver, d: Decision, t: Target
 ) -> tuple[str, Decision | None] | None:
@@ -390,8 +397,8 @@ def _by_id_form(
         return None
     parts = t.repo_path.split("/")
     for i in range(len(parts) - 1, -1, -1):
-        part = parts[i]  # a letter first, a hyphen after: else the pattern is not compiled
-        m = _ID_SEGMENT.match(part) if part[:1].isalpha() and "-" in part else None
+        part = parts[i]
+        m = _ID_SEGMENT.match(part) if _may_be_id_segment(part) else None
         if m is None:
             continue
         hits = [r for r in resolver.by_number_in(d, int(m.group(2))) if r.root == d.root]

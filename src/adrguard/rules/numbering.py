@@ -35,6 +35,18 @@ def record_name(path: str, root: str, names: formats.Names | None = None) -> str
 _PLACEHOLDER_NUMBER = lazy(
     r"^\s*(?:(?:adr|rfc|dr)[-_ ]?)?((?:n|nn+|x|xx+|#+)\s*[.:)\-–—])\s", re.IGNORECASE
 )
+# Every match of _PLACEHOLDER_NUMBER starts (after spaces) with one of these (no other character
+# matches a, r, d, n or x when case is ignored) and holds one of its marks.
+_PLACEHOLDER_FIRST = frozenset("aArRdDnNxX#")
+_PLACEHOLDER_MARKS = frozenset(".:)-–—")
+
+
+def placeholder_number(title: str) -> re.Match[str] | None:
+    """``_PLACEHOLDER_NUMBER.match(title)``, compiled only for a title that starts as a match
+    must and holds one of its marks (``1. Use X`` starts with a digit: most titles skip it)."""
+    if title.lstrip()[:1] not in _PLACEHOLDER_FIRST or _PLACEHOLDER_MARKS.isdisjoint(title):
+        return None
+    return _PLACEHOLDER_NUMBER.match(title)
 
 
 _GENERIC_PREFIXES = frozenset({"", "adr", "decision", "record"})  # one id family: ADR-0007
@@ -449,7 +461,7 @@ class IdMismatch(BaseRule):
             number = names.name_id(d.path, d.root).number  # once per run
             if number is None:
                 continue
-            placeholder = (_PLACEHOLDER_NUMBER.match(d.title_raw or "")  # only asked then
+            placeholder = (placeholder_number(d.title_raw or "")  # only asked then
                            if d.title_number is None else None)
             if (d.title_number is not None and d.title_number != number
                     and _stated_number(d, names) != number):  # metadata read only then

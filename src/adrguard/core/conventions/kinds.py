@@ -151,8 +151,15 @@ def _is_example(d: Decision) -> bool:
     return bool(named) or ids.parse_name(stem).number == 0
 
 
+def _may_say_moved(status: str) -> bool:
+    """What any match of ``_MOVED_STATUS`` needs: ``moved`` or ``relocated`` in any case (no
+    other character matches their letters when case is ignored)."""
+    lowered = status.lower()
+    return "moved" in lowered or "relocated" in lowered
+
+
 def _is_redirect(d: Decision) -> bool:
-    if d.status_raw and _MOVED_STATUS.match(d.status_raw):
+    if d.status_raw and _may_say_moved(d.status_raw) and _MOVED_STATUS.match(d.status_raw):
         return True
     if _states_status(d) or any(section.level >= 2 for section in d.sections):
         return False  # tested before the words are counted: a record's text can be long

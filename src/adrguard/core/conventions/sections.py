@@ -199,7 +199,8 @@ def heading_keys(heading: str) -> frozenset[str]:
     m = _SEPARATED.search(light) if _may_separate(light) else None
     if m and m.start() > 0:
         keys.add(fold(light[: m.start()]))
-    parts = [fold(p) for p in _COMBINERS.split(light)]
+    # (without a match, the split is ``[light]``: one part, nothing added)
+    parts = [fold(p) for p in _COMBINERS.split(light)] if _may_combine(light) else []
     if len(parts) > 1:
         keys.update(p for p in parts if p)
     keys.update([_singular(k) for k in keys])
@@ -208,6 +209,17 @@ def heading_keys(heading: str) -> frozenset[str]:
 
 
 _SEPARATORS = frozenset(":([,;|/–—-")
+
+
+_COMBINER_CHARS = frozenset("/,;&+|、")
+
+
+def _may_combine(light: str) -> bool:
+    """Whether :data:`_COMBINERS` can match ``light``: one of its marks, or the two spaces
+    around a word. A heading of one or two words (``Context``, ``Decision Outcome``) has
+    neither, and splits into itself."""
+    return (not _COMBINER_CHARS.isdisjoint(light)
+            or sum(1 for c in light if c.isspace()) >= 2)
 
 
 def _may_separate(light: str) -> bool:

@@ -61,6 +61,12 @@ class Target(msgspec.Struct, frozen=True):
     from_url: bool = False  # an absolute URL to this repository's own files
 
 
+def _ends_in_digit(text: str) -> bool:
+    """What any match of ``_NUMBER`` needs: a digit last, or before a last line break (``$``).
+    A path (``0003-x.md``) has none, and the pattern is not compiled for it."""
+    return text[-1:].isdecimal() or (text[-1:] == "\n" and text[-2:-1].isdecimal())
+
+
 def clean(raw: str) -> str:
     """Strip whitespace and the ``<...>`` that CommonMark allows around a destination."""
     text = raw.strip()
@@ -322,7 +328,7 @@ class Resolver:
             if text.strip():
                 return self.resolve_text(source, text)
             return Resolution("unresolved", (), "the target is empty")
-        if _NUMBER.match(target):  # "#5" is an id here, not an anchor
+        if _ends_in_digit(target) and _NUMBER.match(target):  # "#5" is an id, not an anchor
             return self._resolve_token(source, Target("path", target, target), target)
         log_id = self.log_id(source, target)
         if log_id is not None and not self.corpus.by_id.get(target.casefold()):

@@ -72,7 +72,7 @@ def parse_name(name: str) -> NameId:
     after a date ``2021-06-05_001-x`` -> 1; nothing for dated names without one (``2023-03-02-x``,
     ``20230302-x``, a year and month ``202012-x`` or ``2013-10-x``) and names without a
     number."""
-    if _DATED.match(name) or _YEAR_MONTH.match(name):
+    if _may_be_dated(name) and (_DATED.match(name) or _YEAR_MONTH.match(name)):
         dated = _DATED_NUMBER.match(name)
         return NameId(number=int(dated.group("number"))) if dated else NameId()
     m = _NUMBERED.match(name)
@@ -84,6 +84,15 @@ def parse_name(name: str) -> NameId:
         int(m.group("number")),
         int(version) if version is not None else None,
     )
+
+
+def _may_be_dated(name: str) -> bool:
+    """What any match of ``_DATED`` or ``_YEAR_MONTH`` needs: eight digits first, a hyphen
+    after the fourth digit and after the seventh character, or a year of 19xx, 20xx or 21xx
+    first. Most record names (``0012-use-x``) have none, and neither pattern is compiled."""
+    if name[:2] in ("19", "20", "21"):
+        return True
+    return (name[4:5] == "-" and name[7:8] == "-") or name[:8].isdecimal()
 
 
 def id_token(text: str) -> tuple[str, int] | None:

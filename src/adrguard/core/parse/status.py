@@ -25,7 +25,6 @@ from adrguard.core.vocabulary import STATUS_GUESSES, STATUS_HEADINGS
 _MD_LINK = lazy(r"!?\[([^\]]*)\]\([^)]*\)")
 _MD_REF = lazy(r"!?\[([^\]]*)\]\[[^\]]*\]")
 _DECORATION = lazy(r"[*_`~>\"“”‘’«»„「」『』]+")
-_SPACES = lazy(r"\s+")
 _LABEL = lazy(
     "^(?:" + "|".join(re.escape(h) for h in STATUS_HEADINGS) + r")\s*[:：\-–]\s*", re.I
 )
@@ -217,11 +216,24 @@ def is_braced(raw: str) -> bool:
     return text[:1] in "{[<" and (text[-1:] in "}]>…" or text[:1] == "{")
 
 
+_MAY_LIST_CHARS = frozenset("|/,、，;或ま또")  # a character of each _MAY_LIST alternative but one
+
+
+def _may_list(folded: str) -> bool:
+    """What any match of ``_MAY_LIST`` in the first ``_HELP_LIMIT`` characters needs: one of
+    its separators or the first character of ``または`` or ``또는``, or a space and an ``o`` or
+    ``и`` (the spaced words). A one-word status (most of them) has none."""
+    head = folded[:_HELP_LIMIT]
+    if not _MAY_LIST_CHARS.isdisjoint(head):
+        return True
+    return ("o" in head or "и" in head) and any(c.isspace() for c in head)
+
+
 def is_template_text(folded: str, synonyms: Mapping[str, str], braced: bool = False) -> bool:
     """Template text left as the value: alternatives (``{proposed | accepted}``, ``Accepted or
     Rejected``), a legend listing three or more vocabulary words (``a / b / c``), or two or
     more listed inside a template's braces (``braced``: see :func:`is_braced`)."""
-    if not folded or not _MAY_LIST.search(folded, 0, _HELP_LIMIT):
+    if not folded or not _may_list(folded) or not _MAY_LIST.search(folded, 0, _HELP_LIMIT):
         return False
     text = folded[:_HELP_LIMIT]
     label = _ANY_LABEL.match(text)
@@ -419,7 +431,7 @@ def _history_on_one_line(folded: str, synonyms: Mapping[str, str]) -> Status | N
 
 def quote(raw: str, limit: int = 80) -> str:
     """A status for a message: one line, at most ``limit`` characters, quoted."""
-    text = _SPACES.sub(" ", raw).strip()
+    text = " ".join(raw.split())  # _SPACES.sub(" ", raw).strip(): \s is str.isspace
     if len(text) > limit:
         text = text[: limit - 1].rstrip() + "…"
     return repr(text)
