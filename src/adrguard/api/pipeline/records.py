@@ -53,6 +53,7 @@ def parse_sources(
     keys_out: dict[str, bytes] | None = None,
     *,
     write: bool = True,
+    parsed_from: Mapping[str, bytes | None] | None = None,
 ) -> list[Decision]:
     """Every source parsed, in order: from ``reuse`` or the cache when they hold it, else by
     :func:`adrguard.api.pipeline.parsing.parse_all` (and then stored). The records of one place
@@ -79,7 +80,7 @@ def parse_sources(
             todo.append(i)
             continue
         old = reuse.get(src.path) if reuse else None
-        if old is not None and _same(old, src) and old.sha256 == _content_sha(data):
+        if old is not None and _same(old, src) and _unchanged(old, data, parsed_from):
             out[i] = old
             continue
         if pack is not None:
@@ -203,6 +204,22 @@ def _cached(blob: bytes | None, src: SourceFile,
     except ValueError:
         return None
     return hit if _same(hit, src) else None
+
+
+def _unchanged(old: Decision, data: bytes,
+               parsed_from: Mapping[str, bytes | None] | None) -> bool:
+    """Whether ``data`` holds the content ``old`` was parsed from (its bytes with line ends
+    normalised, which ``Decision.sha256`` digests): compared with the bytes ``old`` was parsed
+    from when ``parsed_from`` has them (the same object, or a comparison that hashes nothing),
+    else by the digest."""
+    known = parsed_from.get(old.path) if parsed_from is not None else None
+    if known is None:
+        return old.sha256 == _content_sha(data)
+    if known == data:
+        return True
+    if b"\r" not in known and b"\r" not in data:
+        return False
+    return known.replace(b"\r\n", b"\n") == data.replace(b"\r\n", b"\n")
 
 
 def _content_sha(data: bytes) -> str:
