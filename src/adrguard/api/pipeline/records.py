@@ -25,7 +25,14 @@ from adrguard.adapters.cache import (
 )
 from adrguard.config import Config
 from adrguard.core.cancel import Token
-from adrguard.core.model import Corpus, Decision, FactValues, RecordFacts, SourceFile
+from adrguard.core.model import (
+    Corpus,
+    Decision,
+    FactValues,
+    Mention,
+    RecordFacts,
+    SourceFile,
+)
 
 
 def open_store(config: Config, repo_root: Path) -> Store | None:
@@ -145,6 +152,8 @@ def load_facts(
         if blob is not None:
             records[d.path], blobs[d.path] = d, blob
     decoder = msgspec.msgpack.Decoder(FactValues)
+    by_name = msgspec.msgpack.Decoder(dict[str, msgspec.Raw])  # each value left encoded
+    value = msgspec.msgpack.Decoder(list[Mention] | bool)
 
     def decode(blob: bytes) -> FactValues | None:
         try:
@@ -152,8 +161,23 @@ def load_facts(
         except (msgspec.DecodeError, msgspec.ValidationError):
             return None
 
+    # Each blob taken apart by name once a run, its values left encoded: a map of strings to
+    # msgspec.Raw holds nothing the cyclic collector tracks (ADR 47), unlike decoded facts.
+    split: dict[bytes, dict[str, msgspec.Raw]] = {}
+
+    def decode_fact(blob: bytes, name: str) -> list[Mention] | bool | None:
+        """The fact ``name`` alone: each rule decodes the fact it reads, not the others."""
+        try:
+            named = split.get(blob)
+            if named is None:
+                named = split[blob] = by_name.decode(blob)
+            raw = named.get(name)
+            return None if raw is None else value.decode(raw)
+        except (msgspec.DecodeError, msgspec.ValidationError):
+            return None
+
     return RecordFacts(keys=keys, place=os.fspath(place), records=records, blobs=blobs,
-                       decode=decode)
+                       decode=decode, decode_fact=decode_fact)
 
 
 def keep_facts(corpus: Corpus, config: Config) -> None:
