@@ -12,7 +12,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from recordcache import files, read_pack
+from hypothesis import given
+from hypothesis import strategies as st
+from recordcache import Hashed, files, read_pack
 
 BODY = "## Context\n\nWe need it.\n\n## Decision\n\n{decision}\n\n## Consequences\n\nFine.\n"
 
@@ -109,3 +111,60 @@ def test_the_hook_parses_the_record_before_the_commit_when_the_cache_lacks_it(
     assert "ADR505" in runs[0][0]
     assert [r[3] for r in runs] == [["adrguard.core.parse.record"]] * 3
     assert runs[0][:3] == runs[1][:3] == runs[2][:3]
+
+
+@pytest.mark.uses_cache
+def test_the_hook_hashes_each_records_bytes_once(tmp_path: Path, monkeypatch,  # type: ignore[no-untyped-def]
+                                                 capsys) -> None:
+    """A warm hook on a staged edit: the tree before the commit takes the records the change
+    leaves alone from the work tree's reads without hashing their bytes again, so the bytes of
+    each record the edit leaves alone are hashed once in the run (for the record cache's key),
+    the edited record's twice (the key, and the parser's digest of its content: no entry holds
+    them yet), the bytes the edit replaced once (the pack of the work tree is asked for them),
+    and the report is the one a run without the cache gives."""
+    from adrguard.cli import main
+
+    monkeypatch.setenv("ADRGUARD_CACHE_DIR", str(tmp_path / "cache"))
+    root = tmp_path / "repo"
+    root.mkdir()
+    adr = _log(root)
+    monkeypatch.chdir(root)
+    assert main(["check"]) == 0  # the cache is warm
+    before = (adr / "0001-r1.md").read_bytes()
+    (adr / "0001-r1.md").write_text(_record(1, "We use two queues."), encoding="utf-8")
+    _git(root, "add", "-A")
+    capsys.readouterr()
+
+    with monkeypatch.context() as patch:
+        hashed = Hashed(patch)
+        code = main(["check", "--hook", "docs/adr/0001-r1.md"])
+    report = capsys.readouterr().out
+
+    records = sorted(adr.glob("*.md"))
+    assert len(records) == 16
+    assert {p.name: hashed.times(p.read_bytes()) for p in records} == {
+        p.name: 2 if p.name == "0001-r1.md" else 1 for p in records}
+    assert hashed.times(before) == 1
+    assert "ADR505" in report
+    assert (code, report) == (main(["check", "--hook", "docs/adr/0001-r1.md", "--no-cache"]),
+                              capsys.readouterr().out)
+
+
+_LINES = st.lists(st.sampled_from([b"a", b"b", b"\r", b"\n", b"\r\n"]), max_size=12).map(b"".join)
+
+
+@given(known=_LINES, data=_LINES)
+def test_bytes_compared_without_a_hash_agree_with_the_content_digest(known: bytes,
+                                                                     data: bytes) -> None:
+    """The tree before a change takes a record of the work tree for bytes equal to the ones it
+    was parsed from, line ends aside, exactly when their content digests (``Decision.sha256``)
+    are equal: the comparison that hashes nothing answers as the digests do."""
+    from adrguard.api.pipeline.records import _unchanged
+    from adrguard.core.model import SourceFile
+    from adrguard.core.options import Options
+    from adrguard.core.parse.record import parse
+
+    old = parse(SourceFile("docs/adr/0001-a.md", "docs/adr", known), Options())
+    assert _unchanged(old, data, {old.path: known}) == _unchanged(old, data, None)
+    assert _unchanged(old, data, {old.path: known}) == (
+        old.sha256 == parse(SourceFile(old.path, old.root, data), Options()).sha256)

@@ -11,9 +11,12 @@ from pathlib import Path
 import msgspec
 import pytest
 import recordcache
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from adrguard.api.check import check_result
 from adrguard.cli import main
+from adrguard.core.model import FactValues
 from adrguard.rules.links import LINK_IDS, MENTIONS
 
 pytestmark = pytest.mark.uses_cache
@@ -202,3 +205,55 @@ def test_stored_facts_are_decoded_when_asked_for_exactly_their_record() -> None:
     assert facts.known(other) == {}
     assert computed == ["edited", "other"]
     assert set(facts.fresh) == {d.path, other.path}
+
+
+_MENTIONS = st.lists(
+    st.tuples(st.integers(0, 99), st.integers(0, 99), st.text(max_size=8),
+              st.none() | st.integers(0, 9999), st.booleans()),
+    max_size=3,
+)
+_FACTS = st.dictionaries(st.sampled_from(["mentions", "link ids", "named"]),
+                         st.booleans() | _MENTIONS, max_size=3)
+
+
+@given(stored=st.lists(_FACTS, min_size=1, max_size=4))
+@settings(max_examples=40, deadline=None)
+def test_a_fact_read_alone_is_the_one_the_whole_entry_holds(stored: list[FactValues]) -> None:
+    """A run reads each fact a rule asks for alone (the entry taken apart by name once, the
+    other facts left encoded): for every record, name and kind, the answer is the one the whole
+    entry decoded gives, a missing or damaged one is computed, and nothing more is stored."""
+    import tempfile
+
+    from adrguard.adapters.cache import Pack, Store
+    from adrguard.api.pipeline.records import _facts_pack, load_facts
+    from adrguard.config import Config
+    from adrguard.core.model import Decision
+
+    config = Config()
+    records = [Decision(id=f"ADR-{n:04d}", path=f"docs/adr/{n:04d}-r.md", root="docs/adr",
+                        number=n) for n in range(1, len(stored) + 2)]
+    keys = {d.path: f"entry {d.path}".encode() for d in records}
+    with tempfile.TemporaryDirectory() as top:
+        place = Path(top) / "repo"
+        store = Store.open(Path(top) / "cache")
+        assert store is not None
+        pack = Pack(store, _facts_pack(config, place))
+        for d, facts in zip(records, stored, strict=False):
+            pack.put(keys[d.path], msgspec.msgpack.encode(facts))
+        pack.put(keys[records[-1].path], b"\xc1 damaged")
+        pack.save()
+        read = load_facts(store, config, place, records, keys)
+        store.close()
+
+    kinds: dict[str, type] = {"mentions": list, "link ids": list, "named": bool}
+    computed: set[str] = set()
+    for d, facts in zip(records, [*stored, {}], strict=True):
+        for name, kind in kinds.items():
+            value = facts.get(name)
+            expected = value if isinstance(value, kind) else kind()
+            assert read.get(d, name, kind, kind) == expected
+            assert read.get(d, name, kind, kind) == expected  # asked again, the same answer
+            if not isinstance(value, kind):
+                computed.add(d.path)
+        assert read.known(d) == facts
+    assert set(read.fresh) == computed

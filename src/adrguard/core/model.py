@@ -369,7 +369,8 @@ class RecordFacts:
     A stored fact comes back from the cache equal to the computed one and of the same types,
     so a run with the cache reports exactly what a run without it reports."""
 
-    __slots__ = ("_blobs", "_decode", "_known", "_records", "fresh", "keys", "place")
+    __slots__ = ("_blobs", "_decode", "_decode_fact", "_known", "_records", "fresh", "keys",
+                 "place")
 
     def __init__(
         self,
@@ -380,15 +381,20 @@ class RecordFacts:
         records: Mapping[str, Decision] | None = None,
         blobs: Mapping[str, bytes] | None = None,
         decode: Callable[[bytes], Mapping[str, Any] | None] | None = None,
+        decode_fact: Callable[[bytes, str], Any] | None = None,
     ) -> None:
         self._known = dict(known or {})  # path -> (the record, its stored facts by name)
         # Facts as the cache stores them (``blobs``, of exactly the records ``records``),
         # decoded (``decode``: None for an entry that does not decode) each time a rule asks
         # and never kept: a thousand records' facts held decoded for the whole run would only
-        # feed the cyclic collector.
+        # feed the cyclic collector. ``decode_fact`` (when given) decodes only the fact a rule
+        # asks for (None when the blob holds none or it does not decode): the pipeline's takes
+        # each blob apart by name once a run and leaves the other facts encoded, so a record's
+        # facts are decoded about once a run however many rules ask (ADR 57).
         self._records = dict(records or {})
         self._blobs = dict(blobs or {})
         self._decode = decode
+        self._decode_fact = decode_fact
         self.fresh: dict[str, tuple[Decision, dict[str, Any]]] = {}  # computed by this run
         self.keys = dict(keys or {})  # path -> the record's entry in the cache
         self.place = place  # the work tree the records were read from
@@ -396,9 +402,9 @@ class RecordFacts:
     def get(self, d: Decision, name: str, kind: type[T], compute: Callable[[], T]) -> T:
         """The fact ``name`` of ``d``: stored (when it is a ``kind``), or computed now (and kept
         for storing)."""
-        stored = self._stored(d)
-        if stored is not None and isinstance(stored.get(name), kind):
-            return cast(T, stored[name])
+        stored = self._stored_fact(d, name)
+        if isinstance(stored, kind):
+            return stored
         fresh = self.fresh.get(d.path)
         if fresh is None or fresh[0] is not d:
             fresh = self.fresh[d.path] = (d, {})
@@ -410,6 +416,17 @@ class RecordFacts:
     def known(self, d: Decision) -> Mapping[str, Any]:
         """The facts stored for exactly ``d`` (empty when none were)."""
         return self._stored(d) or {}
+
+    def _stored_fact(self, d: Decision, name: str) -> Any:
+        """The stored fact ``name`` of exactly ``d`` (None when none is stored)."""
+        known = self._known.get(d.path)
+        if known is not None:
+            return known[1].get(name) if known[0] is d else None
+        if self._decode_fact is None:
+            stored = self._stored(d)
+            return None if stored is None else stored.get(name)
+        blob = self._blobs.get(d.path) if self._records.get(d.path) is d else None
+        return None if blob is None else self._decode_fact(blob, name)
 
     def _stored(self, d: Decision) -> Mapping[str, Any] | None:
         known = self._known.get(d.path)

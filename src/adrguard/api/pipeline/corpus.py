@@ -87,12 +87,15 @@ def read_source(
     citations: str | None = None,
     cancel: Token | None = None,
     store: Store | None = None,
+    reuse_found: Discovery | None = None,
 ) -> tuple[Discovery, Corpus]:
     """:func:`load_corpus`, with what discovery found (the roots and why, untracked files).
     ``cancel``: a cancellation token, checked between records and files (see
     :mod:`adrguard.core.cancel`). ``store``: the record cache, opened (and closed) by the caller
     for several reads of one run; a source that is not the work tree then takes the records
-    the work tree's pack holds, and keeps nothing."""
+    the work tree's pack holds, and keeps nothing. ``reuse_found``: what discovery found for
+    ``reuse`` (its records were parsed from those reads): a record read with the same bytes is
+    taken from ``reuse`` without hashing them again."""
     # Records of a revision are not cached: the head's records (``reuse``) hold almost all of them.
     work_tree = isinstance(source, WorkTree)
     own = store is None and work_tree
@@ -103,7 +106,7 @@ def read_source(
         checkpoint(cancel)
         place = source.root if work_tree else None
         corpus = corpus_of(found, config, store, reuse, place, citations=citations, cancel=cancel,
-                           lookup=None if work_tree else source.root)
+                           lookup=None if work_tree else source.root, reuse_found=reuse_found)
         return found, corpus
     finally:
         if own and store is not None:
@@ -144,17 +147,22 @@ def corpus_of(
     citations: str | None = None,
     cancel: Token | None = None,
     lookup: Path | None = None,
+    reuse_found: Discovery | None = None,
 ) -> Corpus:
     """Parse what discovery found into the corpus (cached by ``place``: see
     :func:`parse_sources`; without a place, ``lookup`` names a work tree whose cached records
     are read, not written); with ``citations``, scan the work tree at ``place`` for citations
-    (:func:`adrguard.api.pipeline.citation_scan.scan_found`)."""
+    (:func:`adrguard.api.pipeline.citation_scan.scan_found`). ``reuse``: a corpus whose records
+    are taken when the bytes are the same (``reuse_found``: what its records were parsed from,
+    see :func:`read_source`)."""
     keys: dict[str, bytes] = {}
     names = name_cache.recall(store, place) if store is not None and place is not None else None
+    parsed_from = ({s.path: s.data for s in reuse_found.sources}
+                   if reuse is not None and reuse_found is not None else None)
     corpus = build_corpus(
         parse_sources(found.sources, config, store, reuse.by_path if reuse else None,
                       place if place is not None else lookup, cancel, keys,
-                      write=place is not None),
+                      write=place is not None, parsed_from=parsed_from),
         roots=found.roots,
         repo_files=found.repo_files,
         other_texts=found.other_texts,

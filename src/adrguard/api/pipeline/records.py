@@ -25,7 +25,14 @@ from adrguard.adapters.cache import (
 )
 from adrguard.config import Config
 from adrguard.core.cancel import Token
-from adrguard.core.model import Corpus, Decision, FactValues, RecordFacts, SourceFile
+from adrguard.core.model import (
+    Corpus,
+    Decision,
+    FactValues,
+    Mention,
+    RecordFacts,
+    SourceFile,
+)
 
 
 def open_store(config: Config, repo_root: Path) -> Store | None:
@@ -53,6 +60,7 @@ def parse_sources(
     keys_out: dict[str, bytes] | None = None,
     *,
     write: bool = True,
+    parsed_from: Mapping[str, bytes | None] | None = None,
 ) -> list[Decision]:
     """Every source parsed, in order: from ``reuse`` or the cache when they hold it, else by
     :func:`adrguard.api.pipeline.parsing.parse_all` (and then stored). The records of one place
@@ -79,7 +87,7 @@ def parse_sources(
             todo.append(i)
             continue
         old = reuse.get(src.path) if reuse else None
-        if old is not None and _same(old, src) and old.sha256 == _content_sha(data):
+        if old is not None and _same(old, src) and _unchanged(old, data, parsed_from):
             out[i] = old
             continue
         if pack is not None:
@@ -144,6 +152,8 @@ def load_facts(
         if blob is not None:
             records[d.path], blobs[d.path] = d, blob
     decoder = msgspec.msgpack.Decoder(FactValues)
+    by_name = msgspec.msgpack.Decoder(dict[str, msgspec.Raw])  # each value left encoded
+    value = msgspec.msgpack.Decoder(list[Mention] | bool)
 
     def decode(blob: bytes) -> FactValues | None:
         try:
@@ -151,8 +161,23 @@ def load_facts(
         except (msgspec.DecodeError, msgspec.ValidationError):
             return None
 
+    # Each blob taken apart by name once a run, its values left encoded: a map of strings to
+    # msgspec.Raw holds nothing the cyclic collector tracks (ADR 47), unlike decoded facts.
+    split: dict[bytes, dict[str, msgspec.Raw]] = {}
+
+    def decode_fact(blob: bytes, name: str) -> list[Mention] | bool | None:
+        """The fact ``name`` alone: each rule decodes the fact it reads, not the others."""
+        try:
+            named = split.get(blob)
+            if named is None:
+                named = split[blob] = by_name.decode(blob)
+            raw = named.get(name)
+            return None if raw is None else value.decode(raw)
+        except (msgspec.DecodeError, msgspec.ValidationError):
+            return None
+
     return RecordFacts(keys=keys, place=os.fspath(place), records=records, blobs=blobs,
-                       decode=decode)
+                       decode=decode, decode_fact=decode_fact)
 
 
 def keep_facts(corpus: Corpus, config: Config) -> None:
@@ -203,6 +228,22 @@ def _cached(blob: bytes | None, src: SourceFile,
     except ValueError:
         return None
     return hit if _same(hit, src) else None
+
+
+def _unchanged(old: Decision, data: bytes,
+               parsed_from: Mapping[str, bytes | None] | None) -> bool:
+    """Whether ``data`` holds the content ``old`` was parsed from (its bytes with line ends
+    normalised, which ``Decision.sha256`` digests): compared with the bytes ``old`` was parsed
+    from when ``parsed_from`` has them (the same object, or a comparison that hashes nothing),
+    else by the digest."""
+    known = parsed_from.get(old.path) if parsed_from is not None else None
+    if known is None:
+        return old.sha256 == _content_sha(data)
+    if known == data:
+        return True
+    if b"\r" not in known and b"\r" not in data:
+        return False
+    return known.replace(b"\r\n", b"\n") == data.replace(b"\r\n", b"\n")
 
 
 def _content_sha(data: bytes) -> str:

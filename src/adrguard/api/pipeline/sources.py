@@ -326,7 +326,7 @@ def corpus_before(
     now = frozenset(c.path for c in changes)
     then = frozenset(c.old_path or c.path for c in changes if c.status != "A")
     source = Amended(root, head, found, now, then, ids)
-    return read_source(source, config, reuse=corpus, store=store)[1]
+    return read_source(source, config, reuse=corpus, store=store, reuse_found=found)[1]
 
 
 def build_changes(
