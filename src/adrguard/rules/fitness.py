@@ -191,17 +191,11 @@ class FitnessEvidenceOutside(BaseRule):
         manifest = _valid(ctx)
         if manifest is None:
             return
-        from adrguard.core.fitness.manifest import outside_repository
+        from adrguard.core.fitness.manifest import evidence_outside
 
         for rule in manifest.rules:
-            for name, (line, column) in zip(rule.evidence, rule.evidence_places, strict=True):
-                problem = outside_repository(name)
-                if problem is not None:
-                    yield self.finding(
-                        f"rule {rule.id!r}: evidence {name!r} is {problem}",
-                        Location(manifest.path, line, column),
-                        rule.decision,
-                    )
+            for line, column, message in evidence_outside(rule):
+                yield self.finding(message, Location(manifest.path, line, column), rule.decision)
 
 
 RULES = (FitnessManifestInvalid, FitnessUnknownDecision, FitnessInactiveDecision,
