@@ -13,7 +13,7 @@ from adrguard.api import normalise_status as normalise
 from adrguard.api.pipeline.citation_scan import ASKED
 from adrguard.api.pipeline.corpus import resolve_root
 from adrguard.api.pipeline.sources import longest_first, root_of
-from adrguard.cli import command_help
+from adrguard.cli import add_command, command_help
 from adrguard.cli.common import (
     add_common,
     add_format,
@@ -65,9 +65,8 @@ def register_one(subparsers: Any, name: str) -> None:
 
 
 def _add_check(subparsers: Any) -> None:
-    p = subparsers.add_parser(
-        "check",
-        help=command_help("check"),
+    p = add_command(
+        subparsers, "check",
         description="Check the repository's ADRs: structure, status, links, relationships, "
         "generated files and, with --base, what a change does to them. Writes nothing into the "
         "repository (parsed records are cached in the user cache folder; --no-cache: not).",
@@ -79,7 +78,6 @@ def _add_check(subparsers: Any) -> None:
         "  adrguard check docs/adr/0007-x.md --select ADR1 --ignore ADR107\n"
         "  adrguard check --base origin/main --fail-on warning\n"
         "  adrguard check --profile strict --format sarif:adrguard.sarif",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument(
         "paths",
@@ -195,15 +193,13 @@ def _add_check(subparsers: Any) -> None:
 
 
 def _add_list(subparsers: Any) -> None:
-    lp = subparsers.add_parser(
-        "list",
-        help=command_help("list"),
+    lp = add_command(
+        subparsers, "list",
         description="List every decision record with its id, status, title and path (coloured "
         "on a terminal; NO_COLOR turns that off).",
         epilog="examples:\n  adrguard list\n  adrguard list --status accepted,proposed\n"
         "  adrguard list --status superseded --format json\n"
         "  adrguard list --format markdown > decisions.md",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_common(lp)
     add_format(lp, "list",

@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from adrguard.cli import command_help
+from adrguard.cli import add_command
 from adrguard.cli.common import add_quiet, info, load_config_for, out, write_stdout
 from adrguard.core.adrformat import WRITTEN
 from adrguard.core.errors import UserError
@@ -56,9 +56,8 @@ def _common(p: argparse.ArgumentParser) -> None:
 
 
 def register(subparsers: Any) -> None:
-    p = subparsers.add_parser(
-        "new",
-        help=command_help("new"),
+    p = add_command(
+        subparsers, "new",
         description="Write the next record of an ADR log: the next free number (archived "
         "records and --against refs included), named, laid out and worded like the log's own "
         "records (or from the configured template), with status proposed and today's date. "
@@ -66,7 +65,6 @@ def register(subparsers: Any) -> None:
         epilog="examples:\n  adrguard new \"Use PostgreSQL for payments\"\n"
         "  adrguard new --root services/api/docs/adr --status accepted \"Cache search results\"\n"
         "  adrguard new --against 'refs/remotes/origin/pr/*' \"Use Kafka\"",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("title", metavar="TITLE")
     p.add_argument("--root", "--adr-root", dest="adr_root", metavar="DIR",
@@ -75,9 +73,8 @@ def register(subparsers: Any) -> None:
     _common(p)
     p.set_defaults(func=run_new)
 
-    s = subparsers.add_parser(
-        "supersede",
-        help=command_help("supersede"),
+    s = add_command(
+        subparsers, "supersede",
         description="Write a record that supersedes OLD, with its Supersedes line in the log's "
         "form, and mark OLD: its status becomes superseded by the new record (status section, "
         "bullet or front matter, as the log writes it); nothing else in OLD changes. OLD is "
@@ -89,7 +86,6 @@ def register(subparsers: Any) -> None:
         "  adrguard supersede 7 --by 12          # once ADR-0012 is accepted\n"
         "  adrguard supersede 7 \"Also cache reads\" --amend\n"
         "OLD and TITLE go together: options before OLD or after TITLE.",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     s.add_argument("old", metavar="OLD", help="the record superseded: an id, number or path")
     s.add_argument("title", metavar="TITLE", nargs="?", help="the new record's title")
@@ -102,9 +98,8 @@ def register(subparsers: Any) -> None:
 
     from adrguard.api.authoring.link import KINDS
 
-    k = subparsers.add_parser(
-        "link",
-        help=command_help("link"),
+    k = add_command(
+        subparsers, "link",
         description="Declare that record A has a relation to record B, like adr-tools' `adr "
         "link`: the relation line (or front-matter key) goes where the log writes relations, "
         "in its form and link style, in A and, where the log writes both sides, in B "
@@ -116,7 +111,6 @@ def register(subparsers: Any) -> None:
         "  adrguard link ADR-0012 supersedes ADR-0007 --dry-run\n"
         "  adrguard link 9 depends-on 4\n"
         "  adrguard link docs/adr/0009-x.md relates-to 0004",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     k.add_argument("source", metavar="A", help="the record that declares the relation: an id, "
                    "number or path")
@@ -130,9 +124,8 @@ def register(subparsers: Any) -> None:
     _talk(k)
     k.set_defaults(func=run_link, adr_root=None, record_format=None, status=None, against=[])
 
-    c = subparsers.add_parser(
-        "consolidate",
-        help=command_help("consolidate"),
+    c = add_command(
+        subparsers, "consolidate",
         description="Write one proposed record, in the log's own style, that replaces the "
         "records ID...: its decision section quotes and links each one's decision and "
         "consequences and lists the open conflicts between them (statuses not in force, "
@@ -146,7 +139,6 @@ def register(subparsers: Any) -> None:
         epilog="examples:\n  adrguard consolidate 3 5 7 --title \"Expose a versioned, paginated "
         "REST API\"\n  adrguard consolidate ADR-0003,ADR-0005 --title \"REST API\" --dry-run\n"
         "  adrguard consolidate --accept 12",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     c.add_argument("sources", nargs="*", metavar="ID",
                    help="the records to replace: ids, numbers or paths (commas also separate)")
