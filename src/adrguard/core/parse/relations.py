@@ -237,12 +237,7 @@ def may_declare(text: str) -> bool:
 
 def _holds_keyword(lower: str) -> bool:
     """:func:`may_declare` of a text, given the text lowered."""
-    if lower.isascii():
-        for w in _ASCII_WORDS:  # noqa: SIM110 - a loop: any() over a generator costs more
-            if w in lower:
-                return True
-        return False
-    return _MAY_DECLARE.search(lower) is not None
+    return successors.holds_any(lower, _ASCII_WORDS, _MAY_DECLARE)
 
 
 def declares(text: str, known: Iterable[str]) -> bool:

@@ -56,12 +56,19 @@ ASCII_KEYWORDS = tuple(w for w in KEYWORD_SOURCE.split("|") if w.isascii())
 
 def has_keyword(lower: str) -> bool:
     """Whether lowered (or casefolded) text holds a supersession keyword of any language."""
+    return holds_any(lower, ASCII_KEYWORDS, KEYWORDS)
+
+
+def holds_any(lower: str, ascii_words: tuple[str, ...], words: re.Pattern[str]) -> bool:
+    """Whether lowered text holds a word of ``words``, an alternation of plain words whose
+    ASCII ones are ``ascii_words``: in ASCII text, substring tests of those (no other word can
+    occur there), several times faster than the search."""
     if lower.isascii():
-        for w in ASCII_KEYWORDS:  # noqa: SIM110 - a loop: any() over a generator costs more
+        for w in ascii_words:  # noqa: SIM110 - a loop: any() over a generator costs more
             if w in lower:
                 return True
         return False
-    return KEYWORDS.search(lower) is not None
+    return words.search(lower) is not None
 
 
 class Marked(msgspec.Struct, frozen=True):
