@@ -13,7 +13,7 @@ from typing import Any
 from adrguard.api import STATUS_CHOICES
 from adrguard.api.agent.surface import Workspace, adr_context, find_adrs, search_adrs
 from adrguard.cli import add_command
-from adrguard.cli.common import add_common, add_format, print_json, quiet
+from adrguard.cli.common import add_common, add_format, print_json, quiet, split_values
 from adrguard.cli.common import out as print_line
 from adrguard.config import repository_setting
 from adrguard.core.outcome import EXIT_OK
@@ -138,16 +138,12 @@ def register(subparsers: Any) -> None:
     p.set_defaults(func=run_search)
 
 
-def _statuses(values: list[str]) -> list[str]:
-    return [v.strip() for value in values for v in value.split(",") if v.strip()]
-
-
 def run_find(args: argparse.Namespace) -> int:
     data = find_adrs(
         _workspace(args),
         paths=args.paths,
         topic=args.topic,
-        status=_statuses(args.status),
+        status=split_values(args.status),
         limit=args.limit,
         no_ai=args.no_ai,
     )
@@ -197,7 +193,7 @@ def run_context(args: argparse.Namespace) -> int:
         identifier=args.id,
         paths=args.paths,
         topic=args.topic,
-        status=_statuses(args.status),
+        status=split_values(args.status),
         cursor=args.cursor,
         max_units=args.max_units,
         max_chars=args.max_chars,

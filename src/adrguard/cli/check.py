@@ -22,6 +22,7 @@ from adrguard.cli.common import (
     load_config_for,
     quiet,
     report_formats,
+    split_values,
     write_stdout,
 )
 from adrguard.cli.terminal import STATUS_STYLES, Segment, colour_wanted, markdown, page, styled
@@ -267,10 +268,6 @@ _PARSERS: dict[str, Callable[[Any], None]] = {
 }
 
 
-def _split(values: list[str]) -> list[str]:
-    return [v.strip() for value in values for v in value.split(",") if v.strip()]
-
-
 # --- ``check --against`` and what check says on stderr besides its report: what each other
 # ref adds, the roots it used and why (``-v``), the files it left out
 
@@ -375,7 +372,7 @@ def run_check(args: argparse.Namespace) -> int:
                             "e.g. --today 2024-05-31") from None
     else:
         today = dt.date.today().isoformat()
-    select, ignore = _split(args.select), _split(args.ignore)
+    select, ignore = split_values(args.select), split_values(args.ignore)
     if args.compaction:
         from adrguard.api.compaction import COMPACTION_CODES
 
@@ -465,7 +462,7 @@ STATUS_WORDS = ("accepted", "proposed", "draft", "deprecated", "superseded", "re
 def wanted_statuses(values: list[str], synonyms: Any) -> frozenset[str] | None:
     """``--status`` values -> the status keys to keep (None: every record). A word of the
     log's language is read with the status vocabulary (``angenommen`` -> accepted)."""
-    words = _split(values)
+    words = split_values(values)
     if not words or any(w.casefold() in ("all", "any") for w in words):
         return None
     keys = set()

@@ -101,6 +101,12 @@ def quiet() -> bool:
     return _Quiet.on
 
 
+def split_values(values: Iterable[str]) -> list[str]:
+    """The words of a repeatable option that also takes commas (``--status a,b --status c``),
+    stripped; empty ones dropped."""
+    return [v.strip() for value in values for v in value.split(",") if v.strip()]
+
+
 def load_config_for(args: argparse.Namespace) -> tuple[Path, Config]:
     """The repository root and its config, with --no-cache applied; a large corpus is parsed
     by a pool of processes (``jobs=0``: safe here, where adrguard's own entry point is the main

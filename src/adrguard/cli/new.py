@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from adrguard.cli import add_command
-from adrguard.cli.common import add_quiet, info, load_config_for, out, write_stdout
+from adrguard.cli.common import add_quiet, info, load_config_for, out, split_values, write_stdout
 from adrguard.core.adrformat import WRITTEN
 from adrguard.core.errors import UserError
 from adrguard.core.outcome import EXIT_OK
@@ -202,7 +202,7 @@ def run_link(args: argparse.Namespace) -> int:
 def run_consolidate(args: argparse.Namespace) -> int:
     from adrguard.api.authoring import consolidate
 
-    keys = [k.strip() for raw in args.sources for k in raw.split(",") if k.strip()]
+    keys = split_values(args.sources)
     root, config = _config(args)
     if args.accept is not None:
         if keys or args.title:
