@@ -351,19 +351,26 @@ def of_markdown(value: str) -> Marked:
     value = value[:_LONGEST_VALUE]
     if "](" not in value:
         return mark(value.replace("\n", " "))
+    text, spans = labelled(value, _LINK)
+    return mark(text.replace("\n", " "), spans)
+
+
+def labelled(value: str, links: re.Pattern[str]) -> tuple[str, list[Span]]:
+    """``value`` with each markdown link ``links`` matches (group 1 its label, group 2 its
+    target) replaced by its label, and a span of each label holding its link (an image when
+    the match starts with ``!``)."""
     spans: list[Span] = []
     parts: list[str] = []
     pos = length = 0
-    for m in _LINK.finditer(value):
+    for m in links.finditer(value):
         before = value[pos : m.start()]
         parts.append(before)
         length += len(before)
         label = m.group(1)
-        is_image = m.group(0).startswith("!")
-        link = Link(m.group(2), label, 1, is_image=is_image)
+        link = Link(m.group(2), label, 1, is_image=m.group(0).startswith("!"))
         spans.append(Span(length, length + len(label), link))
         parts.append(label)
         length += len(label)
         pos = m.end()
     parts.append(value[pos:])
-    return mark("".join(parts).replace("\n", " "), spans)
+    return "".join(parts), spans
