@@ -27,7 +27,7 @@ from adrguard.cli.common import (
 )
 from adrguard.cli.terminal import STATUS_STYLES, Segment, colour_wanted, markdown, page, styled
 from adrguard.core.errors import UserError
-from adrguard.core.model import Status
+from adrguard.core.model import Status, status_key
 from adrguard.core.outcome import (
     BASELINE_FILE,
     EXIT_FINDINGS,
@@ -482,7 +482,6 @@ def wanted_statuses(values: list[str], synonyms: Any) -> frozenset[str] | None:
 def run_list(args: argparse.Namespace) -> int:
     import json
 
-    from adrguard.api import status_key
     from adrguard.api.lookup import decision_row
 
     root, config = load_config_for(args)

@@ -39,7 +39,7 @@ from adrguard.config import PROFILES
 from adrguard.core.agent import search
 from adrguard.core.findings import Severity
 from adrguard.core.graph import graph as core_graph
-from adrguard.core.impact.analysis import status_key
+from adrguard.core.model import status_key
 
 __all__ = [
     "SCHEMA_VERSION",

@@ -41,8 +41,7 @@ from typing import TYPE_CHECKING
 
 from adrguard.core.errors import UserError
 from adrguard.core.graph import graph as graph_mod
-from adrguard.core.impact.analysis import status_key
-from adrguard.core.model import Corpus, Decision
+from adrguard.core.model import Corpus, Decision, status_key
 from adrguard.core.schemas import load_json
 from adrguard.core.wording import plural
 
