@@ -64,12 +64,16 @@ def command_help(name: str) -> str:
     return COMMANDS[name][1]
 
 
-def add_command(subparsers: Any, name: str, **extra: Any) -> argparse.ArgumentParser:
+def add_command(
+    subparsers: Any, name: str, *, rewrap: bool = False, **extra: Any
+) -> argparse.ArgumentParser:
     """The parser of command ``name``: its one-line help from :data:`COMMANDS`, its
-    description and epilog (in ``extra``) kept as written, never rewrapped."""
+    description and epilog (in ``extra``) kept as written, or with ``rewrap`` filled to the
+    terminal's width (a description of one paragraph)."""
+    if not rewrap:
+        extra["formatter_class"] = argparse.RawDescriptionHelpFormatter
     parser: argparse.ArgumentParser = subparsers.add_parser(
-        name, help=command_help(name), formatter_class=argparse.RawDescriptionHelpFormatter,
-        **extra)
+        name, help=command_help(name), **extra)
     return parser
 
 

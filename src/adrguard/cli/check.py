@@ -13,7 +13,7 @@ from adrguard.api import normalise_status as normalise
 from adrguard.api.pipeline.citation_scan import ASKED
 from adrguard.api.pipeline.corpus import resolve_root
 from adrguard.api.pipeline.sources import longest_first, root_of
-from adrguard.cli import add_command, command_help
+from adrguard.cli import add_command
 from adrguard.cli.common import (
     add_common,
     add_format,
@@ -217,9 +217,8 @@ def _add_list(subparsers: Any) -> None:
 
 
 def _add_show(subparsers: Any) -> None:
-    sp = subparsers.add_parser(
-        "show",
-        help=command_help("show"),
+    sp = add_command(
+        subparsers, "show", rewrap=True,
         description="Show a decision's metadata and text. ID is an id "
         "(ADR-0007), a number (7) or a path. On a terminal the header is coloured (NO_COLOR "
         "turns that off) and a record taller than the screen goes through the pager ($PAGER, "
@@ -235,9 +234,8 @@ def _add_show(subparsers: Any) -> None:
 
 
 def _add_rules(subparsers: Any) -> None:
-    rp = subparsers.add_parser(
-        "rules",
-        help=command_help("rules"),
+    rp = add_command(
+        subparsers, "rules", rewrap=True,
         description="The rule catalogue: code, name, default severity, summary.",
     )
     add_format(rp, "rules")
@@ -250,9 +248,8 @@ def _add_rules(subparsers: Any) -> None:
 
 
 def _add_explain(subparsers: Any) -> None:
-    ep = subparsers.add_parser(
-        "explain",
-        help=command_help("explain"),
+    ep = add_command(
+        subparsers, "explain", rewrap=True,
         description="Print a rule's documentation: why, a bad and a good example. Rendered "
         "(headings, code blocks) on a terminal; Markdown as written when piped or with "
         "NO_COLOR.",
