@@ -18,6 +18,7 @@ from adrguard.cli.common import (
     add_common,
     add_format,
     emit,
+    given_date,
     info,
     load_config_for,
     quiet,
@@ -361,14 +362,7 @@ def run_check(args: argparse.Namespace) -> int:
                         "give the other format a PATH (--format json:report.json)")
     if args.hook and (args.base or args.changed):
         raise UserError("--hook judges the staged change: give neither --base nor --changed")
-    if args.today:
-        try:
-            today = dt.date.fromisoformat(args.today).isoformat()
-        except ValueError:
-            raise UserError(f"--today {args.today!r} is not a date: write it as YYYY-MM-DD, "
-                            "e.g. --today 2024-05-31") from None
-    else:
-        today = dt.date.today().isoformat()
+    today = (given_date(args.today) or dt.date.today()).isoformat()
     select, ignore = split_values(args.select), split_values(args.ignore)
     if args.compaction:
         from adrguard.api.compaction import COMPACTION_CODES

@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from adrguard.core.errors import UserError
 
 if TYPE_CHECKING:
+    import datetime
+
     from adrguard.config import Config
 
 
@@ -105,6 +107,19 @@ def split_values(values: Iterable[str]) -> list[str]:
     """The words of a repeatable option that also takes commas (``--status a,b --status c``),
     stripped; empty ones dropped."""
     return [v.strip() for value in values for v in value.split(",") if v.strip()]
+
+
+def given_date(value: str | None) -> datetime.date | None:
+    """``--today`` as a date, None when it is not given; a value that is no date is an error."""
+    if not value:
+        return None
+    import datetime
+
+    try:
+        return datetime.date.fromisoformat(value)
+    except ValueError:
+        raise UserError(f"--today {value!r} is not a date: write it as YYYY-MM-DD, e.g. --today "
+                        "2024-05-31") from None
 
 
 def load_config_for(args: argparse.Namespace) -> tuple[Path, Config]:

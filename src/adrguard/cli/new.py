@@ -7,7 +7,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from adrguard.cli import add_command
-from adrguard.cli.common import add_quiet, info, load_config_for, out, split_values, write_stdout
+from adrguard.cli.common import (
+    add_quiet,
+    given_date,
+    info,
+    load_config_for,
+    out,
+    split_values,
+    write_stdout,
+)
 from adrguard.core.adrformat import WRITTEN
 from adrguard.core.errors import UserError
 from adrguard.core.outcome import EXIT_OK
@@ -152,17 +160,9 @@ def register(subparsers: Any) -> None:
 
 
 def _request(args: argparse.Namespace) -> Request:
-    import datetime as dt
-
     from adrguard.api.authoring.write import Request
 
-    today = None
-    if args.today:
-        try:
-            today = dt.date.fromisoformat(args.today)
-        except ValueError:
-            raise UserError(f"--today {args.today!r} is not a date: write it as YYYY-MM-DD, "
-                            "e.g. --today 2024-05-31") from None
+    today = given_date(args.today)
     return Request(root=args.adr_root, fmt=args.record_format, status=args.status, today=today,
                    against=tuple(args.against), dry_run=args.dry_run)
 
