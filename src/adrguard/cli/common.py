@@ -33,18 +33,15 @@ class _DeprecatedRoot(argparse.Action):
         setattr(namespace, self.dest, Path(str(values)))
 
 
-def add_common(parser: argparse.ArgumentParser) -> None:
-    """--repo, --config and -v: where the repository is and which config to use."""
+def add_repository(parser: argparse.ArgumentParser, dest: str = "root") -> None:
+    """--repo and --config: where the repository is (in ``dest``) and which config to use."""
     parser.add_argument(
         "--repo",
-        dest="root",
+        dest=dest,
         type=Path,
         default=None,
         metavar="DIR",
         help="the repository (default: the git work tree around the current directory)",
-    )
-    parser.add_argument(
-        "--root", dest="root", action=_DeprecatedRoot, metavar="DIR", help=argparse.SUPPRESS
     )
     parser.add_argument(
         "--config",
@@ -52,6 +49,14 @@ def add_common(parser: argparse.ArgumentParser) -> None:
         default=None,
         metavar="FILE",
         help="config file (default: .adrguard.toml, else [tool.adrguard] in pyproject.toml)",
+    )
+
+
+def add_common(parser: argparse.ArgumentParser) -> None:
+    """--repo, --config and -v: where the repository is and which config to use."""
+    add_repository(parser)
+    parser.add_argument(
+        "--root", dest="root", action=_DeprecatedRoot, metavar="DIR", help=argparse.SUPPRESS
     )
     talk = parser.add_mutually_exclusive_group()
     talk.add_argument(

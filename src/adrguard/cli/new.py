@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from adrguard.cli import add_command
 from adrguard.cli.common import (
     add_quiet,
+    add_repository,
     given_date,
     info,
     load_config_for,
@@ -26,16 +27,6 @@ if TYPE_CHECKING:
 FORMATS = WRITTEN  # the ADR formats `new` writes (adrguard.core.adrformat)
 
 
-def _repository(p: argparse.ArgumentParser) -> None:
-    """--repo and --config: where the repository is and which config to use."""
-    p.add_argument("--repo", dest="root_dir", type=Path, default=None, metavar="DIR",
-                   help="the repository (default: the git work tree around the current "
-                   "directory)")
-    p.add_argument("--config", type=Path, default=None, metavar="FILE",
-                   help="config file (default: .adrguard.toml, else [tool.adrguard] in "
-                   "pyproject.toml)")
-
-
 def _talk(p: argparse.ArgumentParser) -> None:
     """-v or -q, and --no-cache."""
     talk = p.add_mutually_exclusive_group()
@@ -47,7 +38,7 @@ def _talk(p: argparse.ArgumentParser) -> None:
 
 
 def _common(p: argparse.ArgumentParser) -> None:
-    _repository(p)
+    add_repository(p, "root_dir")
     p.add_argument("--status", metavar="WORD",
                    help="the new record's status (default: config new-status, else proposed); "
                    "written in the log's own word for it")
@@ -124,7 +115,7 @@ def register(subparsers: Any) -> None:
                    "number or path")
     k.add_argument("relation", metavar="RELATION", help=f"one of {', '.join(KINDS)}")
     k.add_argument("target", metavar="B", help="the record it points at: an id, number or path")
-    _repository(k)
+    add_repository(k, "root_dir")
     k.add_argument("--today", metavar="YYYY-MM-DD",
                    help="the date of a new entry in a dated status history (default: today)")
     k.add_argument("--dry-run", action="store_true",
