@@ -11,7 +11,14 @@ import textwrap
 from typing import Any
 
 from adrguard.api import STATUS_CHOICES
-from adrguard.api.agent.surface import Workspace, adr_context, find_adrs, search_adrs
+from adrguard.api.agent.surface import (
+    INTENT_HELP,
+    INTENTS,
+    Workspace,
+    adr_context,
+    find_adrs,
+    search_adrs,
+)
 from adrguard.cli import add_command
 from adrguard.cli.common import add_common, add_format, print_json, quiet, split_values
 from adrguard.cli.common import out as print_line
@@ -92,11 +99,9 @@ def register(subparsers: Any) -> None:
     p.add_argument("--topic", help="words describing the change")
     p.add_argument(
         "--intent",
-        choices=("current", "rationale", "history"),
+        choices=INTENTS,
         default=None,
-        help="current (default): what is in force, never a superseded ancestor or an archived "
-        "record unless asked; rationale: the record and what it replaced, amends or depends on; "
-        "history: back along the supersession chain, a page at a time",
+        help=INTENT_HELP,
     )
     p.add_argument(
         "--domain",

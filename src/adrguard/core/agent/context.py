@@ -55,6 +55,10 @@ MAX_HOPS = 3
 ARCHIVED_HOPS = 1
 CURRENT, RATIONALE, HISTORY = "current", "rationale", "history"
 INTENTS = (CURRENT, RATIONALE, HISTORY)
+INTENT_HELP = (  # what each intent asks for (the CLI's --intent, the MCP tool's intent)
+    "current (default): what is in force, never a superseded ancestor or an archived record "
+    "unless asked; rationale: the record and what it replaced, amends or depends on; history: "
+    "back along the supersession chain, a page at a time")
 RESERVE = 400  # room kept in every response for warnings and the unit's metadata
 MAX_WARNINGS = 5  # warnings a caller may pass in (each cut to 300 code points)
 _KIND_ORDER = ("supersedes", "depends-on", "amends", "relates-to", "in-favour-of")
