@@ -35,9 +35,9 @@ if TYPE_CHECKING:
     from adrguard.core.impact.analysis import (
         STATUS_CHOICES,
         configured_statuses,
-        status_key,
         statuses_from,
     )
+    from adrguard.core.model import status_key
     from adrguard.core.parse.status import normalise as normalise_status
 
 # name -> "module" (the same name there) or "module:name"
@@ -59,7 +59,7 @@ _HOMES = {
     "GitHubClient": "adrguard.adapters.github_api",
     "STATUS_CHOICES": "adrguard.core.impact.analysis",  # the status words --status accepts
     "configured_statuses": "adrguard.core.impact.analysis",
-    "status_key": "adrguard.core.impact.analysis",
+    "status_key": "adrguard.core.model",
     "statuses_from": "adrguard.core.impact.analysis",
     "normalise_status": "adrguard.core.parse.status:normalise",  # a word of the log's language
 }

@@ -36,7 +36,7 @@ from adrguard.core.fitness.manifest import (
     FitnessManifest,
     FitnessManifestError,
     FitnessRule,
-    outside_repository,
+    evidence_outside,
     parse_manifest,
 )
 from adrguard.core.fitness.pointer import Document, load_document
@@ -97,11 +97,8 @@ def load(
         except UserError as exc:
             raise FitnessManifestError(path, rule.decision_line, rule.decision_column,
                                        f"rule {rule.id!r}: {exc}") from None
-        for name, (line, column) in zip(rule.evidence, rule.evidence_places, strict=True):
-            problem = outside_repository(name)
-            if problem is not None:
-                raise FitnessManifestError(path, line, column,
-                                           f"rule {rule.id!r}: evidence {name!r} is {problem}")
+        for line, column, message in evidence_outside(rule):
+            raise FitnessManifestError(path, line, column, message)
     return Loaded(root, cfg, corpus, manifest, targets)
 
 

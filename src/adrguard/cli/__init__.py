@@ -9,6 +9,7 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from adrguard import __version__
 from adrguard.cli.common import resume_commands, set_quiet
@@ -61,6 +62,19 @@ COMMANDS: dict[str, tuple[str, str]] = {
 def command_help(name: str) -> str:
     """The one-line help of command ``name`` (its one home is :data:`COMMANDS`)."""
     return COMMANDS[name][1]
+
+
+def add_command(
+    subparsers: Any, name: str, *, rewrap: bool = False, **extra: Any
+) -> argparse.ArgumentParser:
+    """The parser of command ``name``: its one-line help from :data:`COMMANDS`, its
+    description and epilog (in ``extra``) kept as written, or with ``rewrap`` filled to the
+    terminal's width (a description of one paragraph)."""
+    if not rewrap:
+        extra["formatter_class"] = argparse.RawDescriptionHelpFormatter
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        name, help=command_help(name), **extra)
+    return parser
 
 
 # The command modules, in registration order.

@@ -11,9 +11,16 @@ import textwrap
 from typing import Any
 
 from adrguard.api import STATUS_CHOICES
-from adrguard.api.agent.surface import Workspace, adr_context, find_adrs, search_adrs
-from adrguard.cli import command_help
-from adrguard.cli.common import add_common, add_format, print_json, quiet
+from adrguard.api.agent.surface import (
+    INTENT_HELP,
+    INTENTS,
+    Workspace,
+    adr_context,
+    find_adrs,
+    search_adrs,
+)
+from adrguard.cli import add_command
+from adrguard.cli.common import add_common, add_format, print_json, quiet, split_values
 from adrguard.cli.common import out as print_line
 from adrguard.config import repository_setting
 from adrguard.core.outcome import EXIT_OK
@@ -52,9 +59,8 @@ def _status(p: argparse.ArgumentParser) -> None:
 
 
 def register(subparsers: Any) -> None:
-    p = subparsers.add_parser(
-        "find",
-        help=command_help("find"),
+    p = add_command(
+        subparsers, "find",
         description="Deterministic retrieval: path/component match (front matter and the impact "
         "manifest), status filter, successors and dependencies, then BM25 keyword ranking. "
         "When [ai] configures a model provider and a topic is given, the model judges the "
@@ -64,7 +70,6 @@ def register(subparsers: Any) -> None:
         epilog="examples:\n  adrguard find --paths src/api/routes.py src/db/models.py\n"
         "  adrguard find --topic 'database migrations' --format json\n"
         "  adrguard find --topic 'deleting old code' --no-ai",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_common(p)
     p.add_argument("--paths", nargs="+", default=[], metavar="PATH", help="files being edited")
@@ -75,9 +80,8 @@ def register(subparsers: Any) -> None:
     _format(p)
     p.set_defaults(func=run_find)
 
-    p = subparsers.add_parser(
-        "context",
-        help=command_help("context"),
+    p = add_command(
+        subparsers, "context",
         description="Decision units (a record, or a part of a long record split at headings) for "
         "one record, or for what `find` returns for paths/a topic; with none of those, the log's "
         "index. At most --max-units units and --max-chars code points per response; the rest is "
@@ -88,7 +92,6 @@ def register(subparsers: Any) -> None:
         "  adrguard context --topic caching --cursor CURSOR\n"
         "  adrguard context ADR-0007 --intent history\n"
         "  adrguard context --domain payments --intent rationale",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_common(p)
     p.add_argument("id", nargs="?", help="a record id, number or path (ID#N: part N only)")
@@ -96,11 +99,9 @@ def register(subparsers: Any) -> None:
     p.add_argument("--topic", help="words describing the change")
     p.add_argument(
         "--intent",
-        choices=("current", "rationale", "history"),
+        choices=INTENTS,
         default=None,
-        help="current (default): what is in force, never a superseded ancestor or an archived "
-        "record unless asked; rationale: the record and what it replaced, amends or depends on; "
-        "history: back along the supersession chain, a page at a time",
+        help=INTENT_HELP,
     )
     p.add_argument(
         "--domain",
@@ -121,9 +122,8 @@ def register(subparsers: Any) -> None:
     _format(p)
     p.set_defaults(func=run_context)
 
-    p = subparsers.add_parser(
-        "search",
-        help=command_help("search"),
+    p = add_command(
+        subparsers, "search",
         description="Case-insensitive AND of the distinct whitespace-separated terms over "
         "identifier, title and markdown, ranked best first (BM25 over the markdown, plus a "
         "boost for a match in the title or identifier), up to --limit; each result shows the "
@@ -135,7 +135,6 @@ def register(subparsers: Any) -> None:
         "  adrguard search kafka --format json\n"
         "  adrguard search adr:0004\n"
         "  adrguard search -q cache && echo decided   # exit 0: something matched",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_common(p)
     p.add_argument("query", help="words that must all occur")
@@ -144,16 +143,12 @@ def register(subparsers: Any) -> None:
     p.set_defaults(func=run_search)
 
 
-def _statuses(values: list[str]) -> list[str]:
-    return [v.strip() for value in values for v in value.split(",") if v.strip()]
-
-
 def run_find(args: argparse.Namespace) -> int:
     data = find_adrs(
         _workspace(args),
         paths=args.paths,
         topic=args.topic,
-        status=_statuses(args.status),
+        status=split_values(args.status),
         limit=args.limit,
         no_ai=args.no_ai,
     )
@@ -203,7 +198,7 @@ def run_context(args: argparse.Namespace) -> int:
         identifier=args.id,
         paths=args.paths,
         topic=args.topic,
-        status=_statuses(args.status),
+        status=split_values(args.status),
         cursor=args.cursor,
         max_units=args.max_units,
         max_chars=args.max_chars,

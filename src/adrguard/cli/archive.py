@@ -11,7 +11,7 @@ from typing import Any
 
 from adrguard.api import write_atomic
 from adrguard.api.archive.lifecycle import check_plan_target, keep
-from adrguard.cli import command_help
+from adrguard.cli import add_command
 from adrguard.cli.common import add_common, add_format, info, load_config_for, out, write_stdout
 from adrguard.core.errors import UserError
 from adrguard.core.outcome import EXIT_FINDINGS, EXIT_OK
@@ -32,11 +32,9 @@ keeping their ids and every link working. Three steps, each its own command:
 
 
 def register(subparsers: Any) -> None:
-    p = subparsers.add_parser(
-        "archive",
-        help=command_help("archive"),
+    p = add_command(
+        subparsers, "archive",
         description=DESCRIPTION,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="examples:\n  adrguard archive plan ADR-0002 ADR-0004 --out .git/adrguard/p.json\n"
         "  adrguard archive apply .git/adrguard/p.json\n"
         "  adrguard archive restore .git/adrguard/p.json",

@@ -7,7 +7,7 @@ import argparse
 from typing import Any
 
 from adrguard.api.baseline import write_baseline
-from adrguard.cli import command_help
+from adrguard.cli import add_command
 from adrguard.cli.common import add_common, info, load_config_for
 from adrguard.core.errors import UserError
 from adrguard.core.outcome import BASELINE_FILE, EXIT_OK
@@ -15,9 +15,8 @@ from adrguard.core.wording import plural
 
 
 def register(subparsers: Any) -> None:
-    p = subparsers.add_parser(
-        "baseline",
-        help=command_help("baseline"),
+    p = add_command(
+        subparsers, "baseline",
         description="Write the baseline file: one entry per current finding, matched by rule, "
         "file, decision and message (never by line), so `adrguard check` (the hook, the Action, "
         "SARIF, MCP) fails only on findings not in it and says how many it knows. Commit the "
@@ -27,7 +26,6 @@ def register(subparsers: Any) -> None:
         "  adrguard baseline --update         # drop the entries that were fixed\n"
         "  adrguard baseline --update --add   # ... and accept the new findings too\n"
         "  adrguard check --no-baseline       # every finding, as if there were no baseline",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_common(p)
     p.add_argument(

@@ -13,20 +13,22 @@ from adrguard.api import normalise_status as normalise
 from adrguard.api.pipeline.citation_scan import ASKED
 from adrguard.api.pipeline.corpus import resolve_root
 from adrguard.api.pipeline.sources import longest_first, root_of
-from adrguard.cli import command_help
+from adrguard.cli import add_command
 from adrguard.cli.common import (
     add_common,
     add_format,
     emit,
+    given_date,
     info,
     load_config_for,
     quiet,
     report_formats,
+    split_values,
     write_stdout,
 )
 from adrguard.cli.terminal import STATUS_STYLES, Segment, colour_wanted, markdown, page, styled
 from adrguard.core.errors import UserError
-from adrguard.core.model import Status
+from adrguard.core.model import Status, status_key
 from adrguard.core.outcome import (
     BASELINE_FILE,
     EXIT_FINDINGS,
@@ -65,9 +67,8 @@ def register_one(subparsers: Any, name: str) -> None:
 
 
 def _add_check(subparsers: Any) -> None:
-    p = subparsers.add_parser(
-        "check",
-        help=command_help("check"),
+    p = add_command(
+        subparsers, "check",
         description="Check the repository's ADRs: structure, status, links, relationships, "
         "generated files and, with --base, what a change does to them. Writes nothing into the "
         "repository (parsed records are cached in the user cache folder; --no-cache: not).",
@@ -79,7 +80,6 @@ def _add_check(subparsers: Any) -> None:
         "  adrguard check docs/adr/0007-x.md --select ADR1 --ignore ADR107\n"
         "  adrguard check --base origin/main --fail-on warning\n"
         "  adrguard check --profile strict --format sarif:adrguard.sarif",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument(
         "paths",
@@ -195,15 +195,13 @@ def _add_check(subparsers: Any) -> None:
 
 
 def _add_list(subparsers: Any) -> None:
-    lp = subparsers.add_parser(
-        "list",
-        help=command_help("list"),
+    lp = add_command(
+        subparsers, "list",
         description="List every decision record with its id, status, title and path (coloured "
         "on a terminal; NO_COLOR turns that off).",
         epilog="examples:\n  adrguard list\n  adrguard list --status accepted,proposed\n"
         "  adrguard list --status superseded --format json\n"
         "  adrguard list --format markdown > decisions.md",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_common(lp)
     add_format(lp, "list",
@@ -220,9 +218,8 @@ def _add_list(subparsers: Any) -> None:
 
 
 def _add_show(subparsers: Any) -> None:
-    sp = subparsers.add_parser(
-        "show",
-        help=command_help("show"),
+    sp = add_command(
+        subparsers, "show", rewrap=True,
         description="Show a decision's metadata and text. ID is an id "
         "(ADR-0007), a number (7) or a path. On a terminal the header is coloured (NO_COLOR "
         "turns that off) and a record taller than the screen goes through the pager ($PAGER, "
@@ -238,9 +235,8 @@ def _add_show(subparsers: Any) -> None:
 
 
 def _add_rules(subparsers: Any) -> None:
-    rp = subparsers.add_parser(
-        "rules",
-        help=command_help("rules"),
+    rp = add_command(
+        subparsers, "rules", rewrap=True,
         description="The rule catalogue: code, name, default severity, summary.",
     )
     add_format(rp, "rules")
@@ -253,9 +249,8 @@ def _add_rules(subparsers: Any) -> None:
 
 
 def _add_explain(subparsers: Any) -> None:
-    ep = subparsers.add_parser(
-        "explain",
-        help=command_help("explain"),
+    ep = add_command(
+        subparsers, "explain", rewrap=True,
         description="Print a rule's documentation: why, a bad and a good example. Rendered "
         "(headings, code blocks) on a terminal; Markdown as written when piped or with "
         "NO_COLOR.",
@@ -269,10 +264,6 @@ _PARSERS: dict[str, Callable[[Any], None]] = {
     "check": _add_check, "list": _add_list, "show": _add_show, "rules": _add_rules,
     "explain": _add_explain,
 }
-
-
-def _split(values: list[str]) -> list[str]:
-    return [v.strip() for value in values for v in value.split(",") if v.strip()]
 
 
 # --- ``check --against`` and what check says on stderr besides its report: what each other
@@ -371,15 +362,8 @@ def run_check(args: argparse.Namespace) -> int:
                         "give the other format a PATH (--format json:report.json)")
     if args.hook and (args.base or args.changed):
         raise UserError("--hook judges the staged change: give neither --base nor --changed")
-    if args.today:
-        try:
-            today = dt.date.fromisoformat(args.today).isoformat()
-        except ValueError:
-            raise UserError(f"--today {args.today!r} is not a date: write it as YYYY-MM-DD, "
-                            "e.g. --today 2024-05-31") from None
-    else:
-        today = dt.date.today().isoformat()
-    select, ignore = _split(args.select), _split(args.ignore)
+    today = (given_date(args.today) or dt.date.today()).isoformat()
+    select, ignore = split_values(args.select), split_values(args.ignore)
     if args.compaction:
         from adrguard.api.compaction import COMPACTION_CODES
 
@@ -469,7 +453,7 @@ STATUS_WORDS = ("accepted", "proposed", "draft", "deprecated", "superseded", "re
 def wanted_statuses(values: list[str], synonyms: Any) -> frozenset[str] | None:
     """``--status`` values -> the status keys to keep (None: every record). A word of the
     log's language is read with the status vocabulary (``angenommen`` -> accepted)."""
-    words = _split(values)
+    words = split_values(values)
     if not words or any(w.casefold() in ("all", "any") for w in words):
         return None
     keys = set()
@@ -489,7 +473,6 @@ def wanted_statuses(values: list[str], synonyms: Any) -> frozenset[str] | None:
 def run_list(args: argparse.Namespace) -> int:
     import json
 
-    from adrguard.api import status_key
     from adrguard.api.lookup import decision_row
 
     root, config = load_config_for(args)

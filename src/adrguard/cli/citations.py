@@ -7,23 +7,21 @@ import argparse
 from typing import Any
 
 from adrguard.api.citation_answers import report
-from adrguard.cli import command_help
+from adrguard.cli import add_command
 from adrguard.cli.common import add_common, add_format, load_config_for, print_json
 from adrguard.cli.common import out as print_line
 from adrguard.core.outcome import EXIT_OK
 
 
 def register(subparsers: Any) -> None:
-    p = subparsers.add_parser(
-        "citations",
-        help=command_help("citations"),
+    p = add_command(
+        subparsers, "citations",
         description="List the citations of decisions in the repository's code and documents "
         "outside the ADR roots: ids in comments and prose (ADR-0004, ADR 4), links into the ADR "
         "folder, front-matter keys (adrs:) and table rows labelled ADRs. With ID, only the "
         "citations of that record (its id, number or path). See docs/citations.md.",
         epilog="examples:\n  adrguard citations\n  adrguard citations ADR-0004 --kind code\n"
         "  adrguard citations --state unknown --format json",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("id", nargs="?", metavar="ID", help="a record id, number or path")
     add_common(p)

@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from adrguard.core.errors import UserError
 
 if TYPE_CHECKING:
+    import datetime
+
     from adrguard.config import Config
 
 
@@ -31,18 +33,15 @@ class _DeprecatedRoot(argparse.Action):
         setattr(namespace, self.dest, Path(str(values)))
 
 
-def add_common(parser: argparse.ArgumentParser) -> None:
-    """--repo, --config and -v: where the repository is and which config to use."""
+def add_repository(parser: argparse.ArgumentParser, dest: str = "root") -> None:
+    """--repo and --config: where the repository is (in ``dest``) and which config to use."""
     parser.add_argument(
         "--repo",
-        dest="root",
+        dest=dest,
         type=Path,
         default=None,
         metavar="DIR",
         help="the repository (default: the git work tree around the current directory)",
-    )
-    parser.add_argument(
-        "--root", dest="root", action=_DeprecatedRoot, metavar="DIR", help=argparse.SUPPRESS
     )
     parser.add_argument(
         "--config",
@@ -50,6 +49,14 @@ def add_common(parser: argparse.ArgumentParser) -> None:
         default=None,
         metavar="FILE",
         help="config file (default: .adrguard.toml, else [tool.adrguard] in pyproject.toml)",
+    )
+
+
+def add_common(parser: argparse.ArgumentParser) -> None:
+    """--repo, --config and -v: where the repository is and which config to use."""
+    add_repository(parser)
+    parser.add_argument(
+        "--root", dest="root", action=_DeprecatedRoot, metavar="DIR", help=argparse.SUPPRESS
     )
     talk = parser.add_mutually_exclusive_group()
     talk.add_argument(
@@ -99,6 +106,25 @@ def set_quiet(on: bool) -> None:
 
 def quiet() -> bool:
     return _Quiet.on
+
+
+def split_values(values: Iterable[str]) -> list[str]:
+    """The words of a repeatable option that also takes commas (``--status a,b --status c``),
+    stripped; empty ones dropped."""
+    return [v.strip() for value in values for v in value.split(",") if v.strip()]
+
+
+def given_date(value: str | None) -> datetime.date | None:
+    """``--today`` as a date, None when it is not given; a value that is no date is an error."""
+    if not value:
+        return None
+    import datetime
+
+    try:
+        return datetime.date.fromisoformat(value)
+    except ValueError:
+        raise UserError(f"--today {value!r} is not a date: write it as YYYY-MM-DD, e.g. --today "
+                        "2024-05-31") from None
 
 
 def load_config_for(args: argparse.Namespace) -> tuple[Path, Config]:

@@ -11,7 +11,7 @@ from typing import Any
 
 from adrguard.api.archive.lifecycle import find, states
 from adrguard.api.compaction import analyse_repository, parse_sources
-from adrguard.cli import command_help
+from adrguard.cli import add_command
 from adrguard.cli.common import (
     add_common,
     add_format,
@@ -86,14 +86,8 @@ class _NotAnOption(argparse.Action):
 
 
 def register(subparsers: Any) -> None:
-    p = subparsers.add_parser(
-        "compaction",
-        help=command_help("compaction"),
-        description=DESCRIPTION,
-        epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        allow_abbrev=False,
-    )
+    p = add_command(subparsers, "compaction", description=DESCRIPTION, epilog=EPILOG,
+                    allow_abbrev=False)
     add_common(p)
     scope = p.add_mutually_exclusive_group()
     scope.add_argument("--sources", metavar="IDS", help="only these records (comma-separated)")

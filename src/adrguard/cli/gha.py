@@ -31,7 +31,7 @@ from adrguard.api import verify as verify_api
 from adrguard.api.graph import build
 from adrguard.api.impact import impact as impact_of
 from adrguard.api.impact import reach_base
-from adrguard.cli import command_help
+from adrguard.cli import add_command
 from adrguard.cli.common import info
 from adrguard.config import load_config
 from adrguard.core.errors import UserError
@@ -147,9 +147,8 @@ def append_summary(settings: Settings, text: str) -> None:
 # --- the command ----------------------------------------------------------------------------
 
 def register(subparsers: Any) -> None:
-    p = subparsers.add_parser(
-        "action",
-        help=command_help("action"),
+    p = add_command(
+        subparsers, "action", rewrap=True,
         description="The GitHub Action's helper. `prepare` chooses the base to compare with and "
         "deepens a shallow checkout until the merge base appears; `report` writes the job "
         "summary, the annotations, the sticky pull-request comment and the step outputs from "

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from adrguard.api import graph as api_graph
-from adrguard.cli import command_help
+from adrguard.cli import add_command
 from adrguard.cli.common import FormatSpec, add_common, add_format, emit, info, load_config_for
 from adrguard.core.outcome import EXIT_OK
 from adrguard.reporters import formats as output_formats
@@ -15,9 +15,8 @@ from adrguard.reporters.graph_html import CDN_VERSION
 
 
 def register(subparsers: Any) -> None:
-    g = subparsers.add_parser(
-        "graph",
-        help=command_help("graph"),
+    g = add_command(
+        subparsers, "graph",
         description="Draw the records that have declared relationships: nodes styled by "
         "status, edges by kind (supersedes, amends, depends-on, relates-to, in-favour-of). "
         "Records without any relationship are left out (a line on stderr counts them); --all "
@@ -30,7 +29,6 @@ def register(subparsers: Any) -> None:
         "  adrguard graph --format html -o decisions.html   # open it in a browser\n"
         "  adrguard graph --format html -o decisions.html --mermaid-js mermaid.min.js  # offline\n"
         "  adrguard graph --format json --focus ADR-0007 --depth 2",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_common(g)
     g.add_argument("--format", choices=output_formats.names("graph"),
@@ -50,16 +48,14 @@ def register(subparsers: Any) -> None:
     g.add_argument("--output", "-o", metavar="PATH", help="write to a file instead of stdout")
     g.set_defaults(func=run_graph)
 
-    r = subparsers.add_parser(
-        "relationships",
-        help=command_help("relationships"),
+    r = add_command(
+        subparsers, "relationships",
         description="Every declared relationship (supersedes, superseded-by, depends-on, amends, "
         "...): source, type, target as written, the record it resolves to, and its state "
         "(resolved, unresolved, ambiguous, cyclic, inconsistent, inactive), then the ADR3xx "
         "findings. Nothing is inferred.",
         epilog="examples:\n  adrguard relationships\n"
         "  adrguard relationships ADR-0012 --format json",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     r.add_argument("id", nargs="?", metavar="ID", help="only relationships from or to this record")
     add_common(r)

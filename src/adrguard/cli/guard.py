@@ -29,7 +29,7 @@ from adrguard.api.agent.guard import (
     read_payload,
     render,
 )
-from adrguard.cli import command_help
+from adrguard.cli import add_command
 from adrguard.core.outcome import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE
 from adrguard.core.textsafe import neutralise
 
@@ -50,10 +50,9 @@ def register(subparsers: Any) -> None:
     common.add_argument("--session", default=argparse.SUPPRESS, metavar="ID",
                         help="the runtime's session id: hints are given once per session and "
                         "repeated reads are counted (counters live in the user's cache folder)")
-    p = subparsers.add_parser(
-        "guard",
+    p = add_command(
+        subparsers, "guard", rewrap=True,
         parents=[common],
-        help=command_help("guard"),
         description="Judge one read or search of an agent before it runs, by the configured "
         "`read-guard` mode (off, warn, guard): archived records and unscoped searches of "
         "ADR text are denied in guard mode, with the bounded retrieval to call instead. With "

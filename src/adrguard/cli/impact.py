@@ -8,7 +8,7 @@ from typing import Any
 
 from adrguard.api import STATUS_CHOICES, configured_statuses, statuses_from
 from adrguard.api.impact import impact
-from adrguard.cli import command_help
+from adrguard.cli import add_command
 from adrguard.cli.common import add_common, emit, info, load_config_for, report_formats
 from adrguard.core.errors import UserError
 from adrguard.core.options import Options
@@ -20,9 +20,8 @@ NULL_SHA = "0" * 40
 
 
 def register(subparsers: Any) -> None:
-    p = subparsers.add_parser(
-        "impact",
-        help=command_help("impact"),
+    p = add_command(
+        subparsers, "impact",
         description="List the decisions that govern the files changed between the merge base of "
         "--base and --head, through front matter (affected-paths, affected-components, scope) "
         "and the impact manifest (.adrguard-impact.json). Impact means 'review this decision', "
@@ -31,7 +30,6 @@ def register(subparsers: Any) -> None:
         "  adrguard impact --base origin/main --format markdown:impact.md\n"
         "  adrguard impact --base main --head feature --status accepted,proposed --format json\n"
         "  adrguard impact --base origin/main --deepen      # shallow CI clone",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_common(p)
     p.add_argument("--base", metavar="REF", help="compare against this ref (required unless "

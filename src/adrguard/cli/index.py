@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from adrguard import api
 from adrguard.api import generated
 from adrguard.api.pipeline.sources import hook_has_work
-from adrguard.cli import command_help
+from adrguard.cli import add_command
 from adrguard.cli.common import (
     add_common,
     add_format,
@@ -32,9 +32,8 @@ if TYPE_CHECKING:
 
 
 def register(subparsers: Any) -> None:
-    p = subparsers.add_parser(
-        "index",
-        help=command_help("index"),
+    p = add_command(
+        subparsers, "index",
         description="The INDEX of every ADR root (and of each archive folder): a table of number, "
         "title, status, date and successor between <!-- adrguard:index:start --> and "
         "<!-- adrguard:index:end -->. Text around the markers is kept. Without an option the "
@@ -42,7 +41,6 @@ def register(subparsers: Any) -> None:
         "[index] configured) are checked and written; --init opts a log in.",
         epilog="examples:\n  adrguard index\n  adrguard index --check\n  adrguard index --write\n"
         "  adrguard index --write --init   # add the markers to a hand-written index",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_common(p)
     mode = p.add_mutually_exclusive_group()
@@ -78,13 +76,11 @@ def register(subparsers: Any) -> None:
     p.add_argument("files", nargs="*", metavar="FILE", help=argparse.SUPPRESS)
     p.set_defaults(func=run_index)
 
-    c = subparsers.add_parser(
-        "current",
-        help=command_help("current"),
+    c = add_command(
+        subparsers, "current",
         description="CURRENT.md is a human-reviewed summary of the decisions in force; "
         "CURRENT.sources.json records what it was reviewed against. Workflow: `current init` "
         "(draft) -> review -> `current stamp` -> `current status` / `adrguard check` (stale?).",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     sub = c.add_subparsers(dest="current_command", metavar="ACTION", required=True)
     for name, text in (

@@ -9,7 +9,7 @@ import argparse
 from typing import Any
 
 from adrguard.api.agent.surface import Limits
-from adrguard.cli import command_help
+from adrguard.cli import add_command
 from adrguard.cli.common import add_common
 from adrguard.config import repository_setting
 from adrguard.core.errors import UserError
@@ -25,9 +25,8 @@ def tool_names() -> list[str]:
 
 
 def register(subparsers: Any) -> None:
-    p = subparsers.add_parser(
-        "mcp",
-        help=command_help("mcp"),
+    p = add_command(
+        subparsers, "mcp", rewrap=True,
         description="Start an MCP server on stdin/stdout bound to the repository (--repo). Tools: "
         f"{', '.join(tool_names())} (docs/agents.md). Needs the extra: "
         "pip install 'adrguard[mcp]'.",

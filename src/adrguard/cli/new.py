@@ -6,24 +6,23 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from adrguard.cli import command_help
-from adrguard.cli.common import add_quiet, info, load_config_for, out, write_stdout
+from adrguard.cli import add_command
+from adrguard.cli.common import (
+    add_quiet,
+    add_repository,
+    given_date,
+    info,
+    load_config_for,
+    out,
+    split_values,
+    write_stdout,
+)
 from adrguard.core.adrformat import WRITTEN
 from adrguard.core.errors import UserError
 from adrguard.core.outcome import EXIT_OK
 
 if TYPE_CHECKING:
     from adrguard.api.authoring.write import Outcome, Request
-
-
-def _repository(p: argparse.ArgumentParser) -> None:
-    """--repo and --config: where the repository is and which config to use."""
-    p.add_argument("--repo", dest="root_dir", type=Path, default=None, metavar="DIR",
-                   help="the repository (default: the git work tree around the current "
-                   "directory)")
-    p.add_argument("--config", type=Path, default=None, metavar="FILE",
-                   help="config file (default: .adrguard.toml, else [tool.adrguard] in "
-                   "pyproject.toml)")
 
 
 def _talk(p: argparse.ArgumentParser) -> None:
@@ -37,7 +36,7 @@ def _talk(p: argparse.ArgumentParser) -> None:
 
 
 def _common(p: argparse.ArgumentParser) -> None:
-    _repository(p)
+    add_repository(p, "root_dir")
     p.add_argument("--status", metavar="WORD",
                    help="the new record's status (default: config new-status, else proposed); "
                    "written in the log's own word for it")
@@ -54,9 +53,8 @@ def _common(p: argparse.ArgumentParser) -> None:
 
 
 def register(subparsers: Any) -> None:
-    p = subparsers.add_parser(
-        "new",
-        help=command_help("new"),
+    p = add_command(
+        subparsers, "new",
         description="Write the next record of an ADR log: the next free number (archived "
         "records and --against refs included), named, laid out and worded like the log's own "
         "records (or from the configured template), with status proposed and today's date. "
@@ -64,7 +62,6 @@ def register(subparsers: Any) -> None:
         epilog="examples:\n  adrguard new \"Use PostgreSQL for payments\"\n"
         "  adrguard new --root services/api/docs/adr --status accepted \"Cache search results\"\n"
         "  adrguard new --against 'refs/remotes/origin/pr/*' \"Use Kafka\"",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("title", metavar="TITLE")
     p.add_argument("--root", "--adr-root", dest="adr_root", metavar="DIR",
@@ -73,9 +70,8 @@ def register(subparsers: Any) -> None:
     _common(p)
     p.set_defaults(func=run_new)
 
-    s = subparsers.add_parser(
-        "supersede",
-        help=command_help("supersede"),
+    s = add_command(
+        subparsers, "supersede",
         description="Write a record that supersedes OLD, with its Supersedes line in the log's "
         "form, and mark OLD: its status becomes superseded by the new record (status section, "
         "bullet or front matter, as the log writes it); nothing else in OLD changes. OLD is "
@@ -87,7 +83,6 @@ def register(subparsers: Any) -> None:
         "  adrguard supersede 7 --by 12          # once ADR-0012 is accepted\n"
         "  adrguard supersede 7 \"Also cache reads\" --amend\n"
         "OLD and TITLE go together: options before OLD or after TITLE.",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     s.add_argument("old", metavar="OLD", help="the record superseded: an id, number or path")
     s.add_argument("title", metavar="TITLE", nargs="?", help="the new record's title")
@@ -100,9 +95,8 @@ def register(subparsers: Any) -> None:
 
     from adrguard.api.authoring.link import KINDS
 
-    k = subparsers.add_parser(
-        "link",
-        help=command_help("link"),
+    k = add_command(
+        subparsers, "link",
         description="Declare that record A has a relation to record B, like adr-tools' `adr "
         "link`: the relation line (or front-matter key) goes where the log writes relations, "
         "in its form and link style, in A and, where the log writes both sides, in B "
@@ -114,13 +108,12 @@ def register(subparsers: Any) -> None:
         "  adrguard link ADR-0012 supersedes ADR-0007 --dry-run\n"
         "  adrguard link 9 depends-on 4\n"
         "  adrguard link docs/adr/0009-x.md relates-to 0004",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     k.add_argument("source", metavar="A", help="the record that declares the relation: an id, "
                    "number or path")
     k.add_argument("relation", metavar="RELATION", help=f"one of {', '.join(KINDS)}")
     k.add_argument("target", metavar="B", help="the record it points at: an id, number or path")
-    _repository(k)
+    add_repository(k, "root_dir")
     k.add_argument("--today", metavar="YYYY-MM-DD",
                    help="the date of a new entry in a dated status history (default: today)")
     k.add_argument("--dry-run", action="store_true",
@@ -128,9 +121,8 @@ def register(subparsers: Any) -> None:
     _talk(k)
     k.set_defaults(func=run_link, adr_root=None, record_format=None, status=None, against=[])
 
-    c = subparsers.add_parser(
-        "consolidate",
-        help=command_help("consolidate"),
+    c = add_command(
+        subparsers, "consolidate",
         description="Write one proposed record, in the log's own style, that replaces the "
         "records ID...: its decision section quotes and links each one's decision and "
         "consequences and lists the open conflicts between them (statuses not in force, "
@@ -144,7 +136,6 @@ def register(subparsers: Any) -> None:
         epilog="examples:\n  adrguard consolidate 3 5 7 --title \"Expose a versioned, paginated "
         "REST API\"\n  adrguard consolidate ADR-0003,ADR-0005 --title \"REST API\" --dry-run\n"
         "  adrguard consolidate --accept 12",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     c.add_argument("sources", nargs="*", metavar="ID",
                    help="the records to replace: ids, numbers or paths (commas also separate)")
@@ -158,17 +149,9 @@ def register(subparsers: Any) -> None:
 
 
 def _request(args: argparse.Namespace) -> Request:
-    import datetime as dt
-
     from adrguard.api.authoring.write import Request
 
-    today = None
-    if args.today:
-        try:
-            today = dt.date.fromisoformat(args.today)
-        except ValueError:
-            raise UserError(f"--today {args.today!r} is not a date: write it as YYYY-MM-DD, "
-                            "e.g. --today 2024-05-31") from None
+    today = given_date(args.today)
     return Request(root=args.adr_root, fmt=args.record_format, status=args.status, today=today,
                    against=tuple(args.against), dry_run=args.dry_run)
 
@@ -208,7 +191,7 @@ def run_link(args: argparse.Namespace) -> int:
 def run_consolidate(args: argparse.Namespace) -> int:
     from adrguard.api.authoring import consolidate
 
-    keys = [k.strip() for raw in args.sources for k in raw.split(",") if k.strip()]
+    keys = split_values(args.sources)
     root, config = _config(args)
     if args.accept is not None:
         if keys or args.title:

@@ -11,7 +11,7 @@ import argparse
 from typing import Any
 
 from adrguard.api import verify as api
-from adrguard.cli import command_help
+from adrguard.cli import add_command
 from adrguard.cli.common import add_common, emit, info, load_config_for, report_formats
 from adrguard.core.outcome import EXIT_FINDINGS, EXIT_OK
 from adrguard.core.wording import plural
@@ -20,9 +20,8 @@ from adrguard.reporters import verify as reporter
 
 
 def register(subparsers: Any) -> None:
-    p = subparsers.add_parser(
-        "verify",
-        help=command_help("verify"),
+    p = add_command(
+        subparsers, "verify",
         description="Evaluate the fitness rules of .adrguard-fitness.json for every accepted "
         "decision: values in evidence files CI already produced (coverage, dependency or "
         "duplication reports), and text, paths and Python imports of the tracked files. "
@@ -37,7 +36,6 @@ def register(subparsers: Any) -> None:
         "  adrguard verify --write-baseline          # accept today's violations\n"
         "  adrguard verify --audit                   # which decisions have rules\n"
         "docs: docs/verify.md",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_common(p)
     p.add_argument("--rules", metavar="PATH",

@@ -242,6 +242,12 @@ class Citations(msgspec.Struct, frozen=True):
     paths: frozenset[str] | None = None  # None: every file the scan selects
 
 
+def status_key(d: Decision) -> str:
+    """The record's normalised status as a word (``accepted``), ``none`` when it states none:
+    how statuses are filtered, grouped and written out."""
+    return d.status.value if d.status is not None else "none"
+
+
 K = TypeVar("K", bound=Hashable)
 
 

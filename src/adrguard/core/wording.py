@@ -1,6 +1,12 @@
-"""Shared wording of counts in every output: ``1 record``, ``2 records``, ``1 entry``."""
+"""Shared wording of every output: counts (``1 record``, ``2 records``, ``1 entry``), revisions
+and a record named with its title."""
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from adrguard.core.model import Decision
 
 
 def plural(count: int, word: str, many: str | None = None) -> str:
@@ -27,3 +33,8 @@ def revision_at(ref: str, sha: str) -> str:
     """``origin/main (0123456789ab)``; a commit id alone once: ``0123456789ab``."""
     name, short = revision(ref), short_commit(sha)
     return name if name == short else f"{name} ({short})"
+
+
+def decision_name(d: Decision) -> str:
+    """A record as a message names it with its title: ``ADR-0007 (Use PostgreSQL)``."""
+    return f"{d.id} ({d.title})" if d.title else d.id

@@ -105,11 +105,7 @@ class ContextParams(Params):
               "milestone, release"),
     ] = None
     intent: Literal["current", "rationale", "history"] | None = Field(
-        default=None,
-        description="current (default): what is in force, never a superseded ancestor or an "
-        "archived record unless asked; rationale: the record and what it replaced, amends or "
-        "depends on; history: back along the supersession chain, a page at a time",
-    )
+        default=None, description=agent.INTENT_HELP)
     noAi: NoAi = False
     status: Statuses | None = None
     cursor: Annotated[str | None, Field(max_length=1_024, description="from a response")] = None

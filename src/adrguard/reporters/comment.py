@@ -182,10 +182,6 @@ def mermaid(graph: Graph, focus: Sequence[Decision]) -> list[str]:
     ]
 
 
-def _size(lines: Sequence[str]) -> int:
-    return sum(len(line.encode("utf-8")) + 1 for line in lines)
-
-
 def _footer(page: Page) -> list[str]:
     out = [f"- {line}" for line in page.notes]
     if page.run_url:
@@ -204,14 +200,14 @@ def document(report: Report, ctx: ReportContext, page: Page, limit: int) -> str:
     if page.graph is not None and focus:
         extra += mermaid(page.graph, focus)
     footer = _footer(page)
-    budget = limit - _size(extra) - _size(footer)
+    budget = limit - markdown.byte_size(extra) - markdown.byte_size(footer)
     if budget < 4_096 and page.impact is not None:  # the impact section is too large: trim it
         extra = governing(page.impact, page, max_rows=50)
         extra.append("The decision graph is left out to keep this report short.")
-        budget = limit - _size(extra) - _size(footer)
+        budget = limit - markdown.byte_size(extra) - markdown.byte_size(footer)
     if budget < 4_096:
         extra = ["The decisions governing this change are left out to keep this report short."]
-        budget = limit - _size(extra) - _size(footer)
+        budget = limit - markdown.byte_size(extra) - markdown.byte_size(footer)
     head = markdown.render(short, ctx, max_bytes=budget).rstrip("\n")
     body = "\n".join([head, "", *extra]).rstrip("\n")
     return "\n".join([body, *footer]) + "\n"

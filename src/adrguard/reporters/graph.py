@@ -19,7 +19,7 @@ from typing import Any
 
 from adrguard.core.findings import Finding
 from adrguard.core.graph.graph import Edge, Graph
-from adrguard.core.model import Decision
+from adrguard.core.model import Decision, status_key
 from adrguard.core.textsafe import json_safe, neutralise
 from adrguard.reporters.formats import renderer
 
@@ -146,10 +146,6 @@ _WWW = re.compile(r"(?i)(?<![0-9a-z])www\.")  # GFM autolinks www.example.com
 _ORDERED = re.compile(r"^(\d+)([.)])")  # "1. x" or "1) x" at the start: an ordered list
 
 
-def status_of(d: Decision) -> str:
-    return d.status.value if d.status is not None else "none"
-
-
 def mermaid_text(text: str) -> str:
     """``text`` on one line, every special character as a Mermaid entity code (``#42;``);
     also the first character unless it is a letter or digit (no list, heading or quote), the
@@ -233,7 +229,7 @@ def render_mermaid(v: View) -> str:
     groups: dict[str, list[str]] = {}
     for d in v.nodes:
         suffix = "_em" if d.path in v.emphasis else ""
-        groups.setdefault(f"st_{status_of(d)}{suffix}", []).append(names[d.path])
+        groups.setdefault(f"st_{status_key(d)}{suffix}", []).append(names[d.path])
     for name in sorted(groups):
         status = name[3:].removesuffix("_em")
         width = EMPHASIS if name.endswith("_em") else BORDER
@@ -332,7 +328,7 @@ def render_dot(v: View) -> str:
         '  edge [fontname="Helvetica", fontsize=10, penwidth=2];',
     ]
     for d in v.nodes:
-        status = status_of(d)
+        status = status_key(d)
         st = STATUS_STYLES[status]
         label = f"{dot_text(d.id)}\\n{dot_text(d.title or '(untitled)')}"
         width = (EMPHASIS if d.path in v.emphasis else BORDER).removesuffix("px")

@@ -28,8 +28,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from urllib.parse import quote
 
+from adrguard.core.model import status_key
 from adrguard.core.textsafe import neutralise
-from adrguard.reporters.graph import MAX_EDGES, MAX_TEXT, View, render_mermaid, status_of
+from adrguard.reporters.graph import MAX_EDGES, MAX_TEXT, View, render_mermaid
 
 # The default Mermaid: one exact release on jsDelivr, pinned by its SRI hash (the same file as
 # mermaid-11 in .ci/browser/package.json; tests/browser checks both).
@@ -182,7 +183,7 @@ def render_html(v: View, links: Mapping[str, str], mermaid: MermaidScript,
         ident = _e(d.id)
         cell = f'<a href="{_url(link)}">{ident}</a>' if link is not None else ident
         rows.append(f'<tr id="record-n{i}"><td>{cell}</td><td>{_e(d.title or "(untitled)")}'
-                    f'</td><td>{_e(status_of(d))}</td><td><code>{_e(d.path)}</code></td></tr>')
+                    f'</td><td>{_e(status_key(d))}</td><td><code>{_e(d.path)}</code></td></tr>')
     generator = f"adrguard {version}".strip()
     return "\n".join([
         "<!doctype html>",

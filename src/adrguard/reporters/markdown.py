@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Sequence
 from urllib.parse import quote
 
 from adrguard.core.findings import Finding, Report, Severity
@@ -117,13 +118,14 @@ def _statuses(ctx: ReportContext) -> list[str]:
     return [f"Decisions by status: {', '.join(parts)}.", ""]
 
 
-def _size(lines: list[str]) -> int:
+def byte_size(lines: Sequence[str]) -> int:
+    """The bytes ``lines`` take as UTF-8, each with its line end."""
     return sum(len(line.encode("utf-8")) + 1 for line in lines)
 
 
 def _fit(rows: list[str], head: list[str], tail: list[str], max_bytes: int) -> list[str]:
     """As many table rows as fit in ``max_bytes`` with a note saying how many were left out."""
-    budget = max_bytes - _size(head) - _size(tail) - 200  # 200: room for the note
+    budget = max_bytes - byte_size(head) - byte_size(tail) - 200  # 200: room for the note
     kept: list[str] = []
     for row in rows:
         budget -= len(row.encode("utf-8")) + 1
@@ -169,6 +171,6 @@ def render(report: Report, ctx: ReportContext, *, max_bytes: int | None = None) 
         "",
     ]
     rows = _rows(report, ctx)
-    if max_bytes is not None and _size(lines) + _size(rows) + _size(tail) > max_bytes:
+    if max_bytes is not None and byte_size(lines) + byte_size(rows) + byte_size(tail) > max_bytes:
         rows = _fit(rows, lines, tail, max_bytes)
     return "\n".join(lines + rows + tail)

@@ -87,14 +87,20 @@ def _summary(report: Report) -> str:
     return f"{counts(summary)} {scope(summary)}"
 
 
+def _columns(rows: list[_Row]) -> tuple[int, int, int, str]:
+    """The widths of a group's where, rule and severity columns, and the indent of a message's
+    further lines (under its first): one layout, plain and coloured."""
+    w_where = max(len(r.where) for r in rows)
+    w_rule = max(len(r.rule) for r in rows)
+    w_sev = max(len(r.severity.label) for r in rows)
+    return w_where, w_rule, w_sev, " " * (2 + w_where + w_rule + w_sev + 3 * len(GAP))
+
+
 def render_plain(report: Report, *, quiet: bool = False) -> str:
     out: list[str] = []
     for path, rows in _groups(report):
         out.append(path)
-        w_where = max(len(r.where) for r in rows)
-        w_rule = max(len(r.rule) for r in rows)
-        w_sev = max(len(r.severity.label) for r in rows)
-        indent = " " * (2 + w_where + w_rule + w_sev + 3 * len(GAP))
+        w_where, w_rule, w_sev, indent = _columns(rows)
         for r in rows:
             head = GAP.join(
                 (r.where.ljust(w_where), r.rule.ljust(w_rule), r.severity.label.ljust(w_sev))
@@ -115,10 +121,7 @@ def _styled(report: Report, quiet: bool = False) -> list[Text]:
     lines: list[Text] = []
     for path, rows in _groups(report):
         lines.append(Text(path, style="bold underline"))
-        w_where = max(len(r.where) for r in rows)
-        w_rule = max(len(r.rule) for r in rows)
-        w_sev = max(len(r.severity.label) for r in rows)
-        indent = " " * (2 + w_where + w_rule + w_sev + 3 * len(GAP))
+        w_where, w_rule, w_sev, indent = _columns(rows)
         for r in rows:
             line = Text("  ")
             line.append(r.where.ljust(w_where), style="dim")

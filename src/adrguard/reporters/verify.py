@@ -20,10 +20,10 @@ from adrguard.core.fitness.result import (
     Item,
     RuleResult,
     Verification,
-    decision_name,
     shown_value,
     to_json,
 )
+from adrguard.core.wording import decision_name
 from adrguard.reporters.context import clean
 from adrguard.reporters.formats import renderer
 from adrguard.reporters.json import dumps

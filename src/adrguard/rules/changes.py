@@ -10,16 +10,19 @@ broken config file.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from adrguard.core.findings import Finding, Severity
+from adrguard.core.graph import graph
 from adrguard.core.model import INACTIVE_STATUSES, Corpus, Decision, Location
 from adrguard.core.options import manifest_path
+from adrguard.core.wording import decision_name
 from adrguard.rules.base import BaseRule, RuleContext, RuleMeta
 
 if TYPE_CHECKING:
-    from adrguard.core.impact.mapping import Manifest
+    from adrguard.core.impact.analysis import Impact
+    from adrguard.core.impact.mapping import Manifest, MappingEntry
     from adrguard.core.options import Options
 
 _LIST_LIMIT = 5
@@ -35,13 +38,62 @@ def manifest_of(corpus: Corpus, options: Options) -> Manifest | None:
     return parsed(corpus, options)
 
 
+def _impact(ctx: RuleContext) -> Impact:
+    """The change set's impact, analysed once per run for ADR501 and ADR508."""
+
+    def analysed() -> Impact:
+        from adrguard.core.impact.analysis import analyse, configured_statuses
+
+        assert ctx.changes is not None
+        manifest = manifest_of(ctx.corpus, ctx.options)
+        return analyse(ctx.corpus, ctx.changes, manifest, configured_statuses(ctx.options))
+
+    return ctx.derived("impact", analysed)
+
+
+def _mapped(ctx: RuleContext) -> list[tuple[Location, MappingEntry, tuple[Decision, ...]]]:
+    """(where, mapping, the records its decision names) for each mapping of the impact
+    manifest; looked up once per run and shared by ADR502 and ADR503."""
+
+    def resolved() -> list[tuple[Location, MappingEntry, tuple[Decision, ...]]]:
+        manifest = manifest_of(ctx.corpus, ctx.options)
+        if manifest is None:
+            return []
+        from adrguard.core.impact.analysis import resolve
+
+        return [(Location(manifest.path, m.line, m.column), m, resolve(ctx.corpus, m.decision))
+                for m in manifest.mappings]
+
+    return ctx.derived("impact-decisions", resolved)
+
+
+def naming_problem(named: str, hits: Sequence[Decision], fix: str) -> str | None:
+    """What is wrong with a manifest entry that names a decision (``named``: ``mapping names
+    decision 'ADR-0042'``): it matches no record (``fix`` says what to do then) or several.
+    None when it names one. Shared by the impact (ADR502) and fitness (ADR702) manifests."""
+    if not hits:
+        return f"{named}, which no record has: {fix}"
+    if len(hits) > 1:
+        paths = ", ".join(d.path for d in hits)
+        return f"{named}, which matches several records ({paths}): name the record by its path"
+    return None
+
+
+def inactive_named(
+    corpus: Corpus, hits: Sequence[Decision]
+) -> tuple[Decision, str, Decision | None] | None:
+    """(the record, its status, its successor in force) when a manifest entry names one
+    inactive record, else None. Shared by the impact (ADR503) and fitness (ADR703) manifests."""
+    if len(hits) != 1 or hits[0].status not in INACTIVE_STATUSES:
+        return None
+    target = hits[0]
+    status = target.status.value if target.status else "inactive"
+    return target, status, graph.build(corpus).current_successor(target)
+
+
 def _files(paths: tuple[str, ...]) -> str:
     shown = ", ".join(paths[:_LIST_LIMIT])
     return shown + (f" and {len(paths) - _LIST_LIMIT} more" if len(paths) > _LIST_LIMIT else "")
-
-
-def _name(d: Decision) -> str:
-    return f"{d.id} ({d.title})" if d.title else d.id
 
 
 class GovernedChange(BaseRule):
@@ -71,14 +123,10 @@ class GovernedChange(BaseRule):
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         if ctx.changes is None:
             return
-        from adrguard.core.impact.analysis import analyse, configured_statuses
-
-        manifest = manifest_of(ctx.corpus, ctx.options)
-        impact = analyse(ctx.corpus, ctx.changes, manifest, configured_statuses(ctx.options))
-        for a in impact.affected:
+        for a in _impact(ctx).affected:
             noun = "file" if len(a.files) == 1 else "files"
             yield self.finding(
-                f"{len(a.files)} changed {noun} governed by {_name(a.decision)} "
+                f"{len(a.files)} changed {noun} governed by {decision_name(a.decision)} "
                 f"({_files(a.files)}): review the change against this decision",
                 a.decision.location,
                 a.decision,
@@ -106,29 +154,12 @@ class MappingUnknownDecision(BaseRule):
     )
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
-        manifest = manifest_of(ctx.corpus, ctx.options)
-        if manifest is None:
-            return
-        from adrguard.core.impact.analysis import resolve
-
-        for m in manifest.mappings:
-            hits = resolve(ctx.corpus, m.decision)
-            where = Location(manifest.path, m.line, m.column)
-            if not hits:
-                yield self.finding(
-                    f"mapping names decision {m.decision!r}, which no record has: fix the id or "
-                    "path (`adrguard list` shows them) or remove the mapping",
-                    where,
-                    m.decision,
-                )
-            elif len(hits) > 1:
-                paths = ", ".join(d.path for d in hits)
-                yield self.finding(
-                    f"mapping names decision {m.decision!r}, which matches several records "
-                    f"({paths}): name the record by its path",
-                    where,
-                    m.decision,
-                )
+        for where, m, hits in _mapped(ctx):
+            problem = naming_problem(f"mapping names decision {m.decision!r}", hits,
+                                     "fix the id or path (`adrguard list` shows them) or remove "
+                                     "the mapping")
+            if problem is not None:
+                yield self.finding(problem, where, m.decision)
 
 
 class MappingInactiveDecision(BaseRule):
@@ -151,26 +182,19 @@ class MappingInactiveDecision(BaseRule):
     )
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
-        manifest = manifest_of(ctx.corpus, ctx.options)
-        if manifest is None:
-            return
-        from adrguard.core.impact.analysis import resolve, successor
-
-        for m in manifest.mappings:
-            hits = resolve(ctx.corpus, m.decision)
-            if len(hits) != 1 or hits[0].status not in INACTIVE_STATUSES:
+        for where, _m, hits in _mapped(ctx):
+            inactive = inactive_named(ctx.corpus, hits)
+            if inactive is None:
                 continue
-            target = hits[0]
-            status = target.status.value if target.status else "inactive"
-            after = successor(ctx.corpus, target)
+            target, status, after = inactive
             fix = (
-                f"map the paths to its successor {_name(after)}"
+                f"map the paths to its successor {decision_name(after)}"
                 if after is not None
                 else "map the paths to the decision now in force, or remove the mapping"
             )
             yield self.finding(
                 f"mapping names {target.id}, which is {status}: {fix}",
-                Location(manifest.path, m.line, m.column),
+                where,
                 target,
                 related=[after.id] if after is not None else (),
             )
@@ -309,7 +333,7 @@ class DecisionDeleted(BaseRule):
             what = (f"was moved to {gone.moved_to}, outside the ADR roots"
                     if gone.moved_to else "was deleted")
             yield self.finding(
-                f"{_name(d)} {what}: keep the record and mark it deprecated or superseded, "
+                f"{decision_name(d)} {what}: keep the record and mark it deprecated or superseded, "
                 "or move it into an archive folder",
                 Location(d.path, 1),
                 d,
@@ -380,11 +404,7 @@ class UncoveredChange(BaseRule):
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         if ctx.changes is None:
             return
-        from adrguard.core.impact.analysis import analyse, configured_statuses
-
-        manifest = manifest_of(ctx.corpus, ctx.options)
-        impact = analyse(ctx.corpus, ctx.changes, manifest, configured_statuses(ctx.options))
-        for path in impact.ungoverned:
+        for path in _impact(ctx).ungoverned:
             yield self.finding(
                 "changed file is governed by no accepted decision: map it to the decision "
                 f"that covers it ({manifest_path(ctx.options)} or affected-paths)",

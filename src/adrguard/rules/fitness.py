@@ -13,11 +13,12 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from adrguard.core.findings import Finding, Severity
-from adrguard.core.graph import graph
 from adrguard.core.graph.resolve import lookup
-from adrguard.core.model import INACTIVE_STATUSES, Decision, Location
+from adrguard.core.model import Decision, Location
 from adrguard.core.options import fitness_path
+from adrguard.core.wording import decision_name
 from adrguard.rules.base import BaseRule, RuleContext, RuleMeta
+from adrguard.rules.changes import inactive_named, naming_problem
 
 if TYPE_CHECKING:  # the manifest module loads only when a manifest is there
     from adrguard.core.fitness.manifest import (
@@ -65,10 +66,6 @@ def _resolved(ctx: RuleContext) -> list[tuple[str, FitnessRule, tuple[Decision, 
         return [(manifest.path, r, lookup(ctx.corpus, r.decision)) for r in manifest.rules]
 
     return ctx.derived("fitness-decisions", resolve)
-
-
-def _name(d: Decision) -> str:
-    return f"{d.id} ({d.title})" if d.title else d.id
 
 
 class FitnessManifestInvalid(BaseRule):
@@ -125,22 +122,11 @@ class FitnessUnknownDecision(BaseRule):
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         for path, rule, hits in _resolved(ctx):
-            where = Location(path, rule.decision_line, rule.decision_column)
-            if not hits:
-                yield self.finding(
-                    f"rule {rule.id!r} names decision {rule.decision!r}, which no record has: "
-                    "fix the id (`adrguard list` shows them) or remove the rule",
-                    where,
-                    rule.decision,
-                )
-            elif len(hits) > 1:
-                paths = ", ".join(d.path for d in hits)
-                yield self.finding(
-                    f"rule {rule.id!r} names decision {rule.decision!r}, which matches several "
-                    f"records ({paths}): name the record by its path",
-                    where,
-                    rule.decision,
-                )
+            problem = naming_problem(f"rule {rule.id!r} names decision {rule.decision!r}", hits,
+                                     "fix the id (`adrguard list` shows them) or remove the rule")
+            if problem is not None:
+                yield self.finding(problem, Location(path, rule.decision_line,
+                                                     rule.decision_column), rule.decision)
 
 
 class FitnessInactiveDecision(BaseRule):
@@ -165,12 +151,11 @@ class FitnessInactiveDecision(BaseRule):
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         for path, rule, hits in _resolved(ctx):
-            if len(hits) != 1 or hits[0].status not in INACTIVE_STATUSES:
+            inactive = inactive_named(ctx.corpus, hits)
+            if inactive is None:
                 continue
-            target = hits[0]
-            status = target.status.value if target.status else "inactive"
-            after = graph.build(ctx.corpus).current_successor(target)
-            fix = (f"move it to the successor {_name(after)}" if after is not None
+            target, status, after = inactive
+            fix = (f"move it to the successor {decision_name(after)}" if after is not None
                    else "move it to the decision now in force, or remove it")
             yield self.finding(
                 f"rule {rule.id!r} enforces {target.id}, which is {status}: verify skips it "
@@ -206,17 +191,11 @@ class FitnessEvidenceOutside(BaseRule):
         manifest = _valid(ctx)
         if manifest is None:
             return
-        from adrguard.core.fitness.manifest import outside_repository
+        from adrguard.core.fitness.manifest import evidence_outside
 
         for rule in manifest.rules:
-            for name, (line, column) in zip(rule.evidence, rule.evidence_places, strict=True):
-                problem = outside_repository(name)
-                if problem is not None:
-                    yield self.finding(
-                        f"rule {rule.id!r}: evidence {name!r} is {problem}",
-                        Location(manifest.path, line, column),
-                        rule.decision,
-                    )
+            for line, column, message in evidence_outside(rule):
+                yield self.finding(message, Location(manifest.path, line, column), rule.decision)
 
 
 RULES = (FitnessManifestInvalid, FitnessUnknownDecision, FitnessInactiveDecision,

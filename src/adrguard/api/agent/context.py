@@ -35,6 +35,7 @@ from adrguard.api.agent.workspace import (
     check_paths,
     check_query,
     check_statuses,
+    governing_statuses,
     summary_row,
 )
 from adrguard.api.lookup import find_part
@@ -43,9 +44,9 @@ from adrguard.core.agent import context as ctx_mod
 from adrguard.core.agent import judge, retrieval, selectors
 from adrguard.core.errors import UserError
 from adrguard.core.graph import graph as graph_mod
-from adrguard.core.impact.analysis import STATUS_CHOICES, configured_statuses, status_key
+from adrguard.core.impact.analysis import STATUS_CHOICES
 from adrguard.core.impact.mapping import Manifest, ManifestError, manifest_of
-from adrguard.core.model import Corpus, Decision
+from adrguard.core.model import Corpus, Decision, status_key
 
 MAX_CANDIDATES = judge.MAX_CANDIDATES
 
@@ -71,7 +72,7 @@ def find_adrs(
     asked = check_statuses(status) if status else None
     loaded = ws.snapshot()
     config, corpus = loaded.config, loaded.corpus
-    wanted = asked or _governing(config)
+    wanted = asked or governing_statuses(config)
     narrowed, judged, ranked = _relevance(ws, config, corpus, rels, q, wanted, limit, no_ai)
     result = narrowed.keyword
     return {
@@ -126,13 +127,6 @@ def hit_row(hit: retrieval.Hit, extra: dict[str, Any] | None = None) -> dict[str
         "reasons": [r.to_json() for r in hit.reasons],
         **(extra if extra is not None else relevance.rank_keyword(hit)),
     }
-
-
-def _governing(config: Config) -> frozenset[str]:
-    try:
-        return configured_statuses(config.options)
-    except UserError as exc:
-        raise ConfigurationError(str(exc)) from None
 
 
 def _manifest(corpus: Corpus, config: Config) -> Manifest | None:
@@ -196,7 +190,7 @@ def adr_context(
                 "domain or an iteration"
             )
         return _overview(corpus, asked, cursor, chars, freshness, warnings)
-    wanted = asked or _governing(config)
+    wanted = asked or governing_statuses(config)
     part: int | None = None
     succession: dict[str, Any] | None = None
     judged: relevance.Judged | None = None

@@ -23,9 +23,9 @@ from adrguard.api.agent.workspace import (
     InvalidRequest,
     Workspace,
     check_identifier,
+    governing_statuses,
 )
-from adrguard.core.errors import UserError
-from adrguard.core.impact.analysis import analyse, configured_statuses, mapping_evidence, to_json
+from adrguard.core.impact.analysis import analyse, mapping_evidence, to_json
 from adrguard.core.impact.mapping import Manifest, ManifestError, parse_manifest
 
 _REVISION = re.compile(r"[\w./@^~{}+-]+")
@@ -75,10 +75,7 @@ def analyze_impact(
     options = config.options
     table = structs.replace(options.impact, manifest=manifest.path)
     config = structs.replace(config, options=structs.replace(options, impact=table))
-    try:
-        statuses = configured_statuses(config.options)
-    except UserError as exc:
-        raise ConfigurationError(str(exc)) from None
+    statuses = governing_statuses(config)
     with ws.locked():
         git.require_repo(ws.root)
         resolved = resolve_head(ws.root, head)  # once: the corpus and the change share it

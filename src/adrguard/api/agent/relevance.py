@@ -31,7 +31,7 @@ from adrguard.config import Config
 from adrguard.core.agent import judge
 from adrguard.core.agent.retrieval import Hit, Narrowed, explain
 from adrguard.core.cancel import Token, checkpoint
-from adrguard.core.impact.analysis import status_key
+from adrguard.core.model import status_key
 
 KEYWORD = "keyword"
 AI = "ai"

@@ -37,11 +37,14 @@ from adrguard.api.agent.workspace import (
 from adrguard.api.lookup import referenced_by
 from adrguard.config import PROFILES
 from adrguard.core.agent import search
+from adrguard.core.agent.context import INTENT_HELP, INTENTS
 from adrguard.core.findings import Severity
 from adrguard.core.graph import graph as core_graph
-from adrguard.core.impact.analysis import status_key
+from adrguard.core.model import status_key
 
 __all__ = [
+    "INTENTS",
+    "INTENT_HELP",
     "SCHEMA_VERSION",
     "Limits",
     "Workspace",

@@ -35,7 +35,7 @@ from adrguard.config import Config, load_config
 from adrguard.core.agent import context as ctx_mod
 from adrguard.core.cancel import Token, checkpoint
 from adrguard.core.errors import UserError
-from adrguard.core.impact.analysis import STATUS_CHOICES
+from adrguard.core.impact.analysis import STATUS_CHOICES, configured_statuses
 from adrguard.core.model import Corpus, Decision
 from adrguard.core.repository import Repository
 
@@ -292,6 +292,15 @@ def check_statuses(statuses: Sequence[str] | None) -> frozenset[str]:
             f"unknown status {bad[0]!r}: choose from {', '.join(STATUS_CHOICES)}, all"
         )
     return frozenset(wanted)
+
+
+def governing_statuses(config: Config) -> frozenset[str]:
+    """The statuses that govern by the config (``impact.statuses``); a broken value is a
+    :class:`ConfigurationError`."""
+    try:
+        return configured_statuses(config.options)
+    except UserError as exc:
+        raise ConfigurationError(str(exc)) from None
 
 
 def summary_row(d: Decision) -> dict[str, Any]:

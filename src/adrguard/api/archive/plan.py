@@ -50,7 +50,7 @@ from adrguard.core.errors import UserError
 from adrguard.core.generated import current, index
 from adrguard.core.generated.region import MARK_END, MARK_START
 from adrguard.core.graph.graph import build
-from adrguard.core.model import Corpus, Decision
+from adrguard.core.model import Corpus, Decision, status_key
 from adrguard.pathguard import write_problem
 
 MARKDOWN = (".md", ".markdown")
@@ -107,7 +107,7 @@ def make_plan(root: Path, config: Config, keys: Sequence[str]) -> PlanResult:
     effects = _current_effects(corpus, found, after, after_found, config)
     new_findings = _new_findings(corpus, after, config, mover)
     records = [
-        plans.Planned(d.id, d.path, mover(d.path), d.status.value if d.status else "none",
+        plans.Planned(d.id, d.path, mover(d.path), status_key(d),
                       (s.id if (s := evidence[d.path].current_successor) else None),
                       mirrors.get(d.path, ()))
         for d in chosen

@@ -41,8 +41,7 @@ from typing import TYPE_CHECKING
 
 from adrguard.core.errors import UserError
 from adrguard.core.graph import graph as graph_mod
-from adrguard.core.impact.analysis import status_key
-from adrguard.core.model import Corpus, Decision
+from adrguard.core.model import Corpus, Decision, status_key
 from adrguard.core.schemas import load_json
 from adrguard.core.wording import plural
 
@@ -56,6 +55,10 @@ MAX_HOPS = 3
 ARCHIVED_HOPS = 1
 CURRENT, RATIONALE, HISTORY = "current", "rationale", "history"
 INTENTS = (CURRENT, RATIONALE, HISTORY)
+INTENT_HELP = (  # what each intent asks for (the CLI's --intent, the MCP tool's intent)
+    "current (default): what is in force, never a superseded ancestor or an archived record "
+    "unless asked; rationale: the record and what it replaced, amends or depends on; history: "
+    "back along the supersession chain, a page at a time")
 RESERVE = 400  # room kept in every response for warnings and the unit's metadata
 MAX_WARNINGS = 5  # warnings a caller may pass in (each cut to 300 code points)
 _KIND_ORDER = ("supersedes", "depends-on", "amends", "relates-to", "in-favour-of")
@@ -291,6 +294,18 @@ def _request_key(request: str) -> str:
     return hashlib.sha256(request.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 
+def _page_opening(
+    corpus: Corpus, request: str, max_chars: int, cursor: str | None, warnings: Sequence[str]
+) -> tuple[str, int, list[str]]:
+    """How a page of context opens: the corpus's fingerprint, the offset the cursor resumes at
+    (0 without one) and the warnings it carries; a budget below the minimum is refused."""
+    if max_chars < MIN_CHARS:
+        raise UserError(f"max-chars must be at least {MIN_CHARS:,}")
+    fp = fingerprint(corpus)
+    start = read_cursor(cursor, fp, request) if cursor else 0
+    return fp, start, [clip(w) for w in warnings[:MAX_WARNINGS]]
+
+
 def make_cursor(fp: str, request: str, offset: int) -> str:
     raw = json.dumps({"v": 1, "fp": fp[:32], "q": _request_key(request), "o": offset})
     return base64.urlsafe_b64encode(raw.encode()).decode().rstrip("=")
@@ -334,11 +349,7 @@ def build(
     planned for ``intent`` (:func:`plan`)."""
     if max_units < 1:
         raise UserError("max-units must be at least 1")
-    if max_chars < MIN_CHARS:
-        raise UserError(f"max-chars must be at least {MIN_CHARS:,}")
-    fp = fingerprint(corpus)
-    start = read_cursor(cursor, fp, request) if cursor else 0
-    notes = [clip(w) for w in warnings[:MAX_WARNINGS]]
+    fp, start, notes = _page_opening(corpus, request, max_chars, cursor, warnings)
     records = plan(corpus, seeds, intent, in_force)
     units: list[Unit] = []
     for d, why, hop in records:
@@ -472,11 +483,7 @@ def overview(
     warnings: Sequence[str] = (),
 ) -> Overview:
     """The page of ``records`` (already filtered, in discovery order) that fits the budget."""
-    if max_chars < MIN_CHARS:
-        raise UserError(f"max-chars must be at least {MIN_CHARS:,}")
-    fp = fingerprint(corpus)
-    start = read_cursor(cursor, fp, request) if cursor else 0
-    notes = [clip(w) for w in warnings[:MAX_WARNINGS]]
+    fp, start, notes = _page_opening(corpus, request, max_chars, cursor, warnings)
     content = list(notes)
     used = sum(len(n) for n in notes)
     page: list[Decision] = []

@@ -27,11 +27,11 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from adrguard.core.graph import graph as graph_mod
-from adrguard.core.impact.analysis import DEFAULT_STATUSES, governors, resolve, status_key
+from adrguard.core.impact.analysis import DEFAULT_STATUSES, governors, resolve
 from adrguard.core.impact.globs import GlobSet, match_globs
 from adrguard.core.impact.mapping import Manifest
 from adrguard.core.lazyre import lazy
-from adrguard.core.model import Corpus, Decision
+from adrguard.core.model import Corpus, Decision, status_key
 
 PATH_SCORE = 10.0  # per path a record governs; keyword scores rarely reach it
 TITLE_WEIGHT = 3  # a title word counts as this many body words

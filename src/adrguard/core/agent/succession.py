@@ -14,8 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from adrguard.core.graph.graph import Graph
-from adrguard.core.impact.analysis import status_key
-from adrguard.core.model import Decision
+from adrguard.core.model import Decision, status_key
 
 NONE = "none"
 CURRENT = "current"

@@ -24,7 +24,7 @@ from adrguard.core.conventions.log import logs_of, unstated_by_habit
 from adrguard.core.findings import Finding, Severity
 from adrguard.core.generated.current import CurrentState
 from adrguard.core.graph.graph import Graph, build
-from adrguard.core.model import Corpus, Decision
+from adrguard.core.model import Corpus, Decision, status_key
 from adrguard.core.wording import plural
 
 SCHEMA_VERSION = 1
@@ -155,7 +155,7 @@ def _roots(
         live = [d for d in mine if not d.archived]
         statuses = dict.fromkeys(STATUS_KEYS, 0)
         for d in live:
-            statuses[d.status.value if d.status is not None else "none"] += 1
+            statuses[status_key(d)] += 1
         chosen = chosen_by_root.get(root, [])
         counts = dict.fromkeys(DISPOSITIONS, 0)
         for r in chosen:

@@ -10,7 +10,7 @@ from typing import Any
 from adrguard.core.findings import Finding
 from adrguard.core.generated.current import CurrentState
 from adrguard.core.graph.graph import Graph
-from adrguard.core.model import Decision, Status
+from adrguard.core.model import Decision, Status, status_key
 
 # The checks whose findings block compaction of the records they concern, and what each means.
 BLOCKER_KINDS: Mapping[str, str] = {
@@ -104,7 +104,7 @@ class Evidence:
             "status": self.status,
             "successors": _ids(self.successors),
             "currentSuccessor": (
-                {"id": cur.id, "path": cur.path, "status": _status(cur)} if cur else None
+                {"id": cur.id, "path": cur.path, "status": status_key(cur)} if cur else None
             ),
             "supersedes": _ids(self.predecessors),
             "amendedBy": _ids(self.amended_by),
@@ -115,10 +115,6 @@ class Evidence:
             "unresolved": list(self.unresolved),
             "blockers": sorted({f.code for f in self.blockers}),
         }
-
-
-def _status(d: Decision) -> str:
-    return d.status.value if d.status is not None else "none"
 
 
 def _ids(decisions: Iterable[Decision]) -> list[str]:

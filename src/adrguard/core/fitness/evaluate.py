@@ -25,12 +25,12 @@ from adrguard.core.fitness.result import (
     VIOLATION,
     Item,
     RuleResult,
-    decision_name,
 )
 from adrguard.core.graph import graph
 from adrguard.core.impact.globs import match_globs
 from adrguard.core.model import INACTIVE_STATUSES, Corpus, Decision, Status
 from adrguard.core.saferegex import compile_user
+from adrguard.core.wording import decision_name
 
 TEXT_CHARS = 200  # characters of a matching line kept as evidence
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -99,6 +99,15 @@ def outside_repository(path: str) -> str | None:
     if any(relpath.is_git_name(p) for p in re.split(r"[\\/]", path)):
         return "a path in git's own folder (.git), which adrguard never reads"
     return None
+
+
+def evidence_outside(rule: FitnessRule) -> Iterator[tuple[int, int, str]]:
+    """(line, column, message) of each evidence file of ``rule`` outside the repository: what
+    ``verify`` refuses the manifest for and ADR704 reports."""
+    for name, (line, column) in zip(rule.evidence, rule.evidence_places, strict=True):
+        problem = outside_repository(name)
+        if problem is not None:
+            yield line, column, f"rule {rule.id!r}: evidence {name!r} is {problem}"
 
 
 def parse_manifest(path: str, data: bytes) -> FitnessManifest:

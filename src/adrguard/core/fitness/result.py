@@ -106,10 +106,6 @@ class Verification:
         return f"{self.covered} of {self.accepted} accepted {noun} fitness rules"
 
 
-def decision_name(d: Decision) -> str:
-    return f"{d.id} ({d.title})" if d.title else d.id
-
-
 def shown_value(value: Any) -> tuple[bool, Any, str | None]:
     """``(copied, value, summary)``: a value short enough is copied into the output; a long
     array, object or string is summarised."""

@@ -36,7 +36,7 @@ from adrguard.core.generated.region import (
 )
 from adrguard.core.graph.graph import build
 from adrguard.core.lazyre import lazy
-from adrguard.core.model import Corpus, Decision, Status
+from adrguard.core.model import Corpus, Decision, Status, status_key
 from adrguard.core.options import Options
 
 if TYPE_CHECKING:
@@ -94,7 +94,7 @@ def why_out(d: Decision, root: str, selection: Selection) -> str | None:
     """Why ``d`` is not in scope (None when it is)."""
     if d.archived:
         return "was moved to the archive"
-    status = d.status.value if d.status is not None else "none"
+    status = status_key(d)
     if status not in selection.statuses:
         return f"has status {status} now (the selection takes {', '.join(selection.statuses)})"
     if not selection.matches(under_root(d.path, root)):

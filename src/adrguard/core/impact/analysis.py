@@ -22,7 +22,14 @@ from adrguard.core.graph import graph
 from adrguard.core.impact.globs import GlobSet, glob_problem, match_globs
 from adrguard.core.impact.mapping import Manifest
 from adrguard.core.lazyre import lazy
-from adrguard.core.model import INACTIVE_STATUSES, ChangeSet, Corpus, Decision, Location
+from adrguard.core.model import (
+    INACTIVE_STATUSES,
+    ChangeSet,
+    Corpus,
+    Decision,
+    Location,
+    status_key,
+)
 from adrguard.core.options import Options
 
 STATEMENT = (
@@ -109,10 +116,6 @@ def statuses_from(values: Iterable[str], where: str) -> frozenset[str]:
 def configured_statuses(options: Options) -> frozenset[str]:
     """The statuses that govern by config (``impact.statuses``), accepted by default."""
     return statuses_from(options.impact.statuses, "config impact.statuses")
-
-
-def status_key(d: Decision) -> str:
-    return d.status.value if d.status is not None else "none"
 
 
 def front_matter_line(d: Decision) -> int:

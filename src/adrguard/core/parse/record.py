@@ -29,16 +29,7 @@ def parse(source: SourceFile, options: Options) -> Decision:
     try:
         text, sha, problem = _decode(source, options)
         if text is None:
-            problems = (problem,) if problem else ()
-            return Decision(
-                id=fallback_id,
-                path=source.path,
-                root=source.root,
-                number=number,
-                archived=source.archived,
-                sha256=sha,
-                problems=problems,
-            )
+            return _unread(source, fallback_id, number, sha, (problem,) if problem else ())
         fm, fm_lines, body, offset, fm_problem = split(text)
         if not fm and fm_problem is None:
             found = preamble(body, offset)
@@ -50,15 +41,15 @@ def parse(source: SourceFile, options: Options) -> Decision:
         return fields.build(fallback_id, number, sha, body, offset, fm_problem)
     except Exception as exc:  # a bug must not abort a whole run: report it on the record
         message = f"could not be parsed ({type(exc).__name__}: {exc})"
-        return Decision(
-            id=fallback_id,
-            path=source.path,
-            root=source.root,
-            number=number,
-            archived=source.archived,
-            sha256=sha,
-            problems=(Problem("ADR001", message),),
-        )
+        return _unread(source, fallback_id, number, sha, (Problem("ADR001", message),))
+
+
+def _unread(
+    source: SourceFile, id_: str, number: int | None, sha: str, problems: tuple[Problem, ...]
+) -> Decision:
+    """A record whose text could not be read or parsed: its name, place and problems only."""
+    return Decision(id=id_, path=source.path, root=source.root, number=number,
+                    archived=source.archived, sha256=sha, problems=problems)
 
 
 def _decode(source: SourceFile, options: Options) -> tuple[str | None, str, Problem | None]:

@@ -19,7 +19,7 @@ from typing import Any
 import msgspec
 
 from adrguard.core.lazyre import lazy
-from adrguard.core.model import Link, Location, Relationship, RelKind
+from adrguard.core.model import Location, Relationship, RelKind
 from adrguard.core.parse import formats, ids, keyed, successors
 from adrguard.core.parse.document import Block, Span
 
@@ -232,12 +232,7 @@ _ROOTED = tuple((next((r for r in _ROOTS if r in w), ""), w) for w in _ASCII_WOR
 
 def _holds_keyword(lower: str) -> bool:
     """Cheap test: could a text, given lowered, hold relation wording at all?"""
-    if lower.isascii():
-        for w in _ASCII_WORDS:  # noqa: SIM110 - a loop: any() over a generator costs more
-            if w in lower:
-                return True
-        return False
-    return _MAY_DECLARE.search(lower) is not None
+    return successors.holds_any(lower, _ASCII_WORDS, _MAY_DECLARE)
 
 
 def declares(text: str, known: Iterable[str]) -> bool:
@@ -472,21 +467,8 @@ def is_record_target(target: str) -> bool:
 
 def scan_value(value: str) -> list[Found]:
     """Relationships inside a status string (``accepted; supersedes ADR-0045``)."""
-    spans: list[Span] = []
-    parts: list[str] = []
-    pos = 0
-    length = 0
-    for m in _YAML_LINK.finditer(value):
-        before = value[pos : m.start()]
-        parts.append(before)
-        length += len(before)
-        label = m.group(1)
-        spans.append(Span(length, length + len(label), Link(m.group(2), label, 1)))
-        parts.append(label)
-        length += len(label)
-        pos = m.end()
-    parts.append(value[pos:])
-    return scan_line("".join(parts).replace("\n", " "), spans, status=True)
+    text, spans = successors.labelled(value, _YAML_LINK)
+    return scan_line(text.replace("\n", " "), spans, status=True)
 
 
 def named_targets(value: str) -> list[tuple[str, str]]:

@@ -56,12 +56,19 @@ ASCII_KEYWORDS = tuple(w for w in KEYWORD_SOURCE.split("|") if w.isascii())
 
 def has_keyword(lower: str) -> bool:
     """Whether lowered (or casefolded) text holds a supersession keyword of any language."""
+    return holds_any(lower, ASCII_KEYWORDS, KEYWORDS)
+
+
+def holds_any(lower: str, ascii_words: tuple[str, ...], words: re.Pattern[str]) -> bool:
+    """Whether lowered text holds a word of ``words``, an alternation of plain words whose
+    ASCII ones are ``ascii_words``: in ASCII text, substring tests of those (no other word can
+    occur there), several times faster than the search."""
     if lower.isascii():
-        for w in ASCII_KEYWORDS:  # noqa: SIM110 - a loop: any() over a generator costs more
+        for w in ascii_words:  # noqa: SIM110 - a loop: any() over a generator costs more
             if w in lower:
                 return True
         return False
-    return KEYWORDS.search(lower) is not None
+    return words.search(lower) is not None
 
 
 class Marked(msgspec.Struct, frozen=True):
@@ -344,19 +351,26 @@ def of_markdown(value: str) -> Marked:
     value = value[:_LONGEST_VALUE]
     if "](" not in value:
         return mark(value.replace("\n", " "))
+    text, spans = labelled(value, _LINK)
+    return mark(text.replace("\n", " "), spans)
+
+
+def labelled(value: str, links: re.Pattern[str]) -> tuple[str, list[Span]]:
+    """``value`` with each markdown link ``links`` matches (group 1 its label, group 2 its
+    target) replaced by its label, and a span of each label holding its link (an image when
+    the match starts with ``!``)."""
     spans: list[Span] = []
     parts: list[str] = []
     pos = length = 0
-    for m in _LINK.finditer(value):
+    for m in links.finditer(value):
         before = value[pos : m.start()]
         parts.append(before)
         length += len(before)
         label = m.group(1)
-        is_image = m.group(0).startswith("!")
-        link = Link(m.group(2), label, 1, is_image=is_image)
+        link = Link(m.group(2), label, 1, is_image=m.group(0).startswith("!"))
         spans.append(Span(length, length + len(label), link))
         parts.append(label)
         length += len(label)
         pos = m.end()
     parts.append(value[pos:])
-    return mark("".join(parts).replace("\n", " "), spans)
+    return "".join(parts), spans
