@@ -120,10 +120,8 @@ def user_cache_home() -> Path:
 
 
 def digest(*parts: str | bytes) -> bytes:
-    """A 256-bit BLAKE2b over the parts (each length-prefixed, so different part lists never
-    collide). BLAKE2b, as :func:`record_digest`: several keys of a run hash the whole file
-    listing (ADR 57)."""
-    hasher = hashlib.blake2b(digest_size=32)
+    """A SHA-256 over the parts (each length-prefixed, so different part lists never collide)."""
+    hasher = hashlib.sha256()
     for part in parts:
         data = part.encode("utf-8", "surrogateescape") if isinstance(part, str) else part
         hasher.update(b"%d:" % len(data))
