@@ -3,13 +3,10 @@ folder: see conftest.py). Importable from any test, like gitrepo.py."""
 
 from __future__ import annotations
 
-import hashlib
 import os
 from pathlib import Path
-from typing import Any
 
 import msgspec
-import pytest
 
 from adrguard.adapters import cache as cache_mod
 from adrguard.core.model import Decision, FactValues
@@ -79,38 +76,3 @@ def forge(path: Path, key: bytes, **changes: object) -> None:
     d = msgspec.msgpack.decode(entries[key], type=Decision)
     entries[key] = msgspec.msgpack.encode(msgspec.structs.replace(d, **changes))
     write_pack(path, entries)
-
-
-class Hashed:
-    """Every byte string the SHA-256 and BLAKE2b hash objects of :mod:`hashlib` are given (on
-    creation or by ``update``) while the test patches them in, by algorithm."""
-
-    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        self.inputs: dict[str, list[bytes]] = {"sha256": [], "blake2b": []}
-        for name, seen in self.inputs.items():
-            monkeypatch.setattr(hashlib, name, _counting(getattr(hashlib, name), seen))
-
-    def times(self, data: bytes, algorithm: str | None = None) -> int:
-        """How many inputs (of ``algorithm``, or of either) hold ``data``: alone, or after a
-        key's other parts."""
-        names = [algorithm] if algorithm else list(self.inputs)
-        return sum(1 for name in names for given in self.inputs[name] if given.endswith(data))
-
-
-def _counting(real: Any, seen: list[bytes]) -> Any:
-    class Hash:
-        def __init__(self, data: bytes = b"", *args: Any, **kwargs: Any) -> None:
-            self._real = real(data, *args, **kwargs)
-            seen.append(bytes(data))
-
-        def update(self, data: bytes) -> None:
-            seen.append(bytes(data))
-            self._real.update(data)
-
-        def digest(self) -> bytes:
-            return bytes(self._real.digest())
-
-        def hexdigest(self) -> str:
-            return str(self._real.hexdigest())
-
-    return Hash

@@ -400,32 +400,6 @@ def test_the_edit_loop_parses_only_the_edited_record(
         parsed.clear()
 
 
-def test_a_warm_edit_hashes_each_records_bytes_once(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """With a warm cache and one record changed, each record's bytes are hashed once, for its
-    key in the cache, and by BLAKE2b (about half SHA-256's instructions, ADR 57); SHA-256
-    digests only the bytes the parser reads (the content digest a record carries), so only the
-    edited record's. The report is the one a run without the cache gives."""
-    adr = tmp_path / "docs" / "adr"
-    adr.mkdir(parents=True)
-    for n in range(1, 9):
-        (adr / f"{n:04d}-r{n}.md").write_text(
-            RECORD.format(n=n, title=f"R{n}", status="Accepted"), encoding="utf-8"
-        )
-    _report(tmp_path, capsys)
-    edited = adr / "0005-r5.md"
-    edited.write_text(RECORD.format(n=5, title="R5", status="Proposed"), encoding="utf-8")
-    with monkeypatch.context() as patch:
-        hashed = recordcache.Hashed(patch)
-        warm = _report(tmp_path, capsys)
-    records = sorted(adr.glob("*.md"))
-    assert len(records) == 8
-    assert {p.name: (hashed.times(p.read_bytes(), "blake2b"), hashed.times(p.read_bytes(), "sha256"))
-            for p in records} == {p.name: (1, 1 if p == edited else 0) for p in records}
-    assert warm == _cold(tmp_path, capsys)
-
-
 def test_only_the_cache_adapter_reads_the_cache_environment() -> None:
     """The cache policy has one home (issue 29): the record cache, the model's answers and the
     read guard all ask :func:`adrguard.adapters.cache.folder_for`, and no other module names

@@ -7,9 +7,9 @@ sets must lie inside the user's cache folder (``$XDG_CACHE_HOME`` or ``~/.cache`
 request cannot point the cache at a folder it can fill (a second checkout, a shared ``/tmp``).
 ``--no-cache``, ``cache = false`` or ``ADRGUARD_NO_CACHE`` turn it off.
 
-A record's entry is keyed by a 256-bit BLAKE2b over everything the parse depends on: its bytes,
-path, root and archive flag, and the parser's signature (adrguard's version and parser source,
-the pyromark, PyYAML, msgspec and Python versions, the parse options). The entries of one work tree
+A record's entry is keyed by a SHA-256 over everything the parse depends on: its bytes, path,
+root and archive flag, and the parser's signature (adrguard's version and parser source, the
+pyromark, PyYAML, msgspec and Python versions, the parse options). The entries of one work tree
 live in one :class:`Pack` (a base file and a small delta), because creating a file per record
 costs more than parsing it. Files are named by keys, opened relative to the cache folder without
 following symlinks, written to a temporary name and renamed; a file or entry that is missing,
@@ -297,14 +297,12 @@ class Answers:
 
 
 def record_digest(signature: bytes, data: bytes, path: str, root: str, archived: bool) -> bytes:
-    """The key of one record's entry: a 256-bit BLAKE2b of the parser's signature (of fixed
-    length), the path, root and archive flag, each ended by a NUL (paths hold none), then the
-    record's bytes. One hash of it all: a hash of the bytes hashed again with the rest cost a
-    second hash object per record (a few thousand instructions each), for the same strength.
-    BLAKE2b, not SHA-256: every run hashes every record's bytes for its key, and BLAKE2b does
-    it in about half the instructions, as strong (ADR 57)."""
+    """The key of one record's entry: a SHA-256 of the parser's signature (of fixed length), the
+    path, root and archive flag, each ended by a NUL (paths hold none), then the record's bytes.
+    One hash of it all: a hash of the bytes hashed again with the rest cost a second hash
+    object per record (a few thousand instructions each), for the same strength."""
     names = f"{path}\0{root}\0{'a' if archived else ''}\0".encode("utf-8", "surrogateescape")
-    return hashlib.blake2b(signature + names + data, digest_size=32).digest()
+    return hashlib.sha256(signature + names + data).digest()
 
 
 class Pack:

@@ -61,8 +61,7 @@ def state_digest(top: Path) -> str | None:
         lowered = data.lower()
         if part == git_dir / "config" and (b"worktree" in lowered or b"include" in lowered):
             return None
-        digest.update(hashlib.blake2b(data, digest_size=32).digest())  # the index is large:
-        # BLAKE2b hashes it in about half SHA-256's instructions (ADR 57)
+        digest.update(hashlib.sha256(data).digest())
     return digest.hexdigest()
 
 

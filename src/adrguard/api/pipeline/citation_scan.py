@@ -4,9 +4,9 @@
 :func:`scan_found` reads the files discovery listed (:mod:`adrguard.adapters.citing` chooses
 them) and scans each with :class:`adrguard.core.citations.scan.Scanner`. Results are kept in the
 record cache (the user's cache folder, never the work tree), one pack per work tree, each entry
-keyed by a 256-bit BLAKE2b of the file's bytes, its path and the scanner's signature
-(adrguard's core source, the library versions and the repository's citation scheme): an
-unchanged file is never scanned twice, and a cache entry can never change a result.
+keyed by the SHA-256 of the file's bytes, its path and the scanner's signature (adrguard's core
+source, the library versions and the repository's citation scheme): an unchanged file is never
+scanned twice, and a cache entry can never change a result.
 
 When ``check`` scans: ``citations.enabled = true`` always, ``false`` never; by default when the
 repository has at most :data:`AUTO_MAX_FILES` files to scan (docs/citations.md gives the
@@ -238,11 +238,9 @@ class _Cache:
         self.entry = b""
 
     def get(self, path: str, data: bytes) -> Outcome | None:
-        # one hash: the signature (of fixed length), the path ended by a NUL, the bytes (BLAKE2b
-        # as the records' keys: each run hashes every file it scans, ADR 57)
+        # one hash: the signature (of fixed length), the path ended by a NUL, the bytes
         name = path.encode("utf-8", "surrogateescape")
-        self.entry = hashlib.blake2b(self.signature + name + b"\0" + data,
-                                     digest_size=32).digest()
+        self.entry = hashlib.sha256(self.signature + name + b"\0" + data).digest()
         blob = self.pack.get(self.entry)
         return None if blob is None else decode(blob, path)
 
