@@ -1,18 +1,20 @@
 """What a record's parse sets up from its front matter, made with less work, is what it was
 (issue 30, parsing per record): the YAML resolver table of each document, made once for the
 digits and once for the signs, and the front matter's status values, looked up only under the
-status keys the front matter holds. The old ways are the oracles."""
+status keys the front matter holds. A status word is looked for among the entries that start
+with the text's first two characters. The old ways are the oracles."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from adrguard.core.model import SourceFile
+from adrguard.core.model import SourceFile, Status
 from adrguard.core.options import Options
-from adrguard.core.parse import formats, front_matter, ids
+from adrguard.core.parse import formats, front_matter, ids, status
 from adrguard.core.parse.fields import Fields, _probe
 from adrguard.core.parse.markdown import walk
 
@@ -87,3 +89,56 @@ def test_front_matter_statuses_on_written_front_matter() -> None:
     assert fields.fm_statuses == [("Accepted", 4), ("Draft", 3)]
     assert _fields({"status": None, "date": "2024"}, options).fm_statuses == []
     assert _fields({}, options).fm_statuses == []
+
+
+def _old_matched_word(folded: str, synonyms: Mapping[str, str]) -> tuple[str, Status] | None:
+    """matched_word over the entries grouped by first character alone."""
+    grouped: dict[str, list[tuple[str, Status]]] = {}
+    for word, value in synonyms.items():
+        found = {s.value: s for s in Status}.get(str(value).strip().casefold())
+        if found is None:
+            continue
+        key = " ".join(str(word).split()).casefold()
+        if key:
+            grouped.setdefault(key[0], []).append((key, found))
+        if " " in key:
+            for joined in (key.replace(" ", "-"), key.replace(" ", "_")):
+                grouped[key[0]].append((joined, found))
+    table = {c: sorted(v, key=lambda e: -len(e[0])) for c, v in grouped.items()}
+    if not folded:
+        return None
+    for word, found in table.get(folded[0], ()):
+        if folded.startswith(word):
+            rest = folded[len(word) : len(word) + 1]
+            if not rest or not status._WORD_END.match(rest) or status._unspaced(word[-1]):
+                return word.replace("-", " ").replace("_", " "), found
+    return None
+
+
+_WORDS = ["a", "ac", "acc", "accepted", "accept", "in progress", "in", "i", "提议", "提", "x y"]
+_STATUSES = ["accepted", "proposed", "draft", "rejected", "nothing"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.dictionaries(st.sampled_from(_WORDS), st.sampled_from(_STATUSES), max_size=8),
+    st.lists(st.sampled_from([*_WORDS, " ", "-", "_", "ed", "中", "!"]), max_size=4).map("".join),
+)
+def test_matched_word_is_the_one_the_first_character_groups_found(
+    synonyms: dict[str, str], folded: str
+) -> None:
+    assert status.matched_word(folded, synonyms) == _old_matched_word(folded, synonyms)
+
+
+def test_matched_word_on_the_built_in_words() -> None:
+    for folded in ["proposal", "proposals", "partly accepted now", "mergée", "stub.", "s", ""]:
+        found = status.matched_word(folded, status.STATUS_GUESSES)
+        assert found == _old_matched_word(folded, status.STATUS_GUESSES)
+    assert status.matched_word("proposal 2", status.STATUS_GUESSES) == (
+        "proposal",
+        Status.PROPOSED,
+    )
+    assert status.matched_word("partly accepted", status.STATUS_GUESSES) == (
+        "partly accepted",
+        Status.ACCEPTED,
+    )

@@ -25,7 +25,7 @@ from adrguard.core.options import Options
 from adrguard.core.parse import formats, ids, relations
 from adrguard.core.parse import status as st
 from adrguard.core.parse.document import Block, Document, Heading
-from adrguard.core.parse.statements import rows, section_statement
+from adrguard.core.parse.statements import may_have_markup, rows, section_statement
 
 _HEADING_MARKS = lazy(r"^\s{0,3}#{1,6}[ \t]*|[ \t]+#+[ \t]*$")
 _PARTLY = lazy(r"^(?:partly|partially|in part)\s+supers", re.I)
@@ -322,7 +322,7 @@ class Fields:
                     continue  # ``- `status`: Export status``: a field the record documents
                 if len(parts) == 2:
                     raw = formats.unwrap_emphasis(parts[0], parts[1].strip()) or raw
-            said = raw if any(m in raw for m in _MARKUP) else value
+            said = raw if may_have_markup(raw) and any(m in raw for m in _MARKUP) else value
             stmt = StatusStatement(raw, st.normalise(said, syn), b.line + i, "line")
             out.append((stmt, self.in_header(b)))
         table = self.table_rows()
