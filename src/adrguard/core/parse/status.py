@@ -167,14 +167,19 @@ def _build_vocabulary(synonyms: Mapping[str, str]) -> _Vocab:
                 grouped[key[0]].append((joined, status))
     table: _Vocab = {}
     for first, entries in grouped.items():
-        ordered = sorted(entries, key=lambda e: -len(e[0]))  # longest first
-        ones = tuple(e for e in ordered if len(e[0]) == 1)
-        for two in dict.fromkeys(e[0][:2] for e in ordered if len(e[0]) > 1):
+        longer: dict[str, list[tuple[str, Status]]] = {}
+        ones: list[tuple[str, Status]] = []
+        for e in sorted(entries, key=lambda e: -len(e[0])):  # longest first
+            if len(e[0]) > 1:
+                longer.setdefault(e[0][:2], []).append(e)
+            else:
+                ones.append(e)
+        for two, group in longer.items():
             # the entries a text starting with ``two`` can start with, in the same order: the
             # one-character ones come last in it, as the shortest
-            table[two] = tuple(e for e in ordered if e[0][:2] == two or len(e[0]) == 1)
+            table[two] = (*group, *ones)
         if ones:
-            table[first] = ones
+            table[first] = tuple(ones)
     return table
 
 
