@@ -11,6 +11,8 @@ status's list marks, a heading's combiners, a moved status, a placeholder number
 segment): whenever a guard says a pattern cannot match, the pattern indeed does not. The
 character facts the guards rely on (``\\s`` is ``str.isspace``, ``\\d`` is ``str.isdecimal``,
 which characters match a letter when case is ignored) are checked over every code point.
+A status line is searched for markup only when it holds a character of it, and an emoji
+checklist is looked for only in text that is not ASCII (no tick or box is).
 """
 
 from __future__ import annotations
@@ -696,3 +698,61 @@ def test_the_id_guard_on_written_segments() -> None:
     for part in ["docs", "0003-x.md", "eip-x.md", "assets", "", "-721"]:
         assert not links._may_be_id_segment(part), part
         assert links._ID_SEGMENT.match(part) is None, part
+
+
+MARKUP_PIECES = ["](", "]", "(", "~", "~~", "*", "**", "_", "__", "Accepted", " ", "|", "✅",
+                 "⬜", "[", "x"]
+
+
+@settings(max_examples=800, deadline=None)
+@given(st.lists(st.sampled_from(MARKUP_PIECES), max_size=8).map("".join))
+def test_a_line_the_markup_guard_rules_out_holds_no_markup(raw: str) -> None:
+    from adrguard.core.parse import statements
+
+    if not statements.may_have_markup(raw):
+        assert not any(m in raw for m in statements._MARKUP)
+        assert not any(m in raw for m in fields._MARKUP)
+
+
+def test_the_markup_guard_on_written_lines() -> None:
+    from adrguard.core.parse import statements
+
+    for raw in ["~~Proposed~~ Accepted", "Proposed | **Accepted**", "[ADR-2](0002-x.md)", "__A__"]:
+        assert statements.may_have_markup(raw), raw
+        assert any(m in raw for m in statements._MARKUP), raw
+    assert not statements.may_have_markup("Accepted (2024-01-02)")
+
+
+_OLD_TICKED = "✅☑✔✓🟢"
+_OLD_UNTICKED = "⬜☐◻□▢🔲🔳⚪○"
+
+
+def _old_choose_checklist(raw: str) -> str | None:
+    """choose's emoji checklist step as it was: a tick and a box each found by ``in``."""
+    if any(c in raw for c in _OLD_TICKED) and any(c in raw for c in _OLD_UNTICKED):
+        pieces = re.split(f"[{_OLD_UNTICKED}{_OLD_TICKED}]", raw)
+        marks = re.findall(f"[{_OLD_UNTICKED}{_OLD_TICKED}]", raw)
+        ticked = [pieces[i + 1] for i, m in enumerate(marks) if m in _OLD_TICKED]
+        if len(ticked) == 1 and status.fold(ticked[0]):
+            return ticked[0]
+    return None
+
+
+@settings(max_examples=800, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(["✅", "⬜", "☑", "🔲", "○", " ", "Proposed", "Accepted", "é", "x"]),
+        max_size=7,
+    ).map("".join)
+)
+def test_choose_reads_an_emoji_checklist_as_before(raw: str) -> None:
+    old = _old_choose_checklist(raw)
+    if old is not None:
+        assert status.choose(raw) == old
+    elif "~" not in raw and "*" not in raw and "_" not in raw:
+        assert status.choose(raw) == raw
+
+
+def test_choose_on_a_written_emoji_checklist() -> None:
+    assert status.choose("⬜ Proposed ✅ Accepted ⬜ Deprecated") == " Accepted "
+    assert status.choose("✅ Accepted") == "✅ Accepted"  # no open box: not a checklist

@@ -25,7 +25,6 @@ def general_walk(text: str, line_offset: int = 0) -> Document:
         if isinstance(event, str):
             if event in ("SoftBreak", "HardBreak") and b.block_start >= 0:
                 b.parts.append("\n")
-                b.plain_len += 1
             continue
         ((kind, value),) = event.items()
         if kind == "Text":
@@ -114,3 +113,28 @@ def test_body_lines_on_written_text() -> None:
     assert body.starts == [0, 4, 5, 15]
     assert [body.line(b) for b in (0, 3, 4, 5, 14)] == [4, 4, 5, 6, 6]
     assert Body(b"", 0).starts == [0] and Body(b"no break", 0).starts == [0]
+
+
+LINKED = [
+    "word ", "é ", "[ADR-1](0001-x.md)", "![i](a.png)", "[a ![b](c.png) d](e.md)", "`code`",
+    "**b**", "<https://x.org>", "\n", "\n\n", "- ", "# ", "[^1]", "<span status='x'>",
+]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(LINKED), max_size=30).map("".join))
+def test_a_span_marks_its_links_text_in_its_block(text: str) -> None:
+    """A link's span starts where the block's text before it ends: the pieces before the
+    link are added up when the link starts, once each however many links a block holds."""
+    for b in markdown.walk(text).blocks:
+        if b.kind == "heading":
+            continue  # a heading's text is stripped after its spans are placed
+        for span in b.spans:
+            assert b.text[span.start : span.end] == span.link.text
+
+
+def test_spans_of_several_links_on_one_line() -> None:
+    doc = markdown.walk("See [ADR-1](1.md) and [ADR-22](22.md), then [x](3.md).\n")
+    (block,) = doc.blocks
+    assert [(s.start, s.end) for s in block.spans] == [(4, 9), (14, 20), (27, 28)]
+    assert [block.text[s.start : s.end] for s in block.spans] == ["ADR-1", "ADR-22", "x"]

@@ -25,7 +25,7 @@ from adrguard.core.options import Options
 from adrguard.core.parse import formats, ids, relations
 from adrguard.core.parse import status as st
 from adrguard.core.parse.document import Block, Document, Heading
-from adrguard.core.parse.statements import rows, section_statement
+from adrguard.core.parse.statements import may_have_markup, rows, section_statement
 
 _HEADING_MARKS = lazy(r"^\s{0,3}#{1,6}[ \t]*|[ \t]+#+[ \t]*$")
 _PARTLY = lazy(r"^(?:partly|partially|in part)\s+supers", re.I)
@@ -46,14 +46,17 @@ _REASON_KEY = lazy(
 )
 
 
-def _status_keys(headings: tuple[str, ...]) -> tuple[tuple[str, ...], re.Pattern[str]]:
-    """Status heading words (casefolded, in order) and a pattern that finds any of them."""
+def _status_keys(
+    headings: tuple[str, ...],
+) -> tuple[tuple[str, ...], re.Pattern[str], frozenset[str]]:
+    """Status heading words (casefolded, in order), a pattern that finds any of them, and the
+    words as a set."""
     keys = tuple(dict.fromkeys(h.casefold().strip() for h in headings if h.strip()))
     probe = re.compile("|".join(re.escape(k) for k in keys) or "(?!)")
-    return keys, probe
+    return keys, probe, frozenset(keys)
 
 
-def _probe(options: Options) -> tuple[tuple[str, ...], re.Pattern[str]]:
+def _probe(options: Options) -> tuple[tuple[str, ...], re.Pattern[str], frozenset[str]]:
     """:func:`_status_keys` of the options' status headings, kept on the options (per run)."""
     return options.derived("status keys", lambda: _status_keys(tuple(options.status_headings)))
 
@@ -87,15 +90,18 @@ class Fields:
         self.name, self.own = name  # the record's name and the id parts of it
         self.fm, self.fm_lines, self.doc = fm, fm_lines, doc
         self.fm_folded = {k.casefold(): k for k in fm}
-        keys, probe = _probe(options)
-        self.status_keys = frozenset(keys)
+        keys, probe, self.status_keys = _probe(options)
         self.probe = probe
         self.fm_statuses: list[tuple[str, int]] = []
-        for key in keys if fm else ():
-            found = self.fm_value(key)
-            raw = (formats.scalar(found[1]) or formats.flow_text(found[1])) if found else None
-            if found and raw:
-                self.fm_statuses.append((raw, fm_lines.get(found[0], 1)))
+        # fm_value of each status key, in the keys' order: only the keys the front matter
+        # holds (one, mostly) are looked at
+        held = self.status_keys.intersection(self.fm_folded) if fm else ()
+        for key in held if len(held) < 2 else [k for k in keys if k in held]:
+            real = self.fm_folded[key]
+            value = fm[real]
+            raw = (formats.scalar(value) or formats.flow_text(value)) if value is not None else None
+            if raw:
+                self.fm_statuses.append((raw, fm_lines.get(real, 1)))
         self.status_sections = set()
         for i, h in enumerate(doc.headings):
             folded = h.text.casefold()
@@ -316,7 +322,7 @@ class Fields:
                     continue  # ``- `status`: Export status``: a field the record documents
                 if len(parts) == 2:
                     raw = formats.unwrap_emphasis(parts[0], parts[1].strip()) or raw
-            said = raw if any(m in raw for m in _MARKUP) else value
+            said = raw if may_have_markup(raw) and any(m in raw for m in _MARKUP) else value
             stmt = StatusStatement(raw, st.normalise(said, syn), b.line + i, "line")
             out.append((stmt, self.in_header(b)))
         table = self.table_rows()

@@ -40,12 +40,20 @@ def _loader(yaml_text: str) -> Any:
     base: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     loader = base(yaml_text)
     table = dict(base.yaml_implicit_resolvers)
+    # the digits' lists are alike, and so are the signs': each new list is made once and
+    # copied for a character whose list equals the one it was made from
+    made: tuple[Any, list[Any]] = (None, [])
     for first in "+-0123456789":
+        entries = table.get(first, ())
+        if entries == made[0]:
+            table[first] = list(made[1])
+            continue
         table[first] = [
             (tag, _INT if tag == _INT_TAG else rx)
-            for tag, rx in table.get(first, ())
+            for tag, rx in entries
             if tag != _TIMESTAMP_TAG
         ]
+        made = (entries, table[first])
     loader.yaml_implicit_resolvers = table
     return loader
 

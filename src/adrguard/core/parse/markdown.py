@@ -68,8 +68,8 @@ class _Builder:
         "lines",
         "link_stack",
         "lists",
+        "measured",
         "parts",
-        "plain_len",
         "scanned_to",
         "section",
         "slugs",
@@ -83,6 +83,9 @@ class _Builder:
         self.slugs: dict[str, int] = {}
         self.parts: list[str] = []  # the open block's text pieces: one list, cleared by flush
         self.spans: list[Span] = []
+        # (spans, pieces, characters): how much of ``parts`` a link's start added up already,
+        # for the block whose ``spans`` list that is (flush gives the next block a new list)
+        self.measured: tuple[list[Span], int, int] = (self.spans, 0, 0)
         self.block_kind = ""
         self.block_start = -1
         self.block_end = -1
@@ -91,7 +94,6 @@ class _Builder:
         self.code = 0
         self.heading_level = 0
         self.link_stack: list[tuple[dict[str, Any], int, int, int, bool]] = []
-        self.plain_len = 0
         self.checked: bool | None = None
         self.close_at = -2  # next `-->` after the last lookup (-2: not looked up yet)
         self.scanned_to = 0  # bytes before this were searched for comments already
@@ -125,17 +127,14 @@ class _Builder:
                 )
             )
         parts.clear()
-        self.plain_len = 0
         self.checked = None
         self.spans = []
-        self.block_start = -1
-        self.block_kind = ""
+        self.block_start = -1  # the next block sets its kind as it opens
 
     def add_text(self, text: str, rng: dict[str, int]) -> None:
         if self.block_start < 0:
             self.open_block("item" if self.lists else "paragraph", rng["start"])
         self.parts.append(text)
-        self.plain_len += len(text)
         end = rng["end"]
         if end > self.block_end:
             self.block_end = end
@@ -150,8 +149,17 @@ class _Builder:
         elif name == "Link" or name == "Image":
             if self.block_start < 0:
                 self.open_block("item" if self.lists else "paragraph", rng["start"])
+            # where the link's text starts in the block's plain text: the pieces' lengths, added
+            # up here (a link is rare; every piece of text is not), each piece once a block
+            parts, spans = self.parts, self.spans
+            owner, counted, plain = self.measured
+            if owner is not spans:
+                counted = plain = 0
+            if counted < len(parts):
+                plain += sum(map(len, parts[counted:]))
+                self.measured = (spans, len(parts), plain)
             self.link_stack.append(
-                (attrs or {}, self.plain_len, len(self.parts), rng["start"], name == "Image")
+                (attrs or {}, plain, len(self.parts), rng["start"], name == "Image")
             )
         elif name in _BLOCK_STARTS:
             self.flush()
@@ -192,8 +200,29 @@ class _Builder:
             Heading(self.heading_level, text, raw, line, anchor, len(self.doc.blocks))
         )
         self.section = len(self.doc.headings) - 1
-        self.parts[:] = (text,)
-        self.flush()
+        if start < 0:  # flush's own test, kept (a heading opens its block: never so)
+            self.parts[:] = (text,)
+            self.measured = (self.spans, 0, 0)
+            return
+        # flush, inline, with the heading's text as the block's (one piece, stripped already)
+        if (text and not text.isspace()) or self.block_kind == "heading":
+            end = self.block_end if self.block_end > start else start
+            self.doc.blocks.append(
+                Block(
+                    self.lines,
+                    self.block_kind,
+                    text,
+                    start,
+                    end,
+                    self.section,
+                    self.spans,
+                    self.checked,
+                )
+            )
+        self.parts.clear()
+        self.checked = None
+        self.spans = []
+        self.block_start = -1
 
     def end_link(self, rng: dict[str, int]) -> None:
         if not self.link_stack:
@@ -301,17 +330,18 @@ def walk(text: str, line_offset: int = 0) -> Document:
         if type(event) is str:
             if (event == "SoftBreak" or event == "HardBreak") and b.block_start >= 0:
                 parts.append("\n")
-                b.plain_len += 1
             continue
         kind, value = event.popitem()
         if kind == "Text":
             if b.code == 0:  # add_text, inline: a third of all events
-                if b.block_start < 0:
-                    b.open_block("item" if b.lists else "paragraph", rng["start"])
                 parts.append(value)
-                b.plain_len += len(value)
                 end = rng["end"]
-                if end > b.block_end:
+                if b.block_start < 0:  # open_block, inline: no block is open to flush
+                    start = rng["start"]
+                    b.block_kind = "item" if b.lists else "paragraph"
+                    b.block_start = start
+                    b.block_end = end if end > start else start
+                elif end > b.block_end:
                     b.block_end = end
         elif kind == "Start":
             if type(value) is str:
@@ -328,14 +358,28 @@ def walk(text: str, line_offset: int = 0) -> Document:
                     b.start(value, None, rng)
             else:
                 name, attrs = value.popitem()
-                b.start(name, attrs, rng)
+                if name == "Heading":  # start, inline
+                    if b.block_start >= 0:
+                        b.flush()
+                    b.block_kind = "heading"
+                    b.block_start = rng["start"]
+                    b.block_end = rng["end"]
+                    b.heading_level = int(attrs["level"][1:]) if attrs else 1
+                else:
+                    b.start(name, attrs, rng)
         elif kind == "End":
             # a tag with attributes is a dict, which equals neither name
             if value == "Paragraph" or value == "Item":
                 if b.block_start >= 0:
                     b.flush()
+            elif type(value) is str:
+                b.end(value, rng)
             else:
-                b.end(value if type(value) is str else next(iter(value)), rng)
+                name = next(iter(value))
+                if name == "Heading":
+                    b.end_heading()
+                else:
+                    b.end(name, rng)
         elif kind == "Code" or kind == "InlineMath" or kind == "DisplayMath":
             b.add_text(value, rng)
         elif kind == "Html" or kind == "InlineHtml":

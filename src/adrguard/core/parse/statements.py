@@ -31,6 +31,7 @@ _HELP_MIN = 40  # help text explains three statuses: shorter text is a statement
 _KEYS = frozenset(STATUS_HEADINGS)
 
 
+_MARKUP_CHARS = frozenset("]~*_")  # each of _MARKUP holds one
 _MARKUP = ("](", "~", "**", "__")  # markdown that says which part of a line is the status
 
 
@@ -45,9 +46,16 @@ class _Entry(msgspec.Struct, frozen=True):
     def value(self) -> str:
         """What the entry states: the markdown when its markup says which part counts (a link
         to a successor, struck-through history, an emphasised choice), else the plain text."""
-        if self.block.checked is None and any(m in self.raw for m in _MARKUP):
+        raw = self.raw
+        if self.block.checked is None and may_have_markup(raw) and any(m in raw for m in _MARKUP):
             return st.choose(self.raw)
         return self.text
+
+
+def may_have_markup(raw: str) -> bool:
+    """False when ``raw`` holds none of :data:`_MARKUP` for certain: it holds none of the
+    characters they are made of."""
+    return not _MARKUP_CHARS.isdisjoint(raw)
 
 
 def _entries(blocks: list[Block], keys: frozenset[str]) -> list[_Entry]:

@@ -80,7 +80,10 @@ _HEADING_FILLERS = frozenset(
     }
 )
 
-_Vocab = dict[str, tuple[tuple[str, Status], ...]]  # first character -> longest first
+# The first two characters of the entries of two characters or more -> those entries and the
+# entries of one character that start the same way, longest first; the first character -> the
+# entries of one character. A text is looked up by its first two characters, else its first.
+_Vocab = dict[str, tuple[tuple[str, Status], ...]]
 
 
 def _strip_symbols(text: str) -> str:
@@ -162,7 +165,22 @@ def _build_vocabulary(synonyms: Mapping[str, str]) -> _Vocab:
         if " " in key:  # written as one token: ``in-progress``, ``on_hold``
             for joined in (key.replace(" ", "-"), key.replace(" ", "_")):
                 grouped[key[0]].append((joined, status))
-    return {c: tuple(sorted(v, key=lambda e: -len(e[0]))) for c, v in grouped.items()}
+    table: _Vocab = {}
+    for first, entries in grouped.items():
+        longer: dict[str, list[tuple[str, Status]]] = {}
+        ones: list[tuple[str, Status]] = []
+        for e in sorted(entries, key=lambda e: -len(e[0])):  # longest first
+            if len(e[0]) > 1:
+                longer.setdefault(e[0][:2], []).append(e)
+            else:
+                ones.append(e)
+        for two, group in longer.items():
+            # the entries a text starting with ``two`` can start with, in the same order: the
+            # one-character ones come last in it, as the shortest
+            table[two] = (*group, *ones)
+        if ones:
+            table[first] = tuple(ones)
+    return table
 
 
 _GUESS_TABLE = _build_vocabulary(STATUS_GUESSES)  # the built-in guesses: a constant table
@@ -180,7 +198,11 @@ def matched_word(folded: str, synonyms: Mapping[str, str]) -> tuple[str, Status]
     (``in-progress`` is the entry ``in progress``)."""
     if not folded:
         return None
-    for word, status in _vocabulary(synonyms).get(folded[0], ()):
+    table = _vocabulary(synonyms)
+    entries = table.get(folded[:2])
+    if entries is None:  # no entry of two characters or more starts as it does
+        entries = table.get(folded[0], ())
+    for word, status in entries:
         if folded.startswith(word):
             rest = folded[len(word) : len(word) + 1]
             if not rest or not _WORD_END.match(rest) or _unspaced(word[-1]):
@@ -378,6 +400,7 @@ _CHOICES = lazy(r"\s*[|/,]\s*")
 _UNTICKED = "⬜☐◻□▢🔲🔳⚪○"  # an emoji checklist's open boxes
 _TICKED = "✅☑✔✓🟢"  # and its ticks
 _BOX_OR_TICK = lazy(f"[{_UNTICKED}{_TICKED}]")
+_BOXES, _TICKS = frozenset(_UNTICKED), frozenset(_TICKED)  # none of them is ASCII
 
 
 def choose(raw: str) -> str:
@@ -394,7 +417,7 @@ def choose(raw: str) -> str:
         marked = [m.group(2) for m in map(_EMPHASISED.match, parts) if m]
         if len(parts) >= 2 and len(marked) == 1:
             return marked[0]
-    if any(c in raw for c in _TICKED) and any(c in raw for c in _UNTICKED):
+    if not raw.isascii() and not _TICKS.isdisjoint(raw) and not _BOXES.isdisjoint(raw):
         pieces = _BOX_OR_TICK.split(raw)
         marks = _BOX_OR_TICK.findall(raw)
         ticked = [pieces[i + 1] for i, m in enumerate(marks) if m in _TICKED]
