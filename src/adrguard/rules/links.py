@@ -598,6 +598,15 @@ def _plain_text_end(raw: str, start: int) -> int:
     return -1 if "[" in inside or "\\" in inside else end
 
 
+def _id_pattern(ctx: RuleContext) -> Regex | None:
+    """``decision-id-pattern`` as the mention rules match lines with; None when it is unsafe
+    (the config refuses it first: an ``Options()`` built by hand)."""
+    try:
+        return for_lines(compile_user(ctx.options.decision_id_pattern, line_local=True))
+    except UnsafePattern:
+        return None
+
+
 def _number(m: Match) -> int | None:
     digits = m.group(1) if m.groups() else re.sub(r"\D", "", m.group(0))
     return int(digits) if digits and digits.isdigit() else None
@@ -627,9 +636,8 @@ class UnknownDecisionReference(BaseRule):
     )
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
-        try:
-            pattern = for_lines(compile_user(ctx.options.decision_id_pattern, line_local=True))
-        except UnsafePattern:  # the config refuses it first; Options() built by hand
+        pattern = _id_pattern(ctx)
+        if pattern is None:
             return
         resolver = graph.build(ctx.corpus).resolver
         facts = ctx.corpus.facts or ctx.derived("record facts", RecordFacts)
@@ -709,9 +717,8 @@ class LinkTextMismatch(BaseRule):
     )
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
-        try:
-            pattern = for_lines(compile_user(ctx.options.decision_id_pattern, line_local=True))
-        except UnsafePattern:  # the config refuses it first; Options() built by hand
+        pattern = _id_pattern(ctx)
+        if pattern is None:
             return
         resolver = graph.build(ctx.corpus).resolver
         facts = ctx.corpus.facts or ctx.derived("record facts", RecordFacts)

@@ -40,6 +40,7 @@ import re
 from collections.abc import Callable, Iterable
 from urllib.parse import unquote
 
+from adrguard.core.conventions.log import states_status
 from adrguard.core.lazyre import lazy
 from adrguard.core.model import Decision, Status
 from adrguard.core.parse import formats, ids
@@ -57,10 +58,6 @@ _EXAMPLE_NAME = lazy(r"(?:^|[-_. ])(?:example|examples|sample|samples|demo)(?=$|
 
 def _stem(path: str) -> str:
     return path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
-
-
-def _states_status(d: Decision) -> bool:
-    return d.status is not None or bool(d.statuses)
 
 
 def _linked(d: Decision) -> set[str]:
@@ -81,7 +78,7 @@ def _linked(d: Decision) -> set[str]:
 
 def _is_index(d: Decision, paths: frozenset[str]) -> bool:
     """``paths``: the log's paths (``d``'s among them), gathered once per log, not per record."""
-    if _states_status(d) or ids.parse_name(_stem(d.path)).number is not None:
+    if states_status(d) or ids.parse_name(_stem(d.path)).number is not None:
         return False
     listed = _linked(d) & paths
     listed.discard(d.path)
@@ -131,7 +128,7 @@ def _names_record(folder: str, names: set[tuple[str, int] | str]) -> bool:
 def _is_part(d: Decision, names: Callable[[], set[tuple[str, int] | str]]) -> bool:
     """``names``: the log's :func:`_record_names`, gathered on the first question that needs
     them (a record directly under the root, numbered or stating a status, never does)."""
-    if _states_status(d) or formats.is_folder_record(d.path, d.root):
+    if states_status(d) or formats.is_folder_record(d.path, d.root):
         return False
     rel = d.path[len(d.root) + 1 :] if d.root not in ("", ".") else d.path
     folders = rel.split("/")[:-1]
@@ -161,7 +158,7 @@ def _may_say_moved(status: str) -> bool:
 def _is_redirect(d: Decision) -> bool:
     if d.status_raw and _may_say_moved(d.status_raw) and _MOVED_STATUS.match(d.status_raw):
         return True
-    if _states_status(d) or any(section.level >= 2 for section in d.sections):
+    if states_status(d) or any(section.level >= 2 for section in d.sections):
         return False  # tested before the words are counted: a record's text can be long
     words = d.text.split()
     if not words or len(words) > REDIRECT_WORDS:
@@ -190,7 +187,7 @@ def _folders(d: Decision) -> list[str]:
 
 
 def _unnumbered_and_statusless(d: Decision) -> bool:
-    return not _states_status(d) and ids.parse_name(_stem(d.path)).number is None
+    return not states_status(d) and ids.parse_name(_stem(d.path)).number is None
 
 
 def _is_repository_file(d: Decision) -> bool:
@@ -217,7 +214,7 @@ _RECORD_HEADINGS = lazy(
 
 def _guides(log: list[Decision]) -> set[str]:
     """Paths of the files that are guides kept beside a log (see the module docstring)."""
-    numbered = [d for d in log if d.number is not None and _states_status(d)]
+    numbered = [d for d in log if d.number is not None and states_status(d)]
     candidates = [
         d for d in log
         if _unnumbered_and_statusless(d)
