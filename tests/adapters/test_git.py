@@ -12,9 +12,11 @@ import pytest
 from gitrepo import BASE_ENV, GitRepo
 
 from adrguard.adapters import git
+from adrguard.adapters.git.worktree import _from_top
 from adrguard.api.pipeline.sources import build_changes, corpus_at
 from adrguard.config import Config
 from adrguard.core.errors import UserError
+from adrguard.core.model import FileChange
 
 RECORD = "# 1. Use Postgres\n\n## Status\n\nAccepted\n\n## Decision\n\nPostgres.\n"
 
@@ -343,6 +345,16 @@ def _awkward_local_change(tmp_path: Path, latin1: bool = False) -> GitRepo:
     return repo
 
 
+def _worktree_changes(base: Path) -> tuple[str, list[FileChange]]:
+    """Everything not committed yet, from one call each: HEAD, the diff against it, and the
+    untracked files git does not ignore (made relative to the top of the work tree)."""
+    head = git.head_commit(base) or git.EMPTY_TREE
+    changes = git.diff_changes(base, head)[0]
+    known = {c.path for c in changes}
+    new = [p for p in _from_top(base, git.untracked_files(base)) if p not in known]
+    return head, changes + [FileChange("A", p) for p in new]
+
+
 @pytest.mark.parametrize("latin1", [False, True])
 def test_a_local_diff_is_what_rev_parse_twice_and_the_diff_gave(
     tmp_path: Path, latin1: bool
@@ -354,7 +366,7 @@ def test_a_local_diff_is_what_rev_parse_twice_and_the_diff_gave(
         staged = git.local_diff(base, True)
         assert (staged.head, staged.changes) == git.staged_changes(base)
         everything = git.local_diff(base, False)
-        assert (everything.head, everything.changes) == git.worktree_changes(base)
+        assert (everything.head, everything.changes) == _worktree_changes(base)
         assert staged.head == repo.git("rev-parse", "HEAD")
         assert {c.status for c in everything.changes} == {"A", "D", "M", "R"}
 

@@ -16,7 +16,6 @@ from adrguard.core.lazyre import lazy
 
 # Characters HFS+ ignores when it compares names (git's is_hfs_dotgit lists them).
 _HFS_IGNORED = lazy("[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]")
-_DRIVE = lazy(r"^[A-Za-z]:")  # what has_drive() tests without compiling it
 
 
 def has_drive(text: str) -> bool:

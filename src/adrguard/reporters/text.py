@@ -36,7 +36,6 @@ from adrguard.reporters.context import (
 if TYPE_CHECKING:
     from rich.text import Text
 
-_NEWLINE = r"\r\n|\r|\n"
 GAP = "  "
 STYLES = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.NOTE: "cyan"}
 
@@ -44,7 +43,7 @@ STYLES = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.NOTE:
 def _lines(message: str) -> list[str]:
     if "\n" not in message and "\r" not in message:
         return [message]
-    # what re.split(_NEWLINE, message) gives, without compiling it: CRLF first, then CR, LF
+    # what re.split(r"\r\n|\r|\n", message) gives, without compiling it: CRLF first, then CR, LF
     return message.replace("\r\n", "\n").replace("\r", "\n").split("\n")
 
 

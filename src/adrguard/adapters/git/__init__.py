@@ -56,7 +56,6 @@ from adrguard.adapters.git.worktree import (
     state_digest,
     tracked_files,
     untracked_files,
-    worktree_changes,
 )
 
 __all__ = [
@@ -66,5 +65,5 @@ __all__ = [
     "local_diff", "ls_tree", "merge_base", "move", "no_merge_base_error", "object_ids", "paths_at",
     "read_blobs", "refusal", "remotes", "renames_since", "require_repo", "require_work_tree",
     "resolve_commit", "run", "span", "staged_changes", "state_digest", "tracked", "tracked_files",
-    "untracked_files", "worktree_changes",
+    "untracked_files",
 ]

@@ -109,10 +109,10 @@ class LocalDiff(msgspec.Struct, frozen=True):
 
 def local_diff(base: Path, staged: bool) -> LocalDiff:
     """What the next commit changes (``staged``: the index against HEAD, as
-    :func:`staged_changes`) or everything not committed yet (as :func:`worktree_changes`),
-    with the object ids of the files before it; a one-line ``UserError`` unless ``base`` is
-    inside a git work tree (:func:`require_work_tree`). The work tree's top and HEAD come from
-    one ``git rev-parse``."""
+    :func:`staged_changes`) or everything not committed yet (the work tree, staged or not,
+    and untracked files that git does not ignore), with the object ids of the files before
+    it; a one-line ``UserError`` unless ``base`` is inside a git work tree
+    (:func:`require_work_tree`). The work tree's top and HEAD come from one ``git rev-parse``."""
     found = _top_and_head(base)
     if found is None:
         require_work_tree(base)
@@ -147,16 +147,6 @@ def staged_changes(base: Path) -> tuple[str, list[FileChange]]:
     (git's empty tree when there is none)."""
     head = head_commit(base) or EMPTY_TREE
     return head, diff_changes(base, head, cached=True)[0]
-
-
-def worktree_changes(base: Path) -> tuple[str, list[FileChange]]:
-    """Everything not committed yet (the work tree, staged or not, and untracked files that
-    git does not ignore) against HEAD, and the commit it starts from."""
-    head = head_commit(base) or EMPTY_TREE
-    changes = diff_changes(base, head)[0]
-    known = {c.path for c in changes}
-    new = [p for p in _from_top(base, untracked_files(base)) if p not in known]
-    return head, changes + [FileChange("A", p) for p in new]
 
 
 def _from_top(base: Path, paths: Iterable[str], top: Path | None = None) -> list[str]:
