@@ -119,7 +119,6 @@ def test_renames_keep_the_old_path(tmp_path: Path) -> None:
     assert [(c.status, c.path, c.old_path) for c in changes] == [
         ("R", "docs/adr/archive/0001-use-postgres.md", "docs/adr/0001-use-postgres.md")
     ]
-    assert changes[0].similarity == 100
 
 
 def test_renamed_then_deleted_record_is_a_deletion(tmp_path: Path) -> None:

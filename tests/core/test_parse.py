@@ -64,7 +64,6 @@ def test_nygard_adr_tools_record() -> None:
         "Consequences",
     ]
     assert d.problems == ()
-    assert d.h1_count == 1
 
 
 def test_status_section_at_the_end_and_value_on_later_lines() -> None:
@@ -199,7 +198,7 @@ def test_front_matter_title_wins_and_front_matter_only_title() -> None:
         1,
     )
     only = rec("---\ntitle: Use `uv` for builds\n---\nNo heading here.\n")
-    assert only.title == "Use uv for builds" and only.h1_count == 0
+    assert only.title == "Use uv for builds" and only.sections == ()
 
 
 def test_bom_and_crlf() -> None:
@@ -342,7 +341,8 @@ def test_no_status_means_none() -> None:
 
 def test_code_fences_hide_headings_and_status_lines() -> None:
     d = rec("# T\n\n```\n# not a heading\nStatus: accepted\n```\n\n# Status\n\nApproved\n")
-    assert d.h1_count == 2 and d.status is Status.ACCEPTED and d.status_line == 10
+    assert [s.title for s in d.sections if s.level == 1] == ["T", "Status"]
+    assert d.status is Status.ACCEPTED and d.status_line == 10
 
 
 def test_governed_paths_components_scope_and_archive_flag() -> None:

@@ -152,7 +152,6 @@ class Decision(msgspec.Struct, frozen=True, array_like=True):
     text: str = ""  # decoded markdown without front matter ("" when unreadable)
     body_line_offset: int = 0  # lines taken by front matter before ``text``
     problems: tuple[Problem, ...] = ()
-    h1_count: int = 0
     title_number: int | None = None  # number written in the H1 / front-matter title
 
     @property
@@ -177,7 +176,6 @@ class FileChange(msgspec.Struct, frozen=True):
     status: str  # "A" added, "M" modified, "D" deleted, "R" renamed, "T" type change
     path: str
     old_path: str | None = None
-    similarity: int | None = None
 
 
 class ChangeSet(msgspec.Struct, frozen=True):

@@ -248,7 +248,7 @@ def diff_with_ids(
         meta = fields[i][1:].split(b" ")
         old_mode, new_mode, status = meta[0], meta[1], meta[4].decode("ascii")
         old_id = meta[2]
-        kind, score = status[0], status[1:]
+        kind = status[0]
         if kind in "RC":
             src, dst = decode_path(fields[i + 1]), decode_path(fields[i + 2])
             raw_paths: tuple[bytes, ...] = (fields[i + 1], fields[i + 2])
@@ -259,7 +259,7 @@ def diff_with_ids(
             i += 2
         if kind == "C":  # copies are additions that name where they came from
             kind = "A"
-        changes.append(FileChange(kind, dst, src, int(score) if score else None))
+        changes.append(FileChange(kind, dst, src))
         if kind != "A" and before is not None:
             held = None if old_mode == b"160000" else old_id.decode("ascii")
             was = src or dst

@@ -479,5 +479,4 @@ class Fields:
             text=text,
             body_line_offset=offset,
             problems=(fm_problem,) if fm_problem else (),
-            h1_count=sum(1 for h in self.doc.headings if h.level == 1),
         )
