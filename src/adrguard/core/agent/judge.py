@@ -111,11 +111,10 @@ class Prompt:
 @dataclass(frozen=True)
 class Answer:
     """A validated answer: every judgment about a candidate (at most one per id, in the order
-    given), and what was dropped."""
+    given), and the ids it named that are no candidate (dropped)."""
 
     judgments: tuple[Judgment, ...]
     outside: tuple[str, ...] = ()  # ids that name no candidate (dropped)
-    repeated: int = 0  # judgments of an id already judged (dropped)
 
     def kept(self, threshold: float) -> tuple[Judgment, ...]:
         return tuple(j for j in self.judgments if j.confidence >= threshold)
@@ -227,7 +226,7 @@ def parse_answer(text: str, candidates: Sequence[Candidate], *, truncated: bool 
     """The model's ``text`` as a validated :class:`Answer`; :class:`AnswerError` when it is
     larger than :data:`MAX_ANSWER_BYTES`, was cut short (``truncated``: the model ran out of
     room), is not JSON, or does not validate against ``schemas/relevance-answer.schema.json``.
-    Judgments of ids that name no candidate, and repeated ones, are dropped (and counted)."""
+    Judgments of ids that name no candidate (listed), and repeated ones, are dropped."""
     if len(text.encode("utf-8", "surrogatepass")) > MAX_ANSWER_BYTES:
         raise AnswerError("too-large", f"more than {MAX_ANSWER_BYTES // 1024} KiB")
     if truncated:
@@ -245,21 +244,19 @@ def parse_answer(text: str, candidates: Sequence[Candidate], *, truncated: bool 
     seen: set[str] = set()
     out: list[Judgment] = []
     outside: list[str] = []
-    repeated = 0
     for item in data["relevant"]:
         ident = item["id"].strip()
         if ident not in known:
             outside.append(one_line(ident, 64))
             continue
         if ident in seen:
-            repeated += 1
             continue
         seen.add(ident)
         confidence = float(item["confidence"])
         if not math.isfinite(confidence):
             raise AnswerError("schema", "a confidence is not a finite number")
         out.append(Judgment(ident, round(confidence, 2), one_line(item["reason"], MAX_REASON)))
-    return Answer(tuple(out), tuple(dict.fromkeys(outside)), repeated)
+    return Answer(tuple(out), tuple(dict.fromkeys(outside)))
 
 
 def _unfence(text: str) -> str:
