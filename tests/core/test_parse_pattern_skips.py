@@ -256,15 +256,27 @@ ROOT_TEXTS = st.lists(
 @settings(max_examples=600, deadline=None)
 @given(ROOT_TEXTS)
 def test_keyword_hits_behind_roots_are_the_hits_of_every_keyword(texts: list[str]) -> None:
-    assert relations.keyword_hits(texts) == _old_keyword_hits(texts)
+    assert relations.keyword_hits(texts) == _by_offset(_old_keyword_hits(texts))
+
+
+def _by_offset(
+    answer: tuple[list[list[tuple[int, str]]], bool],
+) -> tuple[list[list[tuple[int, str]]], bool]:
+    """The old answer with each text's hits in the order keyword_hits gives now: by offset."""
+    return [sorted(found) for found in answer[0]], answer[1]
 
 
 def test_keyword_roots_are_in_their_keywords() -> None:
     assert [w for _root, w in relations._ROOTED] == list(relations._ASCII_WORDS)
     for root, word in relations._ROOTED:
         assert root in word
+    grouped = [*relations._UNROOTED, *(w for _r, ws in relations._ROOT_GROUPS for w in ws)]
+    assert sorted(grouped) == sorted(relations._ASCII_WORDS)
+    for root, words in relations._ROOT_GROUPS:
+        assert words and all(root in w for w in words)
+    assert not any(r in w for w in relations._UNROOTED for r in relations._ROOTS)
     texts = ["It supersedes ADR-2 and supplants the template", "Overrides: none", "plain"]
-    assert relations.keyword_hits(texts) == _old_keyword_hits(texts)
+    assert relations.keyword_hits(texts) == _by_offset(_old_keyword_hits(texts))
     assert relations.keyword_hits(texts)[0][0] == [(3, "supers"), (24, "supplant")]
 
 
@@ -756,3 +768,61 @@ def test_choose_reads_an_emoji_checklist_as_before(raw: str) -> None:
 def test_choose_on_a_written_emoji_checklist() -> None:
     assert status.choose("⬜ Proposed ✅ Accepted ⬜ Deprecated") == " Accepted "
     assert status.choose("✅ Accepted") == "✅ Accepted"  # no open box: not a checklist
+
+
+# Capital sigma lowers by its context, the others on their own; the Kelvin sign lowers to an
+# ASCII ``k``, the dotted capital I to two characters.
+CASE_TEXTS = st.lists(
+    st.lists(st.sampled_from(["Σ", "ΑΣ", "σ", "İ", "\u212a", "ſ", "A", "a", " ", "\n", "\0",
+                              "Depends", "SUPERSEDES", "é", "\u0301", "'"]),
+             max_size=6).map("".join),
+    max_size=5,
+)
+
+
+@settings(max_examples=600, deadline=None)
+@given(CASE_TEXTS)
+def test_keyword_hits_lowering_the_joined_texts_is_lowering_each(texts: list[str]) -> None:
+    joined = "\0".join(texts).lower()
+    assert joined == "\0".join(t.lower() for t in texts)
+    if joined.isascii():
+        assert [len(t) for t in texts] == [len(t.lower()) for t in texts]
+    assert relations.keyword_hits(texts) == _by_offset(_old_keyword_hits(texts))
+
+
+def test_no_character_lowers_to_several_ascii_ones() -> None:
+    for c in map(chr, range(0x110000)):
+        low = c.lower()
+        if low.isascii():
+            assert len(low) == 1, hex(ord(c))
+
+
+def _old_declares(text: str, known: list[str]) -> bool:
+    """declares as it was: the text lowered first, then the known keywords, then all."""
+    lower = text.lower()
+    for word in known:
+        if word in lower:
+            return True
+    return relations._holds_keyword(lower)
+
+
+@settings(max_examples=600, deadline=None)
+@given(
+    st.lists(st.sampled_from(["Σ", "İ", "\u212a", "ſupers", "plain ", "Depends", "depends",
+                              "DEPEND", "supersedes", "abgelöst", "ABGELÖST", "取代", "\n"]),
+             max_size=8).map("".join),
+    st.lists(st.sampled_from([*relations._ASCII_WORDS, "abgelöst", "取代"]), max_size=3),
+)
+def test_declares_tries_the_known_keywords_as_written_first(text: str, known: list[str]) -> None:
+    assert relations.declares(text, known) == _old_declares(text, known)
+    for word in known:  # the shortcut's yes: a keyword as written is one lowered
+        if word in text:
+            assert word in text.lower()
+
+
+def test_keywords_lower_to_themselves_letter_by_letter() -> None:
+    for word in relations._MAY_DECLARE_SOURCE.split("|"):
+        assert all(c.lower() == c for c in word), word
+    assert relations.declares("It depends on ADR-2", ["depend"])
+    assert relations.declares("It DEPENDS on ADR-2", ["depend"])
+    assert not relations.declares("Plain prose", ["depend"])

@@ -228,6 +228,10 @@ _ASCII_WORDS = tuple(dict.fromkeys(w for w in _MAY_DECLARE_SOURCE.split("|") if 
 # _ASCII_WORDS.
 _ROOTS = ("super", "stitu", "plant", "overr", "mpla", "z", "j")
 _ROOTED = tuple((next((r for r in _ROOTS if r in w), ""), w) for w in _ASCII_WORDS)
+# The same, grouped: the keywords without a root, then each root with its keywords. One loop
+# over a dozen entries instead of one over every keyword with a look-up of its root.
+_UNROOTED = tuple(w for r, w in _ROOTED if not r)
+_ROOT_GROUPS = tuple((r, tuple(w for q, w in _ROOTED if q == r)) for r in _ROOTS)
 
 
 def _holds_keyword(lower: str) -> bool:
@@ -238,9 +242,15 @@ def _holds_keyword(lower: str) -> bool:
 def declares(text: str, known: Iterable[str]) -> bool:
     """Cheap test: could ``text`` hold relation wording at all? ``known`` are tried first:
     keywords (matches of :data:`_MAY_DECLARE`) other text taken from it holds, so likely this
-    text too. Any of them
-    in the text lowered is a match of the alternation, and of the ASCII words when it is ASCII
-    (a keyword that is not ASCII is in no ASCII text); otherwise the text is searched in full."""
+    text too, first as written (lowering keeps a lower-case ASCII word as it is, so a word in
+    the text is in it lowered; most often one is, and the text need not be lowered). Any of
+    them in the text lowered is a match of the alternation, and of the ASCII words when it is
+    ASCII (a keyword that is not ASCII is in no ASCII text); otherwise the text is searched in
+    full."""
+    known = tuple(known)
+    for word in known:
+        if word in text:
+            return True
     lower = text.lower()
     for word in known:
         if word in lower:
@@ -249,40 +259,53 @@ def declares(text: str, known: Iterable[str]) -> bool:
 
 
 def keyword_hits(texts: list[str]) -> tuple[list[list[tuple[int, str]]], bool]:
-    """Per text, ``(offset, keyword)`` of the keywords in it lowered, from one search of them
-    all: the lowered texts are joined by NUL (no keyword holds one, so none spans two texts);
-    a text holds a keyword exactly when a match starts inside it. When the lowered texts are
-    ASCII (the second answer is True), each keyword is looked for with substring searches, so
-    a line of a text holds a keyword exactly when a hit of it starts in that line (a keyword
-    holds no line break). Otherwise the hits are those of the keyword alternation."""
-    lowered = [t.lower() for t in texts]
-    joined = "\0".join(lowered)
+    """Per text, ``(offset, keyword)`` of the keywords in it lowered, by offset, from one
+    search of them all: the lowered texts are joined by NUL (no keyword holds one, so none
+    spans two texts); a text holds a keyword exactly when a match starts inside it. When the
+    lowered texts are ASCII (the second answer is True), each keyword is looked for with
+    substring searches, so a line of a text holds a keyword exactly when a hit of it starts in
+    that line (a keyword holds no line break). Otherwise the hits are those of the keyword
+    alternation.
+
+    The texts are joined first and lowered once: lowering maps each character on its own but
+    for a capital sigma, whose context a NUL ends as the end of a text does. Lowered text that
+    is ASCII is as long as the text (no character lowers to several ASCII ones), so its texts
+    start where they start in the joined text."""
+    joined = "\0".join(texts).lower()
     out: list[list[tuple[int, str]]] = [[] for _ in texts]
     hits: list[tuple[int, str]] = []
     exact = joined.isascii()
     if exact:
         find = joined.find
-        missing: dict[str, bool] = {}  # root -> not in the text
-        for root, word in _ROOTED:
-            if root:
-                gone = missing.get(root)
-                if gone is None:
-                    gone = missing[root] = root not in joined
-                if gone:
-                    continue
+        for word in _UNROOTED:
             at = find(word)
             while at != -1:
                 hits.append((at, word))
                 at = find(word, at + len(word))
+        for root, words in _ROOT_GROUPS:
+            if root not in joined:
+                continue
+            for word in words:
+                at = find(word)
+                while at != -1:
+                    hits.append((at, word))
+                    at = find(word, at + len(word))
+        if not hits:
+            return out, exact
+        lengths = [len(t) for t in texts]
     else:
+        lowered = [t.lower() for t in texts]
+        joined = "\0".join(lowered)
         hits = [(m.start(), m.group()) for m in _MAY_DECLARE.finditer(joined)]
-    if not hits:
-        return out, exact
+        if not hits:
+            return out, exact
+        lengths = [len(low) for low in lowered]
+    hits.sort()
     starts: list[int] = []
     pos = 0
-    for low in lowered:
+    for n in lengths:
         starts.append(pos)
-        pos += len(low) + 1
+        pos += n + 1
     for at, word in hits:
         i = bisect_right(starts, at) - 1
         out[i].append((at - starts[i], word))
