@@ -117,10 +117,10 @@ def scan_in_process(repo: Path, repeat: int) -> list[tuple[str, list[float], lis
     """The scan alone, in this process (``api.citations.scan_found`` after discovery and the
     records): wall and CPU seconds, cold (an empty cache folder each run) and warm."""
     sys.path.insert(0, str(SRC))
+    from adrguard.adapters.cache.store import open_store
     from adrguard.adapters.source import WorkTree
     from adrguard.api.pipeline.citation_scan import ASKED, scan_found
     from adrguard.api.pipeline.corpus import corpus_of
-    from adrguard.api.pipeline.records import open_store
     from adrguard.config import load_config
 
     cache = repo.parent / (repo.name + ".inproc-cache")

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import msgspec
 
-from adrguard.adapters import cache as cache_mod
+from adrguard.adapters.cache import store as cache_mod
 from adrguard.core.model import Decision, FactValues
 
 

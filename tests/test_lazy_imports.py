@@ -68,8 +68,8 @@ KEPT_OUT: dict[str, set[str]] = {
         "adrguard.reporters.json",
     },
     "check-minimal-cold": {
-        "adrguard.adapters.manifest_cache",
-        "adrguard.adapters.run_cache", "adrguard.adapters.write", "adrguard.api.citation_answers",
+        "adrguard.adapters.cache.manifest",
+        "adrguard.adapters.cache.runs", "adrguard.adapters.write", "adrguard.api.citation_answers",
         "adrguard.api.claims", "adrguard.api.compaction", "adrguard.api.generated",
         "adrguard.api.lookup", "adrguard.core.authoring.claims",
         "adrguard.core.citations.document", "adrguard.core.fitness.manifest",
@@ -79,8 +79,8 @@ KEPT_OUT: dict[str, set[str]] = {
         "adrguard.reporters.json", "adrguard.reporters.markdown",
     },
     "check-minimal-warm": {
-        "adrguard.adapters.manifest_cache",
-        "adrguard.adapters.run_cache", "adrguard.adapters.write", "adrguard.api.citation_answers",
+        "adrguard.adapters.cache.manifest",
+        "adrguard.adapters.cache.runs", "adrguard.adapters.write", "adrguard.api.citation_answers",
         "adrguard.api.claims", "adrguard.api.compaction", "adrguard.api.generated",
         "adrguard.api.lookup", "adrguard.core.authoring.claims",
         "adrguard.core.citations.document", "adrguard.core.fitness.manifest",
@@ -90,8 +90,8 @@ KEPT_OUT: dict[str, set[str]] = {
         "adrguard.reporters.json", "adrguard.reporters.markdown",
     },
     "hook-minimal-cold": {
-        "adrguard.adapters.manifest_cache",
-        "adrguard.adapters.run_cache", "adrguard.adapters.write", "adrguard.api.citation_answers",
+        "adrguard.adapters.cache.manifest",
+        "adrguard.adapters.cache.runs", "adrguard.adapters.write", "adrguard.api.citation_answers",
         "adrguard.api.claims", "adrguard.api.compaction", "adrguard.api.generated",
         "adrguard.api.lookup", "adrguard.core.authoring.claims",
         "adrguard.core.citations.document", "adrguard.core.fitness.manifest",
@@ -99,8 +99,8 @@ KEPT_OUT: dict[str, set[str]] = {
         "adrguard.reporters.json", "adrguard.reporters.markdown",
     },
     "hook-minimal-warm": {
-        "adrguard.adapters.manifest_cache",
-        "adrguard.adapters.run_cache", "adrguard.adapters.write", "adrguard.api.citation_answers",
+        "adrguard.adapters.cache.manifest",
+        "adrguard.adapters.cache.runs", "adrguard.adapters.write", "adrguard.api.citation_answers",
         "adrguard.api.claims", "adrguard.api.compaction", "adrguard.api.generated",
         "adrguard.api.lookup", "adrguard.core.authoring.claims",
         "adrguard.core.citations.document", "adrguard.core.fitness.manifest",
@@ -108,7 +108,7 @@ KEPT_OUT: dict[str, set[str]] = {
         "adrguard.reporters.json", "adrguard.reporters.markdown",
     },
     "check-opt-ins-cold": {
-        "adrguard.adapters.run_cache", "adrguard.adapters.write", "adrguard.api.citation_answers",
+        "adrguard.adapters.cache.runs", "adrguard.adapters.write", "adrguard.api.citation_answers",
         "adrguard.api.claims", "adrguard.api.compaction", "adrguard.api.generated",
         "adrguard.api.lookup", "adrguard.core.authoring.claims",
         "adrguard.core.citations.document", "adrguard.core.fitness.manifest",
@@ -116,7 +116,7 @@ KEPT_OUT: dict[str, set[str]] = {
         "adrguard.reporters.catalogue", "adrguard.reporters.json", "adrguard.reporters.markdown",
     },
     "check-opt-ins-warm": {
-        "adrguard.adapters.run_cache", "adrguard.adapters.write", "adrguard.api.citation_answers",
+        "adrguard.adapters.cache.runs", "adrguard.adapters.write", "adrguard.api.citation_answers",
         "adrguard.api.claims", "adrguard.api.compaction", "adrguard.api.generated",
         "adrguard.api.lookup", "adrguard.core.authoring.claims",
         "adrguard.core.citations.document", "adrguard.core.fitness.manifest",
@@ -124,7 +124,7 @@ KEPT_OUT: dict[str, set[str]] = {
         "adrguard.reporters.catalogue", "adrguard.reporters.json", "adrguard.reporters.markdown",
     },
     "hook-opt-ins-cold": {
-        "adrguard.adapters.run_cache", "adrguard.adapters.write", "adrguard.api.citation_answers",
+        "adrguard.adapters.cache.runs", "adrguard.adapters.write", "adrguard.api.citation_answers",
         "adrguard.api.claims", "adrguard.api.compaction", "adrguard.api.generated",
         "adrguard.api.lookup", "adrguard.core.authoring.claims",
         "adrguard.core.citations.document", "adrguard.core.fitness.manifest",
@@ -132,7 +132,7 @@ KEPT_OUT: dict[str, set[str]] = {
         "adrguard.reporters.markdown",
     },
     "hook-opt-ins-warm": {
-        "adrguard.adapters.run_cache", "adrguard.adapters.write", "adrguard.api.citation_answers",
+        "adrguard.adapters.cache.runs", "adrguard.adapters.write", "adrguard.api.citation_answers",
         "adrguard.api.claims", "adrguard.api.compaction", "adrguard.api.generated",
         "adrguard.api.lookup", "adrguard.core.authoring.claims",
         "adrguard.core.citations.document", "adrguard.core.fitness.manifest",

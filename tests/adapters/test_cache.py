@@ -14,7 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import adrguard
-from adrguard.adapters import cache as cache_mod
+from adrguard.adapters.cache import keys as cache_mod
+from adrguard.adapters.cache import store as store_mod
 from adrguard.cli import main
 
 pytestmark = pytest.mark.uses_cache
@@ -402,7 +403,7 @@ def test_the_edit_loop_parses_only_the_edited_record(
 
 def test_only_the_cache_adapter_reads_the_cache_environment() -> None:
     """The cache policy has one home (issue 29): the record cache, the model's answers and the
-    read guard all ask :func:`adrguard.adapters.cache.folder_for`, and no other module names
+    read guard all ask :func:`adrguard.adapters.cache.store.folder_for`, and no other module names
     the cache's environment variables."""
     import ast
 
@@ -414,7 +415,7 @@ def test_only_the_cache_adapter_reads_the_cache_environment() -> None:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
         if isinstance(node, ast.Constant) and node.value in names
     }
-    assert readers == {"adapters/cache.py"}
+    assert readers == {"adapters/cache/store.py"}
 
 
 def test_the_environment_turns_every_cache_off(
@@ -423,10 +424,10 @@ def test_the_environment_turns_every_cache_off(
     monkeypatch.setenv("ADRGUARD_CACHE_DIR", str(tmp_path / "chosen"))
     repo = tmp_path / "repo"
     repo.mkdir()
-    assert cache_mod.folder_for(True, None, repo, from_repository=False) == tmp_path / "chosen"
-    assert cache_mod.folder_for(False, None, repo, from_repository=False) is None
+    assert store_mod.folder_for(True, None, repo, from_repository=False) == tmp_path / "chosen"
+    assert store_mod.folder_for(False, None, repo, from_repository=False) is None
     monkeypatch.setenv("ADRGUARD_NO_CACHE", "1")
-    assert cache_mod.folder_for(True, None, repo, from_repository=False) is None
+    assert store_mod.folder_for(True, None, repo, from_repository=False) is None
 
 
 def test_one_canonical_form_of_the_parse_options_keys_records_and_root_samples() -> None:

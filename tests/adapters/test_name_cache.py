@@ -12,7 +12,8 @@ import pytest
 import recordcache
 from gitrepo import GitRepo
 
-from adrguard.adapters import cache, name_cache
+from adrguard.adapters.cache import names as name_cache
+from adrguard.adapters.cache import store as cache
 from adrguard.cli import main
 from adrguard.core.parse.formats import KnownName, Names
 

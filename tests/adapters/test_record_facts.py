@@ -224,7 +224,7 @@ def test_a_fact_read_alone_is_the_one_the_whole_entry_holds(stored: list[FactVal
     entry decoded gives, a missing or damaged one is computed, and nothing more is stored."""
     import tempfile
 
-    from adrguard.adapters.cache import Pack, Store
+    from adrguard.adapters.cache.store import Pack, Store
     from adrguard.api.pipeline.records import _facts_pack, load_facts
     from adrguard.config import Config
     from adrguard.core.model import Decision

@@ -247,7 +247,7 @@ def test_the_content_test_is_kept_in_the_record_cache(tmp_path: Path) -> None:
     import os
     import sys
 
-    from adrguard.adapters.cache import Store
+    from adrguard.adapters.cache.store import Store
 
     repo = tmp_path / "repo"
     write(repo, {**records(repo, "docs/arch", ["adr-01.md", "adr-02.md", "adr-03.md"]),
@@ -268,7 +268,7 @@ def test_the_content_test_is_kept_in_the_record_cache(tmp_path: Path) -> None:
     assert found(True) == found(False) == (("docs/arch",), ("docs/arch", "docs/guide"))
     assert found(True) == found(False)  # from the store now
     script = (
-        "import sys\nfrom pathlib import Path\nfrom adrguard.adapters.cache import Store\n"
+        "import sys\nfrom pathlib import Path\nfrom adrguard.adapters.cache.store import Store\n"
         "from adrguard.adapters.files import discover\nfrom adrguard.config import Config\n"
         f"store = Store.open(Path({str(cache)!r}))\n"
         f"got = discover(Path({str(repo)!r}), Config(cache=False), store)\n"

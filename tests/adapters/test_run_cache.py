@@ -1,5 +1,5 @@
 """The findings of the hook's run over the last commit are kept between commits
-(:mod:`adrguard.adapters.run_cache`) and never change a result: every hook run below equals the
+(:mod:`adrguard.adapters.cache.runs`) and never change a result: every hook run below equals the
 same run without the cache, and anything the run depends on changing is a miss."""
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from gitrepo import GitRepo
 
-from adrguard.adapters import run_cache
-from adrguard.adapters.cache import Store
+from adrguard.adapters.cache import runs as run_cache
+from adrguard.adapters.cache.store import Store
 from adrguard.cli import main
 from adrguard.config import Config
 from adrguard.core.findings import Finding, Severity
@@ -118,7 +118,7 @@ def test_a_stored_run_is_used_only_under_the_same_key(tmp_path: Path) -> None:
 
 def test_the_key_is_the_same_in_every_process() -> None:
     """Sets are written sorted: string hashing differs between processes."""
-    code = ("from adrguard.adapters.cache import canonical, order\n"
+    code = ("from adrguard.adapters.cache.keys import canonical, order\n"
             "from adrguard.config import Config\n"
             "from adrguard.core.model import Corpus\n"
             "c = Corpus((), repo_files=frozenset('abcdefghij'), shallow_roots=frozenset('xyz'))\n"
@@ -132,7 +132,7 @@ def test_the_key_is_the_same_in_every_process() -> None:
 def test_a_changed_source_file_is_another_stamp(tmp_path: Path) -> None:
     import os
 
-    from adrguard.adapters.cache import source_stamp
+    from adrguard.adapters.cache.keys import source_stamp
 
     (tmp_path / "pkg").mkdir()
     (tmp_path / "pkg" / "a.py").write_text("x = 1\n", encoding="utf-8")

@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
-from adrguard.adapters.cache import key, module_stamp, parser_signature
+from adrguard.adapters.cache.keys import module_stamp, parser_signature
+from adrguard.adapters.cache.store import key
 from adrguard.adapters.git import refusal, state_digest, tracked_files, untracked_files
 from adrguard.adapters.layout import Plan, classify, longest_first, other_text_paths, root_of
 from adrguard.adapters.reading import read_bytes
@@ -34,7 +35,7 @@ from adrguard.core.model import SourceFile
 from adrguard.core.rootnames import is_numbered
 
 if TYPE_CHECKING:
-    from adrguard.adapters.cache import Store
+    from adrguard.adapters.cache.store import Store
 
 # Folders never walked outside git (tool caches, dependencies, other VCS data).
 WALK_SKIP_DIRS = frozenset(

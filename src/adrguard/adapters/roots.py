@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
-from adrguard.adapters.cache import Uncacheable, digest, key, options_key, parser_signature
+from adrguard.adapters.cache.keys import Uncacheable, options_key, parser_signature
+from adrguard.adapters.cache.store import digest, key
 from adrguard.adapters.reading import read_bytes
 from adrguard.config import DEFAULT_ROOTS, Config
 from adrguard.core import rootnames
@@ -29,7 +30,7 @@ from adrguard.core.relpath import is_git_name
 from adrguard.pathguard import is_inside
 
 if TYPE_CHECKING:
-    from adrguard.adapters.cache import Store
+    from adrguard.adapters.cache.store import Store
 
 MARKDOWN = (".md", ".markdown")
 RECORD_README = frozenset({"readme.md", "readme.markdown"})

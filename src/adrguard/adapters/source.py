@@ -29,7 +29,7 @@ from adrguard.core.model import SourceFile
 from adrguard.core.parse.mirrors import find_mirrors, mirror_of
 
 if TYPE_CHECKING:
-    from adrguard.adapters.cache import Store
+    from adrguard.adapters.cache.store import Store
 
 
 class Source(Protocol):

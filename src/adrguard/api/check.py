@@ -27,15 +27,16 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from adrguard import engine
-from adrguard.adapters import name_cache
+from adrguard.adapters.cache import names as name_cache
+from adrguard.adapters.cache.store import RunStore, Store
 from adrguard.adapters.files import Discovery as Discovery
 from adrguard.api import gate
 from adrguard.api.gate import Judging
 from adrguard.api.pipeline import sources
 from adrguard.api.pipeline.corpus import resolve_root
-from adrguard.api.pipeline.records import keep_facts, open_store
+from adrguard.api.pipeline.records import keep_facts
 from adrguard.api.pipeline.sources import CHECK as CHECK
-from adrguard.api.pipeline.sources import Scope, Sources
+from adrguard.api.pipeline.sources import Scope
 from adrguard.config import Config, load_config
 from adrguard.core.cancel import Token
 from adrguard.core.findings import Finding, Report
@@ -134,26 +135,34 @@ def run_check(request: CheckRequest) -> CheckResult:
         if r.config is None:
             raise ValueError("a corpus already read is checked with the config it was read with")
         cfg = _effective(r.config, r.profile, r.select, r.ignore, r.today)
-        run, root = Sources(r.corpus), None
-    else:
-        root = resolve_root(r.repo_root)
-        cfg = _effective(r.config if r.config is not None else load_config(root, r.config_path),
-                         r.profile, r.select, r.ignore, r.today)
-        run = sources.pick(root, cfg, r.paths, base=r.base, head=r.head, deepen=r.deepen,
-                           change=r.change, changed_files=r.changed_files, against=r.against,
-                           claims_file=r.claims_file, cancel=r.cancel)
-        if run.skipped is not None:
-            empty = Report((), 0, 0, cfg.profile)
-            return CheckResult(empty, cfg, Corpus(()), skipped_run=run.skipped)
-    recalled = _manifest(run.corpus, cfg) if root is not None else None
+        report = engine.run(r.corpus, cfg, cancel=r.cancel)
+        return CheckResult(report, cfg, r.corpus)
+    root = resolve_root(r.repo_root)
+    cfg = _effective(r.config if r.config is not None else load_config(root, r.config_path),
+                     r.profile, r.select, r.ignore, r.today)
+    cache = RunStore(cfg, root)  # the record cache: opened once, when a step first reads it
+    try:
+        return _run(r, root, cfg, cache)
+    finally:
+        cache.close()
+
+
+def _run(r: CheckRequest, root: Path, cfg: Config, cache: RunStore) -> CheckResult:
+    """:func:`run_check` of the repository at ``root``, every step with the run's store."""
+    run = sources.pick(root, cfg, r.paths, base=r.base, head=r.head, deepen=r.deepen,
+                       change=r.change, changed_files=r.changed_files, against=r.against,
+                       claims_file=r.claims_file, cancel=r.cancel, cache=cache)
+    if run.skipped is not None:
+        empty = Report((), 0, 0, cfg.profile)
+        return CheckResult(empty, cfg, Corpus(()), skipped_run=run.skipped)
+    recalled = _manifest(run.corpus, cfg, cache)
     report = engine.run(run.corpus, cfg, changes=run.changes, claims=run.claims,
                         cancel=r.cancel)
-    if root is None:
-        return CheckResult(report, cfg, run.corpus)
-    if run.corpus.facts is not None and run.corpus.facts.fresh:
-        keep_facts(run.corpus, cfg)  # what the rules computed from single records (ADR 44)
+    store = cache.get() if run.corpus.facts is not None else None  # read with the store
+    if store is not None and run.corpus.facts is not None and run.corpus.facts.fresh:
+        keep_facts(run.corpus, cfg, store)  # what the rules computed from single records (ADR 44)
     found = run.found
-    _keep_answers(run.corpus, cfg, found, manifest=recalled is False)
+    _keep_answers(run.corpus, cfg, found, store, manifest=recalled is False)
 
     def ran() -> tuple[RuleMeta, ...]:
         return tuple(rule.meta for rule in engine.selected_rules(cfg, run.changes))
@@ -165,61 +174,55 @@ def run_check(request: CheckRequest) -> CheckResult:
         baseline_rev=since.merge_base if since is not None else None,
         paths=run.paths, files=tuple(_expand(run.corpus, run.paths)) if run.paths else None)
     report = gate.judge(report, root, judging, ran=ran,
-                        earlier=functools.partial(_earlier, root=root), untracked=untracked)
+                        earlier=functools.partial(_earlier, root=root, cache=cache),
+                        untracked=untracked)
     return CheckResult(report, cfg, run.corpus, found, claims=run.claims)
 
 
-def _manifest(corpus: Corpus, cfg: Config) -> bool | None:
-    """Give the impact manifest of a corpus read with the record cache from the store; whether
-    it was there (:mod:`adrguard.adapters.manifest_cache`, ADR 53). None: no manifest, or no
-    store."""
+def _manifest(corpus: Corpus, cfg: Config, cache: RunStore) -> bool | None:
+    """Give the impact manifest of a corpus read with the record cache from the run's store;
+    whether it was there (:mod:`adrguard.adapters.cache.manifest`, ADR 53). None: no manifest,
+    or no store."""
     facts = corpus.facts
     if facts is None or facts.place is None or manifest_path(cfg.options) not in corpus.other_texts:
         return None
-    store = open_store(cfg, Path(facts.place))
+    store = cache.get()
     if store is None:
         return None
-    from adrguard.adapters import manifest_cache  # the manifest's reader: only with one
+    from adrguard.adapters.cache import manifest  # the manifest's reader: only with one
 
-    try:
-        return manifest_cache.recall(store, corpus, cfg.options)
-    finally:
-        store.close()
+    return manifest.recall(store, corpus, cfg.options)
 
 
-def _keep_answers(corpus: Corpus, cfg: Config, found: Discovery | None, *, manifest: bool) -> None:
+def _keep_answers(corpus: Corpus, cfg: Config, found: Discovery | None, store: Store | None, *,
+                  manifest: bool) -> None:
     """Store what the run worked out that the next run may read (ADR 53), for a corpus read
-    with the record cache: the record names it took apart anew, and (``manifest``) the impact
-    manifest the rules parsed."""
+    with the record cache (``store``, the run's): the record names it took apart anew, and
+    (``manifest``) the impact manifest the rules parsed."""
     facts = corpus.facts
-    if facts is None or facts.place is None or found is None:
+    if store is None or facts is None or facts.place is None or found is None:
         return
     names = formats.names_of(corpus)
     if not names.grown and not manifest:
         return
     place = Path(facts.place)
-    store = open_store(cfg, place)
-    if store is None:
-        return
-    try:
-        name_cache.keep(store, place, names, {s.path for s in found.sources})
-        if manifest:
-            from adrguard.adapters import manifest_cache  # the manifest's reader: only with one
+    name_cache.keep(store, place, names, {s.path for s in found.sources})
+    if manifest:
+        from adrguard.adapters.cache import manifest as kept  # the manifest's reader: only with one
 
-            manifest_cache.keep(store, corpus, cfg.options)
-    finally:
-        store.close()
+        kept.keep(store, corpus, cfg.options)
 
 
 def _earlier(
-    scope: Scope, codes: Collection[str], root: Path | None = None
+    scope: Scope, codes: Collection[str], root: Path | None = None,
+    cache: RunStore | None = None,
 ) -> tuple[Finding, ...]:
     """What the rules ``codes`` reported on the corpus before the change, by the one run (only
     those rules need to run: a finding is older only if its own rule reported it before).
     Suppression bookkeeping (the rules flagged ``bookkeeping``) depends on every rule that ran,
-    so with those all rules run. With ``root`` (the work tree), kept in the record cache between
-    runs: the corpus before a change stays the same commit after commit
-    (:mod:`adrguard.adapters.run_cache`)."""
+    so with those all rules run. With ``root`` (the work tree) and the run's store (``cache``),
+    kept in the record cache between runs: the corpus before a change stays the same commit
+    after commit (:mod:`adrguard.adapters.cache.runs`)."""
     before = scope.before
     if before is None or not codes:
         return ()
@@ -230,16 +233,11 @@ def _earlier(
     def run() -> tuple[Finding, ...]:
         return run_check(CheckRequest(corpus=before, config=config)).report.findings
 
-    if root is None:
+    if root is None or cache is None:
         return run()
-    from adrguard.adapters.run_cache import findings_of
+    from adrguard.adapters.cache.runs import findings_of
 
-    store = open_store(config, root)
-    try:
-        return findings_of(store, root, f"before {scope.label}", before, config, run)
-    finally:
-        if store is not None:
-            store.close()
+    return findings_of(cache.get(), root, f"before {scope.label}", before, config, run)
 
 
 def _effective(

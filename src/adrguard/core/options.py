@@ -163,7 +163,7 @@ class Options(msgspec.Struct, frozen=True, dict=True):
     A frozen struct (ADR 43): replace it with ``msgspec.structs.replace``, never
     ``dataclasses.replace``. ``dict=True`` gives each instance the ``__dict__`` that the
     ``_derived`` memo (a ``cached_property``) lives in; it is no field, so it takes no part in
-    equality, the repr, pickling or :func:`adrguard.adapters.cache.options_key`."""
+    equality, the repr, pickling or :func:`adrguard.adapters.cache.keys.options_key`."""
 
     status_synonyms: Mapping[str, str] = msgspec.field(
         default_factory=lambda: dict(DEFAULT_STATUS_SYNONYMS)

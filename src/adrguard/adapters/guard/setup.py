@@ -2,7 +2,7 @@
 (:class:`~adrguard.core.guard.layout.LogLayout`) — without parsing a record.
 
 The hook runs before every tool call, so the answer is kept in the record cache (the user's cache
-folder, :mod:`adrguard.adapters.cache`) under a key of everything it is made from: adrguard's
+folder, :mod:`adrguard.adapters.cache.store`) under a key of everything it is made from: adrguard's
 version, the repository, the bytes of its configuration file, and the git index and git
 configuration (:func:`adrguard.adapters.git.state_digest`, the key of the cached ``git
 ls-files``). The few working-tree files root detection reads besides (``.adr-dir``,
@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from adrguard import __version__
-from adrguard.adapters import cache
-from adrguard.adapters.cache import key
+from adrguard.adapters.cache import store as cache
+from adrguard.adapters.cache.store import key
 from adrguard.adapters.files import plan_layout
 from adrguard.adapters.git import state_digest
 from adrguard.config import load_config, read_config_file, tool_table
@@ -31,7 +31,7 @@ from adrguard.core.guard.layout import LogLayout
 from adrguard.core.guard.policy import Mode
 
 if TYPE_CHECKING:
-    from adrguard.adapters.cache import Store
+    from adrguard.adapters.cache.store import Store
 
 FORMAT = "adrguard-guard-setup 1"
 MODES = tuple(m.value for m in Mode)
@@ -122,7 +122,7 @@ def _toml(raw: bytes, name: str) -> dict[str, Any]:
 
 
 def _cache_folder(table: dict[str, Any], top: Path) -> Path | None:
-    """The cache folder, chosen as for every command (:func:`adrguard.adapters.cache.
+    """The cache folder, chosen as for every command (:func:`adrguard.adapters.cache.store.
     folder_for`: never inside the repository, and a ``cache-dir`` of the repository's
     configuration only inside the user's cache folder); none when the configuration or
     ``ADRGUARD_NO_CACHE`` turns the cache off, or when the folder cannot be used (a guard

@@ -25,8 +25,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from adrguard.adapters.cache import Answers
-from adrguard.api.pipeline.records import open_store
+from adrguard.adapters.cache.answers import Answers
+from adrguard.adapters.cache.store import open_store
 from adrguard.config import Config
 from adrguard.core.agent import judge
 from adrguard.core.agent.retrieval import Hit, Narrowed, explain

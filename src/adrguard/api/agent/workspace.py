@@ -23,14 +23,14 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from adrguard.adapters.cache.store import Store, open_store
 from adrguard.adapters.files import Discovery
 from adrguard.adapters.source import WorkTree
 from adrguard.api.lookup import decision_row, find_decision
 from adrguard.api.pipeline.citation_scan import ASKED, scan_found, with_citations
 from adrguard.api.pipeline.corpus import corpus_of, resolve_root
-from adrguard.api.pipeline.records import open_store
 from adrguard.config import Config, load_config
 from adrguard.core.agent import context as ctx_mod
 from adrguard.core.cancel import Token, checkpoint
@@ -38,9 +38,6 @@ from adrguard.core.errors import UserError
 from adrguard.core.impact.analysis import STATUS_CHOICES, configured_statuses
 from adrguard.core.model import Corpus, Decision
 from adrguard.core.repository import Repository
-
-if TYPE_CHECKING:
-    from adrguard.adapters.cache import Store
 
 MAX_IDENTIFIER = 1_024
 MAX_QUERY = 256

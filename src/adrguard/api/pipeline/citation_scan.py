@@ -25,7 +25,8 @@ from typing import TYPE_CHECKING
 import msgspec
 from msgspec.structs import replace
 
-from adrguard.adapters.cache import Pack, digest, key, module_stamp, parser_signature
+from adrguard.adapters.cache.keys import module_stamp, parser_signature
+from adrguard.adapters.cache.store import Pack, digest, key
 from adrguard.adapters.git import blobs_at
 from adrguard.config import Config
 from adrguard.core.cancel import Token, checkpoint
@@ -36,7 +37,7 @@ from adrguard.core.model import ChangeSet, Citations, CitingFile, Corpus
 from adrguard.core.parse import formats
 
 if TYPE_CHECKING:
-    from adrguard.adapters.cache import Store
+    from adrguard.adapters.cache.store import Store
     from adrguard.adapters.files import Discovery
 
 AUTO_MAX_FILES = 20_000

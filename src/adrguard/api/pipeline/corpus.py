@@ -13,13 +13,13 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 
-from adrguard.adapters import name_cache
-from adrguard.adapters.cache import Store
+from adrguard.adapters.cache import names as name_cache
+from adrguard.adapters.cache.store import RunStore, Store
 from adrguard.adapters.files import Discovery, find_roots
 from adrguard.adapters.roots import Search
 from adrguard.adapters.source import Source, WorkTree
 from adrguard.api.pipeline.citation_scan import scan_found, with_citations
-from adrguard.api.pipeline.records import load_facts, open_store, parse_sources
+from adrguard.api.pipeline.records import load_facts, parse_sources
 from adrguard.config import Config, load_config
 from adrguard.core.cancel import Token, checkpoint
 from adrguard.core.conventions.kinds import non_records
@@ -48,20 +48,18 @@ def resolve_root(repo_root: Path | str | None) -> Path:
 
 def search_roots(
     repo_root: Path, config: Config, *, extra: Sequence[str] = (), required: bool = True,
-    store: Store | None = None,
+    cache: RunStore | None = None,
 ) -> Search:
     """The ADR roots of the work tree and why each is one, without reading any record (the
     hooks decide from them whether a commit concerns them); the git listing this needs comes
-    from the record cache when it holds it. ``store``: the record cache, opened (and closed)
-    by the caller that reads the records next."""
-    own = store is None
-    if own:
-        store = open_store(config, repo_root)
+    from the record cache when it holds it. ``cache``: the store of the run, which reads the
+    records next (else one opened and closed here)."""
+    run = RunStore(config, repo_root) if cache is None else cache
     try:
-        return find_roots(repo_root, config, extra=extra, required=required, store=store)
+        return find_roots(repo_root, config, extra=extra, required=required, store=run.get())
     finally:
-        if own and store is not None:
-            store.close()
+        if cache is None:
+            run.close()
 
 
 def load_corpus(
@@ -86,21 +84,20 @@ def read_source(
     reuse: Corpus | None = None,
     citations: str | None = None,
     cancel: Token | None = None,
-    store: Store | None = None,
+    cache: RunStore | None = None,
     reuse_found: Discovery | None = None,
 ) -> tuple[Discovery, Corpus]:
     """:func:`load_corpus`, with what discovery found (the roots and why, untracked files).
     ``cancel``: a cancellation token, checked between records and files (see
-    :mod:`adrguard.core.cancel`). ``store``: the record cache, opened (and closed) by the caller
-    for several reads of one run; a source that is not the work tree then takes the records
-    the work tree's pack holds, and keeps nothing. ``reuse_found``: what discovery found for
-    ``reuse`` (its records were parsed from those reads): a record read with the same bytes is
-    taken from ``reuse`` without hashing them again."""
+    :mod:`adrguard.core.cancel`). ``cache``: the store of the run, for its several reads (else
+    the work tree's read opens and closes one); a source that is not the work tree then takes
+    the records the work tree's pack holds, and keeps nothing. ``reuse_found``: what discovery
+    found for ``reuse`` (its records were parsed from those reads): a record read with the same
+    bytes is taken from ``reuse`` without hashing them again."""
     # Records of a revision are not cached: the head's records (``reuse``) hold almost all of them.
     work_tree = isinstance(source, WorkTree)
-    own = store is None and work_tree
-    if own:
-        store = open_store(config, source.root)
+    run = RunStore(config, source.root) if cache is None and work_tree else cache
+    store = run.get() if run is not None else None
     try:
         found = source.discover(config, store if work_tree else None)
         checkpoint(cancel)
@@ -109,8 +106,8 @@ def read_source(
                            lookup=None if work_tree else source.root, reuse_found=reuse_found)
         return found, corpus
     finally:
-        if own and store is not None:
-            store.close()
+        if run is not None and cache is None:
+            run.close()
 
 
 def load_with(

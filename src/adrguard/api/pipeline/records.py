@@ -1,8 +1,9 @@
 """Parsed records for a list of sources: reused from an earlier corpus (the base of a change
-shares most records with its head), read from the record cache (:mod:`adrguard.adapters.cache`,
-in the user's cache folder), or parsed (:func:`adrguard.api.pipeline.parsing.parse_all`) and then
-stored. A cache never changes a result: every entry is keyed by the bytes and everything the parse
-depends on, and a damaged or foreign entry is a miss."""
+shares most records with its head), read from the record cache
+(:mod:`adrguard.adapters.cache.store`, in the user's cache folder), or parsed
+(:func:`adrguard.api.pipeline.parsing.parse_all`) and then stored. A cache never changes a
+result: every entry is keyed by the bytes and everything the parse depends on, and a damaged or
+foreign entry is a miss."""
 
 from __future__ import annotations
 
@@ -11,18 +12,14 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
-from adrguard.adapters import cache
-from adrguard.adapters.cache import (
-    Pack,
-    Store,
+from adrguard.adapters.cache.keys import (
     Uncacheable,
-    digest,
-    key,
     options_key,
     parser_signature,
     record_digest,
     source_stamp,
 )
+from adrguard.adapters.cache.store import Pack, Store, digest, key
 from adrguard.config import Config
 from adrguard.core.cancel import Token
 from adrguard.core.model import (
@@ -33,21 +30,6 @@ from adrguard.core.model import (
     RecordFacts,
     SourceFile,
 )
-
-
-def open_store(config: Config, repo_root: Path) -> Store | None:
-    """The record cache for this run, or None when it is off (``--no-cache``, ``cache = false``,
-    ``ADRGUARD_NO_CACHE``) or cannot be used (the one policy:
-    :func:`adrguard.adapters.cache.folder_for`). Whatever is in the work tree may come from a pull
-    request, so the cache is never inside it: a chosen folder there (``cache-dir``,
-    ``ADRGUARD_CACHE_DIR``) is a configuration error, and the default one (a repository of the
-    home folder) means running without a cache. A ``cache-dir`` set by the repository's own
-    configuration must also lie inside the user's cache folder (:mod:`adrguard.pathguard`)."""
-    directory = cache.folder_for(config.cache, config.cache_dir, repo_root, config.source,
-                                 from_repository=config.repository_config)
-    if directory is None:
-        return None
-    return cache.Store.open(directory)
 
 
 def parse_sources(
@@ -143,7 +125,7 @@ def load_facts(
     entry that does not decode to facts of the stored shape is a miss."""
     import msgspec
 
-    pack = Pack(store, _facts_pack(config, place))
+    pack = store.pack(_facts_pack(config, place))
     records: dict[str, Decision] = {}
     blobs: dict[str, bytes] = {}
     for d in decisions:
@@ -180,10 +162,11 @@ def load_facts(
                        decode=decode, decode_fact=decode_fact)
 
 
-def keep_facts(corpus: Corpus, config: Config) -> None:
+def keep_facts(corpus: Corpus, config: Config, store: Store) -> None:
     """Store the record facts the run computed (:attr:`RecordFacts.fresh`) beside those the
-    store held: the next run reads them instead of computing them again. Facts that would not
-    come back from MessagePack exactly (a number beyond 64 bits) are not stored."""
+    store held, in the run's ``store`` (the one the corpus was read with: its pack of facts is
+    read once a run): the next run reads them instead of computing them again. Facts that
+    would not come back from MessagePack exactly (a number beyond 64 bits) are not stored."""
     facts = corpus.facts
     if facts is None or not facts.fresh or facts.place is None:
         return
@@ -193,24 +176,17 @@ def keep_facts(corpus: Corpus, config: Config) -> None:
         return
     import msgspec
 
-    place = Path(facts.place)
-    store = open_store(config, place)
-    if store is None:
-        return
-    try:
-        pack = Pack(store, _facts_pack(config, place))
-        for path, entry in facts.keys.items():  # every record of the corpus stays in the pack
-            if path not in new:
-                pack.get(entry)
-        for path, (d, values) in sorted(new.items()):
-            try:
-                blob = msgspec.msgpack.encode({**facts.known(d), **values})
-            except (TypeError, ValueError, OverflowError, UnicodeError):
-                continue
-            pack.put(facts.keys[path], blob)
-        pack.save()
-    finally:
-        store.close()
+    pack = store.pack(_facts_pack(config, Path(facts.place)))
+    for path, entry in facts.keys.items():  # every record of the corpus stays in the pack
+        if path not in new:
+            pack.get(entry)
+    for path, (d, values) in sorted(new.items()):
+        try:
+            blob = msgspec.msgpack.encode({**facts.known(d), **values})
+        except (TypeError, ValueError, OverflowError, UnicodeError):
+            continue
+        pack.put(facts.keys[path], blob)
+    pack.save()
 
 
 def _same(d: Decision, src: SourceFile) -> bool:

@@ -30,6 +30,7 @@ import msgspec
 from msgspec.structs import replace
 
 from adrguard.adapters import git
+from adrguard.adapters.cache.store import RunStore
 from adrguard.adapters.files import Discovery
 from adrguard.adapters.git import require_work_tree, staged_changes
 from adrguard.adapters.layout import longest_first as longest_first
@@ -41,7 +42,6 @@ from adrguard.api.pipeline.corpus import (
     read_source,
     search_roots,
 )
-from adrguard.api.pipeline.records import open_store
 from adrguard.config import Config
 from adrguard.core.cancel import Token
 from adrguard.core.errors import UserError
@@ -54,7 +54,6 @@ from adrguard.core.parse import formats
 from adrguard.core.wording import revision
 
 if TYPE_CHECKING:
-    from adrguard.adapters.cache import Store
     from adrguard.adapters.roots import Search
     from adrguard.core.authoring.claims import Claims
 
@@ -178,12 +177,13 @@ def pick(
     root: Path, cfg: Config, paths: Sequence[str] = (), *, base: str | None = None,
     head: str | None = None, deepen: bool = False, change: str | None = None,
     changed_files: Sequence[str] = (), against: Sequence[str] = (),
-    claims_file: Path | None = None, cancel: Token | None = None,
+    claims_file: Path | None = None, cancel: Token | None = None, cache: RunStore | None = None,
 ) -> Sources:
     """The sources by the kind of change: the changes since ``base`` (to ``head``), a local
     ``change`` (``"staged"``, ``"worktree"``), else the work tree as it is; ``paths`` (``check
     PATH...``, :func:`targets`) must lie in what it finds; ``against`` and ``claims_file``:
-    what other changes add (:class:`Others`)."""
+    what other changes add (:class:`Others`). ``cache``: the store of the run, for every read
+    of the work tree's record cache (else each read opens and closes one)."""
     wanted = targets(root, paths)
     if claims_file is not None and base is None:
         raise UserError("--claims needs --base: the records a pull request adds are compared "
@@ -194,22 +194,23 @@ def pick(
         raise UserError("--head needs --base: say which revision the change is measured against")
     others = Others(root, cfg, tuple(against), claims_file, head)
     if base is not None:
-        run = since_base(root, cfg, wanted, base, head, deepen, others, cancel)
+        run = since_base(root, cfg, wanted, base, head, deepen, others, cancel, cache)
     elif change is not None:
-        run = local_change(root, cfg, wanted, change, changed_files, others, cancel)
+        run = local_change(root, cfg, wanted, change, changed_files, others, cancel, cache)
     else:
-        run = work_tree(root, cfg, wanted, others, cancel)
+        run = work_tree(root, cfg, wanted, others, cancel, cache)
     if run.found is not None:
         check_files(wanted, run.found)
     return replace(run, paths=wanted.paths)
 
 
 def work_tree(
-    root: Path, cfg: Config, wanted: Targets, others: Others, cancel: Token | None = None
+    root: Path, cfg: Config, wanted: Targets, others: Others, cancel: Token | None = None,
+    cache: RunStore | None = None,
 ) -> Sources:
     """The work tree as it is, files git does not track yet included."""
     source = WorkTree(root, untracked=True, extra_roots=wanted.folders)
-    found, corpus = read_source(source, cfg, citations=CHECK, cancel=cancel)
+    found, corpus = read_source(source, cfg, citations=CHECK, cancel=cancel, cache=cache)
     previous = _previous_at_head(root, cfg, found)
     if previous:
         corpus = formats.same_names(corpus, replace(corpus, previous_texts=previous))
@@ -218,7 +219,7 @@ def work_tree(
 
 def local_change(
     root: Path, cfg: Config, wanted: Targets, change: str, changed_files: Sequence[str],
-    others: Others, cancel: Token | None = None,
+    others: Others, cancel: Token | None = None, cache: RunStore | None = None,
 ) -> Sources:
     """The change not committed yet: what the next commit holds (``"staged"``, the hook;
     ``changed_files``: the files it passes) or everything in the work tree (``"worktree"``,
@@ -229,19 +230,19 @@ def local_change(
     local = git.local_diff(root, staged)
     head, diff = local.head, local.changes
     passed = {p for p in (repo_relative(root, f) for f in changed_files) if p}
-    store = open_store(cfg, root)  # one record cache for the roots and both sides
+    run = RunStore(cfg, root) if cache is None else cache  # one for the roots and both sides
     try:
         if staged:  # decide before reading any record: most commits touch no ADR
-            search = search_roots(root, cfg, extra=wanted.folders, required=False, store=store)
+            search = search_roots(root, cfg, extra=wanted.folders, required=False, cache=run)
             why = nothing_to_check(cfg, search, diff, passed)
             if why is not None:
                 return Sources(Corpus(()), skipped=why)
         source = WorkTree(root, untracked=not staged, extra_roots=wanted.folders)
-        found, corpus = read_source(source, cfg, citations=CHECK, cancel=cancel, store=store)
-        before = corpus_before(root, cfg, found, corpus, head, diff, local.before, store)
+        found, corpus = read_source(source, cfg, citations=CHECK, cancel=cancel, cache=run)
+        before = corpus_before(root, cfg, found, corpus, head, diff, local.before, run)
     finally:
-        if store is not None:
-            store.close()
+        if cache is None:
+            run.close()
     changes = _cited_before(ChangeSet(
         base="HEAD",
         head="the staged changes" if staged else "the work tree",
@@ -263,7 +264,7 @@ def local_change(
 
 def since_base(
     root: Path, cfg: Config, wanted: Targets, base: str, head: str | None, deepen: bool,
-    others: Others, cancel: Token | None = None,
+    others: Others, cancel: Token | None = None, cache: RunStore | None = None,
 ) -> Sources:
     """The changes since the merge base of ``base`` and ``head`` (the work tree, as git will
     commit it, when ``head`` is None or names the commit checked out)."""
@@ -271,7 +272,7 @@ def since_base(
     resolved = resolve_head(root, head)
     if resolved.other is None:  # the work tree, as git will commit it
         source = WorkTree(root, extra_roots=wanted.folders)
-        found, corpus = read_source(source, cfg, citations=CHECK, cancel=cancel)
+        found, corpus = read_source(source, cfg, citations=CHECK, cancel=cancel, cache=cache)
     else:
         corpus = corpus_at(root, cfg, resolved.other)
     changes = _cited_before(
@@ -314,19 +315,20 @@ def corpus_before(
     head: str,
     changes: Sequence[FileChange],
     ids: Mapping[str, str | None] | None = None,
-    store: Store | None = None,
+    cache: RunStore | None = None,
 ) -> Corpus:
     """The corpus as ``head`` holds it, through the one pipeline
     (:class:`adrguard.adapters.source.Amended`): the work tree's files the change leaves alone
     plus the changed files read from git; only those are read and parsed, the other records
     are taken from ``corpus``. ``ids``: the changed files' object ids at ``head``, as the
-    change's diff gave them (:func:`adrguard.adapters.git.diff_with_ids`). ``store``: the
-    record cache the work tree was read with; a changed file whose bytes at ``head`` the work
-    tree's pack still holds (checked before it was edited) is taken from there, not parsed."""
+    change's diff gave them (:func:`adrguard.adapters.git.diff_with_ids`). ``cache``: the
+    store of the run, which the work tree was read with; a changed file whose bytes at
+    ``head`` the work tree's pack still holds (checked before it was edited) is taken from
+    there, not parsed."""
     now = frozenset(c.path for c in changes)
     then = frozenset(c.old_path or c.path for c in changes if c.status != "A")
     source = Amended(root, head, found, now, then, ids)
-    return read_source(source, config, reuse=corpus, store=store, reuse_found=found)[1]
+    return read_source(source, config, reuse=corpus, cache=cache, reuse_found=found)[1]
 
 
 def build_changes(

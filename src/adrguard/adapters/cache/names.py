@@ -1,6 +1,6 @@
 """What each record's name says (its record name, whether it is a folder record, its id parts:
 :class:`adrguard.core.parse.formats.Names`), kept in the record cache's store
-(:mod:`adrguard.adapters.cache`) for the next run of the same code (ADR 53).
+(:mod:`adrguard.adapters.cache.store`) for the next run of the same code (ADR 53).
 
 Each answer depends on the file's path and root alone, and the store keeps it with that path and
 root, so an answer read back is the one the run would work out. The entry of a work tree is
@@ -18,7 +18,8 @@ from pathlib import Path
 
 import msgspec
 
-from adrguard.adapters.cache import Store, key, parser_signature
+from adrguard.adapters.cache.keys import parser_signature
+from adrguard.adapters.cache.store import Store, key
 from adrguard.core.parse.formats import KnownName, Names
 
 FORMAT = "1"

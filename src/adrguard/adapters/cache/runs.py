@@ -1,5 +1,5 @@
 """The findings of a rule run over a corpus that does not change between runs, kept in the
-record cache's store (:mod:`adrguard.adapters.cache`).
+record cache's store (:mod:`adrguard.adapters.cache.store`).
 
 The pre-commit hook runs the rules twice: over the staged corpus, and over the corpus as the
 last commit holds it, to tell a finding the commit causes from one that was there before
@@ -9,7 +9,7 @@ one, so its findings are kept here. An entry is keyed by everything the run depe
 * adrguard's code (the parser's signature, and the source files of the rules, the engine and
   the configuration);
 * the configuration, every field, written out canonically
-  (:func:`adrguard.adapters.cache.canonical`);
+  (:func:`adrguard.adapters.cache.keys.canonical`);
 * the corpus, every field: a record by its path, root, archive flag and the SHA-256 of its
   bytes (the parse depends on nothing else but the configuration and the code, which the key
   holds too: the same equivalence the record cache keys by), everything else written out.
@@ -28,15 +28,14 @@ from pathlib import Path
 
 import msgspec
 
-from adrguard.adapters.cache import (
-    Store,
+from adrguard.adapters.cache.keys import (
     Uncacheable,
     canonical,
-    key,
     order,
     parser_signature,
     source_stamp,
 )
+from adrguard.adapters.cache.store import Store, key
 from adrguard.core.findings import Finding, Severity
 from adrguard.core.model import Corpus, Location
 
@@ -48,8 +47,8 @@ _LOCATION = ("path", "line", "column")
 @functools.cache
 def code_signature() -> str:
     """The parser's signature and the source of everything else a rule run executes: the
-    rules, the engine and the configuration (:func:`adrguard.adapters.cache.source_stamp`)."""
-    top = Path(__file__).resolve().parent.parent
+    rules, the engine and the configuration (:func:`adrguard.adapters.cache.keys.source_stamp`)."""
+    top = Path(__file__).resolve().parents[2]
     config = (top / "config.py").stat()
     return key(parser_signature(), *source_stamp(top / "rules"), *source_stamp(top / "engine"),
                f"config.py {config.st_size} {config.st_mtime_ns}")

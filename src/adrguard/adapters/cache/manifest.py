@@ -1,5 +1,5 @@
 """The impact manifest as :func:`adrguard.core.impact.mapping.parse_manifest` made it, kept in
-the record cache's store (:mod:`adrguard.adapters.cache`) by exactly what it is made from
+the record cache's store (:mod:`adrguard.adapters.cache.store`) by exactly what it is made from
 (ADR 53).
 
 An edit of one record leaves the manifest's bytes as they were, yet every run parsed and
@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import msgspec
 
-from adrguard.adapters.cache import Store, installed, key, parser_signature
+from adrguard.adapters.cache.keys import installed, parser_signature
+from adrguard.adapters.cache.store import Store, key
 from adrguard.core.impact import mapping
 from adrguard.core.model import Corpus
 from adrguard.core.options import Options, manifest_path
