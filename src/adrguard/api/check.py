@@ -158,8 +158,9 @@ def _run(r: CheckRequest, root: Path, cfg: Config, cache: RunStore) -> CheckResu
     recalled = _manifest(run.corpus, cfg, cache)
     report = engine.run(run.corpus, cfg, changes=run.changes, claims=run.claims,
                         cancel=r.cancel)
-    store = cache.get() if run.corpus.facts is not None else None  # read with the store
-    if store is not None and run.corpus.facts is not None and run.corpus.facts.fresh:
+    facts = run.corpus.facts  # only a corpus read with the run's store has them
+    store = cache.get() if facts is not None else None
+    if store is not None and facts is not None and facts.fresh:
         keep_facts(run.corpus, cfg, store)  # what the rules computed from single records (ADR 44)
     found = run.found
     _keep_answers(run.corpus, cfg, found, store, manifest=recalled is False)
