@@ -9,7 +9,12 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from adrguard.core.parse.document import github_slug
+from adrguard.core.model import SourceFile
+from adrguard.core.options import Options
+from adrguard.core.parse import ids
+from adrguard.core.parse import status as status_words
+from adrguard.core.parse.document import Document, github_slug
+from adrguard.core.parse.fields import Fields, _probe
 from adrguard.core.parse.markdown import walk
 
 HEADING_PIECES = ["Context", " and ", "Problem", "Statement", "Status", "Décision", "Ｓtatus",
@@ -51,3 +56,52 @@ def test_repeated_headings_are_numbered_in_each_record_alone() -> None:
         anchors = [h.anchor for h in walk(body, 0, shared).headings]
         assert anchors == ["title", "options", "options-1", "options-2"]
     assert shared == {"Title": "title", "Options": "options"}
+
+
+STATUS_PIECES = ["Status", "status", "2. Statut", "상태 (Status)", "Status / 状态", "Current",
+                 " state", "State", "Decision", " ", "Stand", "Ｓtatus", "İ", "ſtatus", ":",
+                 "(", ")", "Experimental ", "Zustand", "1.", "x"]
+STATUS_HEADINGS = st.lists(st.sampled_from(STATUS_PIECES), min_size=1, max_size=4).map("".join)
+
+
+def _fields(doc: Document, body: str, options: Options) -> Fields:
+    source = SourceFile(path="docs/adr/0001-x.md", root="docs/adr", data=b"")
+    name = "0001-x"
+    return Fields(source, options, {}, {}, doc, body, (name, ids.parse_name(name)))
+
+
+def _old_status_sections(fields: Fields, options: Options) -> set[int]:
+    _keys, probe, keys = _probe(options)
+    out: set[int] = set()
+    for i, h in enumerate(fields.doc.headings):
+        folded = h.text.casefold()
+        if folded in keys or (probe.search(folded) and status_words.is_status_heading(h.text, keys)):
+            out.add(i)
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.lists(STATUS_HEADINGS, max_size=5), min_size=1, max_size=4),
+    st.sampled_from([(), ("Zustand",), ("State", "Current state")]),
+)
+def test_status_sections_with_the_runs_table_are_those_looked_up(
+    records: list[list[str]], extra: tuple[str, ...]
+) -> None:
+    options = Options(status_headings=(*Options().status_headings, *extra))
+    for headings in records:
+        body = "".join(f"## {text}\n\nAccepted\n\n" for text in headings)
+        shared = _fields(walk(body), body, options)  # the run's table, filled as it goes
+        alone = _fields(walk(body), body, Options(status_headings=options.status_headings))
+        want = _old_status_sections(alone, options)
+        assert shared.status_sections == want
+        assert alone.status_sections == want
+
+
+def test_a_status_heading_is_found_in_each_record_of_a_run() -> None:
+    options = Options()
+    body = "# X\n\n## Status\n\nAccepted\n\n## Context\n\nText\n"
+    for _ in range(3):
+        assert _fields(walk(body), body, options).status_sections == {1}
+    other = "# Y\n\n## Context\n\nText\n\n## Status\n\nDraft\n"
+    assert _fields(walk(other), other, options).status_sections == {2}
