@@ -1,5 +1,6 @@
 """Work a cold check did once per record, done once per run or with less work, gives what it
-gave (issue 30, the cold check): a heading's slug kept per heading text for a run's parses,
+gave (issue 30, the cold check): a heading's slug kept per heading text for a run's parses, its
+markdown source read only when asked for,
 a record's status headings looked up per heading text for the run, and a masked line's link
 targets found without the general scanner when the line holds no ``<`` or ``://``. The old ways
 are the oracles."""
@@ -26,6 +27,10 @@ BODIES = st.lists(
 )
 
 
+def _seen(doc: Document) -> list[tuple[int, str, int, str, int, str]]:
+    return [(h.level, h.text, h.line, h.anchor, h.block, h.raw) for h in doc.headings]
+
+
 def _body(headings: list[tuple[int, str]]) -> str:
     return "".join(f"{'#' * level} {text}\n\nSome text.\n\n" for level, text in headings)
 
@@ -43,7 +48,7 @@ def test_anchors_with_a_shared_slug_table_are_github_slugs(
         want = [github_slug(h.text, seen) for h in alone.headings]
         assert [h.anchor for h in alone.headings] == want
         assert [h.anchor for h in together.headings] == want
-        assert together.headings == alone.headings
+        assert _seen(together) == _seen(alone)
         assert [b.text for b in together.blocks] == [b.text for b in alone.blocks]
     for text, slug in shared.items():
         assert slug == github_slug(text)
@@ -105,3 +110,20 @@ def test_a_status_heading_is_found_in_each_record_of_a_run() -> None:
         assert _fields(walk(body), body, options).status_sections == {1}
     other = "# Y\n\n## Context\n\nText\n\n## Status\n\nDraft\n"
     assert _fields(walk(other), other, options).status_sections == {2}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.integers(1, 4), HEADINGS), min_size=1, max_size=6),
+       st.sampled_from(["", "   ", "Title\n=====\n\n", "---\n"]))
+def test_a_headings_source_is_the_bytes_it_spans(
+    headings: list[tuple[int, str]], lead: str
+) -> None:
+    body = lead + _body(headings) + "Setext\n---\n\n" + "## Closed ##  \n"
+    data = body.encode("utf-8", "surrogatepass")
+    doc = walk(body, 3)
+    for h in doc.headings:
+        block = doc.blocks[h.block]
+        assert block.kind == "heading"
+        assert (h.start, h.end) == (block.start, block.end)
+        assert h.raw == data[block.start : block.end].decode("utf-8", "replace").strip()
+    assert doc.headings[-1].raw == "## Closed ##"

@@ -78,10 +78,17 @@ class Block(msgspec.Struct, gc=False):
 class Heading(msgspec.Struct, gc=False):
     level: int
     text: str
-    raw: str
     line: int
     anchor: str
     block: int  # index of its Block
+    src: Body  # the whole body, as a block's (its source is read only for a title)
+    start: int  # byte range of its markdown source in the body
+    end: int
+
+    @property
+    def raw(self) -> str:
+        """Markdown source of the heading, stripped."""
+        return self.src.data[self.start : self.end].decode("utf-8", "replace").strip()
 
 
 class Document(msgspec.Struct):

@@ -199,14 +199,22 @@ class _Builder:
     def end_heading(self) -> None:
         text = "".join(self.parts).strip()
         start = self.block_start
-        raw = self.data[start : self.block_end].decode("utf-8", "replace").strip()
         line = self.lines.line(start)
         slug = self.slug_of.get(text)
         if slug is None:
             slug = self.slug_of[text] = slug_of(text)
         anchor = numbered(slug, self.slugs)  # github_slug(text, self.slugs)
         self.doc.headings.append(
-            Heading(self.heading_level, text, raw, line, anchor, len(self.doc.blocks))
+            Heading(
+                self.heading_level,
+                text,
+                line,
+                anchor,
+                len(self.doc.blocks),
+                self.lines,
+                start,
+                self.block_end,
+            )
         )
         self.section = len(self.doc.headings) - 1
         if start < 0:  # flush's own test, kept (a heading opens its block: never so)
