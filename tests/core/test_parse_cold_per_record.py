@@ -1,9 +1,10 @@
 """Work a cold check did once per record, done once per run or with less work, gives what it
 gave (issue 30, the cold check): a heading's slug kept per heading text for a run's parses, its
 markdown source read only when asked for,
-a record's status headings looked up per heading text for the run, and a masked line's link
-targets found without the general scanner when the line holds no ``<`` or ``://``. The old ways
-are the oracles."""
+a record's status headings looked up per heading text for the run, a masked line's link
+targets found without the general scanner when the line holds no ``<`` or ``://``, and the
+lines ADR204 masks cut out of the text where they start instead of from a split of all of it.
+The old ways are the oracles."""
 
 from __future__ import annotations
 
