@@ -97,6 +97,9 @@ def split(text: str) -> Split:
         line += yaml_text.count("\n", pos, m.start())
         pos = m.start()
         lines.setdefault(m.group(1).strip().strip("\"'"), line)
+    flat = _flat(yaml_text)
+    if flat is not None:
+        return flat, lines, body, taken, None
     import yaml
 
     try:
@@ -124,6 +127,46 @@ def split(text: str) -> Split:
     if "set" in yaml_text:  # a `!!set` (however its tag is spelled) loads as a Python set
         value = _ordered(value)
     return {str(k): v for k, v in value.items()}, lines, body, taken, None
+
+
+# A line of flat front matter whose key and value YAML reads as strings whatever its resolvers
+# say: a plain key, and a plain value that starts with a letter (no int, float, merge or
+# value resolver is registered for a letter) or is a ``YYYY-MM-DD`` date (the loader keeps
+# dates as written; no int or float reads one). No character of either is a YAML indicator
+# where it stands: no ``:``, ``#``, quote, bracket, tab or trailing space.
+_FLAT_LINE = lazy(
+    r"([A-Za-z_][A-Za-z0-9_-]*): "
+    r"([A-Za-z](?:[A-Za-z0-9 ,./_-]*[A-Za-z0-9,./_-])?|[0-9]{4}-[0-9]{2}-[0-9]{2})"
+)
+# Plain scalars a letter starts that YAML 1.1 reads as booleans or null (PyYAML's resolvers)
+_NOT_STRINGS = frozenset({
+    "yes", "Yes", "YES", "no", "No", "NO", "true", "True", "TRUE", "false", "False", "FALSE",
+    "on", "On", "ON", "off", "Off", "OFF", "null", "Null", "NULL",
+})
+_FLAT_MAX_LINES = 64
+
+
+def _flat(yaml_text: str) -> dict[str, Any] | None:
+    """What the loader makes of front matter that is only ``key: value`` lines of strings
+    (:data:`_FLAT_LINE`; most records' front matter), without the loader; None for anything
+    else, which the loader reads. A repeated key keeps its first place and its last value, as
+    the loader's mapping does."""
+    lines = yaml_text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    if not lines or len(lines) > _FLAT_MAX_LINES:
+        return None
+    out: dict[str, Any] = {}
+    match = _FLAT_LINE.fullmatch
+    for line in lines:
+        m = match(line)
+        if m is None:
+            return None
+        key, value = m.groups()
+        if key in _NOT_STRINGS or value in _NOT_STRINGS:
+            return None
+        out[key] = value
+    return out
 
 
 def _ordered(value: Any) -> Any:
