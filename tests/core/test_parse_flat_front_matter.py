@@ -21,7 +21,10 @@ VALUES = ["accepted", "Accepted.", "2024-08-09", "2024-8-9", "dan, erin", "super
 LINES = st.one_of(
     st.tuples(st.sampled_from(KEYS), st.sampled_from([": ", ":", " : ", ":  "]),
               st.sampled_from(VALUES)).map("".join),
-    st.sampled_from(["", "# comment", "  - item", "---", "...", "%YAML 1.1"]),
+    st.sampled_from(["", "# comment", "  - item", "---", "...", "%YAML 1.1", "paths:", "k:",
+                     "  - services/svc-01/src/pkg_0000/**", "  - a", "  - yes", "  -  a",
+                     "    - a", "- a", "  - 'a'", "  - a: b", "  - 12", "  - 2024-01-02",
+                     "  - *a", "  - a*", "  -", "   - a", "\t- a", "  - [a]"]),
 )
 DOCS = st.lists(LINES, max_size=8).map(lambda ls: "".join(f"{x}\n" for x in ls))
 
@@ -43,7 +46,10 @@ def test_flat_front_matter_is_what_the_loader_makes_of_it(yaml_text: str) -> Non
     value = _loaded(yaml_text)
     assert isinstance(value, dict)
     assert list(flat.items()) == [(str(k), v) for k, v in value.items()]
-    assert all(type(v) is str for v in value.values())
+    assert all(
+        type(v) is str or (type(v) is list and all(type(x) is str for x in v))
+        for v in value.values()
+    )
 
 
 @settings(max_examples=800, deadline=None)
@@ -57,6 +63,14 @@ def test_split_is_what_it_was_with_the_loader_alone(yaml_text: str, body: str) -
     assert [type(v) for v in got[0].values()] == [type(v) for v in want[0].values()]
 
 
+def test_flat_front_matter_with_a_list() -> None:
+    text = "status: accepted\naffected-paths:\n  - services/a/**\n  - b.md\ndate: 2024-01-02\n"
+    assert front_matter._flat(text) == {
+        "status": "accepted", "affected-paths": ["services/a/**", "b.md"], "date": "2024-01-02"
+    }
+    assert front_matter._flat(text) == _loaded(text)
+
+
 def test_flat_front_matter_on_written_lines() -> None:
     text = "status: accepted\ndate: 2024-08-09\ndeciders: dan, erin\nstatus: proposed\n"
     assert front_matter._flat(text) == {
@@ -64,5 +78,6 @@ def test_flat_front_matter_on_written_lines() -> None:
     }
     assert list(front_matter._flat(text) or {}) == ["status", "date", "deciders"]
     for other in ["draft: yes\n", "on: x\n", "n: 12\n", "a: 'q'\n", "a: b # c\n", "a: b \n",
-                  "", "\n", "a: b\n\nc: d\n", "a:\n  - b\n"]:
+                  "", "\n", "a: b\n\nc: d\n", "a:\n", "a:\n- b\n", "a:\n  - no\n",
+                  "a:\n  - b\n   - c\n"]:
         assert front_matter._flat(other) is None, other
