@@ -1,19 +1,19 @@
 """Work a cold check did once per record, done once per run or with less work, gives what it
 gave (issue 30, the cold check): a heading's slug kept per heading text for a run's parses, its
-markdown source read only when asked for,
-a record's status headings looked up per heading text for the run, a masked line's link
-targets found without the general scanner when the line holds no ``<`` or ``://``, and the
-lines ADR204 masks cut out of the text where they start instead of from a split of all of it.
+markdown source read only when asked for, a record's status headings looked up per heading
+text for the run, and the supersession patterns that need a CJK word left out for ASCII text.
 The old ways are the oracles."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from adrguard.core.model import SourceFile
+from adrguard.core.model import RelKind, SourceFile
 from adrguard.core.options import Options
-from adrguard.core.parse import ids
+from adrguard.core.parse import ids, successors
 from adrguard.core.parse import status as status_words
 from adrguard.core.parse.document import Document, github_slug
 from adrguard.core.parse.fields import Fields, _probe
@@ -128,3 +128,64 @@ def test_a_headings_source_is_the_bytes_it_spans(
         assert (h.start, h.end) == (block.start, block.end)
         assert h.raw == data[block.start : block.end].decode("utf-8", "replace").strip()
     assert doc.headings[-1].raw == "## Closed ##"
+
+
+def _old_successors(
+    marked: successors.Marked, status: bool
+) -> Iterable[tuple[RelKind, tuple[successors.Target, ...]]]:
+    text = marked.text
+    if successors.MARK not in text:
+        return
+    for pattern in (successors._BY, *successors._AGENT):
+        for m in pattern.finditer(text):
+            subject = successors._subject(text, m.start())
+            if subject == "own":
+                yield RelKind.SUPERSEDED_BY, successors._targets(marked, m)
+            elif subject == "partial" and status:
+                yield RelKind.AMENDED_BY, successors._targets(marked, m)
+
+
+def _old_phrases(marked: successors.Marked, status: bool) -> list[successors.Phrase]:
+    s = successors
+    if not marked.targets:
+        return []
+    out = [s.Phrase(kind, targets) for kind, targets in _old_successors(marked, status)]
+    text = marked.text
+    for m in s._SELF_SUBJECT.finditer(text):
+        targets = s._targets(marked, m)
+        if s._names_records(targets):
+            kind = RelKind.AMENDS if m.group("partial") else RelKind.SUPERSEDES
+            out.append(s.Phrase(kind, targets))
+    for pattern in (s._CLAUSE_START, *s._OBJECT_FIRST):
+        for m in pattern.finditer(text):
+            targets = s._targets(marked, m)
+            subject = s._subject(text, m.start())
+            if subject != "other" and s._names_records(targets):
+                kind = RelKind.AMENDS if subject == "partial" else RelKind.SUPERSEDES
+                if subject == "own" or status or pattern is not s._CLAUSE_START:
+                    out.append(s.Phrase(kind, targets))
+    return out
+
+
+PHRASE_PIECES = ["Superseded by ", "replaced with ", "ersetzt durch ", "remplacé par ", "ADR-3",
+                 "ADR 0004", "0005-x.md", "[ADR 6]", ", ", " and ", "该决策", "已被", "取代",
+                 "替代了", "によって置き換え", "を廃止する", "으로 대체", "를 대체한다", "This ADR ",
+                 "supersedes ", "partly ", "; ", "(旧方式)", "中的", " ", "。", "由"]
+PHRASES = st.lists(st.sampled_from(PHRASE_PIECES), max_size=8).map("".join)
+
+
+@settings(max_examples=800, deadline=None)
+@given(PHRASES, st.booleans())
+def test_phrases_are_those_every_pattern_found(text: str, status: bool) -> None:
+    marked = successors.mark(text, [])
+    assert successors.phrases(marked, status) == _old_phrases(marked, status)
+    if marked.text.isascii():  # what the ASCII path leaves out finds nothing there
+        for pattern in (*successors._AGENT, successors._CLAUSE_START, *successors._OBJECT_FIRST):
+            assert pattern.search(marked.text) is None
+
+
+def test_phrases_in_other_scripts_are_still_read() -> None:
+    for text in ["已被 ADR-3 取代", "ADR-3 を廃止する", "ADR-3으로 대체"]:
+        marked = successors.mark(text, [])
+        found = successors.phrases(marked, True)
+        assert found and found == _old_phrases(marked, True), text
