@@ -189,3 +189,24 @@ def test_phrases_in_other_scripts_are_still_read() -> None:
         marked = successors.mark(text, [])
         found = successors.phrases(marked, True)
         assert found and found == _old_phrases(marked, True), text
+
+
+STATUS_PIECES_RAW = ["Accepted", "accepted", "Proposed", "Superseded by ADR-3", "Deprecated",
+                     "~~Proposed~~ Accepted", "**Accepted**", " ", "2024-01-02", "draft",
+                     "{proposed | accepted}", "已被 ADR-3 取代", "Rejected", "experimental",
+                     "has been implemented", ", ", "[ADR 4](0004-x.md)", "x", "Partly "]
+STATUS_RAWS = st.lists(st.sampled_from(STATUS_PIECES_RAW), max_size=4).map("".join)
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(STATUS_RAWS, min_size=1, max_size=8), st.booleans())
+def test_a_runs_status_answers_are_those_worked_out(raws: list[str], extra: bool) -> None:
+    words = dict(Options().status_synonyms)
+    if extra:
+        words["experimental"] = "proposed"
+    options = Options(status_synonyms=words)
+    synonyms = options.status_synonyms
+    for raw in raws + raws:  # the second time from the run's table
+        want = status_words._normalise(raw, dict(words))
+        assert status_words.normalise(raw, synonyms) == want
+        assert status_words.normalise(raw, dict(words)) == want
