@@ -53,7 +53,10 @@ def shape(doc: Document) -> tuple[Any, ...]:
          b.line, b.end_line)
         for b in doc.blocks
     ]
-    return blocks, doc.headings, doc.links, doc.comments
+    headings = [  # a heading holds the body, as a block does: compared by what it says
+        (h.level, h.text, h.raw, h.line, h.anchor, h.block, h.start, h.end) for h in doc.headings
+    ]
+    return blocks, headings, doc.links, doc.comments
 
 
 PIECES = [

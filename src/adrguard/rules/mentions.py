@@ -94,21 +94,40 @@ def mentions_any(text: str, pattern: Regex) -> bool:
     return pattern.search(text) is not None
 
 
+def _matching_starts(body: str, pattern: Regex) -> dict[int, int]:
+    """:func:`_matching_lines`, each line with where it starts in ``body``."""
+    found: dict[int, int] = {}
+    line, pos = 1, 0
+    start_of_line = 0
+    for m in pattern.finditer(body):
+        start = m.start()
+        breaks = body.count("\n", pos, start)
+        if breaks:
+            line += breaks
+            start_of_line = body.rfind("\n", pos, start) + 1
+        pos = start
+        found[line] = start_of_line
+    return found
+
+
 def masked_lines(text: str, pattern: Regex) -> Iterator[tuple[int, str]]:
     """Lines that may mention an id, with code, comments, URLs and link targets blanked;
     lines inside fenced or indented code blocks are skipped."""
     body = blank_comments(text)
-    lines = body.split("\n")
-    matching = _matching_lines(body, pattern)
     if "`" not in body and "~" not in body:
-        numbers: Iterator[int] = iter(sorted(matching))  # no fences: only these lines count
-        for number in numbers:
-            line = lines[number - 1]
+        # no fences: only the matching lines count, each cut out where it starts
+        found = _matching_starts(body, pattern)
+        for number in sorted(found):
+            start = found[number]
+            end = body.find("\n", start)
+            line = body[start:] if end == -1 else body[start:end]
             if not (
                 line.startswith(("    ", "\t")) and not line.lstrip().startswith(("-", "*", "+"))
             ):
                 yield number, mask_line(line)
         return
+    lines = body.split("\n")
+    matching = _matching_lines(body, pattern)
     fence: str | None = None
     for number, line in enumerate(lines, start=1):
         if "`" in line or "~" in line:

@@ -78,10 +78,17 @@ class Block(msgspec.Struct, gc=False):
 class Heading(msgspec.Struct, gc=False):
     level: int
     text: str
-    raw: str
     line: int
     anchor: str
     block: int  # index of its Block
+    src: Body  # the whole body, as a block's (its source is read only for a title)
+    start: int  # byte range of its markdown source in the body
+    end: int
+
+    @property
+    def raw(self) -> str:
+        """Markdown source of the heading, stripped."""
+        return self.src.data[self.start : self.end].decode("utf-8", "replace").strip()
 
 
 class Document(msgspec.Struct):
@@ -93,6 +100,22 @@ class Document(msgspec.Struct):
 
 def github_slug(text: str, seen: dict[str, int] | None = None) -> str:
     """GitHub's heading anchor: lower case, punctuation dropped, spaces to dashes, deduplicated."""
+    slug = slug_of(text)
+    if seen is None:
+        return slug
+    return numbered(slug, seen)
+
+
+def numbered(slug: str, seen: dict[str, int]) -> str:
+    """``slug`` the n-th time ``seen`` counts it: ``slug``, then ``slug-1``, ``slug-2`` ..."""
+    count = seen.get(slug, 0)
+    seen[slug] = count + 1
+    return slug if count == 0 else f"{slug}-{count}"
+
+
+def slug_of(text: str) -> str:
+    """:func:`github_slug` of a heading, before it is deduplicated: it depends on the text
+    alone (a run's records repeat their headings, so the markdown pass keeps it per text)."""
     if not text.isascii():
         text = unicodedata.normalize("NFC", text)
     slug = text.strip().lower()
@@ -100,12 +123,7 @@ def github_slug(text: str, seen: dict[str, int] | None = None) -> str:
     # letters, digits, ``_``, ``-`` and spaces (most headings) has nothing to drop.
     if not (slug.isascii() and _kept_as_is(slug)):
         slug = _SLUG_DROP.sub("", slug)
-    slug = slug.replace(" ", "-")
-    if seen is None:
-        return slug
-    count = seen.get(slug, 0)
-    seen[slug] = count + 1
-    return slug if count == 0 else f"{slug}-{count}"
+    return slug.replace(" ", "-")
 
 
 def _kept_as_is(ascii_text: str) -> bool:

@@ -61,6 +61,19 @@ def _probe(options: Options) -> tuple[tuple[str, ...], re.Pattern[str], frozense
     return options.derived("status keys", lambda: _status_keys(tuple(options.status_headings)))
 
 
+def _names_status(text: str, keys: frozenset[str], probe: re.Pattern[str]) -> bool:
+    """Whether a heading names the status section (``keys`` and ``probe``: :func:`_probe`'s)."""
+    folded = text.casefold()
+    return folded in keys or (
+        probe.search(folded) is not None and st.is_status_heading(text, keys)
+    )
+
+
+def _status_heading_texts(options: Options) -> dict[str, bool]:
+    """Heading text -> :func:`_names_status` of it, for the run (kept on the options)."""
+    return options.derived("status heading texts", dict)
+
+
 def _without_marks(line: str) -> str:
     """``_HEADING_MARKS.sub("", line).strip()`` of one line (no line break): the closing
     alternative needs the line to end in ``#`` (and spaces or tabs), so a line that does not
@@ -103,11 +116,14 @@ class Fields:
             if raw:
                 self.fm_statuses.append((raw, fm_lines.get(real, 1)))
         self.status_sections = set()
+        # whether a heading text names the status section, kept per text for the run (a run's
+        # records repeat their headings; the answer depends on the options' keys alone)
+        named = _status_heading_texts(options)
         for i, h in enumerate(doc.headings):
-            folded = h.text.casefold()
-            if folded in self.status_keys or (
-                probe.search(folded) and st.is_status_heading(h.text, self.status_keys)
-            ):
+            said = named.get(h.text)
+            if said is None:
+                said = named[h.text] = _names_status(h.text, self.status_keys, probe)
+            if said:
                 self.status_sections.add(i)
         first_h2 = next((i for i, h in enumerate(doc.headings) if h.level >= 2), len(doc.headings))
         self.header_limit = first_h2

@@ -97,6 +97,9 @@ def split(text: str) -> Split:
         line += yaml_text.count("\n", pos, m.start())
         pos = m.start()
         lines.setdefault(m.group(1).strip().strip("\"'"), line)
+    flat = _flat(yaml_text)
+    if flat is not None:
+        return flat, lines, body, taken, None
     import yaml
 
     try:
@@ -124,6 +127,61 @@ def split(text: str) -> Split:
     if "set" in yaml_text:  # a `!!set` (however its tag is spelled) loads as a Python set
         value = _ordered(value)
     return {str(k): v for k, v in value.items()}, lines, body, taken, None
+
+
+# Flat front matter (most records'): ``key: value`` lines, and keys whose value is a block list
+# of items (``key:`` then ``  - item`` lines), where YAML reads every key and value as a string
+# whatever its resolvers say. A key is plain; a value starts with a letter (no int, float,
+# merge or value resolver is registered for a letter) or is a ``YYYY-MM-DD`` date (the loader
+# keeps dates as written; no int or float reads one). No character of either is a YAML
+# indicator where it stands: no ``:``, ``#``, quote, bracket, tab or trailing space.
+_FLAT_VALUE = r"([A-Za-z](?:[A-Za-z0-9 ,./_*-]*[A-Za-z0-9,./_*-])?|[0-9]{4}-[0-9]{2}-[0-9]{2})"
+_FLAT_LINE = lazy(r"([A-Za-z_][A-Za-z0-9_-]*):(?: " + _FLAT_VALUE + ")?")
+_FLAT_ITEM = lazy(r"  - " + _FLAT_VALUE)
+# Plain scalars a letter starts that YAML 1.1 reads as booleans or null (PyYAML's resolvers)
+_NOT_STRINGS = frozenset({
+    "yes", "Yes", "YES", "no", "No", "NO", "true", "True", "TRUE", "false", "False", "FALSE",
+    "on", "On", "ON", "off", "Off", "OFF", "null", "Null", "NULL",
+})
+_FLAT_MAX_LINES = 64
+
+
+def _flat(yaml_text: str) -> dict[str, Any] | None:
+    """What the loader makes of flat front matter (:data:`_FLAT_LINE`, :data:`_FLAT_ITEM`),
+    without the loader; None for anything else, which the loader reads. A repeated key keeps
+    its first place and its last value, as the loader's mapping does."""
+    lines = yaml_text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    if not lines or len(lines) > _FLAT_MAX_LINES:
+        return None
+    out: dict[str, Any] = {}
+    line_of, item_of = _FLAT_LINE.fullmatch, _FLAT_ITEM.fullmatch
+    i, n = 0, len(lines)
+    while i < n:
+        m = line_of(lines[i])
+        if m is None:
+            return None
+        key, value = m.groups()
+        if key in _NOT_STRINGS or value in _NOT_STRINGS:
+            return None
+        i += 1
+        if value is not None:
+            out[key] = value
+            continue
+        items: list[str] = []  # ``key:`` alone: its block list's items
+        while i < n:
+            item = item_of(lines[i])
+            if item is None:
+                break
+            if item.group(1) in _NOT_STRINGS:
+                return None
+            items.append(item.group(1))
+            i += 1
+        if not items:
+            return None  # a key without a value (null), or a list of other items
+        out[key] = items
+    return out
 
 
 def _ordered(value: Any) -> Any:

@@ -16,7 +16,7 @@ import pyromark
 
 from adrguard.core.lazyre import lazy
 from adrguard.core.model import Comment, Link
-from adrguard.core.parse.document import Block, Body, Document, Heading, Span, github_slug
+from adrguard.core.parse.document import Block, Body, Document, Heading, Span, numbered, slug_of
 
 _OPTIONS = (
     pyromark.Options.ENABLE_TABLES
@@ -72,15 +72,21 @@ class _Builder:
         "parts",
         "scanned_to",
         "section",
+        "slug_of",
         "slugs",
         "spans",
     )
 
-    def __init__(self, text: str, line_offset: int) -> None:
+    def __init__(
+        self, text: str, line_offset: int, slugs: dict[str, str] | None = None
+    ) -> None:
         self.data = text.encode("utf-8", "surrogatepass")
         self.lines = Body(self.data, line_offset)
         self.doc = Document()
         self.slugs: dict[str, int] = {}
+        # each heading text's slug before numbering (kept by the caller: a run's records share
+        # their headings), else this pass's own
+        self.slug_of: dict[str, str] = {} if slugs is None else slugs
         self.parts: list[str] = []  # the open block's text pieces: one list, cleared by flush
         self.spans: list[Span] = []
         # (spans, pieces, characters): how much of ``parts`` a link's start added up already,
@@ -193,11 +199,22 @@ class _Builder:
     def end_heading(self) -> None:
         text = "".join(self.parts).strip()
         start = self.block_start
-        raw = self.data[start : self.block_end].decode("utf-8", "replace").strip()
         line = self.lines.line(start)
-        anchor = github_slug(text, self.slugs)
+        slug = self.slug_of.get(text)
+        if slug is None:
+            slug = self.slug_of[text] = slug_of(text)
+        anchor = numbered(slug, self.slugs)  # github_slug(text, self.slugs)
         self.doc.headings.append(
-            Heading(self.heading_level, text, raw, line, anchor, len(self.doc.blocks))
+            Heading(
+                self.heading_level,
+                text,
+                line,
+                anchor,
+                len(self.doc.blocks),
+                self.lines,
+                start,
+                self.block_end,
+            )
         )
         self.section = len(self.doc.headings) - 1
         if start < 0:  # flush's own test, kept (a heading opens its block: never so)
@@ -315,9 +332,11 @@ def html_comments(data: bytes, start: int, stop: int) -> Iterator[tuple[int, byt
         at = find(b"<!--", close + 3, stop)
 
 
-def walk(text: str, line_offset: int = 0) -> Document:
-    """Parse ``text`` (a markdown body that starts on file line ``line_offset + 1``)."""
-    b = _Builder(text, line_offset)
+def walk(text: str, line_offset: int = 0, slugs: dict[str, str] | None = None) -> Document:
+    """Parse ``text`` (a markdown body that starts on file line ``line_offset + 1``).
+    ``slugs``: heading text -> its slug before numbering (:func:`slug_of`), looked up and
+    added to (a run's parses share one)."""
+    b = _Builder(text, line_offset, slugs)
     parts = b.parts  # never replaced: flush clears it
     events = cast(
         "Iterator[tuple[Any, Any]]",

@@ -90,6 +90,8 @@ def _link_spans(line: str) -> list[tuple[int, int]]:
     """Spans of ``<!--...-->``, ``](...)``, ``<scheme:...>`` and ``scheme://...``, taken left
     to right, the first that fits at a position winning (as the alternatives of one regex).
     Only the positions where one can start are visited."""
+    if "<" not in line and "://" not in line:
+        return _target_spans(line)
     spans: list[tuple[int, int]] = []
     open_ok = {"-->": True, ")": True, ">": True}  # False once a closer occurs no more
 
@@ -130,6 +132,21 @@ def _link_spans(line: str) -> list[tuple[int, int]]:
             pos = end
         else:
             pos = i + 1
+
+
+def _target_spans(line: str) -> list[tuple[int, int]]:
+    """:func:`_link_spans` of a line without ``<`` or ``://`` (most lines with a link): only
+    link targets, each ``](`` to the next ``)``, and none after a ``](`` that no ``)`` closes."""
+    spans: list[tuple[int, int]] = []
+    find = line.find
+    at = find("](")
+    while at != -1:
+        close = find(")", at + 2)
+        if close == -1:
+            break
+        spans.append((at, close + 1))
+        at = find("](", close + 1)
+    return spans
 
 
 def _span_at(line: str, i: int, closer: Callable[[str, int], int]) -> int:

@@ -35,7 +35,8 @@ def parse(source: SourceFile, options: Options) -> Decision:
             found = preamble(body, offset)
             if found is not None:
                 fm, fm_lines = dict(found[0]), found[1]
-        fields = Fields(source, options, fm, fm_lines, walk(body, offset), body, (name, own))
+        doc = walk(body, offset, options.derived("heading slugs", dict))
+        fields = Fields(source, options, fm, fm_lines, doc, body, (name, own))
         if fm_problem is not None and not fm:
             fields.salvage_statuses(salvage(text, offset))
         return fields.build(fallback_id, number, sha, body, offset, fm_problem)

@@ -56,11 +56,58 @@ _STARTS_BY_FIRST: dict[str, tuple[tuple[re.Pattern[str], RelKind], ...]] = {
 }
 
 
-def _start(text: str, begin: int) -> tuple[re.Match[str], RelKind] | None:
-    """The first start rule that matches ``text`` at ``begin`` (its match and kind), if any."""
+# The keywords (of :data:`_ASCII_WORDS`, lower case) each start rule's every match holds, in
+# the order of _START_SOURCES: in text whose lowered form is ASCII a rule matches (under re.I)
+# only where that lowered text holds one of them.
+_START_NEEDS: tuple[frozenset[str], ...] = tuple(
+    frozenset(words)
+    for words in (
+        ("supers",),
+        ("supers",),
+        ("supers",),
+        ("supers", "superc"),
+        ("supers", "superc"),
+        ("replac",),
+        ("replac",),
+        ("amend",),
+        ("addend",),
+        ("refine",),
+        ("amend", "refine", "exten"),
+        ("exten",),
+        ("depend",),
+        ("reject",),
+    )
+)
+# _STARTS_BY_FIRST with each rule's keywords
+_NEEDED_BY_FIRST: dict[
+    str, tuple[tuple[tuple[re.Pattern[str], RelKind], frozenset[str]], ...]
+] = {
+    c: tuple(
+        (_START_RULES[i], _START_NEEDS[i])
+        for i, (_p, _k, first) in enumerate(_START_SOURCES)
+        if c in first
+    )
+    for c in _STARTS_BY_FIRST
+}
+
+
+def _start(
+    text: str, begin: int, present: set[str] | None = None
+) -> tuple[re.Match[str], RelKind] | None:
+    """The first start rule that matches ``text`` at ``begin`` (its match and kind), if any.
+    ``present``: the keywords the text holds lowered, when that is ASCII (else None): a rule
+    none of whose keywords it holds is not tried."""
     first = text[begin : begin + 1]
-    rules = _STARTS_BY_FIRST.get(first.lower(), ()) if first.isascii() else _START_RULES
-    for pattern, kind in rules:
+    if present is None or not first.isascii():
+        rules = _STARTS_BY_FIRST.get(first.lower(), ()) if first.isascii() else _START_RULES
+        for pattern, kind in rules:
+            m = pattern.match(text, begin)
+            if m:
+                return m, kind
+        return None
+    for (pattern, kind), needs in _NEEDED_BY_FIRST.get(first.lower(), ()):
+        if needs.isdisjoint(present):
+            continue
         m = pattern.match(text, begin)
         if m:
             return m, kind
@@ -401,14 +448,20 @@ def _scan(
         successor = successors.has_keyword(lower)
     else:  # every ASCII keyword of the successor phrases is one of _ASCII_WORDS
         successor = not _SUCCESSOR_WORDS.isdisjoint(present)
-    out = [
-        Found(kind, target, label, col)
-        for kind, (target, label, col) in keyed.declared(text, spans, status, successor)
-    ]
+    # keyed.declared reads a key line only where a colon is (formats.label_line needs one) and
+    # supersession phrases only with a successor keyword: most lines have neither
+    out = (
+        [
+            Found(kind, target, label, col)
+            for kind, (target, label, col) in keyed.declared(text, spans, status, successor)
+        ]
+        if successor or ":" in text or "：" in text
+        else []
+    )
     declared = len(out)
     for clause in _clauses(text) if _may_pass(text, lower, present, _STARTS) else ():
         begin = _lead_end(text, clause)
-        started = _start(text, begin)
+        started = _start(text, begin, present)
         if started:
             m, kind = started
             out.extend(
@@ -438,10 +491,12 @@ def _scan(
     for m in _PASSIVE.finditer(text) if _may_hold(text, lower, "been") else ():
         kind = RelKind.AMENDED_BY if m.group("partial") else RelKind.SUPERSEDED_BY
         out.extend(Found(kind, t, label, col) for t, label, col in _targets(text, spans, m.end()))
-    out.extend(_object_first(text, spans))
-    # a relation key line (``supersedes: parts of ADR-2``) is read once, by its key
-    keyed_targets = {f.target for f in out[:declared]}
-    out = out[:declared] + [f for f in out[declared:] if f.target not in keyed_targets]
+    if "superseded" in text:  # _object_first's own test: without it, it finds nothing
+        out.extend(_object_first(text, spans))
+    if declared and len(out) > declared:
+        # a relation key line (``supersedes: parts of ADR-2``) is read once, by its key
+        keyed_targets = {f.target for f in out[:declared]}
+        out = out[:declared] + [f for f in out[declared:] if f.target not in keyed_targets]
     if partly_superseded:
         out = [
             Found(_PARTIAL.get(f.kind, f.kind), f.target, f.text, f.column)

@@ -338,7 +338,23 @@ def normalise(raw: str, synonyms: Mapping[str, str]) -> Status:
     A supersession clause with a target whose subject is the record decides (``廃止 (Superseded
     by X)``, ``已废弃，由 X 取代``, ``已被 X 取代``): see :mod:`.successors`. When the
     vocabulary does not read it, a guess (:func:`guess`) may. A value followed by the braced
-    choices it was picked from is that value (:func:`picked`)."""
+    choices it was picked from is that value (:func:`picked`).
+
+    Remembered for the run on its vocabulary when ``synonyms`` is a
+    :class:`~adrguard.core.options.Vocabulary`, as :func:`fold_for` is: a log states the same
+    few statuses again and again, and the answer depends on the text and the vocabulary
+    alone."""
+    if not isinstance(synonyms, Vocabulary):
+        return _normalise(raw, synonyms)
+    memo: dict[str, Status] = synonyms.derived("normalised", dict)
+    found = memo.get(raw)
+    if found is None:
+        found = memo[raw] = _normalise(raw, synonyms)
+    return found
+
+
+def _normalise(raw: str, synonyms: Mapping[str, str]) -> Status:
+    """:func:`normalise`, worked out."""
     raw = picked(raw)
     found = _reading(raw, synonyms)
     if found is Status.UNKNOWN:

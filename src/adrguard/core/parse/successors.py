@@ -315,8 +315,8 @@ def phrases(marked: Marked, status: bool) -> list[Phrase]:
         if _names_records(targets):
             kind = RelKind.AMENDS if m.group("partial") else RelKind.SUPERSEDES
             out.append(Phrase(kind, targets))
-    for pattern in (_CLAUSE_START, *_OBJECT_FIRST):
-        for m in pattern.finditer(text):
+    for pattern in () if text.isascii() else (_CLAUSE_START, *_OBJECT_FIRST):
+        for m in pattern.finditer(text):  # each needs a CJK word: ASCII text has no match
             targets = _targets(marked, m)
             subject = _subject(text, m.start())
             if subject != "other" and _names_records(targets):
@@ -330,7 +330,8 @@ def _successors(marked: Marked, status: bool) -> Iterable[tuple[RelKind, tuple[T
     text = marked.text
     if MARK not in text:
         return
-    for pattern in (_BY, *_AGENT):
+    # each pattern of _AGENT needs a CJK word: ASCII text has no match of one
+    for pattern in (_BY,) if text.isascii() else (_BY, *_AGENT):
         for m in pattern.finditer(text):
             subject = _subject(text, m.start())
             if subject == "own":
