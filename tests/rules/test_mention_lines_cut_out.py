@@ -12,55 +12,14 @@ from hypothesis import strategies as st
 
 from adrguard.core.options import DECISION_ID_PATTERN
 from adrguard.core.parse import masking
-from adrguard.core.parse.masking import _apply, _span_at, _url_starts, blank_comments, code_spans
+from adrguard.core.parse.masking import _apply, blank_comments, code_spans
 from adrguard.core.saferegex import Regex, compile_user
 from adrguard.rules import mentions
 
 
-def _old_link_spans(line: str) -> list[tuple[int, int]]:
-    spans: list[tuple[int, int]] = []
-    open_ok = {"-->": True, ")": True, ">": True}
-
-    def closer(token: str, start: int) -> int:
-        if not open_ok[token]:
-            return -1
-        found = line.find(token, start)
-        if found == -1:
-            open_ok[token] = False
-        return found
-
-    urls = _url_starts(line)
-    u = 0
-    pos = 0
-    ahead = {t: line.find(t) for t in ("<", "<!--", "](")}
-
-    def after(token: str, start: int) -> int:
-        at = ahead[token]
-        if at != -1 and at < start:
-            at = ahead[token] = line.find(token, start)
-        return at
-
-    while True:
-        lt = after("<", pos) if open_ok[">"] else after("<!--", pos) if open_ok["-->"] else -1
-        br = after("](", pos) if open_ok[")"] else -1
-        while u < len(urls) and urls[u] < pos:
-            u += 1
-        url = urls[u] if u < len(urls) else -1
-        found = [c for c in (lt, br, url) if c != -1]
-        if not found:
-            return spans
-        i = min(found)
-        end = _span_at(line, i, closer)
-        if end != -1:
-            spans.append((i, end))
-            pos = end
-        else:
-            pos = i + 1
-
-
 def _old_mask_line(line: str) -> str:
     if "<" in line or "](" in line or "://" in line:
-        line = _apply(line, _old_link_spans(line))
+        line = _apply(line, masking._scanned_spans(line))
     if "`" in line:
         line = _apply(line, code_spans(line))
     return line
@@ -114,7 +73,7 @@ PATTERNS = [
 @settings(max_examples=1000, deadline=None)
 @given(LINES)
 def test_link_spans_are_those_the_general_scanner_finds(line: str) -> None:
-    assert masking._link_spans(line) == _old_link_spans(line)
+    assert masking._link_spans(line) == masking._scanned_spans(line)
     assert masking.mask_line(line) == _old_mask_line(line)
 
 

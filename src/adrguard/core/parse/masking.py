@@ -92,6 +92,12 @@ def _link_spans(line: str) -> list[tuple[int, int]]:
     Only the positions where one can start are visited."""
     if "<" not in line and "://" not in line:
         return _target_spans(line)
+    return _scanned_spans(line)
+
+
+def _scanned_spans(line: str) -> list[tuple[int, int]]:
+    """:func:`_link_spans` by the general scanner, for any line (the shortcut for a line
+    without ``<`` or ``://`` must give what this gives)."""
     spans: list[tuple[int, int]] = []
     open_ok = {"-->": True, ")": True, ">": True}  # False once a closer occurs no more
 
