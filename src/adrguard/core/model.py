@@ -63,6 +63,10 @@ class SourceFile(msgspec.Struct, frozen=True):
     data: bytes | None
     error: str | None = None  # read problem (symlink out of repo, too large, unreadable, ...)
     archived: bool = False
+    # the hex SHA-256 of ``data`` when its reader took it already ("" when not): the parser
+    # then does not hash the bytes again (it uses it only for bytes without a carriage return,
+    # whose digest is the record's ``Decision.sha256``)
+    sha256: str = ""
 
 
 class Problem(msgspec.Struct, frozen=True, array_like=True):

@@ -682,6 +682,7 @@ def mentions_of(d: Decision, pattern: Regex) -> list[Mention]:
     if not d.text or not mentions_any(d.text, pattern):
         return out
     linked: dict[int, list[tuple[int, int]]] | None = None
+    with_links: set[int] | None = None
     held = needed(pattern)
     for number, line in masked_lines(d.text, pattern):
         if held is not None and held not in line:
@@ -689,11 +690,22 @@ def mentions_of(d: Decision, pattern: Regex) -> list[Mention]:
         for m in pattern.finditer(line):
             if _DATE_AFTER.match(line, m.end()):
                 continue
-            if linked is None:
-                linked = _link_texts(d)
-            inside = any(a <= m.start() < b for a, b in linked.get(number, ()))
+            if with_links is None:
+                with_links = _link_lines(d)
+            inside = False
+            if number in with_links:  # else no link text on the line (the text is not split)
+                if linked is None:
+                    linked = _link_texts(d)
+                inside = any(a <= m.start() < b for a, b in linked.get(number, ()))
             out.append((number, m.start(), m.group(0), _number(m), inside))
     return out
+
+
+def _link_lines(d: Decision) -> set[int]:
+    """The body lines :func:`_link_texts` may find a link text on (those of the record's
+    inline and reference links): on any other line it finds none."""
+    offset = d.body_line_offset
+    return {link.line - offset for link in d.links if link.kind in ("inline", "reference")}
 
 
 class LinkTextMismatch(BaseRule):

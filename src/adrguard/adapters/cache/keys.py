@@ -31,12 +31,28 @@ from adrguard.core.options import Options, Vocabulary
 
 
 def record_digest(signature: bytes, data: bytes, path: str, root: str, archived: bool) -> bytes:
-    """The key of one record's entry: a SHA-256 of the parser's signature (of fixed length), the
-    path, root and archive flag, each ended by a NUL (paths hold none), then the record's bytes.
-    One hash of it all: a hash of the bytes hashed again with the rest cost a second hash
-    object per record (a few thousand instructions each), for the same strength."""
+    """The key of one record's entry: :func:`record_key`'s key."""
+    return record_key(signature, data, path, root, archived)[0]
+
+
+RECORD_KEY = b"record key 2\0"  # the layout of a record's key (a new layout: a new tag)
+
+
+def record_key(
+    signature: bytes, data: bytes, path: str, root: str, archived: bool
+) -> tuple[bytes, Any]:
+    """(the key of one record's entry, the SHA-256 of the record's bytes alone): one hash of
+    the bytes, then of the path, root and archive flag (each ended by a NUL: paths hold none),
+    the bytes' length (8 bytes), the layout's tag and the parser's signature (of fixed length,
+    so the text reads back from its end unambiguously). The second is the hash object of the
+    bytes before the rest was added: its ``hexdigest()`` is the record's ``Decision.sha256``
+    when the bytes hold no carriage return, so a record parsed after a miss is not hashed a
+    second time (:attr:`adrguard.core.model.SourceFile.sha256`)."""
+    content = hashlib.sha256(data)
+    whole = content.copy()
     names = f"{path}\0{root}\0{'a' if archived else ''}\0".encode("utf-8", "surrogateescape")
-    return hashlib.sha256(signature + names + data).digest()
+    whole.update(names + len(data).to_bytes(8, "big") + RECORD_KEY + signature)
+    return whole.digest(), content
 
 
 class Uncacheable(Exception):

@@ -11,12 +11,15 @@ import contextlib
 import os
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from typing import Any
+
+from msgspec import structs
 
 from adrguard.adapters.cache.keys import (
     Uncacheable,
     options_key,
     parser_signature,
-    record_digest,
+    record_key,
     source_stamp,
 )
 from adrguard.adapters.cache.store import Pack, Store, digest, key
@@ -63,6 +66,7 @@ def parse_sources(
     out: list[Decision | None] = [None] * len(sources)
     todo: list[int] = []
     keys: dict[int, bytes] = {}
+    hashed: dict[int, Any] = {}  # a missed record's bytes, hashed for its key
     for i, src in enumerate(sources):
         data = src.data
         if data is None or (pack is None and not reuse):  # nothing to look up
@@ -73,14 +77,16 @@ def parse_sources(
             out[i] = old
             continue
         if pack is not None:
-            keys[i] = record_digest(signature, data, src.path, src.root, src.archived)
+            keys[i], content = record_key(signature, data, src.path, src.root, src.archived)
             out[i] = _cached(pack.get(keys[i]), src, decode)
+            if out[i] is None:
+                hashed[i] = content
         if out[i] is None:
             todo.append(i)
     # A warm run finds every record in the cache: the parser is then never imported.
     fresh = (
         parse_all(
-            [sources[i] for i in todo],
+            [_hashed(sources[i], hashed.get(i)) for i in todo],
             config.options,
             encoded=pack is not None and write,
             jobs=config.jobs,
@@ -98,6 +104,14 @@ def parse_sources(
     if keys_out is not None and write:
         keys_out.update((sources[i].path, k) for i, k in keys.items() if out[i] is not None)
     return [d for d in out if d is not None]
+
+
+def _hashed(src: SourceFile, content: Any) -> SourceFile:
+    """``src`` with the digest of its bytes its key was made with (the parser's
+    ``Decision.sha256`` of bytes without a carriage return), so they are not hashed again."""
+    if content is None or src.data is None or b"\r" in src.data:
+        return src
+    return structs.replace(src, sha256=content.hexdigest())
 
 
 # --- record facts (ADR 44) ----------------------------------------------------------------

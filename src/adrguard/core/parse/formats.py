@@ -246,7 +246,7 @@ def _without_type_label(title: str) -> str:
 def clean_title(text: str, own: ids.NameId | None = None) -> Title:
     """Strip number and type prefixes (and an id in the record's own scheme, ``DR002:``);
     None for an untouched template placeholder."""
-    title = _HEADING_ATTRS.sub("", text).strip()
+    title = (_HEADING_ATTRS.sub("", text) if "{#" in text else text).strip()
     number: int | None = None
     stripped = False
     if own is not None:
@@ -255,13 +255,14 @@ def clean_title(text: str, own: ids.NameId | None = None) -> Title:
     for _ in range(3):
         before = title
         title = _without_type_label(title).strip()
-        m = None if stripped else (_ADR_NUMBER.match(title) or _LEADING_NUMBER.match(title))
+        m = None if stripped else _number_prefix(title)
         if m and m.end() < len(title):
             number = int(m.group(1))
             title = title[m.end() :].strip()
             stripped = True
         elif not stripped:
-            t = _TEMPLATE_NUMBER.sub("", title).strip()
+            t = (_TEMPLATE_NUMBER.sub("", title) if title[:1] in _TEMPLATE_FIRST
+                 else title).strip()
             stripped = t != title
             title = t
         if title == before:
@@ -271,8 +272,26 @@ def clean_title(text: str, own: ids.NameId | None = None) -> Title:
         title = title[label.end() :]
     if not title or is_placeholder_title(title):
         return Title(None, number)
-    wrapped = _WRAPPED.match(title)  # the template's brackets kept around a real title
+    # the template's brackets kept around a real title
+    wrapped = _WRAPPED.match(title) if _WRAPPED_FIRST.intersection(title) else None
     return Title(next(g for g in wrapped.groups() if g).strip() if wrapped else title, number)
+
+
+# Plain-string guards of clean_title: the first characters a match of each pattern can start
+# with (``^``-anchored; _WRAPPED's after white space, so any opening bracket in the title)
+_ADR_FIRST = frozenset("aArR")
+_TEMPLATE_FIRST = frozenset("nNxX")
+_WRAPPED_FIRST = frozenset("[{<")
+
+
+def _number_prefix(title: str) -> re.Match[str] | None:
+    """``_ADR_NUMBER.match(title) or _LEADING_NUMBER.match(title)``, each tried only on a title
+    that starts as its match must (a letter of ``adr``/``rfc``; a digit)."""
+    first = title[:1]
+    m = _ADR_NUMBER.match(title) if first in _ADR_FIRST else None
+    if m is None and first.isdigit():
+        m = _LEADING_NUMBER.match(title)
+    return m
 
 
 def _is_title_word(folded: str) -> bool:

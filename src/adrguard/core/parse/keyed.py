@@ -64,7 +64,10 @@ def front_matter_key(key: str) -> RelKind | None:
     key = key.strip()
     if len(key) > _LONGEST_KEY:
         return None  # folding never shortens a key (dashes are added, letters fold to 1 or more)
-    folded = _CAMEL.sub("-", key).replace("_", "-").replace(" ", "-").casefold()
+    # a camel-case boundary needs a capital after the first character: none when the rest
+    # of the key is lower case (``superseded_by``, ``Status``)
+    camel = key if key[1:].islower() else _CAMEL.sub("-", key)
+    folded = camel.replace("_", "-").replace(" ", "-").casefold()
     return FRONT_MATTER_KEYS.get(folded)
 
 

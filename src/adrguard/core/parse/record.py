@@ -60,7 +60,10 @@ def _decode(source: SourceFile, options: Options) -> tuple[str | None, str, Prob
     data = source.data
     if data is None:
         return None, "", Problem("ADR001", "the file could not be read")
-    sha = hashlib.sha256(data.replace(b"\r\n", b"\n") if b"\r" in data else data).hexdigest()
+    if b"\r" in data:
+        sha = hashlib.sha256(data.replace(b"\r\n", b"\n")).hexdigest()
+    else:
+        sha = source.sha256 or hashlib.sha256(data).hexdigest()
     if len(data) > options.max_file_size:
         msg = f"file is {len(data)} bytes, over the {options.max_file_size}-byte limit"
         return None, sha, Problem("ADR001", msg)
