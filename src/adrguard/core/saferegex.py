@@ -44,19 +44,12 @@ class Regex:
     :mod:`re` (over a whole string or bytes: no ``pos``, whose cost RE2's binding makes linear
     in the text per call)."""
 
-    __slots__ = ("_anchor", "_program", "_raw", "line_local", "pattern")
+    __slots__ = ("_program", "line_local", "pattern")
 
     def __init__(self, pattern: str, program: Any, line_local: bool) -> None:
         self.pattern = pattern
         self.line_local = line_local
         self._program = program
-        # the binding's compiled RE2 (its ``Match`` returns spans in UTF-8 bytes): asked whether
-        # there is a match, it builds no match object and maps no offset back to characters
-        # (RE2::UNANCHORED, the anchor the binding's ``search`` passes)
-        raw = getattr(program, "_regexp", None)
-        self._anchor = getattr(getattr(type(raw), "Anchor", None), "UNANCHORED", None)
-        usable = callable(getattr(raw, "Match", None)) and self._anchor is not None
-        self._raw = raw if usable else None
 
     @property
     def groups(self) -> int:
@@ -65,16 +58,6 @@ class Regex:
     def search(self, text: str | bytes) -> Match | None:
         found: Match | None = self._program.search(text)
         return found
-
-    def found_in(self, text: str) -> bool:
-        """Whether :meth:`search` finds a match in ``text`` (``search(text) is not None``),
-        without building the match: the search of the bytes the binding's own ``search``
-        searches (``text`` as UTF-8), unanchored, over the whole text."""
-        raw = self._raw
-        if raw is None:
-            return self._program.search(text) is not None
-        data = text.encode("utf-8")
-        return bool(raw.Match(self._anchor, data, 0, len(data))[0] != (-1, -1))
 
     def match(self, text: str | bytes) -> Match | None:
         found: Match | None = self._program.match(text)

@@ -239,7 +239,7 @@ class DuplicateId(BaseRule):
 
 def _matches(pattern: Regex, d: Decision, names: formats.Names) -> bool:
     """Whether ``filename-pattern`` is found in the record's name (ADR107's record fact)."""
-    return pattern.found_in(record_name(d.path, d.root, names))
+    return pattern.search(record_name(d.path, d.root, names)) is not None
 
 
 def _named_id(d: Decision, names: formats.Names) -> bool:
