@@ -66,6 +66,7 @@ PIECES = [
     "| a | b |\n|---|---|\n| c | d |\n", "**b**", "_e_", "&amp;", "\\*", "---\n", "[r]",
     "[r]: x.md\n", "<https://x.org>", "<a@b.org>", "[^1]", "é", "word ", "    indented\n",
     "- loose\n\n  para\n",
+    "&nbsp;", "&#32;",
 ]
 
 

@@ -12,6 +12,7 @@ records nothing. Partial supersession is an amendment, never a supersession.
 from __future__ import annotations
 
 import re
+import string
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
@@ -405,8 +406,88 @@ def _may_pass(text: str, lower: str, present: set[str] | None, gate: Gate) -> bo
 
 _STARTS = _gate(*_START_WORDS)
 _VERBS = _gate(*_SUBJECT_VERBS)
+# The keywords whose start rules' every match begins with a word of the keyword
+# (``_STARTS.by_keyword``: ``depends``, ``refine``, ``rejected``; ``refined by`` of the rule of
+# ``amended``, ``refined`` and ``extended``, as ``amended`` and ``extended`` hold keywords of their
+# own): in an ASCII line that holds no other keyword, relation wording starts only there.
+_START_ONLY = frozenset({"depend", "refine", "reject"})
+# The letters of a lead (:data:`_LEAD`) in ASCII text are those of its label and of ``mark(ed)
+# as``, each word a whole run of letters (a label stands before ``\s*[:：]``, ``mark(ed)`` and
+# ``as`` before spaces): its last run of letters is its label or ``as``.
+_LEAD_ENDS = frozenset({"status", "statut", "note", "nb", "as"})
+_LEAD_END_WORDS = tuple(sorted(_LEAD_ENDS))
+_LETTERS = string.ascii_letters
+_NOT_LETTERS = "".join(chr(i) for i in range(128) if chr(i) not in _LETTERS)
 _REPLACES = _gate("replaces")
 _SUCCESSOR_WORDS = frozenset(successors.ASCII_KEYWORDS)  # all of them are in _ASCII_WORDS
+
+
+def _wording_clauses(text: str, lower: str, present: set[str]) -> list[int] | None:
+    """The clause starts (of :func:`_clauses`, in order) from which relation wording can start,
+    in an ASCII line whose keywords are ``present``, all of :data:`_START_ONLY`; None when the
+    line's every clause must be read (a word that may end a lead stands before a start word).
+
+    A start rule that may match there begins with a start word of a keyword the line holds; it
+    is tried where a clause's lead ends. A lead's last run of letters is one of
+    :data:`_LEAD_ENDS`, and a clause starts at the start of a run of letters or after a
+    character that is none. So when the run of letters before a start word (after what is no
+    letter) is none of those, a clause whose lead ends at the word starts after that run: at the
+    line's start when there is none, or at the end of a clause mark in between. The clause marks
+    there are what :data:`_CLAUSE` finds from the end of the run (a mark holds no letter, so no
+    mark found from the line's start spans it), and there are none when no character of one
+    is."""
+    words = _STARTS.by_keyword
+    at_words: list[int] = []
+    for keyword in present:
+        for word in words[keyword]:
+            at = lower.find(word)
+            while at != -1:
+                at_words.append(at)
+                at = lower.find(word, at + len(word))
+    if not at_words:
+        return []
+    at_words.sort()  # no two start words begin at one place
+    out: list[int] = []
+    for at in at_words:
+        head = lower[:at].rstrip(_NOT_LETTERS)  # up to the last letter before the word
+        after = len(head)
+        if not after:
+            out.append(0)
+        elif (
+            head.endswith(_LEAD_END_WORDS)  # perhaps a lead's last word (``as``, or ``has``)
+            and head[len(head.rstrip(_LETTERS)) :] in _LEAD_ENDS
+        ):
+            return None
+        between = text[after:at]  # ASCII: of _CLAUSE_CHARS, it can hold these
+        if ";" not in between and "," not in between and "-" not in between:
+            continue
+        for m in _CLAUSE.finditer(text, after):
+            if m.end() > at:
+                break
+            out.append(m.end())
+    return out
+
+
+# The ASCII characters ``\W`` matches, and what can follow ``we`` and its spaces in a match of
+# _SUBJECT: ``hereby``, a partial word, a verb.
+_NON_WORD = "".join(chr(i) for i in range(128) if not (chr(i).isalnum() or chr(i) == "_"))
+_AFTER_WE = ("hereby", "partially", "partly", "in", "supersede", "superceded", "replace",
+             "amend", "adds", "extend")
+
+
+def _may_name_subject(text: str, lower: str) -> bool:
+    """Whether :data:`_SUBJECT` may match ``text`` (``lower``: it lowered). In ASCII text its
+    record subject needs ``this`` or ``present``, and its ``we`` subject needs ``we`` first
+    (after what is no letter, digit or ``_``), a space and a word its wording can go on with
+    (``We will replace X`` is no match)."""
+    if not text.isascii() or "this" in lower or "present" in lower:
+        return True
+    rest = lower.lstrip(_NON_WORD)
+    return (
+        rest.startswith("we")
+        and rest[2:3].isspace()
+        and rest[2:].lstrip().startswith(_AFTER_WE)
+    )
 
 
 def _may_hold(text: str, lower: str, *words: str) -> bool:
@@ -459,7 +540,12 @@ def _scan(
         else []
     )
     declared = len(out)
-    for clause in _clauses(text) if _may_pass(text, lower, present, _STARTS) else ():
+    clauses: Iterable[int] | None = None
+    if present is not None and present <= _START_ONLY and text.isascii():
+        clauses = _wording_clauses(text, lower, present)  # most lines with a keyword
+    if clauses is None:
+        clauses = _clauses(text) if _may_pass(text, lower, present, _STARTS) else ()
+    for clause in clauses:
         begin = _lead_end(text, clause)
         started = _start(text, begin, present)
         if started:
@@ -469,8 +555,7 @@ def _scan(
             )
     subject = (
         _SUBJECT.finditer(text)
-        if _may_pass(text, lower, present, _VERBS)
-        and _may_hold(text, lower, "this", "present", "we")
+        if _may_pass(text, lower, present, _VERBS) and _may_name_subject(text, lower)
         else ()
     )
     for m in subject:

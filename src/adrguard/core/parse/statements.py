@@ -127,7 +127,10 @@ def section_statement(
             skipped.add(id(e.block))
         else:
             usable.append(e)
-    dated = [e for e in usable if st.date_key(e.text) is not None]
+    # a dated history needs two dated entries: the dates are read only when two entries or more
+    # may hold one (``Accepted`` above ``Supersedes ADR 749`` is one: the patterns stay unused)
+    datable = [e for e in usable if st.may_hold_date(e.text)]
+    dated = [e for e in datable if st.date_key(e.text) is not None] if len(datable) >= 2 else []
     latest = st.latest_entry([e.value for e in dated], synonyms) if len(dated) >= 2 else None
     if latest is not None:
         e = dated[latest]

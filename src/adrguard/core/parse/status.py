@@ -520,11 +520,16 @@ def _heading_words(folded: str) -> list[str]:
     return [w for w in _HEADING_SPLIT.split(folded) if w]
 
 
+def may_hold_date(text: str) -> bool:
+    r"""Whether ``text`` may hold a date :func:`date_key` reads: each date pattern holds four
+    digits at least (``\d`` is what str.isdecimal says), so a value with fewer (``Accepted``)
+    has none, and the patterns stay uncompiled."""
+    return sum(map(str.isdecimal, text)) >= 4
+
+
 def date_key(text: str) -> tuple[int, int, int] | None:
     """A sortable (year, month, day) for the first date written in ``text``."""
-    # Each date pattern holds four digits at least (``\d`` is what str.isdecimal says): a
-    # value with fewer (``Accepted``) has no date, and the patterns stay uncompiled.
-    if sum(map(str.isdecimal, text)) < 4:
+    if not may_hold_date(text):
         return None
     m = _ISO_DATE.search(text)
     if m:

@@ -189,6 +189,10 @@ _SELF_SUBJECT = lazy(
     r"(?:将|將|特此)?\s*(?:取代|替代|替换|代替)(?:了)?)"
     + _BEFORE_TARGET + f"(?P<t>{_TS})" + _NOT_A_PART
 )
+# In ASCII text every match of _SELF_SUBJECT holds one of these (its other subjects are written
+# in Cyrillic or CJK): ``this`` or the verb of a subject in another language.
+_SELF_WORDS = ("this", "ersetzt", "remplace", "reemplaza", "sustituye", "substitui",
+               "sostituisce", "vervangt")
 # ... or at the start of the clause (取代 ADR 3), or the target first (ADR-3 を廃止する).
 _CLAUSE_START = lazy(
     r"(?:取代|替代|替换)(?:了)?\s*" + _NOUN + f"(?P<t>{_TS})" + _NOT_A_PART
@@ -310,7 +314,7 @@ def phrases(marked: Marked, status: bool) -> list[Phrase]:
         return []
     out = [Phrase(kind, targets) for kind, targets in _successors(marked, status)]
     text = marked.text
-    for m in _SELF_SUBJECT.finditer(text):
+    for m in _SELF_SUBJECT.finditer(text) if _may_name_itself(text) else ():
         targets = _targets(marked, m)
         if _names_records(targets):
             kind = RelKind.AMENDS if m.group("partial") else RelKind.SUPERSEDES
@@ -324,6 +328,17 @@ def phrases(marked: Marked, status: bool) -> list[Phrase]:
                 if subject == "own" or status or pattern is not _CLAUSE_START:
                     out.append(Phrase(kind, targets))
     return out
+
+
+def _may_name_itself(text: str) -> bool:
+    """Whether :data:`_SELF_SUBJECT` may match ``text``: in ASCII text only where one of
+    :data:`_SELF_WORDS` is (most lines that name a successor, ``superseded by X``, hold none)."""
+    if not text.isascii():
+        return True
+    for w in _SELF_WORDS:  # noqa: SIM110 - a loop: any() over a generator costs more
+        if w in text:
+            return True
+    return False
 
 
 def _successors(marked: Marked, status: bool) -> Iterable[tuple[RelKind, tuple[Target, ...]]]:
