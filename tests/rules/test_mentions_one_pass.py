@@ -135,7 +135,7 @@ def _old_link_ids_of(d: Decision, pattern: Regex) -> list[Mention]:
     return out
 
 
-PIECES = ["ADR-0042", "ADR 7", "ADR042", "ADR-2023-05-09", "ADR-123456", "adr-5", "see ", "[",
+PIECES = ["ADR-0042", "ADR 7", "ADR042", "ADR-2023-05-09", "ADR-123456", "ADR-12345", "adr-5", "see ", "[",
           "]", "](0007-x.md)", "[ADR 3]", "\n", "`ADR-1`", "x", " ", "\\[", "[[ADR-5]]", "é",
           "<!-- ADR-8 -->", "<!--", "-->", "    ", "\t", "- ", "```", "````", "~~~", "   ```",
           "    ```", " ~~~~", "`", "~", "\r", "ＡＤＲ-1", "<https://x.org/ADR-9>"]
@@ -173,8 +173,14 @@ def test_mentions_are_what_the_split_text_gave(
         _old_masked_lines(text, pattern))
 
 
+FENCE_LINES = st.lists(st.sampled_from(
+    ["```", "````", "`````", "~~~", "~~~~", " ```", "  ~~~~", "   ````", "    ```", "x ```",
+     "``", "```py", "~~~ x ```", "``` ~~~", "<!-- ```", "-->", "text", "", "ADR-1", "\t```",
+     "```\r"]), max_size=12).map("\n".join)
+
+
 @settings(max_examples=1500, deadline=None)
-@given(TEXTS)
+@given(st.one_of(TEXTS, FENCE_LINES))
 def test_fenced_lines_are_those_the_walk_over_every_line_skipped(text: str) -> None:
     body = blank_comments(text)
     lines = body.split("\n")
@@ -217,3 +223,8 @@ def test_mentions_in_and_out_of_fences_and_link_texts() -> None:
     assert got == [(1, "ADR-1", False), (7, "ADR 4", True), (7, "ADR-5", False)]
     assert mentions_of(d, pattern) == _old_mentions_of(d, pattern)
     assert fenced_lines(text) == [(2, 6), (8, sys.maxsize)]
+    # a fence closes only with a run of its own character at least as long as the opening one
+    text = "````\nADR-1\n```\nADR-2\n `````\nADR-3 out\n   ~~~\n    ~~~\nADR-4\n"
+    assert fenced_lines(text) == [(1, 5), (7, sys.maxsize)]
+    got = [(n, m) for n, _s, m, _num, _inside in mentions_of(_decision(text, [], 0), pattern)]
+    assert got == [(6, "ADR-3")]
