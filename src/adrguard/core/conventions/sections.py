@@ -221,12 +221,18 @@ _COMBINER_WORDS = frozenset({"and", "or", "und", "oder", "et", "ou", "y", "o", "
 
 
 def _may_combine(light: str) -> bool:
-    """Whether :data:`_COMBINERS` can match ``light`` (spaces folded to one): one of its marks,
-    or one of its words with a space on either side (neither the first nor the last word). A
-    heading without either (``Context``, ``Decision Drivers``, ``Pros of the Options``) splits
-    into itself."""
-    return (not _COMBINER_CHARS.isdisjoint(light)
-            or not _COMBINER_WORDS.isdisjoint(light.split(" ")[1:-1]))
+    """Whether :data:`_COMBINERS` can match ``light``: one of its marks, or one of its words
+    with whitespace on either side (a word of ``light``, not its first unless whitespace comes
+    before it, nor its last unless whitespace follows). A heading without either (``Context``,
+    ``Decision Drivers``, ``Pros of the Options``) splits into itself."""
+    if not _COMBINER_CHARS.isdisjoint(light):
+        return True
+    words = light.split()
+    if not light[:1].isspace():
+        words = words[1:]
+    if not light[-1:].isspace():
+        words = words[:-1]
+    return not _COMBINER_WORDS.isdisjoint(words)
 
 
 def _may_separate(light: str) -> bool:
