@@ -12,8 +12,41 @@ from adrguard.core.model import Decision, Link, Mention
 from adrguard.core.options import Options
 from adrguard.core.saferegex import Regex, compile_user
 from adrguard.rules import links, numbering
-from adrguard.rules.links import _DATE_AFTER, _link_texts, _number, mentions_of
+from adrguard.rules.links import _DATE_AFTER, _number, _plain_text_end, mentions_of
 from adrguard.rules.mentions import for_lines, masked_lines, mentions_any, needed
+
+
+def _link_texts(d: Decision) -> dict[int, list[tuple[int, int]]]:
+    """The link texts of every line of the record, as they were measured (the text split)."""
+    lines = d.text.split("\n")
+    out: dict[int, list[tuple[int, int]]] = {}
+    for link in d.links:
+        number = link.line - d.body_line_offset
+        if link.kind not in ("inline", "reference") or not 1 <= number <= len(lines):
+            continue
+        raw = lines[number - 1]
+        start = link.column - 1 + (1 if link.is_image else 0)
+        if raw[start : start + 1] != "[":
+            continue
+        end = _plain_text_end(raw, start)
+        if end > start:
+            out.setdefault(number, []).append((start + 1, end))
+            continue
+        depth, end = 0, -1
+        for i in range(start, len(raw)):
+            ch = raw[i]
+            if ch == "\\":
+                continue
+            if ch == "[" and (i == 0 or raw[i - 1] != "\\"):
+                depth += 1
+            elif ch == "]" and raw[i - 1] != "\\":
+                depth -= 1
+                if depth == 0:
+                    end = i
+                    break
+        if end > start:
+            out.setdefault(number, []).append((start + 1, end))
+    return out
 
 
 def _old_mentions_of(d: Decision, pattern: Regex) -> list[Mention]:

@@ -20,7 +20,13 @@ from adrguard.core.options import Options
 from adrguard.core.repository import Repository
 from adrguard.core.saferegex import compile_user
 from adrguard.rules.base import RuleContext
-from adrguard.rules.links import _checked_links, _link_texts, link_ids_of, mentions_of
+from adrguard.rules.links import (
+    _checked_links,
+    _link_text_spans,
+    _links_by_line,
+    link_ids_of,
+    mentions_of,
+)
 from adrguard.rules.mentions import for_lines, mentions_any, needed
 
 DEFAULT = Options().decision_id_pattern
@@ -212,6 +218,18 @@ def _old_link_texts(d: Decision) -> dict[int, list[tuple[int, int]]]:
                     break
         if end > start:
             out.setdefault(number, []).append((start + 1, end))
+    return out
+
+
+def _link_texts(d: Decision) -> dict[int, list[tuple[int, int]]]:
+    """Every line's link texts as ADR204 measures those of a mention's line."""
+    lines = d.text.split("\n")
+    out: dict[int, list[tuple[int, int]]] = {}
+    for number, on_line in _links_by_line(d).items():
+        if 1 <= number <= len(lines):
+            spans = _link_text_spans(lines[number - 1], on_line)
+            if spans:
+                out[number] = spans
     return out
 
 

@@ -15,10 +15,12 @@ from adrguard.core.graph.routes import Reading
 from adrguard.core.lazyre import lazy
 from adrguard.core.model import Decision, Link, Location, Mention, RecordFacts
 from adrguard.core.nearest import Budget, Vocabulary
+from adrguard.core.options import DECISION_ID_PATTERN
 from adrguard.core.parse import formats
+from adrguard.core.parse.masking import blank_comments
 from adrguard.core.saferegex import Match, Regex, UnsafePattern, compile_user
 from adrguard.rules.base import BaseRule, RuleContext, RuleMeta
-from adrguard.rules.mentions import for_lines, masked_lines, mentions_any, needed
+from adrguard.rules.mentions import for_lines, masked_lines_at, needed
 
 # "Did you mean" for broken anchors: word comparisons allowed in one run, all broken anchors
 # together (see _Hints). The real logs of benchmarks/ecosystem need at most about 1,400.
@@ -552,22 +554,17 @@ class LinkOutsideRepo(BaseRule):
                 )
 
 
-def _link_texts(d: Decision) -> dict[int, list[tuple[int, int]]]:
-    """Body line -> (start, end) character ranges of the link texts on it (``[ADR 83][ref]``:
-    the part between the brackets). Links whose text spans lines are left out."""
-    lines = d.text.split("\n")
-    out: dict[int, list[tuple[int, int]]] = {}
-    for link in d.links:
-        number = link.line - d.body_line_offset
-        if link.kind not in ("inline", "reference") or not 1 <= number <= len(lines):
-            continue
-        raw = lines[number - 1]
+def _link_text_spans(raw: str, links: list[Link]) -> list[tuple[int, int]]:
+    """(start, end) character ranges of the texts of ``links`` (inline or reference links
+    written on the line ``raw``), in their order."""
+    out: list[tuple[int, int]] = []
+    for link in links:
         start = link.column - 1 + (1 if link.is_image else 0)
         if raw[start : start + 1] != "[":
             continue
         end = _plain_text_end(raw, start)
         if end > start:
-            out.setdefault(number, []).append((start + 1, end))
+            out.append((start + 1, end))
             continue
         depth, end = 0, -1
         for i in range(start, len(raw)):
@@ -582,7 +579,7 @@ def _link_texts(d: Decision) -> dict[int, list[tuple[int, int]]]:
                     end = i
                     break
         if end > start:
-            out.setdefault(number, []).append((start + 1, end))
+            out.append((start + 1, end))
     return out
 
 
@@ -608,6 +605,9 @@ def _id_pattern(ctx: RuleContext) -> Regex | None:
 
 
 def _number(m: Match) -> int | None:
+    """The number a match names: its first group's digits, else the digits of the match. (A
+    match of the default ``decision-id-pattern`` has 1 to 5 ASCII digits as its group: the
+    mention rules read it in place, ``int(m.group(1))``, which is what this gives it.)"""
     digits = m.group(1) if m.groups() else re.sub(r"\D", "", m.group(0))
     return int(digits) if digits and digits.isdigit() else None
 
@@ -677,35 +677,53 @@ def mentions_of(d: Decision, pattern: Regex) -> list[Mention]:
     """ADR204's fact of one record (kept in the record cache: it depends on the record and
     ``decision-id-pattern`` alone): every id ``pattern`` finds in the record's masked lines
     (:func:`~adrguard.rules.mentions.masked_lines`) that no date continues, in order, as (body
-    line, offset in the line, the mention, its number, whether it is the text of a link)."""
+    line, offset in the line, the mention, its number, whether it is the text of a link).
+
+    Found from the masked lines alone: the text is searched first only when blanking its
+    comments changed it (a pattern may match a blanked comment's spaces, and a text the pattern
+    does not match mentions nothing); the link texts measured are those of a mention's line."""
     out: list[Mention] = []
-    if not d.text or not mentions_any(d.text, pattern):
-        return out
-    linked: dict[int, list[tuple[int, int]]] | None = None
-    with_links: set[int] | None = None
+    text = d.text
     held = needed(pattern)
-    for number, line in masked_lines(d.text, pattern):
+    if not text or (held is not None and held not in text):
+        return out
+    body = blank_comments(text)
+    if body is not text and pattern.search(text) is None:
+        return out
+    by_line: dict[int, list[Link]] | None = None
+    measured: dict[int, list[tuple[int, int]]] = {}
+    default = pattern.pattern == DECISION_ID_PATTERN  # its number read in place: see _number
+    for number, start, line in masked_lines_at(body, pattern):
         if held is not None and held not in line:
             continue  # masked away
         for m in pattern.finditer(line):
             if _DATE_AFTER.match(line, m.end()):
                 continue
-            if with_links is None:
-                with_links = _link_lines(d)
+            if by_line is None:
+                by_line = _links_by_line(d)
             inside = False
-            if number in with_links:  # else no link text on the line (the text is not split)
-                if linked is None:
-                    linked = _link_texts(d)
-                inside = any(a <= m.start() < b for a, b in linked.get(number, ()))
-            out.append((number, m.start(), m.group(0), _number(m), inside))
+            links = by_line.get(number)
+            if links:  # else no link text on the line (the text is not split)
+                spans = measured.get(number)
+                if spans is None:
+                    end = text.find("\n", start)
+                    raw = text[start:] if end == -1 else text[start:end]
+                    spans = measured[number] = _link_text_spans(raw, links)
+                inside = any(a <= m.start() < b for a, b in spans)
+            n = int(m.group(1)) if default else _number(m)
+            out.append((number, m.start(), m.group(0), n, inside))
     return out
 
 
-def _link_lines(d: Decision) -> set[int]:
-    """The body lines :func:`_link_texts` may find a link text on (those of the record's
-    inline and reference links): on any other line it finds none."""
+def _links_by_line(d: Decision) -> dict[int, list[Link]]:
+    """The record's inline and reference links by body line, in order (the lines
+    :func:`_link_text_spans` may find a link text on)."""
     offset = d.body_line_offset
-    return {link.line - offset for link in d.links if link.kind in ("inline", "reference")}
+    out: dict[int, list[Link]] = {}
+    for link in d.links:
+        if link.kind in ("inline", "reference"):
+            out.setdefault(link.line - offset, []).append(link)
+    return out
 
 
 class LinkTextMismatch(BaseRule):
@@ -780,12 +798,14 @@ def link_ids_of(d: Decision, pattern: Regex) -> list[Mention]:
     False)."""
     out: list[Mention] = []
     held = needed(pattern)
+    default = pattern.pattern == DECISION_ID_PATTERN  # its number read in place: see _number
     for i, link in enumerate(d.links):
         if not link.text or (held is not None and held not in link.text):
             continue
         for m in pattern.finditer(link.text):
             if not _DATE_AFTER.match(link.text, m.end()):
-                out.append((i, m.start(), m.group(0), _number(m), False))
+                n = int(m.group(1)) if default else _number(m)
+                out.append((i, m.start(), m.group(0), n, False))
     return out
 
 

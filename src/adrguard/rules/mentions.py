@@ -9,6 +9,7 @@ text finds exactly those lines.
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Iterator
 
 from adrguard.core.lazyre import lazy
@@ -17,6 +18,7 @@ from adrguard.core.parse.masking import blank_comments, mask_line
 from adrguard.core.saferegex import Regex
 
 _FENCE = lazy(r"^ {0,3}(`{3,}|~{3,})")
+_FENCE_AT = lazy(r" {0,3}(`{3,}|~{3,})")  # _FENCE where a line starts inside a text
 
 
 def _matching_lines(body: str, pattern: Regex) -> set[int]:
@@ -113,36 +115,67 @@ def _matching_starts(body: str, pattern: Regex) -> dict[int, int]:
 def masked_lines(text: str, pattern: Regex) -> Iterator[tuple[int, str]]:
     """Lines that may mention an id, with code, comments, URLs and link targets blanked;
     lines inside fenced or indented code blocks are skipped."""
-    body = blank_comments(text)
-    if "`" not in body and "~" not in body:
-        # no fences: only the matching lines count, each cut out where it starts
-        found = _matching_starts(body, pattern)
-        for number in sorted(found):
-            start = found[number]
-            end = body.find("\n", start)
-            line = body[start:] if end == -1 else body[start:end]
-            if not (
-                line.startswith(("    ", "\t")) and not line.lstrip().startswith(("-", "*", "+"))
-            ):
-                yield number, mask_line(line)
+    for number, _start, line in masked_lines_at(blank_comments(text), pattern):
+        yield number, line
+
+
+def masked_lines_at(body: str, pattern: Regex) -> Iterator[tuple[int, int, str]]:
+    """:func:`masked_lines` of a text whose comments are already blanked (``body``: its line
+    breaks, so where each line starts, are the text's), each line with where it starts. Only
+    the lines ``pattern`` matches are cut out of ``body``; the fenced ones among them are found
+    from the lines that can open or close a fence (:func:`fenced_lines`)."""
+    found = _matching_starts(body, pattern)
+    if not found:
         return
-    lines = body.split("\n")
-    matching = _matching_lines(body, pattern)
-    fence: str | None = None
-    for number, line in enumerate(lines, start=1):
-        if "`" in line or "~" in line:
-            m = _FENCE.match(line)
-            if fence is not None:
-                if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence):
-                    fence = None
-                continue
-            if m:
-                fence = m.group(1)
-                continue
-        elif fence is not None:
-            continue
-        if number not in matching:
-            continue
+    fenced = fenced_lines(body) if "```" in body or "~~~" in body else []
+    f = 0
+    for number in sorted(found):
+        while f < len(fenced) and fenced[f][1] < number:
+            f += 1
+        if f < len(fenced) and fenced[f][0] <= number:
+            continue  # a fence's line, or a line inside a fenced block
+        start = found[number]
+        end = body.find("\n", start)
+        line = body[start:] if end == -1 else body[start:end]
         if line.startswith(("    ", "\t")) and not line.lstrip().startswith(("-", "*", "+")):
             continue
-        yield number, mask_line(line)
+        yield number, start, mask_line(line)
+
+
+def fenced_lines(body: str) -> list[tuple[int, int]]:
+    """The fenced blocks of ``body`` as (first, last) line numbers, 1-based and inclusive,
+    their fence lines included; a block left open runs to the end (its last line is
+    ``sys.maxsize``). Only the lines that can open or close a fence are read: those where
+    ``` or ~~~ follows at most three spaces (:data:`_FENCE`), found where ``` and ~~~
+    occur."""
+    starts: set[int] = set()
+    for token in ("```", "~~~"):
+        at = body.find(token)
+        while at != -1:
+            line_start = body.rfind("\n", 0, at) + 1
+            if at - line_start <= 3 and body.count(" ", line_start, at) == at - line_start:
+                starts.add(line_start)
+            # a later one on this line follows a backtick or tilde: it cannot open a fence
+            line_end = body.find("\n", at)
+            if line_end == -1:
+                break
+            at = body.find(token, line_end + 1)
+    blocks: list[tuple[int, int]] = []
+    fence: str | None = None
+    opened = 0
+    number, pos = 1, 0
+    for line_start in sorted(starts):
+        number += body.count("\n", pos, line_start)
+        pos = line_start
+        m = _FENCE_AT.match(body, line_start)
+        if m is None:  # (a fence's run follows the spaces: the pattern matches; kept safe)
+            continue
+        run = m.group(1)
+        if fence is None:
+            fence, opened = run, number
+        elif run[0] == fence[0] and len(run) >= len(fence):
+            blocks.append((opened, number))
+            fence = None
+    if fence is not None:
+        blocks.append((opened, sys.maxsize))
+    return blocks

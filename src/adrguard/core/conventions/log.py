@@ -9,7 +9,6 @@ keeps one per root. Pure: no I/O.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from functools import cached_property
@@ -27,7 +26,6 @@ from adrguard.core.parse import formats
 MIN_LEARN = 3  # a log needs this many records before it can set aside a default requirement
 _SIGNPOST_WORDS = 80
 _URL = lazy(r"https?://|\]\(")
-_LINE_START_BOLD = lazy(r"^[ \t]{0,3}(?:\*\*|__)", re.M)
 
 
 def log_order(d: Decision) -> tuple[bool, int, str]:
@@ -234,9 +232,28 @@ class Log:
         found = self._pseudo.get(d.path)
         if found is None:
             text = d.text  # no bold line, no pseudo-heading
-            bold = ("**" in text or "__" in text) and _LINE_START_BOLD.search(text) is not None
+            bold = starts_a_line_bold(text)
             found = self._pseudo[d.path] = tuple(pseudo_headings(d.text)) if bold else ()
         return found
+
+
+def starts_a_line_bold(text: str) -> bool:
+    """Whether a line of ``text`` starts with ``**`` or ``__`` after at most three spaces or
+    tabs, found from where ``**`` and ``__`` occur: only the
+    first of a line can follow that little, and a line without one is not read."""
+    for mark in ("**", "__"):
+        at = text.find(mark)
+        while at != -1:
+            line_start = text.rfind("\n", 0, at) + 1
+            lead = at - line_start
+            if lead <= 3 and text.count(" ", line_start, at) + text.count("\t", line_start, at) \
+                    == lead:
+                return True
+            line_end = text.find("\n", at)
+            if line_end == -1:
+                break
+            at = text.find(mark, line_end + 1)
+    return False
 
 
 def logs_of(corpus: Corpus) -> dict[str, Log]:

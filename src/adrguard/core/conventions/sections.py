@@ -119,7 +119,11 @@ MEANINGS: dict[str, frozenset[str]] = {m: OWN_NAMES[m] | STAND_INS[m] for m in O
 def fold(title: str) -> str:
     """``"## 2. Decision Outcome:"`` → ``"decision outcome"``: casefolded, without numbering,
     markup and punctuation, whitespace collapsed."""
-    text = _unnumbered(title.strip().lstrip("#").strip()).casefold()
+    return _folded(_unnumbered(title.strip().lstrip("#").strip()).casefold())
+
+
+def _folded(text: str) -> str:
+    """:func:`fold` of a title already stripped, unnumbered and casefolded."""
     if not text.replace(" ", "").isalnum():  # else every character is a word's or a space
         text = _PUNCT.sub(" ", text)
     return " ".join(text.split())
@@ -192,10 +196,9 @@ def heading_keys(heading: str) -> frozenset[str]:
     """The names a heading may carry: its folded text, the text before a separator
     (``Decision: use X`` → ``decision``), and each part of a combined heading
     (``Background & Context`` → ``background``, ``context``), each also without a plural ``s``."""
-    folded = fold(heading)
-    keys = {folded}
-    light = " ".join(_unnumbered(heading.strip().lstrip("#").strip()).casefold().split())
-    light = light.strip("*_` ")
+    text = _unnumbered(heading.strip().lstrip("#").strip()).casefold()  # folded once
+    keys = {_folded(text)}
+    light = " ".join(text.split()).strip("*_` ")
     m = _SEPARATED.search(light) if _may_separate(light) else None
     if m and m.start() > 0:
         keys.add(fold(light[: m.start()]))
@@ -212,14 +215,24 @@ _SEPARATORS = frozenset(":([,;|/–—-")
 
 
 _COMBINER_CHARS = frozenset("/,;&+|、")
+# The words :data:`_COMBINERS` joins parts with (between spaces; ``&`` and ``+`` are marks too)
+_COMBINER_WORDS = frozenset({"and", "or", "und", "oder", "et", "ou", "y", "o", "e", "en", "и",
+                             "или"})
 
 
 def _may_combine(light: str) -> bool:
-    """Whether :data:`_COMBINERS` can match ``light``: one of its marks, or the two spaces
-    around a word. A heading of one or two words (``Context``, ``Decision Outcome``) has
-    neither, and splits into itself."""
-    return (not _COMBINER_CHARS.isdisjoint(light)
-            or sum(1 for c in light if c.isspace()) >= 2)
+    """Whether :data:`_COMBINERS` can match ``light``: one of its marks, or one of its words
+    with whitespace on either side (a word of ``light``, not its first unless whitespace comes
+    before it, nor its last unless whitespace follows). A heading without either (``Context``,
+    ``Decision Drivers``, ``Pros of the Options``) splits into itself."""
+    if not _COMBINER_CHARS.isdisjoint(light):
+        return True
+    words = light.split()
+    if not light[:1].isspace():
+        words = words[1:]
+    if not light[-1:].isspace():
+        words = words[:-1]
+    return not _COMBINER_WORDS.isdisjoint(words)
 
 
 def _may_separate(light: str) -> bool:
