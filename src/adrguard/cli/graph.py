@@ -31,9 +31,7 @@ def register(subparsers: Any) -> None:
         "  adrguard graph --format json --focus ADR-0007 --depth 2",
     )
     add_common(g)
-    g.add_argument("--format", choices=output_formats.names("graph"),
-                   default=output_formats.default("graph"),
-                   help=output_formats.help_text("graph", last=", or "))
+    add_format(g, "graph", help=output_formats.help_text("graph", last=", or "))
     g.add_argument("--mermaid-js", type=Path, metavar="PATH",
                    help="with --format html: inline this local mermaid.min.js (Mermaid's "
                    "browser build) so the page works offline; default: Mermaid "
