@@ -256,7 +256,7 @@ def run_search(args: argparse.Namespace) -> int:
         out.append(f"{total} matching records, the best {shown} shown (raise --limit above "
                    f"{args.limit} for more)")
     else:
-        out.append(f"{shown} matching record{'s' if shown != 1 else ''}")
+        out.append(plural(shown, "matching record"))
     if data["notSearchedTotal"]:
         unread = plural(data["notSearchedTotal"], "record")
         out.append(f"note: {unread} could not be read, not searched")

@@ -570,8 +570,8 @@ def _referenced_by(rows: list[dict[str, Any]]) -> list[str]:
     cited = [r for r in rows if r["kind"] != "decision"]
     if cited:
         files = len({r["path"] for r in cited})
-        lines.append(f"  cited by:      {len(cited)} citation{'s' if len(cited) != 1 else ''} "
-                     f"in {files} file{'s' if files != 1 else ''}")
+        lines.append(f"  cited by:      {plural(len(cited), 'citation')} "
+                     f"in {plural(files, 'file')}")
         lines += [f"    {safe(r['path'])}:{r['line']} ({r['kind']})" for r in cited]
     return lines
 
