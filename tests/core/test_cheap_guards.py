@@ -85,7 +85,7 @@ def test_message_lines_as_the_pattern_splits_them(message: str) -> None:
 
     expected = re.split(r"\r\n|\r|\n", message) if ("\n" in message or "\r" in message) else [
         message]
-    assert text._lines(message) == expected
+    assert text.message_lines(message) == expected  # the text and concise formats
 
 
 @pytest.mark.parametrize("path", ["C:x", "z:/a", "c:"])

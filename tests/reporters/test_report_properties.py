@@ -111,3 +111,36 @@ def test_the_json_style_is_the_standard_librarys_byte_for_byte(value: Any) -> No
     from adrguard.reporters.json import _encode
 
     assert _encode(value) == json.dumps(value, sort_keys=True, indent=2, ensure_ascii=False)
+
+
+UNSAFE_TEXT = st.lists(st.sampled_from(["a", "é", "#", "##[", "\u202e", "\x85", "\x1b", "\n",
+                                        "\ud800", "::", "\u2028"]), max_size=6).map("".join)
+LISTED = st.recursive(
+    st.none() | st.booleans() | st.integers() | UNSAFE_TEXT,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(UNSAFE_TEXT, inner, max_size=4),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(LISTED)
+def test_list_and_show_print_json_as_they_wrote_it(value: Any) -> None:
+    """``list --format json`` and ``show --format json`` print through ``print_json``; the
+    oracle is what they wrote before: the standard library's text, made safe as JSON."""
+    import contextlib
+    import io
+    import os
+    from unittest import mock
+
+    from adrguard.cli.common import print_json, write_stdout
+
+    def printed(write: Any) -> str:
+        buffer = io.StringIO()  # outside GitHub Actions (no ::stop-commands:: line)
+        with contextlib.redirect_stdout(buffer), mock.patch.dict(os.environ,
+                                                                 {"GITHUB_ACTIONS": ""}):
+            write()
+        return buffer.getvalue()
+
+    old = printed(lambda: write_stdout(
+        json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False) + "\n", "json"))
+    assert printed(lambda: print_json(value)) == old

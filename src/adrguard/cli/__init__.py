@@ -58,12 +58,6 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
-
-def command_help(name: str) -> str:
-    """The one-line help of command ``name`` (its one home is :data:`COMMANDS`)."""
-    return COMMANDS[name][1]
-
-
 def add_command(
     subparsers: Any, name: str, *, rewrap: bool = False, **extra: Any
 ) -> argparse.ArgumentParser:
@@ -73,7 +67,7 @@ def add_command(
     if not rewrap:
         extra["formatter_class"] = argparse.RawDescriptionHelpFormatter
     parser: argparse.ArgumentParser = subparsers.add_parser(
-        name, help=command_help(name), **extra)
+        name, help=COMMANDS[name][1], **extra)
     return parser
 
 

@@ -33,19 +33,8 @@ def _workspace(args: argparse.Namespace) -> Any:
                           repository=repository)
 
 
-def _no_ai(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--no-ai",
-        action="store_true",
-        help="never ask the model provider of [ai]: keyword results (the answer says so)",
-    )
-
-
-def _format(p: argparse.ArgumentParser) -> None:
-    add_format(p, "agent", help="output format")
-
-
-def _status(p: argparse.ArgumentParser) -> None:
+def _filters(p: argparse.ArgumentParser) -> None:
+    """``find``'s and ``context``'s last options: --status, --no-ai and --format."""
     p.add_argument(
         "--status",
         action="append",
@@ -56,6 +45,12 @@ def _status(p: argparse.ArgumentParser) -> None:
             f"any of {', '.join(STATUS_CHOICES)}, or all"
         ),
     )
+    p.add_argument(
+        "--no-ai",
+        action="store_true",
+        help="never ask the model provider of [ai]: keyword results (the answer says so)",
+    )
+    add_format(p, "agent", help="output format")
 
 
 def register(subparsers: Any) -> None:
@@ -75,9 +70,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("--paths", nargs="+", default=[], metavar="PATH", help="files being edited")
     p.add_argument("--topic", help="words describing the change")
     p.add_argument("--limit", type=int, default=10, help="results (1-100, default 10)")
-    _status(p)
-    _no_ai(p)
-    _format(p)
+    _filters(p)
     p.set_defaults(func=run_find)
 
     p = add_command(
@@ -117,9 +110,7 @@ def register(subparsers: Any) -> None:
     p.add_argument(
         "--max-chars", type=int, default=None, help="code points per response (default 12000)"
     )
-    _status(p)
-    _no_ai(p)
-    _format(p)
+    _filters(p)
     p.set_defaults(func=run_context)
 
     p = add_command(
@@ -139,7 +130,7 @@ def register(subparsers: Any) -> None:
     add_common(p)
     p.add_argument("query", help="words that must all occur")
     p.add_argument("--limit", type=int, default=20, help="results (1-100, default 20)")
-    _format(p)
+    add_format(p, "agent", help="output format")
     p.set_defaults(func=run_search)
 
 
@@ -265,7 +256,7 @@ def run_search(args: argparse.Namespace) -> int:
         out.append(f"{total} matching records, the best {shown} shown (raise --limit above "
                    f"{args.limit} for more)")
     else:
-        out.append(f"{shown} matching record{'s' if shown != 1 else ''}")
+        out.append(plural(shown, "matching record"))
     if data["notSearchedTotal"]:
         unread = plural(data["notSearchedTotal"], "record")
         out.append(f"note: {unread} could not be read, not searched")

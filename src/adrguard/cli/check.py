@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -21,6 +22,7 @@ from adrguard.cli.common import (
     given_date,
     info,
     load_config_for,
+    print_json,
     quiet,
     report_formats,
     split_values,
@@ -51,9 +53,6 @@ if TYPE_CHECKING:
     from adrguard.api.claims import Claims
     from adrguard.core.findings import Report
     from adrguard.core.model import Corpus
-
-__all__ = ["BASELINE_FILE", "FAIL_ON", "exit_code", "register", "render"]
-
 
 def register(subparsers: Any) -> None:
     for add in _PARSERS.values():
@@ -183,7 +182,15 @@ def _add_check(subparsers: Any) -> None:
         metavar="YYYY-MM-DD",
         help="date used to flag future dates (ADR109; default: today)",
     )
-    add_against(p)
+    p.add_argument(
+        "--against",
+        action="append",
+        default=[],
+        metavar="REF",
+        help="other refs or globs (refs/remotes/origin/pr/*) whose new records count: ADR509 "
+        "reports a record of this change that takes a number one of them adds (read from what "
+        "is fetched already; repeatable)",
+    )
     p.add_argument(
         "--claims",
         type=Path,
@@ -266,20 +273,8 @@ _PARSERS: dict[str, Callable[[Any], None]] = {
 }
 
 
-# --- ``check --against`` and what check says on stderr besides its report: what each other
-# ref adds, the roots it used and why (``-v``), the files it left out
-
-
-def add_against(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--against",
-        action="append",
-        default=[],
-        metavar="REF",
-        help="other refs or globs (refs/remotes/origin/pr/*) whose new records count: ADR509 "
-        "reports a record of this change that takes a number one of them adds (read from what "
-        "is fetched already; repeatable)",
-    )
+# --- what check says on stderr besides its report: what each other ref adds (``--against``),
+# the roots it used and why (``-v``), the files it left out
 
 
 def show_claims(claims: Claims) -> None:
@@ -313,17 +308,11 @@ def no_decisions(found: Discovery) -> UserError:
 def root_lines(found: Discovery) -> list[str]:
     """One line per ADR root: the folder, what it holds, and why it is a root."""
     ordered = longest_first(found.roots)
-    records: dict[str, int] = {}
-    for src in found.sources:
-        records[src.root] = records.get(src.root, 0) + 1
-    skipped: dict[str, int] = {}
-    for path in found.skipped:
-        root = root_of(path, ordered)
-        if root is not None:
-            skipped[root] = skipped.get(root, 0) + 1
+    records = Counter(src.root for src in found.sources)
+    skipped = Counter(root_of(path, ordered) for path in found.skipped)
     lines = []
     for r in found.search.roots:
-        held = f"{plural(records.get(r.path, 0), 'record file')}, {skipped.get(r.path, 0)} skipped"
+        held = f"{plural(records[r.path], 'record file')}, {skipped[r.path]} skipped"
         lines.append(f"adrguard: ADR root {r.path}: {held}; {r.why}")
     if found.search.examined:
         shown = ", ".join(found.search.examined[:8])
@@ -420,7 +409,8 @@ def run_check(args: argparse.Namespace) -> int:
     if args.exit_zero:
         return EXIT_OK
     default = "warning" if args.compaction else config.fail_on  # a blocker blocks
-    return exit_code(report, args.fail_on or default)
+    # 1 when a finding reaches --fail-on (never for ``none``)
+    return EXIT_FINDINGS if reaches(report.worst(), args.fail_on or default) else EXIT_OK
 
 
 # Formats that print no summary of their own: with one of them on stdout, the summary line
@@ -438,12 +428,6 @@ def render(name: str, report: Report, corpus: Corpus, *, to_terminal: bool = Fal
         quiet=quiet,
     )
     return REPORTERS[name](report, ctx)
-
-
-def exit_code(report: Report, fail_on: str) -> int:
-    """The exit code of a complete run: 1 when a finding reaches ``fail_on`` (never for
-    ``none``), else 0."""
-    return EXIT_FINDINGS if reaches(report.worst(), fail_on) else EXIT_OK
 
 
 STATUS_WORDS = ("accepted", "proposed", "draft", "deprecated", "superseded", "rejected",
@@ -471,8 +455,6 @@ def wanted_statuses(values: list[str], synonyms: Any) -> frozenset[str] | None:
 
 
 def run_list(args: argparse.Namespace) -> int:
-    import json
-
     from adrguard.api.lookup import decision_row
 
     root, config = load_config_for(args)
@@ -487,16 +469,7 @@ def run_list(args: argparse.Namespace) -> int:
         referenced = counts(corpus)
         for row in rows:
             row["referencedBy"] = referenced[row["path"]]
-        write_stdout(
-            json.dumps(
-                {"schemaVersion": 1, "decisions": rows},
-                indent=2,
-                sort_keys=True,
-                ensure_ascii=False,
-            )
-            + "\n",
-            "json",
-        )
+        print_json({"schemaVersion": 1, "decisions": rows})
         return EXIT_OK
     if not rows:
         info("no decision records found" if wanted is None or not corpus.decisions else
@@ -540,8 +513,6 @@ def _markdown_table(rows: list[dict[str, Any]]) -> str:
 
 
 def run_show(args: argparse.Namespace) -> int:
-    import json
-
     from adrguard.api.lookup import describe, find_decision
 
     root, config = load_config_for(args)
@@ -549,7 +520,7 @@ def run_show(args: argparse.Namespace) -> int:
     decision = find_decision(corpus, args.id)
     data = describe(corpus, decision)
     if args.format == "json":
-        write_stdout(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n", "json")
+        print_json(data)
         return EXIT_OK
 
     def field(label: str, value: str, style: str | None = None) -> list[Segment]:
@@ -599,8 +570,8 @@ def _referenced_by(rows: list[dict[str, Any]]) -> list[str]:
     cited = [r for r in rows if r["kind"] != "decision"]
     if cited:
         files = len({r["path"] for r in cited})
-        lines.append(f"  cited by:      {len(cited)} citation{'s' if len(cited) != 1 else ''} "
-                     f"in {files} file{'s' if files != 1 else ''}")
+        lines.append(f"  cited by:      {plural(len(cited), 'citation')} "
+                     f"in {plural(files, 'file')}")
         lines += [f"    {safe(r['path'])}:{r['line']} ({r['kind']})" for r in cited]
     return lines
 
@@ -609,8 +580,6 @@ def run_rules(args: argparse.Namespace) -> int:
     from adrguard.reporters import catalogue
 
     if args.write_docs:
-        from pathlib import Path
-
         from adrguard.api import write_atomic
 
         pages = catalogue.expected_docs()

@@ -11,6 +11,7 @@ from adrguard.cli import add_command
 from adrguard.cli.common import add_common, add_format, load_config_for, print_json
 from adrguard.cli.common import out as print_line
 from adrguard.core.outcome import EXIT_OK
+from adrguard.core.wording import plural
 
 
 def register(subparsers: Any) -> None:
@@ -44,8 +45,8 @@ def run_citations(args: argparse.Namespace) -> int:
     lines = [_line(row) for row in data["citations"]]
     what = f" of {data['decision']['id']}" if data["decision"] else ""
     lines.append(
-        f"{data['total']} citation{'' if data['total'] == 1 else 's'}{what} in {data['files']} "
-        f"file{'' if data['files'] == 1 else 's'} ({data['scanned']:,} files scanned)"
+        f"{plural(data['total'], 'citation')}{what} in {plural(data['files'], 'file')} "
+        f"({data['scanned']:,} files scanned)"
     )
     print_line("\n".join(lines))
     return EXIT_OK

@@ -152,14 +152,15 @@ class FormatSpec(NamedTuple):
     path: Path | None  # None = stdout
 
 
-def parse_formats(
-    values: Iterable[str] | None, allowed: Iterable[str], default: str
-) -> list[FormatSpec]:
-    """``--format NAME[:PATH]``, repeatable; ``NAME:-`` is stdout, like ``NAME``. At most one
-    format may go to stdout."""
-    allowed = sorted(allowed)
+def report_formats(values: Iterable[str] | None, kind: str) -> list[FormatSpec]:
+    """``--format NAME[:PATH]``, repeatable, for a report kind of the registry of output formats
+    (:mod:`adrguard.reporters.formats`: its names, its default); ``NAME:-`` is stdout, like
+    ``NAME``. At most one format may go to stdout."""
+    from adrguard.reporters import formats
+
+    allowed = sorted(formats.names(kind))
     specs: list[FormatSpec] = []
-    for value in values or [default]:
+    for value in values or [formats.default(kind)]:
         name, sep, path = value.partition(":")
         name = name.strip().lower()
         if name not in allowed:
@@ -172,14 +173,6 @@ def parse_formats(
     return specs
 
 
-def report_formats(values: Iterable[str] | None, kind: str) -> list[FormatSpec]:
-    """:func:`parse_formats` for a report kind of the registry of output formats
-    (:mod:`adrguard.reporters.formats`): its names, its default."""
-    from adrguard.reporters import formats
-
-    return parse_formats(values, formats.names(kind), formats.default(kind))
-
-
 def add_format(parser: argparse.ArgumentParser, kind: str, **extra: Any) -> None:
     """``--format`` with the choices and the default of ``kind`` in the registry of output
     formats (:mod:`adrguard.reporters.formats`; a command's plain output or a report kind)."""
@@ -189,22 +182,18 @@ def add_format(parser: argparse.ArgumentParser, kind: str, **extra: Any) -> None
                         **extra)
 
 
-def kind_of(format_name: str) -> str:
-    """How :func:`write_stdout` treats a format's text: ``commands``, ``json`` or ``text`` (the
-    registry of output formats says, :func:`adrguard.reporters.formats.stream`)."""
-    from adrguard.reporters.formats import stream
-
-    return stream(format_name)
-
-
 def emit(text: str, spec: FormatSpec, *, colour: bool = False, root: Path | None = None) -> None:
     """Write ``text`` to stdout (:func:`write_stdout`) or to the spec's file (atomically, never
     through a symlink: :func:`adrguard.adapters.write.write_atomic`). The path is the user's
     choice, but a symlink on the way inside the work tree ``root`` (default: the one around the
     current folder) is the repository's, and refused
-    (:func:`adrguard.pathguard.output_problem`)."""
+    (:func:`adrguard.pathguard.output_problem`). How :func:`write_stdout` treats the text
+    (``commands``, ``json`` or ``text``) the registry of output formats says
+    (:func:`adrguard.reporters.formats.stream`)."""
+    from adrguard.reporters.formats import stream
+
     if spec.path is None:
-        write_stdout(text, "raw" if colour else kind_of(spec.name))
+        write_stdout(text, "raw" if colour else stream(spec.name))
         return
     from adrguard.api import write_atomic
     from adrguard.api.pipeline.corpus import resolve_root
@@ -214,7 +203,7 @@ def emit(text: str, spec: FormatSpec, *, colour: bool = False, root: Path | None
     if problem is not None:
         raise UserError(f"cannot write {spec.path}: {problem}")
 
-    if kind_of(spec.name) == "json":
+    if stream(spec.name) == "json":
         from adrguard.core.textsafe import json_safe
 
         text = json_safe(text)

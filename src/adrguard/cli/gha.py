@@ -51,6 +51,7 @@ from adrguard.reporters.markdown import escape
 
 if TYPE_CHECKING:
     from adrguard.api import ApiResult
+    from adrguard.config import Config
     from adrguard.reporters.context import ReportContext
 
 
@@ -106,6 +107,13 @@ class Settings:
         if self.get("GITHUB_EVENT_NAME") not in PULL_EVENTS:
             return {}
         return as_dict(self.event().get("pull_request"))
+
+    def config(self, root: Path) -> tuple[Path, Config]:
+        """The repository around ``root`` and its configuration (the ``config`` input, else
+        the repository's own), with the record cache off."""
+        given = self.get("INPUT_CONFIG")
+        root = api.resolve_root(root)
+        return root, load_config(root, Path(given) if given else None).with_overrides(cache=False)
 
 
 def as_dict(value: Any) -> dict[str, Any]:
@@ -179,7 +187,6 @@ def prepare(settings: Settings, root: Path) -> int:
     base = choose_base(settings, root)
     claims = ""
     if base:  # the records other open pull requests add (input open-pull-requests; ADR509)
-
         claims = prepare_claims(settings)
     url = repository_url(settings)
     write_outputs(settings, {"base": base or "", "claims": claims, "repository-url": url})
@@ -498,11 +505,9 @@ def run_verify(settings: Settings, root: Path, out: Path) -> Verified | None:
         return None
 
     policy = settings.get("INPUT_VERIFY_POLICY").lower() or None
-    config_path = Path(settings.get("INPUT_CONFIG")) if settings.get("INPUT_CONFIG") else None
     evidence = settings.get("INPUT_VERIFY_EVIDENCE").split() or None
     try:
-        root = api.resolve_root(root)
-        config = load_config(root, config_path).with_overrides(cache=False)
+        root, config = settings.config(root)
         policy = policy or config.options.verify.policy
         result = verify_api.verify(root, config=config, rules=settings.get("INPUT_VERIFY_RULES")
                                    or None, evidence=evidence, policy=policy)
@@ -546,10 +551,8 @@ def build_page(settings: Settings, root: Path) -> tuple[Page, ReportContext]:
     blob_sha = str(head.get("sha") or sha)
     blob_url = f"{repo_url}/blob/{blob_sha}" if repo_url and blob_sha else None
     notes: list[str] = []
-    config_path = Path(settings.get("INPUT_CONFIG")) if settings.get("INPUT_CONFIG") else None
     try:
-        root = api.resolve_root(root)
-        config = load_config(root, config_path).with_overrides(cache=False)
+        root, config = settings.config(root)
         corpus = api.load_with(root, config)
     except UserError as exc:
         notice(f"cannot load the decisions for the summary: {exc}", "warning")
@@ -600,10 +603,6 @@ def publish(settings: Settings, root: Path, report: Report, out: Path,
                "full report.")
 
 
-def _client(settings: Settings) -> GitHubClient | None:
-    return GitHubClient.from_env(settings.env)
-
-
 def _why(what: str, result: ApiResult) -> str:
     if result.status in (401, 403):
         return (f"{what}: {result.error} (the token may not write to pull requests: a fork's "
@@ -635,7 +634,7 @@ def comment_identity(settings: Settings) -> str:
 def sticky(settings: Settings, repo: str, number: int, wanted: str | None, done: str,
            marker_line: str) -> str:
     """Create, update or resolve the one adrguard comment; the problem (for a notice) or ''."""
-    client = _client(settings)
+    client = GitHubClient.from_env(settings.env)
     if client is None:
         return "no github-token was given"
     login = own_login(settings, client)

@@ -10,6 +10,7 @@ from adrguard.api import graph as api_graph
 from adrguard.cli import add_command
 from adrguard.cli.common import FormatSpec, add_common, add_format, emit, info, load_config_for
 from adrguard.core.outcome import EXIT_OK
+from adrguard.core.wording import plural
 from adrguard.reporters import formats as output_formats
 from adrguard.reporters.graph_html import CDN_VERSION
 
@@ -31,9 +32,7 @@ def register(subparsers: Any) -> None:
         "  adrguard graph --format json --focus ADR-0007 --depth 2",
     )
     add_common(g)
-    g.add_argument("--format", choices=output_formats.names("graph"),
-                   default=output_formats.default("graph"),
-                   help=output_formats.help_text("graph", last=", or "))
+    add_format(g, "graph", help=output_formats.help_text("graph", last=", or "))
     g.add_argument("--mermaid-js", type=Path, metavar="PATH",
                    help="with --format html: inline this local mermaid.min.js (Mermaid's "
                    "browser build) so the page works offline; default: Mermaid "
@@ -80,18 +79,15 @@ def run_graph(args: argparse.Namespace) -> int:
         if args.format != "json":  # data stays data; a picture of nothing is not drawn
             return EXIT_OK
     elif out.omitted:
-        records = "record" if out.omitted == 1 else "records"
-        info(f"adrguard: {out.omitted} {records} without relationships left out "
+        info(f"adrguard: {plural(out.omitted, 'record')} without relationships left out "
              f"({out.nodes} drawn); --all draws every record")
     if out.too_large:
         info(f"adrguard: {out.too_large}: GitHub will not draw this diagram; "
              "use --focus ID --depth N, or --format dot")
     emit(out.text, FormatSpec(args.format, target), root=root)
     if target is not None and args.format == "html":
-        records = "record" if out.nodes == 1 else "records"
-        relations = "relationship" if out.edges == 1 else "relationships"
-        info(f"adrguard: wrote {target} ({out.nodes} {records}, {out.edges} {relations}): "
-             "open it in a browser")
+        info(f"adrguard: wrote {target} ({plural(out.nodes, 'record')}, "
+             f"{plural(out.edges, 'relationship')}): open it in a browser")
     return EXIT_OK
 
 

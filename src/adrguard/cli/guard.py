@@ -111,7 +111,7 @@ def _hook(args: argparse.Namespace) -> int:
         data = sys.stdin.buffer.read(16 * 1024 * 1024 + 1)
         call = read_payload(data)
         if args.session and call.session is None:
-            call = _with_session(call, args.session)
+            call = call._replace(session=args.session)
         outcome = judge(call, args.repo, cache=not args.no_cache)
         out = answer(outcome.answer, outcome.verdict.reason, outcome.degraded)
         if out is not None:
@@ -122,7 +122,3 @@ def _hook(args: argparse.Namespace) -> int:
         print(f"adrguard read guard failed ({type(exc).__name__}: {neutralise(str(exc))}); "
               "the call is blocked because it could not be judged", file=sys.stderr)
         return EXIT_USAGE
-
-
-def _with_session(call: Any, session: str) -> Any:
-    return call._replace(session=session)

@@ -103,11 +103,6 @@ def register(subparsers: Any) -> None:
         sp.set_defaults(func=run_current, current_command=name)
 
 
-def _load(args: argparse.Namespace) -> tuple[Path, Config, Corpus]:
-    root, config = load_config_for(args)
-    return root, config, _corpus(args, root, config)
-
-
 def _corpus(args: argparse.Namespace, root: Path, config: Config) -> Corpus:
     # as a hook: what the commit holds; by hand: untracked records too, like `check`
     corpus = api.load_with(root, config, untracked=not getattr(args, "hook", False))
@@ -196,7 +191,8 @@ def _check(states: list[IndexState]) -> int:
 
 
 def run_current(args: argparse.Namespace) -> int:
-    root, config, corpus = _load(args)
+    root, config = load_config_for(args)
+    corpus = _corpus(args, root, config)
     if args.current_command == "stamp":
         for w in generated.stamp_current(root, config, corpus, args.adr_root):
             out(f"stamped {w.path}" if w.changed else f"{w.path} is up to date")

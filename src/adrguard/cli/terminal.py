@@ -24,6 +24,7 @@ from collections.abc import Sequence
 
 from adrguard.cli.common import write_stdout
 from adrguard.core.textsafe import neutralise
+from adrguard.reporters.text import ansi
 
 COLOURED = frozenset({"text"})  # the formats that may be coloured on a terminal
 
@@ -58,18 +59,15 @@ def colour_wanted(fmt: str = "text") -> bool:
 def styled(lines: Sequence[Sequence[Segment]]) -> str:
     """Lines of (text, style) segments as ANSI-coloured text. Every text is made inert here
     (one line each); rich reads no markup from it."""
-    from rich.console import Console
     from rich.text import Text
 
-    buffer = io.StringIO()
-    console = Console(file=buffer, force_terminal=True, color_system="standard", width=10_000,
-                      highlight=False, markup=False, emoji=False, soft_wrap=True)
+    out = []
     for segments in lines:
         line = Text()
         for text, style in segments:
             line.append(neutralise(text), style=style or "")
-        console.print(line)
-    return buffer.getvalue()
+        out.append(line)
+    return ansi(out)
 
 
 def markdown(text: str) -> str:

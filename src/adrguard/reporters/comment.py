@@ -58,13 +58,14 @@ class Page:
     sections: tuple[str, ...] = ()  # Markdown sections of other reports (verify), escaped already
 
 
-def shorten(report: Report, limit: int = MESSAGE_LIMIT) -> Report:
-    """The report with every message cut to ``limit`` characters (a note says it was cut)."""
+def shorten(report: Report) -> Report:
+    """The report with every message cut to :data:`MESSAGE_LIMIT` characters (a note says it
+    was cut)."""
     cut = []
     for f in report.findings:
-        if len(f.message) > limit:
-            hidden = len(f.message) - limit
-            f = replace(f, message=f"{f.message[:limit]}… ({hidden:,} more characters)")
+        if len(f.message) > MESSAGE_LIMIT:
+            hidden = len(f.message) - MESSAGE_LIMIT
+            f = replace(f, message=f"{f.message[:MESSAGE_LIMIT]}… ({hidden:,} more characters)")
         cut.append(f)
     return replace(report, findings=tuple(cut))
 
@@ -220,11 +221,10 @@ def has_news(report: Report, impact: Impact | None) -> bool:
     )
 
 
-def comment(report: Report, ctx: ReportContext, page: Page, limit: int = COMMENT_LIMIT,
-            identity: str = "") -> str:
+def comment(report: Report, ctx: ReportContext, page: Page, identity: str = "") -> str:
     """The sticky comment: the hidden marker line (:func:`marker`), then :func:`document`."""
     head = marker(identity)
-    return f"{head}\n{document(report, ctx, page, limit - len(head) - 1)}"
+    return f"{head}\n{document(report, ctx, page, COMMENT_LIMIT - len(head) - 1)}"
 
 
 def resolved(page: Page, identity: str = "") -> str:
@@ -240,6 +240,6 @@ def resolved(page: Page, identity: str = "") -> str:
     return "\n".join(lines) + "\n"
 
 
-def summary(report: Report, ctx: ReportContext, page: Page, limit: int = SUMMARY_LIMIT) -> str:
+def summary(report: Report, ctx: ReportContext, page: Page) -> str:
     """The job summary (``$GITHUB_STEP_SUMMARY``): the same document, with the 1 MiB budget."""
-    return document(report, ctx, page, limit)
+    return document(report, ctx, page, SUMMARY_LIMIT)

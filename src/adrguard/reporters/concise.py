@@ -14,19 +14,16 @@ text format (:func:`adrguard.core.textsafe.neutralise`). No findings: no output.
 
 from __future__ import annotations
 
-import re
-
 from adrguard.core.findings import Finding, Report
 from adrguard.core.textsafe import neutralise
 from adrguard.reporters.context import ReportContext, clean, position
-
-_BREAK = re.compile(r"\r\n|\r|\n")
+from adrguard.reporters.text import message_lines
 
 
 def line(f: Finding) -> str:
     """``path:line:col: CODE message`` on one line."""
     row, col = position(f)
-    message = " ".join(part.strip() for part in _BREAK.split(clean(f.message)))
+    message = " ".join(part.strip() for part in message_lines(clean(f.message)))
     return neutralise(f"{clean(f.location.path)}:{row}:{col}: {f.code} {message}")
 
 

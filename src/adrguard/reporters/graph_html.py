@@ -30,6 +30,7 @@ from urllib.parse import quote
 
 from adrguard.core.model import status_key
 from adrguard.core.textsafe import neutralise
+from adrguard.core.wording import plural
 from adrguard.reporters.graph import MAX_EDGES, MAX_TEXT, View, render_mermaid
 
 # The default Mermaid: one exact release on jsDelivr, pinned by its SRI hash (the same file as
@@ -170,9 +171,7 @@ def render_html(v: View, links: Mapping[str, str], mermaid: MermaidScript,
         "maxEdges": max(MAX_EDGES, len(v.edges) + 1),
         "maxTextSize": max(MAX_TEXT, len(text.encode("utf-16-le")) // 2 + 1),
     }
-    records = "record" if len(v.nodes) == 1 else "records"
-    relations = "relationship" if len(v.edges) == 1 else "relationships"
-    what = f"{len(v.nodes)} {records}, {len(v.edges)} {relations}"
+    what = f"{plural(len(v.nodes), 'record')}, {plural(len(v.edges), 'relationship')}"
     if v.focus is not None:
         what += f" around {_e(v.focus.id)} (depth {v.depth})"
     if v.omitted:

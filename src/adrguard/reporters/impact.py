@@ -48,9 +48,8 @@ def _issue_text(i: MappingIssue) -> str:
     return f"{i.decision} ({i.location}) is {status}: {use}"
 
 
-def _files(files: Sequence[str], indent: str, code: bool = False) -> list[str]:
-    shown = [f"`{f}`" if code else f for f in files[:_FILES_SHOWN]]
-    lines = [f"{indent}{f}" for f in shown]
+def _files(files: Sequence[str], indent: str) -> list[str]:
+    lines = [f"{indent}{f}" for f in files[:_FILES_SHOWN]]
     if len(files) > _FILES_SHOWN:
         lines.append(f"{indent}... and {len(files) - _FILES_SHOWN} more")
     return lines

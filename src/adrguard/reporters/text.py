@@ -17,6 +17,7 @@ message's line breaks become indented continuation lines.
 from __future__ import annotations
 
 import io
+from collections.abc import Iterable
 from itertools import groupby
 from typing import TYPE_CHECKING
 
@@ -40,7 +41,7 @@ GAP = "  "
 STYLES = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.NOTE: "cyan"}
 
 
-def _lines(message: str) -> list[str]:
+def message_lines(message: str) -> list[str]:
     if "\n" not in message and "\r" not in message:
         return [message]
     # what re.split(r"\r\n|\r|\n", message) gives, without compiling it: CRLF first, then CR, LF
@@ -62,7 +63,7 @@ def _rows(findings: list[Finding]) -> list[_Row]:
             where="{}:{}".format(*position(f)),
             rule=f"{f.code} {f.name}",
             severity=f.severity,
-            message=[neutralise(part) for part in _lines(f.message)],
+            message=[neutralise(part) for part in message_lines(f.message)],
         )
         for f in findings
     ]
@@ -144,6 +145,12 @@ def _styled(report: Report, quiet: bool = False) -> list[Text]:
 
 def render_color(report: Report, *, quiet: bool = False) -> str:
     """The same layout with ANSI colours (rich, imported only here)."""
+    return ansi(_styled(report, quiet))
+
+
+def ansi(lines: Iterable[Text]) -> str:
+    """rich ``Text`` lines as ANSI-coloured text, each on one line however long (the text
+    format's colours, and ``list``'s and ``show``'s on a terminal)."""
     from rich.console import Console
 
     buffer = io.StringIO()
@@ -157,7 +164,7 @@ def render_color(report: Report, *, quiet: bool = False) -> str:
         emoji=False,
         soft_wrap=True,
     )
-    for line in _styled(report, quiet):
+    for line in lines:
         console.print(line)
     return buffer.getvalue()
 

@@ -23,7 +23,7 @@ from adrguard.core.fitness.result import (
     shown_value,
     to_json,
 )
-from adrguard.core.wording import decision_name
+from adrguard.core.wording import decision_name, plural
 from adrguard.reporters.context import clean
 from adrguard.reporters.formats import renderer
 from adrguard.reporters.json import dumps
@@ -52,8 +52,7 @@ def render_json(v: Verification) -> str:
 
 
 def _summary(v: Verification) -> str:
-    parts = [f"{v.count(PASS)} pass", f"{v.count(VIOLATION)} violation"
-             + ("s" if v.count(VIOLATION) != 1 else ""),
+    parts = [f"{v.count(PASS)} pass", plural(v.count(VIOLATION), "violation"),
              f"{v.count(UNKNOWN)} unknown", f"{v.count(NOT_APPLICABLE)} not applicable"]
     return ", ".join(parts)
 
@@ -61,10 +60,9 @@ def _summary(v: Verification) -> str:
 def _verdict(v: Verification) -> str:
     why = []
     if v.new_violations:
-        noun = "violation" if v.new_violations == 1 else "violations"
         known = " the drift baseline does not know" if v.drift is not None else ""
         rules = sum(1 for r in v.results if any(i.baseline != "known" for i in r.violations))
-        why.append(f"{v.new_violations} {noun}{known}, in {rules} rule{'s' * (rules != 1)}")
+        why.append(f"{plural(v.new_violations, 'violation')}{known}, in {plural(rules, 'rule')}")
     if v.inconclusive:
         why.append("inconclusive (a rule has no verdict)")
     if v.policy == "enforce":
@@ -197,10 +195,6 @@ def audit_markdown(a: audit_mod.Audit) -> str:
                    f"{then}")
     return "\n".join(out).rstrip("\n") + "\n"
 
-
-def counts(v: Verification) -> dict[str, Any]:
-    """The summary the Action writes as step outputs."""
-    return to_json(v)["summary"]  # type: ignore[no-any-return]
 
 # --- SARIF ----------------------------------------------------------------------------------
 # ``adrguard verify --format sarif``: SARIF 2.1.0 for code scanning.
