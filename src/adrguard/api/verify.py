@@ -44,7 +44,6 @@ from adrguard.core.fitness.result import POLICIES, Verification, to_json
 from adrguard.core.model import Corpus, Decision
 from adrguard.core.options import fitness_path
 from adrguard.core.wording import plural
-from adrguard.pathguard import write_problem
 
 MAX_MANIFEST = 4 * 1024 * 1024
 MAX_BASELINE = 64 * 1024 * 1024
@@ -229,23 +228,14 @@ def write_baseline(
 ) -> tuple[Verification, Written]:
     """Evaluate as :func:`verify` does (judged against the baseline there is, if any), then
     write today's violations as the drift baseline, atomically."""
-    from adrguard.adapters.write import write_in_repo
+    from adrguard.adapters.write import write_if_changed
 
     loaded = load(repo_root, config=config, config_path=config_path, rules=rules)
     path, _named = _baseline_path(loaded, baseline)
     run = _run(loaded, evidence, baseline, policy, missing_ok=True)
     entries = drift.entries_of(run.results)
     text = drift.render(entries, loaded.manifest.path)
-    why = write_problem(loaded.root, path)
-    if why is not None:
-        raise UserError(f"refusing to write the drift baseline {path}: {why}")
-    target = loaded.root / path
-    try:
-        changed = not (target.is_file() and target.read_bytes() == text.encode("utf-8"))
-        if changed:
-            write_in_repo(loaded.root, path, text)
-    except OSError as exc:
-        raise UserError(f"cannot write {path}: {exc.strerror or exc}") from None
+    changed = write_if_changed(loaded.root, path, text, "the drift baseline")
     if run.inconclusive:
         unknown = run.count("unknown")
         run = replace(run, notes=(*run.notes, f"{plural(unknown, 'rule')} had no verdict: their "
