@@ -71,7 +71,6 @@ def load(
     repo_root: Path | str | None = None,
     *,
     config: Config | None = None,
-    config_path: Path | None = None,
     rules: str | None = None,
     cancel: Token | None = None,
 ) -> Loaded:
@@ -79,7 +78,7 @@ def load(
     used (invalid, an unknown decision, an evidence path outside the repository) is a
     :class:`UserError` naming the place."""
     root = resolve_root(repo_root)
-    cfg = config if config is not None else load_config(root, config_path)
+    cfg = config if config is not None else load_config(root)
     path = _relative(rules, "--rules") if rules else fitness_path(cfg.options)
     data, why = read_file(root, path, MAX_MANIFEST)
     if data is None:
@@ -111,7 +110,6 @@ def verify(
     repo_root: Path | str | None = None,
     *,
     config: Config | None = None,
-    config_path: Path | None = None,
     rules: str | None = None,
     evidence: Sequence[str] | None = None,
     baseline: str | None = None,
@@ -121,7 +119,7 @@ def verify(
     """Evaluate every rule (``evidence``: the evidence files of this run, at most 20; None:
     every file the rules of accepted decisions name). ``baseline``: the drift baseline (default
     the config's ``verify.baseline``, else ``.adrguard-drift-baseline.json`` when it exists)."""
-    return _run(load(repo_root, config=config, config_path=config_path, rules=rules,
+    return _run(load(repo_root, config=config, rules=rules,
                      cancel=cancel), evidence, baseline, policy)
 
 
@@ -220,7 +218,6 @@ def write_baseline(
     repo_root: Path | str | None = None,
     *,
     config: Config | None = None,
-    config_path: Path | None = None,
     rules: str | None = None,
     evidence: Sequence[str] | None = None,
     baseline: str | None = None,
@@ -230,7 +227,7 @@ def write_baseline(
     write today's violations as the drift baseline, atomically."""
     from adrguard.adapters.write import write_if_changed
 
-    loaded = load(repo_root, config=config, config_path=config_path, rules=rules)
+    loaded = load(repo_root, config=config, rules=rules)
     path, _named = _baseline_path(loaded, baseline)
     run = _run(loaded, evidence, baseline, policy, missing_ok=True)
     entries = drift.entries_of(run.results)
@@ -247,11 +244,10 @@ def audit_of(
     repo_root: Path | str | None = None,
     *,
     config: Config | None = None,
-    config_path: Path | None = None,
     rules: str | None = None,
 ) -> Audit:
     """``adrguard verify --audit``: decisions with and without rules; rules on inactive ones."""
-    loaded = load(repo_root, config=config, config_path=config_path, rules=rules)
+    loaded = load(repo_root, config=config, rules=rules)
     return audit(loaded.corpus, loaded.manifest, loaded.targets)
 
 

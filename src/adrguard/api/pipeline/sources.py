@@ -233,7 +233,7 @@ def local_change(
     run = RunStore(cfg, root) if cache is None else cache  # one for the roots and both sides
     try:
         if staged:  # decide before reading any record: most commits touch no ADR
-            search = search_roots(root, cfg, extra=wanted.folders, required=False, cache=run)
+            search = search_roots(root, cfg, extra=wanted.folders, cache=run)
             why = nothing_to_check(cfg, search, diff, passed)
             if why is not None:
                 return Sources(Corpus(()), skipped=why)
@@ -435,7 +435,7 @@ def hook_has_work(root: Path, config: Config, passed: Sequence[str]) -> str | No
     in this commit, or None."""
     require_work_tree(root)
     _head, changes = staged_changes(root)
-    search = search_roots(root, config, required=False)
+    search = search_roots(root, config)
     rel = {p for p in (repo_relative(root, f) for f in passed) if p}
     return nothing_to_check(config, search, changes, rel)
 
@@ -465,7 +465,7 @@ def _previous_at_head(root: Path, cfg: Config, found: Discovery) -> dict[str, by
         return {}
     from adrguard.api.generated import lost_indexes
 
-    return lost_indexes(root, cfg, found.roots, found.other_texts, "HEAD")
+    return lost_indexes(root, cfg, found.roots, found.other_texts)
 
 
 def _cited_before(changes: ChangeSet, corpus: Corpus) -> ChangeSet:
