@@ -25,7 +25,7 @@ from adrguard.api.agent.workspace import (
 )
 from adrguard.api.lookup import find_decision
 from adrguard.api.pipeline.corpus import load_with, resolve_root
-from adrguard.config import Config, load_config
+from adrguard.config import Config
 from adrguard.core.cancel import Token
 from adrguard.core.errors import UserError
 from adrguard.core.fitness import drift
@@ -70,7 +70,7 @@ class Loaded:
 def load(
     repo_root: Path | str | None = None,
     *,
-    config: Config | None = None,
+    config: Config,
     rules: str | None = None,
     cancel: Token | None = None,
 ) -> Loaded:
@@ -78,8 +78,7 @@ def load(
     used (invalid, an unknown decision, an evidence path outside the repository) is a
     :class:`UserError` naming the place."""
     root = resolve_root(repo_root)
-    cfg = config if config is not None else load_config(root)
-    path = _relative(rules, "--rules") if rules else fitness_path(cfg.options)
+    path = _relative(rules, "--rules") if rules else fitness_path(config.options)
     data, why = read_file(root, path, MAX_MANIFEST)
     if data is None:
         if why == NOT_FOUND:
@@ -87,7 +86,7 @@ def load(
                                  "shows how) or name it with --rules PATH / [verify] rules")
         raise InvalidRequest(f"cannot read the fitness manifest {path}: {why}")
     manifest = parse_manifest(path, data)
-    corpus = load_with(root, cfg, untracked=False, cancel=cancel)
+    corpus = load_with(root, config, untracked=False, cancel=cancel)
     targets: dict[str, Decision] = {}
     for rule in manifest.rules:
         try:
@@ -97,7 +96,7 @@ def load(
                                        f"rule {rule.id!r}: {exc}") from None
         for line, column, message in evidence_outside(rule):
             raise FitnessManifestError(path, line, column, message)
-    return Loaded(root, cfg, corpus, manifest, targets)
+    return Loaded(root, config, corpus, manifest, targets)
 
 
 def _relative(value: str, what: str) -> str:
@@ -109,7 +108,7 @@ def _relative(value: str, what: str) -> str:
 def verify(
     repo_root: Path | str | None = None,
     *,
-    config: Config | None = None,
+    config: Config,
     rules: str | None = None,
     evidence: Sequence[str] | None = None,
     baseline: str | None = None,
@@ -217,7 +216,7 @@ def _judge(
 def write_baseline(
     repo_root: Path | str | None = None,
     *,
-    config: Config | None = None,
+    config: Config,
     rules: str | None = None,
     evidence: Sequence[str] | None = None,
     baseline: str | None = None,
@@ -243,7 +242,7 @@ def write_baseline(
 def audit_of(
     repo_root: Path | str | None = None,
     *,
-    config: Config | None = None,
+    config: Config,
     rules: str | None = None,
 ) -> Audit:
     """``adrguard verify --audit``: decisions with and without rules; rules on inactive ones."""
