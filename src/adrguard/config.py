@@ -596,7 +596,8 @@ def _load_config(repo_root: Path, explicit: Path | None) -> Config:
         if explicit.name == "pyproject.toml":
             data = tool_table(data, explicit) or {}
         loaded = from_mapping(data, _display(explicit, repo_root), explicit.parent, inside)
-        return replace(loaded, repository_config=_in_repository(explicit, repo_root))
+        inside_repo = is_inside(os.path.realpath(explicit), os.path.realpath(repo_root))
+        return replace(loaded, repository_config=inside_repo)
     found = find_config(repo_root)
     if found is None:
         return Config()
@@ -605,10 +606,6 @@ def _load_config(repo_root: Path, explicit: Path | None) -> Config:
     if path.name == "pyproject.toml":
         label += " [tool.adrguard]"
     return replace(from_mapping(data, label, path.parent, (repo_root,)), repository_config=True)
-
-
-def _in_repository(path: Path, repo_root: Path) -> bool:
-    return is_inside(os.path.realpath(path), os.path.realpath(repo_root))
 
 
 def _display(path: Path, repo_root: Path) -> str:

@@ -35,7 +35,6 @@ from adrguard.api.gate import Judging
 from adrguard.api.pipeline import sources
 from adrguard.api.pipeline.corpus import resolve_root
 from adrguard.api.pipeline.records import keep_facts
-from adrguard.api.pipeline.sources import CHECK as CHECK
 from adrguard.api.pipeline.sources import Scope
 from adrguard.config import Config, load_config
 from adrguard.core.cancel import Token

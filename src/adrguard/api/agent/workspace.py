@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from adrguard.adapters.cache.store import Store, open_store
+from adrguard.adapters.cache.store import open_store
 from adrguard.adapters.files import Discovery
 from adrguard.adapters.source import WorkTree
 from adrguard.api.lookup import decision_row, find_decision
@@ -183,24 +183,13 @@ class Workspace:
                     corpus = corpus_of(found, config, store, place=self.root, cancel=self.cancel)
                     reused = False
                     self._memo.last = (key, corpus)
-                if citations:
-                    corpus = _with_citations(found, config, corpus, store, self.root, self.cancel)
+                if citations:  # the citations in the work tree's other files (issue 19)
+                    corpus = with_citations(corpus, scan_found(
+                        found, config, corpus, store, self.root, ASKED, self.cancel))
             finally:
                 if store is not None:
                     store.close()
             return Loaded(config, corpus, reused)
-
-
-def _with_citations(
-    found: Discovery,
-    config: Config,
-    corpus: Corpus,
-    store: Store | None,
-    root: Path,
-    cancel: Token | None,
-) -> Corpus:
-    """``corpus`` with the citations in the work tree's other files (issue 19)."""
-    return with_citations(corpus, scan_found(found, config, corpus, store, root, ASKED, cancel))
 
 
 def _digest(found: Discovery) -> str:
