@@ -529,20 +529,23 @@ def one_line(exc: BaseException) -> str:
 
 
 def read_toml(path: Path, inside: tuple[Path, ...]) -> dict[str, Any]:
-    raw = read_config_file(path, inside, f"config {path.name}")
+    return parse_toml(read_config_file(path, inside, f"config {path.name}"), path.name)
+
+
+def parse_toml(raw: bytes, name: str) -> dict[str, Any]:
+    """The table of the TOML file ``name`` (its bytes ``raw``); a UserError says what is wrong."""
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise UserError(f"{path.name}: not UTF-8 text (byte {exc.start}): save it as UTF-8") \
-            from None
+        raise UserError(f"{name}: not UTF-8 text (byte {exc.start}): save it as UTF-8") from None
     import tomllib  # only a run with a config file reads TOML
 
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise UserError(f"{path.name}: not valid TOML: {exc}") from None
+        raise UserError(f"{name}: not valid TOML: {exc}") from None
     except RecursionError:
-        raise UserError(f"{path.name}: not valid TOML: nested too deeply") from None
+        raise UserError(f"{name}: not valid TOML: nested too deeply") from None
 
 
 def tool_table(data: Mapping[str, Any], path: Path) -> dict[str, Any] | None:
