@@ -21,7 +21,7 @@ from adrguard.api.agent.workspace import (
     InvalidRequest,
     LimitExceeded,
     Workspace,
-    check_identifier,
+    check_relative,
 )
 from adrguard.api.lookup import find_decision
 from adrguard.api.pipeline.corpus import load_with, resolve_root
@@ -78,7 +78,7 @@ def load(
     used (invalid, an unknown decision, an evidence path outside the repository) is a
     :class:`UserError` naming the place."""
     root = resolve_root(repo_root)
-    path = _relative(rules, "--rules") if rules else fitness_path(config.options)
+    path = check_relative(rules, "--rules") if rules else fitness_path(config.options)
     data, why = read_file(root, path, MAX_MANIFEST)
     if data is None:
         if why == NOT_FOUND:
@@ -97,12 +97,6 @@ def load(
         for line, column, message in evidence_outside(rule):
             raise FitnessManifestError(path, line, column, message)
     return Loaded(root, config, corpus, manifest, targets)
-
-
-def _relative(value: str, what: str) -> str:
-    """A repo-relative path given by a person or an agent, checked like every identifier."""
-    rel = check_identifier(value, what).replace("\\", "/")
-    return rel[2:] if rel.startswith("./") else rel
 
 
 def verify(
@@ -163,7 +157,7 @@ def _evidence_paths(
                             f"{MAX_EVIDENCE_FILES}: merge evidence into fewer files, or give "
                             "the files of this run with --evidence")
         return None, named, notes
-    given = list(dict.fromkeys(_relative(p, "evidence path") for p in evidence))
+    given = list(dict.fromkeys(check_relative(p, "evidence path") for p in evidence))
     if len(given) > MAX_EVIDENCE_FILES:
         raise LimitExceeded(f"{len(given)} evidence files given; at most {MAX_EVIDENCE_FILES} are "
                         "read per run")
@@ -188,7 +182,7 @@ def _documents(root: Path, paths: Sequence[str], limit: int) -> dict[str, Docume
 def _baseline_path(loaded: Loaded, baseline: str | None) -> tuple[str, bool]:
     """The drift baseline's path, and whether it was named (a named file must exist)."""
     if baseline:
-        return _relative(baseline, "baseline path"), True
+        return check_relative(baseline, "baseline path"), True
     configured = (loaded.config.options.verify.baseline or "").strip()
     return (configured, True) if configured else (drift.DEFAULT_PATH, False)
 

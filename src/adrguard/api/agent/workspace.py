@@ -241,6 +241,12 @@ def check_identifier(value: str, what: str = "identifier") -> str:
     return value.strip()
 
 
+def check_relative(value: str, what: str) -> str:
+    """A repo-relative path given by a person or an agent, checked like every identifier
+    (:func:`check_identifier`), with ``/`` separators and no leading ``./``."""
+    return check_identifier(value, what).replace("\\", "/").removeprefix("./")
+
+
 def check_query(value: str, what: str = "query") -> str:
     """1–256 printable characters."""
     if not isinstance(value, str) or not value.strip():
@@ -262,8 +268,7 @@ def check_paths(paths: Sequence[str]) -> list[str]:
         raise InvalidRequest(
             f"{len(paths):,} paths given; the limit is {MAX_PATHS}: pass fewer paths"
         )
-    out = [check_identifier(p, "path").replace("\\", "/") for p in paths]
-    return [p[2:] if p.startswith("./") else p for p in out]
+    return [check_relative(p, "path") for p in paths]
 
 
 def check_statuses(statuses: Sequence[str] | None) -> frozenset[str]:
