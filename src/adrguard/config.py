@@ -202,8 +202,6 @@ def from_mapping(
     _check_ai(data, where)
     validate_mapping(data, where)
     _check_paths(data, where)
-    import msgspec
-
     # valid, so this only reads it (lax: jsonschema's 1.0 for an integer becomes 1)
     t = msgspec.convert(dict(data), ConfigTable, strict=False)
     opts: dict[str, Any] = {"archive_dirs": tuple(t.archive_dirs)}
