@@ -94,7 +94,7 @@ def _toml(value: object) -> str:
 def roots(repo: Path) -> list[str]:
     """The ADR roots adrguard finds in ``repo`` with its config (read only)."""
     config = load_config(repo)
-    return [r.path for r in search_roots(repo, config, required=False).roots]
+    return [r.path for r in search_roots(repo, config).roots]
 
 
 def _loud(repo: Path, config: Config) -> tuple[Counter[tuple[str, str]], dict[tuple[str, str], str]]:

@@ -202,8 +202,6 @@ def from_mapping(
     _check_ai(data, where)
     validate_mapping(data, where)
     _check_paths(data, where)
-    import msgspec
-
     # valid, so this only reads it (lax: jsonschema's 1.0 for an integer becomes 1)
     t = msgspec.convert(dict(data), ConfigTable, strict=False)
     opts: dict[str, Any] = {"archive_dirs": tuple(t.archive_dirs)}
@@ -529,20 +527,23 @@ def one_line(exc: BaseException) -> str:
 
 
 def read_toml(path: Path, inside: tuple[Path, ...]) -> dict[str, Any]:
-    raw = read_config_file(path, inside, f"config {path.name}")
+    return parse_toml(read_config_file(path, inside, f"config {path.name}"), path.name)
+
+
+def parse_toml(raw: bytes, name: str) -> dict[str, Any]:
+    """The table of the TOML file ``name`` (its bytes ``raw``); a UserError says what is wrong."""
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise UserError(f"{path.name}: not UTF-8 text (byte {exc.start}): save it as UTF-8") \
-            from None
+        raise UserError(f"{name}: not UTF-8 text (byte {exc.start}): save it as UTF-8") from None
     import tomllib  # only a run with a config file reads TOML
 
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise UserError(f"{path.name}: not valid TOML: {exc}") from None
+        raise UserError(f"{name}: not valid TOML: {exc}") from None
     except RecursionError:
-        raise UserError(f"{path.name}: not valid TOML: nested too deeply") from None
+        raise UserError(f"{name}: not valid TOML: nested too deeply") from None
 
 
 def tool_table(data: Mapping[str, Any], path: Path) -> dict[str, Any] | None:
@@ -596,7 +597,8 @@ def _load_config(repo_root: Path, explicit: Path | None) -> Config:
         if explicit.name == "pyproject.toml":
             data = tool_table(data, explicit) or {}
         loaded = from_mapping(data, _display(explicit, repo_root), explicit.parent, inside)
-        return replace(loaded, repository_config=_in_repository(explicit, repo_root))
+        inside_repo = is_inside(os.path.realpath(explicit), os.path.realpath(repo_root))
+        return replace(loaded, repository_config=inside_repo)
     found = find_config(repo_root)
     if found is None:
         return Config()
@@ -605,10 +607,6 @@ def _load_config(repo_root: Path, explicit: Path | None) -> Config:
     if path.name == "pyproject.toml":
         label += " [tool.adrguard]"
     return replace(from_mapping(data, label, path.parent, (repo_root,)), repository_config=True)
-
-
-def _in_repository(path: Path, repo_root: Path) -> bool:
-    return is_inside(os.path.realpath(path), os.path.realpath(repo_root))
 
 
 def _display(path: Path, repo_root: Path) -> str:

@@ -14,7 +14,7 @@ from pathlib import Path
 from adrguard.adapters.reading import SYMLINK_OUTSIDE, read_bytes
 from adrguard.core.errors import UserError
 from adrguard.core.gate.baseline import Entry, from_json, to_json
-from adrguard.pathguard import read_problem, write_problem
+from adrguard.pathguard import read_problem
 
 SCHEMA = "baseline.schema.json"
 MAX_SIZE = 64 * 1024 * 1024  # a baseline of a million findings is still far below this
@@ -62,17 +62,6 @@ def render(entries: Sequence[Entry], commit: str | None) -> str:
 
 def write(repo_root: Path, rel: str, entries: Sequence[Entry], commit: str | None) -> bool:
     """Write the baseline atomically; False when the file already holds exactly this text."""
-    from adrguard.adapters.write import write_in_repo
+    from adrguard.adapters.write import write_if_changed
 
-    why = write_problem(repo_root, rel)
-    if why is not None:
-        raise UserError(f"refusing to write the baseline {rel}: {why}")
-    text = render(entries, commit)
-    target = Path(repo_root) / rel
-    try:
-        if target.is_file() and target.read_bytes() == text.encode("utf-8"):
-            return False
-        write_in_repo(repo_root, rel, text)
-    except OSError as exc:
-        raise UserError(f"cannot write {rel}: {exc.strerror or exc}") from None
-    return True
+    return write_if_changed(repo_root, rel, render(entries, commit), "the baseline")

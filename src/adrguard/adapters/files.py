@@ -89,7 +89,6 @@ def discover(
     *,
     untracked: bool = False,
     extra_roots: Sequence[str] = (),
-    require_roots: bool = True,
 ) -> Discovery:
     """Find the ADR roots, enumerate the files, classify and read the records. ``repo_root`` is
     resolved already (see :func:`adrguard.api.resolve_root`); ``store`` keeps git listings.
@@ -102,7 +101,7 @@ def discover(
     unreadable: list[tuple[str, str]] = []
     files = walk(base, unreadable=unreadable) if listing is None else listing
     git_top = listing is not None
-    search = find_roots(base, config, files, extra_roots, required=require_roots, store=store)
+    search = find_roots(base, config, files, extra_roots, store=store)
     roots = tuple(r.path for r in search.roots)
     shallow = frozenset(r.path for r in search.roots if r.shallow)
     archive = tuple(config.archive_dirs)

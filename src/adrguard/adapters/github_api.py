@@ -150,10 +150,10 @@ class GitHubClient:
 
     # The calls ADR509 across open pull requests needs (read-only) ------------------------
 
-    def list_open_pulls(self, repo: str, max_pages: int = 1) -> ApiResult:
-        """``GET /repos/{repo}/pulls?state=open``: the most recently updated first."""
+    def list_open_pulls(self, repo: str) -> ApiResult:
+        """``GET /repos/{repo}/pulls?state=open``: the most recently updated first (one page)."""
         return self.paginate(f"/repos/{repo}/pulls?state=open&sort=updated&direction=desc",
-                             max_pages=max_pages)
+                             max_pages=1)
 
     def list_pull_files(self, repo: str, number: int) -> ApiResult:
         """``GET /repos/{repo}/pulls/{number}/files``: each file's name, status, blob and patch

@@ -28,6 +28,7 @@ import tempfile
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
+from adrguard.core.errors import UserError
 from adrguard.pathguard import is_inside, write_problem
 
 
@@ -73,13 +74,9 @@ def _is_special(path: Path) -> bool:
     return stat.S_ISCHR(mode) or stat.S_ISBLK(mode) or stat.S_ISFIFO(mode)
 
 
-def write_atomic(
-    path: Path, text: str | bytes, *, durable: bool = True, within: Sequence[Path] = ()
-) -> None:
-    """Write ``text`` (UTF-8, exactly as given: no newline translation) to ``path`` as the
-    module docstring says; :class:`UnsafeTarget` when it must not. ``durable=False`` skips the
-    fsync: for caches, which a crash may leave torn but never wrong (a torn entry does not
-    decode, so it is a miss)."""
+def write_atomic(path: Path, text: str | bytes, *, within: Sequence[Path] = ()) -> None:
+    """Write ``text`` (UTF-8, exactly as given: no newline translation, synced to disk) to
+    ``path`` as the module docstring says; :class:`UnsafeTarget` when it must not."""
     data = text.encode("utf-8") if isinstance(text, str) else text
     target = Path(path)
     problem = target_problem(target, within)
@@ -95,8 +92,7 @@ def write_atomic(
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
-            if durable:
-                os.fsync(fh.fileno())
+            os.fsync(fh.fileno())
         try:
             mode = os.lstat(target).st_mode & 0o7777
         except FileNotFoundError:
@@ -126,6 +122,23 @@ def write_in_repo(repo_root: Path, rel: str, text: str | bytes) -> None:
     if problem is not None:
         raise UnsafeTarget(rel, problem)
     write_atomic(Path(repo_root) / rel, text)
+
+
+def write_if_changed(repo_root: Path, rel: str, text: str, what: str) -> bool:
+    """Write ``text`` to the repo-relative ``rel`` as :func:`write_in_repo` does, unless the
+    file already holds exactly this text; False when it did. ``what`` names the file in a
+    refusal; a refusal or a failed write is a :class:`UserError`."""
+    why = write_problem(repo_root, rel)
+    if why is not None:
+        raise UserError(f"refusing to write {what} {rel}: {why}")
+    target = Path(repo_root) / rel
+    try:
+        if target.is_file() and target.read_bytes() == text.encode("utf-8"):
+            return False
+        write_in_repo(repo_root, rel, text)
+    except OSError as exc:
+        raise UserError(f"cannot write {rel}: {exc.strerror or exc}") from None
+    return True
 
 
 class Busy(OSError):

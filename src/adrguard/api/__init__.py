@@ -24,30 +24,21 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from adrguard.adapters.github_api import ApiResult, GitHubClient
     from adrguard.adapters.write import write_atomic
-    from adrguard.api.check import CheckRequest, CheckResult, check, check_result, run_check
-    from adrguard.api.pipeline.corpus import (
-        build_corpus,
-        load,
-        load_corpus,
-        load_with,
-        resolve_root,
-    )
+    from adrguard.api.check import CheckRequest, check, check_result, run_check
+    from adrguard.api.pipeline.corpus import load, load_corpus, load_with, resolve_root
     from adrguard.core.impact.analysis import (
         STATUS_CHOICES,
         configured_statuses,
         statuses_from,
     )
-    from adrguard.core.model import status_key
     from adrguard.core.parse.status import normalise as normalise_status
 
 # name -> "module" (the same name there) or "module:name"
 _HOMES = {
     "CheckRequest": "adrguard.api.check",
-    "CheckResult": "adrguard.api.check",
     "check": "adrguard.api.check",
     "check_result": "adrguard.api.check",
     "run_check": "adrguard.api.check",
-    "build_corpus": "adrguard.api.pipeline.corpus",
     "load": "adrguard.api.pipeline.corpus",
     "load_corpus": "adrguard.api.pipeline.corpus",
     "load_with": "adrguard.api.pipeline.corpus",
@@ -59,7 +50,6 @@ _HOMES = {
     "GitHubClient": "adrguard.adapters.github_api",
     "STATUS_CHOICES": "adrguard.core.impact.analysis",  # the status words --status accepts
     "configured_statuses": "adrguard.core.impact.analysis",
-    "status_key": "adrguard.core.model",
     "statuses_from": "adrguard.core.impact.analysis",
     "normalise_status": "adrguard.core.parse.status:normalise",  # a word of the log's language
 }
@@ -68,9 +58,7 @@ __all__ = [
     "STATUS_CHOICES",
     "ApiResult",
     "CheckRequest",
-    "CheckResult",
     "GitHubClient",
-    "build_corpus",
     "check",
     "check_result",
     "configured_statuses",
@@ -80,7 +68,6 @@ __all__ = [
     "normalise_status",
     "resolve_root",
     "run_check",
-    "status_key",
     "statuses_from",
     "write_atomic",
 ]

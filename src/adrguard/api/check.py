@@ -35,7 +35,6 @@ from adrguard.api.gate import Judging
 from adrguard.api.pipeline import sources
 from adrguard.api.pipeline.corpus import resolve_root
 from adrguard.api.pipeline.records import keep_facts
-from adrguard.api.pipeline.sources import CHECK as CHECK
 from adrguard.api.pipeline.sources import Scope
 from adrguard.config import Config, load_config
 from adrguard.core.cancel import Token
@@ -134,12 +133,11 @@ def run_check(request: CheckRequest) -> CheckResult:
                              "claims")
         if r.config is None:
             raise ValueError("a corpus already read is checked with the config it was read with")
-        cfg = _effective(r.config, r.profile, r.select, r.ignore, r.today)
+        cfg = _effective(r.config, r)
         report = engine.run(r.corpus, cfg, cancel=r.cancel)
         return CheckResult(report, cfg, r.corpus)
     root = resolve_root(r.repo_root)
-    cfg = _effective(r.config if r.config is not None else load_config(root, r.config_path),
-                     r.profile, r.select, r.ignore, r.today)
+    cfg = _effective(r.config if r.config is not None else load_config(root, r.config_path), r)
     cache = RunStore(cfg, root)  # the record cache: opened once, when a step first reads it
     try:
         return _run(r, root, cfg, cache)
@@ -215,14 +213,13 @@ def _keep_answers(corpus: Corpus, cfg: Config, found: Discovery | None, store: S
 
 
 def _earlier(
-    scope: Scope, codes: Collection[str], root: Path | None = None,
-    cache: RunStore | None = None,
+    scope: Scope, codes: Collection[str], *, root: Path, cache: RunStore
 ) -> tuple[Finding, ...]:
     """What the rules ``codes`` reported on the corpus before the change, by the one run (only
     those rules need to run: a finding is older only if its own rule reported it before).
     Suppression bookkeeping (the rules flagged ``bookkeeping``) depends on every rule that ran,
-    so with those all rules run. With ``root`` (the work tree) and the run's store (``cache``),
-    kept in the record cache between runs: the corpus before a change stays the same commit
+    so with those all rules run. Kept in the record cache between runs (the run's store ``cache``
+    of the work tree ``root``): the corpus before a change stays the same commit
     after commit (:mod:`adrguard.adapters.cache.runs`)."""
     before = scope.before
     if before is None or not codes:
@@ -234,28 +231,21 @@ def _earlier(
     def run() -> tuple[Finding, ...]:
         return run_check(CheckRequest(corpus=before, config=config)).report.findings
 
-    if root is None or cache is None:
-        return run()
     from adrguard.adapters.cache.runs import findings_of
 
     return findings_of(cache.get(), root, f"before {scope.label}", before, config, run)
 
 
-def _effective(
-    cfg: Config,
-    profile: str | None,
-    select: Sequence[str],
-    ignore: Sequence[str],
-    today: str | None,
-) -> Config:
-    overrides: dict[str, object] = {"profile": profile}
-    if select:
-        overrides["select"] = tuple(select)
-    if ignore:
-        overrides["ignore"] = tuple(cfg.ignore) + tuple(ignore)
+def _effective(cfg: Config, r: CheckRequest) -> Config:
+    """``cfg`` with the request's ``profile``, ``select``, ``ignore`` and ``today``."""
+    overrides: dict[str, object] = {"profile": r.profile}
+    if r.select:
+        overrides["select"] = tuple(r.select)
+    if r.ignore:
+        overrides["ignore"] = tuple(cfg.ignore) + tuple(r.ignore)
     cfg = cfg.with_overrides(**overrides)
-    if today is not None:
-        options = msgspec.structs.replace(cfg.options, today=today)
+    if r.today is not None:
+        options = msgspec.structs.replace(cfg.options, today=r.today)
         cfg = msgspec.structs.replace(cfg, options=options)
     return cfg
 

@@ -79,13 +79,11 @@ def _claimed(config: Config, where: Where, source: str, label: str,
         root, archived = where[path]
         data = files[path]
         if data is None:
-            fallback, number = formats.identity(path, root)
-            out.append(Claimed(source, label, path, root, number, fallback, None,
-                               blobs.get(path, "")))
-            continue
-        d = parse(SourceFile(path, root, data, archived=archived), config.options)
-        out.append(Claimed(source, label, path, root, d.number, d.id, d.title,
-                           blobs.get(path, "")))
+            (ident, number), title = formats.identity(path, root), None
+        else:
+            d = parse(SourceFile(path, root, data, archived=archived), config.options)
+            ident, number, title = d.id, d.number, d.title
+        out.append(Claimed(source, label, path, root, number, ident, title, blobs.get(path, "")))
     return out
 
 

@@ -57,7 +57,7 @@ def judge(
     judging: Judging,
     *,
     ran: Callable[[], Sequence[RuleMeta]],
-    earlier: Earlier | None = None,
+    earlier: Earlier,
     untracked: Sequence[str] = (),
 ) -> Report:
     """The one place a run's findings are filtered: those outside ``check PATHS`` dropped, then
@@ -93,8 +93,6 @@ def judge(
         )
     older: tuple[Finding, ...] = ()
     if judging.scope is not None:
-        if earlier is None:
-            raise ValueError("a change is judged against the findings before it: give earlier")
         counted, older = _split(counted, judging.scope, earlier)
     if used is None and judging.scope is None and not untracked:
         return report

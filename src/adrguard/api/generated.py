@@ -74,9 +74,9 @@ def _index_candidates(corpus: Corpus, config: Config) -> set[str]:
 
 
 def lost_indexes(
-    repo_root: Path, config: Config, roots: Sequence[str], texts: Mapping[str, bytes], rev: str
+    repo_root: Path, config: Config, roots: Sequence[str], texts: Mapping[str, bytes]
 ) -> dict[str, bytes]:
-    """The generated indexes (with markers) of the roots that ``rev`` holds and the work tree
+    """The generated indexes (with markers) of the roots that ``HEAD`` holds and the work tree
     no longer has: ADR401 reports them, ``index --write`` regenerates them under their name."""
     cfg = index.settings(config.options)
     if cfg.enabled is False:
@@ -87,7 +87,7 @@ def lost_indexes(
     if not gone:
         return {}
     try:
-        held = blobs_at(repo_root, rev, gone)
+        held = blobs_at(repo_root, "HEAD", gone)
     except UserError:
         return {}
     return {p: d for p, d in held.items() if region.find_markers(region.normalise(d)).found}
@@ -102,7 +102,7 @@ def index_states(
     candidates = _index_candidates(corpus, config)
     texts = _read(repo_root, candidates, config.options.max_file_size, strict=False)
     if recover and (repo_root / ".git").exists() and not corpus.previous_texts:
-        lost = lost_indexes(repo_root, config, corpus.roots, texts, "HEAD")
+        lost = lost_indexes(repo_root, config, corpus.roots, texts)
         if lost:
             corpus = replace(corpus, previous_texts=lost)
     states = index.evaluate(corpus, config.options, texts)

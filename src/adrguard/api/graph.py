@@ -25,11 +25,9 @@ from adrguard.reporters.graph import too_large
 from adrguard.reporters.graph_html import MermaidScript, href, render_html
 
 
-def _load(
-    repo_root: Path | str | None, config_path: Path | None, config: Config | None
-) -> tuple[Config, Corpus]:
+def _load(repo_root: Path | str | None, config: Config | None) -> tuple[Config, Corpus]:
     if config is None:
-        return load(repo_root, config_path)
+        return load(repo_root)
     return config, load_with(resolve_root(repo_root), config)
 
 
@@ -45,7 +43,6 @@ class GraphText:
 def graph_text(
     repo_root: Path | str | None = None,
     *,
-    config_path: Path | None = None,
     config: Config | None = None,
     fmt: str = "mermaid",
     focus: str | None = None,
@@ -71,7 +68,7 @@ def graph_text(
         raise UserError("--depth needs --focus ID")
     if everything and focus is not None:
         raise UserError("--all and --focus exclude each other: --focus draws a neighbourhood")
-    _config, corpus = _load(repo_root, config_path, config)
+    _config, corpus = _load(repo_root, config)
     centre = find_decision(corpus, focus) if focus is not None else None
     v = render.view(core_graph.build(corpus), centre, depth, everything=everything)
     if script is not None:
@@ -147,13 +144,12 @@ class Relationships:
 def relationships(
     repo_root: Path | str | None = None,
     *,
-    config_path: Path | None = None,
     config: Config | None = None,
     decision: str | None = None,
 ) -> Relationships:
     """Every declared relationship with its resolution state, plus the ADR3xx findings
     (the config's severities, ignores and suppressions apply)."""
-    cfg, corpus = _load(repo_root, config_path, config)
+    cfg, corpus = _load(repo_root, config)
     g = core_graph.build(corpus)
     only = find_decision(corpus, decision) if decision is not None else None
     rows = render.relationship_rows(g, only)

@@ -15,7 +15,7 @@ from adrguard.adapters import git
 from adrguard.api.pipeline.citation_scan import scan_changed
 from adrguard.api.pipeline.corpus import resolve_root
 from adrguard.api.pipeline.sources import build_changes, head_corpus, resolve_head
-from adrguard.config import Config, load_config
+from adrguard.config import Config
 from adrguard.core.errors import UserError
 from adrguard.core.impact.analysis import Impact, analyse, configured_statuses
 from adrguard.core.impact.mapping import manifest_of
@@ -26,22 +26,20 @@ def impact(
     *,
     base: str,
     head: str | None = None,
-    config_path: Path | None = None,
-    config: Config | None = None,
+    config: Config,
     statuses: Collection[str] | None = None,
     deepen: bool = False,
 ) -> Impact:
     """The decisions a change touches (``adrguard impact``). ``statuses`` that govern default
     to the config's ``impact.statuses``, else accepted."""
     root = resolve_root(repo_root)
-    cfg = config if config is not None else load_config(root, config_path)
     git.require_repo(root)
     resolved = resolve_head(root, head)  # once: the corpus, the change and the scan share it
-    corpus = head_corpus(root, cfg, resolved)
-    changes = build_changes(root, cfg, base, resolved, corpus=corpus, deepen=deepen)
-    corpus = scan_changed(root, cfg, corpus, changes, resolved.other)  # a file citing a decision
-    manifest = manifest_of(corpus, cfg.options)
-    wanted = configured_statuses(cfg.options) if statuses is None else statuses
+    corpus = head_corpus(root, config, resolved)
+    changes = build_changes(root, config, base, resolved, corpus=corpus, deepen=deepen)
+    corpus = scan_changed(root, config, corpus, changes, resolved.other)  # a file citing a decision
+    manifest = manifest_of(corpus, config.options)
+    wanted = configured_statuses(config.options) if statuses is None else statuses
     return analyse(corpus, changes, manifest, wanted)
 
 

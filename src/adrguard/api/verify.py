@@ -21,11 +21,11 @@ from adrguard.api.agent.workspace import (
     InvalidRequest,
     LimitExceeded,
     Workspace,
-    check_identifier,
+    check_relative,
 )
 from adrguard.api.lookup import find_decision
 from adrguard.api.pipeline.corpus import load_with, resolve_root
-from adrguard.config import Config, load_config
+from adrguard.config import Config
 from adrguard.core.cancel import Token
 from adrguard.core.errors import UserError
 from adrguard.core.fitness import drift
@@ -44,7 +44,6 @@ from adrguard.core.fitness.result import POLICIES, Verification, to_json
 from adrguard.core.model import Corpus, Decision
 from adrguard.core.options import fitness_path
 from adrguard.core.wording import plural
-from adrguard.pathguard import write_problem
 
 MAX_MANIFEST = 4 * 1024 * 1024
 MAX_BASELINE = 64 * 1024 * 1024
@@ -71,8 +70,7 @@ class Loaded:
 def load(
     repo_root: Path | str | None = None,
     *,
-    config: Config | None = None,
-    config_path: Path | None = None,
+    config: Config,
     rules: str | None = None,
     cancel: Token | None = None,
 ) -> Loaded:
@@ -80,8 +78,7 @@ def load(
     used (invalid, an unknown decision, an evidence path outside the repository) is a
     :class:`UserError` naming the place."""
     root = resolve_root(repo_root)
-    cfg = config if config is not None else load_config(root, config_path)
-    path = _relative(rules, "--rules") if rules else fitness_path(cfg.options)
+    path = check_relative(rules, "--rules") if rules else fitness_path(config.options)
     data, why = read_file(root, path, MAX_MANIFEST)
     if data is None:
         if why == NOT_FOUND:
@@ -89,7 +86,7 @@ def load(
                                  "shows how) or name it with --rules PATH / [verify] rules")
         raise InvalidRequest(f"cannot read the fitness manifest {path}: {why}")
     manifest = parse_manifest(path, data)
-    corpus = load_with(root, cfg, untracked=False, cancel=cancel)
+    corpus = load_with(root, config, untracked=False, cancel=cancel)
     targets: dict[str, Decision] = {}
     for rule in manifest.rules:
         try:
@@ -99,20 +96,13 @@ def load(
                                        f"rule {rule.id!r}: {exc}") from None
         for line, column, message in evidence_outside(rule):
             raise FitnessManifestError(path, line, column, message)
-    return Loaded(root, cfg, corpus, manifest, targets)
-
-
-def _relative(value: str, what: str) -> str:
-    """A repo-relative path given by a person or an agent, checked like every identifier."""
-    rel = check_identifier(value, what).replace("\\", "/")
-    return rel[2:] if rel.startswith("./") else rel
+    return Loaded(root, config, corpus, manifest, targets)
 
 
 def verify(
     repo_root: Path | str | None = None,
     *,
-    config: Config | None = None,
-    config_path: Path | None = None,
+    config: Config,
     rules: str | None = None,
     evidence: Sequence[str] | None = None,
     baseline: str | None = None,
@@ -122,7 +112,7 @@ def verify(
     """Evaluate every rule (``evidence``: the evidence files of this run, at most 20; None:
     every file the rules of accepted decisions name). ``baseline``: the drift baseline (default
     the config's ``verify.baseline``, else ``.adrguard-drift-baseline.json`` when it exists)."""
-    return _run(load(repo_root, config=config, config_path=config_path, rules=rules,
+    return _run(load(repo_root, config=config, rules=rules,
                      cancel=cancel), evidence, baseline, policy)
 
 
@@ -167,7 +157,7 @@ def _evidence_paths(
                             f"{MAX_EVIDENCE_FILES}: merge evidence into fewer files, or give "
                             "the files of this run with --evidence")
         return None, named, notes
-    given = list(dict.fromkeys(_relative(p, "evidence path") for p in evidence))
+    given = list(dict.fromkeys(check_relative(p, "evidence path") for p in evidence))
     if len(given) > MAX_EVIDENCE_FILES:
         raise LimitExceeded(f"{len(given)} evidence files given; at most {MAX_EVIDENCE_FILES} are "
                         "read per run")
@@ -192,7 +182,7 @@ def _documents(root: Path, paths: Sequence[str], limit: int) -> dict[str, Docume
 def _baseline_path(loaded: Loaded, baseline: str | None) -> tuple[str, bool]:
     """The drift baseline's path, and whether it was named (a named file must exist)."""
     if baseline:
-        return _relative(baseline, "baseline path"), True
+        return check_relative(baseline, "baseline path"), True
     configured = (loaded.config.options.verify.baseline or "").strip()
     return (configured, True) if configured else (drift.DEFAULT_PATH, False)
 
@@ -220,8 +210,7 @@ def _judge(
 def write_baseline(
     repo_root: Path | str | None = None,
     *,
-    config: Config | None = None,
-    config_path: Path | None = None,
+    config: Config,
     rules: str | None = None,
     evidence: Sequence[str] | None = None,
     baseline: str | None = None,
@@ -229,23 +218,14 @@ def write_baseline(
 ) -> tuple[Verification, Written]:
     """Evaluate as :func:`verify` does (judged against the baseline there is, if any), then
     write today's violations as the drift baseline, atomically."""
-    from adrguard.adapters.write import write_in_repo
+    from adrguard.adapters.write import write_if_changed
 
-    loaded = load(repo_root, config=config, config_path=config_path, rules=rules)
+    loaded = load(repo_root, config=config, rules=rules)
     path, _named = _baseline_path(loaded, baseline)
     run = _run(loaded, evidence, baseline, policy, missing_ok=True)
     entries = drift.entries_of(run.results)
     text = drift.render(entries, loaded.manifest.path)
-    why = write_problem(loaded.root, path)
-    if why is not None:
-        raise UserError(f"refusing to write the drift baseline {path}: {why}")
-    target = loaded.root / path
-    try:
-        changed = not (target.is_file() and target.read_bytes() == text.encode("utf-8"))
-        if changed:
-            write_in_repo(loaded.root, path, text)
-    except OSError as exc:
-        raise UserError(f"cannot write {path}: {exc.strerror or exc}") from None
+    changed = write_if_changed(loaded.root, path, text, "the drift baseline")
     if run.inconclusive:
         unknown = run.count("unknown")
         run = replace(run, notes=(*run.notes, f"{plural(unknown, 'rule')} had no verdict: their "
@@ -256,12 +236,11 @@ def write_baseline(
 def audit_of(
     repo_root: Path | str | None = None,
     *,
-    config: Config | None = None,
-    config_path: Path | None = None,
+    config: Config,
     rules: str | None = None,
 ) -> Audit:
     """``adrguard verify --audit``: decisions with and without rules; rules on inactive ones."""
-    loaded = load(repo_root, config=config, config_path=config_path, rules=rules)
+    loaded = load(repo_root, config=config, rules=rules)
     return audit(loaded.corpus, loaded.manifest, loaded.targets)
 
 

@@ -149,7 +149,7 @@ def run(
     crashes: list[Crash] = []
     for rule in rules:
         checkpoint(cancel)
-        found = _check(rule, ctx)
+        found = run_contained(rule, ctx)  # a crash becomes an ADR000 finding
         override = overrides.get(rule)
         start = len(findings)
         findings.extend(
@@ -201,11 +201,6 @@ def check_selectors(config: Config, catalogue: Catalogue = CATALOGUE) -> None:
                 f"{where}: {selector!r} names no rule{hint}; use a code (ADR104), a prefix (ADR1) "
                 "or a name (missing-section): `adrguard rules` lists them"
             )
-
-
-def _check(rule: type[BaseRule], ctx: RuleContext) -> list[Finding]:
-    """The rule's findings; a crash becomes an ADR000 finding (:mod:`adrguard.engine.contain`)."""
-    return run_contained(rule, ctx)
 
 
 class _Overrides(msgspec.Struct):

@@ -29,12 +29,6 @@ from adrguard.adapters.cache.store import FORMAT, digest, key
 from adrguard.core.model import Decision
 from adrguard.core.options import Options, Vocabulary
 
-
-def record_digest(signature: bytes, data: bytes, path: str, root: str, archived: bool) -> bytes:
-    """The key of one record's entry: :func:`record_key`'s key."""
-    return record_key(signature, data, path, root, archived)[0]
-
-
 RECORD_KEY = b"record key 2\0"  # the layout of a record's key (a new layout: a new tag)
 
 

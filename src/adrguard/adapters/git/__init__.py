@@ -15,16 +15,12 @@ from __future__ import annotations
 
 from adrguard.adapters.git.command import (
     GitError,
-    decode_path,
     find_repo_root,
     refusal,
     require_repo,
     require_work_tree,
-    run,
 )
 from adrguard.adapters.git.history import (
-    DEEPEN_STEPS,
-    Listed,
     deepen_until_merge_base,
     diff_changes,
     diff_with_ids,
@@ -32,13 +28,11 @@ from adrguard.adapters.git.history import (
     list_refs,
     merge_base,
     no_merge_base_error,
-    remotes,
     resolve_commit,
     span,
 )
 from adrguard.adapters.git.moves import add, forget, git_dir, is_ignored, move, tracked
 from adrguard.adapters.git.tree import (
-    Entry,
     blobs_at,
     files_at,
     ls_tree,
@@ -48,7 +42,6 @@ from adrguard.adapters.git.tree import (
 )
 from adrguard.adapters.git.worktree import (
     EMPTY_TREE,
-    LocalDiff,
     head_commit,
     local_diff,
     renames_since,
@@ -59,11 +52,10 @@ from adrguard.adapters.git.worktree import (
 )
 
 __all__ = [
-    "DEEPEN_STEPS", "EMPTY_TREE", "Entry", "GitError", "Listed", "LocalDiff", "add", "blobs_at",
-    "decode_path", "deepen_until_merge_base", "diff_changes", "diff_with_ids", "files_at",
-    "find_repo_root", "forget", "git_dir", "head_commit", "is_ignored", "is_shallow", "list_refs",
-    "local_diff", "ls_tree", "merge_base", "move", "no_merge_base_error", "object_ids", "paths_at",
-    "read_blobs", "refusal", "remotes", "renames_since", "require_repo", "require_work_tree",
-    "resolve_commit", "run", "span", "staged_changes", "state_digest", "tracked", "tracked_files",
-    "untracked_files",
+    "EMPTY_TREE", "GitError", "add", "blobs_at", "deepen_until_merge_base", "diff_changes",
+    "diff_with_ids", "files_at", "find_repo_root", "forget", "git_dir", "head_commit", "is_ignored",
+    "is_shallow", "list_refs", "local_diff", "ls_tree", "merge_base", "move", "no_merge_base_error",
+    "object_ids", "paths_at", "read_blobs", "refusal", "renames_since", "require_repo",
+    "require_work_tree", "resolve_commit", "span", "staged_changes", "state_digest", "tracked",
+    "tracked_files", "untracked_files",
 ]

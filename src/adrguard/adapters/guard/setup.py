@@ -25,7 +25,7 @@ from adrguard.adapters.cache import store as cache
 from adrguard.adapters.cache.store import key
 from adrguard.adapters.files import plan_layout
 from adrguard.adapters.git import state_digest
-from adrguard.config import load_config, read_config_file, tool_table
+from adrguard.config import load_config, parse_toml, read_config_file, tool_table
 from adrguard.core.errors import UserError
 from adrguard.core.guard.layout import LogLayout
 from adrguard.core.guard.policy import Mode
@@ -96,7 +96,7 @@ def _config_file(top: Path) -> _ConfigFile:
             continue
         try:
             raw = read_config_file(path, (top,), f"config {name}")
-            table = _toml(raw, name)
+            table = parse_toml(raw, name)
             if name == "pyproject.toml":
                 adrguard = tool_table(table, path)
                 if adrguard is None:
@@ -106,19 +106,6 @@ def _config_file(top: Path) -> _ConfigFile:
             raise SetupError(str(exc), None) from None
         return _ConfigFile(path, raw, table)
     return _ConfigFile(None, b"", {})
-
-
-def _toml(raw: bytes, name: str) -> dict[str, Any]:
-    import tomllib
-
-    try:
-        return tomllib.loads(raw.decode("utf-8"))
-    except UnicodeDecodeError as exc:
-        raise UserError(f"{name}: not UTF-8 text (byte {exc.start}): save it as UTF-8") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise UserError(f"{name}: not valid TOML: {exc}") from None
-    except RecursionError:
-        raise UserError(f"{name}: not valid TOML: nested too deeply") from None
 
 
 def _cache_folder(table: dict[str, Any], top: Path) -> Path | None:

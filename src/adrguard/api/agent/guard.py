@@ -139,23 +139,20 @@ def _cannot_judge(
     (and reported) otherwise."""
     if mode is Mode.OFF:
         return Outcome(mode, Verdict(Answer.ALLOW), source=source)
-    if not _needs_judging(call):
+    if not _needs_judging(call) or mode not in (None, Mode.GUARD):
         return Outcome(mode, Verdict(Answer.ALLOW), (f"{why}; this call was not checked",),
-                   source=source)
+                       source=source)
     if mode is None:
         text = (f"adrguard's read guard cannot read its own configuration ({why}), so it does "
                 "not know whether this read is allowed: fix the configuration (`adrguard check` "
                 "names the problem).")
         return Outcome(None, Verdict(Answer.ASK, (Notice("degraded", "degraded", text, None),)),
                        (why,), source=source)
-    if mode is Mode.GUARD:
-        text = (f"adrguard's read guard could not judge this call ({why}); in guard mode it "
-                "does not let through a read it cannot judge. Fix the cause, or read the "
-                "decisions through `adrguard context` (MCP adr_context).")
-        return Outcome(mode, Verdict(Answer.DENY, (Notice("degraded", "degraded", text, None),)),
-                       (why,), source=source)
-    return Outcome(mode, Verdict(Answer.ALLOW), (f"{why}; this call was not checked",),
-                   source=source)
+    text = (f"adrguard's read guard could not judge this call ({why}); in guard mode it "
+            "does not let through a read it cannot judge. Fix the cause, or read the "
+            "decisions through `adrguard context` (MCP adr_context).")
+    return Outcome(mode, Verdict(Answer.DENY, (Notice("degraded", "degraded", text, None),)),
+                   (why,), source=source)
 
 
 def _needs_judging(call: Call) -> bool:

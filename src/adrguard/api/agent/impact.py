@@ -23,6 +23,7 @@ from adrguard.api.agent.workspace import (
     InvalidRequest,
     Workspace,
     check_identifier,
+    check_relative,
     governing_statuses,
 )
 from adrguard.core.impact.analysis import analyse, mapping_evidence, to_json
@@ -42,7 +43,7 @@ def _revision(value: str, what: str) -> str:
 
 def read_manifest(ws: Workspace, manifest_path: str, max_size: int) -> Manifest:
     """The mapping file ``manifest_path`` names, read safely from the work tree and validated."""
-    rel = check_identifier(manifest_path, "manifestPath").replace("\\", "/").removeprefix("./")
+    rel = check_relative(manifest_path, "manifestPath")
     got = read_bytes(os.path.realpath(ws.root), rel, max_size)
     if got is None:
         raise InvalidRequest(

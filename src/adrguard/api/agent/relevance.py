@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -84,13 +84,11 @@ def judge_relevance(
     *,
     no_ai: bool = False,
     clock: Callable[[], float] = time.time,
-    env: Mapping[str, str] | None = None,
     cancel: Token | None = None,
 ) -> Judged:
     """Ask the configured model about ``narrowed``'s candidates, or say why not. ``cancel``: the
     run's token (:mod:`adrguard.core.cancel`), checked before the request is sent and after the
     answer arrives, so a call its caller gave up on sends nothing and caches nothing."""
-    environ = os.environ if env is None else env
     opts = config.ai
     configured = opts.provider is not None and bool(opts.model)
     meta: dict[str, Any] = {
@@ -110,10 +108,10 @@ def judge_relevance(
     ep: judge.Endpoint | None = None
     if configured and not no_ai and opts.provider is not None:
         ep = judge.endpoint(
-            opts.provider, opts.base_url, opts.api_key_env, environ.get(judge.ENV_BASE_URL)
+            opts.provider, opts.base_url, opts.api_key_env, os.environ.get(judge.ENV_BASE_URL)
         )
         if ep.key_env is not None:
-            key = environ.get(ep.key_env) or None
+            key = os.environ.get(ep.key_env) or None
             key_missing = None if key else ep.key_env
         destination = judge.destination_problem(ep, sends_key=key is not None)
     step = judge.plan(

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from adrguard.adapters.cache.store import Store, open_store
+from adrguard.adapters.cache.store import open_store
 from adrguard.adapters.files import Discovery
 from adrguard.adapters.source import WorkTree
 from adrguard.api.lookup import decision_row, find_decision
@@ -183,24 +183,13 @@ class Workspace:
                     corpus = corpus_of(found, config, store, place=self.root, cancel=self.cancel)
                     reused = False
                     self._memo.last = (key, corpus)
-                if citations:
-                    corpus = _with_citations(found, config, corpus, store, self.root, self.cancel)
+                if citations:  # the citations in the work tree's other files (issue 19)
+                    corpus = with_citations(corpus, scan_found(
+                        found, config, corpus, store, self.root, ASKED, self.cancel))
             finally:
                 if store is not None:
                     store.close()
             return Loaded(config, corpus, reused)
-
-
-def _with_citations(
-    found: Discovery,
-    config: Config,
-    corpus: Corpus,
-    store: Store | None,
-    root: Path,
-    cancel: Token | None,
-) -> Corpus:
-    """``corpus`` with the citations in the work tree's other files (issue 19)."""
-    return with_citations(corpus, scan_found(found, config, corpus, store, root, ASKED, cancel))
 
 
 def _digest(found: Discovery) -> str:
@@ -252,6 +241,12 @@ def check_identifier(value: str, what: str = "identifier") -> str:
     return value.strip()
 
 
+def check_relative(value: str, what: str) -> str:
+    """A repo-relative path given by a person or an agent, checked like every identifier
+    (:func:`check_identifier`), with ``/`` separators and no leading ``./``."""
+    return check_identifier(value, what).replace("\\", "/").removeprefix("./")
+
+
 def check_query(value: str, what: str = "query") -> str:
     """1–256 printable characters."""
     if not isinstance(value, str) or not value.strip():
@@ -273,8 +268,7 @@ def check_paths(paths: Sequence[str]) -> list[str]:
         raise InvalidRequest(
             f"{len(paths):,} paths given; the limit is {MAX_PATHS}: pass fewer paths"
         )
-    out = [check_identifier(p, "path").replace("\\", "/") for p in paths]
-    return [p[2:] if p.startswith("./") else p for p in out]
+    return [check_relative(p, "path") for p in paths]
 
 
 def check_statuses(statuses: Sequence[str] | None) -> frozenset[str]:

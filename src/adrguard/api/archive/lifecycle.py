@@ -126,8 +126,6 @@ def _state(root: Path, pid: str, kept: Path, logged: Path) -> PlanState:
 
 def _shown(root: Path, path: Path) -> str:
     """A path for people: relative to the repository when inside it, else as it is."""
-    import os
-
     try:
         return Path(os.path.relpath(path, root)).as_posix()
     except ValueError:

@@ -84,7 +84,7 @@ class _Log:
 
 
 def _choose_log(repo_root: Path, config: Config, wanted: str | None) -> _Log:
-    found = [r.path for r in search_roots(repo_root, config, required=False).roots]
+    found = [r.path for r in search_roots(repo_root, config).roots]
     if wanted is not None:
         root = _root_folder(repo_root, wanted)
     elif len(found) == 1:

@@ -58,16 +58,14 @@ def scan_found(
     found: Discovery,
     config: Config,
     corpus: Corpus,
-    store: Store | None = None,
-    place: Path | None = None,
-    mode: str | None = CHECK,
-    cancel: Token | None = None,
+    store: Store | None,
+    place: Path,
+    mode: str,
+    cancel: Token | None,
 ) -> Citations | None:
     """The citations in the files ``found`` lists outside the ADR roots (read from the work
     tree at ``place``); None when ``mode`` and the config say not to scan. ``cancel`` is
     checked between files."""
-    if place is None:
-        return None
     chosen, skipped = _selected(found.file_list, config, corpus, store)
     if not wanted(config, mode, len(chosen)):
         return None

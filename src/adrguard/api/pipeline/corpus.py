@@ -47,16 +47,15 @@ def resolve_root(repo_root: Path | str | None) -> Path:
 
 
 def search_roots(
-    repo_root: Path, config: Config, *, extra: Sequence[str] = (), required: bool = True,
-    cache: RunStore | None = None,
+    repo_root: Path, config: Config, *, extra: Sequence[str] = (), cache: RunStore | None = None
 ) -> Search:
-    """The ADR roots of the work tree and why each is one, without reading any record (the
-    hooks decide from them whether a commit concerns them); the git listing this needs comes
-    from the record cache when it holds it. ``cache``: the store of the run, which reads the
-    records next (else one opened and closed here)."""
+    """The ADR roots of the work tree and why each is one (none is no error), without reading
+    any record (the hooks decide from them whether a commit concerns them); the git listing
+    this needs comes from the record cache when it holds it. ``cache``: the store of the run,
+    which reads the records next (else one opened and closed here)."""
     run = RunStore(config, repo_root) if cache is None else cache
     try:
-        return find_roots(repo_root, config, extra=extra, required=required, store=run.get())
+        return find_roots(repo_root, config, extra=extra, required=False, store=run.get())
     finally:
         if cache is None:
             run.close()
@@ -191,7 +190,6 @@ def build_corpus(
     repository: Repository | None = None,
     untracked: Sequence[str] = (),
     shallow_roots: Collection[str] = (),
-    previous_texts: Mapping[str, bytes] | None = None,
     mirrors: Mapping[str, str] | None = None,
     names: formats.Names | None = None,
 ) -> Corpus:
@@ -226,7 +224,6 @@ def build_corpus(
         repository=repository,
         untracked=tuple(untracked),
         shallow_roots=frozenset(shallow_roots),
-        previous_texts=dict(previous_texts or {}),
         mirrors=mirrored,
     )
     formats.names_of(corpus, names)

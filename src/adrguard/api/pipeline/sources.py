@@ -177,13 +177,13 @@ def pick(
     root: Path, cfg: Config, paths: Sequence[str] = (), *, base: str | None = None,
     head: str | None = None, deepen: bool = False, change: str | None = None,
     changed_files: Sequence[str] = (), against: Sequence[str] = (),
-    claims_file: Path | None = None, cancel: Token | None = None, cache: RunStore | None = None,
+    claims_file: Path | None = None, cancel: Token | None, cache: RunStore,
 ) -> Sources:
     """The sources by the kind of change: the changes since ``base`` (to ``head``), a local
     ``change`` (``"staged"``, ``"worktree"``), else the work tree as it is; ``paths`` (``check
     PATH...``, :func:`targets`) must lie in what it finds; ``against`` and ``claims_file``:
     what other changes add (:class:`Others`). ``cache``: the store of the run, for every read
-    of the work tree's record cache (else each read opens and closes one)."""
+    of the work tree's record cache."""
     wanted = targets(root, paths)
     if claims_file is not None and base is None:
         raise UserError("--claims needs --base: the records a pull request adds are compared "
@@ -205,8 +205,8 @@ def pick(
 
 
 def work_tree(
-    root: Path, cfg: Config, wanted: Targets, others: Others, cancel: Token | None = None,
-    cache: RunStore | None = None,
+    root: Path, cfg: Config, wanted: Targets, others: Others, cancel: Token | None,
+    cache: RunStore,
 ) -> Sources:
     """The work tree as it is, files git does not track yet included."""
     source = WorkTree(root, untracked=True, extra_roots=wanted.folders)
@@ -219,7 +219,7 @@ def work_tree(
 
 def local_change(
     root: Path, cfg: Config, wanted: Targets, change: str, changed_files: Sequence[str],
-    others: Others, cancel: Token | None = None, cache: RunStore | None = None,
+    others: Others, cancel: Token | None, cache: RunStore,
 ) -> Sources:
     """The change not committed yet: what the next commit holds (``"staged"``, the hook;
     ``changed_files``: the files it passes) or everything in the work tree (``"worktree"``,
@@ -230,41 +230,29 @@ def local_change(
     local = git.local_diff(root, staged)
     head, diff = local.head, local.changes
     passed = {p for p in (repo_relative(root, f) for f in changed_files) if p}
-    run = RunStore(cfg, root) if cache is None else cache  # one for the roots and both sides
-    try:
-        if staged:  # decide before reading any record: most commits touch no ADR
-            search = search_roots(root, cfg, extra=wanted.folders, required=False, cache=run)
-            why = nothing_to_check(cfg, search, diff, passed)
-            if why is not None:
-                return Sources(Corpus(()), skipped=why)
-        source = WorkTree(root, untracked=not staged, extra_roots=wanted.folders)
-        found, corpus = read_source(source, cfg, citations=CHECK, cancel=cancel, cache=run)
-        before = corpus_before(root, cfg, found, corpus, head, diff, local.before, run)
-    finally:
-        if cache is None:
-            run.close()
-    changes = _cited_before(ChangeSet(
+    if staged:  # decide before reading any record: most commits touch no ADR
+        search = search_roots(root, cfg, extra=wanted.folders, cache=cache)
+        why = nothing_to_check(cfg, search, diff, passed)
+        if why is not None:
+            return Sources(Corpus(()), skipped=why)
+    source = WorkTree(root, untracked=not staged, extra_roots=wanted.folders)
+    found, corpus = read_source(source, cfg, citations=CHECK, cancel=cancel, cache=cache)
+    before = corpus_before(root, cfg, found, corpus, head, diff, local.before, cache)
+    changes = ChangeSet(
         base="HEAD",
         head="the staged changes" if staged else "the work tree",
         merge_base=head,
         changes=tuple(diff),
         base_corpus=before,
         base_commit=head,
-    ), corpus)
-    scope = Scope(
-        label="this commit" if staged else "the uncommitted changes",
-        touched=_touched(diff) | passed,
-        before=changes.base_corpus,
-        config=cfg,
-        renames=_renamed(diff),
     )
-    corpus = _with_previous(corpus, changes.base_corpus)
-    return Sources(corpus, found, changes, others.claims(corpus, changes), scope)
+    label = "this commit" if staged else "the uncommitted changes"
+    return _of_change(cfg, corpus, found, changes, others, label, passed)
 
 
 def since_base(
     root: Path, cfg: Config, wanted: Targets, base: str, head: str | None, deepen: bool,
-    others: Others, cancel: Token | None = None, cache: RunStore | None = None,
+    others: Others, cancel: Token | None, cache: RunStore,
 ) -> Sources:
     """The changes since the merge base of ``base`` and ``head`` (the work tree, as git will
     commit it, when ``head`` is None or names the commit checked out)."""
@@ -275,16 +263,28 @@ def since_base(
         found, corpus = read_source(source, cfg, citations=CHECK, cancel=cancel, cache=cache)
     else:
         corpus = corpus_at(root, cfg, resolved.other)
-    changes = _cited_before(
-        build_changes(root, cfg, base, resolved, corpus=corpus, deepen=deepen), corpus)
-    corpus = _with_previous(corpus, changes.base_corpus)
+    changes = build_changes(root, cfg, base, resolved, corpus=corpus, deepen=deepen)
+    label = f"the changes since {revision(changes.base)}"
+    return _of_change(cfg, corpus, found, changes, others, label)
+
+
+def _of_change(
+    cfg: Config, corpus: Corpus, found: Discovery | None, changes: ChangeSet, others: Others,
+    label: str, passed: Collection[str] = (),
+) -> Sources:
+    """The sources of a change: the head's corpus with what the base leaves it
+    (:func:`_with_previous`), the change with the head's citations on its base, what other
+    changes add, and the scope the gate judges (``label``; what the change touches, plus the
+    files the hook was passed, ``passed``)."""
+    changes = _cited_before(changes, corpus)
     scope = Scope(
-        label=f"the changes since {revision(changes.base)}",
-        touched=_touched(changes.changes),
+        label=label,
+        touched=_touched(changes.changes) | frozenset(passed),
         before=changes.base_corpus,
         config=cfg,
         renames=_renamed(changes.changes),
     )
+    corpus = _with_previous(corpus, changes.base_corpus)
     return Sources(corpus, found, changes, others.claims(corpus, changes), scope)
 
 
@@ -435,7 +435,7 @@ def hook_has_work(root: Path, config: Config, passed: Sequence[str]) -> str | No
     in this commit, or None."""
     require_work_tree(root)
     _head, changes = staged_changes(root)
-    search = search_roots(root, config, required=False)
+    search = search_roots(root, config)
     rel = {p for p in (repo_relative(root, f) for f in passed) if p}
     return nothing_to_check(config, search, changes, rel)
 
@@ -465,7 +465,7 @@ def _previous_at_head(root: Path, cfg: Config, found: Discovery) -> dict[str, by
         return {}
     from adrguard.api.generated import lost_indexes
 
-    return lost_indexes(root, cfg, found.roots, found.other_texts, "HEAD")
+    return lost_indexes(root, cfg, found.roots, found.other_texts)
 
 
 def _cited_before(changes: ChangeSet, corpus: Corpus) -> ChangeSet:
