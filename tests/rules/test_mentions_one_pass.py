@@ -226,5 +226,5 @@ def test_mentions_in_and_out_of_fences_and_link_texts() -> None:
     # a fence closes only with a run of its own character at least as long as the opening one
     text = "````\nADR-1\n```\nADR-2\n `````\nADR-3 out\n   ~~~\n    ~~~\nADR-4\n"
     assert fenced_lines(text) == [(1, 5), (7, sys.maxsize)]
-    got = [(n, m) for n, _s, m, _num, _inside in mentions_of(_decision(text, [], 0), pattern)]
-    assert got == [(6, "ADR-3")]
+    outside = [(n, m) for n, _s, m, _num, _inside in mentions_of(_decision(text, [], 0), pattern)]
+    assert outside == [(6, "ADR-3")]
