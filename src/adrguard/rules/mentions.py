@@ -88,14 +88,6 @@ def needed(pattern: Regex) -> str | None:
     return _HELD_BY_EVERY_MATCH.get(pattern.pattern)
 
 
-def mentions_any(text: str, pattern: Regex) -> bool:
-    """Whether ``pattern`` matches anywhere in ``text``."""
-    held = _HELD_BY_EVERY_MATCH.get(pattern.pattern)
-    if held is not None and held not in text:
-        return False
-    return pattern.search(text) is not None
-
-
 def _matching_starts(body: str, pattern: Regex) -> dict[int, int]:
     """:func:`_matching_lines`, each line with where it starts in ``body``."""
     found: dict[int, int] = {}
