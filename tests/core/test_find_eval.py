@@ -12,9 +12,8 @@ import pytest
 from adrguard.api.pipeline.corpus import load_with
 from adrguard.config import load_config
 from adrguard.core.agent.retrieval import find
-from adrguard.core.impact.analysis import STATUS_CHOICES
 from adrguard.core.impact.mapping import manifest_of
-from adrguard.core.model import Corpus
+from adrguard.core.model import STATUS_CHOICES, Corpus
 
 EVAL = Path(__file__).resolve().parents[1] / "data" / "find_eval.json"
 K = 5

@@ -14,9 +14,10 @@ from typing import Any
 
 import msgspec
 import pytest
+from settingtables import keys, subtables
 
 from adrguard.config import Config, from_mapping
-from adrguard.core.settings import ConfigTable, keys, subtables
+from adrguard.core.settings import ConfigTable
 
 # A value other than the default for every key of the declaration (a new setting fails
 # test_every_setting_has_a_sample until it has one, and then must find its one home).

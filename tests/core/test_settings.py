@@ -9,12 +9,13 @@ from pathlib import Path
 
 import msgspec
 import pytest
+from settingtables import keys, subtables
 
 from adrguard.config import Config, from_mapping
 from adrguard.core.errors import UserError
 from adrguard.core.findings import Severity
 from adrguard.core.schemas import load_schema, schema_dir
-from adrguard.core.settings import DEFAULTS, FAIL_ON, ConfigTable, keys, subtables
+from adrguard.core.settings import DEFAULTS, FAIL_ON, ConfigTable
 from adrguard.core.settings_schema import config_schema, config_schema_text
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -13,7 +13,7 @@ from adrguard.core.options import Options
 from adrguard.core.saferegex import Regex, compile_user
 from adrguard.rules import links, numbering
 from adrguard.rules.links import _DATE_AFTER, _number, _plain_text_end, mentions_of
-from adrguard.rules.mentions import for_lines, masked_lines, mentions_any, needed
+from adrguard.rules.mentions import for_lines, masked_lines, needed
 
 
 def _link_texts(d: Decision) -> dict[int, list[tuple[int, int]]]:
@@ -51,7 +51,7 @@ def _link_texts(d: Decision) -> dict[int, list[tuple[int, int]]]:
 
 def _old_mentions_of(d: Decision, pattern: Regex) -> list[Mention]:
     out: list[Mention] = []
-    if not d.text or not mentions_any(d.text, pattern):
+    if not d.text or pattern.search(d.text) is None:
         return out
     linked: dict[int, list[tuple[int, int]]] | None = None
     held = needed(pattern)

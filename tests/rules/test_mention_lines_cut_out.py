@@ -25,10 +25,23 @@ def _old_mask_line(line: str) -> str:
     return line
 
 
+def _old_matching_lines(body: str, pattern: Regex) -> set[int]:
+    """1-based numbers of the lines where ``pattern`` matches: one pass over the body (the
+    pattern is compiled line-local, so no match spans a line break)."""
+    found: set[int] = set()
+    line, pos = 1, 0
+    for m in pattern.finditer(body):
+        start = m.start()
+        line += body.count("\n", pos, start)
+        pos = start
+        found.add(line)
+    return found
+
+
 def _old_masked_lines(text: str, pattern: Regex) -> Iterator[tuple[int, str]]:
     body = blank_comments(text)
     lines = body.split("\n")
-    matching = mentions._matching_lines(body, pattern)
+    matching = _old_matching_lines(body, pattern)
     if "`" not in body and "~" not in body:
         for number in sorted(matching):
             line = lines[number - 1]

@@ -26,11 +26,8 @@ if TYPE_CHECKING:
     from adrguard.adapters.write import write_atomic
     from adrguard.api.check import CheckRequest, check, check_result, run_check
     from adrguard.api.pipeline.corpus import load, load_corpus, load_with, resolve_root
-    from adrguard.core.impact.analysis import (
-        STATUS_CHOICES,
-        configured_statuses,
-        statuses_from,
-    )
+    from adrguard.core.impact.analysis import configured_statuses, statuses_from
+    from adrguard.core.model import STATUS_CHOICES
     from adrguard.core.parse.status import normalise as normalise_status
 
 # name -> "module" (the same name there) or "module:name"
@@ -48,7 +45,7 @@ _HOMES = {
     "write_atomic": "adrguard.adapters.write",  # every file a command writes
     "ApiResult": "adrguard.adapters.github_api",  # the Action's REST calls
     "GitHubClient": "adrguard.adapters.github_api",
-    "STATUS_CHOICES": "adrguard.core.impact.analysis",  # the status words --status accepts
+    "STATUS_CHOICES": "adrguard.core.model",  # the status words --status accepts
     "configured_statuses": "adrguard.core.impact.analysis",
     "statuses_from": "adrguard.core.impact.analysis",
     "normalise_status": "adrguard.core.parse.status:normalise",  # a word of the log's language

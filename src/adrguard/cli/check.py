@@ -30,7 +30,7 @@ from adrguard.cli.common import (
 )
 from adrguard.cli.terminal import STATUS_STYLES, Segment, colour_wanted, markdown, page, styled
 from adrguard.core.errors import UserError
-from adrguard.core.model import Status, status_key
+from adrguard.core.model import STATUS_CHOICES, Status, status_key
 from adrguard.core.outcome import (
     BASELINE_FILE,
     EXIT_FINDINGS,
@@ -218,7 +218,7 @@ def _add_list(subparsers: Any) -> None:
         action="append",
         default=[],
         metavar="STATUS[,STATUS]",
-        help=f"only records with these statuses: {', '.join(STATUS_WORDS)} (no status stated) "
+        help=f"only records with these statuses: {', '.join(STATUS_CHOICES)} (no status stated) "
         "or all; a word of the log's own language works too (angenommen); repeatable",
     )
     lp.set_defaults(func=run_list)
@@ -430,10 +430,6 @@ def render(name: str, report: Report, corpus: Corpus, *, to_terminal: bool = Fal
     return REPORTERS[name](report, ctx)
 
 
-STATUS_WORDS = ("accepted", "proposed", "draft", "deprecated", "superseded", "rejected",
-                "unknown", "none")
-
-
 def wanted_statuses(values: list[str], synonyms: Any) -> frozenset[str] | None:
     """``--status`` values -> the status keys to keep (None: every record). A word of the
     log's language is read with the status vocabulary (``angenommen`` -> accepted)."""
@@ -443,13 +439,13 @@ def wanted_statuses(values: list[str], synonyms: Any) -> frozenset[str] | None:
     keys = set()
     for word in words:
         folded = word.casefold()
-        if folded in STATUS_WORDS:
+        if folded in STATUS_CHOICES:
             keys.add(folded)
             continue
         status = normalise(word, synonyms)
         if status is Status.UNKNOWN:
             raise UserError(f"--status {word!r} is not a status: choose from "
-                            f"{', '.join(STATUS_WORDS)} or all (or a status word of the log)")
+                            f"{', '.join(STATUS_CHOICES)} or all (or a status word of the log)")
         keys.add(status.value)
     return frozenset(keys)
 

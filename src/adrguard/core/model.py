@@ -32,6 +32,9 @@ class Status(enum.StrEnum):
 
 
 INACTIVE_STATUSES = frozenset({Status.REJECTED, Status.DEPRECATED, Status.SUPERSEDED})
+# the status words ``--status`` and ``impact.statuses`` accept; "none": records that state no status
+STATUS_CHOICES = ("accepted", "proposed", "draft", "deprecated", "superseded", "rejected",
+                  "unknown", "none")
 
 
 class RelKind(enum.StrEnum):

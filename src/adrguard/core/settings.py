@@ -234,11 +234,6 @@ def table_keys(table: type[Struct]) -> dict[str, type[Struct] | None]:
     return out
 
 
-def keys(table: type[Struct]) -> tuple[str, ...]:
-    """The keys a table of the file may hold, as the file spells them."""
-    return tuple(table_keys(table))
-
-
 def is_set(value: object) -> bool:
     """Whether a field was given in the file (UNSET: it was not)."""
     return not isinstance(value, UnsetType)
@@ -250,11 +245,6 @@ T = TypeVar("T")
 def got(value: T | UnsetType) -> T | None:
     """A field as the file gave it, None when it did not."""
     return None if isinstance(value, UnsetType) else value
-
-
-def subtables(table: type[Struct]) -> dict[str, type[Struct]]:
-    """The tables nested in ``table`` (``[index]``, ``[ai]``, ...), by the key the file uses."""
-    return {key: sub for key, sub in table_keys(table).items() if sub is not None}
 
 
 def given(table: Struct) -> dict[str, Any]:

@@ -21,19 +21,6 @@ _FENCE = lazy(r"^ {0,3}(`{3,}|~{3,})")
 _FENCE_AT = lazy(r" {0,3}(`{3,}|~{3,})")  # _FENCE where a line starts inside a text
 
 
-def _matching_lines(body: str, pattern: Regex) -> set[int]:
-    """1-based numbers of the lines where ``pattern`` matches: one pass over the body (the
-    pattern is compiled line-local, so no match spans a line break)."""
-    found: set[int] = set()
-    line, pos = 1, 0
-    for m in pattern.finditer(body):
-        start = m.start()
-        line += body.count("\n", pos, start)
-        pos = start
-        found.add(line)
-    return found
-
-
 _DEFAULT_ID = DECISION_ID_PATTERN
 # Text every match of a pattern holds, for the patterns where that is known: a text without it
 # has no match, and the pattern need not run (the default ``decision-id-pattern`` matches only
@@ -88,16 +75,10 @@ def needed(pattern: Regex) -> str | None:
     return _HELD_BY_EVERY_MATCH.get(pattern.pattern)
 
 
-def mentions_any(text: str, pattern: Regex) -> bool:
-    """Whether ``pattern`` matches anywhere in ``text``."""
-    held = _HELD_BY_EVERY_MATCH.get(pattern.pattern)
-    if held is not None and held not in text:
-        return False
-    return pattern.search(text) is not None
-
-
 def _matching_starts(body: str, pattern: Regex) -> dict[int, int]:
-    """:func:`_matching_lines`, each line with where it starts in ``body``."""
+    """1-based numbers of the lines where ``pattern`` matches, each with where it starts in
+    ``body``: one pass over the body (the pattern is compiled line-local, so no match spans a
+    line break)."""
     found: dict[int, int] = {}
     line, pos = 1, 0
     start_of_line = 0

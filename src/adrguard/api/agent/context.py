@@ -44,9 +44,8 @@ from adrguard.core.agent import context as ctx_mod
 from adrguard.core.agent import judge, retrieval, selectors
 from adrguard.core.errors import UserError
 from adrguard.core.graph import graph as graph_mod
-from adrguard.core.impact.analysis import STATUS_CHOICES
 from adrguard.core.impact.mapping import Manifest, ManifestError, manifest_of
-from adrguard.core.model import Corpus, Decision, status_key
+from adrguard.core.model import STATUS_CHOICES, Corpus, Decision, status_key
 
 MAX_CANDIDATES = judge.MAX_CANDIDATES
 

@@ -35,8 +35,8 @@ from adrguard.config import Config, load_config
 from adrguard.core.agent import context as ctx_mod
 from adrguard.core.cancel import Token, checkpoint
 from adrguard.core.errors import UserError
-from adrguard.core.impact.analysis import STATUS_CHOICES, configured_statuses
-from adrguard.core.model import Corpus, Decision
+from adrguard.core.impact.analysis import configured_statuses
+from adrguard.core.model import STATUS_CHOICES, Corpus, Decision
 from adrguard.core.repository import Repository
 
 MAX_IDENTIFIER = 1_024

@@ -187,11 +187,6 @@ class Bm25:
         return total, tuple(hit)
 
 
-def bm25_index(corpus: Corpus) -> Bm25:
-    """The keyword index of ``corpus``, built once and kept on it."""
-    return corpus.derived("bm25", lambda: Bm25(corpus.decisions))
-
-
 def _glob_reasons(
     corpus: Corpus,
     manifest: Manifest | None,
@@ -277,7 +272,7 @@ def find(
         terms += [t for t in path_terms(paths) if t not in terms]
     words: dict[str, float] = {}
     if terms:
-        index = bm25_index(corpus)
+        index = corpus.derived("bm25", lambda: Bm25(corpus.decisions))  # built once, kept on it
         for i, d in enumerate(corpus.decisions):
             value, hit = index.score(i, terms)
             if value > 0:
@@ -323,15 +318,11 @@ def find(
     ordered = sorted(results.values(), key=lambda e: (-round(e[1], 6), e[0].id, e[0].path))
     hits = []
     for d, score, reasons in ordered[:limit]:
-        kept = tuple(_dedupe(reasons))
+        kept = tuple(dict.fromkeys(reasons))
         _conf, fields = keyword_confidence(d, kept, words.get(d.path, 0.0), terms)
         hits.append(Hit(d, round(score, 4), kept, round(confidence[d.path], 2), fields))
     counts = {s: len(n) for s, n in sorted(held.items())}
     return FindResult(tuple(hits), len(ordered), tuple(notes), counts, tuple(terms))
-
-
-def _dedupe(reasons: list[Reason]) -> list[Reason]:
-    return list(dict.fromkeys(reasons))
 
 
 def explain(hit: Hit) -> str:

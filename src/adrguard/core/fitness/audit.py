@@ -32,11 +32,6 @@ class Audit:
         return f"{len(self.covered)} of {self.accepted} accepted {noun} fitness rules"
 
 
-def accepted_decisions(corpus: Corpus) -> tuple[Decision, ...]:
-    """The decisions in force: accepted, and not in an archive."""
-    return tuple(d for d in corpus.decisions if d.status is Status.ACCEPTED and not d.archived)
-
-
 def audit(corpus: Corpus, manifest: FitnessManifest, targets: Mapping[str, Decision]) -> Audit:
     """``targets``: each rule's decision (rule id → record), as the one lookup resolved it."""
     by_path: dict[str, list[FitnessRule]] = {}
@@ -51,7 +46,8 @@ def audit(corpus: Corpus, manifest: FitnessManifest, targets: Mapping[str, Decis
             pending.append((rule, d))
         else:
             by_path.setdefault(d.path, []).append(rule)
-    accepted = accepted_decisions(corpus)
+    # the decisions in force: accepted, and not in an archive
+    accepted = tuple(d for d in corpus.decisions if d.status is Status.ACCEPTED and not d.archived)
     covered = tuple((d, tuple(by_path[d.path])) for d in accepted if d.path in by_path)
     uncovered = tuple(d for d in accepted if d.path not in by_path)
     return Audit(manifest.path, covered, uncovered, tuple(inactive), tuple(pending))

@@ -291,7 +291,9 @@ class Graph:
         for target, sources in self.in_edges["supersedes"].items():
             options = [self.decision(p) for p in sources if p != target]
             if options:
-                best[target] = min(options, key=_successor_rank).path
+                # the successor a supersession walk follows: an accepted one first, then by path
+                first = min(options, key=lambda s: (s.status is not Status.ACCEPTED, s.path))
+                best[target] = first.path
         end: dict[str, str] = {}
         for start in best:
             if start in end:
@@ -331,10 +333,6 @@ class Graph:
                 out.setdefault(target.path, set()).add(dec.source.path)
         return {k: tuple(sorted(v)) for k, v in out.items()}
 
-
-def _successor_rank(s: Decision) -> tuple[bool, str]:
-    """Which successor a supersession walk follows: an accepted one first, then by path."""
-    return (s.status is not Status.ACCEPTED, s.path)
 
 
 def short(d: Decision) -> str:

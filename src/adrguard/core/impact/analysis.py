@@ -24,6 +24,7 @@ from adrguard.core.impact.mapping import Manifest
 from adrguard.core.lazyre import lazy
 from adrguard.core.model import (
     INACTIVE_STATUSES,
+    STATUS_CHOICES,
     ChangeSet,
     Corpus,
     Decision,
@@ -37,16 +38,6 @@ STATEMENT = (
     "It never means that the change violates them."
 )
 DEFAULT_STATUSES = frozenset({"accepted"})
-STATUS_CHOICES = (
-    "accepted",
-    "proposed",
-    "draft",
-    "deprecated",
-    "superseded",
-    "rejected",
-    "unknown",
-    "none",
-)  # "none": records that state no status
 _NUMBER = lazy(r"^(?:adr[-_ ]?)?#?0*(\d+)$", re.IGNORECASE)
 
 
