@@ -7,46 +7,14 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from mentionoracle import old_link_texts
 
 from adrguard.core.model import Decision, Link, Mention
 from adrguard.core.options import Options
 from adrguard.core.saferegex import Regex, compile_user
 from adrguard.rules import links, numbering
-from adrguard.rules.links import _DATE_AFTER, _number, _plain_text_end, mentions_of
+from adrguard.rules.links import _DATE_AFTER, _number, mentions_of
 from adrguard.rules.mentions import for_lines, masked_lines, needed
-
-
-def _link_texts(d: Decision) -> dict[int, list[tuple[int, int]]]:
-    """The link texts of every line of the record, as they were measured (the text split)."""
-    lines = d.text.split("\n")
-    out: dict[int, list[tuple[int, int]]] = {}
-    for link in d.links:
-        number = link.line - d.body_line_offset
-        if link.kind not in ("inline", "reference") or not 1 <= number <= len(lines):
-            continue
-        raw = lines[number - 1]
-        start = link.column - 1 + (1 if link.is_image else 0)
-        if raw[start : start + 1] != "[":
-            continue
-        end = _plain_text_end(raw, start)
-        if end > start:
-            out.setdefault(number, []).append((start + 1, end))
-            continue
-        depth, end = 0, -1
-        for i in range(start, len(raw)):
-            ch = raw[i]
-            if ch == "\\":
-                continue
-            if ch == "[" and (i == 0 or raw[i - 1] != "\\"):
-                depth += 1
-            elif ch == "]" and raw[i - 1] != "\\":
-                depth -= 1
-                if depth == 0:
-                    end = i
-                    break
-        if end > start:
-            out.setdefault(number, []).append((start + 1, end))
-    return out
 
 
 def _old_mentions_of(d: Decision, pattern: Regex) -> list[Mention]:
@@ -62,7 +30,7 @@ def _old_mentions_of(d: Decision, pattern: Regex) -> list[Mention]:
             if _DATE_AFTER.match(line, m.end()):
                 continue
             if linked is None:
-                linked = _link_texts(d)
+                linked = old_link_texts(d)
             inside = any(a <= m.start() < b for a, b in linked.get(number, ()))
             out.append((number, m.start(), m.group(0), _number(m), inside))
     return out

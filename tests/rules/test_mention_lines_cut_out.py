@@ -9,6 +9,7 @@ from collections.abc import Iterator
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from mentionoracle import OLD_FENCE
 
 from adrguard.core.options import DECISION_ID_PATTERN
 from adrguard.core.parse import masking
@@ -53,7 +54,7 @@ def _old_masked_lines(text: str, pattern: Regex) -> Iterator[tuple[int, str]]:
     fence: str | None = None
     for number, line in enumerate(lines, start=1):
         if "`" in line or "~" in line:
-            m = mentions._FENCE.match(line)
+            m = OLD_FENCE.match(line)
             if fence is not None:
                 if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence):
                     fence = None

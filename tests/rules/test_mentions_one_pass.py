@@ -14,16 +14,15 @@ from collections.abc import Iterator
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from mentionoracle import OLD_FENCE, old_link_texts
 
 from adrguard.core.model import Decision, Link, Mention
 from adrguard.core.options import DECISION_ID_PATTERN
 from adrguard.core.parse.masking import blank_comments, mask_line
 from adrguard.core.saferegex import Match, Regex, compile_user
 from adrguard.rules import mentions
-from adrguard.rules.links import _DATE_AFTER, _plain_text_end, link_ids_of, mentions_of
+from adrguard.rules.links import _DATE_AFTER, link_ids_of, mentions_of
 from adrguard.rules.mentions import fenced_lines, for_lines, needed
-
-_OLD_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 
 
 def _old_number(m: Match) -> int | None:
@@ -44,7 +43,7 @@ def _old_skipped(lines: list[str]) -> set[int]:
     fence: str | None = None
     for number, line in enumerate(lines, start=1):
         if "`" in line or "~" in line:
-            m = _OLD_FENCE.match(line)
+            m = OLD_FENCE.match(line)
             if fence is not None:
                 if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence):
                     fence = None
@@ -72,38 +71,6 @@ def _old_masked_lines(text: str, pattern: Regex) -> Iterator[tuple[int, str]]:
         yield number, mask_line(line)
 
 
-def _old_link_texts(d: Decision) -> dict[int, list[tuple[int, int]]]:
-    lines = d.text.split("\n")
-    out: dict[int, list[tuple[int, int]]] = {}
-    for link in d.links:
-        number = link.line - d.body_line_offset
-        if link.kind not in ("inline", "reference") or not 1 <= number <= len(lines):
-            continue
-        raw = lines[number - 1]
-        start = link.column - 1 + (1 if link.is_image else 0)
-        if raw[start : start + 1] != "[":
-            continue
-        end = _plain_text_end(raw, start)
-        if end > start:
-            out.setdefault(number, []).append((start + 1, end))
-            continue
-        depth, end = 0, -1
-        for i in range(start, len(raw)):
-            ch = raw[i]
-            if ch == "\\":
-                continue
-            if ch == "[" and (i == 0 or raw[i - 1] != "\\"):
-                depth += 1
-            elif ch == "]" and raw[i - 1] != "\\":
-                depth -= 1
-                if depth == 0:
-                    end = i
-                    break
-        if end > start:
-            out.setdefault(number, []).append((start + 1, end))
-    return out
-
-
 def _old_mentions_of(d: Decision, pattern: Regex) -> list[Mention]:
     """ADR204's fact as it was found: the whole text searched first, then split."""
     out: list[Mention] = []
@@ -118,7 +85,7 @@ def _old_mentions_of(d: Decision, pattern: Regex) -> list[Mention]:
             if _DATE_AFTER.match(line, m.end()):
                 continue
             if linked is None:
-                linked = _old_link_texts(d)
+                linked = old_link_texts(d)
             inside = any(a <= m.start() < b for a, b in linked.get(number, ()))
             out.append((number, m.start(), m.group(0), _old_number(m), inside))
     return out

@@ -17,8 +17,8 @@ from adrguard.core.options import DECISION_ID_PATTERN
 from adrguard.core.parse.masking import blank_comments, mask_line
 from adrguard.core.saferegex import Regex
 
-_FENCE = lazy(r"^ {0,3}(`{3,}|~{3,})")
-_FENCE_AT = lazy(r" {0,3}(`{3,}|~{3,})")  # _FENCE where a line starts inside a text
+# a line that opens or closes a fence, matched where the line starts inside a text
+_FENCE_AT = lazy(r" {0,3}(`{3,}|~{3,})")
 
 
 _DEFAULT_ID = DECISION_ID_PATTERN
@@ -127,7 +127,7 @@ def fenced_lines(body: str) -> list[tuple[int, int]]:
     """The fenced blocks of ``body`` as (first, last) line numbers, 1-based and inclusive,
     their fence lines included; a block left open runs to the end (its last line is
     ``sys.maxsize``). Only the lines that can open or close a fence are read: those where
-    ``` or ~~~ follows at most three spaces (:data:`_FENCE`), found where ``` and ~~~
+    ``` or ~~~ follows at most three spaces (:data:`_FENCE_AT`), found where ``` and ~~~
     occur."""
     starts: set[int] = set()
     for token in ("```", "~~~"):

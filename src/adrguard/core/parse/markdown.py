@@ -338,7 +338,6 @@ def walk(text: str, line_offset: int = 0, slugs: dict[str, str] | None = None) -
     added to (a run's parses share one)."""
     b = _Builder(text, line_offset, slugs)
     parts = b.parts  # never replaced: flush clears it
-    blocks, lines = b.doc.blocks, b.lines  # never replaced either
     events = cast(
         "Iterator[tuple[Any, Any]]",
         pyromark.events_with_range(text, options=_OPTIONS, merge_text=True),
@@ -390,27 +389,8 @@ def walk(text: str, line_offset: int = 0, slugs: dict[str, str] | None = None) -
         elif kind == "End":
             # a tag with attributes is a dict, which equals neither name
             if value == "Paragraph" or value == "Item":
-                start = b.block_start
-                if start >= 0:  # flush, inline: a block closes at most of these
-                    text_of = "".join(parts)
-                    if (text_of and not text_of.isspace()) or b.block_kind == "heading":
-                        end = b.block_end
-                        blocks.append(
-                            Block(
-                                lines,
-                                b.block_kind,
-                                text_of,
-                                start,
-                                end if end > start else start,
-                                b.section,
-                                b.spans,
-                                b.checked,
-                            )
-                        )
-                    parts.clear()
-                    b.checked = None
-                    b.spans = []
-                    b.block_start = -1
+                if b.block_start >= 0:
+                    b.flush()
             elif type(value) is str:
                 b.end(value, rng)
             else:
