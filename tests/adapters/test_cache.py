@@ -333,38 +333,6 @@ def test_unusable_cache_folder_only_costs_time(
     assert _report(tmp_path, capsys) == _cold(tmp_path, capsys)
 
 
-def test_pooled_parse_equals_serial_parse(
-    corpora_dir: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Above POOL_MIN records, when the caller allows it, a pool of fresh interpreters parses:
-    the records that come back (encoded, or as themselves when they cannot be encoded) equal a
-    serial parse."""
-    from adrguard.adapters.files import discover
-    from adrguard.api.pipeline import parsing
-    from adrguard.config import Config
-
-    folder = next(p for p in sorted(corpora_dir.iterdir()) if (p / "docs").is_dir())
-    sources = discover(folder, Config()).sources
-    sources.append(
-        msgspec.structs.replace(sources[0], path="docs/adr/9999-tagged.md", data=YAML_TAGS.encode())
-    )
-    options = Config().options
-    serial = parsing.parse_all(sources, options, encoded=True)
-    monkeypatch.setattr(parsing, "POOL_MIN", 2)
-    monkeypatch.setattr(parsing, "CHUNK", 3)
-
-    def no_fallback(*args: object) -> None:
-        raise AssertionError("the pool fell back to parsing in this process")
-
-    monkeypatch.setattr(parsing, "_parse_here", no_fallback)
-    pooled = parsing.parse_all(sources, options, encoded=True, jobs=2)
-    assert parsing.parse_all(sources, options, encoded=False, jobs=2)[0][1] is None
-    assert [d for d, _ in pooled] == [d for d, _ in serial]
-    assert [b for _, b in pooled] == [b for _, b in serial]
-    # a !!set arrives sorted, as a list: its order never follows the hash seed
-    assert serial[-1][1] is None and serial[-1][0].front_matter["tags"] == ["a", "b"]
-
-
 def test_the_edit_loop_parses_only_the_edited_record(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

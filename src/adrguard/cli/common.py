@@ -128,9 +128,8 @@ def given_date(value: str | None) -> datetime.date | None:
 
 
 def load_config_for(args: argparse.Namespace) -> tuple[Path, Config]:
-    """The repository root and its config, with --no-cache applied; a large corpus is parsed
-    by a pool of processes (``jobs=0``: safe here, where adrguard's own entry point is the main
-    module a worker starts from)."""
+    """The repository root and its config, with --no-cache applied; a large cold parse is
+    shared with helper interpreters (``jobs=0``: one process per core, up to four)."""
     from adrguard.api import resolve_root
     from adrguard.config import load_config
 
