@@ -210,3 +210,25 @@ def test_the_helpers_take_equal_slices_from_the_end(count: int, parsers: int) ->
     head, each = bounds[0][0], sizes.pop()
     # this process keeps HEAD_START records more than a helper, plus what does not divide
     assert each >= 1 and 0 <= head - each - parsing.HEAD_START < len(bounds) + 1
+
+
+@pytest.mark.usefixtures("small_share")
+def test_the_labelled_logs_parse_the_same_shared(
+    corpora_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every record of the labelled logs (real text of every kind we have), parsed in one list
+    by this process and two helpers, equals a serial parse."""
+    from adrguard.adapters.files import discover
+
+    sources = [
+        src
+        for folder in sorted(p for p in corpora_dir.iterdir() if (p / "docs").is_dir())
+        for src in discover(folder, Config()).sources
+    ]
+    assert len(sources) > 500
+    options = Config().options
+    serial = parsing.parse_all(sources, options, encoded=True)
+    seen = _answers(monkeypatch)
+    shared = parsing.parse_all(sources, options, encoded=True, jobs=3)
+    assert len(seen) == 2 and all(isinstance(a, list) for a in seen)
+    assert shared == serial
