@@ -133,6 +133,22 @@ def test_a_helper_that_cannot_start_or_fails_changes_nothing(
 
 
 @pytest.mark.usefixtures("small_share")
+def test_no_temporary_folder_to_write_in_changes_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A read-only or full temporary folder: every record is parsed in this process."""
+    import tempfile
+
+    sources = _sources(12)
+    options = Config().options
+    serial = parsing.parse_all(sources, options, encoded=True)
+
+    def full(*args: object, **kwargs: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(tempfile, "TemporaryFile", full)
+    assert parsing.parse_all(sources, options, encoded=True, jobs=2) == serial
+
+
+@pytest.mark.usefixtures("small_share")
 def test_a_slice_whose_helper_did_not_start_is_parsed_here(monkeypatch: pytest.MonkeyPatch) -> None:
     sources = _sources(40)
     options = Config().options

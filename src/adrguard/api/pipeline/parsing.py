@@ -126,13 +126,19 @@ class _Helper:
 
         if not sys.executable:
             return None
-        with tempfile.TemporaryFile() as records:
+        try:  # no temporary folder to write in (read-only, full): parse here
+            records = tempfile.TemporaryFile()  # noqa: SIM115 (closed below)
+        except OSError:
+            return None
+        with records:
             try:
                 pickle.dump((options, list(sources)), records, protocol=pickle.HIGHEST_PROTOCOL)
+                records.seek(0)
+                answer = tempfile.TemporaryFile()  # noqa: SIM115 (closed by stop())
+            except OSError:
+                return None
             except (pickle.PicklingError, TypeError, AttributeError, RecursionError):
                 return None  # an option that cannot be sent (none known): parse here
-            records.seek(0)
-            answer = tempfile.TemporaryFile()  # noqa: SIM115 (closed by stop())
             try:
                 process = subprocess.Popen(
                     [sys.executable, "-P", "-m", __name__],
@@ -156,8 +162,8 @@ class _Helper:
                 continue
         if code != 0:
             return None
-        self._answer.seek(0)
         try:
+            self._answer.seek(0)
             answer = _ANSWER.decode(self._answer.read())
         except (OSError, msgspec.DecodeError, msgspec.ValidationError):
             return None
