@@ -133,6 +133,22 @@ def test_a_helper_that_cannot_start_or_fails_changes_nothing(
 
 
 @pytest.mark.usefixtures("small_share")
+def test_an_answer_that_is_not_a_record_is_parsed_here(monkeypatch: pytest.MonkeyPatch) -> None:
+    sources = _sources(12)
+    options = Config().options
+    serial = parsing.parse_all(sources, options, encoded=True)
+    answer = parsing._Helper.answer
+
+    def garbled(self: parsing._Helper, cancel: Token | None) -> list[bytes | None] | None:
+        got = answer(self, cancel)
+        assert got is not None
+        return [b"\x93not a record" if i % 2 else blob for i, blob in enumerate(got)]
+
+    monkeypatch.setattr(parsing._Helper, "answer", garbled)
+    assert parsing.parse_all(sources, options, encoded=True, jobs=2) == serial
+
+
+@pytest.mark.usefixtures("small_share")
 def test_no_temporary_folder_to_write_in_changes_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
     """A read-only or full temporary folder: every record is parsed in this process."""
     import tempfile

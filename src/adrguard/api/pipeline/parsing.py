@@ -69,15 +69,27 @@ def parse_all(
                 out += _parse_here(part, options, encoded, cancel)
                 continue
             for src, blob in zip(part, answer, strict=True):
-                if blob is None:  # a record the cache cannot hold exactly
+                decision = _decoded(blob)
+                if decision is None:  # a record the cache cannot hold exactly
                     out += _parse_here([src], options, encoded, cancel)
                 else:
-                    out.append((decode(blob), blob if encoded else None))
+                    out.append((decision, blob if encoded else None))
         return out
     finally:
         for helper in helpers:
             if helper is not None:
                 helper.stop()
+
+
+def _decoded(blob: bytes | None) -> Decision | None:
+    """The record a helper sent, or None for nil or bytes that are not exactly a record (then
+    this process parses it: a helper's answer never decides a result alone)."""
+    if blob is None:
+        return None
+    try:
+        return decode(blob)
+    except ValueError:
+        return None
 
 
 def shares(count: int, parsers: int) -> list[tuple[int, int]]:
