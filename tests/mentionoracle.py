@@ -1,13 +1,13 @@
 """The old ways ADR204 found fenced lines and measured link texts, kept as the oracles of the
-mention tests (tests/rules): every line walked for fences with one pattern, and every line's
-link texts measured on the whole text split into lines."""
+mention and link tests (tests/rules): every line walked for fences with one pattern, and every
+line's link texts measured on the whole text split into lines by counting brackets (the count
+every link text was measured with before the plain-text shortcut)."""
 
 from __future__ import annotations
 
 import re
 
 from adrguard.core.model import Decision
-from adrguard.rules.links import _plain_text_end
 
 OLD_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")  # a line that opens or closes a fence
 
@@ -23,10 +23,6 @@ def old_link_texts(d: Decision) -> dict[int, list[tuple[int, int]]]:
         raw = lines[number - 1]
         start = link.column - 1 + (1 if link.is_image else 0)
         if raw[start : start + 1] != "[":
-            continue
-        end = _plain_text_end(raw, start)
-        if end > start:
-            out.setdefault(number, []).append((start + 1, end))
             continue
         depth, end = 0, -1
         for i in range(start, len(raw)):

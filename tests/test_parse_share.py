@@ -14,9 +14,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from adrguard.api.pipeline import parsing
+from adrguard.api.pipeline.parsing import Parsed
 from adrguard.config import Config
 from adrguard.core.cancel import Cancelled, Token
 from adrguard.core.model import SourceFile
+from adrguard.core.options import Options
 
 NYGARD = """# {n}. Use a queue for job {n}
 
@@ -83,6 +85,13 @@ def _sources(count: int) -> list[SourceFile]:
     return out
 
 
+def _serial(count: int, encoded: bool = True) -> tuple[list[SourceFile], Options, list[Parsed]]:
+    """``count`` written records (and three more of the odd kinds), the default options, and
+    what this process alone parses them into."""
+    sources, options = _sources(count), Config().options
+    return sources, options, parsing.parse_all(sources, options, encoded=encoded)
+
+
 @pytest.fixture
 def small_share(monkeypatch: pytest.MonkeyPatch) -> None:
     """Share even a small list, so the tests stay quick."""
@@ -107,9 +116,7 @@ def _answers(monkeypatch: pytest.MonkeyPatch) -> list[object]:
 @pytest.mark.usefixtures("small_share")
 @pytest.mark.parametrize("encoded", [True, False])
 def test_a_shared_parse_is_a_serial_parse(monkeypatch: pytest.MonkeyPatch, encoded: bool) -> None:
-    sources = _sources(30)
-    options = Config().options
-    serial = parsing.parse_all(sources, options, encoded=encoded)
+    sources, options, serial = _serial(30, encoded=encoded)
     seen = _answers(monkeypatch)
     shared = parsing.parse_all(sources, options, encoded=encoded, jobs=3)
     assert len(seen) == 2 and all(isinstance(a, list) for a in seen)  # two helpers answered
@@ -124,9 +131,7 @@ def test_a_shared_parse_is_a_serial_parse(monkeypatch: pytest.MonkeyPatch, encod
 def test_a_helper_that_cannot_start_or_fails_changes_nothing(
     monkeypatch: pytest.MonkeyPatch, executable: str
 ) -> None:
-    sources = _sources(12)
-    options = Config().options
-    serial = parsing.parse_all(sources, options, encoded=True)
+    sources, options, serial = _serial(12)
     monkeypatch.setattr(sys, "executable", executable)
     shared = parsing.parse_all(sources, options, encoded=True, jobs=2)
     assert shared == serial
@@ -134,9 +139,7 @@ def test_a_helper_that_cannot_start_or_fails_changes_nothing(
 
 @pytest.mark.usefixtures("small_share")
 def test_an_answer_that_is_not_a_record_is_parsed_here(monkeypatch: pytest.MonkeyPatch) -> None:
-    sources = _sources(12)
-    options = Config().options
-    serial = parsing.parse_all(sources, options, encoded=True)
+    sources, options, serial = _serial(12)
     answer = parsing._Helper.answer
 
     def garbled(self: parsing._Helper, cancel: Token | None) -> list[bytes | None] | None:
@@ -153,9 +156,7 @@ def test_no_temporary_folder_to_write_in_changes_nothing(monkeypatch: pytest.Mon
     """A read-only or full temporary folder: every record is parsed in this process."""
     import tempfile
 
-    sources = _sources(12)
-    options = Config().options
-    serial = parsing.parse_all(sources, options, encoded=True)
+    sources, options, serial = _serial(12)
 
     def full(*args: object, **kwargs: object) -> None:
         raise OSError(28, "No space left on device")
@@ -166,9 +167,7 @@ def test_no_temporary_folder_to_write_in_changes_nothing(monkeypatch: pytest.Mon
 
 @pytest.mark.usefixtures("small_share")
 def test_a_slice_whose_helper_did_not_start_is_parsed_here(monkeypatch: pytest.MonkeyPatch) -> None:
-    sources = _sources(40)
-    options = Config().options
-    serial = parsing.parse_all(sources, options, encoded=True)
+    sources, options, serial = _serial(40)
     calls: list[int] = []
     start = parsing._Helper.start
 

@@ -31,7 +31,7 @@ SUBJECT_LINES = st.lists(st.sampled_from(SUBJECT_PIECES), max_size=8).map("".joi
 
 
 def _old_gate(text: str, lower: str) -> bool:
-    return r._may_hold(text, lower, "this", "present", "we")
+    return successors.may_hold(text, lower, "this", "present", "we")
 
 
 @settings(max_examples=3000, deadline=None)

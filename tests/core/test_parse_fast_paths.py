@@ -114,23 +114,23 @@ LINE_TEXTS = st.lists(
 @given(LINE_TEXTS)
 def test_a_line_without_the_words_a_pattern_needs_is_one_it_cannot_match(text: str) -> None:
     lower = text.lower()
-    if not relations._may_hold(text, lower, *relations._START_WORDS):
+    if not successors.may_hold(text, lower, *relations._START_WORDS):
         assert all(relations._start(text, i) is None for i in range(len(text) + 1))
-    if not relations._may_hold(text, lower, *relations._SUBJECT_VERBS):
+    if not successors.may_hold(text, lower, *relations._SUBJECT_VERBS):
         assert relations._SUBJECT.search(text) is None
 
 
 def test_keyword_gates_on_written_lines() -> None:
     line = "The on-call service already depends on it, and the team owns it."
-    assert relations._may_hold(line, line.lower(), *relations._START_WORDS)  # ``depends``
-    assert not relations._may_hold(line, line.lower(), *relations._SUBJECT_VERBS)
+    assert successors.may_hold(line, line.lower(), *relations._START_WORDS)  # ``depends``
+    assert not successors.may_hold(line, line.lower(), *relations._SUBJECT_VERBS)
     found = relations.scan_line("Supersedes ADR-2; depends on ADR-7", [])  # two clauses
     assert [(f.kind.value, f.target) for f in found] == [
         ("supersedes", "ADR-2"), ("depends-on", "ADR-7"),
     ]
     found = relations.scan_line("This ADR supersedes ADR-2; it depends on ADR-7", [])
     assert [(f.kind.value, f.target) for f in found] == [("supersedes", "ADR-2")]
-    assert relations._may_hold("ſupersedes", "ſupersedes", "supersed")  # not ASCII: may
+    assert successors.may_hold("ſupersedes", "ſupersedes", "supersed")  # not ASCII: may
 
 
 MULTILINE = st.lists(
@@ -166,7 +166,7 @@ def test_gates_from_known_keywords_answer_what_the_words_answer(text: str) -> No
     lower = text.lower()
     present = _present(lower) if lower.isascii() else None
     for gate in (relations._STARTS, relations._VERBS, relations._REPLACES):
-        expected = relations._may_hold(text, lower, *gate.words)
+        expected = successors.may_hold(text, lower, *gate.words)
         assert relations._may_pass(text, lower, present, gate) == expected
         assert relations._may_pass(text, lower, None, gate) == expected
     if present is not None:

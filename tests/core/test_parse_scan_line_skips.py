@@ -10,8 +10,9 @@ import re
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from linkspans import link_spans
 
-from adrguard.core.model import Link, RelKind
+from adrguard.core.model import RelKind
 from adrguard.core.parse import keyed, relations, successors
 from adrguard.core.parse.document import Span
 from adrguard.core.parse.relations import Found
@@ -60,7 +61,7 @@ def _old_scan(
     subject = (
         r._SUBJECT.finditer(text)
         if r._may_pass(text, lower, present, r._VERBS)
-        and r._may_hold(text, lower, "this", "present", "we")
+        and successors.may_hold(text, lower, "this", "present", "we")
         else ()
     )
     for m in subject:
@@ -80,7 +81,7 @@ def _old_scan(
     for m in replaces:
         found = r._targets(text, spans, m.end())
         out.extend(Found(RelKind.SUPERSEDES, t, label, col) for t, label, col in found)
-    for m in r._PASSIVE.finditer(text) if r._may_hold(text, lower, "been") else ():
+    for m in r._PASSIVE.finditer(text) if successors.may_hold(text, lower, "been") else ():
         kind = RelKind.AMENDED_BY if m.group("partial") else RelKind.SUPERSEDED_BY
         out.extend(Found(kind, t, label, col) for t, label, col in r._targets(text, spans, m.end()))
     out.extend(r._object_first(text, spans))
@@ -116,16 +117,6 @@ PIECES = [
 ]
 
 
-def _spans(text: str, n: int) -> list[Span]:
-    """Up to ``n`` link spans over the ids in ``text``, in order."""
-    out: list[Span] = []
-    for m in re.finditer(r"ADR[- ]?\d+|\d{4}-x\.md", text):
-        if len(out) == n:
-            break
-        out.append(Span(m.start(), m.end(), Link(f"{m.group()}.md", m.group(), 1, m.start() + 1)))
-    return out
-
-
 def _present(text: str) -> set[str] | None:
     """The line's keywords as :func:`relations.collect` knows them (None: not ASCII)."""
     hits, exact = relations.keyword_hits([text])
@@ -141,7 +132,7 @@ def test_scan_finds_what_the_old_scan_found(
     text: str, links: int, partly: bool, status: bool
 ) -> None:
     lower = text.lower()
-    spans = _spans(text, links)
+    spans = link_spans(text, links)
     for present in (_present(text), None):
         if present is not None and not present:
             continue  # collect scans no line of an ASCII block without a keyword
@@ -179,7 +170,7 @@ def test_each_start_rule_needs_one_of_its_keywords() -> None:
 
 def test_a_line_with_only_a_dependency_wording_still_declares_at_a_clause_start() -> None:
     text = "Depends on [ADR-2](0002-x.md); the queue already depends on it"
-    spans = _spans(text, 1)
+    spans = link_spans(text, 1)
     present = _present(text)
     assert present == {"depend"}
     found = relations._scan(text, text.lower(), present, spans, False, False)

@@ -10,10 +10,10 @@ import re
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from linkspans import link_spans
 
-from adrguard.core.model import Link, RelKind
+from adrguard.core.model import RelKind
 from adrguard.core.parse import relations
-from adrguard.core.parse.document import Span
 
 r = relations
 
@@ -59,15 +59,6 @@ PIECES = [
 LINES = st.lists(st.sampled_from(PIECES), max_size=12).map("".join)
 
 
-def _spans(text: str, n: int) -> list[Span]:
-    out: list[Span] = []
-    for m in re.finditer(r"ADR[- ]?\d+|\d{4}-x\.md", text):
-        if len(out) == n:
-            break
-        out.append(Span(m.start(), m.end(), Link(f"{m.group()}.md", m.group(), 1, m.start() + 1)))
-    return out
-
-
 @settings(max_examples=3000, deadline=None)
 @given(LINES)
 def test_the_start_rules_match_where_the_general_scan_finds_them(text: str) -> None:
@@ -85,7 +76,7 @@ def test_the_scan_finds_what_it_finds_without_the_keywords_known(
     present = _present(text)
     if present is None or not present:
         return
-    spans = _spans(text, links)
+    spans = link_spans(text, links)
     lower = text.lower()
     assert r._scan(text, lower, present, spans, partly, status) == r._scan(
         text, lower, None, spans, partly, status

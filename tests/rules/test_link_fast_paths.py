@@ -12,6 +12,7 @@ from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from mentionoracle import old_link_texts
 
 from adrguard import api
 from adrguard.core.graph.resolve import parse_target
@@ -191,35 +192,6 @@ def test_each_destination_is_taken_apart_once_per_folder() -> None:
     assert [t.kind for _d, _l, t in _checked_links(other)][2] == "external"
 
 
-def _old_link_texts(d: Decision) -> dict[int, list[tuple[int, int]]]:
-    """The bracket count every link text was measured with before the plain-text shortcut."""
-    lines = d.text.split("\n")
-    out: dict[int, list[tuple[int, int]]] = {}
-    for link in d.links:
-        number = link.line - d.body_line_offset
-        if link.kind not in ("inline", "reference") or not 1 <= number <= len(lines):
-            continue
-        raw = lines[number - 1]
-        start = link.column - 1 + (1 if link.is_image else 0)
-        if raw[start : start + 1] != "[":
-            continue
-        depth, end = 0, -1
-        for i in range(start, len(raw)):
-            ch = raw[i]
-            if ch == "\\":
-                continue
-            if ch == "[" and (i == 0 or raw[i - 1] != "\\"):
-                depth += 1
-            elif ch == "]" and raw[i - 1] != "\\":
-                depth -= 1
-                if depth == 0:
-                    end = i
-                    break
-        if end > start:
-            out.setdefault(number, []).append((start + 1, end))
-    return out
-
-
 def _link_texts(d: Decision) -> dict[int, list[tuple[int, int]]]:
     """Every line's link texts as ADR204 measures those of a mention's line."""
     lines = d.text.split("\n")
@@ -245,13 +217,13 @@ def test_link_texts_are_measured_as_the_bracket_count_measures_them(
                        "reference" if i % 2 else "inline", image)
                   for i, ch in enumerate(text) if ch == "[")
     d = _decision(text, links)
-    assert _link_texts(d) == _old_link_texts(d)
+    assert _link_texts(d) == old_link_texts(d)
 
 
 def test_link_texts_on_written_lines() -> None:
     text = "see [ADR-1](a.md), \\[not](b.md) [a [nested] one](c.md) [esc\\]aped](d.md) [open"
     links = tuple(Link("x.md", "t", 1, i + 1) for i, ch in enumerate(text) if ch == "[")
     d = _decision(text, links)
-    assert _link_texts(d) == _old_link_texts(d)
+    assert _link_texts(d) == old_link_texts(d)
     assert [text[a:b] for a, b in _link_texts(d)[1]] == [
         "ADR-1", "not](b.md) [a [nested", "a [nested] one", "nested", "esc\\]aped"]

@@ -23,6 +23,7 @@ from adrguard.core.lazyre import lazy
 from adrguard.core.model import Location, Relationship, RelKind
 from adrguard.core.parse import formats, ids, keyed, successors
 from adrguard.core.parse.document import Block, Span
+from adrguard.core.parse.successors import may_hold
 
 _P = r"(?:partially|partly|in\s+part)"
 # Each start rule, with the letters it can begin with (lower case ASCII).
@@ -389,10 +390,11 @@ def _gate(*words: str) -> Gate:
 
 
 def _may_pass(text: str, lower: str, present: set[str] | None, gate: Gate) -> bool:
-    """:func:`_may_hold` of the gate's words, for a line whose keywords are ``present`` (None:
-    not known). A word that holds a keyword can be in the line only when that keyword is."""
+    """:func:`~adrguard.core.parse.successors.may_hold` of the gate's words, for a line whose
+    keywords are ``present`` (None: not known). A word that holds a keyword can be in the line
+    only when that keyword is."""
     if present is None or not text.isascii():
-        return _may_hold(text, lower, *gate.words)
+        return may_hold(text, lower, *gate.words)
     for w in gate.rest:
         if w in lower:
             return True
@@ -490,19 +492,6 @@ def _may_name_subject(text: str, lower: str) -> bool:
     )
 
 
-def _may_hold(text: str, lower: str, *words: str) -> bool:
-    """Whether a case-insensitive pattern that needs one of ``words`` (ASCII, lower case) can
-    match ``text``: a substring test that skips most lines. Text that is not ASCII always may:
-    a case-insensitive pattern matches some non-ASCII letters to ASCII ones (``ſ`` to ``s``,
-    the Kelvin sign to ``k``), which the substring test would miss."""
-    if not text.isascii():
-        return True
-    for w in words:  # noqa: SIM110 - a loop: any() over a generator costs more
-        if w in lower:
-            return True
-    return False
-
-
 def scan_line(
     text: str, spans: list[Span], partly_superseded: bool = False, status: bool = False
 ) -> list[Found]:
@@ -573,7 +562,7 @@ def _scan(
     for m in replaces:
         found = _targets(text, spans, m.end())
         out.extend(Found(RelKind.SUPERSEDES, t, label, col) for t, label, col in found)
-    for m in _PASSIVE.finditer(text) if _may_hold(text, lower, "been") else ():
+    for m in _PASSIVE.finditer(text) if may_hold(text, lower, "been") else ():
         kind = RelKind.AMENDED_BY if m.group("partial") else RelKind.SUPERSEDED_BY
         out.extend(Found(kind, t, label, col) for t, label, col in _targets(text, spans, m.end()))
     if "superseded" in text:  # _object_first's own test: without it, it finds nothing

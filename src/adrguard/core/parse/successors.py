@@ -71,6 +71,19 @@ def holds_any(lower: str, ascii_words: tuple[str, ...], words: re.Pattern[str]) 
     return words.search(lower) is not None
 
 
+def may_hold(text: str, lower: str, *words: str) -> bool:
+    """Whether a case-insensitive pattern that needs one of ``words`` (ASCII, lower case) can
+    match ``text``: a substring test that skips most lines. Text that is not ASCII always may:
+    a case-insensitive pattern matches some non-ASCII letters to ASCII ones (``ſ`` to ``s``,
+    the Kelvin sign to ``k``), which the substring test would miss."""
+    if not text.isascii():
+        return True
+    for w in words:  # noqa: SIM110 - a loop: any() over a generator costs more
+        if w in lower:
+            return True
+    return False
+
+
 class Marked(msgspec.Struct, frozen=True):
     """Casefolded text in which each target is one :data:`MARK`; ``targets[i]`` holds what the
     i-th mark names (a list such as ``ADRs 4 and 5`` is one mark naming two)."""
@@ -331,14 +344,10 @@ def phrases(marked: Marked, status: bool) -> list[Phrase]:
 
 
 def _may_name_itself(text: str) -> bool:
-    """Whether :data:`_SELF_SUBJECT` may match ``text``: in ASCII text only where one of
-    :data:`_SELF_WORDS` is (most lines that name a successor, ``superseded by X``, hold none)."""
-    if not text.isascii():
-        return True
-    for w in _SELF_WORDS:  # noqa: SIM110 - a loop: any() over a generator costs more
-        if w in text:
-            return True
-    return False
+    """Whether :data:`_SELF_SUBJECT` may match ``text`` (casefolded): in ASCII text only where
+    one of :data:`_SELF_WORDS` is (most lines that name a successor, ``superseded by X``, hold
+    none)."""
+    return may_hold(text, text, *_SELF_WORDS)
 
 
 def _successors(marked: Marked, status: bool) -> Iterable[tuple[RelKind, tuple[Target, ...]]]:
