@@ -33,7 +33,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     from adrguard.adapters.files import discover
-    from adrguard.api.pipeline import parsing
+    from adrguard.api.pipeline import helpers, parsing
     from adrguard.config import load_config
 
     config = load_config(args.log, None)
@@ -43,7 +43,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.head_start is not None:
         parsing.HEAD_START = args.head_start
     parsing.parse_all(sources[:20], options, encoded=True)  # this process's imports, untimed
-    print(f"{len(sources)} records in {args.log}; {parsing._cpus()} CPUs; "
+    print(f"{len(sources)} records in {args.log}; {helpers.cpus()} CPUs; "
           f"HEAD_START {parsing.HEAD_START}\n")
     print("| records | one process (s) | shared (s) | shared / one |")
     print("| ------: | --------------: | ---------: | -----------: |")

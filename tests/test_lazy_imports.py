@@ -58,14 +58,14 @@ LIGHT_RUNS: dict[str, tuple[str, tuple[str, ...]]] = {
 # function-level import in a module the run imports, and the run does not import).
 KEPT_OUT: dict[str, set[str]] = {
     "version": {
-        "adrguard.adapters.write", "adrguard.api.pipeline.corpus", "adrguard.config",
-        "adrguard.core.textsafe", "adrguard.pathguard", "adrguard.reporters.formats",
-        "adrguard.reporters.json",
+        "adrguard.adapters.write", "adrguard.api.pipeline.corpus", "adrguard.api.pipeline.helpers",
+        "adrguard.config", "adrguard.core.textsafe", "adrguard.pathguard",
+        "adrguard.reporters.formats", "adrguard.reporters.json",
     },
     "help": {
-        "adrguard.adapters.write", "adrguard.api.pipeline.corpus", "adrguard.config",
-        "adrguard.core.textsafe", "adrguard.pathguard", "adrguard.reporters.formats",
-        "adrguard.reporters.json",
+        "adrguard.adapters.write", "adrguard.api.pipeline.corpus", "adrguard.api.pipeline.helpers",
+        "adrguard.config", "adrguard.core.textsafe", "adrguard.pathguard",
+        "adrguard.reporters.formats", "adrguard.reporters.json",
     },
     "check-minimal-cold": {
         "adrguard.adapters.cache.manifest",

@@ -1,7 +1,8 @@
-"""A large parse shared with helper interpreters (ADR 63) gives exactly what one process gives:
-the same records in the same order, each with the same cache encoding; a helper that cannot
-start or fails changes nothing but the time; a helper never imports from the folder it runs in;
-a cancelled run ends its helpers."""
+"""A large parse shared with helper interpreters (ADR 63), started now or ahead of the run (ADR
+64), gives exactly what one process gives: the same records in the same order, each with the
+same cache encoding; a helper that cannot start or fails changes nothing but the time; a helper
+never imports from the folder it runs in; a cancelled run ends its helpers, and helpers started
+ahead that nobody takes are ended."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from adrguard.api.pipeline import parsing
+from adrguard.api.pipeline import helpers, parsing
+from adrguard.api.pipeline.helpers import Ahead, Helper
 from adrguard.api.pipeline.parsing import Parsed
 from adrguard.config import Config
 from adrguard.core.cancel import Cancelled, Token
@@ -92,25 +94,46 @@ def _serial(count: int, encoded: bool = True) -> tuple[list[SourceFile], Options
     return sources, options, parsing.parse_all(sources, options, encoded=encoded)
 
 
+def _ended(helper: Helper) -> bool:
+    """Whether ``helper``'s process has ended and been waited for, its files closed."""
+    return helper._process.returncode is not None and helper._answer.closed
+
+
 @pytest.fixture
 def small_share(monkeypatch: pytest.MonkeyPatch) -> None:
     """Share even a small list, so the tests stay quick."""
     monkeypatch.setattr(parsing, "SHARE_MIN", 2)
     monkeypatch.setattr(parsing, "HEAD_START", 4)
+    monkeypatch.setattr(parsing, "HEAD_START_AHEAD", 2)
 
 
 def _answers(monkeypatch: pytest.MonkeyPatch) -> list[object]:
     """Record what every helper answered (None: it failed)."""
     seen: list[object] = []
-    answer = parsing._Helper.answer
+    answer = parsing._answer
 
-    def spy(self: parsing._Helper, cancel: Token | None) -> list[bytes | None] | None:
-        got = answer(self, cancel)
+    def spy(helper: Helper, cancel: Token | None, count: int) -> list[bytes | None] | None:
+        got = answer(helper, cancel, count)
         seen.append(got)
         return got
 
-    monkeypatch.setattr(parsing._Helper, "answer", spy)
+    monkeypatch.setattr(parsing, "_answer", spy)
     return seen
+
+
+def _started(monkeypatch: pytest.MonkeyPatch, fail: int | None = None) -> list[Helper | None]:
+    """Record the helper each slice got (None: none could take it); with ``fail``, that
+    slice (counted from 1) gets none."""
+    got: list[Helper | None] = []
+    helper_for = parsing._helper_for
+
+    def spy(part: list[SourceFile], opts: Options, ahead: Ahead | None) -> Helper | None:
+        helper = None if len(got) + 1 == fail else helper_for(part, opts, ahead)
+        got.append(helper)
+        return helper
+
+    monkeypatch.setattr(parsing, "_helper_for", spy)
+    return got
 
 
 @pytest.mark.usefixtures("small_share")
@@ -140,14 +163,14 @@ def test_a_helper_that_cannot_start_or_fails_changes_nothing(
 @pytest.mark.usefixtures("small_share")
 def test_an_answer_that_is_not_a_record_is_parsed_here(monkeypatch: pytest.MonkeyPatch) -> None:
     sources, options, serial = _serial(12)
-    answer = parsing._Helper.answer
+    answer = parsing._answer
 
-    def garbled(self: parsing._Helper, cancel: Token | None) -> list[bytes | None] | None:
-        got = answer(self, cancel)
+    def garbled(helper: Helper, cancel: Token | None, count: int) -> list[bytes | None] | None:
+        got = answer(helper, cancel, count)
         assert got is not None
         return [b"\x93not a record" if i % 2 else blob for i, blob in enumerate(got)]
 
-    monkeypatch.setattr(parsing._Helper, "answer", garbled)
+    monkeypatch.setattr(parsing, "_answer", garbled)
     assert parsing.parse_all(sources, options, encoded=True, jobs=2) == serial
 
 
@@ -168,16 +191,9 @@ def test_no_temporary_folder_to_write_in_changes_nothing(monkeypatch: pytest.Mon
 @pytest.mark.usefixtures("small_share")
 def test_a_slice_whose_helper_did_not_start_is_parsed_here(monkeypatch: pytest.MonkeyPatch) -> None:
     sources, options, serial = _serial(40)
-    calls: list[int] = []
-    start = parsing._Helper.start
-
-    def second_fails(part: list[SourceFile], opts: object) -> parsing._Helper | None:
-        calls.append(len(part))
-        return None if len(calls) == 2 else start(part, opts)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(parsing._Helper, "start", staticmethod(second_fails))
+    got = _started(monkeypatch, fail=2)
     assert parsing.parse_all(sources, options, encoded=True, jobs=4) == serial
-    assert len(calls) == 3
+    assert len(got) == 3 and got[1] is None and got[0] is not None and got[2] is not None
 
 
 @pytest.mark.usefixtures("small_share")
@@ -203,23 +219,13 @@ def test_a_helper_never_imports_from_the_folder_it_runs_in(
 
 @pytest.mark.usefixtures("small_share")
 def test_a_cancelled_run_ends_its_helpers(monkeypatch: pytest.MonkeyPatch) -> None:
-    started: list[parsing._Helper] = []
-    start = parsing._Helper.start
-
-    def spy(sources: list[SourceFile], options: object) -> parsing._Helper | None:
-        helper = start(sources, options)  # type: ignore[arg-type]
-        if helper is not None:
-            started.append(helper)
-        return helper
-
-    monkeypatch.setattr(parsing._Helper, "start", staticmethod(spy))
+    started = _started(monkeypatch)
     token = Token()
     token.cancel()
     with pytest.raises(Cancelled):
         parsing.parse_all(_sources(20), Config().options, encoded=True, jobs=3, cancel=token)
-    assert len(started) == 2
-    assert all(h._process.poll() is not None for h in started)
-    assert all(h._answer.closed for h in started)
+    assert len(started) == 2 and all(h is not None for h in started)
+    assert all(_ended(h) for h in started if h is not None)
 
 
 def test_below_the_threshold_or_alone_this_process_parses_everything() -> None:
@@ -228,19 +234,22 @@ def test_below_the_threshold_or_alone_this_process_parses_everything() -> None:
     assert parsing.shares(10_000, 0) == []
 
 
-@given(count=st.integers(0, 50_000), parsers=st.integers(0, 9))
-def test_the_helpers_take_equal_slices_from_the_end(count: int, parsers: int) -> None:
-    bounds = parsing.shares(count, parsers)
+@given(count=st.integers(0, 50_000), parsers=st.integers(0, 9),
+       head_start=st.sampled_from([parsing.HEAD_START, parsing.HEAD_START_AHEAD]))
+def test_the_helpers_take_equal_slices_from_the_end(
+    count: int, parsers: int, head_start: int
+) -> None:
+    bounds = parsing.shares(count, parsers, head_start)
     if not bounds:
         return
-    assert 1 <= len(bounds) <= parsing.MAX_PARSERS - 1 and len(bounds) == min(parsers, 4) - 1
+    assert 1 <= len(bounds) <= helpers.MAX_PARSERS - 1 and len(bounds) == min(parsers, 4) - 1
     assert bounds[-1][1] == count
     assert all(a[1] == b[0] for a, b in itertools.pairwise(bounds))
     sizes = {end - start for start, end in bounds}
     assert len(sizes) == 1
     head, each = bounds[0][0], sizes.pop()
-    # this process keeps HEAD_START records more than a helper, plus what does not divide
-    assert each >= 1 and 0 <= head - each - parsing.HEAD_START < len(bounds) + 1
+    # this process keeps head_start records more than a helper, plus what does not divide
+    assert each >= 1 and 0 <= head - each - head_start < len(bounds) + 1
 
 
 @pytest.mark.usefixtures("small_share")
@@ -263,3 +272,79 @@ def test_the_labelled_logs_parse_the_same_shared(
     shared = parsing.parse_all(sources, options, encoded=True, jobs=3)
     assert len(seen) == 2 and all(isinstance(a, list) for a in seen)
     assert shared == serial
+
+
+@pytest.fixture
+def two_helpers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Three processors, whatever this machine has: two helpers are started ahead, and a
+    parse is shared by three processes."""
+    monkeypatch.setattr(helpers, "cpus", lambda: 3)
+    monkeypatch.setattr(parsing, "cpus", lambda: 3)
+
+
+@pytest.mark.usefixtures("small_share", "two_helpers")
+def test_helpers_started_ahead_are_taken_and_give_a_serial_parse(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    sources, options, serial = _serial(30)
+    started = _started(monkeypatch)
+    seen = _answers(monkeypatch)
+    with Ahead.start() as ahead:
+        waiting = list(ahead._waiting)
+        assert len(waiting) == 2
+        shared = parsing.parse_all(sources, options, encoded=True, jobs=0, ahead=ahead)
+        assert len(ahead) == 0  # both were taken, none was started now
+    assert started == waiting
+    assert len(seen) == 2 and all(isinstance(a, list) for a in seen)
+    assert shared == serial
+    assert all(_ended(h) for h in waiting)
+
+
+@pytest.mark.usefixtures("two_helpers")
+def test_helpers_started_ahead_that_nobody_takes_are_ended() -> None:
+    """A parse too small to share takes none; closing ends them, and they answer nothing."""
+    sources, options, serial = _serial(5)
+    ahead = Ahead.start()
+    waiting = list(ahead._waiting)
+    assert len(waiting) == 2
+    assert parsing.parse_all(sources, options, encoded=True, jobs=0, ahead=ahead) == serial
+    assert len(ahead) == 2
+    ahead.close()
+    assert len(ahead) == 0 and all(_ended(h) for h in waiting)
+
+
+@pytest.mark.usefixtures("small_share", "two_helpers")
+def test_a_helper_started_ahead_that_ended_is_replaced(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A helper that died while it waited cannot take its records: one is started for them."""
+    sources, options, serial = _serial(30)
+    started = _started(monkeypatch)
+    seen = _answers(monkeypatch)
+    with Ahead.start() as ahead:
+        dead = ahead._waiting[0]
+        dead._process.kill()
+        dead._process.wait()
+        shared = parsing.parse_all(sources, options, encoded=True, jobs=0, ahead=ahead)
+    assert dead not in started and len(started) == 2 and _ended(dead)
+    assert len(seen) == 2 and all(isinstance(a, list) for a in seen)
+    assert shared == serial
+
+
+def test_a_helper_given_no_records_ends_without_an_answer() -> None:
+    helper = Helper.start()
+    assert helper is not None
+    try:
+        assert helper.feed(b"")
+        assert helper.answer(None) == b""
+        assert parsing._answer(helper, None, 0) is None  # not a MessagePack array: parse here
+        assert not helper.feed(b"more")  # fed once, its pipe is closed
+    finally:
+        helper.stop()
+    assert _ended(helper)
+
+
+@pytest.mark.usefixtures("two_helpers")
+def test_one_processor_starts_no_helper_ahead(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(helpers, "cpus", lambda: 1)
+    assert Ahead.if_cold(no_cache=True) is None
+    monkeypatch.setattr(sys, "executable", "")
+    assert len(Ahead.start()) == 0  # no interpreter to start: nothing waits

@@ -34,6 +34,7 @@ from adrguard.api import gate
 from adrguard.api.gate import Judging
 from adrguard.api.pipeline import sources
 from adrguard.api.pipeline.corpus import resolve_root
+from adrguard.api.pipeline.helpers import Ahead
 from adrguard.api.pipeline.records import keep_facts
 from adrguard.api.pipeline.sources import Scope
 from adrguard.config import Config, load_config
@@ -88,7 +89,9 @@ class CheckRequest:
     then ``profile``, ``select``, ``ignore`` and ``today`` make the effective configuration.
     ``corpus``: a corpus already read (a command's own, or one as a plan would leave it): the
     rules run over it as it is, nothing is read, and there is nothing to judge it against (no
-    baseline, no change, no paths)."""
+    baseline, no change, no paths). ``ahead``: parse helpers the caller started ahead of the
+    run (ADR 64; the command line's cold ``check``), used when the parse is shared; the caller
+    ends them."""
 
     repo_root: Path | str | None = None
     config_path: Path | None = None
@@ -109,6 +112,7 @@ class CheckRequest:
     claims_file: Path | None = None
     cancel: Token | None = field(default=None, compare=False)
     corpus: Corpus | None = field(default=None, compare=False)
+    ahead: Ahead | None = field(default=None, compare=False)
 
 
 def check(repo_root: Path | str | None = None, **request: Any) -> Report:
@@ -149,7 +153,7 @@ def _run(r: CheckRequest, root: Path, cfg: Config, cache: RunStore) -> CheckResu
     """:func:`run_check` of the repository at ``root``, every step with the run's store."""
     run = sources.pick(root, cfg, r.paths, base=r.base, head=r.head, deepen=r.deepen,
                        change=r.change, changed_files=r.changed_files, against=r.against,
-                       claims_file=r.claims_file, cancel=r.cancel, cache=cache)
+                       claims_file=r.claims_file, cancel=r.cancel, cache=cache, ahead=r.ahead)
     if run.skipped is not None:
         empty = Report((), 0, 0, cfg.profile)
         return CheckResult(empty, cfg, Corpus(()), skipped_run=run.skipped)

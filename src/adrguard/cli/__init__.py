@@ -9,12 +9,15 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from adrguard import __version__
 from adrguard.cli.common import resume_commands, set_quiet
 from adrguard.core.errors import UserError
 from adrguard.core.outcome import BASELINE_FILE, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE
+
+if TYPE_CHECKING:
+    from adrguard.api.pipeline.helpers import Ahead
 
 # Every sub-command in ``--help`` order: name -> (module in adrguard.cli whose
 # ``register(subparsers)`` adds it, its one-line help). Only the module of the command being run
@@ -147,12 +150,31 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+# Commands whose run may parse a whole log: with a cold record cache, helpers that share the
+# parse are started before their modules are imported (ADR 64).
+PARSES_AHEAD = frozenset({"check"})
+
+
+def helpers_ahead(argv: Sequence[str]) -> Ahead | None:
+    """Parse helpers started before the command's modules are imported (ADR 64), for a
+    command of :data:`PARSES_AHEAD` whose record cache looks cold
+    (:meth:`~adrguard.api.pipeline.helpers.Ahead.if_cold`); not for a commit's check
+    (``--hook``: the few records it changed, with a warm cache) or a command's help. A hint
+    for speed: helpers nobody takes are ended, and a run without them reports the same."""
+    if command_in(argv) not in PARSES_AHEAD or {"--hook", "--help", "-h"} & set(argv):
+        return None
+    from adrguard.api.pipeline.helpers import Ahead
+
+    return Ahead.if_cold(no_cache="--no-cache" in argv)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in args_list
+    ahead = helpers_ahead(args_list)
     try:
         parser = build_parser(args_list)
-        args = parser.parse_args(args_list)
+        args = parser.parse_args(args_list, argparse.Namespace(ahead=ahead))
         if not getattr(args, "func", None):
             parser.print_help(sys.stderr)
             return EXIT_USAGE
@@ -186,5 +208,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         return EXIT_INTERNAL
     finally:
+        if ahead is not None:
+            ahead.close()
         resume_commands()
         set_quiet(False)

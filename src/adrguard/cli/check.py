@@ -381,6 +381,7 @@ def run_check(args: argparse.Namespace) -> int:
         baseline_path=args.baseline,
         against=args.against,
         claims_file=args.claims,
+        ahead=args.ahead,  # parse helpers started ahead (ADR 64), or None
     ))
     if result.claims is not None:
         show_claims(result.claims)

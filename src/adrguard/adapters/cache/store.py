@@ -105,6 +105,21 @@ def folder_for(
     return directory
 
 
+def looks_cold(off: bool) -> bool:
+    """Whether a run's record cache is probably empty, judged before anything else is read (a
+    hint for speed alone, ADR 64: a wrong guess costs time, never a result): the cache is off
+    (``off``: ``--no-cache``; ``ADRGUARD_NO_CACHE``), or the folder it is in when no
+    ``cache-dir`` setting chooses another holds no entries yet (a first run, a fresh CI
+    runner)."""
+    if off or os.environ.get("ADRGUARD_NO_CACHE"):
+        return True
+    folder = _folder(os.environ.get("ADRGUARD_CACHE_DIR"), None)
+    try:
+        return not (folder / ENTRIES).is_dir()
+    except (OSError, RuntimeError):  # no home folder to expand: the cache is off
+        return True
+
+
 def open_store(config: Config, repo_root: Path) -> Store | None:
     """The record cache's store for a run in ``repo_root``, or None when it is off
     (``--no-cache``, ``cache = false``, ``ADRGUARD_NO_CACHE``) or cannot be used (the one

@@ -19,6 +19,7 @@ from adrguard.adapters.files import Discovery, find_roots
 from adrguard.adapters.roots import Search
 from adrguard.adapters.source import Source, WorkTree
 from adrguard.api.pipeline.citation_scan import scan_found, with_citations
+from adrguard.api.pipeline.helpers import Ahead
 from adrguard.api.pipeline.records import load_facts, parse_sources
 from adrguard.config import Config, load_config
 from adrguard.core.cancel import Token, checkpoint
@@ -85,6 +86,7 @@ def read_source(
     cancel: Token | None = None,
     cache: RunStore | None = None,
     reuse_found: Discovery | None = None,
+    ahead: Ahead | None = None,
 ) -> tuple[Discovery, Corpus]:
     """:func:`load_corpus`, with what discovery found (the roots and why, untracked files).
     ``cancel``: a cancellation token, checked between records and files (see
@@ -92,7 +94,8 @@ def read_source(
     the work tree's read opens and closes one); a source that is not the work tree then takes
     the records the work tree's pack holds, and keeps nothing. ``reuse_found``: what discovery
     found for ``reuse`` (its records were parsed from those reads): a record read with the same
-    bytes is taken from ``reuse`` without hashing them again."""
+    bytes is taken from ``reuse`` without hashing them again. ``ahead``: parse helpers started
+    ahead of the run (ADR 64)."""
     # Records of a revision are not cached: the head's records (``reuse``) hold almost all of them.
     work_tree = isinstance(source, WorkTree)
     run = RunStore(config, source.root) if cache is None and work_tree else cache
@@ -102,7 +105,8 @@ def read_source(
         checkpoint(cancel)
         place = source.root if work_tree else None
         corpus = corpus_of(found, config, store, reuse, place, citations=citations, cancel=cancel,
-                           lookup=None if work_tree else source.root, reuse_found=reuse_found)
+                           lookup=None if work_tree else source.root, reuse_found=reuse_found,
+                           ahead=ahead)
         return found, corpus
     finally:
         if run is not None and cache is None:
@@ -144,13 +148,14 @@ def corpus_of(
     cancel: Token | None = None,
     lookup: Path | None = None,
     reuse_found: Discovery | None = None,
+    ahead: Ahead | None = None,
 ) -> Corpus:
     """Parse what discovery found into the corpus (cached by ``place``: see
     :func:`parse_sources`; without a place, ``lookup`` names a work tree whose cached records
     are read, not written); with ``citations``, scan the work tree at ``place`` for citations
     (:func:`adrguard.api.pipeline.citation_scan.scan_found`). ``reuse``: a corpus whose records
     are taken when the bytes are the same (``reuse_found``: what its records were parsed from,
-    see :func:`read_source`)."""
+    see :func:`read_source`). ``ahead``: parse helpers started ahead of the run (ADR 64)."""
     keys: dict[str, bytes] = {}
     names = name_cache.recall(store, place) if store is not None and place is not None else None
     parsed_from = ({s.path: s.data for s in reuse_found.sources}
@@ -158,7 +163,7 @@ def corpus_of(
     corpus = build_corpus(
         parse_sources(found.sources, config, store, reuse.by_path if reuse else None,
                       place if place is not None else lookup, cancel, keys,
-                      write=place is not None, parsed_from=parsed_from),
+                      write=place is not None, parsed_from=parsed_from, ahead=ahead),
         roots=found.roots,
         repo_files=found.repo_files,
         other_texts=found.other_texts,

@@ -23,6 +23,7 @@ from adrguard.adapters.cache.keys import (
     source_stamp,
 )
 from adrguard.adapters.cache.store import Pack, Store, digest, key
+from adrguard.api.pipeline.helpers import Ahead
 from adrguard.config import Config
 from adrguard.core.cancel import Token
 from adrguard.core.model import (
@@ -46,6 +47,7 @@ def parse_sources(
     *,
     write: bool = True,
     parsed_from: Mapping[str, bytes | None] | None = None,
+    ahead: Ahead | None = None,
 ) -> list[Decision]:
     """Every source parsed, in order: from ``reuse`` or the cache when they hold it, else by
     :func:`adrguard.api.pipeline.parsing.parse_all` (and then stored). The records of one place
@@ -53,7 +55,8 @@ def parse_sources(
     records. ``keys_out``: filled with each cached or stored record's entry (by path).
     ``write=False``: the pack of ``place`` is only read, for sources that are not that work
     tree (the tree before its change: the bytes a change replaced were often checked there
-    before); nothing parsed is kept."""
+    before); nothing parsed is kept. ``ahead``: parse helpers started ahead of the run (ADR
+    64), for :func:`~adrguard.api.pipeline.parsing.parse_all`."""
     from adrguard.api.pipeline.parsing import parse_all
     from adrguard.core.serialize import decode  # imported once, not once per record
 
@@ -91,6 +94,7 @@ def parse_sources(
             encoded=pack is not None and write,
             jobs=config.jobs,
             cancel=cancel,
+            ahead=ahead,
         )
         if todo
         else []

@@ -42,6 +42,7 @@ from adrguard.api.pipeline.corpus import (
     read_source,
     search_roots,
 )
+from adrguard.api.pipeline.helpers import Ahead
 from adrguard.config import Config
 from adrguard.core.cancel import Token
 from adrguard.core.errors import UserError
@@ -178,12 +179,14 @@ def pick(
     head: str | None = None, deepen: bool = False, change: str | None = None,
     changed_files: Sequence[str] = (), against: Sequence[str] = (),
     claims_file: Path | None = None, cancel: Token | None, cache: RunStore,
+    ahead: Ahead | None = None,
 ) -> Sources:
     """The sources by the kind of change: the changes since ``base`` (to ``head``), a local
     ``change`` (``"staged"``, ``"worktree"``), else the work tree as it is; ``paths`` (``check
     PATH...``, :func:`targets`) must lie in what it finds; ``against`` and ``claims_file``:
     what other changes add (:class:`Others`). ``cache``: the store of the run, for every read
-    of the work tree's record cache."""
+    of the work tree's record cache. ``ahead``: parse helpers started ahead of the run (ADR
+    64), for the work tree's records."""
     wanted = targets(root, paths)
     if claims_file is not None and base is None:
         raise UserError("--claims needs --base: the records a pull request adds are compared "
@@ -194,11 +197,12 @@ def pick(
         raise UserError("--head needs --base: say which revision the change is measured against")
     others = Others(root, cfg, tuple(against), claims_file, head)
     if base is not None:
-        run = since_base(root, cfg, wanted, base, head, deepen, others, cancel, cache)
+        run = since_base(root, cfg, wanted, base, head, deepen, others, cancel, cache, ahead)
     elif change is not None:
-        run = local_change(root, cfg, wanted, change, changed_files, others, cancel, cache)
+        run = local_change(root, cfg, wanted, change, changed_files, others, cancel, cache,
+                           ahead)
     else:
-        run = work_tree(root, cfg, wanted, others, cancel, cache)
+        run = work_tree(root, cfg, wanted, others, cancel, cache, ahead)
     if run.found is not None:
         check_files(wanted, run.found)
     return replace(run, paths=wanted.paths)
@@ -206,11 +210,13 @@ def pick(
 
 def work_tree(
     root: Path, cfg: Config, wanted: Targets, others: Others, cancel: Token | None,
-    cache: RunStore,
+    cache: RunStore, ahead: Ahead | None = None,
 ) -> Sources:
-    """The work tree as it is, files git does not track yet included."""
+    """The work tree as it is, files git does not track yet included (``ahead``: parse helpers
+    started ahead of the run, ADR 64)."""
     source = WorkTree(root, untracked=True, extra_roots=wanted.folders)
-    found, corpus = read_source(source, cfg, citations=CHECK, cancel=cancel, cache=cache)
+    found, corpus = read_source(source, cfg, citations=CHECK, cancel=cancel, cache=cache,
+                                ahead=ahead)
     previous = _previous_at_head(root, cfg, found)
     if previous:
         corpus = formats.same_names(corpus, replace(corpus, previous_texts=previous))
@@ -219,7 +225,7 @@ def work_tree(
 
 def local_change(
     root: Path, cfg: Config, wanted: Targets, change: str, changed_files: Sequence[str],
-    others: Others, cancel: Token | None, cache: RunStore,
+    others: Others, cancel: Token | None, cache: RunStore, ahead: Ahead | None = None,
 ) -> Sources:
     """The change not committed yet: what the next commit holds (``"staged"``, the hook;
     ``changed_files``: the files it passes) or everything in the work tree (``"worktree"``,
@@ -236,7 +242,8 @@ def local_change(
         if why is not None:
             return Sources(Corpus(()), skipped=why)
     source = WorkTree(root, untracked=not staged, extra_roots=wanted.folders)
-    found, corpus = read_source(source, cfg, citations=CHECK, cancel=cancel, cache=cache)
+    found, corpus = read_source(source, cfg, citations=CHECK, cancel=cancel, cache=cache,
+                                ahead=ahead)
     before = corpus_before(root, cfg, found, corpus, head, diff, local.before, cache)
     changes = ChangeSet(
         base="HEAD",
@@ -252,7 +259,7 @@ def local_change(
 
 def since_base(
     root: Path, cfg: Config, wanted: Targets, base: str, head: str | None, deepen: bool,
-    others: Others, cancel: Token | None, cache: RunStore,
+    others: Others, cancel: Token | None, cache: RunStore, ahead: Ahead | None = None,
 ) -> Sources:
     """The changes since the merge base of ``base`` and ``head`` (the work tree, as git will
     commit it, when ``head`` is None or names the commit checked out)."""
@@ -260,7 +267,8 @@ def since_base(
     resolved = resolve_head(root, head)
     if resolved.other is None:  # the work tree, as git will commit it
         source = WorkTree(root, extra_roots=wanted.folders)
-        found, corpus = read_source(source, cfg, citations=CHECK, cancel=cancel, cache=cache)
+        found, corpus = read_source(source, cfg, citations=CHECK, cancel=cancel, cache=cache,
+                                    ahead=ahead)
     else:
         corpus = corpus_at(root, cfg, resolved.other)
     changes = build_changes(root, cfg, base, resolved, corpus=corpus, deepen=deepen)
