@@ -1,3 +1,3 @@
-from adrguard.cli import main
+from adrguard.cli import console
 
-raise SystemExit(main())
+console()

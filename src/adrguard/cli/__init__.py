@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from adrguard import __version__
 from adrguard.cli.common import resume_commands, set_quiet
@@ -212,3 +213,29 @@ def main(argv: Sequence[str] | None = None) -> int:
             ahead.close()
         resume_commands()
         set_quiet(False)
+
+
+def console() -> NoReturn:
+    """The ``adrguard`` command (the console script, ``python -m adrguard``): :func:`main` with
+    the process's arguments, then :func:`end` with its exit code."""
+    end(main())
+
+
+def end(code: int) -> NoReturn:
+    """End this process with ``code`` once the command is done, without tearing the interpreter
+    down (ADR 65): the command has closed every file it wrote and ended every process it
+    started, and only stdout and stderr are flushed here. What is skipped (freeing every object,
+    the last run of the cyclic collector, clearing every module) changes nothing a command did,
+    and takes 25 to 40 ms after a check. With another thread alive (a library's), the usual exit
+    runs and waits for it, with its exit handlers."""
+    import threading
+
+    if threading.active_count() > 1:
+        sys.exit(code)
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            if stream is not None:
+                stream.flush()
+        except (OSError, ValueError):  # a reader that has gone (a closed pipe), a closed stream
+            pass
+    os._exit(code)
