@@ -14,9 +14,9 @@ is one of two things:
   :meth:`Helper.feed` writes the records there and closes it. A helper that gets none (the pipe
   closed empty) ends at once without an answer; one that is not needed is killed.
 
-This module imports only what starting a process needs (no parser, no MessagePack), and that
-only when it starts one: the command line starts helpers before it imports the rest of
-adrguard, and a helper, which imports this module with the parser, never imports it.
+This module imports no parser and no MessagePack, and ``subprocess`` and ``tempfile`` only when
+it starts a helper: the command line starts helpers before it imports the rest of adrguard,
+and a helper, which imports this module with the parser, never imports those two.
 """
 
 from __future__ import annotations
@@ -50,10 +50,10 @@ class Helper:
         self._answer = answer
 
     @classmethod
-    def start(cls, records: IO[bytes] | None = None) -> Helper | None:
-        """A helper reading ``records`` (a file, from where it stands), or, without them, one that
-        waits for its records on a pipe (:meth:`feed`). None when no process can be started (no
-        interpreter to start, no temporary folder to write in, a sandbox)."""
+    def start(cls, records: bytes | None = None) -> Helper | None:
+        """A helper reading ``records`` (from a temporary file written now), or, without them,
+        one that waits for its records on a pipe (:meth:`feed`). None when no process can be
+        started (no interpreter to start, no temporary folder to write in, a sandbox)."""
         import subprocess  # only a run that starts a helper needs these two (a helper neither)
         import tempfile
 
@@ -63,16 +63,21 @@ class Helper:
             answer = tempfile.TemporaryFile()  # noqa: SIM115 (closed by stop())
         except OSError:
             return None
+
+        def spawn(stdin: IO[bytes] | int) -> Helper:
+            return cls(subprocess.Popen([sys.executable, "-P", "-m", ENTRY], stdin=stdin,
+                                        stdout=answer, stderr=subprocess.DEVNULL), answer)
+
         try:
-            process = subprocess.Popen(
-                [sys.executable, "-P", "-m", ENTRY],
-                stdin=subprocess.PIPE if records is None else records,
-                stdout=answer, stderr=subprocess.DEVNULL,
-            )
+            if records is None:
+                return spawn(subprocess.PIPE)
+            with tempfile.TemporaryFile() as file:  # the helper keeps it open; this process not
+                file.write(records)
+                file.seek(0)
+                return spawn(file)
         except (OSError, ValueError):
             answer.close()
             return None
-        return cls(process, answer)
 
     def feed(self, records: bytes) -> bool:
         """Give a helper waiting on its pipe its records; False when it cannot take them (it

@@ -104,15 +104,7 @@ def _helper_for(
         if waiting.feed(records):
             return waiting
         waiting.stop()  # it ended before it was fed: start one now
-    import tempfile
-
-    try:  # no temporary folder to write in (read-only, full): parse here
-        with tempfile.TemporaryFile() as file:
-            file.write(records)
-            file.seek(0)
-            return Helper.start(file)
-    except OSError:
-        return None
+    return Helper.start(records)
 
 
 def _answer(helper: Helper, cancel: Token | None, count: int) -> list[bytes | None] | None:
