@@ -16,7 +16,6 @@ measurements behind the number). Commands that ask about citations (``citations`
 
 from __future__ import annotations
 
-import hashlib
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -28,6 +27,8 @@ from msgspec.structs import replace
 from adrguard.adapters.cache.keys import module_stamp, parser_signature
 from adrguard.adapters.cache.store import Pack, digest, key
 from adrguard.adapters.git import blobs_at
+from adrguard.api.pipeline import scan_share
+from adrguard.api.pipeline.scan_share import decode, encode, entry_of
 from adrguard.config import Config
 from adrguard.core.cancel import Token, checkpoint
 from adrguard.core.citations.resolve import scheme_of
@@ -39,6 +40,7 @@ from adrguard.core.parse import formats
 if TYPE_CHECKING:
     from adrguard.adapters.cache.store import Store
     from adrguard.adapters.files import Discovery
+    from adrguard.api.pipeline.helpers import Ahead
 
 AUTO_MAX_FILES = 20_000
 CHECK = "check"  # scan as check does: by the config, or when the repository is small enough
@@ -62,14 +64,16 @@ def scan_found(
     place: Path,
     mode: str,
     cancel: Token | None,
+    ahead: Ahead | None = None,
 ) -> Citations | None:
     """The citations in the files ``found`` lists outside the ADR roots (read from the work
     tree at ``place``); None when ``mode`` and the config say not to scan. ``cancel`` is
-    checked between files."""
+    checked between files. ``ahead``: helpers started ahead of the run that still wait (ADR
+    66): a large scan is shared with them (:mod:`adrguard.api.pipeline.scan_share`)."""
     chosen, skipped = _selected(found.file_list, config, corpus, store)
     if not wanted(config, mode, len(chosen)):
         return None
-    return _scan(place, chosen, config, corpus, store, skipped, cancel)
+    return _scan(place, chosen, config, corpus, store, skipped, cancel, ahead)
 
 
 def _selected(
@@ -165,36 +169,77 @@ def _scan(
     store: Store | None,
     skipped: dict[str, int],
     cancel: Token | None = None,
+    ahead: Ahead | None = None,
 ) -> Citations:
     from adrguard.adapters.citing import Reader
 
     scheme = _scheme(corpus, store)
     scanner = Scanner(scheme)
     cache = _Cache(store, place, scheme.key()) if store is not None else None
-    reader = Reader(os.path.realpath(place), config.citations.max_file_size)
-    out: list[CitingFile] = []
-    scanned = 0
+    real_base = os.path.realpath(place)
+    limit = config.citations.max_file_size
+    reader = Reader(real_base, limit)
+
+    def here(path: str) -> Outcome | str | None:
+        """What scanning one file here gives: nothing (deleted from the work tree, or a
+        folder), why it was not read, or its outcome (from the cache, else scanned)."""
+        checkpoint(cancel)
+        got = reader.read(path)
+        if got is None:
+            return None
+        data, why = got
+        if data is None:
+            return why or "unreadable"
+        outcome = cache.get(path, data) if cache is not None else None
+        if outcome is None:
+            outcome = scanner.scan(path, data, cancel=cancel)
+            if cache is not None:
+                cache.put(outcome)
+        return outcome
+
+    # helpers started ahead that still wait scan stripes of the files (ADR 66)
+    parties, shared = scan_share.start(ahead, paths, real_base, scheme, limit,
+                                       cache.signature if cache is not None else b"")
+    theirs = {k for _helper, k in shared}
+    results: dict[int, Outcome | str | None] = {}
     try:
-        for path in paths:
-            checkpoint(cancel)
-            got = reader.read(path)
-            if got is None:
-                continue  # deleted from the work tree, or a folder
-            data, why = got
-            if data is None:
-                reason = why or "unreadable"
-                skipped[reason] = skipped.get(reason, 0) + 1
+        for i, path in enumerate(paths):
+            if i % parties not in theirs:
+                results[i] = here(path)
+        for helper, k in shared:
+            stripe = range(k, len(paths), parties)
+            answer = scan_share.answer(helper, cancel, len(stripe))
+            if answer is None:  # the helper failed: its files are scanned here
+                results.update((i, here(paths[i])) for i in stripe)
                 continue
-            scanned += 1
-            outcome = cache.get(path, data) if cache is not None else None
-            if outcome is None:
-                outcome = scanner.scan(path, data, cancel=cancel)
-                if cache is not None:
-                    cache.put(outcome)
-            _tally(outcome, out, skipped)
+            for i, got in zip(stripe, answer, strict=True):
+                if got is None or isinstance(got, str):
+                    results[i] = got
+                    continue
+                entry, blob = got
+                outcome = decode(blob, paths[i])
+                if outcome is None:  # not exactly an outcome of this file: scanned here
+                    results[i] = here(paths[i])
+                    continue
+                if cache is not None and entry:
+                    cache.keep(entry, blob)
+                results[i] = outcome
     finally:  # what was scanned before a cancellation is kept for the next run
+        for helper, _k in shared:
+            helper.stop()
         if cache is not None:
             cache.save()
+    out: list[CitingFile] = []
+    scanned = 0
+    for i in range(len(paths)):  # in the order of the list, however the files were shared
+        result = results[i]
+        if result is None:
+            continue
+        if isinstance(result, str):
+            skipped[result] = skipped.get(result, 0) + 1
+            continue
+        scanned += 1
+        _tally(result, out, skipped)
     return Citations(tuple(out), scanned, skipped)
 
 
@@ -237,38 +282,19 @@ class _Cache:
         self.entry = b""
 
     def get(self, path: str, data: bytes) -> Outcome | None:
-        # one hash: the signature (of fixed length), the path ended by a NUL, the bytes
-        name = path.encode("utf-8", "surrogateescape")
-        self.entry = hashlib.sha256(self.signature + name + b"\0" + data).digest()
+        self.entry = entry_of(self.signature, path, data)
         blob = self.pack.get(self.entry)
         return None if blob is None else decode(blob, path)
 
     def put(self, outcome: Outcome) -> None:
         self.pack.put(self.entry, encode(outcome))
 
+    def keep(self, entry: bytes, blob: bytes) -> None:
+        """Store what a helper scanned (ADR 66): its entry, its encoded outcome."""
+        self.pack.put(entry, blob)
+
     def save(self) -> None:
         self.pack.save()
-
-
-def encode(outcome: Outcome) -> bytes:
-    """An outcome as cache bytes: empty for nothing found, ``!reason`` for a skipped file,
-    else the citing file (msgspec, faithful: it decodes to an equal value)."""
-    if outcome.file is None:
-        return b"" if outcome.skipped is None else b"!" + outcome.skipped.encode("ascii")
-    return msgspec.msgpack.encode(outcome.file)
-
-
-def decode(blob: bytes, path: str) -> Outcome | None:
-    """The outcome ``blob`` holds for ``path``; None when it is damaged or for another file."""
-    if not blob:
-        return Outcome()
-    if blob[:1] == b"!":
-        return Outcome(skipped=blob[1:].decode("ascii", "replace"))
-    try:
-        found = msgspec.msgpack.decode(blob, type=CitingFile)
-    except (msgspec.DecodeError, msgspec.ValidationError):
-        return None
-    return Outcome(file=found) if found.path == path else None
 
 
 def with_citations(corpus: Corpus, found: Citations | None) -> Corpus:

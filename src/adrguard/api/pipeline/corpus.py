@@ -155,7 +155,8 @@ def corpus_of(
     are read, not written); with ``citations``, scan the work tree at ``place`` for citations
     (:func:`adrguard.api.pipeline.citation_scan.scan_found`). ``reuse``: a corpus whose records
     are taken when the bytes are the same (``reuse_found``: what its records were parsed from,
-    see :func:`read_source`). ``ahead``: parse helpers started ahead of the run (ADR 64)."""
+    see :func:`read_source`). ``ahead``: parse helpers started ahead of the run (ADR 64); those
+    the parse leaves waiting share a large citation scan (ADR 66)."""
     keys: dict[str, bytes] = {}
     names = name_cache.recall(store, place) if store is not None and place is not None else None
     parsed_from = ({s.path: s.data for s in reuse_found.sources}
@@ -182,7 +183,7 @@ def corpus_of(
     if citations is None or place is None:
         return corpus
     return with_citations(
-        corpus, scan_found(found, config, corpus, store, place, citations, cancel))
+        corpus, scan_found(found, config, corpus, store, place, citations, cancel, ahead))
 
 
 def build_corpus(

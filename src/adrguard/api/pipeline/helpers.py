@@ -1,11 +1,12 @@
 """The helper interpreters a shared parse runs (ADR 63), and helpers started ahead of a run
-(ADR 64): starting one, giving it its records, reading its answer, ending it.
+(ADR 64) that share its parse, or its citation scan when the log is too small to share a parse
+(ADR 66): starting one, giving it its work, reading its answer, ending it.
 
 A helper is ``python -P -m adrguard.api.pipeline.parsing``: a fresh interpreter that imports
-only the parser, with nothing of this process copied and the repository's folder never on its
-import path. It reads its whole stdin (the options and the records, pickled by this process),
-and writes its answer to stdout, an anonymous temporary file read once it has ended. Its stdin
-is one of two things:
+the parser (and the scanner only when it is given a scan), with nothing of this process copied
+and the repository's folder never on its import path. It reads its whole stdin (its work, a
+function of adrguard and its arguments, pickled by this process), and writes its answer to
+stdout, an anonymous temporary file read once it has ended. Its stdin is one of two things:
 
 - a temporary file holding its records, for a helper started when the parse is shared
   (:meth:`Helper.start` with ``records``): this process never waits on a pipe while it parses;
@@ -43,7 +44,8 @@ def cpus() -> int:
 
 
 class Helper:
-    """One helper interpreter: it parses the records it is given and answers once."""
+    """One helper interpreter: it does the work it is given (a parse, a scan) and answers
+    once."""
 
     def __init__(self, process: subprocess.Popen[bytes], answer: IO[bytes]) -> None:
         self._process = process
@@ -127,7 +129,8 @@ class Ahead:
     """Helpers started ahead of a run that may parse a whole log (ADR 64), one per extra
     processor (up to :data:`MAX_PARSERS` processes in all): each imports the parser while this
     process gets ready, and :func:`adrguard.api.pipeline.parsing.parse_all` takes them
-    (:meth:`take`) when the parse is large enough to share. The caller that started them ends
+    (:meth:`take`) when the parse is large enough to share; the citation scan takes those it
+    left waiting when it is large enough to share (ADR 66). The caller that started them ends
     the ones nobody took (:meth:`close`)."""
 
     def __init__(self, helpers: list[Helper]) -> None:

@@ -13,7 +13,8 @@ faithfully; this process parses such a record, and every record of a helper that
 answered in a shape it does not expect, itself. So what comes back is exactly what a serial
 parse gives. A run's cancellation token (:mod:`adrguard.core.cancel`) is checked between
 records here and while this process waits for a helper; a cancelled run ends its helpers.
-When run as a module, this is a helper (:func:`_serve`), which ends without tearing its
+When run as a module, this is a helper (:func:`_serve`): it does the work it is given (a parse,
+:func:`parse_part`, or a share of the citation scan, ADR 66) and ends without tearing its
 interpreter down once it has answered (ADR 65).
 """
 
@@ -96,7 +97,8 @@ def _helper_for(
     import pickle  # only a run that shares its parse needs it
 
     try:
-        records = pickle.dumps((options, list(sources)), protocol=pickle.HIGHEST_PROTOCOL)
+        records = pickle.dumps((parse_part, (options, list(sources))),
+                               protocol=pickle.HIGHEST_PROTOCOL)
     except (pickle.PicklingError, TypeError, AttributeError, RecursionError):
         return None  # an option that cannot be sent (none known): parse here
     waiting = ahead.take() if ahead is not None else None
@@ -158,20 +160,29 @@ def _parse_here(
     return out
 
 
-def _serve() -> None:
-    """A helper's whole life: read the options and the records from stdin, write each record's
-    encoding (or nil) to stdout, as one MessagePack array. A helper started ahead imports the
-    parser before it reads; stdin closed empty (it was not needed) ends it without a word."""
-    import pickle
-
+def parse_part(options: Options, sources: list[SourceFile]) -> bytes:
+    """A helper's parse: each record's cache encoding (nil for one it cannot encode
+    faithfully), as one MessagePack array."""
     from adrguard.core.parse.record import parse
 
-    records = sys.stdin.buffer.read()
-    if not records:
+    return msgspec.msgpack.encode([encode(parse(src, options)) for src in sources])
+
+
+def _serve() -> None:
+    """A helper's whole life: read its work from stdin (a function of adrguard and its
+    arguments, pickled by this process: :func:`parse_part`, or a citation scan's
+    :func:`~adrguard.api.pipeline.scan_share.scan_part`, ADR 66), do it and write the bytes it
+    gives to stdout. A helper started ahead imports the parser before it reads; stdin closed
+    empty (it was not needed) ends it without a word."""
+    import pickle
+
+    from adrguard.core.parse.record import parse  # noqa: F401 (imported while it waits)
+
+    request = sys.stdin.buffer.read()
+    if not request:
         return
-    options, sources = pickle.loads(records)
-    answer = [encode(parse(src, options)) for src in sources]
-    sys.stdout.buffer.write(msgspec.msgpack.encode(answer))
+    work, args = pickle.loads(request)
+    sys.stdout.buffer.write(work(*args))
 
 
 if __name__ == "__main__":
