@@ -23,6 +23,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Sequence
+from typing import TypeVar
 
 import msgspec
 
@@ -41,6 +42,7 @@ SHARE_MIN = 700
 HEAD_START = 450
 HEAD_START_AHEAD = 0
 
+T = TypeVar("T")
 Parsed = tuple[Decision, bytes | None]  # a record, and its encoding when asked for and faithful
 _ANSWER = msgspec.msgpack.Decoder(list[bytes | None])
 
@@ -112,11 +114,20 @@ def _helper_for(
 def _answer(helper: Helper, cancel: Token | None, count: int) -> list[bytes | None] | None:
     """Each record's encoding (None for one it could not encode), or None when the helper
     failed or answered in another shape."""
+    return answered(helper, cancel, count, _ANSWER)
+
+
+def answered(
+    helper: Helper, cancel: Token | None, count: int, decoder: msgspec.msgpack.Decoder[list[T]]
+) -> list[T] | None:
+    """What ``helper`` answered (one MessagePack array of ``count`` items, of ``decoder``'s
+    type), once it has ended; None when it failed or answered in another shape (then this
+    process does its work)."""
     blob = helper.answer(cancel)
     if blob is None:
         return None
     try:
-        answer = _ANSWER.decode(blob)
+        answer = decoder.decode(blob)
     except (msgspec.DecodeError, msgspec.ValidationError):
         return None
     return answer if len(answer) == count else None

@@ -111,14 +111,9 @@ def start(
 def answer(helper: Helper, cancel: Token | None, count: int) -> Answer | None:
     """The helper's answer for its ``count`` files, or None when it failed or answered in
     another shape (then this process scans them)."""
-    blob = helper.answer(cancel)
-    if blob is None:
-        return None
-    try:
-        got = _ANSWER.decode(blob)
-    except (msgspec.DecodeError, msgspec.ValidationError):
-        return None
-    return got if len(got) == count else None
+    from adrguard.api.pipeline.parsing import answered  # a warm run imports no parsing
+
+    return answered(helper, cancel, count, _ANSWER)
 
 
 def scan_part(
